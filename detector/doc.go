@@ -1,0 +1,39 @@
+// Package detector defines the interface every neardup detector implements,
+// the sentinel errors they return, and small types shared by all of them.
+//
+// # Containment and near-duplicates
+//
+// A document C contains a document A (written C ⊇ A) when a reader of C gains
+// nothing from reading A as well: every piece of news in A is already in C
+// (Varol 2012, ch. 1). Containment is asymmetric: a long article that quotes a
+// short report in full contains it, but the report does not contain the
+// article. Two documents are near-duplicates when each contains the other;
+// near-duplicate is therefore the symmetric special case of containment.
+//
+// Detectors come in two kinds:
+//
+//   - Asymmetric (containment) detectors decide C ⊇ A without implying A ⊇ C:
+//     codet (corpus tree), shingle's full fingerprinting and DSC, and
+//     minhash in containment mode.
+//   - Symmetric (near-duplicate) detectors report a relation that holds both
+//     ways: imatch, simhash, tweezer, shingle's SpotSigs, minhash in Jaccard and
+//     weighted modes, and mrcosine.
+//
+// For a symmetric detector, [Detector.Add] returns the near-duplicates of the
+// new document and [Detector.Containers] the near-duplicates of a stored one.
+//
+// # The contract
+//
+// Every implementation honours these rules; package [detectortest] checks them:
+//
+//   - A document never contains itself; an exact duplicate is always reported,
+//     both ways.
+//   - Results are deterministic: the same documents added in the same order
+//     give the same answers, ordered by descending score with ties broken by
+//     ascending ID ([SortMatches]).
+//   - Errors wrap the sentinels below and are tested with [errors.Is]. No
+//     input makes a detector panic; invalid UTF-8 is repaired, never fatal.
+//   - A document with no indexable terms is accepted and matches nothing.
+//   - Detectors are safe for concurrent use by multiple goroutines.
+//   - Detectors implement [Remover] so a stream can run in a bounded window.
+package detector

@@ -1,0 +1,60 @@
+// Package hashx holds the seeded xxh3 helpers every detector hashes with
+// (DESIGN.md "Hashing"): 64-bit feature hashes, 128-bit document digests over
+// an unambiguous encoding, and a cheap 64-bit mixer for deriving many hash
+// values from one.
+package hashx
+
+import (
+	"encoding/binary"
+
+	"github.com/zeebo/xxh3"
+)
+
+// String64 returns the seeded 64-bit xxh3 hash of s. It does not allocate.
+func String64(s string, seed uint64) uint64 {
+	if seed == 0 {
+		return xxh3.HashString(s)
+	}
+	return xxh3.HashStringSeed(s, seed)
+}
+
+// Bytes64 returns the seeded 64-bit xxh3 hash of b. It does not allocate.
+func Bytes64(b []byte, seed uint64) uint64 {
+	if seed == 0 {
+		return xxh3.Hash(b)
+	}
+	return xxh3.HashSeed(b, seed)
+}
+
+// Digest is a 128-bit document digest (I-Match, Tweezer).
+type Digest [16]byte
+
+// Bytes128 returns the 128-bit xxh3 digest of b.
+func Bytes128(b []byte) Digest {
+	return xxh3.Hash128(b).Bytes()
+}
+
+// AppendField appends s to buf in the unambiguous encoding digests are
+// computed over: a uvarint length, then the bytes. Concatenating fields this
+// way never makes two different lists encode alike ("ab"+"c" ≠ "a"+"bc").
+func AppendField(buf []byte, s string) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(s)))
+	return append(buf, s...)
+}
+
+// Mix64 is the SplitMix64 finaliser: a bijective, well-mixed 64-bit
+// permutation, used to derive independent-looking values from one hash.
+func Mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// Combine hashes an ordered pair of 64-bit values into one (used for word
+// n-gram shingle hashes from token hashes). It is not commutative.
+func Combine(h, x uint64) uint64 {
+	return Mix64(h*0x9e3779b97f4a7c15 ^ x)
+}

@@ -1,0 +1,81 @@
+// Package idtable maps strings to dense uint32 IDs and back, with removal.
+//
+// Freed IDs are reused (lowest recently freed first), so a table that sees an
+// endless stream of insertions and deletions stays as large as its live set.
+// A caller that keeps IDs elsewhere (posting lists, score rows) must purge
+// them before, or when, it deletes the name.
+//
+// A Table is not safe for concurrent use; callers hold their own lock.
+package idtable
+
+// Table is a bidirectional string ↔ dense ID map. The zero value is empty and
+// ready to use.
+type Table struct {
+	byName map[string]uint32
+	names  []string
+	live   []bool
+	free   []uint32
+}
+
+// Insert adds name and returns its new ID and true, or the existing ID and
+// false if name is already present.
+func (t *Table) Insert(name string) (uint32, bool) {
+	if id, ok := t.byName[name]; ok {
+		return id, false
+	}
+	if t.byName == nil {
+		t.byName = make(map[string]uint32)
+	}
+	var id uint32
+	if n := len(t.free); n > 0 {
+		id = t.free[n-1]
+		t.free = t.free[:n-1]
+		t.names[id] = name
+		t.live[id] = true
+	} else {
+		id = uint32(len(t.names))
+		t.names = append(t.names, name)
+		t.live = append(t.live, true)
+	}
+	t.byName[name] = id
+	return id, true
+}
+
+// Lookup returns the ID of name.
+func (t *Table) Lookup(name string) (uint32, bool) {
+	id, ok := t.byName[name]
+	return id, ok
+}
+
+// Delete removes name and frees its ID for reuse. It returns the freed ID.
+func (t *Table) Delete(name string) (uint32, bool) {
+	id, ok := t.byName[name]
+	if !ok {
+		return 0, false
+	}
+	delete(t.byName, name)
+	t.names[id] = ""
+	t.live[id] = false
+	t.free = append(t.free, id)
+	return id, true
+}
+
+// Name returns the string of a live ID, or "" if id is not live.
+func (t *Table) Name(id uint32) string {
+	if int(id) >= len(t.names) {
+		return ""
+	}
+	return t.names[id]
+}
+
+// Live reports whether id is currently assigned.
+func (t *Table) Live(id uint32) bool {
+	return int(id) < len(t.live) && t.live[id]
+}
+
+// Len returns the number of live names.
+func (t *Table) Len() int { return len(t.byName) }
+
+// Cap returns one more than the largest ID ever assigned: the length a slice
+// indexed by ID needs.
+func (t *Table) Cap() int { return len(t.names) }

@@ -1,0 +1,374 @@
+package textproc
+
+import (
+	"fmt"
+	"slices"
+	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
+	"golang.org/x/text/unicode/norm"
+)
+
+// DefaultPrefixLen is the length, in runes, of the first-N prefix stemmer:
+// "first-5 characters of each word is treated as its root. Words with less
+// than 5 characters are not reduced at all" (Varol 2012 §2.1.1, after Can et
+// al. 2008).
+const DefaultPrefixLen = 5
+
+// Stemmer selects how terms are reduced to stems.
+type Stemmer int
+
+const (
+	// StemNone keeps every term whole.
+	StemNone Stemmer = iota
+	// StemPrefix truncates every term to its first PrefixLen runes (seed 000
+	// §2.1.1, "first-5").
+	StemPrefix
+)
+
+// Config configures an [Analyzer]. The zero value analyses language-neutral
+// text, tokenises and lower-cases only: no stopword removal, no stemming.
+type Config struct {
+	// Language selects case-folding rules, the apostrophe rule, the stopword
+	// list and sentence abbreviations. language.Turkish and language.English
+	// (and their regional variants) have full support; any other tag, and
+	// the zero tag, get the neutral default (Unicode lower-casing, no
+	// stopwords, apostrophes kept inside words).
+	Language language.Tag
+	// RemoveStopwords drops the language's stopwords (see [Stopwords]).
+	RemoveStopwords bool
+	// Stemmer selects the stemmer; zero is StemNone.
+	Stemmer Stemmer
+	// PrefixLen is the prefix length for StemPrefix; zero means
+	// DefaultPrefixLen.
+	PrefixLen int
+}
+
+// FullConfig returns the configuration of seed 000 §2.1 and §5.1 for lang:
+// stopwords removed and first-5 stemming, the preprocessing every detector of
+// the CoDet study used.
+func FullConfig(lang language.Tag) Config {
+	return Config{Language: lang, RemoveStopwords: true, Stemmer: StemPrefix, PrefixLen: DefaultPrefixLen}
+}
+
+// Token is one term of an analysed text.
+type Token struct {
+	// Term is the processed term: normalised to NFC, apostrophe suffix
+	// handled, case-folded, stemmed. It is interned by the Analyzer, so it
+	// stays valid (and shares memory) across calls.
+	Term string
+	// ID is the dense ID of Term in the Analyzer's vocabulary.
+	ID uint32
+	// Start and End are the byte offsets of the surface word in the
+	// original text, apostrophe suffix included.
+	Start, End int
+}
+
+// Sentence is one sentence of an analysed text.
+type Sentence struct {
+	// Start and End are the byte offsets of the sentence in the original
+	// text, trimmed of white space.
+	Start, End int
+	// Tokens are the sentence's tokens: a sub-slice of Document.Tokens.
+	Tokens []Token
+}
+
+// Document is the result of [Analyzer.Analyze]. Its slices belong to the
+// Analyzer and are overwritten by the next call; copy what you keep (the
+// Term strings themselves are interned and can be kept).
+type Document struct {
+	// Tokens holds every token of the text in order.
+	Tokens []Token
+	// Sentences holds the sentences that have at least one token.
+	Sentences []Sentence
+}
+
+// Analyzer turns text into sentences of tokens with byte offsets into the
+// original text (seed 000 §2.1; DESIGN.md "The text pipeline"):
+//
+//  1. Sentences are split at '.', '!', '?', '…' followed by white space and a
+//     word that does not start in lower case, and at paragraph breaks (an
+//     empty line). A '.' after a known abbreviation ("Dr.", "Prof.", "vs.")
+//     or an initial ("J.") does not end a sentence, nor does one inside a
+//     number ("3.5", "1.500'ün").
+//  2. Words are runs of letters, digits and combining marks, joined across an
+//     apostrophe between letters and across '.' and ',' between digits.
+//     Invalid UTF-8 and control characters separate words.
+//  3. Each word is normalised to NFC, its apostrophes unified, and then the
+//     language's apostrophe rule applies: Turkish drops the suffix from the
+//     apostrophe on ("Türkiye'de", "Türkiye’de" → "türkiye"); English drops a
+//     possessive "'s"; other languages keep the word whole.
+//  4. Case is folded with the language's rules (golang.org/x/text/cases):
+//     Turkish "İSTANBUL" → "istanbul", "IĞDIR" → "ığdır".
+//  5. Stopwords are dropped and terms stemmed, as configured.
+//  6. Terms are interned to dense uint32 IDs.
+//
+// In the steady state (every term seen before) Analyze allocates nothing.
+//
+// An Analyzer is not safe for concurrent use: it reuses its buffers. Use one
+// per goroutine, or guard it with a lock.
+type Analyzer struct {
+	cfg       Config
+	lang      string // "tr", "en" or ""
+	caser     cases.Caser
+	split     splitter
+	stop      map[string]struct{}
+	prefixLen int
+
+	vocab map[string]uint32
+	terms []string
+
+	doc  Document
+	buf  []byte
+	buf2 []byte
+	sbuf []byte // sentence splitter scratch
+}
+
+func base(tag language.Tag) string {
+	b, conf := tag.Base()
+	if conf == language.No {
+		return ""
+	}
+	switch s := b.String(); s {
+	case "tr", "az", "en":
+		return s
+	}
+	return ""
+}
+
+// NewAnalyzer returns an Analyzer for cfg. It returns an error only for an
+// unknown Stemmer or a negative PrefixLen.
+func NewAnalyzer(cfg Config) (*Analyzer, error) {
+	if cfg.Stemmer != StemNone && cfg.Stemmer != StemPrefix {
+		return nil, fmt.Errorf("textproc: unknown Stemmer %d", cfg.Stemmer)
+	}
+	if cfg.PrefixLen < 0 {
+		return nil, fmt.Errorf("textproc: PrefixLen (%d) must be ≥ 0", cfg.PrefixLen)
+	}
+	a := &Analyzer{cfg: cfg, lang: base(cfg.Language), prefixLen: cfg.PrefixLen, vocab: make(map[string]uint32)}
+	if a.lang == "az" {
+		a.lang = "tr" // same dotted/dotless i and apostrophe conventions
+	}
+	if a.prefixLen == 0 {
+		a.prefixLen = DefaultPrefixLen
+	}
+	switch a.lang {
+	case "tr":
+		a.caser = cases.Lower(language.Turkish)
+	case "en":
+		a.caser = cases.Lower(language.English)
+	default:
+		a.caser = cases.Lower(language.Und)
+	}
+	a.split = splitter{abbrev: abbrevSet(cfg.Language)}
+	if cfg.RemoveStopwords {
+		a.stop = make(map[string]struct{})
+		for _, w := range Stopwords(cfg.Language) {
+			a.stop[w] = struct{}{}
+		}
+	}
+	return a, nil
+}
+
+// Config returns the Analyzer's configuration.
+func (a *Analyzer) Config() Config { return a.cfg }
+
+// Analyze analyses text. The returned Document is valid until the next call.
+func (a *Analyzer) Analyze(text string) *Document {
+	d := &a.doc
+	d.Tokens = d.Tokens[:0]
+	d.Sentences = d.Sentences[:0]
+	a.split.each(text, &a.sbuf, func(s Span) bool {
+		first := len(d.Tokens)
+		for i := s.Start; ; {
+			w, ok := nextWord(text[:s.End], i)
+			if !ok {
+				break
+			}
+			i = w.End
+			if term, ok := a.term(text[w.Start:w.End]); ok {
+				d.Tokens = append(d.Tokens, Token{Term: term, ID: a.vocab[term], Start: w.Start, End: w.End})
+			}
+		}
+		if len(d.Tokens) > first {
+			// Tokens are attached below, once d.Tokens no longer grows.
+			d.Sentences = append(d.Sentences, Sentence{Start: s.Start, End: s.End})
+		}
+		return true
+	})
+	// Attach token sub-slices now that d.Tokens no longer moves.
+	k := 0
+	for i := range d.Sentences {
+		s := &d.Sentences[i]
+		for k < len(d.Tokens) && d.Tokens[k].Start < s.Start {
+			k++
+		}
+		j := k
+		for j < len(d.Tokens) && d.Tokens[j].End <= s.End {
+			j++
+		}
+		s.Tokens = d.Tokens[k:j:j]
+		k = j
+	}
+	return d
+}
+
+// Term processes one surface word (steps 3-6 of the pipeline) and returns
+// its interned term, or ok = false if the word is a stopword or empty.
+func (a *Analyzer) Term(word string) (term string, ok bool) {
+	return a.term(word)
+}
+
+func (a *Analyzer) term(word string) (string, bool) {
+	buf := a.buf[:0]
+	ascii := true
+	for i := 0; i < len(word); i++ {
+		if word[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		for i := 0; i < len(word); i++ {
+			c := word[i]
+			switch {
+			case c == '\'' || c == '`':
+				c = '\''
+			case 'A' <= c && c <= 'Z':
+				if c == 'I' && a.lang == "tr" {
+					buf = append(buf, "ı"...) // Turkish: I → ı
+					continue
+				}
+				c += 'a' - 'A'
+			}
+			buf = append(buf, c)
+		}
+	} else {
+		src := word
+		if norm.NFC.QuickSpanString(src) != len(src) {
+			a.buf2 = norm.NFC.AppendString(a.buf2[:0], src)
+			src = string(a.buf2) // rare path: input not in NFC
+		}
+		// Unify apostrophes while copying into a.buf2, then lower-case into buf.
+		tmp := a.buf2[:0]
+		for _, r := range src {
+			if isApostrophe(r) {
+				r = '\''
+			}
+			tmp = utf8.AppendRune(tmp, r)
+		}
+		a.buf2 = tmp
+		buf = a.lower(buf, tmp)
+	}
+	buf = a.apostrophe(buf)
+	if len(buf) == 0 {
+		a.buf = buf
+		return "", false
+	}
+	if a.stop != nil {
+		if _, stop := a.stop[string(buf)]; stop {
+			a.buf = buf
+			return "", false
+		}
+	}
+	if a.cfg.Stemmer == StemPrefix {
+		buf = prefixRunes(buf, a.prefixLen)
+	}
+	a.buf = buf
+	return a.intern(buf), true
+}
+
+// lower appends the language-folded src to dst using the reused Caser.
+func (a *Analyzer) lower(dst, src []byte) []byte {
+	for {
+		a.caser.Reset()
+		n, _, err := a.caser.Transform(dst[len(dst):cap(dst)], src, true)
+		if err == nil {
+			return dst[:len(dst)+n]
+		}
+		dst = slices.Grow(dst, 2*len(src)+16)
+	}
+}
+
+// apostrophe applies the language's apostrophe rule to a folded term.
+func (a *Analyzer) apostrophe(b []byte) []byte {
+	i := indexByte(b, '\'')
+	if i < 0 {
+		return b
+	}
+	switch a.lang {
+	case "tr":
+		// "Türkiye'de" → "türkiye": the case suffix follows the apostrophe.
+		return b[:i]
+	case "en":
+		if n := len(b); n >= 2 && b[n-2] == '\'' && b[n-1] == 's' {
+			return b[:n-2]
+		}
+	}
+	return b
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// prefixRunes truncates b to its first n runes.
+func prefixRunes(b []byte, n int) []byte {
+	for i := range b {
+		if utf8.RuneStart(b[i]) {
+			if n == 0 {
+				return b[:i]
+			}
+			n--
+		}
+	}
+	return b
+}
+
+func (a *Analyzer) intern(b []byte) string {
+	if id, ok := a.vocab[string(b)]; ok {
+		return a.terms[id]
+	}
+	s := string(b)
+	a.vocab[s] = uint32(len(a.terms))
+	a.terms = append(a.terms, s)
+	return s
+}
+
+// Lookup returns the dense ID of an already interned term.
+func (a *Analyzer) Lookup(term string) (uint32, bool) {
+	id, ok := a.vocab[term]
+	return id, ok
+}
+
+// TermOf returns the term of a dense ID. It panics if id was never issued.
+func (a *Analyzer) TermOf(id uint32) string { return a.terms[id] }
+
+// VocabularySize returns the number of distinct terms interned so far. The
+// vocabulary only grows; over an endless stream it grows as the number of
+// distinct words does (sublinearly in practice, Heaps' law).
+func (a *Analyzer) VocabularySize() int { return len(a.terms) }
+
+// Stopwords returns a sorted copy of the stopword list of lang: for Turkish
+// the list of Varol 2012 Table 2.1, for English the Snowball list; nil for
+// other languages.
+func Stopwords(lang language.Tag) []string {
+	var l []string
+	switch base(lang) {
+	case "tr", "az":
+		l = turkishStopwords
+	case "en":
+		l = englishStopwords
+	default:
+		return nil
+	}
+	out := slices.Clone(l)
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,138 @@
+package textproc
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/text/language"
+	"golang.org/x/text/unicode/norm"
+)
+
+func terms(t *testing.T, cfg Config, text string) []string {
+	t.Helper()
+	a, err := NewAnalyzer(cfg)
+	require.NoError(t, err)
+	var out []string
+	for _, tok := range a.Analyze(text).Tokens {
+		out = append(out, tok.Term)
+	}
+	return out
+}
+
+func TestFolding(t *testing.T) {
+	tr := Config{Language: language.Turkish}
+	en := Config{Language: language.English}
+	tests := []struct {
+		name string
+		cfg  Config
+		in   string
+		want []string
+	}{
+		{"turkish dotted capital", tr, "İSTANBUL'DA", []string{"istanbul"}},
+		{"turkish dotless capital", tr, "IĞDIR", []string{"ığdır"}},
+		{"turkish ascii I", tr, "KADIN", []string{"kadın"}},
+		{"english I", en, "ISTANBUL", []string{"istanbul"}},
+		{"turkish apostrophe", tr, "Türkiye'de", []string{"türkiye"}},
+		{"turkish typographic apostrophe", tr, "Türkiye’de", []string{"türkiye"}},
+		{"turkish number suffix", tr, "1.500'ün", []string{"1.500"}},
+		{"english possessive", en, "John's", []string{"john"}},
+		{"english contraction kept", en, "don't", []string{"don't"}},
+		{"decimal", en, "3.5 percent", []string{"3.5", "percent"}},
+		{"nfd input", tr, norm.NFD.String("Çiğdem ŞEKER"), []string{"çiğdem", "şeker"}},
+		{"invalid utf8 separates", en, "abc\xffdef", []string{"abc", "def"}},
+		{"controls separate", en, "abc\x00def\x07", []string{"abc", "def"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, terms(t, tc.cfg, tc.in))
+		})
+	}
+}
+
+func TestStopwordsAndStemming(t *testing.T) {
+	got := terms(t, FullConfig(language.Turkish), "Bu kitapların hepsi ve defterler masada")
+	assert.Equal(t, []string{"kitap", "defte", "masad"}, got)
+	got = terms(t, FullConfig(language.English), "The governments of the world")
+	assert.Equal(t, []string{"gover", "world"}, got)
+	assert.Len(t, Stopwords(language.Turkish), 182)
+	assert.Contains(t, Stopwords(language.Turkish), "çünkü")
+	assert.Nil(t, Stopwords(language.Japanese))
+	// Prefix counts runes, not bytes.
+	assert.Equal(t, []string{"çğüşö"}, terms(t, Config{Language: language.Turkish, Stemmer: StemPrefix}, "çğüşöıi"))
+}
+
+func sentences(text string, lang language.Tag) []string {
+	var out []string
+	for sp := range Sentences(text, lang) {
+		out = append(out, text[sp.Start:sp.End])
+	}
+	return out
+}
+
+func TestSentences(t *testing.T) {
+	tests := []struct {
+		name string
+		lang language.Tag
+		in   string
+		want []string
+	}{
+		{"basic", language.English, "One two. Three four! Five? Six…", []string{"One two.", "Three four!", "Five?", "Six…"}},
+		{"decimal", language.English, "It rose 3.5 points. Then fell.", []string{"It rose 3.5 points.", "Then fell."}},
+		{"turkish thousands", language.Turkish, "Kazada 1.500'ün üzerinde kişi vardı. Sonra gittiler.", []string{"Kazada 1.500'ün üzerinde kişi vardı.", "Sonra gittiler."}},
+		{"abbreviations", language.English, "Dr. Smith met Prof. Jones. They spoke.", []string{"Dr. Smith met Prof. Jones.", "They spoke."}},
+		{"turkish abbreviation", language.Turkish, "Prof. Dr. Ahmet Kaya geldi. Doç. Ayşe de.", []string{"Prof. Dr. Ahmet Kaya geldi.", "Doç. Ayşe de."}},
+		{"vs", language.English, "Arsenal vs. Chelsea ended. Fans left.", []string{"Arsenal vs. Chelsea ended.", "Fans left."}},
+		{"initials", language.English, "J. R. Smith wrote it. Done.", []string{"J. R. Smith wrote it.", "Done."}},
+		{"percent mid sentence", language.English, "Prices rose 2%. in March, analysts said.", []string{"Prices rose 2%. in March, analysts said."}},
+		{"lowercase continuation", language.Turkish, "15. yüzyılda kuruldu. Yıkıldı.", []string{"15. yüzyılda kuruldu.", "Yıkıldı."}},
+		{"paragraph", language.English, "Headline without dot\n\nBody starts here", []string{"Headline without dot", "Body starts here"}},
+		{"single newline is no break", language.English, "wrapped\nline", []string{"wrapped\nline"}},
+		{"quote closer", language.English, `He said "go." She went.`, []string{`He said "go."`, "She went."}},
+		{"empty", language.English, "   \n\n  ", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, sentences(tc.in, tc.lang))
+		})
+	}
+}
+
+func TestOffsets(t *testing.T) {
+	a, err := NewAnalyzer(FullConfig(language.Turkish))
+	require.NoError(t, err)
+	text := "Ankara’da toplantı yapıldı. İSTANBUL'DAN katılım oldu."
+	d := a.Analyze(text)
+	require.Len(t, d.Sentences, 2)
+	assert.Equal(t, "Ankara’da", text[d.Tokens[0].Start:d.Tokens[0].End])
+	assert.Equal(t, "ankar", d.Tokens[0].Term)
+	s := d.Sentences[1]
+	assert.Equal(t, "İSTANBUL'DAN katılım oldu.", text[s.Start:s.End])
+	assert.Equal(t, "istan", s.Tokens[0].Term)
+	for _, s := range d.Sentences {
+		for _, tok := range s.Tokens {
+			assert.True(t, tok.Start >= s.Start && tok.End <= s.End)
+		}
+	}
+	// IDs are stable and interned.
+	d2 := a.Analyze("ankara")
+	assert.Equal(t, d.Tokens[0].ID, d2.Tokens[0].ID)
+	assert.Equal(t, "ankar", a.TermOf(d2.Tokens[0].ID))
+}
+
+func TestAnalyzeSteadyStateAllocs(t *testing.T) {
+	a, err := NewAnalyzer(FullConfig(language.Turkish))
+	require.NoError(t, err)
+	text := strings.Repeat("Türkiye'de İSTANBUL'DA bugün 1.500 kişi toplandı. Dr. Ayşe Kaya konuştu! ", 20)
+	a.Analyze(text)
+	allocs := testing.AllocsPerRun(100, func() { a.Analyze(text) })
+	assert.Zero(t, allocs)
+}
+
+func TestNewAnalyzerErrors(t *testing.T) {
+	_, err := NewAnalyzer(Config{Stemmer: 7})
+	assert.Error(t, err)
+	_, err = NewAnalyzer(Config{PrefixLen: -1})
+	assert.Error(t, err)
+}

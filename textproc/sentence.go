@@ -1,0 +1,235 @@
+package textproc
+
+import (
+	"iter"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/language"
+)
+
+// Abbreviations that end in '.' without ending a sentence, lower-cased. The
+// lists hold titles, honorifics and common shortenings of news text; initials
+// (one capital letter and a dot) are handled by rule, not by list.
+var (
+	abbrevCommon = []string{"vs", "etc", "no", "nr", "st", "tel", "fig", "ca", "vol", "pp"}
+	abbrevEN     = []string{
+		"mr", "mrs", "ms", "dr", "prof", "sr", "jr", "gen", "gov", "sen", "rep", "rev",
+		"col", "lt", "sgt", "capt", "cmdr", "adm", "maj", "hon", "pres", "supt",
+		"inc", "corp", "ltd", "co", "bros", "dept", "univ", "assn", "est", "approx",
+		"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+		"mon", "tue", "wed", "thu", "fri", "sat", "sun", "mt", "ft", "ave", "blvd", "e.g", "i.e",
+	}
+	abbrevTR = []string{
+		"dr", "prof", "doç", "yrd", "öğr", "gör", "av", "vb", "vd", "bkz", "örn", "sn", "alb",
+		"org", "gen", "müh", "cad", "sok", "mah", "apt", "ltd", "şti", "hz", "yy", "bşk", "uzm",
+		"kor", "tuğg", "korg", "ord", "bnb", "yzb", "tğm", "ütğm",
+	}
+)
+
+func abbrevSet(tag language.Tag) map[string]struct{} {
+	m := make(map[string]struct{})
+	add := func(l []string) {
+		for _, w := range l {
+			m[w] = struct{}{}
+		}
+	}
+	add(abbrevCommon)
+	switch base(tag) {
+	case "tr":
+		add(abbrevTR)
+	case "en":
+		add(abbrevEN)
+	default:
+		add(abbrevEN)
+		add(abbrevTR)
+	}
+	return m
+}
+
+func isTerminator(r rune) bool {
+	return r == '.' || r == '!' || r == '?' || r == '…' || r == '。'
+}
+
+// isCloser reports runes that may follow a terminator and still belong to the
+// sentence it ends: closing quotes and brackets.
+func isCloser(r rune) bool {
+	switch r {
+	case '"', '\'', '’', '”', '»', ')', ']', '}', '›':
+		return true
+	}
+	return false
+}
+
+func isHSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\u00a0' || r == '\r' }
+
+// splitter finds sentence boundaries. It holds the abbreviation set of one
+// language and is safe for concurrent use once built.
+type splitter struct {
+	abbrev map[string]struct{}
+}
+
+// lowerASCIIWord writes the lower-cased word ending just before byte end into
+// buf, stopping at the first non-letter; it reports the word and whether it
+// is a single capital letter (an initial).
+func (s *splitter) prevWord(text string, end int, buf []byte) (word []byte, initial bool) {
+	i := end
+	for i > 0 {
+		r, w := utf8.DecodeLastRuneInString(text[:i])
+		if !unicode.IsLetter(r) && r != '.' {
+			break
+		}
+		i -= w
+	}
+	// Strip leading dots (". Dr" is not "dr" with a dot in front).
+	for i < end && text[i] == '.' {
+		i++
+	}
+	w := text[i:end]
+	if r, n := utf8.DecodeRuneInString(w); n == len(w) && n > 0 && unicode.IsUpper(r) {
+		return nil, true
+	}
+	buf = buf[:0]
+	for _, r := range w {
+		buf = utf8.AppendRune(buf, unicode.ToLower(r))
+	}
+	return buf, false
+}
+
+// boundary decides whether the terminator run text[termStart:after] ends a
+// sentence; after is the index just past the run and its closers.
+func (s *splitter) boundary(text string, termStart, after int, buf *[]byte) bool {
+	// The run must be followed by white space or the end of the text:
+	// "3.5", "1.500'ün", "a.b.com" are not boundaries.
+	if after >= len(text) {
+		return true
+	}
+	r, _ := decode(text, after)
+	if !unicode.IsSpace(r) {
+		return false
+	}
+	// The next word must not start in lower case: "2%. arttı", "15. yüzyıl".
+	j := after
+	for j < len(text) {
+		r, w := decode(text, j)
+		if !unicode.IsSpace(r) {
+			if unicode.IsLower(r) {
+				return false
+			}
+			break
+		}
+		j += w
+	}
+	// A single '.' after an abbreviation or an initial is not a boundary.
+	if text[termStart] == '.' && (after-termStart == 1 || isCloserRun(text[termStart+1:after])) {
+		word, initial := s.prevWord(text, termStart, (*buf)[:0])
+		*buf = word
+		if initial {
+			return false
+		}
+		if _, ok := s.abbrev[string(word)]; ok && len(word) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func isCloserRun(s string) bool {
+	for _, r := range s {
+		if !isCloser(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// each calls fn with the span of every sentence of text, trimmed of white
+// space; it stops early when fn returns false.
+func (s *splitter) each(text string, scratch *[]byte, fn func(Span) bool) {
+	buf := *scratch
+	defer func() { *scratch = buf }()
+	start := 0
+	emit := func(end int) bool {
+		a, b := start, end
+		for a < b {
+			r, w := decode(text, a)
+			if !unicode.IsSpace(r) {
+				break
+			}
+			a += w
+		}
+		for b > a {
+			r, w := utf8.DecodeLastRuneInString(text[a:b])
+			if !unicode.IsSpace(r) {
+				break
+			}
+			b -= w
+		}
+		if a < b {
+			return fn(Span{a, b})
+		}
+		return true
+	}
+	for i := 0; i < len(text); {
+		r, w := decode(text, i)
+		switch {
+		case r == '\n':
+			// A paragraph break: a newline, optional horizontal space, and
+			// another newline.
+			j := i + w
+			for j < len(text) {
+				r2, w2 := decode(text, j)
+				if !isHSpace(r2) {
+					break
+				}
+				j += w2
+			}
+			if j < len(text) && text[j] == '\n' {
+				if !emit(i) {
+					return
+				}
+				start = j + 1
+				i = j + 1
+				continue
+			}
+			i += w
+		case isTerminator(r):
+			termStart := i
+			j := i + w
+			for j < len(text) {
+				r2, w2 := decode(text, j)
+				if !isTerminator(r2) {
+					break
+				}
+				j += w2
+			}
+			for j < len(text) {
+				r2, w2 := decode(text, j)
+				if !isCloser(r2) {
+					break
+				}
+				j += w2
+			}
+			if s.boundary(text, termStart, j, &buf) {
+				if !emit(j) {
+					return
+				}
+				start = j
+			}
+			i = j
+		default:
+			i += w
+		}
+	}
+	emit(len(text))
+}
+
+// Sentences yields the byte spans of the sentences of text, trimmed of white
+// space, using the abbreviation list of lang (see [Analyzer] for the rules).
+func Sentences(text string, lang language.Tag) iter.Seq[Span] {
+	s := splitter{abbrev: abbrevSet(lang)}
+	return func(yield func(Span) bool) {
+		var buf []byte
+		s.each(text, &buf, yield)
+	}
+}
