@@ -1,0 +1,196 @@
+package detectortest_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/detector/detectortest"
+	"github.com/seed-9ef9c1df/neardup/internal/naive"
+)
+
+// The reference detector passes the suite in both modes.
+func TestNaiveContainment(t *testing.T) {
+	detectortest.Run(t, func() detector.Detector { return naive.New(naive.Config{}) }, detectortest.Options{})
+}
+
+func TestNaiveJaccard(t *testing.T) {
+	detectortest.Run(t, func() detector.Detector {
+		return naive.New(naive.Config{Symmetric: true, Threshold: 0.6})
+	}, detectortest.Options{Symmetric: true})
+}
+
+// broken wraps the reference detector and breaks one rule of the contract.
+type broken struct {
+	*naive.Detector
+	rule   string
+	mu     sync.Mutex
+	seen   map[string][]detector.Match
+	closed bool
+}
+
+func (b *broken) Add(d detector.Doc) ([]detector.Match, error) {
+	switch b.rule {
+	case "empty-id":
+		if d.ID == "" {
+			return nil, nil
+		}
+	case "panic-empty":
+		if strings.TrimSpace(d.Text) == "" {
+			panic("empty text")
+		}
+	case "close":
+		b.mu.Lock()
+		closed := b.closed
+		b.mu.Unlock()
+		if closed {
+			return nil, nil
+		}
+	}
+	ms, err := b.Detector.Add(d)
+	switch b.rule {
+	case "miss-duplicates":
+		return nil, err
+	case "jitter":
+		for i := range ms {
+			ms[i].Score += rand.Float64() * 1e-3
+		}
+		detector.SortMatches(ms)
+	case "unsorted":
+		for i, j := 0, len(ms)-1; i < j; i, j = i+1, j-1 {
+			ms[i], ms[j] = ms[j], ms[i]
+		}
+	case "no-later":
+		b.mu.Lock()
+		if b.seen == nil {
+			b.seen = map[string][]detector.Match{}
+		}
+		b.seen[d.ID] = ms
+		b.mu.Unlock()
+	}
+	return ms, err
+}
+
+func (b *broken) Containers(id string) ([]detector.Match, error) {
+	ms, err := b.Detector.Containers(id)
+	if err != nil {
+		return ms, err
+	}
+	switch b.rule {
+	case "self":
+		ms = append(ms, detector.Match{ID: id, Score: 0})
+	case "both-ways":
+		// Report the documents id contains as its containers too.
+		for _, other := range []string{"short", "long"} {
+			if other != id {
+				if _, err := b.Detector.Containers(other); err == nil {
+					ms = append(ms, detector.Match{ID: other, Score: 0.01})
+				}
+			}
+		}
+		detector.SortMatches(ms)
+	case "no-later":
+		b.mu.Lock()
+		ms = b.seen[id]
+		b.mu.Unlock()
+	case "everything":
+		ms = append(ms, detector.Match{ID: "u0", Score: 0})
+	}
+	return ms, nil
+}
+
+func (b *broken) Remove(id string) error {
+	if b.rule == "no-forget" {
+		_, err := b.Detector.Containers(id)
+		return err
+	}
+	return b.Detector.Remove(id)
+}
+
+func (b *broken) Close() error {
+	if b.rule == "close" {
+		b.mu.Lock()
+		b.closed = true
+		b.mu.Unlock()
+		return nil
+	}
+	return b.Detector.Close()
+}
+
+// racy is the reference detector's logic with the lock removed.
+type racy struct {
+	docs map[string]string
+	ref  *naive.Detector
+}
+
+func (r *racy) Add(d detector.Doc) ([]detector.Match, error) {
+	r.docs[d.ID] = d.Text
+	return r.ref.Add(d)
+}
+func (r *racy) Containers(id string) ([]detector.Match, error) {
+	_ = r.docs[id]
+	return r.ref.Containers(id)
+}
+func (r *racy) Close() error           { return r.ref.Close() }
+func (r *racy) Remove(id string) error { delete(r.docs, id); return r.ref.Remove(id) }
+
+// Each broken rule and the subtest that must catch it.
+var brokenRules = map[string]string{
+	"miss-duplicates": "ExactDuplicate",
+	"everything":      "Unrelated",
+	"self":            "NeverSelf",
+	"both-ways":       "Asymmetric",
+	"no-later":        "LaterContainers",
+	"jitter":          "Deterministic",
+	"unsorted":        "Deterministic",
+	"empty-id":        "Errors",
+	"close":           "Close",
+	"panic-empty":     "EdgeInputs",
+	"no-forget":       "Remove",
+}
+
+// TestBrokenHelper runs the suite on one broken detector; it does something
+// only when TestSuiteCatchesBrokenDetectors starts it in a subprocess.
+func TestBrokenHelper(t *testing.T) {
+	rule := os.Getenv("NEARDUP_BROKEN_RULE")
+	if rule == "" {
+		t.Skip("run by TestSuiteCatchesBrokenDetectors")
+	}
+	detectortest.Run(t, func() detector.Detector {
+		if rule == "racy" {
+			return &racy{docs: map[string]string{}, ref: naive.New(naive.Config{})}
+		}
+		return &broken{Detector: naive.New(naive.Config{}), rule: rule}
+	}, detectortest.Options{})
+}
+
+func TestSuiteCatchesBrokenDetectors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a subprocess per rule")
+	}
+	rules := brokenRules
+	if raceEnabled {
+		rules = map[string]string{"racy": "Concurrent"}
+		for k, v := range brokenRules {
+			rules[k] = v
+		}
+	}
+	for rule, subtest := range rules {
+		t.Run(rule, func(t *testing.T) {
+			t.Parallel()
+			cmd := exec.Command(os.Args[0], "-test.run=^TestBrokenHelper$", "-test.v")
+			cmd.Env = append(os.Environ(), "NEARDUP_BROKEN_RULE="+rule)
+			out, err := cmd.CombinedOutput()
+			assert.Error(t, err, "the suite passed a detector that breaks rule %q", rule)
+			want := fmt.Sprintf("--- FAIL: TestBrokenHelper/%s", subtest)
+			assert.Contains(t, string(out), want, "rule %q must fail subtest %s", rule, subtest)
+		})
+	}
+}

@@ -1,0 +1,5 @@
+//go:build race
+
+package detectortest_test
+
+const raceEnabled = true
