@@ -1,0 +1,95 @@
+// Package benchfloor is the floor benchmark every detector's speed is
+// reported against: the least work any word-shingle detector must do.
+//
+// [Floor] splits text on Unicode letter/digit runs, lower-cases each token,
+// hashes it with xxh3 and combines word 3-shingle hashes, with zero
+// allocations. Each package's benchmarks run [Run] in the same process, so a
+// detector's cost is stated as a multiple of the floor measured on the same
+// machine in the same run.
+package benchfloor
+
+import (
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+)
+
+// Floor processes text and returns a value that depends on every shingle
+// (so the compiler cannot drop the work).
+func Floor(text string) uint64 {
+	var buf [64]byte
+	var h1, h2, acc uint64
+	n := 0
+	for i := 0; i < len(text); {
+		// Skip separators.
+		r, w := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeRuneInString(text[i:])
+		}
+		if !isWord(r) {
+			i += w
+			continue
+		}
+		// Lower-case the token into buf (truncated at 64 bytes).
+		k := 0
+		for i < len(text) {
+			r, w = rune(text[i]), 1
+			if r >= utf8.RuneSelf {
+				r, w = utf8.DecodeRuneInString(text[i:])
+			}
+			if !isWord(r) {
+				break
+			}
+			i += w
+			if r < utf8.RuneSelf {
+				if 'A' <= r && r <= 'Z' {
+					r += 'a' - 'A'
+				}
+				if k < len(buf) {
+					buf[k] = byte(r)
+					k++
+				}
+				continue
+			}
+			if k+utf8.UTFMax <= len(buf) {
+				k += utf8.EncodeRune(buf[k:], unicode.ToLower(r))
+			}
+		}
+		h := hashx.Bytes64(buf[:k], 0)
+		n++
+		if n >= 3 {
+			acc += hashx.Combine(hashx.Combine(h1, h2), h)
+		}
+		h1, h2 = h2, h
+	}
+	return acc
+}
+
+func isWord(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// Sink keeps benchmark results alive.
+var Sink uint64
+
+// Run benchmarks Floor over texts: one iteration processes every text, and
+// b.SetBytes reports their total size.
+func Run(b *testing.B, texts []string) {
+	total := 0
+	for _, t := range texts {
+		total += len(t)
+	}
+	b.SetBytes(int64(total))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, t := range texts {
+			Sink += Floor(t)
+		}
+	}
+	b.ReportMetric(float64(len(texts))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+}

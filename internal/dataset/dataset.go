@@ -1,0 +1,170 @@
+// Package dataset reads the labelled JSONL collections of ../shared/data for
+// tests, benchmarks and the example programs. It is test and example support:
+// the library's detectors never import it (they do no I/O).
+//
+// The data directory is found by walking up from the working directory to
+// the module root (the directory holding go.mod) and taking
+// ../shared/data beside it; the environment variable NEARDUP_DATA overrides
+// the search.
+package dataset
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+)
+
+// Record is one document of a JSONL collection. Fields absent from a file
+// are empty.
+type Record struct {
+	ID       string `json:"id"`
+	Text     string `json:"text"`
+	Title    string `json:"title"`
+	Date     string `json:"date"`
+	Cluster  string `json:"cluster"`
+	Category string `json:"category"`
+	Task     string `json:"task"`
+	Topic    string `json:"topic"`
+}
+
+// Doc returns the record as a detector document.
+func (r Record) Doc() detector.Doc { return detector.Doc{ID: r.ID, Text: r.Text} }
+
+// ErrNoData is returned when the shared data directory cannot be found.
+var ErrNoData = errors.New("dataset: ../shared/data not found (set NEARDUP_DATA to its path)")
+
+// Dir returns the shared data directory.
+func Dir() (string, error) {
+	if d := os.Getenv("NEARDUP_DATA"); d != "" {
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			return d, nil
+		}
+		return "", ErrNoData
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", ErrNoData
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			d := filepath.Join(dir, "..", "shared", "data")
+			if st, err := os.Stat(d); err == nil && st.IsDir() {
+				return d, nil
+			}
+		}
+		if filepath.Dir(dir) == dir {
+			return "", ErrNoData
+		}
+	}
+}
+
+// Path returns the path of a file in the shared data directory.
+func Path(name string) (string, error) {
+	dir, err := Dir()
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, name)
+	if _, err := os.Stat(p); err != nil {
+		return "", fmt.Errorf("dataset: %s: %w", name, ErrNoData)
+	}
+	return p, nil
+}
+
+// LoadFile reads a JSONL file of records.
+func LoadFile(path string) ([]Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []Record
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var r Record
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		out = append(out, r)
+	}
+	return out, sc.Err()
+}
+
+// Load reads a JSONL collection of the shared data directory by file name,
+// e.g. "goldset-dev.jsonl".
+func Load(name string) ([]Record, error) {
+	p, err := Path(name)
+	if err != nil {
+		return nil, err
+	}
+	return LoadFile(p)
+}
+
+// ForTest loads a collection, or skips tb with a clear message when the
+// shared data is absent (a fresh clone without ../shared).
+func ForTest(tb testing.TB, name string) []Record {
+	tb.Helper()
+	recs, err := Load(name)
+	if errors.Is(err, ErrNoData) {
+		tb.Skipf("skipping: %s needs ../shared/data/%s beside the repository: %v", tb.Name(), name, err)
+	}
+	if err != nil {
+		tb.Fatalf("dataset.Load(%q): %v", name, err)
+	}
+	return recs
+}
+
+// Docs returns the records as detector documents.
+func Docs(recs []Record) []detector.Doc {
+	out := make([]detector.Doc, len(recs))
+	for i, r := range recs {
+		out[i] = r.Doc()
+	}
+	return out
+}
+
+// Reuters returns the first n documents of reuters21578.jsonl in date order
+// (all of them when n ≤ 0), or skips tb when the data is absent.
+func Reuters(tb testing.TB, n int) []Record {
+	tb.Helper()
+	recs := ForTest(tb, "reuters21578.jsonl")
+	SortByDate(recs)
+	if n > 0 && n < len(recs) {
+		recs = recs[:n]
+	}
+	return recs
+}
+
+// SortByDate orders Reuters records by their "26-FEB-1987 15:01:01.79"
+// dates (ties keep file order).
+func SortByDate(recs []Record) {
+	key := func(d string) string {
+		// DD-MON-YYYY HH:MM:SS.ss → YYYY MM DD HH:MM:SS.ss
+		if len(d) < 11 {
+			return d
+		}
+		months := "JANFEBMARAPRMAYJUNJULAUGSEPOCTNOVDEC"
+		m := 0
+		for i := 0; i+3 <= len(months); i += 3 {
+			if months[i:i+3] == d[3:6] {
+				m = i/3 + 1
+			}
+		}
+		return fmt.Sprintf("%s%02d%s%s", d[7:11], m, d[0:2], d[11:])
+	}
+	slices.SortStableFunc(recs, func(a, b Record) int { return strings.Compare(key(a.Date), key(b.Date)) })
+}
