@@ -1,0 +1,23 @@
+package dataset
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestSortByDate(t *testing.T) {
+	recs := []Record{
+		{ID: "c", Date: "02-MAR-1987 09:00:00.00"},
+		{ID: "a", Date: "26-FEB-1987 15:01:01.79"},
+		{ID: "b", Date: "26-FEB-1987 15:02:20.00"},
+	}
+	SortByDate(recs)
+	assert.Equal(t, []string{"a", "b", "c"}, []string{recs[0].ID, recs[1].ID, recs[2].ID})
+}
+
+func TestGoldset(t *testing.T) {
+	recs := ForTest(t, "goldset-dev.jsonl")
+	assert.Len(t, recs, 1077)
+	assert.NotEmpty(t, recs[0].Cluster)
+}

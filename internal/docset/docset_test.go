@@ -1,0 +1,39 @@
+package docset
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+)
+
+func TestSet(t *testing.T) {
+	s := New("pkg", 10)
+	_, err := s.Add(detector.Doc{ID: ""})
+	assert.ErrorIs(t, err, detector.ErrEmptyID)
+	assert.Contains(t, err.Error(), "pkg: ")
+	_, err = s.Add(detector.Doc{ID: "big", Text: strings.Repeat("x", 11)})
+	assert.ErrorIs(t, err, detector.ErrTooLarge)
+	idx, err := s.Add(detector.Doc{ID: "a", Text: "0123456789"})
+	require.NoError(t, err)
+	assert.Equal(t, "a", s.ID(idx))
+	_, err = s.Add(detector.Doc{ID: "a"})
+	assert.ErrorIs(t, err, detector.ErrDuplicateID)
+	_, err = s.Lookup("Containers", "b")
+	assert.ErrorIs(t, err, detector.ErrUnknownID)
+	assert.Contains(t, err.Error(), `Containers("b")`)
+	got, err := s.Remove("a")
+	require.NoError(t, err)
+	assert.Equal(t, idx, got)
+	assert.False(t, s.Live(idx))
+	assert.True(t, s.Close())
+	assert.False(t, s.Close())
+	_, err = s.Add(detector.Doc{ID: "c"})
+	assert.ErrorIs(t, err, detector.ErrClosed)
+	_, err = s.Lookup("Containers", "c")
+	assert.ErrorIs(t, err, detector.ErrClosed)
+	assert.Equal(t, detector.DefaultMaxTextBytes, New("x", 0).maxText)
+}

@@ -1,0 +1,93 @@
+package textproc
+
+import (
+	"math"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestIDF(t *testing.T) {
+	idf := NewIDF(false)
+	assert.Zero(t, idf.Weight("x"), "empty table")
+	require.NoError(t, idf.AddDocument([]string{"a", "b", "a"}))
+	require.NoError(t, idf.AddDocument([]string{"a", "c"}))
+	require.NoError(t, idf.AddDocument([]string{"a"}))
+	require.NoError(t, idf.AddDocument([]string{"d"}))
+	assert.EqualValues(t, 4, idf.N())
+	assert.EqualValues(t, 3, idf.DF("a"), "repeats within a document count once")
+	assert.InDelta(t, math.Log(4.0/3), idf.Weight("a"), 1e-12)
+	assert.InDelta(t, math.Log(4.0), idf.Weight("c"), 1e-12)
+	assert.InDelta(t, math.Log(4.0), idf.Weight("unseen"), 1e-12, "unseen terms count as df = 1")
+	require.NoError(t, idf.RemoveDocument([]string{"d"}))
+	assert.EqualValues(t, 3, idf.N())
+	assert.Zero(t, idf.DF("d"))
+
+	idf.Freeze()
+	assert.True(t, idf.Frozen())
+	assert.ErrorIs(t, idf.AddDocument([]string{"z"}), ErrFrozen)
+
+	smooth := NewIDF(true)
+	require.NoError(t, smooth.AddDocument([]string{"a"}))
+	assert.InDelta(t, math.Log(2), smooth.Weight("a"), 1e-12, "smoothed weight stays positive")
+}
+
+func TestIDFMarshal(t *testing.T) {
+	idf := NewIDF(true)
+	require.NoError(t, idf.AddDocument([]string{"ankara", "istanbul"}))
+	require.NoError(t, idf.AddDocument([]string{"ankara", "izmir"}))
+	idf.Freeze()
+	b, err := idf.MarshalBinary()
+	require.NoError(t, err)
+	var got IDF
+	require.NoError(t, got.UnmarshalBinary(b))
+	assert.Equal(t, idf.N(), got.N())
+	assert.True(t, got.Frozen())
+	for _, w := range []string{"ankara", "istanbul", "izmir", "bursa"} {
+		assert.Equal(t, idf.Weight(w), got.Weight(w), w)
+	}
+	b2, err := got.MarshalBinary()
+	require.NoError(t, err)
+	assert.Equal(t, b, b2, "round trip is byte-exact")
+	for i := range b {
+		assert.Error(t, new(IDF).UnmarshalBinary(b[:i]), "truncated at %d", i)
+	}
+	assert.Error(t, new(IDF).UnmarshalBinary(append(b, 0)), "trailing byte")
+}
+
+func FuzzIDFUnmarshal(f *testing.F) {
+	idf := NewIDF(false)
+	_ = idf.AddDocument([]string{"a", "b"})
+	b, _ := idf.MarshalBinary()
+	f.Add(b)
+	f.Add([]byte("NDIDF\x01"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var x IDF
+		if x.UnmarshalBinary(data) == nil {
+			out, err := x.MarshalBinary()
+			if err != nil || string(out) != string(data) {
+				t.Fatalf("accepted input does not round-trip")
+			}
+		}
+	})
+}
+
+func TestIDFConcurrent(t *testing.T) {
+	idf := NewIDF(false)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				_ = idf.AddDocument([]string{"common", string(rune('a' + g)), string(rune('a' + i%26))})
+				_ = idf.Weight("common")
+			}
+		}()
+	}
+	wg.Wait()
+	assert.EqualValues(t, 1600, idf.N())
+	assert.EqualValues(t, 1600, idf.DF("common"))
+}
