@@ -1,0 +1,73 @@
+// Package imatch implements I-Match (Chowdhury, Frieder, Grossman, McCabe,
+// ACM TOIS 2002; as described by Uyar 2009 §2.2.3 Fig. 2.4 and adapted by
+// Varol 2012 §4.1.3), with the lexicon randomisation of Kołcz, Chowdhury and
+// Alspector (KDD 2004).
+//
+// A document is reduced to a few "significant" terms chosen by collection
+// statistics (idf), the unique terms are sorted, and their sorted list is
+// hashed into one 128-bit digest. Documents with equal digests are
+// near-duplicates and form a cluster ([Detector.Cluster]).
+//
+// Two selections are offered ([Selection]):
+//
+//   - [SelectRank], CoDet's adaptation (Varol 2012 §4.1.3): rank the
+//     document's unique terms by idf, drop the 2 highest (likely
+//     misspellings), keep the next 10.
+//   - [SelectBand], the normalised-idf band of the I-Match literature: keep
+//     every term with 0.2 ≤ ln((N+1)/df)/ln(N+1) ≤ 0.85 (the I-Match mode of
+//     the SpotSigs release; the original paper's cut-offs are not available,
+//     ALGORITHMS.md §3 [GAP]).
+//
+// With Config.Lexicons = K > 0 each document also gets one digest per random
+// sub-lexicon (each keeps a LexiconKeep fraction of the terms, chosen by a
+// seeded hash), and two documents match when any digest agrees (Kołcz et al.
+// 2004): one changed significant term no longer breaks the match.
+//
+// [Signer] computes the signatures of one text without an index, for a
+// worker of a distributed deduplication: documents sharing a [Key] are
+// near-duplicates.
+//
+// # Guarantees
+//
+// Both false positives and false negatives. Documents that select the same
+// terms collide whatever else differs (a false positive when the selection is
+// small or dominated by boilerplate); one differing selected term separates
+// near-duplicates (a false negative that lexicon randomisation reduces).
+// Exact duplicates (equal term sequences) are always reported, both ways:
+// with a frozen IDF table they select the same terms; with an online table
+// the Detector also indexes an exact-content digest (see [Detector]). A
+// document that selects fewer than MinTerms terms under a lexicon gets no
+// signature under it, so near-empty documents do not all collide; a document
+// with no terms matches nothing. Distinct term lists collide only through a
+// 128-bit hash collision, unless Encoding is [EncodeConcat].
+//
+// # Complexity
+//
+// Signing a text of n tokens with u unique terms costs O(n) analysis plus
+// O(u·(K+1)) selection (O(u·log u) sorting for SelectBand). Add is one
+// signature plus K+1 hash-table probes; Containers is K+1 probes; both also
+// pay for the size of the matching groups. Memory is O(K+1) keys of 24 bytes
+// plus one posting per document and key.
+//
+// # Parameters
+//
+//   - Skip = [DefaultSkip] (2) and Keep = [DefaultKeep] (10): Varol 2012
+//     §4.1.3.
+//   - BandLow = [DefaultBandLow] (0.2), BandHigh = [DefaultBandHigh] (0.85):
+//     SpotSigs release I-Match mode; Alonso et al. 2013 §4.1.
+//   - MinTerms = [DefaultMinTerms] (5): our proposal (ALGORITHMS.md §3).
+//   - Lexicons = 0 (plain I-Match); Kołcz et al. do not state their K
+//     (ALGORITHMS.md suggests 10). LexiconKeep = [DefaultLexiconKeep] (0.7):
+//     FreeDiscovery's default.
+//   - Preprocessing: stopwords removed and first-5 stemming (Varol 2012
+//     §2.1, §5.1).
+//   - Encoding: length-prefixed terms ([EncodeLengthPrefixed]); the SpotSigs
+//     release concatenates terms with no separator ([EncodeConcat]).
+//   - Digest: 128-bit xxh3 instead of SHA1 (DESIGN.md "Hashing").
+//   - Ties in the idf ranking are broken by ascending term.
+//
+// # Concurrency
+//
+// A [Detector] is safe for concurrent use by multiple goroutines. A [Signer]
+// is not; use one per goroutine.
+package imatch

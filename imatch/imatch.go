@@ -1,0 +1,464 @@
+package imatch
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/zeebo/xxh3"
+	"golang.org/x/text/language"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/textproc"
+)
+
+// Defaults. A zero Config field takes the constant of the same name.
+const (
+	// DefaultSkip is the number of highest-idf terms SelectRank drops:
+	// "First two words with the highest idf values are ignored since they
+	// are likely to be misspellings" (Varol 2012 §4.1.3).
+	DefaultSkip = 2
+	// DefaultKeep is the number of terms SelectRank keeps after the skipped
+	// ones: "ten words with the highest idf values are used to create a
+	// fingerprint" (Varol 2012 §4.1.3).
+	DefaultKeep = 10
+	// DefaultBandLow and DefaultBandHigh bound the normalised idf of the
+	// terms SelectBand keeps, nidf = ln((N+1)/df) / ln(N+1): the I-Match mode
+	// of the SpotSigs release (Theobald et al. 2008), also the idf band of
+	// Alonso et al. 2013 §4.1 (ALGORITHMS.md §3).
+	DefaultBandLow  = 0.2
+	DefaultBandHigh = 0.85
+	// DefaultMinTerms is the fewest selected terms a signature needs; a
+	// document with fewer gets none under that lexicon, so that near-empty
+	// documents do not all collide (ALGORITHMS.md §3 pitfalls; the value is
+	// our proposal [P]).
+	DefaultMinTerms = 5
+	// DefaultLexiconKeep is the fraction of the lexicon each random
+	// sub-lexicon keeps (FreeDiscovery's rand_lexicon_ratio = 0.7; Kołcz et
+	// al. 2004 do not state theirs, ALGORITHMS.md §3 [GAP]).
+	DefaultLexiconKeep = 0.7
+	// DefaultPrefixLen is the first-N stemming length (Varol 2012 §2.1.1).
+	DefaultPrefixLen = textproc.DefaultPrefixLen
+)
+
+// Selection says which terms of a document enter its signature.
+type Selection int
+
+const (
+	// SelectRank ranks the document's unique terms by idf, highest first,
+	// drops the first Skip and keeps the next Keep (Varol 2012 §4.1.3,
+	// Varol et al. 2011 §4): CoDet's adaptation of I-Match. The default.
+	SelectRank Selection = iota
+	// SelectBand keeps every unique term whose normalised idf lies in
+	// [BandLow, BandHigh]: the collection-statistics lexicon of I-Match
+	// (Chowdhury et al. 2002) with the cut-offs of the SpotSigs release.
+	SelectBand
+)
+
+// Encoding says how the sorted terms are serialised before hashing.
+type Encoding int
+
+const (
+	// EncodeLengthPrefixed writes each term as a uvarint length and its
+	// bytes: no two term lists encode alike. The default.
+	EncodeLengthPrefixed Encoding = iota
+	// EncodeConcat concatenates the terms with no separator, as the
+	// SpotSigs release does ("ab"+"c" and "a"+"bc" collide): for fidelity
+	// experiments only.
+	EncodeConcat
+)
+
+// Stemming selects how terms are reduced before selection.
+type Stemming int
+
+const (
+	// StemPrefix truncates terms to their first PrefixLen runes (Varol 2012
+	// §2.1.1, the preprocessing of every detector in its §5.1). The default.
+	StemPrefix Stemming = iota
+	// StemNone keeps terms whole.
+	StemNone
+)
+
+// Config configures I-Match. The zero value is CoDet's adaptation (seed 000
+// §4.1.3) over language-neutral text: stopword removal (where the language
+// has a list), first-5 stemming, rank selection skipping 2 and keeping 10
+// terms, no lexicon randomisation, length-prefixed encoding.
+type Config struct {
+	// Language is a BCP 47 tag ("en", "tr", ...) selecting case folding and
+	// stopwords; "" is language-neutral.
+	Language string
+	// KeepStopwords keeps the language's stopwords (seed 000 §2.1 removes
+	// them).
+	KeepStopwords bool
+	// Stemming selects the stemmer (default StemPrefix).
+	Stemming Stemming
+	// PrefixLen is the StemPrefix length; 0 means DefaultPrefixLen.
+	PrefixLen int
+
+	// Selection picks the term selection rule (default SelectRank).
+	Selection Selection
+	// Skip is how many highest-idf terms SelectRank drops; 0 means
+	// DefaultSkip, a negative value drops none.
+	Skip int
+	// Keep is how many terms SelectRank keeps; 0 means DefaultKeep.
+	Keep int
+	// BandLow and BandHigh bound SelectBand's normalised idf; 0 means
+	// DefaultBandLow and DefaultBandHigh.
+	BandLow, BandHigh float64
+	// MinTerms is the fewest selected terms a signature needs; 0 means
+	// DefaultMinTerms.
+	MinTerms int
+
+	// Lexicons is the number K of extra random sub-lexicons (Kołcz et al.
+	// 2004): each document gets K+1 digests and two documents match when
+	// any of them agree. 0 is plain I-Match.
+	Lexicons int
+	// LexiconKeep is the fraction of terms each random sub-lexicon keeps;
+	// 0 means DefaultLexiconKeep.
+	LexiconKeep float64
+	// Seed derives the random sub-lexicons.
+	Seed uint64
+
+	// Encoding serialises the sorted terms (default EncodeLengthPrefixed).
+	Encoding Encoding
+	// MaxTextBytes is the largest text Add accepts; 0 means
+	// detector.DefaultMaxTextBytes.
+	MaxTextBytes int
+}
+
+// maxLexicons bounds Config.Lexicons: each lexicon costs one digest per
+// document.
+const maxLexicons = 1024
+
+// resolve fills defaults and validates cfg.
+func (cfg Config) resolve() (Config, textproc.Config, error) {
+	bad := func(format string, args ...any) (Config, textproc.Config, error) {
+		return cfg, textproc.Config{}, fmt.Errorf("imatch: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
+	}
+	var tc textproc.Config
+	if cfg.Language != "" {
+		tag, err := language.Parse(cfg.Language)
+		if err != nil {
+			return bad("Language (%q) is not a BCP 47 tag", cfg.Language)
+		}
+		tc.Language = tag
+	}
+	tc.RemoveStopwords = !cfg.KeepStopwords
+	switch cfg.Stemming {
+	case StemPrefix:
+		tc.Stemmer = textproc.StemPrefix
+	case StemNone:
+		tc.Stemmer = textproc.StemNone
+	default:
+		return bad("Stemming (%d) must be StemPrefix (0) or StemNone (1)", cfg.Stemming)
+	}
+	if cfg.PrefixLen < 0 {
+		return bad("PrefixLen (%d) must be ≥ 0", cfg.PrefixLen)
+	}
+	if cfg.PrefixLen == 0 {
+		cfg.PrefixLen = DefaultPrefixLen
+	}
+	tc.PrefixLen = cfg.PrefixLen
+	if cfg.Selection != SelectRank && cfg.Selection != SelectBand {
+		return bad("Selection (%d) must be SelectRank (0) or SelectBand (1)", cfg.Selection)
+	}
+	switch {
+	case cfg.Skip == 0:
+		cfg.Skip = DefaultSkip
+	case cfg.Skip < 0:
+		cfg.Skip = 0
+	}
+	if cfg.Keep < 0 {
+		return bad("Keep (%d) must be ≥ 0", cfg.Keep)
+	}
+	if cfg.Keep == 0 {
+		cfg.Keep = DefaultKeep
+	}
+	if cfg.BandLow == 0 {
+		cfg.BandLow = DefaultBandLow
+	}
+	if cfg.BandHigh == 0 {
+		cfg.BandHigh = DefaultBandHigh
+	}
+	if !(cfg.BandLow >= 0 && cfg.BandLow <= cfg.BandHigh && cfg.BandHigh <= 1) {
+		return bad("BandLow (%g) and BandHigh (%g) must satisfy 0 ≤ BandLow ≤ BandHigh ≤ 1", cfg.BandLow, cfg.BandHigh)
+	}
+	if cfg.MinTerms < 0 {
+		return bad("MinTerms (%d) must be ≥ 0", cfg.MinTerms)
+	}
+	if cfg.MinTerms == 0 {
+		cfg.MinTerms = DefaultMinTerms
+	}
+	if cfg.Selection == SelectRank && cfg.MinTerms > cfg.Keep {
+		return bad("MinTerms (%d) must not exceed Keep (%d)", cfg.MinTerms, cfg.Keep)
+	}
+	if cfg.Lexicons < 0 || cfg.Lexicons > maxLexicons {
+		return bad("Lexicons (%d) must be in [0, %d]", cfg.Lexicons, maxLexicons)
+	}
+	if cfg.LexiconKeep == 0 {
+		cfg.LexiconKeep = DefaultLexiconKeep
+	}
+	if !(cfg.LexiconKeep > 0 && cfg.LexiconKeep <= 1) {
+		return bad("LexiconKeep (%g) must be in (0, 1]", cfg.LexiconKeep)
+	}
+	if cfg.Encoding != EncodeLengthPrefixed && cfg.Encoding != EncodeConcat {
+		return bad("Encoding (%d) must be EncodeLengthPrefixed (0) or EncodeConcat (1)", cfg.Encoding)
+	}
+	if cfg.MaxTextBytes < 0 {
+		return bad("MaxTextBytes (%d) must be ≥ 0", cfg.MaxTextBytes)
+	}
+	return cfg, tc, nil
+}
+
+// Digest is a 128-bit xxh3 digest of a document's selected terms (the
+// papers used SHA1; DESIGN.md "Hashing").
+type Digest [16]byte
+
+// Key is one signature of a document: the digest of its selected terms under
+// one lexicon. Lexicon 0 is the base lexicon, 1..K the random sub-lexicons.
+// Two documents are near-duplicates when they share a Key; a Key is the
+// shuffle key of a distributed deduplication (DESIGN.md "Beyond one
+// machine").
+type Key struct {
+	Lexicon int
+	Digest  Digest
+}
+
+// exactLexicon marks the detector's exact-content key (see Detector).
+const exactLexicon = -1
+
+// Signer computes I-Match signatures of single documents, without an index.
+// A Signer is not safe for concurrent use (it owns an analyzer and scratch
+// buffers); use one per goroutine. The IDF table it reads is.
+type Signer struct {
+	cfg Config
+	an  *textproc.Analyzer
+	idf *textproc.IDF
+
+	doc     *textproc.Document
+	stamp   []uint32 // per term ID: serial of the last document it was seen in
+	serial  uint32
+	uniq    []uint32 // unique term IDs of the current document, first-seen order
+	terms   []string // the same as strings
+	dfCache []int64  // per term ID, when the table is frozen; -1 = not cached
+	hcache  []uint64 // per term ID: lexicon hash of the term; valid when hset
+	hset    []bool
+	sel     []cand
+	buf     []byte
+}
+
+type cand struct {
+	df   int64
+	term string
+}
+
+// NewSigner returns a Signer for cfg reading idf, which must not be nil. The
+// table is read, never written: freeze it for stable signatures (a frozen
+// table also lets the Signer cache its document frequencies). NewSigner
+// returns an error wrapping detector.ErrInvalidConfig for an invalid Config
+// or a nil table.
+func NewSigner(cfg Config, idf *textproc.IDF) (*Signer, error) {
+	cfg, tc, err := cfg.resolve()
+	if err != nil {
+		return nil, err
+	}
+	if idf == nil {
+		return nil, fmt.Errorf("imatch: NewSigner: nil IDF table: %w", detector.ErrInvalidConfig)
+	}
+	an, err := textproc.NewAnalyzer(tc)
+	if err != nil {
+		return nil, fmt.Errorf("imatch: %v: %w", err, detector.ErrInvalidConfig)
+	}
+	return &Signer{cfg: cfg, an: an, idf: idf}, nil
+}
+
+// Config returns the Signer's configuration with every default filled in.
+func (s *Signer) Config() Config { return s.cfg }
+
+// Sign returns the signatures of text: one Key per lexicon (base first, then
+// the random sub-lexicons in order) that selects at least MinTerms terms. A
+// text with too few terms has none and matches nothing. Sign time is
+// O(n + u·(K+1)·log u) for n tokens and u unique terms.
+func (s *Signer) Sign(text string) []Key {
+	return s.AppendSign(nil, text)
+}
+
+// AppendSign appends the signatures of text to dst, as Sign does.
+func (s *Signer) AppendSign(dst []Key, text string) []Key {
+	s.analyze(text)
+	return s.appendKeys(dst)
+}
+
+// analyze tokenises text and collects its unique terms.
+func (s *Signer) analyze(text string) {
+	s.doc = s.an.Analyze(text)
+	if n := s.an.VocabularySize(); n > len(s.stamp) {
+		s.stamp = append(s.stamp, make([]uint32, n-len(s.stamp))...)
+	}
+	s.serial++
+	if s.serial == 0 { // wrapped: reset stamps
+		clear(s.stamp)
+		s.serial = 1
+	}
+	s.uniq, s.terms = s.uniq[:0], s.terms[:0]
+	for _, t := range s.doc.Tokens {
+		if s.stamp[t.ID] != s.serial {
+			s.stamp[t.ID] = s.serial
+			s.uniq = append(s.uniq, t.ID)
+			s.terms = append(s.terms, t.Term)
+		}
+	}
+}
+
+// df returns the document frequency of the term with the given ID, clamped
+// to [1, n] as textproc.IDF weighs it (an unseen term counts as seen once).
+func (s *Signer) df(i int, frozen bool, n int64) int64 {
+	id := s.uniq[i]
+	var df int64
+	if frozen {
+		if int(id) >= len(s.dfCache) {
+			old := len(s.dfCache)
+			s.dfCache = slices.Grow(s.dfCache, s.an.VocabularySize()-old)[:s.an.VocabularySize()]
+			for j := old; j < len(s.dfCache); j++ {
+				s.dfCache[j] = -1
+			}
+		}
+		if df = s.dfCache[id]; df < 0 {
+			df = s.idf.DF(s.terms[i])
+			s.dfCache[id] = df
+		}
+	} else {
+		df = s.idf.DF(s.terms[i])
+	}
+	return min(max(df, 1), max(n, 1))
+}
+
+// inLexicon reports whether term i belongs to random sub-lexicon j ≥ 1: a
+// term is kept when a hash of it under the lexicon's seed falls below
+// LexiconKeep (Kołcz et al. 2004: each sub-lexicon removes a random fraction
+// of the lexicon; the hash makes the choice without storing the lexicon).
+func (s *Signer) inLexicon(i, j int) bool {
+	id := s.uniq[i]
+	if int(id) >= len(s.hset) {
+		n := s.an.VocabularySize()
+		s.hset = append(s.hset, make([]bool, n-len(s.hset))...)
+		s.hcache = append(s.hcache, make([]uint64, n-len(s.hcache))...)
+	}
+	if !s.hset[id] {
+		s.hcache[id] = hashx.String64(s.terms[i], s.cfg.Seed)
+		s.hset[id] = true
+	}
+	h := hashx.Mix64(s.hcache[id] ^ hashx.Mix64(uint64(j)*0x9e3779b97f4a7c15))
+	return float64(h>>11)/(1<<53) < s.cfg.LexiconKeep
+}
+
+// appendKeys computes the signatures of the analysed document.
+func (s *Signer) appendKeys(dst []Key) []Key {
+	frozen := s.idf.Frozen()
+	n := s.idf.N()
+	for j := 0; j <= s.cfg.Lexicons; j++ {
+		s.sel = s.sel[:0]
+		switch s.cfg.Selection {
+		case SelectRank:
+			s.selectRank(j, frozen, n)
+		case SelectBand:
+			s.selectBand(j, frozen, n)
+		}
+		if len(s.sel) < s.cfg.MinTerms || len(s.sel) == 0 {
+			continue
+		}
+		// Fig. 2.4 step 4: "Insert relevant tokens into Unicode ascending
+		// ordered tree of unique tokens" (Uyar 2009). Byte order of UTF-8
+		// is code point order.
+		slices.SortFunc(s.sel, func(a, b cand) int { return cmp.Compare(a.term, b.term) })
+		s.buf = s.buf[:0]
+		for _, c := range s.sel {
+			if s.cfg.Encoding == EncodeConcat {
+				s.buf = append(s.buf, c.term...)
+			} else {
+				s.buf = hashx.AppendField(s.buf, c.term)
+			}
+		}
+		// Step 5: "add each unique token to the SHA1 digest" — xxh3-128,
+		// seeded by the lexicon so that digests of different lexicons differ.
+		var d xxh3.Uint128
+		if j == 0 {
+			d = xxh3.Hash128(s.buf)
+		} else {
+			d = xxh3.Hash128Seed(s.buf, uint64(j))
+		}
+		dst = append(dst, Key{Lexicon: j, Digest: d.Bytes()})
+	}
+	return dst
+}
+
+// better orders terms by idf, highest first (lowest document frequency),
+// ties broken by ascending term.
+func better(a, b cand) bool {
+	return a.df < b.df || a.df == b.df && a.term < b.term
+}
+
+// selectRank implements seed 000 §4.1.3: "ignores first two words with the
+// highest idf values. After that, ten words with the highest idf values are
+// used to create a fingerprint". It keeps the best Skip+Keep terms in a
+// small sorted array, then drops the first Skip.
+func (s *Signer) selectRank(j int, frozen bool, n int64) {
+	limit := s.cfg.Skip + s.cfg.Keep
+	for i := range s.uniq {
+		if j > 0 && !s.inLexicon(i, j) {
+			continue
+		}
+		c := cand{df: s.df(i, frozen, n), term: s.terms[i]}
+		if len(s.sel) == limit && !better(c, s.sel[limit-1]) {
+			continue
+		}
+		k := len(s.sel)
+		if k < limit {
+			s.sel = append(s.sel, c)
+		} else {
+			k--
+		}
+		for k > 0 && better(c, s.sel[k-1]) {
+			s.sel[k] = s.sel[k-1]
+			k--
+		}
+		s.sel[k] = c
+	}
+	skip := min(s.cfg.Skip, len(s.sel))
+	s.sel = append(s.sel[:0], s.sel[skip:]...)
+}
+
+// selectBand keeps the terms with BandLow ≤ nidf ≤ BandHigh, where
+// nidf = ln((N+1)/df) / ln(N+1) (SpotSigs release, I-Match mode;
+// ALGORITHMS.md §3).
+func (s *Signer) selectBand(j int, frozen bool, n int64) {
+	if n <= 0 {
+		return
+	}
+	den := math.Log(float64(n + 1))
+	for i := range s.uniq {
+		if j > 0 && !s.inLexicon(i, j) {
+			continue
+		}
+		df := s.df(i, frozen, n)
+		nidf := math.Log(float64(n+1)/float64(df)) / den
+		if nidf >= s.cfg.BandLow && nidf <= s.cfg.BandHigh {
+			s.sel = append(s.sel, cand{df: df, term: s.terms[i]})
+		}
+	}
+}
+
+// exactKey returns the digest of the analysed document's whole term
+// sequence, and false for a document without terms.
+func (s *Signer) exactKey() (Key, bool) {
+	if len(s.doc.Tokens) == 0 {
+		return Key{}, false
+	}
+	s.buf = s.buf[:0]
+	for _, t := range s.doc.Tokens {
+		s.buf = hashx.AppendField(s.buf, t.Term)
+	}
+	return Key{Lexicon: exactLexicon, Digest: xxh3.Hash128Seed(s.buf, math.MaxUint64).Bytes()}, true
+}
