@@ -1,0 +1,8 @@
+// Package examples holds runnable programs that use the library; the library
+// itself does no I/O. Run them from the repository root:
+//
+//	go run ./examples/newsdedup   # every detector over an embedded news stream
+//
+// Programs that read the labelled collections of ../shared/data say so when
+// the directory is absent.
+package examples
