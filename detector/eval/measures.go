@@ -1,0 +1,109 @@
+package eval
+
+import (
+	"math"
+	"slices"
+)
+
+// MissRate returns M = c/(a+c) (Uyar 2009, seed 001 §6.1, Table 6.1: a
+// duplicates retrieved, c duplicates not retrieved).
+func (c Counts) MissRate() float64 {
+	if c.TP+c.FN == 0 {
+		return 0
+	}
+	return float64(c.FN) / float64(c.TP+c.FN)
+}
+
+// FalseAlarmRate returns F = b/(b+d) (seed 001 §6.1: b non-duplicates
+// retrieved, d non-duplicates not retrieved). It needs TN.
+func (c Counts) FalseAlarmRate() float64 {
+	if c.FP+c.TN == 0 {
+		return 0
+	}
+	return float64(c.FP) / float64(c.FP+c.TN)
+}
+
+// DefaultPDuplicate is the prior of a duplicate of seed 001 §6.1 ("P(duplicate)
+// = 0.07 (7%) is used in the study").
+const DefaultPDuplicate = 0.07
+
+// CDup returns the normalised duplicate-detection cost of seed 001 §6.1,
+// adapted from the TDT cost function with cost_fa = cost_m = 1:
+//
+//	C_dup = (cost_fa·F·(1−P(dup)) + cost_m·M·P(dup)) / min(cost_m·P(dup), cost_fa·(1−P(dup)))
+//
+// which for P(dup) = 0.07 is 13.29·F + M. Lower is better.
+func CDup(falseAlarm, miss, pDuplicate float64) float64 {
+	return (falseAlarm*(1-pDuplicate) + miss*pDuplicate) / min(pDuplicate, 1-pDuplicate)
+}
+
+// MCC returns the Matthews correlation coefficient (Alonso et al. 2013,
+// seed 004 §4.7):
+//
+//	MCC = (TP·TN − FP·FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN))
+//
+// in [−1, 1]; 0 when a marginal is empty. It needs TN.
+func (c Counts) MCC() float64 {
+	tp, tn, fp, fn := float64(c.TP), float64(c.TN), float64(c.FP), float64(c.FN)
+	den := math.Sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+	if den == 0 {
+		return 0
+	}
+	return (tp*tn - fp*fn) / den
+}
+
+// WithNegatives returns c with TN set from the number of candidate pairs n:
+// TN = n − TP − FP − FN. For a collection of N documents, n = N(N−1)/2.
+func (c Counts) WithNegatives(n int) Counts {
+	c.TN = max(n-c.TP-c.FP-c.FN, 0)
+	return c
+}
+
+// Kappa returns Cohen's κ for two annotators on a binary decision (seed 000
+// §2.1.4, Eq. 2.3): κ = (P(a) − P(c)) / (1 − P(c)), from the contingency
+// counts yy (both yes), yn (first yes, second no), ny and nn.
+func Kappa(yy, yn, ny, nn int) float64 {
+	n := float64(yy + yn + ny + nn)
+	if n == 0 {
+		return 0
+	}
+	pa := float64(yy+nn) / n
+	firstYes, secondYes := float64(yy+yn)/n, float64(yy+ny)/n
+	pc := firstYes*secondYes + (1-firstYes)*(1-secondYes)
+	if pc == 1 {
+		return 1
+	}
+	return (pa - pc) / (1 - pc)
+}
+
+// Pool returns the union of the pairs nominated by several runs, sorted:
+// the pooling of seed 000 §4.2, where permissive runs of several detectors
+// nominate candidate pairs for human judgement.
+func Pool(runs ...map[Pair]float64) []Pair {
+	seen := map[Pair]bool{}
+	for _, r := range runs {
+		for p := range r {
+			seen[p] = true
+		}
+	}
+	out := make([]Pair, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b Pair) int {
+		if a.A != b.A {
+			if a.A < b.A {
+				return -1
+			}
+			return 1
+		}
+		if a.B < b.B {
+			return -1
+		}
+		if a.B > b.B {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
