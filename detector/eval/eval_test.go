@@ -75,7 +75,7 @@ func TestClusters(t *testing.T) {
 	order := []string{"a", "b", "c", "d", "e"}
 	edges := []Edge{
 		{Container: "a", Contained: "b"}, {Container: "b", Contained: "a"}, // dup a-b
-		{Container: "c", Contained: "d"}, // c ⊇ d only
+		{Container: "c", Contained: "d"},                                   // c ⊇ d only
 		{Container: "d", Contained: "b"}, {Container: "b", Contained: "d"}, // dup b-d
 	}
 	cs := Clusters(order, edges, false)
