@@ -1,0 +1,191 @@
+package codet_test
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/codet"
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/detector/detectortest"
+	"github.com/seed-9ef9c1df/neardup/textproc"
+)
+
+func TestConformance(t *testing.T) {
+	// A frozen reference table: every word of the suite's articles is out
+	// of its vocabulary, so weights (and the idf order) never drift.
+	ref := textproc.NewIDF(false)
+	for _, doc := range []string{"alpha beta", "beta gamma", "gamma delta"} {
+		require.NoError(t, ref.AddDocument(strings.Fields(doc)))
+	}
+	ref.Freeze()
+	for _, tc := range []struct {
+		name string
+		cfg  codet.Config
+		idf  *textproc.IDF
+	}{
+		{"Default", codet.Config{}, nil},
+		{"English", codet.Config{Language: "en"}, nil},
+		{"Pairwise", codet.Config{Mode: codet.ModePairwise}, nil},
+		{"PSC3", codet.Config{SuffixCount: 3}, nil},
+		{"Reference", codet.Config{}, ref},
+		{"CollapseOff", codet.Config{Collapse: codet.CollapseOff}, ref},
+		{"CollapseOffPairwise", codet.Config{Collapse: codet.CollapseOff, Mode: codet.ModePairwise}, ref},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			detectortest.Run(t, func() detector.Detector {
+				var d *codet.Detector
+				var err error
+				if tc.idf != nil {
+					d, err = codet.NewWithIDF(tc.cfg, tc.idf)
+				} else {
+					d, err = codet.New(tc.cfg)
+				}
+				if err != nil {
+					panic(err)
+				}
+				return d
+			}, detectortest.Options{Symmetric: false})
+		})
+	}
+}
+
+func mustNew(t *testing.T, cfg codet.Config) *codet.Detector {
+	t.Helper()
+	d, err := codet.New(cfg)
+	require.NoError(t, err, "New(%+v)", cfg)
+	t.Cleanup(func() { _ = d.Close() })
+	return d
+}
+
+func add(t *testing.T, d detector.Detector, id, text string) []detector.Match {
+	t.Helper()
+	ms, err := d.Add(detector.Doc{ID: id, Text: text})
+	require.NoError(t, err, "Add(%q)", id)
+	return ms
+}
+
+func containers(t *testing.T, d detector.Detector, id string) []detector.Match {
+	t.Helper()
+	ms, err := d.Containers(id)
+	require.NoError(t, err, "Containers(%q)", id)
+	return ms
+}
+
+func ids(ms []detector.Match) []string {
+	out := []string{}
+	for _, m := range ms {
+		out = append(out, m.ID)
+	}
+	return out
+}
+
+// Fig. 3.1 of Varol 2012 (= Fig. 1 of Varol et al. 2011): three documents,
+// words not sorted by idf "for the sake of clarity", idf from the three
+// documents themselves. The figure's walk drops "the" from d_B ("during the
+// insertion of the sentence "NASDAQ starts day with a decrease." previously
+// created nodes with labels <nasdaq, starts, day, with> are visited"), so
+// the text here does too. No stopwords, no stemming.
+func fig31(t *testing.T, dt int, mode codet.Mode) (*codet.Detector, map[string]float64) {
+	t.Helper()
+	docs := []string{
+		"NASDAQ starts day with an increase. Shares gain 2%.",
+		"NASDAQ starts day with a decrease. Shares lose 2%.",
+		"Shares lose 2%.",
+	}
+	idf := textproc.NewIDF(false)
+	an, err := textproc.NewAnalyzer(textproc.Config{})
+	require.NoError(t, err)
+	for _, text := range docs {
+		var terms []string
+		for _, tok := range an.Analyze(text).Tokens {
+			terms = append(terms, tok.Term)
+		}
+		require.NoError(t, idf.AddDocument(terms))
+	}
+	idf.Freeze()
+	w := map[string]float64{}
+	for _, term := range []string{"nasdaq", "starts", "day", "with", "an", "a", "increase", "decrease", "shares", "gain", "lose", "2"} {
+		w[term] = idf.Weight(term)
+	}
+	require.InDelta(t, math.Log(3.0/2), w["starts"], 1e-12, "idf(starts): in 2 of 3 documents")
+	require.InDelta(t, 0, w["shares"], 1e-12, "idf(shares): in all 3 documents")
+	d, err := codet.NewWithIDF(codet.Config{Language: "und", KeepStopwords: true, PrefixLen: -1,
+		NoWordSort: true, DepthThreshold: dt, NodeLimit: -1, Mode: mode, Collapse: codet.CollapseOff}, idf)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = d.Close() })
+	for i, text := range docs {
+		add(t, d, []string{"A", "B", "C"}[i], text)
+	}
+	return d, w
+}
+
+func TestFig31(t *testing.T) {
+	t.Run("Tree", func(t *testing.T) {
+		// DT = 8 keeps every word, so the tree is the figure's Fig. 3.1-III.
+		d, _ := fig31(t, 8, codet.ModeTree)
+		st := d.Stats()
+		// <nasdaq starts day with an increase>, <a decrease> under "with",
+		// <shares gain 2>, <lose 2> under "shares".
+		assert.Equal(t, 13, st.Nodes, "nodes of Fig. 3.1-III")
+		// Visitor lists: nasdaq, starts, day, with {A,B}; an, increase {A};
+		// a, decrease {B}; shares {A,B,C}; gain, 2 {A}; lose, 2 {B,C}.
+		assert.Equal(t, 4*2+2+2+3+2+2*2, st.Visitors, "visitor entries of Fig. 3.1-III")
+		assert.Equal(t, 3, st.Groups)
+	})
+	t.Run("Scores", func(t *testing.T) {
+		d, w := fig31(t, 5, codet.ModeTree)
+		l := w["starts"]
+		// CS(B, A): revisited nodes nasdaq (depth 1), starts (2), day (3),
+		// with (4), shares (1): "multiplication of node's depth and idf
+		// value of its label" (§3.2), Eq. 3.2.
+		cs := 1*w["nasdaq"] + 2*w["starts"] + 3*w["day"] + 4*w["with"] + 1*w["shares"]
+		require.InDelta(t, 10*l, cs, 1e-12)
+		// SCS(A): its own path weights up to DT = 5 (increase, at depth 6,
+		// is not scored), plus shares, gain, 2.
+		scsA := 1*w["nasdaq"] + 2*w["starts"] + 3*w["day"] + 4*w["with"] + 5*w["an"] + w["shares"] + 2*w["gain"] + 3*w["2"]
+		scsC := w["shares"] + 2*w["lose"] + 3*w["2"]
+		// B ⊇ C: CS(B, C) = scs(C), ratio exactly 1.
+		got := containers(t, d, "C")
+		require.Len(t, got, 1, "Containers(C) = %v, want [B]", got)
+		assert.Equal(t, "B", got[0].ID)
+		assert.InDelta(t, (2*w["lose"])/scsC, got[0].Score, 1e-12)
+		assert.InDelta(t, 1.0, got[0].Score, 1e-12)
+		// A and B are not contained in each other: 10·log 1.5 / SCS ≈ 0.35.
+		assert.Empty(t, containers(t, d, "A"), "Containers(A): CS(B,A)/SCS(A) = %.3f", cs/scsA)
+		assert.Less(t, cs/scsA, 0.5)
+		assert.Empty(t, containers(t, d, "B"))
+		// The same numbers from the pure functions.
+		cfg := d.Config()
+		weight := func(term string) float64 { return w[term] }
+		sa, err := codet.Sequences("NASDAQ starts day with an increase. Shares gain 2%.", cfg, weight)
+		require.NoError(t, err)
+		sb, err := codet.Sequences("NASDAQ starts day with a decrease. Shares lose 2%.", cfg, weight)
+		require.NoError(t, err)
+		gotCS, gotSCS, err := codet.Score(sb, sa, cfg)
+		require.NoError(t, err)
+		assert.InDelta(t, cs, gotCS, 1e-12, "Score CS(B, A)")
+		assert.InDelta(t, scsA, gotSCS, 1e-12, "Score SCS(A)")
+		// Matched: C's one sentence is found whole in B.
+		spans, err := d.Matched("B", "C")
+		require.NoError(t, err)
+		assert.Equal(t, []codet.Span{{Start: 0, End: 15, Score: 1}}, spans)
+	})
+}
+
+func TestNewErrors(t *testing.T) {
+	for _, cfg := range []codet.Config{
+		{DepthThreshold: -1}, {DepthThreshold: 65}, {DepthScorePower: 9}, {SuffixCount: -2},
+		{ETL: -0.1}, {ETL: math.NaN()}, {Mode: 7}, {Collapse: 3}, {MaxResults: -1},
+		{MaxTextBytes: -5}, {Language: "not a tag!"},
+	} {
+		_, err := codet.New(cfg)
+		assert.ErrorIs(t, err, detector.ErrInvalidConfig, "New(%+v)", cfg)
+	}
+	_, err := codet.NewWithIDF(codet.Config{}, nil)
+	assert.True(t, errors.Is(err, detector.ErrInvalidConfig), "NewWithIDF(nil)")
+}

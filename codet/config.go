@@ -1,0 +1,221 @@
+package codet
+
+import (
+	"fmt"
+	"math"
+
+	"golang.org/x/text/language"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/textproc"
+)
+
+// Defaults. Each cites its source; [P] marks our proposal where the seed
+// papers are silent (ALGORITHMS.md §7).
+const (
+	// DefaultDepthThreshold is DT, the number of (idf-sorted) words of a
+	// sentence that are scored: "DT value of 5 gives the best result"
+	// (Varol 2012 §5.2.2; Varol et al. 2011 §5.1).
+	DefaultDepthThreshold = 5
+	// DefaultDepthScorePower is DSP, the exponent of the depth factor of a
+	// node's impact, depth^DSP × idf (Varol 2012 §5.2.4, Table 5.1: DSP = 1,
+	// F1 0.76, the form of Eq. 3.2).
+	DefaultDepthScorePower = 1
+	// DefaultSuffixCount is PSC, the number of suffixes of each sorted
+	// sentence inserted into the tree. PSC barely changes F1 (Varol 2012
+	// §5.2.1, Fig. 5.1); its best value is not stated. [P] 1: the sentence
+	// itself, the least space.
+	DefaultSuffixCount = 1
+	// DefaultETL is the equivalency threshold level: C ⊇ A iff
+	// CS(C, A)/SCS(A) > ETL (Varol 2012 §3.2). The papers never state the
+	// value used. [P] Chosen from our sweep on the Gold Set development
+	// split and the Clough-Stevenson corpus (TestQualityGoldSet,
+	// TestQualityClough; the sweep is in the package README note).
+	DefaultETL = 0.5
+	// DefaultNodeLimit is the visitor-list size above which a node is
+	// deactivated (Varol 2012 Alg. 2, "document list size limit"; the value
+	// is not stated). [P] 1000: far above the visitor count of any
+	// informative node in our data (no quality change on the Gold Set), and
+	// the bound that keeps one hot node from costing O(N) per document.
+	DefaultNodeLimit = 1000
+	// DefaultLanguage is the language of the text pipeline: the papers'
+	// collection, BilCol-2005, is Turkish (Varol 2012 §4.2).
+	DefaultLanguage = "tr"
+)
+
+// Mode selects how repeated prefixes are counted.
+type Mode int
+
+const (
+	// ModeTree is Algorithms 2-3 as written (Varol 2012 §3.2): a node keeps
+	// a visitor *set*, so a pair of documents gains one increment per visit
+	// of the newer document to a node the older one visited, however many
+	// of the older document's sentences share that node. The default.
+	ModeTree Mode = iota
+	// ModePairwise keeps a visitor multiset (a count per document) and
+	// multiplies each increment by the older document's count, which
+	// reproduces Eq. 3.1 summed over all sentence pairs, truncated at DT
+	// (ALGORITHMS.md §7 fix 3). It equals [Score] exactly.
+	ModePairwise
+)
+
+// Collapse selects how documents with the same content are represented.
+type Collapse int
+
+const (
+	// CollapseExact represents every document whose inserted word
+	// sequences are identical to those of a live document by that document
+	// (Varol 2012 §3.3.1: "when two documents are labelled as near-duplicate
+	// one of them can be removed from the corpus tree"). The copy is never
+	// inserted; its relations are derived from its representative's, and
+	// they are exactly the relations the tree would compute for it, since
+	// it would visit the same nodes with the same counts. The default.
+	CollapseExact Collapse = iota
+	// CollapseOff inserts every document into the tree, as the papers'
+	// experiments did. N identical documents then cost O(N²) time.
+	CollapseOff
+)
+
+// Config configures a [Detector]. The zero value is the configuration of
+// Varol 2012 ch. 5 with the defaults above. Every field is a plain value, so
+// a Config can be printed, compared and stored.
+type Config struct {
+	// Language is the BCP 47 tag of the text pipeline (case folding,
+	// stopwords, apostrophes); "" means [DefaultLanguage].
+	Language string
+	// KeepStopwords disables stopword removal (Varol 2012 §5.1.2: removal
+	// does not change F1; it is on in every reported run).
+	KeepStopwords bool
+	// PrefixLen is the first-N stemmer's length in runes: 0 means
+	// [textproc.DefaultPrefixLen] (first-5, Varol 2012 §5.1.1: F1 0.76
+	// against 0.74 without stemming); a negative value disables stemming.
+	PrefixLen int
+	// NoWordSort disables sorting a sentence's words by idf, descending
+	// (WS, Varol 2012 §5.2.3): an ablation. Ties are broken by term, so the
+	// order is deterministic.
+	NoWordSort bool
+	// DepthThreshold is DT: only the first DT words of each (sorted)
+	// sentence are scored; 0 means [DefaultDepthThreshold]. At most 64.
+	DepthThreshold int
+	// DepthScorePower is DSP in idf × depth^DSP (Alg. 3); 0 means
+	// [DefaultDepthScorePower]. Set NoDepthScore for DSP = 0. At most 8.
+	DepthScorePower int
+	// NoDepthScore turns depth scoring off (Alg. 3's "else" branch: the
+	// impact is idf alone), which is DSP = 0 of Table 5.1.
+	NoDepthScore bool
+	// SuffixCount is PSC: how many suffixes of each sorted sentence are
+	// inserted; 0 means [DefaultSuffixCount]. At most 64.
+	SuffixCount int
+	// ETL is the equivalency threshold level in (0, 10]; 0 means
+	// [DefaultETL].
+	ETL float64
+	// NodeLimit is the visitor-list size above which a node is deactivated
+	// for good (Alg. 2); 0 means [DefaultNodeLimit] and a negative value
+	// means no limit (the papers' fidelity setting).
+	NodeLimit int
+	// Mode selects tree (Alg. 2-3, default) or pairwise (Eq. 3.1) scoring.
+	Mode Mode
+	// Collapse selects how identical contents are represented.
+	Collapse Collapse
+	// SCSPairs computes SCS by Eq. 3.3 over all sentence pairs (truncated
+	// at DT) even in ModeTree. By default SCS is computed with exactly the
+	// scoring the tree applies, so an exact duplicate scores 1: in
+	// ModeTree that is Σ over the document's visits of the node's impact,
+	// in ModePairwise Eq. 3.3 truncated at DT.
+	SCSPairs bool
+	// MaxResults caps the matches Add and Containers return (the
+	// strongest first); 0 means no cap. It bounds the output of the
+	// identical-documents worst case.
+	MaxResults int
+	// MaxTextBytes is the largest text Add accepts; 0 means
+	// [detector.DefaultMaxTextBytes].
+	MaxTextBytes int
+}
+
+// settings is a validated Config with defaults filled in.
+type settings struct {
+	Config
+	lang  language.Tag
+	dt    int
+	dsp   int
+	psc   int
+	etl   float64
+	limit int // math.MaxInt when unlimited
+	pow   []float64
+}
+
+func (c Config) resolve() (settings, error) {
+	bad := func(format string, args ...any) (settings, error) {
+		return settings{}, fmt.Errorf("codet: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
+	}
+	s := settings{Config: c}
+	name := c.Language
+	if name == "" {
+		name = DefaultLanguage
+	}
+	tag, err := language.Parse(name)
+	if err != nil {
+		return bad("Language (%q) is not a BCP 47 tag", c.Language)
+	}
+	s.lang = tag
+	switch {
+	case c.DepthThreshold < 0 || c.DepthThreshold > 64:
+		return bad("DepthThreshold (%d) must be in [0, 64]", c.DepthThreshold)
+	case c.DepthScorePower < 0 || c.DepthScorePower > 8:
+		return bad("DepthScorePower (%d) must be in [0, 8]", c.DepthScorePower)
+	case c.SuffixCount < 0 || c.SuffixCount > 64:
+		return bad("SuffixCount (%d) must be in [0, 64]", c.SuffixCount)
+	case math.IsNaN(c.ETL) || c.ETL < 0 || c.ETL > 10:
+		return bad("ETL (%v) must be in (0, 10]", c.ETL)
+	case c.Mode != ModeTree && c.Mode != ModePairwise:
+		return bad("Mode (%d) must be ModeTree (0) or ModePairwise (1)", c.Mode)
+	case c.Collapse != CollapseExact && c.Collapse != CollapseOff:
+		return bad("Collapse (%d) must be CollapseExact (0) or CollapseOff (1)", c.Collapse)
+	case c.MaxResults < 0:
+		return bad("MaxResults (%d) must be ≥ 0", c.MaxResults)
+	case c.MaxTextBytes < 0:
+		return bad("MaxTextBytes (%d) must be ≥ 0", c.MaxTextBytes)
+	case c.PrefixLen > 1000:
+		return bad("PrefixLen (%d) must be ≤ 1000", c.PrefixLen)
+	}
+	s.dt = cmpOr(c.DepthThreshold, DefaultDepthThreshold)
+	s.dsp = cmpOr(c.DepthScorePower, DefaultDepthScorePower)
+	if c.NoDepthScore {
+		s.dsp = 0
+	}
+	s.psc = cmpOr(c.SuffixCount, DefaultSuffixCount)
+	s.etl = c.ETL
+	if s.etl == 0 {
+		s.etl = DefaultETL
+	}
+	switch {
+	case c.NodeLimit < 0:
+		s.limit = math.MaxInt
+	case c.NodeLimit == 0:
+		s.limit = DefaultNodeLimit
+	default:
+		s.limit = c.NodeLimit
+	}
+	// Alg. 3: improvement ← idf × depth^DSP; pow[depth] for depth 1..DT.
+	s.pow = make([]float64, s.dt+1)
+	for k := 1; k <= s.dt; k++ {
+		s.pow[k] = math.Pow(float64(k), float64(s.dsp))
+	}
+	return s, nil
+}
+
+func cmpOr(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+func (s settings) analyzerConfig() textproc.Config {
+	tc := textproc.Config{Language: s.lang, RemoveStopwords: !s.KeepStopwords}
+	if s.PrefixLen >= 0 {
+		tc.Stemmer = textproc.StemPrefix
+		tc.PrefixLen = s.PrefixLen
+	}
+	return tc
+}

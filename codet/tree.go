@@ -1,0 +1,131 @@
+package codet
+
+// The corpus tree of Varol 2012 §3.2: a prefix tree over idf-sorted word
+// sequences. Node 0 is the virtual root ("children only"); every other node
+// has a label word, a depth, an active flag and a visitor list.
+
+const noGroup = ^uint32(0)
+
+// visitor is one entry of a node's visitor list: a document group and how
+// many times its sequences passed the node (used by ModePairwise; ModeTree
+// treats every entry as a set member).
+type visitor struct {
+	g, n uint32
+}
+
+type node struct {
+	parent uint32
+	term   uint32
+	depth  uint16
+	active bool
+	// refs counts the visits of live groups, deactivated or not: the node
+	// is freed when it drops to zero (no live group's path goes through it,
+	// hence no child is live either).
+	refs uint32
+	vis  []visitor
+}
+
+func childKey(parent, term uint32) uint64 { return uint64(parent)<<32 | uint64(term) }
+
+// child returns the child of p labelled term, creating it if absent (Alg. 2
+// lines 20-22).
+func (d *Detector) child(p, term uint32) uint32 {
+	k := childKey(p, term)
+	if c, ok := d.children[k]; ok {
+		return c
+	}
+	var c uint32
+	nd := node{parent: p, term: term, depth: d.nodes[p].depth + 1, active: true}
+	if n := len(d.freeNodes); n > 0 {
+		c = d.freeNodes[n-1]
+		d.freeNodes = d.freeNodes[:n-1]
+		nd.vis = d.nodes[c].vis[:0]
+		d.nodes[c] = nd
+	} else {
+		c = uint32(len(d.nodes))
+		d.nodes = append(d.nodes, nd)
+	}
+	d.children[k] = c
+	return c
+}
+
+// visit is Alg. 2 lines 1-15 for group g arriving at node c at depth, with
+// impact imp (Alg. 3 lines 1-5), corrected as ALGORITHMS.md §7 says: the
+// new group never scores against itself (fix 1), and only nodes up to DT
+// exist (fix 2).
+func (d *Detector) visit(c, g uint32, imp float64) {
+	nd := &d.nodes[c]
+	nd.refs++
+	if !nd.active {
+		// Fix 4: a deactivated node routes children but never scores.
+		return
+	}
+	// node.visitorDocuments ← node.visitorDocuments ∪ i. The current
+	// group's entry, if any, is the last: entries are appended in arrival
+	// order and nothing is removed during an insertion.
+	if k := len(nd.vis); k > 0 && nd.vis[k-1].g == g {
+		nd.vis[k-1].n++
+	} else {
+		nd.vis = append(nd.vis, visitor{g: g, n: 1})
+	}
+	if len(nd.vis) > d.s.limit {
+		// "if node.documentCount > document list size limit then Deactivate
+		// node": its list is freed (fix 4).
+		nd.active = false
+		nd.vis = nil
+		d.stats.Deactivated++
+		return
+	}
+	pairwise := d.s.Mode == ModePairwise
+	for _, v := range nd.vis {
+		if v.g == g {
+			continue // fix 1: skip j = i
+		}
+		// IncreaseSimilarity(d_i, d_j, word, depth): cs[i][j] += imp. The
+		// symmetric cs[j][i] is the same number, kept once.
+		inc := imp
+		if pairwise {
+			inc *= float64(v.n)
+		}
+		if d.stamp[v.g] != d.gen {
+			d.stamp[v.g] = d.gen
+			d.acc[v.g] = 0
+			d.touched = append(d.touched, v.g)
+		}
+		d.acc[v.g] += inc
+		d.cur.Increments++
+	}
+}
+
+// purge removes group g from the tree: its visitor entries, and every node
+// no live group visits any more. ends are the deepest nodes of g's
+// sequences; walking up from each one visits exactly g's visits.
+func (d *Detector) purge(g uint32, ends []uint32) {
+	for _, e := range ends {
+		for c := e; c != 0; {
+			nd := &d.nodes[c]
+			p := nd.parent
+			if nd.active {
+				for k, v := range nd.vis {
+					if v.g == g {
+						last := len(nd.vis) - 1
+						nd.vis[k] = nd.vis[last]
+						nd.vis = nd.vis[:last]
+						break
+					}
+				}
+			}
+			nd.refs--
+			if nd.refs == 0 {
+				delete(d.children, childKey(p, nd.term))
+				nd.vis = nd.vis[:0]
+				if cap(nd.vis) > 4 {
+					nd.vis = nil
+				}
+				nd.active = false
+				d.freeNodes = append(d.freeNodes, c)
+			}
+			c = p
+		}
+	}
+}
