@@ -1,0 +1,297 @@
+package minhash
+
+import (
+	"fmt"
+	"math"
+
+	"golang.org/x/text/language"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+)
+
+// Mode selects what a [Detector] measures.
+type Mode int
+
+const (
+	// Jaccard (0) reports near-duplicates by the resemblance of word-shingle
+	// sets, |A∩B|/|A∪B| (Broder 1997; ALGORITHMS.md §5). Symmetric.
+	Jaccard Mode = iota
+	// Weighted (1) reports near-duplicates by the weighted Jaccard of
+	// 7-word phrases under a seed 004 Table 4 weighting, sampled by Ioffe's
+	// ICWS (seed 004 §4.3; ALGORITHMS.md §1). Symmetric.
+	Weighted
+	// Containment (2) reports C ⊇ A when |S(A)∩S(C)|/|S(A)| reaches the
+	// threshold, with LSH Ensemble style partitioning by set size
+	// (ALGORITHMS.md §5). Asymmetric.
+	Containment
+)
+
+// Scheme selects how the K values of an unweighted signature are drawn.
+type Scheme int
+
+const (
+	// OnePermutation (0) hashes each shingle once, sends it to one of K
+	// bins and keeps each bin's minimum; empty bins are filled by optimal
+	// densification (Li, Owen, Zhang, NIPS 2012; Shrivastava, ICML 2017).
+	OnePermutation Scheme = iota
+	// KHash (1) is classic MinHash: K independent hash functions, each
+	// keeping its minimum over all shingles (Broder 1997). K times the
+	// hashing work of OnePermutation.
+	KHash
+)
+
+// Weighting is a final-weight function of seed 004 Table 4, applied to the
+// document frequency df of a phrase's first term.
+type Weighting int
+
+const (
+	// WeightUniform (0): every phrase weighs 1.
+	WeightUniform Weighting = iota
+	// WeightDF (1): df.
+	WeightDF
+	// WeightLnDF (2): ln df.
+	WeightLnDF
+	// WeightLnDFPow (3): (ln df)^Power; Table 4 lists powers 2, 3, 4, 10.
+	WeightLnDFPow
+	// WeightDFPow (4): df^Power; Table 4 lists powers 2, 3, 4.
+	WeightDFPow
+	// WeightIDF (5): ln(N/df), N the number of documents.
+	WeightIDF
+)
+
+// PhraseScale selects how the weight is scaled by the phrase's own document
+// frequency dfp (seed 004 §4.3: "we scale this by the inverse document
+// frequency of the complete phrase").
+type PhraseScale int
+
+const (
+	// ScaleInverse (0): divide by dfp, the reading of the df⁴ example of
+	// seed 004 §4.4 ("divided by the document frequency of the entire
+	// phrase").
+	ScaleInverse PhraseScale = iota
+	// ScaleLogIDF (1): multiply by ln(1 + N/dfp).
+	ScaleLogIDF
+	// ScaleNone (2): no phrase scaling.
+	ScaleNone
+)
+
+// RareRule selects what "rare phrase" means (seed 004 §4.3 and §4.5 word it
+// differently).
+type RareRule int
+
+const (
+	// RareDocFraction (0): a phrase is rare when it occurs in at most
+	// RarePercent % of the documents (seed 004 §4.3: "a phrase that occurs
+	// in at most n% of the documents, as measured by document frequency").
+	RareDocFraction RareRule = iota
+	// RarePercentile (1): a phrase is rare when its df is at most the df at
+	// the RarePercent-th percentile of all phrases ordered by df (seed 004
+	// §4.5: "the bottom n% of phrases by document frequency").
+	RarePercentile
+)
+
+// Defaults. Each cites its source.
+const (
+	// DefaultNumHashes is K, the signature length: datasketch's default and
+	// the peers' setting in issue 7 (128).
+	DefaultNumHashes = 128
+	// DefaultShingle is the words per shingle in Jaccard and Containment
+	// modes: 5, the setting under which exact Jaccard reaches F1 0.849 on
+	// goldset-dev (shared/data/README.md); empirical: TestGoldset.
+	DefaultShingle = 5
+	// DefaultPhraseLen is the phrase length of Weighted mode: "All of the
+	// experiments in this paper use a phrase length of 7" (seed 004 §4.4).
+	DefaultPhraseLen = 7
+	// DefaultThreshold is the Jaccard threshold of Jaccard mode; empirical:
+	// TestGoldset (best strict F1 on goldset-dev, near exact Jaccard's 0.08).
+	DefaultThreshold = 0.1
+	// DefaultWeightedThreshold is the weighted-Jaccard threshold of
+	// Weighted mode; empirical: TestGoldset.
+	DefaultWeightedThreshold = 0.15
+	// DefaultContainmentThreshold is the containment threshold of
+	// Containment mode: 0.6, the containment threshold of the shingling
+	// baselines in seed 000 §4.1.1-4.1.2 (ALGORITHMS.md §5).
+	DefaultContainmentThreshold = 0.6
+	// DefaultFalseWeight is the weight of false positives and of false
+	// negatives in the (bands, rows) search: equal, as datasketch's
+	// weights=(0.5, 0.5) (ALGORITHMS.md §5).
+	DefaultFalseWeight = 0.5
+	// DefaultWeighting is df⁴, the best Gold Set weighting of seed 004 §4.8.
+	DefaultWeighting = WeightDFPow
+	// DefaultPower is the exponent of WeightDFPow and WeightLnDFPow: 4, the
+	// df⁴ of seed 004 §4.8.
+	DefaultPower = 4
+	// DefaultRarePercent is the rare-phrase cut: "considering the bottom 50%
+	// performs best" (seed 004 §4.5).
+	DefaultRarePercent = 50
+	// DefaultSupershingleMatches is how many equal supershingles make a
+	// candidate when Supershingles is on: 2, the "≥ 2 of 6" rule of Fetterly
+	// et al. 2003 (ALGORITHMS.md §5).
+	DefaultSupershingleMatches = 2
+	// DefaultSupershingles is the number of supershingles when Supershingles
+	// is on: 6 (ALGORITHMS.md §5, 84 values → 6 supershingles of 14).
+	DefaultSupershingles = 6
+)
+
+// Config configures a [Detector] or a [Sketcher]. A zero field means its
+// documented default. Every field is a plain value, so a Config can be
+// printed, compared and stored with the signatures it produced.
+type Config struct {
+	// Mode is Jaccard (0, default), Weighted (1) or Containment (2).
+	Mode Mode
+	// Language is a BCP 47 tag for the text pipeline ("en", "tr"); empty
+	// means language-neutral tokenising and lower-casing (textproc.Config{}).
+	Language string
+	// Shingle is the words per shingle (phrase). Zero means DefaultShingle,
+	// or DefaultPhraseLen in Weighted mode.
+	Shingle int
+	// NumHashes is K, the signature length; zero means DefaultNumHashes.
+	NumHashes int
+	// Scheme is OnePermutation (0, default) or KHash (1).
+	Scheme Scheme
+	// Seed selects the hash family. Signatures compare only under equal
+	// Seed, NumHashes, Scheme, Shingle and Language.
+	Seed uint64
+	// Threshold is the similarity (Jaccard or weighted Jaccard) or
+	// containment a pair must reach, estimated from signatures, to be
+	// reported; zero means the mode's default.
+	Threshold float64
+	// Bands and Rows fix the LSH banding; zero means derived by [Params]
+	// from Threshold and NumHashes. Bands·Rows must not exceed NumHashes.
+	// Ignored in Containment mode, which chooses rows per size partition.
+	Bands, Rows int
+	// FalsePositiveWeight and FalseNegativeWeight weigh the two error
+	// integrals in the (bands, rows) search; zero means DefaultFalseWeight.
+	FalsePositiveWeight, FalseNegativeWeight float64
+	// Supershingles, when > 0, replaces LSH banding by that many
+	// supershingles (seed 004 §3; Broder 2000): hashes of equal groups of
+	// signature values, a candidate needing SupershingleMatches equal ones.
+	// Near-linear and strict: meant for high thresholds.
+	Supershingles int
+	// SupershingleMatches is the number of equal supershingles a candidate
+	// needs; zero means DefaultSupershingleMatches.
+	SupershingleMatches int
+	// Weighting is the Table 4 function of Weighted mode; zero is
+	// WeightUniform. Use [WeightedConfig] for the seed 004 defaults.
+	Weighting Weighting
+	// Power is the exponent of WeightDFPow and WeightLnDFPow; zero means
+	// DefaultPower.
+	Power float64
+	// Scale is the phrase-df scaling of Weighted mode (ScaleInverse default).
+	Scale PhraseScale
+	// RarePercent is the rare-phrase cut n of seed 004 §4.5 in percent, in
+	// (0, 100]; zero means DefaultRarePercent, 100 keeps every phrase.
+	RarePercent float64
+	// Rare selects the rare-phrase rule (RareDocFraction default).
+	Rare RareRule
+	// MaxTextBytes bounds a document's size; zero means
+	// detector.DefaultMaxTextBytes.
+	MaxTextBytes int
+}
+
+// WeightedConfig returns the Weighted-mode configuration of seed 004: 7-word
+// phrases, df⁴ of the first term divided by the phrase df, rare phrases of
+// the bottom 50% (§4.4, §4.5, §4.8).
+func WeightedConfig() Config {
+	return Config{Mode: Weighted, Weighting: WeightDFPow, Power: DefaultPower, RarePercent: DefaultRarePercent}
+}
+
+// withDefaults validates cfg and fills its zero fields.
+func (cfg Config) withDefaults() (Config, error) {
+	bad := func(format string, args ...any) (Config, error) {
+		return cfg, fmt.Errorf("minhash: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
+	}
+	if cfg.Mode < Jaccard || cfg.Mode > Containment {
+		return bad("unknown Mode %d", cfg.Mode)
+	}
+	if cfg.Scheme < OnePermutation || cfg.Scheme > KHash {
+		return bad("unknown Scheme %d", cfg.Scheme)
+	}
+	if cfg.Weighting < WeightUniform || cfg.Weighting > WeightIDF {
+		return bad("unknown Weighting %d", cfg.Weighting)
+	}
+	if cfg.Scale < ScaleInverse || cfg.Scale > ScaleNone {
+		return bad("unknown Scale %d", cfg.Scale)
+	}
+	if cfg.Rare < RareDocFraction || cfg.Rare > RarePercentile {
+		return bad("unknown Rare %d", cfg.Rare)
+	}
+	if cfg.Language != "" {
+		if _, err := language.Parse(cfg.Language); err != nil {
+			return bad("Language %q: %v", cfg.Language, err)
+		}
+	}
+	if cfg.Shingle == 0 {
+		cfg.Shingle = DefaultShingle
+		if cfg.Mode == Weighted {
+			cfg.Shingle = DefaultPhraseLen
+		}
+	}
+	if cfg.Shingle < 1 || cfg.Shingle > 64 {
+		return bad("Shingle (%d) must be in [1, 64]", cfg.Shingle)
+	}
+	if cfg.NumHashes == 0 {
+		cfg.NumHashes = DefaultNumHashes
+	}
+	if cfg.NumHashes < 1 || cfg.NumHashes > 4096 {
+		return bad("NumHashes (%d) must be in [1, 4096]", cfg.NumHashes)
+	}
+	if cfg.Threshold == 0 {
+		switch cfg.Mode {
+		case Weighted:
+			cfg.Threshold = DefaultWeightedThreshold
+		case Containment:
+			cfg.Threshold = DefaultContainmentThreshold
+		default:
+			cfg.Threshold = DefaultThreshold
+		}
+	}
+	if !(cfg.Threshold > 0 && cfg.Threshold <= 1) {
+		return bad("Threshold (%v) must be in (0, 1]", cfg.Threshold)
+	}
+	for _, w := range []*float64{&cfg.FalsePositiveWeight, &cfg.FalseNegativeWeight} {
+		if *w == 0 {
+			*w = DefaultFalseWeight
+		}
+		if !(*w > 0) || math.IsInf(*w, 0) {
+			return bad("FalsePositiveWeight and FalseNegativeWeight (%v) must be positive", *w)
+		}
+	}
+	if cfg.Supershingles < 0 || cfg.Supershingles > cfg.NumHashes {
+		return bad("Supershingles (%d) must be in [0, NumHashes (%d)]", cfg.Supershingles, cfg.NumHashes)
+	}
+	if cfg.SupershingleMatches == 0 {
+		cfg.SupershingleMatches = DefaultSupershingleMatches
+	}
+	if cfg.SupershingleMatches < 1 || cfg.Supershingles > 0 && cfg.SupershingleMatches > cfg.Supershingles {
+		return bad("SupershingleMatches (%d) must be in [1, Supershingles (%d)]", cfg.SupershingleMatches, cfg.Supershingles)
+	}
+	if cfg.Bands < 0 || cfg.Rows < 0 {
+		return bad("Bands (%d) and Rows (%d) must be ≥ 0", cfg.Bands, cfg.Rows)
+	}
+	if (cfg.Bands == 0) != (cfg.Rows == 0) {
+		return bad("Bands (%d) and Rows (%d) must be set together", cfg.Bands, cfg.Rows)
+	}
+	if cfg.Bands*cfg.Rows > cfg.NumHashes {
+		return bad("Bands·Rows (%d·%d) must not exceed NumHashes (%d)", cfg.Bands, cfg.Rows, cfg.NumHashes)
+	}
+	if cfg.Power == 0 {
+		cfg.Power = DefaultPower
+	}
+	if !(cfg.Power > 0 && cfg.Power <= 64) {
+		return bad("Power (%v) must be in (0, 64]", cfg.Power)
+	}
+	if cfg.RarePercent == 0 {
+		cfg.RarePercent = DefaultRarePercent
+	}
+	if !(cfg.RarePercent > 0 && cfg.RarePercent <= 100) {
+		return bad("RarePercent (%v) must be in (0, 100]", cfg.RarePercent)
+	}
+	if cfg.MaxTextBytes < 0 {
+		return bad("MaxTextBytes (%d) must be ≥ 0", cfg.MaxTextBytes)
+	}
+	if cfg.MaxTextBytes == 0 {
+		cfg.MaxTextBytes = detector.DefaultMaxTextBytes
+	}
+	return cfg, nil
+}

@@ -1,0 +1,429 @@
+package minhash
+
+import (
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+)
+
+// containmentLevels are the rows per band of the LSH tables of Containment
+// mode; each level bands the whole signature (K/rows bands). A query picks,
+// per size partition, the level whose S-curve best fits the Jaccard that
+// the containment threshold means at that partition's sizes (LSH Ensemble,
+// Zhu et al. PVLDB 2016 §4, as the fixed-r "Plus" indexes of
+// ekzhu/lshensemble; ALGORITHMS.md §5).
+var containmentLevels = [...]int{1, 2, 4, 8}
+
+// maxPartitions bounds the size partitions: partition p holds sets of
+// 2^p ≤ size < 2^(p+1) distinct shingles.
+const maxPartitions = 40
+
+// Detector finds near-duplicates (Jaccard, Weighted) or containment
+// (Containment) among the documents added to it, by MinHash signatures and
+// an LSH index, reporting each pair whose signature estimate reaches
+// Config.Threshold with that estimate as Match.Score.
+//
+// A Detector is safe for concurrent use by multiple goroutines.
+type Detector struct {
+	cfg Config
+
+	pool sync.Pool // of *Sketcher
+
+	mu     sync.Mutex
+	docs   *docset.Set
+	sk     *Sketcher // signs under mu in Weighted mode with online stats
+	stats  *Stats
+	online bool
+	digest     []uint64            // Weighted: digest of the phrase set
+	exact      map[uint64][]uint32 // Weighted: digest → documents
+	hasSig     []bool
+
+	k      int
+	sigs   []uint32 // k values per dense index
+	sizes  []int32  // distinct shingles; 0 = no signature
+	part   []int8   // size partition (Containment)
+	tables []*table
+	minHit int // band matches a candidate needs
+
+	levelOf map[[2]int8]int8 // Containment: (query partition, partition) → level
+	keys    []uint64
+	stamp   []uint32
+	hits    []uint16
+	epoch   uint32
+	cands   []uint32
+}
+
+var (
+	_ detector.Detector = (*Detector)(nil)
+	_ detector.Remover  = (*Detector)(nil)
+)
+
+// New returns a Detector for cfg. In Weighted mode the phrase statistics
+// are kept online: each document counts towards them when it is added and
+// is signed with the statistics so far, itself included (use
+// [NewWithStats] to weigh by a reference collection, as seed 004 did). The
+// error is nil unless cfg is invalid, in which case it wraps
+// detector.ErrInvalidConfig and names the field.
+func New(cfg Config) (*Detector, error) {
+	return NewWithStats(cfg, nil)
+}
+
+// NewWithStats returns a Weighted-mode Detector that weighs phrases by the
+// document frequencies in stats (which the caller may keep updating; a
+// signature uses the statistics current when its document is added). A
+// nil stats means online statistics as in [New]. It returns an error
+// wrapping detector.ErrInvalidConfig if cfg is invalid, or if stats was
+// made for another phrase length or language.
+func NewWithStats(cfg Config, stats *Stats) (*Detector, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if stats != nil {
+		if cfg.Mode != Weighted {
+			return nil, fmt.Errorf("minhash: Stats given in Mode %d, not Weighted: %w", cfg.Mode, detector.ErrInvalidConfig)
+		}
+		if sc := stats.sk.cfg; sc.Shingle != cfg.Shingle || sc.Language != cfg.Language {
+			return nil, fmt.Errorf("minhash: Stats of Shingle %d, Language %q used with Shingle %d, Language %q: %w",
+				sc.Shingle, sc.Language, cfg.Shingle, cfg.Language, detector.ErrInvalidConfig)
+		}
+	}
+	d := &Detector{cfg: cfg, docs: docset.New("minhash", cfg.MaxTextBytes), k: cfg.NumHashes, stats: stats}
+	d.pool.New = func() any { return newSketcher(cfg) }
+	if cfg.Mode == Weighted && stats == nil {
+		d.stats, d.online = newStats(cfg), true
+		d.sk = newSketcher(cfg)
+	}
+	if cfg.Mode == Weighted {
+		d.exact = map[uint64][]uint32{}
+	}
+	switch {
+	case cfg.Mode == Containment:
+		for _, r := range containmentLevels {
+			d.tables = append(d.tables, newTable(cfg.NumHashes/r, r))
+		}
+		d.levelOf = map[[2]int8]int8{}
+		d.minHit = 1
+	case cfg.Supershingles > 0:
+		d.tables = []*table{newTable(cfg.Supershingles, cfg.NumHashes/cfg.Supershingles)}
+		d.minHit = cfg.SupershingleMatches
+	default:
+		b, r := cfg.Bands, cfg.Rows
+		if b == 0 {
+			b, r, _ = Params(cfg.Threshold, cfg.NumHashes, cfg.FalsePositiveWeight, cfg.FalseNegativeWeight)
+		}
+		d.tables = []*table{newTable(b, r)}
+		d.minHit = 1
+	}
+	return d, nil
+}
+
+// Config returns the Detector's configuration with defaults filled in.
+func (d *Detector) Config() Config { return d.cfg }
+
+// Banding returns the (bands, rows) of the LSH index of Jaccard and
+// Weighted modes (the supershingle grouping when Supershingles is on), and
+// (0, 0) in Containment mode.
+func (d *Detector) Banding() (bands, rows int) {
+	if d.cfg.Mode == Containment {
+		return 0, 0
+	}
+	return d.tables[0].bands, d.tables[0].rows
+}
+
+// sign computes the signature of text outside the lock where possible.
+func (d *Detector) sign(text string) ([]uint32, int, uint64) {
+	if d.online {
+		return nil, -1, 0 // signed under the lock
+	}
+	sk := d.pool.Get().(*Sketcher)
+	defer d.pool.Put(sk)
+	if d.cfg.Mode == Weighted {
+		sig, size := sk.AppendWeightedSignature(make([]uint32, 0, d.k), text, d.stats)
+		return sig, size, setDigest(sk.keys)
+	}
+	sig, size := sk.AppendSignature(make([]uint32, 0, d.k), text)
+	return sig, size, 0
+}
+
+// Add indexes doc and returns the live documents that contain it (in
+// Jaccard and Weighted modes: its near-duplicates), by estimate descending
+// then ID. Match.Score is the signature estimate of the Jaccard, weighted
+// Jaccard or containment.
+//
+// Add is O(n) in the text length for signing (O(n·K) in Weighted mode),
+// plus O(bands) index probes and O(K) per candidate for verification.
+func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
+	d.mu.Lock()
+	err := d.docs.Check(doc)
+	d.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	sig, size, digest := d.sign(doc.Text)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	idx, err := d.docs.Add(doc)
+	if err != nil {
+		return nil, err
+	}
+	if size < 0 {
+		d.sk.shingles(doc.Text, true)
+		sig, size = d.sk.weighted(d.sigBuf(), d.stats, true)
+		digest = setDigest(d.sk.keys)
+	}
+	d.grow(int(idx) + 1)
+	d.sizes[idx], d.hasSig[idx] = 0, false
+	if size == 0 {
+		return nil, nil // no words: matches nothing
+	}
+	d.sizes[idx] = int32(min(size, math.MaxInt32))
+	d.part[idx] = partition(size)
+	if d.exact != nil {
+		d.digest[idx] = digest
+		d.exact[digest] = append(d.exact[digest], idx)
+	}
+	if len(sig) == 0 {
+		// Weighted mode: every phrase weighs 0; only exact copies match.
+		return d.query(idx), nil
+	}
+	d.hasSig[idx] = true
+	copy(d.sigs[int(idx)*d.k:], sig)
+	ms := d.query(idx)
+	for _, t := range d.tables {
+		d.keys = AppendBandKeys(d.keys[:0], sig, t.bands, t.rows)
+		t.insert(idx, d.keys)
+	}
+	return ms, nil
+}
+
+func (d *Detector) sigBuf() []uint32 { return make([]uint32, 0, d.k) }
+
+func (d *Detector) grow(n int) {
+	for len(d.sizes) < n {
+		d.sizes = append(d.sizes, 0)
+		d.hasSig = append(d.hasSig, false)
+		d.digest = append(d.digest, 0)
+		d.part = append(d.part, 0)
+		d.stamp = append(d.stamp, 0)
+		d.hits = append(d.hits, 0)
+	}
+	if len(d.sigs) < n*d.k {
+		d.sigs = append(d.sigs, make([]uint32, n*d.k-len(d.sigs))...)
+	}
+}
+
+// setDigest is an order-independent 64-bit digest of a set of hashes.
+func setDigest(keys []uint64) uint64 {
+	var s uint64
+	for _, k := range keys {
+		s += hashx.Mix64(k ^ 0x5bd1e9955bd1e995)
+	}
+	return hashx.Mix64(s + uint64(len(keys)))
+}
+
+// partition returns the size partition of a set of size n ≥ 1.
+func partition(n int) int8 {
+	p := int8(0)
+	for n > 1 && p < maxPartitions-1 {
+		n >>= 1
+		p++
+	}
+	return p
+}
+
+// Containers returns the live documents that contain the document id (in
+// Jaccard and Weighted modes: its near-duplicates), including ones added
+// after it, ordered like Add's result.
+func (d *Detector) Containers(id string) ([]detector.Match, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	idx, err := d.docs.Lookup("Containers", id)
+	if err != nil {
+		return nil, err
+	}
+	if d.sizes[idx] == 0 {
+		return nil, nil
+	}
+	return d.query(idx), nil
+}
+
+// query returns the verified matches of the indexed-or-about-to-be-indexed
+// document idx (never idx itself). Caller holds mu.
+func (d *Detector) query(idx uint32) []detector.Match {
+	sig := d.sigs[int(idx)*d.k : int(idx+1)*d.k]
+	d.epoch++
+	if d.epoch == 0 { // wrapped: clear the stamps
+		clear(d.stamp)
+		d.epoch = 1
+	}
+	d.cands = d.cands[:0]
+	mark := func(c uint32) {
+		if c == idx {
+			return
+		}
+		if d.stamp[c] != d.epoch {
+			d.stamp[c] = d.epoch
+			d.hits[c] = 0
+		}
+		d.hits[c]++
+		if int(d.hits[c]) == d.minHit {
+			d.cands = append(d.cands, c)
+		}
+	}
+	switch {
+	case !d.hasSig[idx]:
+	case d.cfg.Mode == Containment:
+		d.containmentCandidates(idx, sig)
+	default:
+		t := d.tables[0]
+		d.keys = AppendBandKeys(d.keys[:0], sig, t.bands, t.rows)
+		t.each(d.keys, mark)
+	}
+	if d.exact != nil {
+		// Online weights drift as the statistics grow, so two copies of a
+		// text signed at different times may disagree: the exact-set index
+		// keeps "an exact duplicate is always reported" (DESIGN.md), also
+		// for texts whose every phrase weighs 0.
+		for _, c := range d.exact[d.digest[idx]] {
+			for range d.minHit {
+				mark(c)
+			}
+		}
+	}
+	var ms []detector.Match
+	for _, c := range d.cands {
+		var score float64
+		switch {
+		case d.exact != nil && d.digest[c] == d.digest[idx]:
+			score = 1
+		case d.hasSig[idx] && d.hasSig[c]:
+			score = Similarity(sig, d.sigs[int(c)*d.k:int(c+1)*d.k])
+		}
+		if d.cfg.Mode == Containment {
+			score = ContainmentOf(score, int(d.sizes[idx]), int(d.sizes[c]))
+		}
+		if score >= d.cfg.Threshold {
+			ms = append(ms, detector.Match{ID: d.docs.ID(c), Score: score})
+		}
+	}
+	detector.SortMatches(ms)
+	return ms
+}
+
+// containmentCandidates collects the candidate containers of idx into
+// d.cands: for each size partition p that can hold a container (upper size
+// u ≥ threshold·|A|), the level chosen by [containmentLevel] is probed and
+// its hits in partition p kept.
+func (d *Detector) containmentCandidates(idx uint32, sig []uint32) {
+	qp := d.part[idx]
+	var want [len(containmentLevels)]bool
+	var levelFor [maxPartitions]int8
+	for p := range int8(maxPartitions) {
+		levelFor[p] = -1
+		upper := math.Exp2(float64(p)+1) - 1
+		if upper < d.cfg.Threshold*float64(d.sizes[idx]) {
+			continue // too small to hold |A∩C| ≥ t·|A|
+		}
+		key := [2]int8{qp, p}
+		l, ok := d.levelOf[key]
+		if !ok {
+			l = containmentLevel(d.cfg, math.Exp2(float64(qp)), upper)
+			d.levelOf[key] = l
+		}
+		levelFor[p] = l
+		want[l] = true
+	}
+	for l, t := range d.tables {
+		if !want[l] {
+			continue
+		}
+		d.keys = AppendBandKeys(d.keys[:0], sig, t.bands, t.rows)
+		t.each(d.keys, func(c uint32) {
+			if c == idx || levelFor[d.part[c]] != int8(l) || d.stamp[c] == d.epoch {
+				return
+			}
+			d.stamp[c] = d.epoch
+			d.cands = append(d.cands, c)
+		})
+	}
+}
+
+// containmentLevel picks the level whose banding minimises the weighted
+// false positive and false negative integrals in containment space for a
+// query of size q against sets of size up to x (LSH Ensemble §4.2):
+//
+//	P(t | x, q) = 1 − (1 − s(t)^r)^b,  s(t) = t / (x/q + 1 − t)
+//	FP = ∫₀^min(t*, x/q) P,  FN = ∫_t*^min(1, x/q) (1 − P)
+//
+// using x = the partition's upper size bound, the conservative choice.
+func containmentLevel(cfg Config, q, x float64) int8 {
+	ratio := x / q
+	tStar := cfg.Threshold
+	best, bestL := math.Inf(1), int8(0)
+	for l, r := range containmentLevels {
+		b := cfg.NumHashes / r
+		p := func(t float64) float64 {
+			s := t / (ratio + 1 - t)
+			return collision(min(max(s, 0), 1), b, r)
+		}
+		fp := integrate(p, 0, min(tStar, ratio))
+		fn := integrate(func(t float64) float64 { return 1 - p(t) }, tStar, min(1, ratio))
+		if e := cfg.FalsePositiveWeight*fp + cfg.FalseNegativeWeight*fn; e < best-1e-12 {
+			best, bestL = e, int8(l)
+		}
+	}
+	return bestL
+}
+
+// Remove forgets the document id: it is reported by no later call and its
+// ID may be added again. In Weighted mode with online statistics its
+// phrases stay counted in the statistics (they describe the stream seen).
+// Remove is O(bands · chain length).
+func (d *Detector) Remove(id string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	idx, err := d.docs.Remove(id)
+	if err != nil {
+		return err
+	}
+	if d.sizes[idx] != 0 {
+		for _, t := range d.tables {
+			t.remove(idx)
+		}
+		if d.exact != nil {
+			dg := d.digest[idx]
+			list := d.exact[dg]
+			for i, c := range list {
+				if c == idx {
+					list = append(list[:i], list[i+1:]...)
+					break
+				}
+			}
+			if len(list) == 0 {
+				delete(d.exact, dg)
+			} else {
+				d.exact[dg] = list
+			}
+		}
+	}
+	d.sizes[idx] = 0
+	return nil
+}
+
+// Close releases the index. It is idempotent and returns nil; later calls
+// of Add, Containers and Remove return an error wrapping
+// detector.ErrClosed.
+func (d *Detector) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.docs.Close() {
+		d.sigs, d.sizes, d.part, d.tables = nil, nil, nil, nil
+		d.stamp, d.hits, d.cands, d.keys = nil, nil, nil, nil
+	}
+	return nil
+}

@@ -1,0 +1,202 @@
+package minhash
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+)
+
+// Similarity returns the fraction of positions where a and b agree: the
+// MinHash estimate of the Jaccard similarity (or, for ICWS signatures, of
+// the weighted Jaccard). Its standard error is √(J(1−J)/K). It returns 0
+// if either is empty and panics if the lengths differ (signatures of
+// different Configs). It does not allocate.
+func Similarity(a, b []uint32) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	if len(a) != len(b) {
+		panic(fmt.Sprintf("minhash: Similarity of signatures of lengths %d and %d", len(a), len(b)))
+	}
+	b = b[:len(a)]
+	eq := 0
+	for i, v := range a {
+		if v == b[i] {
+			eq++
+		}
+	}
+	return float64(eq) / float64(len(a))
+}
+
+// ContainmentOf estimates |A∩C|/|A|, the containment of A in C, from the
+// estimated Jaccard j of A and C and their set sizes: |A∩C| = J(|A|+|C|)/(1+J),
+// so Ĉ = (|C|/|A| + 1)·Ĵ/(1+Ĵ), clipped to [0, 1] (ALGORITHMS.md §5). It is
+// 0 when either size is 0. Its relative error grows with |C|/|A|.
+func ContainmentOf(j float64, sizeA, sizeC int) float64 {
+	if sizeA <= 0 || sizeC <= 0 || !(j > 0) {
+		return 0
+	}
+	c := (float64(sizeC)/float64(sizeA) + 1) * j / (1 + j)
+	return min(c, 1)
+}
+
+// collision returns P(s) = 1 − (1 − s^r)^b, the probability that two sets of
+// similarity s share at least one of b bands of r rows (MMDS §3.4).
+func collision(s float64, b, r int) float64 {
+	return 1 - math.Pow(1-math.Pow(s, float64(r)), float64(b))
+}
+
+// integrate is Simpson's rule on [lo, hi] with 64 intervals.
+func integrate(f func(float64) float64, lo, hi float64) float64 {
+	if hi <= lo {
+		return 0
+	}
+	const n = 64
+	h := (hi - lo) / n
+	sum := f(lo) + f(hi)
+	for i := 1; i < n; i++ {
+		w := 2.0
+		if i%2 == 1 {
+			w = 4
+		}
+		sum += w * f(lo+float64(i)*h)
+	}
+	return sum * h / 3
+}
+
+// Params returns the LSH banding (bands, rows), bands·rows ≤ k, for a
+// Jaccard threshold: the pair minimising
+//
+//	fpWeight·∫₀ᵗ P(s) ds + fnWeight·∫ₜ¹ (1 − P(s)) ds,  P(s) = 1 − (1 − s^rows)^bands,
+//
+// the expected false positive and false negative probability under a
+// uniform prior on similarity (datasketch _optimal_param; ALGORITHMS.md §5).
+// At k = 128 with equal weights it gives (25, 5) for t = 0.5 and (9, 13)
+// for t = 0.8. It returns an error wrapping detector.ErrInvalidConfig for a
+// threshold outside (0, 1], k < 1 or a non-positive weight.
+//
+// Params is O(k log k) integrations of 65 points each.
+func Params(threshold float64, k int, fpWeight, fnWeight float64) (bands, rows int, err error) {
+	if !(threshold > 0 && threshold <= 1) || k < 1 || !(fpWeight > 0) || !(fnWeight > 0) {
+		return 0, 0, fmt.Errorf("minhash: Params(%v, %d, %v, %v): threshold must be in (0, 1], k ≥ 1, weights > 0: %w",
+			threshold, k, fpWeight, fnWeight, detector.ErrInvalidConfig)
+	}
+	best := math.Inf(1)
+	for b := 1; b <= k; b++ {
+		for r := 1; b*r <= k; r++ {
+			fp := integrate(func(s float64) float64 { return collision(s, b, r) }, 0, threshold)
+			fn := integrate(func(s float64) float64 { return 1 - collision(s, b, r) }, threshold, 1)
+			if e := fpWeight*fp + fnWeight*fn; e < best-1e-12 {
+				best, bands, rows = e, b, r
+			}
+		}
+	}
+	return bands, rows, nil
+}
+
+// AppendBandKeys appends the LSH band keys of sig under (bands, rows) to dst:
+// key i hashes values [i·rows, (i+1)·rows) together with i, so equal keys in
+// the same band mean equal values (up to 64-bit collisions). These are also
+// the supershingles of seed 004 §3 ("hashes of a collection of samples")
+// when bands·rows covers the signature. It panics if bands·rows exceeds
+// len(sig).
+func AppendBandKeys(dst []uint64, sig []uint32, bands, rows int) []uint64 {
+	if bands*rows > len(sig) {
+		panic(fmt.Sprintf("minhash: %d bands of %d rows over a signature of %d values", bands, rows, len(sig)))
+	}
+	for i := range bands {
+		h := hashx.Mix64(uint64(i) + 1)
+		for _, v := range sig[i*rows : (i+1)*rows] {
+			h = hashx.Combine(h, uint64(v))
+		}
+		dst = append(dst, h)
+	}
+	return dst
+}
+
+// table is one LSH banding over the dense document indexes: per band a map
+// from key to the head of a chain of slots, slot = doc·bands + band.
+type table struct {
+	bands, rows int
+	heads       []map[uint64]int32
+	next        []int32  // next slot in the chain, −1 ends it
+	keys        []uint64 // key of each slot (to unlink on removal)
+	in          []bool   // doc is indexed in this table
+}
+
+func newTable(bands, rows int) *table {
+	t := &table{bands: bands, rows: rows, heads: make([]map[uint64]int32, bands)}
+	for i := range t.heads {
+		t.heads[i] = map[uint64]int32{}
+	}
+	return t
+}
+
+func (t *table) grow(n int) {
+	for len(t.in) < n {
+		t.in = append(t.in, false)
+	}
+	for len(t.next) < n*t.bands {
+		t.next = append(t.next, -1)
+		t.keys = append(t.keys, 0)
+	}
+}
+
+// insert indexes doc under its band keys.
+func (t *table) insert(doc uint32, keys []uint64) {
+	t.grow(int(doc) + 1)
+	t.in[doc] = true
+	for b, key := range keys {
+		slot := int32(int(doc)*t.bands + b)
+		t.keys[slot] = key
+		if h, ok := t.heads[b][key]; ok {
+			t.next[slot] = h
+		} else {
+			t.next[slot] = -1
+		}
+		t.heads[b][key] = slot
+	}
+}
+
+// remove unlinks doc from every chain. O(bands · chain length).
+func (t *table) remove(doc uint32) {
+	if int(doc) >= len(t.in) || !t.in[doc] {
+		return
+	}
+	t.in[doc] = false
+	for b := range t.bands {
+		slot := int32(int(doc)*t.bands + b)
+		key := t.keys[slot]
+		h := t.heads[b][key]
+		if h == slot {
+			if t.next[slot] < 0 {
+				delete(t.heads[b], key)
+			} else {
+				t.heads[b][key] = t.next[slot]
+			}
+		} else {
+			for p := h; p >= 0; p = t.next[p] {
+				if t.next[p] == slot {
+					t.next[p] = t.next[slot]
+					break
+				}
+			}
+		}
+		t.next[slot] = -1
+	}
+}
+
+// each calls fn for every document sharing band key keys[b] in band b.
+func (t *table) each(keys []uint64, fn func(doc uint32)) {
+	for b, key := range keys {
+		h, ok := t.heads[b][key]
+		if !ok {
+			continue
+		}
+		for p := h; p >= 0; p = t.next[p] {
+			fn(uint32(int(p) / t.bands))
+		}
+	}
+}

@@ -1,0 +1,328 @@
+package minhash
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/zeebo/xxh3"
+	"golang.org/x/text/language"
+
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/textproc"
+)
+
+// Sketcher computes the signature of one text at a time: the pure,
+// index-free part of the detector (DESIGN.md "Beyond one machine"), for a
+// worker that signs documents without holding a collection.
+//
+// Text is split into words and lower-cased as textproc.Analyzer does with
+// the configured language, without stopword removal or stemming. Each term
+// is hashed with xxh3 (seed 0) and a w-word shingle hashes as
+// hashx.Combine(…hashx.Combine(hashx.Combine(0, h1), h2)…, hw), the shingle
+// hash of internal/naive, so exact reference Jaccard and the signatures see
+// the same sets. A text of fewer than w words (but at least one) has one
+// shingle of all its words; a text with no words has none.
+//
+// A Sketcher is not safe for concurrent use: it reuses its buffers. Use one
+// per goroutine; signatures made by Sketchers of equal Config compare.
+type Sketcher struct {
+	cfg     Config
+	an      *textproc.Analyzer
+	neutral bool
+
+	seedMix  uint64   // OnePermutation: the seed's hash permutation
+	densSeed uint64   // OnePermutation: densification probe seed
+	seeds    []uint64 // KHash: one seed per hash function
+
+	buf   []byte
+	ring  []uint64
+	sh    []uint64 // shingle hashes of the current text
+	first []uint64 // Weighted: first-term hash of each shingle
+	terms []uint64 // Weighted: term hashes of the current text
+	bins  []uint64
+	set   uset
+	lw    []float64
+	keys  []uint64
+}
+
+// NewSketcher returns a Sketcher for cfg, validated as [New] does.
+func NewSketcher(cfg Config) (*Sketcher, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	return newSketcher(cfg), nil
+}
+
+func newSketcher(cfg Config) *Sketcher {
+	tag := language.Und
+	if cfg.Language != "" {
+		tag = language.Make(cfg.Language)
+	}
+	an, _ := textproc.NewAnalyzer(textproc.Config{Language: tag}) // never fails for a zero Stemmer
+	s := &Sketcher{cfg: cfg, an: an, ring: make([]uint64, 0, cfg.Shingle), bins: make([]uint64, cfg.NumHashes)}
+	// A neutral analyzer only lower-cases ASCII and unifies the backtick:
+	// the fast path below does the same without interning.
+	b, conf := tag.Base()
+	s.neutral = conf == language.No || (b.String() != "tr" && b.String() != "az" && b.String() != "en")
+	// Hash-family seeds come from Config.Seed through PCG (STYLE rule 15).
+	r := rand.New(rand.NewPCG(cfg.Seed, 0x6d696e68617368)) // "minhash"
+	s.seedMix = r.Uint64()
+	s.densSeed = r.Uint64()
+	if cfg.Scheme == KHash {
+		s.seeds = make([]uint64, cfg.NumHashes)
+		for i := range s.seeds {
+			s.seeds[i] = r.Uint64()
+		}
+	}
+	return s
+}
+
+// Config returns the Sketcher's configuration with defaults filled in.
+func (s *Sketcher) Config() Config { return s.cfg }
+
+// termHash returns the xxh3 hash of the analysed term of word, or ok=false.
+func (s *Sketcher) termHash(word string) (uint64, bool) {
+	if s.neutral {
+		buf := s.buf[:0]
+		ascii := true
+		for i := 0; i < len(word); i++ {
+			c := word[i]
+			if c >= 0x80 {
+				ascii = false
+				break
+			}
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			} else if c == '`' {
+				c = '\''
+			}
+			buf = append(buf, c)
+		}
+		s.buf = buf
+		if ascii {
+			return xxh3.Hash(buf), len(buf) > 0
+		}
+	}
+	term, ok := s.an.Term(word)
+	if !ok {
+		return 0, false
+	}
+	return xxh3.HashString(term), true
+}
+
+// shingles fills s.sh (and, when firsts, s.first and s.terms) with the
+// shingle hashes of text, in text order, repeats included.
+func (s *Sketcher) shingles(text string, firsts bool) {
+	w := s.cfg.Shingle
+	s.sh, s.first, s.terms = s.sh[:0], s.first[:0], s.terms[:0]
+	ring := s.ring[:0]
+	n := 0
+	for sp := range textproc.Words(text) {
+		h, ok := s.termHash(text[sp.Start:sp.End])
+		if !ok {
+			continue
+		}
+		n++
+		if firsts {
+			s.terms = append(s.terms, h)
+		}
+		if len(ring) < w {
+			ring = append(ring, h)
+		} else {
+			copy(ring, ring[1:])
+			ring[w-1] = h
+		}
+		if len(ring) == w {
+			s.emit(ring, firsts)
+		}
+	}
+	if n > 0 && n < w {
+		s.emit(ring, firsts) // a short text is one shingle of all its words
+	}
+	s.ring = ring
+}
+
+func (s *Sketcher) emit(ring []uint64, firsts bool) {
+	var x uint64
+	for _, h := range ring {
+		x = hashx.Combine(x, h)
+	}
+	s.sh = append(s.sh, x)
+	if firsts {
+		s.first = append(s.first, ring[0])
+	}
+}
+
+// Shingles appends the distinct shingle hashes of text to dst, sorted, and
+// returns the extended slice: the exact set the signatures sample from.
+func (s *Sketcher) Shingles(dst []uint64, text string) []uint64 {
+	s.shingles(text, false)
+	start := len(dst)
+	dst = append(dst, s.sh...)
+	slices.Sort(dst[start:])
+	return append(dst[:start], slices.Compact(dst[start:])...)
+}
+
+// Signature returns the signature of text in a new slice, and the number of
+// distinct shingles (the set size that containment estimates need). A text
+// with no words has a nil signature and size 0: it matches nothing.
+// In Weighted mode it returns uniform-weight ICWS samples; use
+// [Sketcher.WeightedSignature] for seed 004 weights.
+func (s *Sketcher) Signature(text string) (sig []uint32, size int) {
+	return s.AppendSignature(nil, text)
+}
+
+// AppendSignature appends the signature of text (NumHashes values) to dst
+// and returns it with the number of distinct shingles; for a text with no
+// words it returns dst unchanged and 0. Once its buffers have grown it does
+// not allocate when dst has room.
+//
+// AppendSignature is O(n) in the length of the text for OnePermutation
+// (one hash and one comparison per shingle, then O(K) densification) and
+// O(n·K) for KHash.
+func (s *Sketcher) AppendSignature(dst []uint32, text string) ([]uint32, int) {
+	if s.cfg.Mode == Weighted {
+		return s.AppendWeightedSignature(dst, text, nil)
+	}
+	s.shingles(text, false)
+	if len(s.sh) == 0 {
+		return dst, 0
+	}
+	size := s.set.distinct(s.sh)
+	return s.sign(dst, s.sh), size
+}
+
+// sign appends the K-value signature of the shingle hashes sh.
+func (s *Sketcher) sign(dst []uint32, sh []uint64) []uint32 {
+	k := len(s.bins)
+	const empty = math.MaxUint64
+	for i := range s.bins {
+		s.bins[i] = empty
+	}
+	bins := s.bins
+	if s.cfg.Scheme == KHash {
+		// Classic MinHash: value i is min over shingles of h_i(x), with
+		// h_i(x) = Mix64(x ⊕ seed_i) (Broder 1997; ALGORITHMS.md §5).
+		for _, x := range sh {
+			for i, sd := range s.seeds {
+				if v := uint64(uint32(hashx.Mix64(x ^ sd))); v < bins[i] {
+					bins[i] = v
+				}
+			}
+		}
+	} else {
+		// One-permutation hashing (Li, Owen, Zhang 2012): one permutation
+		// v = Mix64(x ⊕ seed) splits into a bin (high 32 bits, by
+		// multiply-shift range reduction) and a value (low 32 bits); each
+		// bin keeps its minimum.
+		for _, x := range sh {
+			v := hashx.Mix64(x ^ s.seedMix)
+			b := (v >> 32) * uint64(k) >> 32
+			if lo := uint64(uint32(v)); lo < bins[b] {
+				bins[b] = lo
+			}
+		}
+		s.densify()
+	}
+	for _, v := range bins {
+		dst = append(dst, uint32(v))
+	}
+	return dst
+}
+
+// densify fills every empty bin by optimal densification (Shrivastava,
+// ICML 2017, Alg. 2): empty bin j probes bins h_j(1), h_j(2), … by a hash
+// of (j, attempt) that is the same for every document, and copies the
+// first non-empty bin's value. Two documents whose bin j is empty in both
+// copy from the same source as long as that source is non-empty in both,
+// which keeps Pr[value_j(A) = value_j(B)] = J(A, B) (Theorem 3.1 there).
+func (s *Sketcher) densify() {
+	const empty = math.MaxUint64
+	bins := s.bins
+	k := uint64(len(bins))
+	for j := range bins {
+		if bins[j] != empty {
+			continue
+		}
+		for attempt := uint64(1); ; attempt++ {
+			if attempt > 64*k {
+				// Unreachable in practice: every probe missed. Fall back to
+				// the next non-empty bin in cyclic order (deterministic).
+				for d := uint64(1); d < k; d++ {
+					if src := (uint64(j) + d) % k; bins[src] != empty && !s.wasEmpty(src) {
+						bins[j] = bins[src] | 1<<32
+						break
+					}
+				}
+				break
+			}
+			c := hashx.Mix64(s.densSeed ^ uint64(j)<<32 ^ attempt)
+			src := (c >> 32) * k >> 32
+			if v := bins[src]; v != empty && v>>32 == 0 {
+				bins[j] = v | 1<<32 // mark as densified: never a source
+				break
+			}
+		}
+	}
+	for j := range bins {
+		bins[j] &= math.MaxUint32
+	}
+}
+
+func (s *Sketcher) wasEmpty(j uint64) bool { return s.bins[j]>>32 != 0 }
+
+// uset is a reusable open-addressing set of 64-bit hashes (zero stored
+// out of band), used to count distinct shingles without allocating.
+type uset struct {
+	tab     []uint64
+	hasZero bool
+	n       int
+}
+
+func (u *uset) reset(n int) {
+	size := 16
+	for size < 2*n {
+		size <<= 1
+	}
+	if cap(u.tab) < size {
+		u.tab = make([]uint64, size)
+	} else {
+		u.tab = u.tab[:size]
+		clear(u.tab)
+	}
+	u.hasZero, u.n = false, 0
+}
+
+// add inserts x and reports whether it was new.
+func (u *uset) add(x uint64) bool {
+	if x == 0 {
+		if u.hasZero {
+			return false
+		}
+		u.hasZero = true
+		u.n++
+		return true
+	}
+	mask := uint64(len(u.tab) - 1)
+	for i := hashx.Mix64(x) & mask; ; i = (i + 1) & mask {
+		switch u.tab[i] {
+		case x:
+			return false
+		case 0:
+			u.tab[i] = x
+			u.n++
+			return true
+		}
+	}
+}
+
+// distinct returns the number of distinct values of xs.
+func (u *uset) distinct(xs []uint64) int {
+	u.reset(len(xs))
+	for _, x := range xs {
+		u.add(x)
+	}
+	return u.n
+}
