@@ -1,0 +1,303 @@
+package shingle
+
+import (
+	"fmt"
+	"strings"
+
+	"golang.org/x/text/language"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+)
+
+// Method selects the algorithm a [Detector] runs.
+type Method int
+
+const (
+	// FullFingerprint hashes every word w-gram and reports C ⊇ A when C holds
+	// at least Threshold of A's shingles (Varol 2012 §4.1.2). Asymmetric.
+	// The zero Method.
+	FullFingerprint Method = iota
+	// DSC samples A's shingles (Broder et al. 1997) and reports C ⊇ A when C
+	// holds at least Threshold of A's sample (Varol 2012 §4.1.1). Asymmetric.
+	DSC
+	// SpotSigs compares multisets of spot signatures by Jaccard similarity
+	// (Theobald, Siddharth, Paepcke, SIGIR 2008). Symmetric.
+	SpotSigs
+)
+
+func (m Method) String() string {
+	switch m {
+	case FullFingerprint:
+		return "ffp"
+	case DSC:
+		return "dsc"
+	case SpotSigs:
+		return "spotsigs"
+	}
+	return fmt.Sprintf("Method(%d)", int(m))
+}
+
+// Sampling selects how DSC picks the shingles of a document's sample.
+type Sampling int
+
+const (
+	// SampleModulus keeps the shingles whose hash is ≡ 0 mod Modulus:
+	// Broder's MOD_m sketch, whose |MOD(A) ∩ MOD(C)| / |MOD(A)| estimates the
+	// containment of A in C without bias (Broder 1997; the DSC
+	// implementation of Uyar 2009 Fig. 2.2 keeps fingerprints ≡ 0 mod 25).
+	// The zero Sampling.
+	SampleModulus Sampling = iota
+	// SampleMin keeps the SampleSize smallest shingle hashes: Broder's
+	// MIN_s sketch. Containment is estimated on the part of A's sketch below
+	// the largest hash of C's sketch, where membership in C's sketch equals
+	// membership in C.
+	SampleMin
+	// SampleStride keeps every Stride-th shingle by position, reading Varol
+	// 2012 §4.1.1 ("each three overlapping substrings of four consecutive
+	// words") as 4-word shingles taken with stride 3 (ALGORITHMS.md §5,
+	// reading (a)). Positional sampling is not shift-invariant: an inserted
+	// word changes every later sample, which is consistent with the seed's
+	// low DSC figure (F1 0.30, Table 5.2).
+	SampleStride
+)
+
+func (s Sampling) String() string {
+	switch s {
+	case SampleModulus:
+		return "modulus"
+	case SampleMin:
+		return "min"
+	case SampleStride:
+		return "stride"
+	}
+	return fmt.Sprintf("Sampling(%d)", int(s))
+}
+
+// Defaults. A zero Config field takes the default named here.
+const (
+	// DefaultShingle is the shingle length in words for full fingerprinting
+	// and DSC: "all substrings of size four" (Varol 2012 §4.1.1-4.1.2).
+	DefaultShingle = 4
+	// DefaultContainment is the containment threshold of full fingerprinting
+	// and DSC: "if a document d_C contains 60% of d_A's shingles, then
+	// d_C ⊇ d_A" (Varol 2012 §4.1.1-4.1.2).
+	DefaultContainment = 0.6
+	// DefaultModulus is DSC's modulus m for SampleModulus: Broder's DSC kept
+	// fingerprints ≡ 0 mod 25 (Uyar 2009 Fig. 2.2). At the 60% threshold it
+	// also beats m = 4 on both labelled sets (TestGoldSet, TestClough).
+	DefaultModulus = 25
+	// DefaultSampleSize is s for SampleMin (empirical: a news article has a
+	// few hundred shingles; 64 keeps the containment estimate's standard
+	// error near 0.06 at c = 0.6).
+	DefaultSampleSize = 64
+	// DefaultStride is the stride of SampleStride: "three overlapping
+	// substrings" (Varol 2012 §4.1.1, ALGORITHMS.md §5 reading (a)).
+	DefaultStride = 3
+	// DefaultAntecedents are SpotSigs' antecedents: the set with the best
+	// Gold Set F1 (0.87) in Alonso et al. 2013 §4.8, a row of their Table 5.
+	// (Table 5's best row on ClueWeb adds there, a, it: F1 0.797 there, and
+	// 0.907 against 0.919 here on goldset-dev at τ = 0.1.)
+	DefaultAntecedents = "is,the,said,was"
+	// DefaultChainLength is SpotSigs' chain length c: "the best settings
+	// reported in the SpotSigs paper are a chain length of 3 plus a distance
+	// of 2" (Alonso et al. 2013 §4.4).
+	DefaultChainLength = 3
+	// DefaultSpotDistance is SpotSigs' spot distance d (Alonso et al. 2013
+	// §4.4).
+	DefaultSpotDistance = 2
+	// DefaultMinSignatures is the fewest spot signatures a document needs to
+	// be indexed: MIN_SPOTSIGS of the reference release's spotsigs.config.
+	DefaultMinSignatures = 4
+	// DefaultMinIDF and DefaultMaxIDF bound the normalised signature idf
+	// ln((N+1)/df)/ln(N+1) of the signatures SpotSigs keeps: MIN_IDF and
+	// MAX_IDF of the reference release's spotsigs.config.
+	DefaultMinIDF = 0.2
+	// DefaultMaxIDF: see DefaultMinIDF.
+	DefaultMaxIDF = 0.8
+	// DefaultJaccard is SpotSigs' similarity threshold τ. The paper's value
+	// is not available (ALGORITHMS.md §9); the release ships 0.85, which
+	// finds 12% of the goldset-dev pairs. 0.1 has the best F1 of our sweep
+	// on goldset-dev (empirical: TestGoldSet).
+	DefaultJaccard = 0.1
+	// DefaultLanguage is the language of the text pipeline when
+	// Config.Language is empty.
+	DefaultLanguage = "en"
+)
+
+// Config configures a [Detector]. The zero value is full fingerprinting of
+// English text as in Varol 2012 §4.1.2. Every field is a plain value, so a
+// Config can be printed, compared and stored with the index it built; a
+// zero field means the documented default. Fields that do not apply to
+// Method are ignored (but still validated).
+type Config struct {
+	// Method selects the algorithm; zero is FullFingerprint.
+	Method Method
+
+	// Language is the BCP 47 tag of the text pipeline ("en", "tr"; "und" is
+	// language-neutral); empty means DefaultLanguage.
+	Language string
+	// Plain turns off stopword removal and first-5 stemming for
+	// FullFingerprint and DSC (Varol 2012 §5.1 used both for every
+	// detector). SpotSigs always sees every word unstemmed: its antecedents
+	// are stopwords.
+	Plain bool
+
+	// Threshold is the decision threshold: the containment ratio for
+	// FullFingerprint and DSC (zero means DefaultContainment), the multiset
+	// Jaccard similarity τ for SpotSigs (zero means DefaultJaccard). It
+	// must lie in (0, 1].
+	Threshold float64
+
+	// Shingle is the number of words per shingle for FullFingerprint and
+	// DSC; zero means DefaultShingle.
+	Shingle int
+
+	// Sampling selects DSC's sample; zero is SampleModulus.
+	Sampling Sampling
+	// Modulus is m for SampleModulus; zero means DefaultModulus.
+	Modulus int
+	// SampleSize is s for SampleMin; zero means DefaultSampleSize.
+	SampleSize int
+	// Stride is the stride of SampleStride; zero means DefaultStride.
+	Stride int
+	// SuperShingle, when positive, turns on DSC-SS candidate generation:
+	// the sorted sample is shingled again in windows of SuperShingle
+	// hashes, and only documents sharing a super-shingle are compared
+	// (Broder et al. 1997). Zero compares every document sharing a sampled
+	// shingle.
+	SuperShingle int
+
+	// Antecedents is SpotSigs' comma-separated antecedent list; empty means
+	// DefaultAntecedents. Words are matched after case folding.
+	Antecedents string
+	// ChainLength is SpotSigs' chain length c; zero means
+	// DefaultChainLength.
+	ChainLength int
+	// SpotDistance is SpotSigs' spot distance d; zero means
+	// DefaultSpotDistance.
+	SpotDistance int
+	// IncludeAntecedent keys a spot signature on the antecedent as well as
+	// its chain. The reference release and Alonso et al. 2013 §3 key on the
+	// chain only, which is the default.
+	IncludeAntecedent bool
+	// ReleaseChains reproduces the reference release's chain walk, which
+	// after skipping stopwords resumes one word late (found+1+d instead of
+	// found+d; ALGORITHMS.md §2). Off by default.
+	ReleaseChains bool
+	// MinSignatures is the fewest spot signatures a document needs, before
+	// and after the idf filter, to be indexed; zero means
+	// DefaultMinSignatures.
+	MinSignatures int
+	// MinIDF and MaxIDF bound the normalised idf of the signatures SpotSigs
+	// keeps; zero means DefaultMinIDF / DefaultMaxIDF. A negative MinIDF
+	// and a MaxIDF above 1 turn the respective cut off.
+	MinIDF, MaxIDF float64
+
+	// MaxTextBytes is the largest text Add accepts; zero means
+	// detector.DefaultMaxTextBytes.
+	MaxTextBytes int
+}
+
+// withDefaults returns c with every zero field replaced by its default, or
+// an error wrapping detector.ErrInvalidConfig.
+func (c Config) withDefaults() (Config, error) {
+	bad := func(format string, args ...any) (Config, error) {
+		return Config{}, fmt.Errorf("shingle: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
+	}
+	switch c.Method {
+	case FullFingerprint, DSC, SpotSigs:
+	default:
+		return bad("unknown Method (%d)", int(c.Method))
+	}
+	if c.Language == "" {
+		c.Language = DefaultLanguage
+	}
+	if _, err := language.Parse(c.Language); err != nil {
+		return bad("Language (%q) is not a BCP 47 tag", c.Language)
+	}
+	if c.Threshold == 0 {
+		c.Threshold = DefaultContainment
+		if c.Method == SpotSigs {
+			c.Threshold = DefaultJaccard
+		}
+	}
+	if !(c.Threshold > 0 && c.Threshold <= 1) {
+		return bad("Threshold (%v) must be in (0, 1]", c.Threshold)
+	}
+	if c.Shingle == 0 {
+		c.Shingle = DefaultShingle
+	}
+	if c.Shingle < 1 || c.Shingle > 64 {
+		return bad("Shingle (%d) must be in [1, 64]", c.Shingle)
+	}
+	switch c.Sampling {
+	case SampleModulus, SampleMin, SampleStride:
+	default:
+		return bad("unknown Sampling (%d)", int(c.Sampling))
+	}
+	if c.Modulus == 0 {
+		c.Modulus = DefaultModulus
+	}
+	if c.SampleSize == 0 {
+		c.SampleSize = DefaultSampleSize
+	}
+	if c.Stride == 0 {
+		c.Stride = DefaultStride
+	}
+	switch {
+	case c.Modulus < 1:
+		return bad("Modulus (%d) must be ≥ 1", c.Modulus)
+	case c.SampleSize < 1:
+		return bad("SampleSize (%d) must be ≥ 1", c.SampleSize)
+	case c.Stride < 1:
+		return bad("Stride (%d) must be ≥ 1", c.Stride)
+	case c.SuperShingle < 0 || c.SuperShingle > 64:
+		return bad("SuperShingle (%d) must be in [0, 64]", c.SuperShingle)
+	}
+	if c.Antecedents == "" {
+		c.Antecedents = DefaultAntecedents
+	}
+	if len(antecedentList(c.Antecedents)) == 0 {
+		return bad("Antecedents (%q) names no word", c.Antecedents)
+	}
+	if c.ChainLength == 0 {
+		c.ChainLength = DefaultChainLength
+	}
+	if c.SpotDistance == 0 {
+		c.SpotDistance = DefaultSpotDistance
+	}
+	if c.MinSignatures == 0 {
+		c.MinSignatures = DefaultMinSignatures
+	}
+	if c.MinIDF == 0 {
+		c.MinIDF = DefaultMinIDF
+	}
+	if c.MaxIDF == 0 {
+		c.MaxIDF = DefaultMaxIDF
+	}
+	switch {
+	case c.ChainLength < 1 || c.ChainLength > 64:
+		return bad("ChainLength (%d) must be in [1, 64]", c.ChainLength)
+	case c.SpotDistance < 1:
+		return bad("SpotDistance (%d) must be ≥ 1", c.SpotDistance)
+	case c.MinSignatures < 1:
+		return bad("MinSignatures (%d) must be ≥ 1", c.MinSignatures)
+	case c.MinIDF >= c.MaxIDF:
+		return bad("MinIDF (%v) must be below MaxIDF (%v)", c.MinIDF, c.MaxIDF)
+	case c.MaxTextBytes < 0:
+		return bad("MaxTextBytes (%d) must be ≥ 0", c.MaxTextBytes)
+	}
+	return c, nil
+}
+
+// antecedentList splits a comma-separated antecedent list into its
+// non-empty, lower-cased, trimmed words.
+func antecedentList(s string) []string {
+	var out []string
+	for w := range strings.SplitSeq(s, ",") {
+		if w = strings.ToLower(strings.TrimSpace(w)); w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}

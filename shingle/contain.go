@@ -1,0 +1,169 @@
+package shingle
+
+import (
+	"slices"
+)
+
+// containIndex is the index of full fingerprinting and DSC: each live
+// document's sorted feature set (all shingles, or DSC's sample) and an
+// inverted index from feature to documents.
+type containIndex struct {
+	cfg   Config
+	sets  [][]uint64 // by dense index: sorted features
+	size  []int      // by dense index: distinct shingles the set was drawn from
+	super [][]uint64 // by dense index: DSC-SS super-shingles
+	post  postings
+	sup   postings
+	mark  marks
+	order []int    // scratch: feature order of a query
+	lens  []int    // scratch: posting lengths of a query's features
+	cands []uint32 // scratch: candidates
+}
+
+func (x *containIndex) grow(idx uint32) {
+	for int(idx) >= len(x.sets) {
+		x.sets = append(x.sets, nil)
+		x.size = append(x.size, 0)
+		x.super = append(x.super, nil)
+	}
+}
+
+// insert stores the features of document idx (copied).
+func (x *containIndex) insert(idx uint32, set []uint64, size int, super []uint64) {
+	x.grow(idx)
+	x.sets[idx] = slices.Clone(set)
+	x.size[idx] = size
+	for _, f := range set {
+		x.post.add(f, idx)
+	}
+	if x.cfg.SuperShingle > 0 {
+		x.super[idx] = slices.Clone(super)
+		for _, f := range super {
+			x.sup.add(f, idx)
+		}
+	}
+}
+
+// remove forgets document idx and purges it from the postings.
+func (x *containIndex) remove(idx uint32) {
+	if int(idx) >= len(x.sets) {
+		return
+	}
+	for _, f := range x.sets[idx] {
+		x.post.remove(f, idx)
+	}
+	for _, f := range x.super[idx] {
+		x.sup.remove(f, idx)
+	}
+	x.sets[idx], x.super[idx], x.size[idx] = nil, nil, 0
+}
+
+// need returns the least count k with k/n ≥ θ in float64 arithmetic, the
+// comparison the decision uses.
+func need(n int, theta float64) int {
+	k := int(theta * float64(n))
+	for k > 0 && float64(k-1)/float64(n) >= theta {
+		k--
+	}
+	for float64(k)/float64(n) < theta {
+		k++
+	}
+	return max(k, 1)
+}
+
+// hit is one container found by a query.
+type hit struct {
+	idx   uint32
+	score float64
+}
+
+// containers returns the documents C (other than self) with
+// |S(A) ∩ S(C)| / |S(A)| ≥ Threshold, where S(A) = a, with their ratios
+// ("if document d_C contains 60% of d_A's hash values, then d_C ⊇ d_A",
+// Varol 2012 §4.1.2; DSC applies it to the samples, §4.1.1).
+//
+// Candidates come from a prefix filter: a container must share at least
+// k = ⌈θ|A|⌉ features with A, so it shares at least one of any |A|−k+1 of
+// them; the query takes those from A's rarest features (shortest posting
+// lists) and verifies each candidate by a sorted intersection that stops
+// once A's unexamined features cannot reach k. DSC-SS takes its candidates
+// from shared super-shingles instead. SampleMin has no prefix filter (its
+// estimate is conditioned on C's sketch) and counts over all of A's sample.
+func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndocs int, dst []hit) []hit {
+	n := len(a)
+	if n == 0 {
+		return dst
+	}
+	theta := x.cfg.Threshold
+	x.mark.next(ndocs)
+	x.mark.visit(self)
+	x.cands = x.cands[:0]
+	minSample := x.cfg.Method == DSC && x.cfg.Sampling == SampleMin
+	k := need(n, theta)
+	switch {
+	case x.cfg.Method == DSC && x.cfg.SuperShingle > 0:
+		for _, f := range asuper {
+			for _, c := range x.sup.list(f) {
+				if x.mark.visit(c) {
+					x.cands = append(x.cands, c)
+				}
+			}
+		}
+	default:
+		prefix := n
+		if !minSample {
+			prefix = n - k + 1
+		}
+		x.order, x.lens = x.order[:0], x.lens[:0]
+		for i, f := range a {
+			x.order = append(x.order, i)
+			x.lens = append(x.lens, len(x.post.list(f)))
+		}
+		if prefix < n {
+			slices.SortFunc(x.order, func(i, j int) int { return x.lens[i] - x.lens[j] })
+		}
+		for _, i := range x.order[:prefix] {
+			for _, c := range x.post.list(a[i]) {
+				if x.mark.visit(c) {
+					x.cands = append(x.cands, c)
+				}
+			}
+		}
+	}
+	for _, c := range x.cands {
+		set := x.sets[c]
+		if minSample {
+			if s := minContainment(a, set, x.size[c]); s >= theta {
+				dst = append(dst, hit{c, s})
+			}
+			continue
+		}
+		if m := intersect(a, set, k); m >= k {
+			dst = append(dst, hit{c, float64(m) / float64(n)})
+		}
+	}
+	return dst
+}
+
+// minContainment estimates the containment of A in C from bottom-s
+// sketches (Broder 1997 MIN_s): an element of A's sketch no larger than
+// the largest element of C's sketch is in C exactly when it is in C's
+// sketch, so the fraction of those elements found in C's sketch is an
+// estimate of |A ∩ C| / |A| over a uniform sample of A. csize is the number
+// of distinct shingles C's sketch was drawn from; a sketch that holds all
+// of them bounds nothing.
+func minContainment(a, c []uint64, csize int) float64 {
+	eligible := a
+	if csize > len(c) && len(c) > 0 {
+		top := c[len(c)-1]
+		n, _ := slices.BinarySearch(a, top+1)
+		if top == ^uint64(0) {
+			n = len(a)
+		}
+		eligible = a[:n]
+	}
+	if len(eligible) == 0 {
+		return 0
+	}
+	return float64(intersect(eligible, c, 0)) / float64(len(eligible))
+}

@@ -1,0 +1,379 @@
+package shingle
+
+import (
+	"slices"
+
+	"golang.org/x/text/language"
+
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/textproc"
+)
+
+// Token classes cached per vocabulary ID by the extractor.
+const (
+	classUnknown uint8 = iota
+	classPlain
+	classStop       = 1 << 2
+	classAntecedent = 1 << 3
+)
+
+// extractor turns text into the features of one Method: sorted shingle
+// hashes (or a DSC sample of them), or a spot-signature multiset. It owns a
+// textproc.Analyzer and scratch buffers, so it is not safe for concurrent
+// use; a Detector guards its extractor with its lock.
+type extractor struct {
+	cfg   Config
+	an    *textproc.Analyzer
+	stop  map[string]struct{}
+	ante  map[string]struct{}
+	th    []uint64 // token hash by vocabulary ID (0 = not computed)
+	class []uint8  // token class by vocabulary ID
+
+	hs   []uint64 // scratch: token hashes of the current text
+	out  []uint64 // scratch: features
+	cnt  []uint32 // scratch: multiplicities (SpotSigs)
+	sup  []uint64 // scratch: super-shingles
+	hash uint64   // digest of the token sequence of the last text
+	ntok int      // tokens of the last text
+}
+
+func newExtractor(cfg Config) (*extractor, error) {
+	tag, err := language.Parse(cfg.Language)
+	if err != nil {
+		return nil, err
+	}
+	tcfg := textproc.FullConfig(tag)
+	if cfg.Plain || cfg.Method == SpotSigs {
+		tcfg = textproc.Config{Language: tag}
+	}
+	an, err := textproc.NewAnalyzer(tcfg)
+	if err != nil {
+		return nil, err
+	}
+	e := &extractor{cfg: cfg, an: an}
+	if cfg.Method == SpotSigs {
+		e.stop = map[string]struct{}{}
+		for _, w := range textproc.Stopwords(tag) {
+			e.stop[w] = struct{}{}
+		}
+		e.ante = map[string]struct{}{}
+		for _, w := range antecedentList(cfg.Antecedents) {
+			if term, ok := an.Term(w); ok {
+				e.ante[term] = struct{}{}
+			}
+		}
+	}
+	return e, nil
+}
+
+// tokens analyses text and fills e.hs with one hash per token, using the
+// per-vocabulary cache so steady-state analysis hashes nothing twice.
+func (e *extractor) tokens(text string) []textproc.Token {
+	toks := e.an.Analyze(text).Tokens
+	if n := e.an.VocabularySize(); n > len(e.th) {
+		e.th = append(e.th, make([]uint64, n-len(e.th))...)
+		e.class = append(e.class, make([]uint8, n-len(e.class))...)
+	}
+	e.hs = e.hs[:0]
+	var digest uint64 = 0x5350_4f54 // digest of the token sequence
+	for _, t := range toks {
+		h := e.th[t.ID]
+		if h == 0 {
+			h = hashx.String64(t.Term, 0) | 1
+			e.th[t.ID] = h
+		}
+		e.hs = append(e.hs, h)
+		digest = hashx.Combine(digest, h)
+	}
+	e.hash = hashx.Combine(digest, uint64(len(toks)))
+	e.ntok = len(toks)
+	return toks
+}
+
+// shingles returns the sorted, de-duplicated hashes of the word w-shingles
+// of text ("for each document, all substrings of size four are hashed",
+// Varol 2012 §4.1.2). A text of fewer than w words but at least one has one
+// shingle of all its words; a text without words has none. The result
+// aliases e.out.
+func (e *extractor) shingles(text string) []uint64 {
+	e.tokens(text)
+	e.out = appendShingles(e.out[:0], e.hs, e.cfg.Shingle, 1)
+	slices.Sort(e.out)
+	e.out = slices.Compact(e.out)
+	return e.out
+}
+
+// appendShingles appends the hash of every stride-th w-shingle of the token
+// hashes hs to dst, in position order.
+func appendShingles(dst, hs []uint64, w, stride int) []uint64 {
+	if len(hs) == 0 {
+		return dst
+	}
+	if len(hs) < w {
+		w = len(hs)
+	}
+	for i := 0; i+w <= len(hs); i += stride {
+		var h uint64
+		for _, x := range hs[i : i+w] {
+			h = hashx.Combine(h, x)
+		}
+		dst = append(dst, h)
+	}
+	return dst
+}
+
+// sample returns DSC's sample of text: sorted, de-duplicated shingle hashes
+// chosen by cfg.Sampling, and the number of distinct shingles it was drawn
+// from. The result aliases e.out.
+func (e *extractor) sample(text string) ([]uint64, int) {
+	cfg := e.cfg
+	if cfg.Sampling == SampleStride {
+		// Reading (a) of Varol 2012 §4.1.1: shingles at positions
+		// 0, Stride, 2·Stride, ... of the token sequence.
+		e.tokens(text)
+		e.out = appendShingles(e.out[:0], e.hs, cfg.Shingle, cfg.Stride)
+		slices.Sort(e.out)
+		e.out = slices.Compact(e.out)
+		return e.out, len(e.out)
+	}
+	all := e.shingles(text)
+	n := len(all)
+	switch cfg.Sampling {
+	case SampleMin:
+		// MIN_s(W): the s smallest elements of π(W) (Broder 1997); the
+		// xxh3-based shingle hash stands in for the random permutation π.
+		if len(all) > cfg.SampleSize {
+			e.out = all[:cfg.SampleSize]
+		}
+	default:
+		// MOD_m(W): the elements of π(W) that are ≡ 0 mod m (Broder 1997).
+		m := uint64(cfg.Modulus)
+		k := 0
+		for _, h := range all {
+			if hashx.Mix64(h)%m == 0 {
+				all[k] = h
+				k++
+			}
+		}
+		if k == 0 && n > 0 {
+			// Keep the smallest shingle of a text too short to have a
+			// selected one, so its exact duplicates are still found.
+			k = 1
+		}
+		e.out = all[:k]
+	}
+	return e.out, n
+}
+
+// superShingles returns the DSC-SS super-shingles of a sorted sample:
+// the hashes of every window of k consecutive sample hashes (Broder et al.
+// 1997: "the sorted sketch is shingled again"). A sample shorter than k
+// has one super-shingle of all of it. The result aliases e.sup.
+func (e *extractor) superShingles(sample []uint64, k int) []uint64 {
+	e.sup = appendShingles(e.sup[:0], sample, k, 1)
+	slices.Sort(e.sup)
+	e.sup = slices.Compact(e.sup)
+	return e.sup
+}
+
+// classOf returns the cached class of a token.
+func (e *extractor) classOf(t textproc.Token) uint8 {
+	c := e.class[t.ID]
+	if c == classUnknown {
+		c = classPlain
+		if _, ok := e.stop[t.Term]; ok {
+			c |= classStop
+		}
+		if _, ok := e.ante[t.Term]; ok {
+			c |= classAntecedent
+		}
+		e.class[t.ID] = c
+	}
+	return c
+}
+
+// spots returns the spot-signature multiset of text as sorted signature
+// hashes with their multiplicities (Theobald et al. 2008; ALGORITHMS.md §2):
+// for each token that is an antecedent, a chain of ChainLength non-stopword
+// tokens, the first SpotDistance tokens after the antecedent and each next
+// one SpotDistance tokens after the previous, stopwords skipped. The results
+// alias e.out and e.cnt.
+func (e *extractor) spots(text string) ([]uint64, []uint32) {
+	toks := e.tokens(text)
+	cfg := e.cfg
+	n := len(toks)
+	stop := func(k int) bool { return e.classOf(toks[k])&classStop != 0 }
+	raw := e.sup[:0] // scratch for the unsorted signature hashes
+	for i := 0; i < n-1; i++ {
+		if e.classOf(toks[i])&classAntecedent == 0 {
+			continue
+		}
+		var h uint64 = 0x5350_4f54_5349_4753
+		if cfg.IncludeAntecedent {
+			h = hashx.Combine(h, e.hs[i])
+		}
+		links := 0
+		k := i + cfg.SpotDistance
+		for j := 0; j < cfg.ChainLength && k < n; j++ {
+			if cfg.ReleaseChains {
+				// The release's walk (SpotSigs.java tokenize): its skip loop
+				// re-reads the current word and leaves k one past the word
+				// it accepts, so the next step lands at found+1+d.
+				w := k
+				for stop(w) && k < n {
+					w = k
+					k++
+				}
+				if !stop(w) {
+					h = hashx.Combine(h, e.hs[w])
+					links++
+				}
+			} else {
+				for k < n && stop(k) {
+					k++
+				}
+				if k >= n {
+					break
+				}
+				h = hashx.Combine(h, e.hs[k])
+				links++
+			}
+			k += cfg.SpotDistance
+		}
+		if links > 0 {
+			raw = append(raw, h)
+		}
+	}
+	e.sup = raw
+	slices.Sort(raw)
+	e.out, e.cnt = e.out[:0], e.cnt[:0]
+	for i := 0; i < len(raw); {
+		j := i + 1
+		for j < len(raw) && raw[j] == raw[i] {
+			j++
+		}
+		e.out = append(e.out, raw[i])
+		e.cnt = append(e.cnt, uint32(j-i))
+		i = j
+	}
+	return e.out, e.cnt
+}
+
+// postings is an inverted index from a 64-bit feature to the dense indexes
+// of the documents holding it, as plain integer slices.
+type postings struct {
+	ids   map[uint64]uint32
+	lists [][]uint32
+	free  []uint32
+}
+
+func (p *postings) list(f uint64) []uint32 {
+	if id, ok := p.ids[f]; ok {
+		return p.lists[id]
+	}
+	return nil
+}
+
+func (p *postings) add(f uint64, doc uint32) {
+	if p.ids == nil {
+		p.ids = make(map[uint64]uint32)
+	}
+	id, ok := p.ids[f]
+	if !ok {
+		if n := len(p.free); n > 0 {
+			id = p.free[n-1]
+			p.free = p.free[:n-1]
+		} else {
+			id = uint32(len(p.lists))
+			p.lists = append(p.lists, nil)
+		}
+		p.ids[f] = id
+	}
+	p.lists[id] = append(p.lists[id], doc)
+}
+
+// remove deletes doc from f's list (order within a list is not kept).
+func (p *postings) remove(f uint64, doc uint32) {
+	id, ok := p.ids[f]
+	if !ok {
+		return
+	}
+	l := p.lists[id]
+	for i, d := range l {
+		if d == doc {
+			l[i] = l[len(l)-1]
+			l = l[:len(l)-1]
+			break
+		}
+	}
+	if len(l) == 0 {
+		delete(p.ids, f)
+		p.lists[id] = l[:0]
+		p.free = append(p.free, id)
+		return
+	}
+	p.lists[id] = l
+}
+
+// marks is a per-query visited set over dense document indexes: a stamp
+// array that needs no clearing between queries.
+type marks struct {
+	stamp []uint32
+	cur   uint32
+}
+
+// next starts a new query over n documents.
+func (m *marks) next(n int) {
+	if n > len(m.stamp) {
+		m.stamp = append(m.stamp, make([]uint32, n-len(m.stamp))...)
+	}
+	m.cur++
+	if m.cur == 0 {
+		clear(m.stamp)
+		m.cur = 1
+	}
+}
+
+// visit marks i and reports whether it was unmarked.
+func (m *marks) visit(i uint32) bool {
+	if m.stamp[i] == m.cur {
+		return false
+	}
+	m.stamp[i] = m.cur
+	return true
+}
+
+// intersect counts |a ∩ c| of two sorted sets, giving up (returning a value
+// below need) as soon as the elements of a still unexamined cannot lift the
+// count to need. It gallops through c when c is much longer than a.
+func intersect(a, c []uint64, need int) int {
+	n := 0
+	if len(c) > 16*len(a) {
+		for i, x := range a {
+			if n+len(a)-i < need {
+				return n
+			}
+			if _, ok := slices.BinarySearch(c, x); ok {
+				n++
+			}
+		}
+		return n
+	}
+	i, j := 0, 0
+	for i < len(a) && j < len(c) {
+		if n+len(a)-i < need {
+			return n
+		}
+		switch {
+		case a[i] < c[j]:
+			i++
+		case a[i] > c[j]:
+			j++
+		default:
+			n++
+			i++
+			j++
+		}
+	}
+	return n
+}
