@@ -1,0 +1,74 @@
+package ner
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/text/language"
+)
+
+// benchText returns about n bytes of Turkish news text: the NER corpus
+// when the shared data is present, else the seed 001 examples repeated.
+func benchText(b *testing.B, n int) string {
+	var src string
+	if dir := dataDir(); dir != "" {
+		if _, err := os.Stat(filepath.Join(dir, "tr-ner.train.txt")); err == nil {
+			docs := loadNERCorpus(b, filepath.Join(dir, "tr-ner.train.txt"))
+			var sb strings.Builder
+			for _, d := range docs {
+				if sb.Len() >= n {
+					break
+				}
+				sb.WriteString(d.text)
+				sb.WriteString("\n\n")
+			}
+			src = sb.String()
+		}
+	}
+	if src == "" {
+		src = strings.Repeat(fig31+"\n\n"+fig41+"\n\n", n/(len(fig31)+len(fig41))+1)
+	}
+	if len(src) > n {
+		src = src[:n]
+	}
+	return src
+}
+
+// BenchmarkFind measures NER throughput (MB/s) on Turkish news documents
+// of 4 KB and 100 KB.
+func BenchmarkFind(b *testing.B) {
+	for _, size := range []struct {
+		name string
+		n    int
+	}{{"4KB", 4 << 10}, {"100KB", 100 << 10}} {
+		b.Run(size.name, func(b *testing.B) {
+			text := benchText(b, size.n)
+			r, err := New(Config{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				r.Find(text)
+			}
+		})
+	}
+}
+
+// BenchmarkNew measures building a Recognizer with the default embedded
+// gazetteer (the lists are parsed once per process; maps are built per New).
+func BenchmarkNew(b *testing.B) {
+	for _, tag := range []language.Tag{language.Turkish, language.English} {
+		b.Run(tag.String(), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := New(Config{Language: tag}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
