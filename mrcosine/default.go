@@ -1,0 +1,35 @@
+package mrcosine
+
+import (
+	_ "embed"
+	"fmt"
+	"sync"
+)
+
+// defaultRef is the marshalled default reference text. It was trained by
+// [Train] with TrainConfig{Seed: 1} (every other field at its default:
+// 1000 genes, 150 parts, population 100, 50 generations, pool of 9000
+// top-TF-IDF trigrams, normalized text, term-frequency cosine) on all 19,043
+// bodies of Reuters-21578 (reuters21578.jsonl of the shared data, 1987
+// newswire; research use), and regenerated with
+//
+//	MRCOSINE_TRAIN_DEFAULT=1 go test -run TestGenerateDefault -timeout 60m -v ./mrcosine/
+//
+// which writes default.mrc. No test needs the data to use it.
+//
+//go:embed default.mrc
+var defaultRef []byte
+
+var defaultOnce = sync.OnceValue(func() *Reference {
+	var r Reference
+	if err := r.UnmarshalBinary(defaultRef); err != nil {
+		panic(fmt.Sprintf("mrcosine: embedded default.mrc: %v", err)) // unreachable: TestDefault
+	}
+	return &r
+})
+
+// Default returns the default reference text, trained on English newswire
+// (Reuters-21578) by this package's genetic algorithm: 1000 trigram genes in
+// 150 parts, Normalized text, term-frequency cosine. The returned value is
+// shared and immutable.
+func Default() *Reference { return defaultOnce() }

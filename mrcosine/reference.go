@@ -1,0 +1,372 @@
+package mrcosine
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+)
+
+// Defaults of a reference text (seed 003 Table 4: "1000 3-grams, 150
+// partitions" has the lowest MAE, 0.1047, and is the configuration of every
+// other experiment of §4).
+const (
+	// DefaultGenes is the length of a reference text in trigrams.
+	DefaultGenes = 1000
+	// DefaultParts is the number of parts a reference text is split into,
+	// which is the length of a signature.
+	DefaultParts = 150
+)
+
+// Reference is a multireference text (seed 003 §3.3): a sequence of
+// character-trigram genes split into contiguous parts, each part one
+// reference a document is compared with. It is immutable, and safe for
+// concurrent use by multiple goroutines.
+//
+// ALGORITHMS.md §6 gap 2: the reference is a list of trigram genes (repeats
+// allowed), not a concatenated string, so no junction trigram the GA never
+// chose takes part. Gap 3: part j holds genes [bounds[j], bounds[j+1]) of
+// near-equal sizes, longer parts first (1000/150 → 100 parts of 7, 50 of 6).
+type Reference struct {
+	tc     TextConfig
+	genes  []uint64
+	bounds []int // part j is genes[bounds[j]:bounds[j+1]]
+	pnorm  []float64
+
+	// trigram → (part, count) table, open addressing on keys.
+	keys    []uint64
+	lo, n   []uint32
+	mask    uint64
+	entries []entry
+
+	scratch sync.Pool // *sigScratch
+}
+
+type entry struct {
+	part  uint32
+	count float64
+}
+
+type sigScratch struct {
+	c   counter
+	dot []float64
+}
+
+// NewReference returns the reference text of genes (each exactly three
+// characters, as produced under tc) split into parts contiguous parts. It
+// returns an error wrapping [detector.ErrInvalidConfig] if genes is empty, a
+// gene is not three characters, parts is not in [1, len(genes)] or tc is
+// invalid.
+func NewReference(genes []string, parts int, tc TextConfig) (*Reference, error) {
+	codes := make([]uint64, len(genes))
+	for i, g := range genes {
+		c, ok := parseTrigram(g)
+		if !ok {
+			return nil, fmt.Errorf("mrcosine: gene %d (%q) must be exactly 3 characters: %w", i, g, detector.ErrInvalidConfig)
+		}
+		codes[i] = c
+	}
+	return newReference(codes, parts, tc)
+}
+
+func newReference(codes []uint64, parts int, tc TextConfig) (*Reference, error) {
+	if err := tc.validate("mrcosine"); err != nil {
+		return nil, fmt.Errorf("%w: %w", err, detector.ErrInvalidConfig)
+	}
+	if len(codes) == 0 {
+		return nil, fmt.Errorf("mrcosine: a reference text needs at least one gene: %w", detector.ErrInvalidConfig)
+	}
+	if parts < 1 || parts > len(codes) {
+		return nil, fmt.Errorf("mrcosine: Parts (%d) must be in [1, %d], the number of genes: %w", parts, len(codes), detector.ErrInvalidConfig)
+	}
+	r := &Reference{tc: tc, genes: codes, bounds: partBounds(len(codes), parts)}
+	r.build()
+	return r, nil
+}
+
+// partBounds splits n genes into p contiguous parts of near-equal size,
+// longer parts first (ALGORITHMS.md §6 gap 3).
+func partBounds(n, p int) []int {
+	b := make([]int, p+1)
+	size, extra := n/p, n%p
+	for j := range p {
+		w := size
+		if j < extra {
+			w++
+		}
+		b[j+1] = b[j] + w
+	}
+	return b
+}
+
+// build derives the per-part norms and the trigram → (part, count) table.
+func (r *Reference) build() {
+	parts := len(r.bounds) - 1
+	r.pnorm = make([]float64, parts)
+	type pc struct {
+		part  int
+		count float64
+	}
+	per := map[uint64][]pc{}
+	var order []uint64
+	for j := range parts {
+		cnt := map[uint64]float64{}
+		var seq []uint64
+		for _, g := range r.genes[r.bounds[j]:r.bounds[j+1]] {
+			if cnt[g] == 0 {
+				seq = append(seq, g)
+			}
+			cnt[g]++
+		}
+		var ss float64
+		for _, g := range seq {
+			c := cnt[g]
+			if r.tc.Binary {
+				c = 1 // a part is a set under Binary
+			}
+			ss += c * c
+			if _, ok := per[g]; !ok {
+				order = append(order, g)
+			}
+			per[g] = append(per[g], pc{j, c})
+		}
+		r.pnorm[j] = math.Sqrt(ss)
+	}
+	size := 16
+	for size < 2*len(order) {
+		size *= 2
+	}
+	r.keys = make([]uint64, size)
+	r.lo = make([]uint32, size)
+	r.n = make([]uint32, size)
+	r.mask = uint64(size - 1)
+	for _, g := range order {
+		s := hashx.Mix64(g) & r.mask
+		for r.keys[s] != 0 {
+			s = (s + 1) & r.mask
+		}
+		r.keys[s] = g
+		r.lo[s] = uint32(len(r.entries))
+		r.n[s] = uint32(len(per[g]))
+		for _, e := range per[g] {
+			r.entries = append(r.entries, entry{uint32(e.part), e.count})
+		}
+	}
+	r.scratch.New = func() any { return &sigScratch{dot: make([]float64, parts)} }
+}
+
+func (r *Reference) lookup(code uint64) []entry {
+	for s := hashx.Mix64(code) & r.mask; ; s = (s + 1) & r.mask {
+		switch r.keys[s] {
+		case code:
+			return r.entries[r.lo[s] : r.lo[s]+r.n[s]]
+		case 0:
+			return nil
+		}
+	}
+}
+
+// Genes returns a copy of the reference's trigram genes in order.
+func (r *Reference) Genes() []string {
+	out := make([]string, len(r.genes))
+	for i, g := range r.genes {
+		out[i] = trigramString(g)
+	}
+	return out
+}
+
+// Parts returns the number of parts, which is the length of a signature.
+func (r *Reference) Parts() int { return len(r.bounds) - 1 }
+
+// TextConfig returns the text configuration signatures are made under.
+func (r *Reference) TextConfig() TextConfig { return r.tc }
+
+// Signature returns the multireference signature of text (seed 003 §3.4):
+// element j is the cosine between the trigram vector of text and that of
+// part j of the reference,
+//
+//	sig_j(D) = Σ_g tf_D(g)·tf_Rj(g) / (‖tf_D‖₂·‖tf_Rj‖₂)   (ALGORITHMS.md §6 gap 4)
+//
+// where ‖tf_D‖₂ runs over all trigrams of D. A text with no trigram in the
+// reference has the zero signature. Time O(len(text) + Genes), through the
+// trigram → parts table.
+func (r *Reference) Signature(text string) []float32 {
+	return r.AppendSignature(make([]float32, 0, r.Parts()), text)
+}
+
+// AppendSignature appends the signature of text to dst and returns the
+// extended slice. It allocates nothing when dst has room and text is in NFC
+// (after warm-up of the reference's scratch buffers).
+func (r *Reference) AppendSignature(dst []float32, text string) []float32 {
+	sc := r.scratch.Get().(*sigScratch)
+	sc.c.reset()
+	dot := sc.dot
+	clear(dot)
+	var ss float64
+	binary := r.tc.Binary
+	eachTrigram(r.tc, text, func(code uint64) {
+		old := sc.c.inc(code)
+		if binary {
+			if old > 0 {
+				return
+			}
+			ss++
+		} else {
+			ss += float64(2*old + 1) // (c+1)² − c²
+		}
+		for _, e := range r.lookup(code) {
+			dot[e.part] += e.count
+		}
+	})
+	norm := math.Sqrt(ss)
+	for j, d := range dot {
+		v := 0.0
+		if d > 0 {
+			v = min(d/(norm*r.pnorm[j]), 1)
+		}
+		dst = append(dst, float32(v))
+	}
+	r.scratch.Put(sc)
+	return dst
+}
+
+// TrigramCosine returns the cosine between the full character-trigram
+// vectors of a and b under the reference's TextConfig: the "traditional
+// cosine text similarity" multireference cosine approximates (seed 003
+// §3.6.3; ALGORITHMS.md §6 gap 6). It is 0 when either text has no trigram.
+func (r *Reference) TrigramCosine(a, b string) float64 {
+	var c counter
+	pa := makeProfile(r.tc, a, &c)
+	pb := makeProfile(r.tc, b, &c)
+	return pa.cosine(pb)
+}
+
+// Cosine returns the cosine of two signatures (seed 003 §3.5: signatures are
+// compared "using a vector similarity measure such as cosine"), 0 if either
+// is the zero vector. It panics if their lengths differ: signatures of
+// different references are not comparable. It does not allocate.
+func Cosine(a, b []float32) float64 {
+	if len(a) != len(b) {
+		panic(fmt.Sprintf("mrcosine: Cosine of signatures of lengths %d and %d", len(a), len(b)))
+	}
+	var dot, na, nb float64
+	for i := range a {
+		x, y := float64(a[i]), float64(b[i])
+		dot += x * y
+		na += x * x
+		nb += y * y
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return min(dot/math.Sqrt(na*nb), 1)
+}
+
+// Binary format: magic, version, TextConfig, parts, genes, xxh3 checksum of
+// everything before it (STYLE.md rule 25).
+const (
+	refMagic   = "mrcR"
+	refVersion = 1
+)
+
+// ErrFormat is wrapped by the error [Reference.UnmarshalBinary] returns for
+// bytes that are not a marshalled reference text.
+var ErrFormat = errors.New("mrcosine: malformed reference text")
+
+// AppendBinary appends the binary encoding of r to b (encoding.BinaryAppender).
+func (r *Reference) AppendBinary(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, refMagic...)
+	b = append(b, refVersion, byte(r.tc.Normalization))
+	if r.tc.Binary {
+		b = append(b, 1)
+	} else {
+		b = append(b, 0)
+	}
+	b = hashx.AppendField(b, r.tc.Language)
+	b = binary.AppendUvarint(b, uint64(r.Parts()))
+	b = binary.AppendUvarint(b, uint64(len(r.genes)))
+	for _, g := range r.genes {
+		b = binary.AppendUvarint(b, g>>42&0x1fffff)
+		b = binary.AppendUvarint(b, g>>21&0x1fffff)
+		b = binary.AppendUvarint(b, g&0x1fffff)
+	}
+	return binary.LittleEndian.AppendUint64(b, hashx.Bytes64(b[start:], 0)), nil
+}
+
+// MarshalBinary encodes r (encoding.BinaryMarshaler). It never fails.
+func (r *Reference) MarshalBinary() ([]byte, error) { return r.AppendBinary(nil) }
+
+// UnmarshalBinary replaces r with the reference text encoded in data
+// (encoding.BinaryUnmarshaler). It returns an error wrapping [ErrFormat] for
+// anything but the exact output of MarshalBinary, and never panics.
+func (r *Reference) UnmarshalBinary(data []byte) error {
+	bad := func(what string) error { return fmt.Errorf("%w: %s", ErrFormat, what) }
+	if len(data) < len(refMagic)+3+8 || string(data[:len(refMagic)]) != refMagic {
+		return bad("bad magic")
+	}
+	body, sum := data[:len(data)-8], binary.LittleEndian.Uint64(data[len(data)-8:])
+	if hashx.Bytes64(body, 0) != sum {
+		return bad("checksum mismatch")
+	}
+	p := body[len(refMagic):]
+	if p[0] != refVersion {
+		return bad(fmt.Sprintf("version %d, want %d", p[0], refVersion))
+	}
+	tc := TextConfig{Normalization: Normalization(p[1])}
+	switch p[2] {
+	case 0:
+	case 1:
+		tc.Binary = true
+	default:
+		return bad("bad Binary flag")
+	}
+	p = p[3:]
+	uv := func() (uint64, bool) {
+		v, n := binary.Uvarint(p)
+		if n <= 0 {
+			return 0, false
+		}
+		p = p[n:]
+		return v, true
+	}
+	ll, ok := uv()
+	if !ok || ll > uint64(len(p)) {
+		return bad("truncated language")
+	}
+	tc.Language, p = string(p[:ll]), p[ll:]
+	parts, ok1 := uv()
+	n, ok2 := uv()
+	if !ok1 || !ok2 || n > uint64(len(p)) || parts > n {
+		return bad("bad sizes")
+	}
+	codes := make([]uint64, n)
+	for i := range codes {
+		var rs [3]uint64
+		for k := range rs {
+			v, ok := uv()
+			if !ok || v > maxRune {
+				return bad("bad gene")
+			}
+			rs[k] = v
+		}
+		codes[i] = pack(rune(rs[0]), rune(rs[1]), rune(rs[2]))
+	}
+	if len(p) != 0 {
+		return bad("trailing bytes")
+	}
+	nr, err := newReference(codes, int(parts), tc)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrFormat, err)
+	}
+	r.tc, r.genes, r.bounds, r.pnorm = nr.tc, nr.genes, nr.bounds, nr.pnorm
+	r.keys, r.lo, r.n, r.mask, r.entries = nr.keys, nr.lo, nr.n, nr.mask, nr.entries
+	r.scratch = sync.Pool{New: nr.scratch.New}
+	return nil
+}
+
+const maxRune = 0x10ffff

@@ -1,0 +1,301 @@
+package mrcosine
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+)
+
+// Normalization selects how a text becomes the character sequence its
+// trigrams are read from. Seed 003 §3 says only that "each text ... is
+// considered as a sequence of 3-grams" of characters; ALGORITHMS.md §6 gap 1
+// lists these readings.
+type Normalization int
+
+const (
+	// Normalized (the default, 0) folds the text to NFC, lower-cases it with
+	// the language's rules (Turkish "I" → "ı", "İ" → "i"), and maps every run
+	// of characters that are not letters, digits or combining marks (and
+	// invalid UTF-8) to one space, trimmed at both ends.
+	Normalized Normalization = iota
+	// LettersOnly is Normalized with digits treated as separators too.
+	LettersOnly
+	// Raw reads the text's characters as they are: no case folding, no
+	// collapsing of separators. Invalid UTF-8 bytes read as U+FFFD.
+	Raw
+)
+
+// String returns the name of n.
+func (n Normalization) String() string {
+	switch n {
+	case Normalized:
+		return "normalized"
+	case LettersOnly:
+		return "letters-only"
+	case Raw:
+		return "raw"
+	}
+	return fmt.Sprintf("Normalization(%d)", int(n))
+}
+
+// TextConfig says how texts are turned into trigram profiles. A [Reference]
+// carries the TextConfig it was built under, so signatures made with it are
+// always comparable. The zero value is the reading of ALGORITHMS.md §6 gap 1
+// and gap 4: normalized text, term-frequency cosine, language-neutral case
+// folding.
+type TextConfig struct {
+	// Normalization of the text before trigrams are taken.
+	Normalization Normalization
+	// Language is a BCP 47 base language for case folding: "tr" and "az"
+	// fold the dotted and dotless i the Turkish way, anything else (and "")
+	// folds by Unicode's default rules.
+	Language string
+	// Binary selects set cosine (each distinct trigram counts once) instead
+	// of the term-frequency cosine of ALGORITHMS.md §6 gap 4.
+	Binary bool
+}
+
+func (tc TextConfig) validate(pkg string) error {
+	if tc.Normalization < Normalized || tc.Normalization > Raw {
+		return fmt.Errorf("%s: Normalization (%d) must be Normalized (0), LettersOnly (1) or Raw (2)", pkg, int(tc.Normalization))
+	}
+	if len(tc.Language) > 16 || strings.ContainsFunc(tc.Language, func(r rune) bool { return !(r == '-' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') }) {
+		return fmt.Errorf("%s: Language (%q) must be a BCP 47 tag such as \"en\" or \"tr\"", pkg, tc.Language)
+	}
+	return nil
+}
+
+// turkic reports whether lang folds case the Turkish way.
+func turkic(lang string) bool {
+	base, _, _ := strings.Cut(strings.ToLower(lang), "-")
+	return base == "tr" || base == "az"
+}
+
+// Trigram codes pack three runes of 21 bits each; bit 63 is always set so no
+// code is zero (the empty slot of [counter]).
+const codeMark = 1 << 63
+
+func pack(a, b, c rune) uint64 {
+	return codeMark | uint64(a&0x1fffff)<<42 | uint64(b&0x1fffff)<<21 | uint64(c&0x1fffff)
+}
+
+// trigramString returns the three characters of a code.
+func trigramString(code uint64) string {
+	var buf [12]byte
+	b := utf8.AppendRune(buf[:0], rune(code>>42&0x1fffff))
+	b = utf8.AppendRune(b, rune(code>>21&0x1fffff))
+	b = utf8.AppendRune(b, rune(code&0x1fffff))
+	return string(b)
+}
+
+// parseTrigram returns the code of a string of exactly three runes.
+func parseTrigram(s string) (uint64, bool) {
+	var r [3]rune
+	n := 0
+	for _, c := range s {
+		if n == 3 {
+			return 0, false
+		}
+		r[n] = c
+		n++
+	}
+	if n != 3 {
+		return 0, false
+	}
+	return pack(r[0], r[1], r[2]), true
+}
+
+func isWordRune(r rune, digits bool) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || digits && '0' <= r && r <= '9'
+	}
+	if r == utf8.RuneError {
+		return false
+	}
+	return unicode.IsLetter(r) || digits && unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r)
+}
+
+// eachTrigram calls fn with the code of every overlapping character trigram
+// of text under tc (stride 1, spaces included). It allocates only when text
+// is not in NFC (Normalized and LettersOnly). O(len(text)).
+func eachTrigram(tc TextConfig, text string, fn func(code uint64)) {
+	var r0, r1 rune
+	n := 0
+	emit := func(r rune) {
+		if n >= 2 {
+			fn(pack(r0, r1, r))
+		}
+		r0, r1 = r1, r
+		n++
+	}
+	if tc.Normalization == Raw {
+		for _, r := range text {
+			emit(r)
+		}
+		return
+	}
+	if !norm.NFC.IsNormalString(text) {
+		text = norm.NFC.String(text)
+	}
+	digits := tc.Normalization == Normalized
+	tr := turkic(tc.Language)
+	space := false
+	for i := 0; i < len(text); {
+		r, w := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeRuneInString(text[i:])
+		}
+		i += w
+		if !isWordRune(r, digits) {
+			space = n > 0
+			continue
+		}
+		if space {
+			emit(' ')
+			space = false
+		}
+		switch {
+		case 'A' <= r && r <= 'Z':
+			if r == 'I' && tr {
+				r = 'ı'
+			} else {
+				r += 'a' - 'A'
+			}
+		case r >= utf8.RuneSelf:
+			if tr {
+				r = unicode.TurkishCase.ToLower(r)
+			} else {
+				r = unicode.ToLower(r)
+			}
+		}
+		emit(r)
+	}
+}
+
+// counter is an open-addressing multiset of trigram codes that is reset in
+// time proportional to what it holds, so counting a document's trigrams
+// allocates nothing once the table has grown to the document's size.
+type counter struct {
+	keys []uint64
+	vals []uint32
+	used []uint32 // occupied slots, in insertion order
+	mask uint64
+}
+
+func (c *counter) reset() {
+	for _, s := range c.used {
+		c.keys[s] = 0
+		c.vals[s] = 0
+	}
+	c.used = c.used[:0]
+}
+
+// inc adds one occurrence of code and returns its count before the call.
+func (c *counter) inc(code uint64) uint32 {
+	if 2*(len(c.used)+1) > len(c.keys) {
+		c.grow()
+	}
+	for s := hashx.Mix64(code) & c.mask; ; s = (s + 1) & c.mask {
+		switch c.keys[s] {
+		case code:
+			c.vals[s]++
+			return c.vals[s] - 1
+		case 0:
+			c.keys[s] = code
+			c.vals[s] = 1
+			c.used = append(c.used, uint32(s))
+			return 0
+		}
+	}
+}
+
+func (c *counter) grow() {
+	size := max(2*len(c.keys), 256)
+	keys, vals, used := c.keys, c.vals, c.used
+	c.keys = make([]uint64, size)
+	c.vals = make([]uint32, size)
+	c.used = make([]uint32, 0, size/2)
+	c.mask = uint64(size - 1)
+	for _, s := range used {
+		code, v := keys[s], vals[s]
+		for t := hashx.Mix64(code) & c.mask; ; t = (t + 1) & c.mask {
+			if c.keys[t] == 0 {
+				c.keys[t], c.vals[t] = code, v
+				c.used = append(c.used, uint32(t))
+				break
+			}
+		}
+	}
+}
+
+// profile is the sparse trigram vector of one text: distinct codes in
+// ascending order with their counts (all 1 under Binary), and the vector's
+// Euclidean norm.
+type profile struct {
+	codes  []uint64
+	counts []uint32
+	norm   float64
+}
+
+// makeProfile counts the trigrams of text into c (which it resets) and
+// returns the profile.
+func makeProfile(tc TextConfig, text string, c *counter) profile {
+	c.reset()
+	eachTrigram(tc, text, func(code uint64) { c.inc(code) })
+	p := profile{codes: make([]uint64, len(c.used)), counts: make([]uint32, len(c.used))}
+	order := make([]int, len(c.used))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		ka, kb := c.keys[c.used[a]], c.keys[c.used[b]]
+		if ka < kb {
+			return -1
+		}
+		if ka > kb {
+			return 1
+		}
+		return 0
+	})
+	var ss float64
+	for i, k := range order {
+		s := c.used[k]
+		v := c.vals[s]
+		if tc.Binary {
+			v = 1
+		}
+		p.codes[i], p.counts[i] = c.keys[s], v
+		ss += float64(v) * float64(v)
+	}
+	p.norm = math.Sqrt(ss)
+	return p
+}
+
+// cosine returns the cosine of two profiles, 0 if either is empty.
+func (p profile) cosine(q profile) float64 {
+	if p.norm == 0 || q.norm == 0 {
+		return 0
+	}
+	var dot float64
+	i, j := 0, 0
+	for i < len(p.codes) && j < len(q.codes) {
+		switch {
+		case p.codes[i] < q.codes[j]:
+			i++
+		case p.codes[i] > q.codes[j]:
+			j++
+		default:
+			dot += float64(p.counts[i]) * float64(q.counts[j])
+			i++
+			j++
+		}
+	}
+	return min(dot/(p.norm*q.norm), 1)
+}

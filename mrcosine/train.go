@@ -1,0 +1,630 @@
+package mrcosine
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+)
+
+// Defaults of the genetic algorithm (seed 003 §3.6 and §4.2; the [P] readings
+// of ALGORITHMS.md §6 gap 7 where the paper is silent).
+const (
+	// DefaultPopulation is the number of reference texts per generation
+	// (seed 003 Table 1: 100, chosen over 50 and 150).
+	DefaultPopulation = 100
+	// DefaultGenerations is the number of generations (seed 003 §4.2:
+	// "Fifty generations are used").
+	DefaultGenerations = 50
+	// DefaultPoolSize is the number of highest-TF-IDF trigrams genes are
+	// drawn from (seed 003 §3.6.1: "A total of 9000 3-grams with highest
+	// Tf-idf score").
+	DefaultPoolSize = 9000
+	// DefaultMutationRate is the fraction of a child's genes replaced by
+	// random pool trigrams (seed 003 §3.6.2: "randomly replace 10 percent of
+	// 3-grams").
+	DefaultMutationRate = 0.1
+	// DefaultSampleDocs is N of Eq. 1, the documents whose pairs the fitness
+	// is measured on, redrawn every generation. Seed 003 gives no number;
+	// 200 documents (19,900 pairs) is the ALGORITHMS.md §6 gap 7 reading.
+	DefaultSampleDocs = 200
+	// DefaultHoldout is the fraction of the collection kept out of the GA to
+	// pick the winner of the final population (seed 003 §4.2: 80/20 split).
+	DefaultHoldout = 0.2
+)
+
+// PoolRanking selects how the TF-IDF of a trigram over many documents is
+// aggregated into one score for the gene pool. Seed 003 §3.6.1 ranks the
+// trigrams of a corpus by "Tf-idf score" without saying how per-document
+// scores are combined (ALGORITHMS.md §6 gap 7).
+type PoolRanking int
+
+const (
+	// RankMax (the default, 0) scores a trigram by its highest tf·idf over
+	// the documents, tf being its count over the document's trigram count
+	// and idf = log(N/df): the ALGORITHMS.md §6 reading.
+	RankMax PoolRanking = iota
+	// RankSum scores a trigram by the sum of its tf·idf over the documents,
+	// which favours trigrams that are frequent across the collection without
+	// occurring in every document.
+	RankSum
+)
+
+// TrainConfig configures [Train]. A zero field means its documented default.
+type TrainConfig struct {
+	// Normalization, Language and Binary form the [TextConfig] of the
+	// reference text (zero: Normalized, language-neutral, term frequency).
+	Normalization Normalization
+	Language      string
+	Binary        bool
+	// Genes is the length R of the reference text in trigrams
+	// [DefaultGenes].
+	Genes int
+	// Parts is the number P of parts [DefaultParts]; 1 ≤ Parts ≤ Genes.
+	Parts int
+	// Population is the number of reference texts per generation
+	// [DefaultPopulation]; at least 2.
+	Population int
+	// Generations is the number of generations after the initial one
+	// [DefaultGenerations]. A negative value runs none: Train returns the
+	// best reference of the initial population (the top-TF-IDF
+	// initialisation of seed 003 §3.6.1).
+	Generations int
+	// PoolSize is the number of highest-ranked trigrams genes are drawn
+	// from [DefaultPoolSize].
+	PoolSize int
+	// Ranking aggregates TF-IDF over documents for the pool [RankMax].
+	Ranking PoolRanking
+	// MutationRate is the fraction of each child's genes replaced by random
+	// pool trigrams [DefaultMutationRate]; in (0, 1]. A negative value
+	// disables mutation.
+	MutationRate float64
+	// SampleDocs is the number N of documents of Eq. 1 per generation
+	// [DefaultSampleDocs]; at least 2.
+	SampleDocs int
+	// Holdout is the fraction of the texts kept out of the GA to choose the
+	// winner of the final population [DefaultHoldout]; in (0, 1).
+	Holdout float64
+	// Seed makes training deterministic: the same texts, Config and Seed
+	// give the same reference text whatever Workers is.
+	Seed uint64
+	// Workers is the number of goroutines that evaluate fitness; zero means
+	// runtime.GOMAXPROCS(0).
+	Workers int
+}
+
+func (c TrainConfig) withDefaults() TrainConfig {
+	if c.Genes == 0 {
+		c.Genes = DefaultGenes
+	}
+	if c.Parts == 0 {
+		c.Parts = DefaultParts
+	}
+	if c.Population == 0 {
+		c.Population = DefaultPopulation
+	}
+	if c.Generations == 0 {
+		c.Generations = DefaultGenerations
+	}
+	if c.Generations < 0 {
+		c.Generations = 0
+	}
+	if c.PoolSize == 0 {
+		c.PoolSize = DefaultPoolSize
+	}
+	if c.MutationRate == 0 {
+		c.MutationRate = DefaultMutationRate
+	}
+	if c.SampleDocs == 0 {
+		c.SampleDocs = DefaultSampleDocs
+	}
+	if c.Holdout == 0 {
+		c.Holdout = DefaultHoldout
+	}
+	if c.Workers == 0 {
+		c.Workers = runtime.GOMAXPROCS(0)
+	}
+	return c
+}
+
+func (c TrainConfig) validate() error {
+	tc := TextConfig{Normalization: c.Normalization, Language: c.Language, Binary: c.Binary}
+	if err := tc.validate("mrcosine"); err != nil {
+		return err
+	}
+	switch {
+	case c.Genes < 1:
+		return fmt.Errorf("mrcosine: Genes (%d) must be ≥ 1", c.Genes)
+	case c.Parts < 1 || c.Parts > c.Genes:
+		return fmt.Errorf("mrcosine: Parts (%d) must be in [1, Genes (%d)]", c.Parts, c.Genes)
+	case c.Population < 2:
+		return fmt.Errorf("mrcosine: Population (%d) must be ≥ 2", c.Population)
+	case c.PoolSize < 1:
+		return fmt.Errorf("mrcosine: PoolSize (%d) must be ≥ 1", c.PoolSize)
+	case c.Ranking != RankMax && c.Ranking != RankSum:
+		return fmt.Errorf("mrcosine: Ranking (%d) must be RankMax (0) or RankSum (1)", int(c.Ranking))
+	case c.MutationRate > 1 || math.IsNaN(c.MutationRate):
+		return fmt.Errorf("mrcosine: MutationRate (%g) must be in (0, 1], or negative for none", c.MutationRate)
+	case c.SampleDocs < 2:
+		return fmt.Errorf("mrcosine: SampleDocs (%d) must be ≥ 2", c.SampleDocs)
+	case !(c.Holdout > 0 && c.Holdout < 1):
+		return fmt.Errorf("mrcosine: Holdout (%g) must be in (0, 1)", c.Holdout)
+	case c.Workers < 1:
+		return fmt.Errorf("mrcosine: Workers (%d) must be ≥ 1", c.Workers)
+	}
+	return nil
+}
+
+// Progress reports one generation of [Train].
+type Progress struct {
+	// Generation is 0 for the initial population, then 1..Generations.
+	Generation, Generations int
+	// Best, Mean and Worst are the fitness (Eq. 1 MAE, lower is better) of
+	// the population kept for the next generation, on this generation's
+	// sample of training documents.
+	Best, Mean, Worst float64
+	// Reference is the best reference text of this generation.
+	Reference *Reference
+	// Final is set on the last report, made after the last generation:
+	// Reference is then the winner on the held-out documents and Holdout
+	// its fitness there.
+	Final   bool
+	Holdout float64
+}
+
+// ErrTooFewTexts is returned by [Train] when the collection has too few
+// texts with trigrams to split into training and held-out parts.
+var ErrTooFewTexts = errors.New("mrcosine: too few texts with trigrams to train on")
+
+// Train builds a reference text from texts with the genetic algorithm of
+// seed 003 §3.6 and returns the winner (seed 003 §4.2):
+//
+//   - the texts are split Holdout/(1−Holdout) at random; the GA sees only
+//     the training part;
+//   - genes are drawn from the PoolSize trigrams of highest TF-IDF over the
+//     training part (§3.6.1); the initial population is Population random
+//     sequences of Genes pool trigrams;
+//   - each generation draws SampleDocs training documents, makes Population
+//     children from random parent pairs by single-cut crossover ("cuts two
+//     reference texts in a random length and displaces the cuts", §3.6.2),
+//     replaces MutationRate of each child's genes by random pool trigrams,
+//     scores parents and children by Eq. 1 (the mean absolute error between
+//     multireference cosine and full trigram cosine over all sample pairs,
+//     §3.6.3) and keeps the Population lowest-error ones ((μ+λ) selection;
+//     §3.6.4 says "higher scores", but the score is an error);
+//   - after the last generation the population is scored on a sample of the
+//     held-out part and the lowest-error reference text is returned.
+//
+// Fitness is evaluated on Workers goroutines. The result depends only on
+// texts, cfg and cfg.Seed. Train returns ctx.Err() (wrapped) as soon as it
+// notices cancellation. progress, if not nil, is called from the calling
+// goroutine after every generation. Train does not keep texts.
+//
+// Cost per generation: O(Population·(Genes·SampleDocs + Parts·SampleDocs²)).
+func Train(ctx context.Context, texts []string, cfg TrainConfig, progress func(Progress)) (*Reference, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", err, detector.ErrInvalidConfig)
+	}
+	tc := TextConfig{Normalization: cfg.Normalization, Language: cfg.Language, Binary: cfg.Binary}
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6d72636f73696e65))
+
+	profs, err := profiles(ctx, tc, texts, cfg.Workers)
+	if err != nil {
+		return nil, err
+	}
+	var docs []int // texts with at least one trigram
+	for i, p := range profs {
+		if p.norm > 0 {
+			docs = append(docs, i)
+		}
+	}
+	rng.Shuffle(len(docs), func(i, j int) { docs[i], docs[j] = docs[j], docs[i] })
+	nHold := int(math.Round(float64(len(docs)) * cfg.Holdout))
+	if nHold < 2 || len(docs)-nHold < 2 {
+		return nil, fmt.Errorf("%w: %d of %d texts have trigrams", ErrTooFewTexts, len(docs), len(texts))
+	}
+	hold, train := docs[:nHold], docs[nHold:]
+	slices.Sort(hold)
+	slices.Sort(train)
+
+	pool := rankPool(profs, train, cfg.PoolSize, cfg.Ranking)
+	g := &ga{cfg: cfg, tc: tc, pool: pool, profs: profs}
+	g.index(append(slices.Clone(train), hold...))
+
+	pop := make([][]int32, cfg.Population)
+	for i := range pop {
+		pop[i] = make([]int32, cfg.Genes)
+		for k := range pop[i] {
+			pop[i][k] = int32(rng.IntN(len(pool)))
+		}
+	}
+	report := func(gen int, fit []float64, final bool, hold float64) {
+		if progress == nil {
+			return
+		}
+		best := slices.Min(fit)
+		ref, _ := g.reference(pop[slices.Index(fit, best)])
+		var sum float64
+		for _, f := range fit {
+			sum += f
+		}
+		progress(Progress{Generation: gen, Generations: cfg.Generations, Best: best, Mean: sum / float64(len(fit)),
+			Worst: slices.Max(fit), Reference: ref, Final: final, Holdout: hold})
+	}
+
+	fit, err := g.evaluate(ctx, pop, g.sample(rng, train))
+	if err != nil {
+		return nil, err
+	}
+	report(0, fit, false, 0)
+	for gen := 1; gen <= cfg.Generations; gen++ {
+		kids := g.offspring(rng, pop)
+		all := append(slices.Clone(pop), kids...)
+		fit, err = g.evaluate(ctx, all, g.sample(rng, train))
+		if err != nil {
+			return nil, err
+		}
+		order := make([]int, len(all))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(fit[a], fit[b]) })
+		next, nextFit := make([][]int32, cfg.Population), make([]float64, cfg.Population)
+		for i := range next {
+			next[i], nextFit[i] = all[order[i]], fit[order[i]]
+		}
+		pop, fit = next, nextFit
+		report(gen, fit, false, 0)
+	}
+	fit, err = g.evaluate(ctx, pop, g.sample(rng, hold))
+	if err != nil {
+		return nil, err
+	}
+	best := slices.Index(fit, slices.Min(fit))
+	report(cfg.Generations, fit, true, fit[best])
+	return g.reference(pop[best])
+}
+
+// profiles computes the trigram profile of every text on workers goroutines.
+func profiles(ctx context.Context, tc TextConfig, texts []string, workers int) ([]profile, error) {
+	out := make([]profile, len(texts))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, max(len(texts), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var c counter
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(texts) || ctx.Err() != nil {
+					return
+				}
+				out[i] = makeProfile(tc, texts[i], &c)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("mrcosine: Train: %w", err)
+	}
+	return out, nil
+}
+
+// rankPool returns the n trigram codes of highest aggregated TF-IDF over the
+// documents docs (seed 003 §3.6.1), ties broken by code.
+func rankPool(profs []profile, docs []int, n int, how PoolRanking) []uint64 {
+	df := map[uint64]int{}
+	for _, d := range docs {
+		for _, c := range profs[d].codes {
+			df[c]++
+		}
+	}
+	score := make(map[uint64]float64, len(df))
+	N := float64(len(docs))
+	for _, d := range docs {
+		p := profs[d]
+		var total float64
+		for _, v := range p.counts {
+			total += float64(v)
+		}
+		for i, c := range p.codes {
+			s := float64(p.counts[i]) / total * math.Log(N/float64(df[c]))
+			if how == RankSum {
+				score[c] += s
+			} else if s > score[c] {
+				score[c] = s
+			}
+		}
+	}
+	codes := make([]uint64, 0, len(score))
+	for c := range score {
+		codes = append(codes, c)
+	}
+	slices.SortFunc(codes, func(a, b uint64) int {
+		return cmp.Or(cmp.Compare(score[b], score[a]), cmp.Compare(a, b))
+	})
+	return codes[:min(n, len(codes))]
+}
+
+// ga holds the state of one training run.
+type ga struct {
+	cfg   TrainConfig
+	tc    TextConfig
+	pool  []uint64
+	profs []profile
+	// sparse holds, for every indexed document, its counts on pool
+	// trigrams.
+	sparse map[int][]poolCount
+}
+
+type poolCount struct {
+	idx   int32
+	count float32
+}
+
+func (g *ga) index(docs []int) {
+	at := make(map[uint64]int32, len(g.pool))
+	for i, c := range g.pool {
+		at[c] = int32(i)
+	}
+	g.sparse = make(map[int][]poolCount, len(docs))
+	for _, d := range docs {
+		var s []poolCount
+		p := g.profs[d]
+		for i, c := range p.codes {
+			if k, ok := at[c]; ok {
+				s = append(s, poolCount{k, float32(p.counts[i])})
+			}
+		}
+		g.sparse[d] = s
+	}
+}
+
+func (g *ga) reference(genes []int32) (*Reference, error) {
+	codes := make([]uint64, len(genes))
+	for i, k := range genes {
+		codes[i] = g.pool[k]
+	}
+	return newReference(codes, g.cfg.Parts, g.tc)
+}
+
+// sample draws SampleDocs documents of from (all of them if fewer).
+func (g *ga) sample(rng *rand.Rand, from []int) []int {
+	n := min(g.cfg.SampleDocs, len(from))
+	perm := rng.Perm(len(from))[:n]
+	out := make([]int, n)
+	for i, k := range perm {
+		out[i] = from[k]
+	}
+	slices.Sort(out)
+	return out
+}
+
+// offspring makes Population children by single-cut crossover of random
+// parent pairs, each mutated (seed 003 §3.6.2).
+func (g *ga) offspring(rng *rand.Rand, pop [][]int32) [][]int32 {
+	R := g.cfg.Genes
+	kids := make([][]int32, 0, len(pop)+1)
+	for len(kids) < len(pop) {
+		a, b := pop[rng.IntN(len(pop))], pop[rng.IntN(len(pop))]
+		cut := 0
+		if R > 1 {
+			cut = 1 + rng.IntN(R-1)
+		}
+		x := append(slices.Clone(a[:cut]), b[cut:]...)
+		y := append(slices.Clone(b[:cut]), a[cut:]...)
+		kids = append(kids, x, y)
+	}
+	kids = kids[:len(pop)]
+	m := 0
+	if g.cfg.MutationRate > 0 {
+		m = max(1, int(math.Round(g.cfg.MutationRate*float64(R))))
+	}
+	pos := make([]int, R)
+	for _, k := range kids {
+		for i := range pos {
+			pos[i] = i
+		}
+		for i := range m { // partial Fisher-Yates: m distinct positions
+			j := i + rng.IntN(R-i)
+			pos[i], pos[j] = pos[j], pos[i]
+			k[pos[i]] = int32(rng.IntN(len(g.pool)))
+		}
+	}
+	return kids
+}
+
+// evalSet is one sample of documents prepared for fitness evaluation.
+type evalSet struct {
+	n     int
+	tf    []float32 // tf[poolIdx*n + doc]
+	truth []float32 // full trigram cosine of pair (a<b), row-major upper triangle
+}
+
+func (g *ga) prepare(ctx context.Context, docs []int) (*evalSet, error) {
+	n := len(docs)
+	es := &evalSet{n: n, tf: make([]float32, len(g.pool)*n), truth: make([]float32, n*(n-1)/2)}
+	for d, doc := range docs {
+		for _, pc := range g.sparse[doc] {
+			v := pc.count
+			if g.tc.Binary {
+				v = 1
+			}
+			es.tf[int(pc.idx)*n+d] = v
+		}
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range g.cfg.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				a := int(next.Add(1) - 1)
+				if a >= n || ctx.Err() != nil {
+					return
+				}
+				off := pairIndex(n, a, a+1)
+				for b := a + 1; b < n; b++ {
+					es.truth[off+b-a-1] = float32(g.profs[docs[a]].cosine(g.profs[docs[b]]))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("mrcosine: Train: %w", err)
+	}
+	return es, nil
+}
+
+// pairIndex is the position of pair (a, b), a < b, in the upper triangle.
+func pairIndex(n, a, b int) int { return a*(2*n-a-1)/2 + (b - a - 1) }
+
+// evaluate returns the Eq. 1 fitness of every chromosome on the sample docs.
+func (g *ga) evaluate(ctx context.Context, pop [][]int32, docs []int) ([]float64, error) {
+	es, err := g.prepare(ctx, docs)
+	if err != nil {
+		return nil, err
+	}
+	fit := make([]float64, len(pop))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(g.cfg.Workers, len(pop)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var sc fitScratch
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(pop) || ctx.Err() != nil {
+					return
+				}
+				fit[i] = g.fitness(pop[i], es, &sc)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("mrcosine: Train: %w", err)
+	}
+	return fit, nil
+}
+
+type fitScratch struct {
+	sig  []float32 // sig[part*n + doc], then transposed into vec
+	vec  []float32 // vec[doc*P + part]
+	norm []float64
+}
+
+// fitness is Eq. 1 of seed 003: the mean absolute error between the
+// multireference cosine and the full trigram cosine over all sample pairs.
+// The factor 1/‖tf_D‖ of every signature element cancels in the signature
+// cosine and is left out.
+func (g *ga) fitness(genes []int32, es *evalSet, sc *fitScratch) float64 {
+	n, P := es.n, g.cfg.Parts
+	sc.sig = slices.Grow(sc.sig[:0], P*n)[:P*n]
+	clear(sc.sig)
+	sc.vec = slices.Grow(sc.vec[:0], P*n)[:P*n]
+	sc.norm = slices.Grow(sc.norm[:0], n)[:n]
+	bounds := partBounds(len(genes), P)
+	for j := range P {
+		part := genes[bounds[j]:bounds[j+1]]
+		row := sc.sig[j*n : (j+1)*n]
+		var ss float64
+		for k, gi := range part {
+			c := 1.0
+			if g.tc.Binary {
+				if slices.Contains(part[:k], gi) {
+					continue
+				}
+			} else {
+				// tf_Rj(g)² summed over distinct g equals the sum over
+				// occurrences of 2·(occurrences so far)+1.
+				prev := 0
+				for _, x := range part[:k] {
+					if x == gi {
+						prev++
+					}
+				}
+				c = float64(2*prev + 1)
+			}
+			ss += c
+			tf := es.tf[int(gi)*n : int(gi+1)*n]
+			for d, v := range tf {
+				row[d] += v
+			}
+		}
+		inv := float32(1 / math.Sqrt(ss))
+		for d := range row {
+			sc.vec[d*P+j] = row[d] * inv
+		}
+	}
+	for d := range n {
+		v := sc.vec[d*P : (d+1)*P]
+		var ss float64
+		for _, x := range v {
+			ss += float64(x) * float64(x)
+		}
+		sc.norm[d] = math.Sqrt(ss)
+	}
+	var sum float64
+	k := 0
+	for a := range n {
+		va := sc.vec[a*P : (a+1)*P]
+		for b := a + 1; b < n; b++ {
+			vb := sc.vec[b*P : (b+1)*P]
+			mrc := 0.0
+			if sc.norm[a] > 0 && sc.norm[b] > 0 {
+				var dot float32
+				for j, x := range va {
+					dot += x * vb[j]
+				}
+				mrc = min(float64(dot)/(sc.norm[a]*sc.norm[b]), 1)
+			}
+			sum += math.Abs(mrc - float64(es.truth[k]))
+			k++
+		}
+	}
+	return sum / float64(n*(n-1)/2)
+}
+
+// MeanAbsoluteError returns Eq. 1 of seed 003 for ref over every pair of
+// texts: the mean of |Cosine(sig(a), sig(b)) − TrigramCosine(a, b)|. Texts
+// without trigrams are skipped. It returns 0 for fewer than two texts.
+// Time O(Σ len(text) + N²·(Parts + trigrams per text)).
+func MeanAbsoluteError(ref *Reference, texts []string) float64 {
+	var c counter
+	type doc struct {
+		p   profile
+		sig []float32
+	}
+	var docs []doc
+	for _, t := range texts {
+		p := makeProfile(ref.tc, t, &c)
+		if p.norm > 0 {
+			docs = append(docs, doc{p, ref.Signature(t)})
+		}
+	}
+	if len(docs) < 2 {
+		return 0
+	}
+	var sum float64
+	for a := range docs {
+		for b := a + 1; b < len(docs); b++ {
+			sum += math.Abs(Cosine(docs[a].sig, docs[b].sig) - docs[a].p.cosine(docs[b].p))
+		}
+	}
+	n := len(docs)
+	return sum / float64(n*(n-1)/2)
+}
