@@ -14,7 +14,7 @@ import (
 
 // sweepRow is one threshold of the Gold Set sweep.
 type sweepRow struct {
-	t                float64
+	t               float64
 	strict, lenient eval.Counts
 }
 

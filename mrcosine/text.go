@@ -66,7 +66,9 @@ func (tc TextConfig) validate(pkg string) error {
 	if tc.Normalization < Normalized || tc.Normalization > Raw {
 		return fmt.Errorf("%s: Normalization (%d) must be Normalized (0), LettersOnly (1) or Raw (2)", pkg, int(tc.Normalization))
 	}
-	if len(tc.Language) > 16 || strings.ContainsFunc(tc.Language, func(r rune) bool { return !(r == '-' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') }) {
+	if len(tc.Language) > 16 || strings.ContainsFunc(tc.Language, func(r rune) bool {
+		return !(r == '-' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
+	}) {
 		return fmt.Errorf("%s: Language (%q) must be a BCP 47 tag such as \"en\" or \"tr\"", pkg, tc.Language)
 	}
 	return nil

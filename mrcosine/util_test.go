@@ -3,4 +3,4 @@ package mrcosine
 import "math"
 
 func pow(x float64, n int) float64 { return math.Pow(x, float64(n)) }
-func acos(x float64) float64        { return math.Acos(x) }
+func acos(x float64) float64       { return math.Acos(x) }
