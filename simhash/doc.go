@@ -1,0 +1,57 @@
+// Package simhash implements Charikar's SimHash (STOC 2002) with IDF
+// weights, as adapted by Varol 2012 §4.1.4, and the Hamming-distance index
+// of permuted sorted tables of Manku, Jain, Das Sarma (WWW 2007 §3).
+//
+// A document's weighted features (φ, w) are hashed to 64 bits; a vector V of
+// 64 counters adds w where bit i of h(φ) is 1 and subtracts it where it is 0;
+// bit i of the fingerprint is 1 iff V_i > 0 ([Fingerprint]). Similar
+// documents get fingerprints at a small Hamming distance, and two documents
+// are near-duplicates when the distance is at most K.
+//
+// The default is the variant of Varol 2012 §4.1.4: the unique terms, each
+// weighted by its idf, with the two highest-idf terms dropped. Other features
+// (word n-grams, character n-grams) and weights (unit, tf, tf·idf) are
+// options ([Features], [Weights]). [Signer] fingerprints one text without an
+// index; [Index] is the exact online Hamming index; [Detector] joins them.
+//
+// # Guarantees
+//
+// Both false positives and false negatives with respect to the similarity
+// SimHash estimates (the angle between weighted feature vectors): documents
+// whose fingerprints differ in more than K bits are missed, and unrelated
+// documents can fall within K bits. The [Index] itself is exact: it returns
+// precisely the stored fingerprints within distance K, never fewer, for
+// every K from 0 to 64. Exact duplicates are always reported, both ways (see
+// [Detector] for the online IDF case). A document with no features has no
+// fingerprint and matches nothing, so empty documents do not all collide on
+// fingerprint 0.
+//
+// # Complexity
+//
+// Signing a text of n tokens with u unique features costs O(n) analysis,
+// O(u·64) accumulation and O(u·SkipTop) to find the dropped features, with
+// no allocation in the steady state. Add and Containers are one
+// [Index.Query]: O(t·(log N + N/2^p)) for N stored fingerprints and t tables
+// of p-bit keys (default K = 3: 4 tables of 16 bits). Memory is 12 bytes per
+// document and table plus 9 bytes per document in the Detector.
+//
+// # Parameters
+//
+//   - 64-bit fingerprints and K = [DefaultK] (3): Manku et al. 2007 §3
+//     (Varol 2012 §4.1.4 reports pairs at distance < 3, i.e. K = 2).
+//   - Features: unique words weighted by idf, the [DefaultSkipTop] (2)
+//     highest-idf words dropped: Varol 2012 §4.1.4 and Table 4.2.
+//   - Ties: V_i = 0 gives bit 0, as in Table 4.2; equal idf among the
+//     dropped features is broken by ascending feature hash.
+//   - Index: K+1 blocks (Manku's 4-table design for K = 3) while blocks are
+//     at least 5 bits wide, one scanned table beyond (see [NewIndex]).
+//   - Preprocessing: stopwords removed and first-5 stemming (Varol 2012
+//     §2.1, §5.1).
+//   - Feature hash: seeded 64-bit xxh3 (the seed used SHA1; DESIGN.md).
+//
+// # Concurrency
+//
+// A [Detector] is safe for concurrent use by multiple goroutines. A [Signer]
+// is not; use one per goroutine. An [Index] allows concurrent Queries but
+// needs exclusive access for Add and Remove.
+package simhash
