@@ -197,6 +197,8 @@ func (t *termWeight) weight(id uint32, term string) float64 {
 	return w
 }
 
+func (t *termWeight) key(_ uint32, w float64) float64 { return w }
+
 func grow[T any](s []T, n int) []T {
 	if n <= len(s) {
 		return s

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/codet"
 	"github.com/seed-9ef9c1df/neardup/detector"
@@ -188,4 +189,11 @@ func TestNewErrors(t *testing.T) {
 	}
 	_, err := codet.NewWithIDF(codet.Config{}, nil)
 	assert.True(t, errors.Is(err, detector.ErrInvalidConfig), "NewWithIDF(nil)")
+}
+
+func mustTag(t testing.TB, s string) language.Tag {
+	t.Helper()
+	tag, err := language.Parse(s)
+	require.NoError(t, err)
+	return tag
 }

@@ -31,7 +31,7 @@ const (
 	// value used. [P] Chosen from our sweep on the Gold Set development
 	// split and the Clough-Stevenson corpus (TestQualityGoldSet,
 	// TestQualityClough; the sweep is in the package README note).
-	DefaultETL = 0.5
+	DefaultETL = 0.25
 	// DefaultNodeLimit is the visitor-list size above which a node is
 	// deactivated (Varol 2012 Alg. 2, "document list size limit"; the value
 	// is not stated). [P] 1000: far above the visitor count of any

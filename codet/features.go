@@ -12,11 +12,14 @@ import (
 // weighter gives the idf weight of a term.
 type weighter interface {
 	weight(id uint32, term string) float64
+	// key is the word-sorting key of a term of weight w: higher first.
+	key(id uint32, w float64) float64
 }
 
 type tokw struct {
 	id   uint32
 	w    float64
+	key  float64
 	term string
 }
 
@@ -61,7 +64,8 @@ func (s *settings) build(b *seqBuf, doc *textproc.Document, wf weighter) {
 	for _, sen := range doc.Sentences {
 		b.tok = b.tok[:0]
 		for _, t := range sen.Tokens {
-			b.tok = append(b.tok, tokw{id: t.ID, w: wf.weight(t.ID, t.Term), term: t.Term})
+			w := wf.weight(t.ID, t.Term)
+			b.tok = append(b.tok, tokw{id: t.ID, w: w, key: wf.key(t.ID, w), term: t.Term})
 		}
 		if len(b.tok) == 0 {
 			continue
@@ -79,7 +83,7 @@ func (s *settings) build(b *seqBuf, doc *textproc.Document, wf weighter) {
 		}
 		if !s.NoWordSort {
 			slices.SortStableFunc(b.tok, func(x, y tokw) int {
-				if c := cmp.Compare(y.w, x.w); c != 0 {
+				if c := cmp.Compare(y.key, x.key); c != 0 {
 					return c
 				}
 				return cmp.Compare(x.term, y.term)
@@ -113,6 +117,8 @@ type Sequence struct {
 }
 
 type funcWeighter func(term string) float64
+
+func (f funcWeighter) key(_ uint32, w float64) float64 { return w }
 
 func (f funcWeighter) weight(_ uint32, term string) float64 {
 	if f == nil {
