@@ -1,0 +1,212 @@
+package shingle
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// multiset returns a filtered multiset as a map.
+func multiset(sig, cnt []uint32) map[uint32]int {
+	m := map[uint32]int{}
+	for i, s := range sig {
+		m[s] += int(cnt[i])
+	}
+	return m
+}
+
+// exhaustiveJaccard computes the multiset Jaccard similarity Σmin/Σmax of
+// two multisets held in maps, independently of jaccard's merge.
+func exhaustiveJaccard(a, b map[uint32]int) float64 {
+	smin, smax := 0, 0
+	for s, ca := range a {
+		smin += min(ca, b[s])
+		smax += max(ca, b[s])
+	}
+	for s, cb := range b {
+		if _, ok := a[s]; !ok {
+			smax += cb
+		}
+	}
+	if smax == 0 {
+		return 0
+	}
+	return float64(smin) / float64(smax)
+}
+
+// randomMultisets returns n raw signature multisets: variants of a few base
+// documents (signatures dropped, added and re-counted) over a Zipf-like
+// alphabet, so that many pairs sit near any threshold.
+func randomMultisets(r *rand.Rand, n int) [][2][]uint64 {
+	alphabet := 400
+	draw := func() uint64 {
+		// Skewed: low hashes are common.
+		return uint64(r.IntN(1+r.IntN(alphabet))) + 1
+	}
+	var bases [][]uint64
+	out := make([][2][]uint64, 0, n)
+	for range n {
+		var raw []uint64
+		if len(bases) == 0 || r.IntN(3) == 0 {
+			for range 2 + r.IntN(60) {
+				raw = append(raw, draw())
+			}
+			bases = append(bases, raw)
+		} else {
+			base := bases[r.IntN(len(bases))]
+			for _, h := range base {
+				switch r.IntN(10) {
+				case 0: // dropped
+				case 1:
+					raw = append(raw, h, h)
+				default:
+					raw = append(raw, h)
+				}
+			}
+			for range r.IntN(8) {
+				raw = append(raw, draw())
+			}
+		}
+		slices.Sort(raw)
+		var hs []uint64
+		var cnt []uint64
+		for i := 0; i < len(raw); {
+			j := i
+			for j < len(raw) && raw[j] == raw[i] {
+				j++
+			}
+			hs = append(hs, raw[i])
+			cnt = append(cnt, uint64(j-i))
+			i = j
+		}
+		out = append(out, [2][]uint64{hs, cnt})
+	}
+	return out
+}
+
+// TestSpotPruningNeverDrops is the property test of the SpotSigs search:
+// on random collections, at random thresholds, with and without the idf
+// band, with refreshes and stale views, with removals, the inverted-index
+// search with early termination returns exactly the pairs (and scores) an
+// exhaustive multiset-Jaccard comparison of the same filtered multisets
+// finds at the same τ.
+func TestSpotPruningNeverDrops(t *testing.T) {
+	trials := 40
+	if testing.Short() || raceEnabled {
+		trials = 10
+	}
+	for trial := range trials {
+		r := rand.New(rand.NewPCG(uint64(trial), 99))
+		cfg := Config{Method: SpotSigs, Threshold: []float64{0.05, 0.1, 0.3, 0.5, 0.7, 0.85, 0.95, 1}[trial%8]}
+		if trial%3 != 0 {
+			cfg.MinIDF, cfg.MaxIDF = -1, 2 // no band
+		}
+		cfg.MinSignatures = 1 + r.IntN(4)
+		cfg, err := cfg.withDefaults()
+		require.NoError(t, err)
+		x := &spotIndex{cfg: cfg}
+		sets := randomMultisets(r, 40+r.IntN(120))
+		live := map[uint32]bool{}
+		check := func(when string) {
+			ms := map[uint32]map[uint32]int{}
+			for i := range live {
+				ms[i] = multiset(x.vsig[i], x.vcnt[i])
+			}
+			for self := range live {
+				got := map[uint32]float64{}
+				for _, h := range x.similar(self, len(x.docs), nil) {
+					got[h.idx] = h.score
+				}
+				want := map[uint32]float64{}
+				if x.flen[self] >= 0 {
+					for other := range live {
+						if other == self || x.flen[other] < 0 {
+							continue
+						}
+						if s := exhaustiveJaccard(ms[self], ms[other]); s >= cfg.Threshold {
+							want[other] = s
+						}
+					}
+				}
+				require.Equal(t, len(want), len(got), "trial %d %s τ=%v doc %d: similar = %v, exhaustive = %v", trial, when, cfg.Threshold, self, got, want)
+				for o, s := range want {
+					assert.InDelta(t, s, got[o], 1e-12, "trial %d %s doc %d vs %d", trial, when, self, o)
+				}
+			}
+		}
+		for i, s := range sets {
+			cnt := make([]uint32, len(s[1]))
+			for k, c := range s[1] {
+				cnt[k] = uint32(c)
+			}
+			x.insert(uint32(i), s[0], cnt)
+			live[uint32(i)] = true
+			if i%17 == 5 {
+				check(fmt.Sprintf("after %d adds (stale view)", i+1))
+			}
+		}
+		check("after all adds")
+		for i := range sets {
+			if r.IntN(4) == 0 {
+				x.remove(uint32(i))
+				delete(live, uint32(i))
+			}
+		}
+		check("after removals (stale view)")
+		x.fresh()
+		check("after removals and refresh")
+	}
+}
+
+// TestSpotReleaseBreakBug builds the pair the release's posting-list break
+// drops: |A| = 100 with 8 signatures of its own visited first, |B| = 92
+// all shared, J = 0.92 at τ = 0.85 (δ + |A| − |B| = 16 > (1−τ)|A| = 15).
+func TestSpotReleaseBreakBug(t *testing.T) {
+	cfg, err := Config{Method: SpotSigs, Threshold: 0.85, MinIDF: -1, MaxIDF: 2}.withDefaults()
+	require.NoError(t, err)
+	x := &spotIndex{cfg: cfg}
+	var ah, bh []uint64
+	var ac, bc []uint32
+	for h := uint64(1); h <= 8; h++ { // A's own signatures
+		ah, ac = append(ah, h), append(ac, 1)
+	}
+	for h := uint64(100); h < 192; h++ { // shared
+		ah, ac = append(ah, h), append(ac, 1)
+		bh, bc = append(bh, h), append(bc, 1)
+	}
+	// A third document holds the shared signatures too, so their lists are
+	// longer than A's own and A visits its own first.
+	x.insert(0, bh, bc)
+	x.insert(1, bh, bc)
+	x.insert(2, ah, ac)
+	x.fresh()
+	got := x.similar(2, 3, nil)
+	require.Len(t, got, 2, "similar(A) = %v", got)
+	assert.InDelta(t, 0.92, got[0].score, 1e-12)
+	// The release's bound: δ + Δ > (1−τ)|A| would have broken off here.
+	delta, dA, dB := 8.0, 100.0, 92.0
+	assert.Greater(t, delta+dA-dB, (1-0.85)*dA, "the case must trigger the release's break")
+}
+
+// TestJaccardEarlyExit checks the corrected pairwise bound: the release's
+// exit (max − D)/max < τ rejects |A| = |B| = 100, D = 20 at τ = 0.81,
+// where J = 0.818; jaccard does not.
+func TestJaccardEarlyExit(t *testing.T) {
+	var as, bs, ac, bc []uint32
+	for s := uint32(0); s < 90; s++ {
+		as, ac = append(as, s), append(ac, 1)
+		bs, bc = append(bs, s), append(bc, 1)
+	}
+	for s := uint32(90); s < 100; s++ {
+		as, ac = append(as, s), append(ac, 1)
+		bs, bc = append(bs, s+100), append(bc, 1)
+	}
+	want := 90.0 / 110.0
+	assert.InDelta(t, want, jaccard(as, ac, bs, bc, 100, 100, 0.81), 1e-12)
+	assert.Less(t, (100.0-20)/100, 0.81, "the release's bound would have rejected the pair")
+	assert.Zero(t, jaccard(as, ac, bs, bc, 100, 100, 0.9), "J = 0.818 < 0.9 must be rejected")
+}
