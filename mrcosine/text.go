@@ -114,6 +114,15 @@ func parseTrigram(s string) (uint64, bool) {
 	return pack(r[0], r[1], r[2]), true
 }
 
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 func isWordRune(r rune, digits bool) bool {
 	if r < utf8.RuneSelf {
 		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || digits && '0' <= r && r <= '9'
@@ -143,7 +152,7 @@ func eachTrigram(tc TextConfig, text string, fn func(code uint64)) {
 		}
 		return
 	}
-	if !norm.NFC.IsNormalString(text) {
+	if !isASCII(text) && norm.NFC.QuickSpanString(text) < len(text) {
 		text = norm.NFC.String(text)
 	}
 	digits := tc.Normalization == Normalized

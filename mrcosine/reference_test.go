@@ -1,0 +1,233 @@
+package mrcosine
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+)
+
+func trigrams(tc TextConfig, text string) []string {
+	var out []string
+	eachTrigram(tc, text, func(c uint64) { out = append(out, trigramString(c)) })
+	return out
+}
+
+func TestTrigrams(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		tc   TextConfig
+		text string
+		want []string
+	}{
+		{"Normalized", TextConfig{}, "  Hello,  W0rld!! ", []string{"hel", "ell", "llo", "lo ", "o w", " w0", "w0r", "0rl", "rld"}},
+		{"LettersOnly", TextConfig{Normalization: LettersOnly}, "ab 12 cd", []string{"ab ", "b c", " cd"}},
+		{"Raw", TextConfig{Normalization: Raw}, "A,b C", []string{"A,b", ",b ", "b C"}},
+		{"Turkish", TextConfig{Language: "tr"}, "KADIN İz", []string{"kad", "adı", "dın", "ın ", "n i", " iz"}},
+		{"English I", TextConfig{Language: "en"}, "KIT", []string{"kit"}},
+		{"InvalidUTF8", TextConfig{}, "ab\xffcd", []string{"ab ", "b c", " cd"}},
+		{"NFC", TextConfig{}, "cafe\u0301s", []string{"caf", "afé", "fés"}},
+		{"Short", TextConfig{}, "ab", nil},
+		{"Empty", TextConfig{}, "", nil},
+		{"OnlyPunct", TextConfig{}, "... !!!", nil},
+	} {
+		assert.Equal(t, tc.want, trigrams(tc.tc, tc.text), tc.name)
+	}
+}
+
+func TestPartBounds(t *testing.T) {
+	b := partBounds(1000, 150)
+	sizes := map[int]int{}
+	for j := range 150 {
+		sizes[b[j+1]-b[j]]++
+		if j > 0 {
+			assert.LessOrEqual(t, b[j+1]-b[j], b[j]-b[j-1], "longer parts first")
+		}
+	}
+	assert.Equal(t, map[int]int{7: 100, 6: 50}, sizes, "ALGORITHMS.md §6 gap 3: 100 parts of 7, 50 of 6")
+	assert.Equal(t, 1000, b[150])
+}
+
+// TestSignatureByHand checks a signature computed by hand from the formula
+// of ALGORITHMS.md §6 gap 4.
+func TestSignatureByHand(t *testing.T) {
+	// "abcabc": abc×2, bca, cab → ‖tf_D‖ = √6.
+	// Part 0 = {abc, xyz}: dot 2, ‖R0‖ = √2 → 2/√12.
+	// Part 1 = {bca, abc}: dot 1+2 = 3, ‖R1‖ = √2 → 3/√12.
+	ref, err := NewReference([]string{"abc", "xyz", "bca", "abc"}, 2, TextConfig{})
+	require.NoError(t, err)
+	sig := ref.Signature("abcabc")
+	assert.InDeltaSlice(t, []float32{float32(2 / math.Sqrt(12)), float32(3 / math.Sqrt(12))}, sig, 1e-6)
+	// Binary: D = {abc, bca, cab} → √3; part 0 dot 1 / √(3·2); part 1 dot 2 / √(3·2).
+	bin, err := NewReference([]string{"abc", "xyz", "bca", "abc"}, 2, TextConfig{Binary: true})
+	require.NoError(t, err)
+	assert.InDeltaSlice(t, []float32{float32(1 / math.Sqrt(6)), float32(2 / math.Sqrt(6))}, bin.Signature("abcabc"), 1e-6)
+	// Repeated genes count under term frequency: part {abc, abc} has ‖R‖ = 2.
+	rep, err := NewReference([]string{"abc", "abc"}, 1, TextConfig{})
+	require.NoError(t, err)
+	assert.InDeltaSlice(t, []float32{float32(4 / (math.Sqrt(6) * 2))}, rep.Signature("abcabc"), 1e-6)
+	assert.Equal(t, []float32{0, 0}, ref.Signature("no match here"), "no reference trigram → zero signature")
+	assert.Equal(t, []float32{0, 0}, ref.Signature(""))
+}
+
+// TestSignatureMatchesProfiles compares the table-driven signature with the
+// cosine of full profiles of each part, on real text.
+func TestSignatureMatchesProfiles(t *testing.T) {
+	ref := Default()
+	texts := []string{
+		"Oil prices rose sharply on Tuesday after the pipeline closed.",
+		strings.Repeat("The quick brown fox jumps over the lazy dog. ", 20),
+		"İSTANBUL'DA KADIN ve çocuklar için yeni bir park açıldı.",
+	}
+	genes := ref.Genes()
+	var c counter
+	for _, text := range texts {
+		sig := ref.Signature(text)
+		pd := makeProfile(ref.TextConfig(), text, &c)
+		b := partBounds(len(genes), ref.Parts())
+		for j := range ref.Parts() {
+			// A part as a profile: its genes joined by a character that
+			// breaks every junction trigram would be wrong (junctions), so
+			// count genes directly.
+			cnt := map[uint64]uint32{}
+			for _, g := range genes[b[j]:b[j+1]] {
+				code, _ := parseTrigram(g)
+				cnt[code]++
+			}
+			var pr profile
+			var ss float64
+			for code, v := range cnt {
+				pr.codes = append(pr.codes, code)
+				ss += float64(v * v)
+			}
+			slices.Sort(pr.codes)
+			for _, code := range pr.codes {
+				pr.counts = append(pr.counts, cnt[code])
+			}
+			pr.norm = math.Sqrt(ss)
+			assert.InDelta(t, pd.cosine(pr), float64(sig[j]), 1e-6, "part %d of %q", j, text[:10])
+		}
+	}
+}
+
+func TestNewReferenceInvalid(t *testing.T) {
+	for _, tc := range []struct {
+		genes []string
+		parts int
+		tc    TextConfig
+		want  string
+	}{
+		{nil, 1, TextConfig{}, "at least one gene"},
+		{[]string{"abc", "ab"}, 1, TextConfig{}, `gene 1 ("ab") must be exactly 3 characters`},
+		{[]string{"abcd"}, 1, TextConfig{}, "must be exactly 3 characters"},
+		{[]string{"abc"}, 2, TextConfig{}, "Parts (2) must be in [1, 1]"},
+		{[]string{"abc"}, 0, TextConfig{}, "Parts (0) must be in [1, 1]"},
+		{[]string{"abc"}, 1, TextConfig{Normalization: 3}, "Normalization (3)"},
+		{[]string{"abc"}, 1, TextConfig{Language: "t r"}, "Language"},
+	} {
+		_, err := NewReference(tc.genes, tc.parts, tc.tc)
+		if assert.ErrorIs(t, err, detector.ErrInvalidConfig, "%v", tc.genes) {
+			assert.Contains(t, err.Error(), tc.want)
+		}
+	}
+}
+
+func TestCosine(t *testing.T) {
+	assert.InDelta(t, 1.0, Cosine([]float32{1, 2, 3}, []float32{2, 4, 6}), 1e-9)
+	assert.InDelta(t, 0.0, Cosine([]float32{1, 0}, []float32{0, 1}), 1e-9)
+	assert.Equal(t, 0.0, Cosine([]float32{0, 0}, []float32{1, 1}))
+	assert.Panics(t, func() { Cosine([]float32{1}, []float32{1, 2}) })
+	a, b := Default().Signature("grain exports fell"), Default().Signature("grain exports rose")
+	assert.Zero(t, testing.AllocsPerRun(100, func() { Cosine(a, b) }))
+}
+
+func TestTrigramCosine(t *testing.T) {
+	ref := Default()
+	assert.InDelta(t, 1.0, ref.TrigramCosine("Same text here", "same TEXT, here!"), 1e-9)
+	assert.Equal(t, 0.0, ref.TrigramCosine("aaaa", "bbbb"))
+	assert.Equal(t, 0.0, ref.TrigramCosine("", "bbbb"))
+}
+
+func TestAppendSignatureAllocs(t *testing.T) {
+	ref := Default()
+	text := strings.Repeat("Wheat and corn exports from the port rose 12 pct in the week. ", 40)
+	buf := make([]float32, 0, ref.Parts())
+	ref.AppendSignature(buf, text)
+	assert.Zero(t, testing.AllocsPerRun(50, func() { buf = ref.AppendSignature(buf[:0], text) }))
+}
+
+func TestMarshalRoundTrip(t *testing.T) {
+	for _, tc := range []TextConfig{{}, {Normalization: Raw, Language: "tr", Binary: true}} {
+		ref, err := NewReference([]string{"abc", "ığü", " x ", "😀ab", "abc"}, 2, tc)
+		require.NoError(t, err)
+		b, err := ref.MarshalBinary()
+		require.NoError(t, err)
+		var got Reference
+		require.NoError(t, got.UnmarshalBinary(b))
+		assert.Equal(t, ref.Genes(), got.Genes())
+		assert.Equal(t, ref.Parts(), got.Parts())
+		assert.Equal(t, tc, got.TextConfig())
+		assert.Equal(t, ref.Signature("abc ığü x"), got.Signature("abc ığü x"))
+		b2, _ := got.MarshalBinary()
+		assert.Equal(t, b, b2)
+		// Every truncation and every single-byte change is rejected.
+		for i := range b {
+			assert.ErrorIs(t, new(Reference).UnmarshalBinary(b[:i]), ErrFormat, "truncated at %d", i)
+			c := slices.Clone(b)
+			c[i] ^= 0x40
+			assert.ErrorIs(t, new(Reference).UnmarshalBinary(c), ErrFormat, "byte %d changed", i)
+		}
+	}
+}
+
+func TestDefault(t *testing.T) {
+	ref := Default()
+	assert.Len(t, ref.Genes(), DefaultGenes)
+	assert.Equal(t, DefaultParts, ref.Parts())
+	assert.Equal(t, TextConfig{}, ref.TextConfig())
+	b, err := ref.MarshalBinary()
+	require.NoError(t, err)
+	assert.Equal(t, defaultRef, b, "the embedded bytes are the canonical encoding")
+}
+
+func FuzzUnmarshalBinary(f *testing.F) {
+	f.Add(defaultRef)
+	f.Add([]byte("mrcR"))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var r Reference
+		if err := r.UnmarshalBinary(data); err != nil {
+			return
+		}
+		b, err := r.MarshalBinary()
+		require.NoError(t, err)
+		assert.Equal(t, data, b)
+		r.Signature("any text at all")
+	})
+}
+
+func FuzzSignature(f *testing.F) {
+	f.Add("Oil prices rose.", "Oil prices fell.")
+	f.Add("", "\xff\xfe")
+	f.Add("KADIN İSTANBUL'DA ıI", "kadın istanbul'da ıı")
+	ref := Default()
+	f.Fuzz(func(t *testing.T, a, b string) {
+		sa, sb := ref.Signature(a), ref.Signature(b)
+		for _, x := range sa {
+			if !(x >= 0 && x <= 1) {
+				t.Fatalf("Signature(%q) has %v outside [0, 1]", a, x)
+			}
+		}
+		if s := Cosine(sa, sb); !(s >= 0 && s <= 1) {
+			t.Fatalf("Cosine = %v", s)
+		}
+		if c := ref.TrigramCosine(a, b); !(c >= 0 && c <= 1) {
+			t.Fatalf("TrigramCosine = %v", c)
+		}
+	})
+}
