@@ -3,6 +3,7 @@ package textproc
 import (
 	"fmt"
 	"slices"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/cases"
@@ -244,6 +245,10 @@ func (a *Analyzer) term(word string) (string, bool) {
 			}
 			buf = append(buf, c)
 		}
+	} else if fast, ok := a.lowerLatin(buf, word); ok {
+		// Every rune is below U+0300, so the word is already NFC (all
+		// such code points have NFC_QC=Yes) and lower-cases rune by rune.
+		buf = fast
 	} else {
 		src := word
 		if norm.NFC.QuickSpanString(src) != len(src) {
@@ -277,6 +282,33 @@ func (a *Analyzer) term(word string) (string, bool) {
 	}
 	a.buf = buf
 	return a.intern(buf), true
+}
+
+// lowerLatin lower-cases word into dst rune by rune when every rune is below
+// U+0300 (Latin, including all Turkish letters), where the language's
+// lower-casing is context-free: Turkish maps İ → i and I → ı
+// (unicode.TurkishCase), which is what cases.Lower(language.Turkish) does for
+// these runes. Other languages map İ to "i̇" with a combining dot, so a word
+// containing İ outside Turkish takes the general path. It reports false,
+// with dst unchanged in length, when the word needs the general path.
+func (a *Analyzer) lowerLatin(dst []byte, word string) ([]byte, bool) {
+	n := len(dst)
+	for _, r := range word {
+		switch {
+		case r >= 0x300 || r == utf8.RuneError:
+			return dst[:n], false
+		case isApostrophe(r):
+			r = '\''
+		case r == 'İ' && a.lang != "tr":
+			return dst[:n], false
+		case a.lang == "tr":
+			r = unicode.TurkishCase.ToLower(r)
+		default:
+			r = unicode.ToLower(r)
+		}
+		dst = utf8.AppendRune(dst, r)
+	}
+	return dst, true
 }
 
 // lower appends the language-folded src to dst using the reused Caser.

@@ -178,8 +178,8 @@ func (t *IDF) UnmarshalBinary(data []byte) error {
 	p := data[len(idfMagic)+1:]
 	uv := func() (uint64, bool) {
 		v, k := binary.Uvarint(p)
-		if k <= 0 {
-			return 0, false
+		if k <= 0 || k != len(binary.AppendUvarint(nil, v)) {
+			return 0, false // truncated, overflowing or not minimal
 		}
 		p = p[k:]
 		return v, true
