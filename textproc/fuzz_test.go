@@ -3,8 +3,8 @@ package textproc
 import (
 	"fmt"
 	"strings"
-	"time"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"golang.org/x/text/language"
