@@ -12,8 +12,15 @@ import (
 
 	"golang.org/x/text/language"
 
+	"github.com/seed-9ef9c1df/neardup/codet"
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/imatch"
 	"github.com/seed-9ef9c1df/neardup/internal/naive"
+	"github.com/seed-9ef9c1df/neardup/minhash"
+	"github.com/seed-9ef9c1df/neardup/mrcosine"
+	"github.com/seed-9ef9c1df/neardup/shingle"
+	"github.com/seed-9ef9c1df/neardup/simhash"
+	"github.com/seed-9ef9c1df/neardup/tweezer"
 )
 
 // Entry is one named detector.
@@ -60,8 +67,41 @@ func entry[C any, D detector.Detector](name string, containment bool, summary st
 // All returns every detector, in the order the examples show them.
 func All() []Entry {
 	return []Entry{
+		entry("codet", true, "CoDet sentence corpus tree (Varol et al. 2011)", codet.New),
+		entry("ffp", true, "full fingerprinting: every word 4-gram, containment ≥ 0.6 (seed 000 §4.1.2)",
+			withMethod(shingle.FullFingerprint)),
+		entry("dsc", true, "DSC sampled shingles, containment ≥ 0.6 (Broder et al. 1997; seed 000 §4.1.1)",
+			withMethod(shingle.DSC)),
+		entry("spotsigs", false, "SpotSigs stopword-anchored signatures, multiset Jaccard (Theobald et al. 2008)",
+			withMethod(shingle.SpotSigs)),
+		entry("minhash", false, "MinHash LSH over word shingles, Jaccard verified by the estimate",
+			withMode(minhash.Jaccard)),
+		entry("minhash-weighted", false, "weighted MinHash (ICWS) of 7-word phrases, seed 004 weighting",
+			withMode(minhash.Weighted)),
+		entry("minhash-containment", true, "MinHash containment with an LSH Ensemble index",
+			withMode(minhash.Containment)),
+		entry("simhash", false, "SimHash 64-bit fingerprints with a Hamming index (Charikar 2002; Manku et al. 2007)", simhash.New),
+		entry("imatch", false, "I-Match IDF-filtered digest (Chowdhury et al. 2002)", imatch.New),
+		entry("tweezer", false, "Tweezer named-entity shingle digest (Uyar 2009)", tweezer.New),
+		entry("mrcosine", false, "multireference cosine signatures (Mohammadi & Khasteh 2020)", mrcosine.New),
 		entry("reference", true, "exact word 4-shingle containment against every live document (baseline)",
 			func(c naive.Config) (*naive.Detector, error) { return naive.New(c), nil }),
+	}
+}
+
+// withMethod builds a shingle detector with a fixed Method.
+func withMethod(m shingle.Method) func(shingle.Config) (*shingle.Detector, error) {
+	return func(c shingle.Config) (*shingle.Detector, error) {
+		c.Method = m
+		return shingle.New(c)
+	}
+}
+
+// withMode builds a minhash detector with a fixed Mode.
+func withMode(m minhash.Mode) func(minhash.Config) (*minhash.Detector, error) {
+	return func(c minhash.Config) (*minhash.Detector, error) {
+		c.Mode = m
+		return minhash.New(c)
 	}
 }
 
