@@ -1,0 +1,81 @@
+package shingle_test
+
+import (
+	"fmt"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/shingle"
+)
+
+const (
+	report = "The council approved the new budget on Monday after a long debate. " +
+		"Spending on schools and roads will rise by four percent next year, the mayor said."
+	roundup = "Weather: rain is expected all week across the region. " + report +
+		" In sport, the city club won its third match in a row."
+	other = "A rare comet will be visible in the northern sky this weekend, astronomers said, " +
+		"best seen an hour after sunset away from city lights."
+)
+
+// Full fingerprinting (the zero Config) reports a long round-up as the
+// container of the short report it quotes, and not the reverse.
+func Example() {
+	d, err := shingle.New(shingle.Config{})
+	if err != nil {
+		panic(err)
+	}
+	defer d.Close()
+	for _, doc := range []detector.Doc{{ID: "report", Text: report}, {ID: "other", Text: other}} {
+		if _, err := d.Add(doc); err != nil {
+			panic(err)
+		}
+	}
+	ms, _ := d.Add(detector.Doc{ID: "roundup", Text: roundup})
+	fmt.Println("containers of roundup:", ms)
+	ms, _ = d.Containers("report")
+	fmt.Printf("containers of report: %s %.2f\n", ms[0].ID, ms[0].Score)
+	// Output:
+	// containers of roundup: []
+	// containers of report: roundup 1.00
+}
+
+// SpotSigs is symmetric: two copies of a story under different site
+// templates are each other's near-duplicates. (The chains of the story's
+// last sentence run into the second site's footer, hence 0.69, not 1.)
+func ExampleNew() {
+	d, err := shingle.New(shingle.Config{Method: shingle.SpotSigs, MinSignatures: 2, MinIDF: -1, MaxIDF: 2})
+	if err != nil {
+		panic(err)
+	}
+	defer d.Close()
+	story := "The storm was the worst in decades, officials said. The river was expected to peak on Friday, " +
+		"and the army was sent to the valley. The mayor said the town is ready for the flood."
+	d.Add(detector.Doc{ID: "site-a", Text: "Home | News | Sport\n\n" + story})
+	d.Add(detector.Doc{ID: "comet", Text: other})
+	ms, _ := d.Add(detector.Doc{ID: "site-b", Text: story + "\n\nShare this article. Subscribe to our newsletter."})
+	for _, m := range ms {
+		fmt.Printf("%s %.2f\n", m.ID, m.Score)
+	}
+	// Output:
+	// site-a 0.69
+}
+
+// Containers sees containers added after the document.
+func ExampleDetector_Containers() {
+	d, err := shingle.New(shingle.Config{Method: shingle.DSC, Modulus: 2})
+	if err != nil {
+		panic(err)
+	}
+	defer d.Close()
+	d.Add(detector.Doc{ID: "report", Text: report})
+	d.Add(detector.Doc{ID: "roundup", Text: roundup})
+	d.Add(detector.Doc{ID: "other", Text: other})
+	ms, _ := d.Containers("report")
+	for _, m := range ms {
+		fmt.Printf("%s ⊇ report (%.2f)\n", m.ID, m.Score)
+	}
+	ms, _ = d.Containers("roundup")
+	fmt.Println("containers of roundup:", len(ms))
+	// Output:
+	// roundup ⊇ report (1.00)
+	// containers of roundup: 0
+}
