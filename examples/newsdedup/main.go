@@ -126,6 +126,25 @@ func printRelations(w io.Writer, r result, articles []sample.Article) {
 			fmt.Fprintf(w, "  %-18s %s\n", a.ID, strings.Join(parts, ", "))
 		}
 	}
+	// The stories as a portal would show them: one cluster per story, its
+	// earliest article first, with the articles it contains.
+	order := make([]string, len(articles))
+	for i, a := range articles {
+		order[i] = a.ID
+	}
+	for _, c := range eval.Clusters(order, r.edges, !r.entry.Containment) {
+		if len(c.Members) < 2 && len(c.Contains) == 0 {
+			continue
+		}
+		line := fmt.Sprintf("  story %s: %d source(s)", c.Representative, len(c.Members))
+		if len(c.Members) > 1 {
+			line += " [" + strings.Join(c.Members, ", ") + "]"
+		}
+		if len(c.Contains) > 0 {
+			line += ", contains " + strings.Join(c.Contains, ", ")
+		}
+		fmt.Fprintln(w, line)
+	}
 }
 
 func printTable(w io.Writer, results []result) {
