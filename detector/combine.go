@@ -13,27 +13,35 @@ import (
 type PairFunc func(container, contained string) (score float64, ok bool)
 
 // Cascade returns a detector in which propose, a cheap detector, nominates
-// candidates and verify, an exact pairwise check, confirms them. Only
-// confirmed candidates are reported, with verify's score. The cascade keeps
-// a copy of every live text for verification and caches verdicts.
+// candidates and an exact pairwise check confirms them. features computes a
+// document's features once, when it is added (for a plain PairFunc on texts,
+// pass [Identity]); verify decides whether the container contains the
+// contained document from their features. Only confirmed candidates are
+// reported, with verify's score. Verdicts are cached until a document is
+// removed.
 //
 // The cascade finds no relation that propose misses: its recall is at most
 // propose's, its precision that of verify on the candidates. It implements
 // Remover when propose does.
 //
-// Cascade is safe for concurrent use if propose is and verify is safe to
-// call from several goroutines.
-func Cascade(propose Detector, verify PairFunc) *CascadeDetector {
-	return &CascadeDetector{propose: propose, verify: verify, texts: map[string]string{}, verdict: map[[2]string]verdict{}}
+// The detector is safe for concurrent use if propose is and features and
+// verify are safe to call from several goroutines.
+func Cascade[F any](propose Detector, features func(text string) F, verify func(container, contained F) (score float64, ok bool)) *CascadeDetector[F] {
+	return &CascadeDetector[F]{propose: propose, features: features, verify: verify, feats: map[string]F{}, verdict: map[[2]string]verdict{}}
 }
 
+// Identity returns its argument: the features function of a Cascade whose
+// verify is a [PairFunc] on texts.
+func Identity(text string) string { return text }
+
 // CascadeDetector is the detector Cascade returns.
-type CascadeDetector struct {
-	propose Detector
-	verify  PairFunc
+type CascadeDetector[F any] struct {
+	propose  Detector
+	features func(string) F
+	verify   func(container, contained F) (float64, bool)
 
 	mu      sync.Mutex
-	texts   map[string]string
+	feats   map[string]F
 	verdict map[[2]string]verdict // (container, contained) → verdict
 }
 
@@ -42,26 +50,28 @@ type verdict struct {
 	ok    bool
 }
 
-var _ Detector = (*CascadeDetector)(nil)
-var _ Remover = (*CascadeDetector)(nil)
+var _ Detector = (*CascadeDetector[string])(nil)
+var _ Remover = (*CascadeDetector[string])(nil)
 
 // confirm keeps the candidates verify accepts as containers of id.
-func (c *CascadeDetector) confirm(id string, cands []Match) []Match {
+func (c *CascadeDetector[F]) confirm(id string, cands []Match) []Match {
 	out := cands[:0:0]
 	for _, m := range cands {
 		key := [2]string{m.ID, id}
 		c.mu.Lock()
-		v, ok := c.verdict[key]
-		contained, okA := c.texts[id]
-		container, okC := c.texts[m.ID]
+		v, cached := c.verdict[key]
+		contained, okA := c.feats[id]
+		container, okC := c.feats[m.ID]
 		c.mu.Unlock()
 		if !okA || !okC {
 			continue // removed meanwhile
 		}
-		if !ok {
+		if !cached {
 			v.score, v.ok = c.verify(container, contained)
 			c.mu.Lock()
-			if _, live := c.texts[m.ID]; live {
+			_, liveA := c.feats[id]
+			_, liveC := c.feats[m.ID]
+			if liveA && liveC {
 				c.verdict[key] = v
 			}
 			c.mu.Unlock()
@@ -75,20 +85,21 @@ func (c *CascadeDetector) confirm(id string, cands []Match) []Match {
 }
 
 // Add implements Detector.
-func (c *CascadeDetector) Add(d Doc) ([]Match, error) {
-	// Store the text first: once propose has indexed d, a concurrent
-	// Containers may nominate it and must find its text.
+func (c *CascadeDetector[F]) Add(d Doc) ([]Match, error) {
+	f := c.features(d.Text)
+	// Store the features first: once propose has indexed d, a concurrent
+	// Containers may nominate it and must find them.
 	c.mu.Lock()
-	_, exists := c.texts[d.ID]
+	_, exists := c.feats[d.ID]
 	if !exists {
-		c.texts[d.ID] = d.Text
+		c.feats[d.ID] = f
 	}
 	c.mu.Unlock()
 	cands, err := c.propose.Add(d)
 	if err != nil {
 		if !exists {
 			c.mu.Lock()
-			delete(c.texts, d.ID)
+			delete(c.feats, d.ID)
 			c.mu.Unlock()
 		}
 		return nil, err
@@ -97,7 +108,7 @@ func (c *CascadeDetector) Add(d Doc) ([]Match, error) {
 }
 
 // Containers implements Detector.
-func (c *CascadeDetector) Containers(id string) ([]Match, error) {
+func (c *CascadeDetector[F]) Containers(id string) ([]Match, error) {
 	cands, err := c.propose.Containers(id)
 	if err != nil {
 		return nil, err
@@ -107,7 +118,7 @@ func (c *CascadeDetector) Containers(id string) ([]Match, error) {
 
 // Remove implements Remover; it fails with ErrInvalidConfig if propose
 // cannot remove.
-func (c *CascadeDetector) Remove(id string) error {
+func (c *CascadeDetector[F]) Remove(id string) error {
 	r, ok := c.propose.(Remover)
 	if !ok {
 		return fmt.Errorf("detector: Cascade: %T does not implement Remover: %w", c.propose, ErrInvalidConfig)
@@ -116,7 +127,7 @@ func (c *CascadeDetector) Remove(id string) error {
 		return err
 	}
 	c.mu.Lock()
-	delete(c.texts, id)
+	delete(c.feats, id)
 	for k := range c.verdict {
 		if k[0] == id || k[1] == id {
 			delete(c.verdict, k)
@@ -127,10 +138,10 @@ func (c *CascadeDetector) Remove(id string) error {
 }
 
 // Close implements Detector.
-func (c *CascadeDetector) Close() error {
+func (c *CascadeDetector[F]) Close() error {
 	err := c.propose.Close()
 	c.mu.Lock()
-	c.texts, c.verdict = map[string]string{}, map[[2]string]verdict{}
+	c.feats, c.verdict = map[string]F{}, map[[2]string]verdict{}
 	c.mu.Unlock()
 	return err
 }

@@ -33,7 +33,7 @@ func exact4(container, contained string) (float64, bool) {
 func TestCascadeConformance(t *testing.T) {
 	// A permissive proposer (containment ≥ 0.2) confirmed by the exact check.
 	detectortest.Run(t, func() detector.Detector {
-		return detector.Cascade(naive.New(naive.Config{Threshold: 0.2}), exact4)
+		return detector.Cascade(naive.New(naive.Config{Threshold: 0.2}), detector.Identity, exact4)
 	}, detectortest.Options{})
 }
 
@@ -47,7 +47,7 @@ func TestVoteConformance(t *testing.T) {
 }
 
 func TestCascadeFilters(t *testing.T) {
-	c := detector.Cascade(naive.New(naive.Config{Threshold: 0.01}), exact4)
+	c := detector.Cascade(naive.New(naive.Config{Threshold: 0.01}), detector.Identity, exact4)
 	defer c.Close()
 	_, err := c.Add(detector.Doc{ID: "a", Text: "one two three four five six seven eight nine ten"})
 	require.NoError(t, err)

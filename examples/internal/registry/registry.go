@@ -45,8 +45,13 @@ func build[C any, D detector.Detector](newFn func(C) (D, error)) (func(language.
 	var zero C
 	return func(lang language.Tag, set map[string]string) (detector.Detector, error) {
 		var cfg C
-		if f := reflect.ValueOf(&cfg).Elem().FieldByName("Language"); f.IsValid() && f.Type() == reflect.TypeOf(language.Tag{}) {
-			f.Set(reflect.ValueOf(lang))
+		if f := reflect.ValueOf(&cfg).Elem().FieldByName("Language"); f.IsValid() {
+			switch {
+			case f.Type() == reflect.TypeOf(language.Tag{}):
+				f.Set(reflect.ValueOf(lang))
+			case f.Kind() == reflect.String:
+				f.SetString(lang.String())
+			}
 		}
 		if err := Apply(&cfg, set); err != nil {
 			return nil, err
