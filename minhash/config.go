@@ -65,13 +65,17 @@ const (
 type PhraseScale int
 
 const (
-	// ScaleInverse (0): divide by dfp, the reading of the df⁴ example of
-	// seed 004 §4.4 ("divided by the document frequency of the entire
-	// phrase").
-	ScaleInverse PhraseScale = iota
-	// ScaleLogIDF (1): multiply by ln(1 + N/dfp).
-	ScaleLogIDF
-	// ScaleNone (2): no phrase scaling.
+	// ScaleLogIDF (0, default): multiply by the phrase's inverse document
+	// frequency ln(1 + N/dfp), the reading of §4.3's "inverse document
+	// frequency" as the usual logarithmic IDF (+1 inside keeps it positive).
+	ScaleLogIDF PhraseScale = iota
+	// ScaleInverse (1): divide by dfp, the literal reading of the df⁴
+	// example of seed 004 §4.4 ("divided by the document frequency of the
+	// entire phrase"). On goldset-dev it suppresses the very phrases a
+	// cluster of near-duplicates shares (TestGoldset).
+	ScaleInverse
+	// ScaleNone (2): no phrase scaling; the rare-phrase cut alone removes
+	// common phrases. Best on goldset-dev (TestGoldset).
 	ScaleNone
 )
 
@@ -177,7 +181,7 @@ type Config struct {
 	// Power is the exponent of WeightDFPow and WeightLnDFPow; zero means
 	// DefaultPower.
 	Power float64
-	// Scale is the phrase-df scaling of Weighted mode (ScaleInverse default).
+	// Scale is the phrase-df scaling of Weighted mode (ScaleLogIDF default).
 	Scale PhraseScale
 	// RarePercent is the rare-phrase cut n of seed 004 §4.5 in percent, in
 	// (0, 100]; zero means DefaultRarePercent, 100 keeps every phrase.
@@ -210,7 +214,7 @@ func (cfg Config) withDefaults() (Config, error) {
 	if cfg.Weighting < WeightUniform || cfg.Weighting > WeightIDF {
 		return bad("unknown Weighting %d", cfg.Weighting)
 	}
-	if cfg.Scale < ScaleInverse || cfg.Scale > ScaleNone {
+	if cfg.Scale < ScaleLogIDF || cfg.Scale > ScaleNone {
 		return bad("unknown Scale %d", cfg.Scale)
 	}
 	if cfg.Rare < RareDocFraction || cfg.Rare > RarePercentile {

@@ -38,9 +38,9 @@ type Detector struct {
 	sk     *Sketcher // signs under mu in Weighted mode with online stats
 	stats  *Stats
 	online bool
-	digest     []uint64            // Weighted: digest of the phrase set
-	exact      map[uint64][]uint32 // Weighted: digest → documents
-	hasSig     []bool
+	digest []uint64            // Weighted: digest of the phrase set
+	exact  map[uint64][]uint32 // Weighted: digest → documents
+	hasSig []bool
 
 	k      int
 	sigs   []uint32 // k values per dense index

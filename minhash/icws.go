@@ -13,6 +13,11 @@ func unit(x uint64) float64 {
 	return (float64(x>>11) + 0.5) / (1 << 53)
 }
 
+// unit32 maps 32 random bits to a uniform float64 in (0, 1).
+func unit32(x uint32) float64 {
+	return (float64(x) + 0.5) / (1 << 32)
+}
+
 // ICWS appends k consistent weighted samples of the weighted set
 // {keys[i] ↦ weights[i]} to dst (Ioffe, ICDM 2010, as restated in seed 004
 // §4.3 and ALGORITHMS.md §1). Elements whose weight is not a positive finite
@@ -80,16 +85,13 @@ func (b icwsBest) value() uint32 {
 func icwsElement(best []icwsBest, key uint64, lnW float64, base int, seed uint64) {
 	ks := hashx.Mix64(key ^ seed)
 	for i := range best {
+		// Five uniforms from three 64-bit hashes: u1, u2 from the halves
+		// of the first, v1, v2 of the second, β from the third.
 		x := hashx.Mix64(ks + uint64(base+i)*0x9e3779b97f4a7c15)
-		u1 := unit(x)
+		u1, u2 := unit32(uint32(x)), unit32(uint32(x>>32))
 		x = hashx.Mix64(x ^ 0xa0761d6478bd642f)
-		u2 := unit(x)
-		x = hashx.Mix64(x ^ 0xe7037ed1a0b428db)
-		v1 := unit(x)
-		x = hashx.Mix64(x ^ 0x8ebc6af09c88c6e3)
-		v2 := unit(x)
-		x = hashx.Mix64(x ^ 0x589965cc75374cc3)
-		beta := unit(x)
+		v1, v2 := unit32(uint32(x)), unit32(uint32(x>>32))
+		beta := unit(hashx.Mix64(x ^ 0xe7037ed1a0b428db))
 		r := -math.Log(u1 * u2)
 		t := math.Floor(lnW/r + beta)
 		lnA := math.Log(-math.Log(v1*v2)) - r*(t-beta+1)

@@ -1,0 +1,5 @@
+//go:build !race
+
+package minhash
+
+const raceEnabled = false
