@@ -35,6 +35,8 @@ type Entry struct {
 	// New builds the detector for a language with option overrides (Config
 	// field names, case-insensitive).
 	New func(lang language.Tag, set map[string]string) (detector.Detector, error)
+	// UseWhen is a one-line recommendation for the README table.
+	UseWhen string
 	// Options lists the Config fields -set accepts.
 	Options []string
 }
@@ -64,32 +66,38 @@ func build[C any, D detector.Detector](newFn func(C) (D, error)) (func(language.
 	}, Keys(zero)
 }
 
-func entry[C any, D detector.Detector](name string, containment bool, summary string, newFn func(C) (D, error)) Entry {
+func entry[C any, D detector.Detector](name string, containment bool, summary, useWhen string, newFn func(C) (D, error)) Entry {
 	f, keys := build(newFn)
-	return Entry{Name: name, Containment: containment, Summary: summary, New: f, Options: keys}
+	return Entry{Name: name, Containment: containment, Summary: summary, UseWhen: useWhen, New: f, Options: keys}
 }
 
 // All returns every detector, in the order the examples show them.
 func All() []Entry {
 	return []Entry{
-		entry("codet", true, "CoDet sentence corpus tree (Varol et al. 2011)", codet.New),
+		entry("codet", true, "CoDet sentence corpus tree (Varol et al. 2011)",
+			"articles inside longer ones (round-ups, updates), sentence-level evidence", codet.New),
 		entry("ffp", true, "full fingerprinting: every word 4-gram, containment ≥ 0.6 (seed 000 §4.1.2)",
-			withMethod(shingle.FullFingerprint)),
+			"exact containment where an index of every shingle fits in memory", withMethod(shingle.FullFingerprint)),
 		entry("dsc", true, "DSC sampled shingles, containment ≥ 0.6 (Broder et al. 1997; seed 000 §4.1.1)",
-			withMethod(shingle.DSC)),
+			"cheaper, sampled containment over long documents", withMethod(shingle.DSC)),
 		entry("spotsigs", false, "SpotSigs stopword-anchored signatures, multiset Jaccard (Theobald et al. 2008)",
-			withMethod(shingle.SpotSigs)),
+			"web pages whose boilerplate would fool word shingles", withMethod(shingle.SpotSigs)),
 		entry("minhash", false, "MinHash LSH over word shingles, Jaccard verified by the estimate",
-			withMode(minhash.Jaccard)),
+			"near-duplicates at scale with a tunable threshold", withMode(minhash.Jaccard)),
 		entry("minhash-weighted", false, "weighted MinHash (ICWS) of 7-word phrases, seed 004 weighting",
-			withMode(minhash.Weighted)),
+			"rare phrases should count more than common ones", withMode(minhash.Weighted)),
 		entry("minhash-containment", true, "MinHash containment with an LSH Ensemble index",
-			withMode(minhash.Containment)),
-		entry("simhash", false, "SimHash 64-bit fingerprints with a Hamming index (Charikar 2002; Manku et al. 2007)", simhash.New),
-		entry("imatch", false, "I-Match IDF-filtered digest (Chowdhury et al. 2002)", imatch.New),
-		entry("tweezer", false, "Tweezer named-entity shingle digest (Uyar 2009)", tweezer.New),
-		entry("mrcosine", false, "multireference cosine signatures (Mohammadi & Khasteh 2020)", mrcosine.New),
+			"short documents must find the long ones that contain them, at scale", withMode(minhash.Containment)),
+		entry("simhash", false, "SimHash 64-bit fingerprints with a Hamming index (Charikar 2002; Manku et al. 2007)",
+			"8 bytes per document, near-exact copies", simhash.New),
+		entry("imatch", false, "I-Match IDF-filtered digest (Chowdhury et al. 2002)",
+			"cheapest exact-ish duplicate grouping", imatch.New),
+		entry("tweezer", false, "Tweezer named-entity shingle digest (Uyar 2009)",
+			"news copies that keep the names and their context", tweezer.New),
+		entry("mrcosine", false, "multireference cosine signatures (Mohammadi & Khasteh 2020)",
+			"fixed-size numeric signatures for a vector index", mrcosine.New),
 		entry("reference", true, "exact word 4-shingle containment against every live document (baseline)",
+			"tests: the exact answer, slowly",
 			func(c naive.Config) (*naive.Detector, error) { return naive.New(c), nil }),
 	}
 }
