@@ -1,0 +1,38 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+)
+
+func TestRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads the shared collections")
+	}
+	var b strings.Builder
+	err := run(&b, "imatch", 100)
+	if errors.Is(err, dataset.ErrNoData) {
+		t.Skipf("skipping: needs ../shared/data: %v", err)
+	}
+	require.NoError(t, err)
+	assert.Contains(t, b.String(), "| `imatch` | near-duplicate |")
+}
+
+func TestSplice(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "README.md")
+	require.NoError(t, os.WriteFile(p, []byte("a\n"+begin+"\nold\n"+end+"\nb\n"), 0o644))
+	require.NoError(t, splice(p, "new\n"))
+	got, err := os.ReadFile(p)
+	require.NoError(t, err)
+	assert.Equal(t, "a\n"+begin+"\nnew\n"+end+"\nb\n", string(got))
+	require.NoError(t, os.WriteFile(p, []byte("no markers"), 0o644))
+	assert.Error(t, splice(p, "x"))
+}
