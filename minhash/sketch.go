@@ -29,7 +29,8 @@ import (
 type Sketcher struct {
 	cfg     Config
 	an      *textproc.Analyzer
-	neutral bool
+	neutral bool // ASCII words take the fast path
+	english bool // the fast path drops a possessive 's
 
 	seedMix  uint64   // OnePermutation: the seed's hash permutation
 	densSeed uint64   // OnePermutation: densification probe seed
@@ -62,10 +63,17 @@ func newSketcher(cfg Config) *Sketcher {
 	}
 	an, _ := textproc.NewAnalyzer(textproc.Config{Language: tag}) // never fails for a zero Stemmer
 	s := &Sketcher{cfg: cfg, an: an, ring: make([]uint64, 0, cfg.Shingle), bins: make([]uint64, cfg.NumHashes)}
-	// A neutral analyzer only lower-cases ASCII and unifies the backtick:
-	// the fast path below does the same without interning.
+	// On ASCII words a non-Turkish analyzer only lower-cases, unifies the
+	// backtick and (English, which textproc also applies to the undetermined
+	// tag) drops a possessive 's: the fast path below does the same without
+	// interning. The base-language rule mirrors textproc's.
 	b, conf := tag.Base()
-	s.neutral = conf == language.No || (b.String() != "tr" && b.String() != "az" && b.String() != "en")
+	lang := ""
+	if conf != language.No {
+		lang = b.String()
+	}
+	s.neutral = lang != "tr" && lang != "az"
+	s.english = lang == "en"
 	// Hash-family seeds come from Config.Seed through PCG (STYLE rule 15).
 	r := rand.New(rand.NewPCG(cfg.Seed, 0x6d696e68617368)) // "minhash"
 	s.seedMix = r.Uint64()
@@ -102,6 +110,9 @@ func (s *Sketcher) termHash(word string) (uint64, bool) {
 		}
 		s.buf = buf
 		if ascii {
+			if n := len(buf); s.english && n >= 2 && buf[n-2] == '\'' && buf[n-1] == 's' {
+				buf = buf[:n-2]
+			}
 			return xxh3.Hash(buf), len(buf) > 0
 		}
 	}
