@@ -1,0 +1,232 @@
+package tweezer
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+)
+
+// Detector is a Tweezer near-duplicate detector (symmetric). In [Exact]
+// mode documents with equal signature digests are near-duplicates, Score 1
+// (seed 001 Fig. 4.2 step 6). In [Jaccard] and [Overlap] mode documents
+// whose shingle sets have a similarity ≥ Config.Threshold are, Score = the
+// similarity, found through an inverted index of shingle hashes. Documents without
+// words are accepted and match nothing.
+//
+// A Detector is safe for concurrent use by multiple goroutines: signatures
+// are computed outside its lock, the index is updated under it.
+type Detector struct {
+	signer *Signer
+
+	mu     sync.RWMutex
+	docs   *docset.Set
+	digest map[Digest][]uint32 // Exact mode and Cluster: digest → live docs
+	post   map[uint64][]uint32 // set modes: shingle hash → live docs
+	sigs   []docSig            // by dense index
+}
+
+// docSig is what the index keeps of a document.
+type docSig struct {
+	digest Digest
+	empty  bool
+	hashes []uint64 // set modes: sorted distinct shingle hashes
+}
+
+var (
+	_ detector.Detector = (*Detector)(nil)
+	_ detector.Remover  = (*Detector)(nil)
+)
+
+// New returns an empty Detector for cfg. It returns an error wrapping
+// detector.ErrInvalidConfig for an invalid Config (see [NewSigner]), nil
+// otherwise.
+func New(cfg Config) (*Detector, error) {
+	s, err := NewSigner(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Detector{
+		signer: s,
+		docs:   docset.New("tweezer", s.cfg.MaxTextBytes),
+		digest: make(map[Digest][]uint32),
+		post:   make(map[uint64][]uint32),
+	}, nil
+}
+
+// Config returns the Detector's configuration with every default filled in.
+func (d *Detector) Config() Config { return d.signer.cfg }
+
+// Signer returns the Detector's Signer, to compute signatures without
+// indexing them.
+func (d *Detector) Signer() *Signer { return d.signer }
+
+// shingleSeed seeds the 64-bit shingle hashes of the inverted index.
+const shingleSeed = 0x7477_6565_7a65_7231 // "tweezer1"
+
+// Add indexes doc and returns its near-duplicates among the live documents,
+// ordered by [detector.SortMatches]. Add time is that of [Signer.Sign] plus,
+// in Exact mode, one hash-table probe and the size of the matching group; in
+// the set modes, the total length of the posting lists of its shingles.
+func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
+	d.mu.RLock()
+	err := d.docs.Check(doc)
+	d.mu.RUnlock()
+	if err != nil {
+		return nil, err
+	}
+	sig := d.signer.Sign(doc.Text)
+	ds := docSig{digest: sig.Digest, empty: sig.Empty()}
+	if d.signer.cfg.Mode != Exact && !ds.empty {
+		ds.hashes = make([]uint64, len(sig.Shingles))
+		for i, sh := range sig.Shingles {
+			ds.hashes[i] = hashx.String64(sh, shingleSeed)
+		}
+		slices.Sort(ds.hashes)
+		ds.hashes = slices.Clip(slices.Compact(ds.hashes))
+	}
+
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	idx, err := d.docs.Add(doc)
+	if err != nil {
+		return nil, err
+	}
+	if int(idx) >= len(d.sigs) {
+		d.sigs = append(d.sigs, make([]docSig, int(idx)+1-len(d.sigs))...)
+	}
+	d.sigs[idx] = ds
+	if ds.empty {
+		return nil, nil
+	}
+	d.digest[ds.digest] = append(d.digest[ds.digest], idx)
+	for _, h := range ds.hashes {
+		d.post[h] = append(d.post[h], idx)
+	}
+	return d.matches(idx), nil
+}
+
+// matches returns the live near-duplicates of the live document idx.
+func (d *Detector) matches(idx uint32) []detector.Match {
+	ds := &d.sigs[idx]
+	if ds.empty {
+		return nil
+	}
+	var out []detector.Match
+	if d.signer.cfg.Mode == Exact {
+		for _, o := range d.digest[ds.digest] {
+			if o != idx {
+				out = append(out, detector.Match{ID: d.docs.ID(o), Score: 1})
+			}
+		}
+		detector.SortMatches(out)
+		return out
+	}
+	shared := map[uint32]int{}
+	for _, h := range ds.hashes {
+		for _, o := range d.post[h] {
+			if o != idx {
+				shared[o]++
+			}
+		}
+	}
+	for o, n := range shared {
+		j := score(d.signer.cfg.Mode, n, len(ds.hashes), len(d.sigs[o].hashes))
+		if j >= d.signer.cfg.Threshold {
+			out = append(out, detector.Match{ID: d.docs.ID(o), Score: j})
+		}
+	}
+	detector.SortMatches(out)
+	return out
+}
+
+// Containers returns the near-duplicates of the live document id, including
+// documents added after it, ordered by [detector.SortMatches].
+func (d *Detector) Containers(id string) ([]detector.Match, error) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	idx, err := d.docs.Lookup("Containers", id)
+	if err != nil {
+		return nil, err
+	}
+	return d.matches(idx), nil
+}
+
+// Cluster returns the Tweezer cluster of the live document id: the live
+// documents whose signature digest equals id's, id included, sorted by ID
+// (seed 001 Fig. 4.2; in either Mode). A document without words is alone in
+// its cluster. Cluster time is O(c log c) for a cluster of c documents.
+func (d *Detector) Cluster(id string) ([]string, error) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	idx, err := d.docs.Lookup("Cluster", id)
+	if err != nil {
+		return nil, err
+	}
+	ds := d.sigs[idx]
+	if ds.empty {
+		return []string{id}, nil
+	}
+	var out []string
+	for _, o := range d.digest[ds.digest] {
+		out = append(out, d.docs.ID(o))
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// Remove forgets the live document id. Remove time is the length of the
+// posting lists it is on.
+func (d *Detector) Remove(id string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	idx, err := d.docs.Remove(id)
+	if err != nil {
+		return err
+	}
+	ds := d.sigs[idx]
+	d.sigs[idx] = docSig{}
+	if ds.empty {
+		return nil
+	}
+	d.digest[ds.digest] = drop(d.digest[ds.digest], idx)
+	if len(d.digest[ds.digest]) == 0 {
+		delete(d.digest, ds.digest)
+	}
+	for _, h := range ds.hashes {
+		d.post[h] = drop(d.post[h], idx)
+		if len(d.post[h]) == 0 {
+			delete(d.post, h)
+		}
+	}
+	return nil
+}
+
+// drop removes idx from list, keeping the order.
+func drop(list []uint32, idx uint32) []uint32 {
+	if i := slices.Index(list, idx); i >= 0 {
+		return slices.Delete(list, i, i+1)
+	}
+	return list
+}
+
+// Len returns the number of live documents.
+func (d *Detector) Len() int {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.docs.Len()
+}
+
+// Close releases the index. It is idempotent and returns nil; every later
+// Add, Containers, Cluster or Remove returns an error wrapping
+// detector.ErrClosed.
+func (d *Detector) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.docs.Close() {
+		d.digest, d.post, d.sigs = nil, nil, nil
+	}
+	return nil
+}

@@ -1,0 +1,79 @@
+package tweezer_test
+
+import (
+	"fmt"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/tweezer"
+)
+
+// Example signs the sample text of seed 001 Fig. 4.1 into its 5NE5
+// shingles.
+func Example() {
+	s, err := tweezer.NewSigner(tweezer.Config{})
+	if err != nil {
+		panic(err)
+	}
+	sig := s.Sign("Bursa'nın Orhangazi İlçesi'nde apandisit ameliyatı sırasında doktor hatasına bağlı olarak " +
+		"kalın bağırsağının yırtıldığı ve bunun sonucunda vücuduna enfeksiyon yayıldığı için öldüğü ileri " +
+		"sürülen 13 yaşındaki Sevecan Ercan'ın dün toprağa verilen cesedi, bugün otopsi yapılmak üzere " +
+		"mezardan çıkartıldı.")
+	for _, sh := range sig.Shingles {
+		fmt.Println(sh)
+	}
+	// Output:
+	// Bursa Orhangazi İlçesi apandisit ameliyatı sırasında doktor hatasına
+	// öldüğü ileri sürülen 13 yaşındaki Sevecan Ercan dün toprağa verilen cesedi bugün
+}
+
+func ExampleNew() {
+	d, err := tweezer.New(tweezer.Config{})
+	if err != nil {
+		panic(err)
+	}
+	defer d.Close()
+	story := "Başbakan Mesut Yılmaz dün Ankara'da gazetecilere açıklama yaptı. " +
+		"Yılmaz, paketin Meclis'e sunulacağını ve görüşmelerin gelecek hafta başlayacağını söyledi."
+	// A copy that differs only outside the entity windows.
+	copied := story + " Haberin devamı yarın yayımlanacak ve okurlar bekliyor."
+	other := "Galatasaray dün akşam Fenerbahçe'yi iki golle yendi."
+	for _, doc := range []detector.Doc{{ID: "a", Text: story}, {ID: "b", Text: copied}, {ID: "c", Text: other}} {
+		ms, err := d.Add(doc)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(doc.ID, ms)
+	}
+	// Output:
+	// a []
+	// b [{a 1}]
+	// c []
+}
+
+// ExampleDetector_Containers shows Jaccard mode: one changed word alters
+// the four windows around it, so 2 of the 10 distinct shingles are shared.
+func ExampleDetector_Containers() {
+	d, err := tweezer.New(tweezer.Config{Mode: tweezer.Jaccard, Threshold: 0.15})
+	if err != nil {
+		panic(err)
+	}
+	defer d.Close()
+	base := "Başbakan Mesut Yılmaz dün Ankara'da gazetecilere açıklama yaptı. " +
+		"Yılmaz, ekonomik paketin Meclis'e sunulacağını söyledi. CHP lideri Deniz Baykal pakete karşı çıktı."
+	edited := "Başbakan Mesut Yılmaz dün Ankara'da gazetecilere açıklama yaptı. " +
+		"Yılmaz, yeni paketin Meclis'e sunulacağını söyledi. CHP lideri Deniz Baykal pakete karşı çıktı."
+	for _, doc := range []detector.Doc{{ID: "a", Text: base}, {ID: "b", Text: edited}} {
+		if _, err := d.Add(doc); err != nil {
+			panic(err)
+		}
+	}
+	ms, err := d.Containers("a")
+	if err != nil {
+		panic(err)
+	}
+	for _, m := range ms {
+		fmt.Printf("%s %.2f\n", m.ID, m.Score)
+	}
+	// Output:
+	// b 0.20
+}
