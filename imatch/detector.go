@@ -20,8 +20,9 @@ import (
 // unfrozen table given to [NewWithIDF]), two copies of a text added at
 // different times may select different terms. So that an exact duplicate is
 // always reported, the Detector then also indexes a digest of each
-// document's whole term sequence; with a frozen table equal texts have equal
-// signatures anyway and this extra key is not kept.
+// document's whole term sequence. With a frozen table equal texts have equal
+// signatures, and the extra key is kept only for documents too short for a
+// signature (fewer than MinTerms selected terms).
 //
 // A Detector is safe for concurrent use by multiple goroutines.
 type Detector struct {
@@ -97,7 +98,7 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		_ = s.idf.AddDocument(s.terms)
 	}
 	keys := s.appendKeys(nil)
-	if d.exact {
+	if d.exact || len(keys) == 0 {
 		if k, ok := s.exactKey(); ok {
 			keys = append(keys, k)
 		}

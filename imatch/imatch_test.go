@@ -28,6 +28,9 @@ func TestConformance(t *testing.T) {
 		{"BandLexiconsConcat", Config{Selection: SelectBand, Lexicons: 3, Encoding: EncodeConcat}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if (raceEnabled || testing.Short()) && tc.name != "Rank" && tc.name != "BandLexiconsConcat" {
+				t.Skip("two configurations are enough under -race and -short")
+			}
 			detectortest.Run(t, func() detector.Detector {
 				d, err := New(tc.cfg)
 				if err != nil {

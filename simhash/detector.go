@@ -23,7 +23,9 @@ import (
 // of a text added at different times may get slightly different weights and
 // fingerprints. So that an exact duplicate is always reported, the Detector
 // then also indexes a 128-bit digest of each document's term sequence and
-// reports equal digests with Score 1.
+// reports equal digests with Score 1. With a frozen table (or no table) equal
+// texts have equal fingerprints, and the digest is kept only for documents
+// with terms but no fingerprint (every feature dropped or weighing 0).
 //
 // A Detector is safe for concurrent use by multiple goroutines.
 type Detector struct {
@@ -34,6 +36,7 @@ type Detector struct {
 	index  *Index
 	fps    []uint64 // by dense index
 	has    []bool   // the document has a fingerprint
+	online bool     // fingerprints depend on a table that can change
 	exact  map[hashx.Digest][]uint32
 	digest []hashx.Digest // by dense index, when exact != nil
 	hasDig []bool
@@ -87,10 +90,8 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Detector{docs: docset.New("simhash", rc.MaxTextBytes), signer: s, owned: owned, index: ix}
-	if idf != nil && rc.usesIDF() && (owned || !idf.Frozen()) {
-		d.exact = make(map[hashx.Digest][]uint32)
-	}
+	d := &Detector{docs: docset.New("simhash", rc.MaxTextBytes), signer: s, owned: owned, index: ix, exact: make(map[hashx.Digest][]uint32)}
+	d.online = idf != nil && rc.usesIDF() && (owned || !idf.Frozen())
 	return d, nil
 }
 
@@ -129,7 +130,7 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	fp, ok := s.sign()
 	var dig hashx.Digest
 	hasDig := false
-	if d.exact != nil && len(s.doc.Tokens) > 0 {
+	if (d.online || !ok) && len(s.doc.Tokens) > 0 {
 		d.buf = d.buf[:0]
 		for _, t := range s.doc.Tokens {
 			d.buf = hashx.AppendField(d.buf, t.Term)
@@ -144,10 +145,8 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	if n := d.docs.Cap(); n > len(d.fps) {
 		d.fps = append(d.fps, make([]uint64, n-len(d.fps))...)
 		d.has = append(d.has, make([]bool, n-len(d.has))...)
-		if d.exact != nil {
-			d.digest = append(d.digest, make([]hashx.Digest, n-len(d.digest))...)
-			d.hasDig = append(d.hasDig, make([]bool, n-len(d.hasDig))...)
-		}
+		d.digest = append(d.digest, make([]hashx.Digest, n-len(d.digest))...)
+		d.hasDig = append(d.hasDig, make([]bool, n-len(d.hasDig))...)
 	}
 	d.fps[idx], d.has[idx] = fp, ok
 	if ok {
@@ -215,12 +214,7 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	var dig hashx.Digest
-	hasDig := false
-	if d.exact != nil {
-		dig, hasDig = d.digest[idx], d.hasDig[idx]
-	}
-	return d.matches(idx, d.fps[idx], d.has[idx], dig, hasDig), nil
+	return d.matches(idx, d.fps[idx], d.has[idx], d.digest[idx], d.hasDig[idx]), nil
 }
 
 // Remove forgets the live document id. Its terms stay counted in an online
@@ -238,7 +232,7 @@ func (d *Detector) Remove(id string) error {
 		}
 	}
 	d.has[idx], d.fps[idx] = false, 0
-	if d.exact != nil && d.hasDig[idx] {
+	if d.hasDig[idx] {
 		dig := d.digest[idx]
 		p := d.exact[dig]
 		if i := slices.Index(p, idx); i >= 0 {

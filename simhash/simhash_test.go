@@ -27,6 +27,9 @@ func TestConformance(t *testing.T) {
 		{"ScanK14", Config{Weights: WeightUnit, K: 14}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.name != "Default" && tc.name != "PeerLike" && (raceEnabled || testing.Short()) {
+				t.Skip("one feature configuration is enough under -race and -short")
+			}
 			detectortest.Run(t, func() detector.Detector {
 				d, err := New(tc.cfg)
 				if err != nil {

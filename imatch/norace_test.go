@@ -1,0 +1,5 @@
+//go:build !race
+
+package imatch
+
+const raceEnabled = false

