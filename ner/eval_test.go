@@ -214,7 +214,9 @@ func TestTrainingSetF1(t *testing.T) {
 	report(t, "first 80%, SplitAtApostrophe", byType, all)
 }
 
-const floorF1 = 0.78
+// floorF1 is the overall dev-split F1 the test holds: measured 0.802
+// (2026-11-22), floor a little below.
+const floorF1 = 0.79
 
 func TestPrintErrors(t *testing.T) {
 	if os.Getenv("NER_ERRORS") == "" {

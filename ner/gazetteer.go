@@ -66,7 +66,7 @@ var (
 	trGazetteer = sync.OnceValue(func() Gazetteer {
 		return Gazetteer{
 			Persons: slices.Concat(readList("tr-given-names.txt"), readList("tr-extra-given-names.txt"),
-				readList("given-names-intl.txt"), readList("tr-notable-persons.txt")),
+				readList("given-names-intl.txt"), readList("tr-notable-persons.txt"), readList("tr-surnames.txt")),
 			Locations:     slices.Concat(readList("tr-places.txt"), readList("tr-extra-places.txt")),
 			Organizations: readList("tr-organizations.txt"),
 			CommonNames:   slices.Concat(readList("tr-common-names.txt"), readList("tr-extra-common-names.txt")),

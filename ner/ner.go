@@ -281,7 +281,13 @@ func (r *Recognizer) Find(text string) []Entity {
 // AppendEntities appends the entities of text to dst as [Recognizer.Find]
 // orders them and returns the extended slice.
 func (r *Recognizer) AppendEntities(dst []Entity, text string) []Entity {
-	d := &doc{text: text, lower: map[string]bool{}, apos: map[string]bool{}, partial: map[string]Type{}}
+	d := &doc{
+		text:    text,
+		words:   make([]word, 0, len(text)/7+1),
+		lower:   make(map[string]bool, len(text)/16),
+		apos:    map[string]bool{},
+		partial: map[string]Type{},
+	}
 	r.tokenize(d)
 	r.pass(d)
 	if r.cfg.WholeText {
@@ -323,6 +329,10 @@ func (r *Recognizer) pass(d *doc) {
 				j += 2
 				continue
 			}
+			if k := r.connectorJoins(d, j); k > j {
+				j = k
+				continue
+			}
 			break
 		}
 		r.splitTitles(d, i, j)
@@ -337,6 +347,34 @@ func (r *Recognizer) ofJoins(d *doc, j int) bool {
 	return r.lang == "en" && j > 0 && j+1 < len(ws) && ws[j].key == "of" && ws[j].join && ws[j+1].join &&
 		(r.orgSuf[ws[j-1].key] || r.locSuf[ws[j-1].key]) && r.candidateWord(d, j+1)
 }
+
+// connectorJoins returns the end of the capitalised words after a Turkish
+// "ve" or a number at word j when they end in an organization or location
+// suffix word, so that the connector belongs to the name: "Sosyal Hizmetler
+// ve Çocuk Esirgeme Kurumu", "Ankara 5. Asliye Ceza Mahkemesi". It returns j
+// when the connector does not join.
+func (r *Recognizer) connectorJoins(d *doc, j int) int {
+	ws := d.words
+	if r.lang != "tr" || j == 0 || j+1 >= len(ws) || !ws[j].join || ws[j].capital {
+		return j
+	}
+	key := ws[j].key
+	if !isDigitStart(key) {
+		return j
+	}
+	end := j
+	for k := j + 1; k < len(ws) && ws[k].join && r.candidateWord(d, k); k++ {
+		if r.locSuf[ws[k].key] || r.orgSuf[ws[k].key] {
+			end = k + 1
+		}
+		if ws[k].apos {
+			break
+		}
+	}
+	return end
+}
+
+func isDigitStart(s string) bool { return s != "" && '0' <= s[0] && s[0] <= '9' }
 
 // tokenize fills d.words and d.lower.
 func (r *Recognizer) tokenize(d *doc) {
@@ -452,7 +490,7 @@ func (r *Recognizer) gapJoins(prev word, gap string) bool {
 	case "&":
 		return true
 	case ".":
-		return utf8.RuneCountInString(prev.key) == 1 || r.prefixes[prev.key]
+		return utf8.RuneCountInString(prev.key) == 1 || r.prefixes[prev.key] || isDigitStart(prev.key)
 	}
 	return false
 }
@@ -668,6 +706,24 @@ func (r *Recognizer) classify(d *doc, i, j int) {
 	}
 }
 
+// subjectSlot reports whether the words [i, end) sit where Turkish news puts
+// the speaker: after a participle and before a comma ("açıklama yapan
+// Özdemir, ...", "dikkati çeken Koç, ...").
+func (r *Recognizer) subjectSlot(d *doc, i, end int) bool {
+	if r.lang != "tr" || i == 0 || end >= len(d.words) {
+		return false
+	}
+	prev := d.words[i-1]
+	if prev.capital || !d.words[i].join || utf8.RuneCountInString(prev.key) < 4 {
+		return false
+	}
+	if !strings.HasSuffix(prev.key, "en") && !strings.HasSuffix(prev.key, "an") {
+		return false
+	}
+	gap := d.text[d.words[end-1].end:d.words[end].start]
+	return strings.TrimSpace(gap) == ","
+}
+
 // unknownIsPerson reports whether the unclassified candidate [i, end) is
 // taken for a person anyway: one to three words in mid-sentence, written in
 // ordinary capitalisation, none of them a word the document also writes in
@@ -679,7 +735,7 @@ func (r *Recognizer) classify(d *doc, i, j int) {
 // unclassified.
 func (r *Recognizer) unknownIsPerson(d *doc, i, end int) bool {
 	ws := d.words
-	if end-i > 2 || ws[i].sentStart || !d.apos[ws[end-1].key] {
+	if end-i > 2 || ws[i].sentStart || !d.apos[ws[end-1].key] && !r.subjectSlot(d, i, end) {
 		return false
 	}
 	for k := i; k < end; k++ {

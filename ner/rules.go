@@ -100,7 +100,8 @@ var extraLocationSuffixes = []string{
 	"Okyanusu", "Havzası", "Kenti", "İli", "Kasabası", "Köy", "Mahalle",
 	"Stadyum", "Müze", "Limanı", "Çayı", "Barajı", "Şelalesi", "Ormanı",
 	"Krallığı", "Eyaleti", "Bulvar", "Cadde", "Sokak",
-	"Meydan", "Plajı", "Köşkü", "Camisi", "Salon", "Dağları",
+	"Meydan", "Plajı", "Köşkü", "Camisi", "Salon", "Dağları", "Cezaevi",
+	"Tutukevi",
 }
 
 // Table A.4 of seed 001: the 39 organization-suffix rules, verbatim.
