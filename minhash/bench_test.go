@@ -2,7 +2,9 @@ package minhash
 
 import (
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
@@ -159,6 +161,76 @@ func BenchmarkQueryScaling(b *testing.B) {
 				i++
 			}
 			b.ReportMetric(float64(found)/float64(b.N), "matches/query")
+		})
+	}
+}
+
+// BenchmarkVsFloor interleaves the floor and the measured work on the same
+// texts within each iteration and reports their time ratio (x-floor), so
+// that load from other processes hits both alike. The median ratio over
+// iterations is reported.
+func BenchmarkVsFloor(b *testing.B) {
+	texts, docs, total := reutersTexts(b)
+	sk, _ := NewSketcher(peerConfig)
+	kcfg := peerConfig
+	kcfg.Scheme = KHash
+	skK, _ := NewSketcher(kcfg)
+	an, _ := textproc.NewAnalyzer(textproc.Config{})
+	work := map[string]func(){
+		"Signature": func() {
+			dst := make([]uint32, 0, peerConfig.NumHashes)
+			for _, t := range texts {
+				sig, _ := sk.AppendSignature(dst[:0], t)
+				if len(sig) > 0 {
+					benchfloor.Sink += uint64(sig[0])
+				}
+			}
+		},
+		"SignatureKHash": func() {
+			dst := make([]uint32, 0, peerConfig.NumHashes)
+			for _, t := range texts {
+				sig, _ := skK.AppendSignature(dst[:0], t)
+				if len(sig) > 0 {
+					benchfloor.Sink += uint64(sig[0])
+				}
+			}
+		},
+		"Analyzer": func() {
+			for _, t := range texts {
+				benchfloor.Sink += uint64(len(an.Analyze(t).Tokens))
+			}
+		},
+	}
+	for _, th := range []float64{0.5, DefaultThreshold} {
+		cfg := peerConfig
+		cfg.Threshold = th
+		work[fmt.Sprintf("Pipeline-t=%.2f", th)] = func() {
+			d, _ := New(cfg)
+			for _, doc := range docs {
+				ms, _ := d.Add(doc)
+				benchfloor.Sink += uint64(len(ms))
+			}
+		}
+	}
+	names := []string{"Analyzer", "Signature", "SignatureKHash", "Pipeline-t=0.50", fmt.Sprintf("Pipeline-t=%.2f", DefaultThreshold)}
+	for _, name := range names {
+		fn := work[name]
+		b.Run(name, func(b *testing.B) {
+			fn() // warm up buffers and the analyzer's vocabulary
+			b.SetBytes(total)
+			var ratios []float64
+			for b.Loop() {
+				t0 := time.Now()
+				for _, t := range texts {
+					benchfloor.Sink += benchfloor.Floor(t)
+				}
+				t1 := time.Now()
+				fn()
+				t2 := time.Now()
+				ratios = append(ratios, float64(t2.Sub(t1))/float64(t1.Sub(t0)))
+			}
+			slices.Sort(ratios)
+			b.ReportMetric(ratios[len(ratios)/2], "x-floor")
 		})
 	}
 }

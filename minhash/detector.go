@@ -3,6 +3,7 @@ package minhash
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
@@ -136,17 +137,18 @@ func (d *Detector) Banding() (bands, rows int) {
 }
 
 // sign computes the signature of text outside the lock where possible.
-func (d *Detector) sign(text string) ([]uint32, int, uint64) {
+// The signature is in sk.out, valid until sk signs again.
+func (d *Detector) sign(sk *Sketcher, text string) ([]uint32, int, uint64) {
 	if d.online {
 		return nil, -1, 0 // signed under the lock
 	}
-	sk := d.pool.Get().(*Sketcher)
-	defer d.pool.Put(sk)
 	if d.cfg.Mode == Weighted {
-		sig, size := sk.AppendWeightedSignature(make([]uint32, 0, d.k), text, d.stats)
+		sig, size := sk.AppendWeightedSignature(sk.out[:0], text, d.stats)
+		sk.out = sig
 		return sig, size, setDigest(sk.keys)
 	}
-	sig, size := sk.AppendSignature(make([]uint32, 0, d.k), text)
+	sig, size := sk.AppendSignature(sk.out[:0], text)
+	sk.out = sig
 	return sig, size, 0
 }
 
@@ -164,7 +166,9 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	sig, size, digest := d.sign(doc.Text)
+	sk := d.pool.Get().(*Sketcher)
+	defer d.pool.Put(sk)
+	sig, size, digest := d.sign(sk, doc.Text)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	idx, err := d.docs.Add(doc)
@@ -194,8 +198,10 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	d.hasSig[idx] = true
 	copy(d.sigs[int(idx)*d.k:], sig)
 	ms := d.query(idx)
-	for _, t := range d.tables {
-		d.keys = AppendBandKeys(d.keys[:0], sig, t.bands, t.rows)
+	for i, t := range d.tables {
+		if i > 0 || d.cfg.Mode == Containment {
+			d.keys = AppendBandKeys(d.keys[:0], sig, t.bands, t.rows)
+		} // else d.keys still holds the keys query computed
 		t.insert(idx, d.keys)
 	}
 	return ms, nil
@@ -204,6 +210,9 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 func (d *Detector) sigBuf() []uint32 { return make([]uint32, 0, d.k) }
 
 func (d *Detector) grow(n int) {
+	if len(d.sigs) < n*d.k {
+		d.sigs = slices.Grow(d.sigs, n*d.k-len(d.sigs))[:n*d.k]
+	}
 	for len(d.sizes) < n {
 		d.sizes = append(d.sizes, 0)
 		d.hasSig = append(d.hasSig, false)
@@ -211,9 +220,6 @@ func (d *Detector) grow(n int) {
 		d.part = append(d.part, 0)
 		d.stamp = append(d.stamp, 0)
 		d.hits = append(d.hits, 0)
-	}
-	if len(d.sigs) < n*d.k {
-		d.sigs = append(d.sigs, make([]uint32, n*d.k-len(d.sigs))...)
 	}
 }
 

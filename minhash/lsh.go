@@ -3,6 +3,7 @@ package minhash
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
@@ -135,12 +136,15 @@ func newTable(bands, rows int) *table {
 }
 
 func (t *table) grow(n int) {
-	for len(t.in) < n {
-		t.in = append(t.in, false)
+	if len(t.in) >= n {
+		return
 	}
-	for len(t.next) < n*t.bands {
-		t.next = append(t.next, -1)
-		t.keys = append(t.keys, 0)
+	old := len(t.in)
+	t.in = slices.Grow(t.in, n-old)[:n]
+	t.next = slices.Grow(t.next, (n-old)*t.bands)[:n*t.bands]
+	t.keys = slices.Grow(t.keys, (n-old)*t.bands)[:n*t.bands]
+	for i := old * t.bands; i < n*t.bands; i++ {
+		t.next[i] = -1
 	}
 }
 

@@ -45,6 +45,7 @@ type Sketcher struct {
 	set   uset
 	lw    []float64
 	keys  []uint64
+	out   []uint32 // Detector: signature scratch
 }
 
 // NewSketcher returns a Sketcher for cfg, validated as [New] does.

@@ -1,0 +1,92 @@
+// Package minhash implements MinHash near-duplicate detection with LSH
+// banding (Broder, SEQUENCES 1997; Broder et al. STOC 1998), weighted MinHash
+// by Ioffe's consistent weighted sampling with the phrase weightings of
+// Alonso, Fetterly and Manasse (Duplicate news story detection revisited,
+// MSR-TR-2013-60, §3, §4.3-4.5, Table 4), supershingles (seed 004 §3), and
+// containment search partitioned by set size in the manner of LSH Ensemble
+// (Zhu et al., PVLDB 2016). Specifications: shared ALGORITHMS.md §1 and §5.
+//
+// One [Detector] type serves three modes ([Config].Mode):
+//
+//   - [Jaccard]: symmetric near-duplicates by the resemblance of word
+//     n-gram shingle sets, |A∩B|/|A∪B|.
+//   - [Weighted]: symmetric near-duplicates by the weighted Jaccard
+//     Σmin/Σmax of 7-word phrases weighted by a seed 004 Table 4 function
+//     of the first term's document frequency, scaled by the phrase's IDF and
+//     cut to rare phrases ([Stats], [WeightedConfig]).
+//   - [Containment]: asymmetric C ⊇ A by |A∩C|/|A|, estimated from the
+//     signatures and the set sizes ([ContainmentOf]).
+//
+// The per-document part is callable without an index (DESIGN.md "Beyond
+// one machine"): [Sketcher] signs a text, [ICWS] samples any weighted set,
+// [Similarity] and [ContainmentOf] verify a pair, [Params] derives the
+// banding and [AppendBandKeys] gives the LSH band keys (or supershingles)
+// a distributed shuffle groups by.
+//
+// # Signatures
+//
+// Unweighted signatures use one-permutation hashing (Li, Owen, Zhang, NIPS
+// 2012) with optimal densification (Shrivastava, ICML 2017): each shingle
+// hash is mixed once by a seeded SplitMix64 finaliser; the high 32 bits pick
+// one of K bins, the low 32 bits compete for that bin's minimum; empty bins
+// copy a non-empty bin chosen by a document-independent probe sequence. That
+// is one hash per shingle instead of K. The trade-off: the K values are not
+// independent (each shingle lands in one bin, empty bins share values), so
+// the variance differs from K-hash MinHash's J(1−J)/K. For sets of at least
+// K shingles it is equal or lower (sampling without replacement;
+// TestOnePermutationMatchesKHash measures 0.86-1.0× K-hash's squared error);
+// for sets much smaller than K densification repeats values and the error
+// grows, to about 1.9× at 15 elements. Classic K-hash MinHash stays
+// available as [KHash]. Values are 32 bits (as datasketch's).
+//
+// Weighted signatures are Ioffe's ICWS (ICDM 2010), as seed 004 §4.3
+// restates it: per sample and phrase, r, c ~ Gamma(2,1) and β ~ U(0,1) drawn
+// from a hash of (seed, sample, phrase); t = ⌊ln w / r + β⌋;
+// ln a = ln c − r(t − β + 1); the sample is the (phrase, t) of least a.
+// Pr[samples agree] equals the weighted Jaccard (TestICWSUnbiased).
+//
+// # Guarantees
+//
+// Both false positives and false negatives. Candidates come from LSH bands
+// and every candidate is verified by the signature estimate before it is
+// reported, so a reported pair's estimate reaches Config.Threshold; the
+// estimate itself errs with standard deviation about √(J(1−J)/K). A pair of
+// true similarity s is a candidate with probability 1 − (1 − s^r)^b; the
+// banding is chosen by [Params] to balance the two error integrals.
+// Exact duplicates are always reported (equal texts have equal signatures;
+// in Weighted mode an exact-set index covers weight drift and all-zero
+// weights). Containment estimates lose precision as |C|/|A| grows
+// (ALGORITHMS.md §5 pitfall).
+//
+// # Complexity
+//
+// Signing is O(n) in the text length for one-permutation hashing plus O(K)
+// densification, O(n·K) for KHash and ICWS. Add and Containers probe b band
+// maps (Containment: up to four banding levels) and verify each candidate
+// in O(K). Memory is 4·K bytes per document for the signature plus 16 bytes
+// per band entry.
+//
+// # Parameters
+//
+//   - K = [DefaultNumHashes] = 128: datasketch's default, the peers'
+//     setting.
+//   - Shingle = [DefaultShingle] = 5 words (Jaccard, Containment):
+//     exact 5-shingle Jaccard is the reference on goldset-dev; phrase length
+//     [DefaultPhraseLen] = 7 in Weighted mode (seed 004 §4.4).
+//   - Threshold: [DefaultThreshold] = 0.08 (Jaccard; best strict F1 on
+//     goldset-dev, as for exact Jaccard), [DefaultWeightedThreshold] (Weighted),
+//     [DefaultContainmentThreshold] = 0.6 (Containment; seed 000 §4.1).
+//   - Banding: [Params] with equal false-positive and false-negative weights
+//     ([DefaultFalseWeight], datasketch's weights=(0.5, 0.5)).
+//   - Weighting: df⁴ ([DefaultWeighting], [DefaultPower]), rare phrases of the
+//     bottom 50% ([DefaultRarePercent]), seed 004 §4.5 and §4.8.
+//   - Supershingles: off; when on, [DefaultSupershingleMatches] = 2 equal
+//     supershingles make a candidate (Fetterly et al. 2003).
+//
+// # Concurrency
+//
+// A [Detector] and a [Stats] are safe for concurrent use by multiple
+// goroutines; a Detector signs outside its lock. A [Sketcher] is not: use
+// one per goroutine. [ICWS], [Similarity], [ContainmentOf], [Params] and
+// [AppendBandKeys] are pure functions.
+package minhash

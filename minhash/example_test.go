@@ -1,0 +1,85 @@
+package minhash_test
+
+import (
+	"fmt"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/minhash"
+)
+
+const (
+	story = "The central bank raised its key interest rate by half a point on Tuesday, " +
+		"citing inflation that has stayed above its target for a year. Markets had expected " +
+		"a smaller move, and the currency rose sharply after the announcement in the capital."
+	copy1 = "The central bank raised its key interest rate by half a point on Tuesday, " +
+		"citing inflation that has stayed above its target for a year. Markets had expected " +
+		"a smaller move, and the currency rose after the announcement in the capital."
+	third = "Parliament will vote next week on the budget, which cuts spending on roads " +
+		"and raises the tax on fuel, after a month of talks between the coalition partners " +
+		"that ended late on Monday night."
+	other = "Heavy snow closed the mountain pass for the third day, and rescue teams " +
+		"reached two villages cut off since the weekend storm."
+)
+
+func Example() {
+	d, err := minhash.New(minhash.Config{Threshold: 0.5})
+	if err != nil {
+		panic(err)
+	}
+	defer d.Close()
+	d.Add(detector.Doc{ID: "wire", Text: story})
+	d.Add(detector.Doc{ID: "weather", Text: other})
+	ms, _ := d.Add(detector.Doc{ID: "site", Text: copy1})
+	for _, m := range ms {
+		fmt.Printf("%s %.2f\n", m.ID, m.Score)
+	}
+	// Output:
+	// wire 0.79
+}
+
+func ExampleNew() {
+	_, err := minhash.New(minhash.Config{Bands: 7, Rows: 19})
+	fmt.Println(err)
+	// Output:
+	// minhash: Bands·Rows (7·19) must not exceed NumHashes (128): invalid config
+}
+
+func ExampleDetector_Containers() {
+	d, _ := minhash.New(minhash.Config{Mode: minhash.Containment, Shingle: 3, Threshold: 0.6})
+	d.Add(detector.Doc{ID: "short", Text: story})
+	d.Add(detector.Doc{ID: "roundup", Text: other + " " + story + " " + third})
+	c, _ := d.Containers("short")
+	fmt.Println(c[0].ID, c[0].Score >= 0.6)
+	c, _ = d.Containers("roundup")
+	fmt.Println(len(c))
+	// Output:
+	// roundup true
+	// 0
+}
+
+func ExampleSketcher() {
+	sk, _ := minhash.NewSketcher(minhash.Config{Shingle: 3})
+	a, sizeA := sk.Signature(story)
+	b, _ := sk.Signature(copy1)
+	fmt.Println(len(a), sizeA, minhash.Similarity(a, b) > 0.7)
+	// Output:
+	// 128 40 true
+}
+
+func ExampleParams() {
+	b, r, _ := minhash.Params(0.8, 128, 0.5, 0.5)
+	fmt.Println(b, r)
+	// Output:
+	// 9 13
+}
+
+func ExampleICWS() {
+	keys := []uint64{1, 2, 3}
+	a := minhash.ICWS(nil, keys, []float64{1, 2, 3}, 1024, 42)
+	b := minhash.ICWS(nil, keys, []float64{1, 2, 1}, 1024, 42)
+	// Weighted Jaccard (1+2+1)/(1+2+3) = 0.667; the estimate's standard
+	// error at K = 1024 is 0.015.
+	fmt.Printf("%.2f\n", minhash.Similarity(a, b))
+	// Output:
+	// 0.64
+}
