@@ -246,12 +246,14 @@ type Signer struct {
 	hcache  []uint64 // per term ID: lexicon hash of the term; valid when hset
 	hset    []bool
 	sel     []cand
+	all     []cand
 	buf     []byte
 }
 
 type cand struct {
 	df   int64
 	term string
+	id   uint32
 }
 
 // NewSigner returns a Signer for cfg reading idf, which must not be nil. The
@@ -312,19 +314,14 @@ func (s *Signer) analyze(text string) {
 	}
 }
 
-// df returns the document frequency of the term with the given ID, clamped
-// to [1, n] as textproc.IDF weighs it (an unseen term counts as seen once).
+// df returns the document frequency of term i of the current document,
+// clamped to [1, n] as textproc.IDF weighs it (an unseen term counts as
+// seen once), cached by term ID when the table is frozen.
 func (s *Signer) df(i int, frozen bool, n int64) int64 {
 	id := s.uniq[i]
 	var df int64
 	if frozen {
-		if int(id) >= len(s.dfCache) {
-			old := len(s.dfCache)
-			s.dfCache = slices.Grow(s.dfCache, s.an.VocabularySize()-old)[:s.an.VocabularySize()]
-			for j := old; j < len(s.dfCache); j++ {
-				s.dfCache[j] = -1
-			}
-		}
+		s.growCaches()
 		if df = s.dfCache[id]; df < 0 {
 			df = s.idf.DF(s.terms[i])
 			s.dfCache[id] = df
@@ -335,63 +332,118 @@ func (s *Signer) df(i int, frozen bool, n int64) int64 {
 	return min(max(df, 1), max(n, 1))
 }
 
-// inLexicon reports whether term i belongs to random sub-lexicon j ≥ 1: a
-// term is kept when a hash of it under the lexicon's seed falls below
+// growCaches extends the per-term caches to the vocabulary.
+func (s *Signer) growCaches() {
+	n := s.an.VocabularySize()
+	if n <= len(s.dfCache) {
+		return
+	}
+	old := len(s.dfCache)
+	s.dfCache = slices.Grow(s.dfCache, n-old)[:n]
+	for j := old; j < n; j++ {
+		s.dfCache[j] = -1
+	}
+	s.hset = append(s.hset, make([]bool, n-len(s.hset))...)
+	s.hcache = append(s.hcache, make([]uint64, n-len(s.hcache))...)
+}
+
+// inLexicon reports whether candidate c belongs to random sub-lexicon j ≥ 1:
+// a term is kept when a hash of it under the lexicon's seed falls below
 // LexiconKeep (Kołcz et al. 2004: each sub-lexicon removes a random fraction
 // of the lexicon; the hash makes the choice without storing the lexicon).
-func (s *Signer) inLexicon(i, j int) bool {
-	id := s.uniq[i]
-	if int(id) >= len(s.hset) {
-		n := s.an.VocabularySize()
-		s.hset = append(s.hset, make([]bool, n-len(s.hset))...)
-		s.hcache = append(s.hcache, make([]uint64, n-len(s.hcache))...)
+func (s *Signer) inLexicon(c cand, j int) bool {
+	s.growCaches()
+	if !s.hset[c.id] {
+		s.hcache[c.id] = hashx.String64(c.term, s.cfg.Seed)
+		s.hset[c.id] = true
 	}
-	if !s.hset[id] {
-		s.hcache[id] = hashx.String64(s.terms[i], s.cfg.Seed)
-		s.hset[id] = true
-	}
-	h := hashx.Mix64(s.hcache[id] ^ hashx.Mix64(uint64(j)*0x9e3779b97f4a7c15))
+	h := hashx.Mix64(s.hcache[c.id] ^ hashx.Mix64(uint64(j)*0x9e3779b97f4a7c15))
 	return float64(h>>11)/(1<<53) < s.cfg.LexiconKeep
 }
+
+func byTerm(a, b cand) int { return cmp.Compare(a.term, b.term) }
 
 // appendKeys computes the signatures of the analysed document.
 func (s *Signer) appendKeys(dst []Key) []Key {
 	frozen := s.idf.Frozen()
 	n := s.idf.N()
-	for j := 0; j <= s.cfg.Lexicons; j++ {
-		s.sel = s.sel[:0]
-		switch s.cfg.Selection {
-		case SelectRank:
-			s.selectRank(j, frozen, n)
-		case SelectBand:
-			s.selectBand(j, frozen, n)
-		}
-		if len(s.sel) < s.cfg.MinTerms || len(s.sel) == 0 {
-			continue
-		}
-		// Fig. 2.4 step 4: "Insert relevant tokens into Unicode ascending
-		// ordered tree of unique tokens" (Uyar 2009). Byte order of UTF-8
-		// is code point order.
-		slices.SortFunc(s.sel, func(a, b cand) int { return cmp.Compare(a.term, b.term) })
-		s.buf = s.buf[:0]
-		for _, c := range s.sel {
-			if s.cfg.Encoding == EncodeConcat {
-				s.buf = append(s.buf, c.term...)
-			} else {
-				s.buf = hashx.AppendField(s.buf, c.term)
+	switch s.cfg.Selection {
+	case SelectBand:
+		// The band does not depend on the lexicon: select and sort once,
+		// then each sub-lexicon keeps a sorted subsequence.
+		s.selectBand(frozen, n)
+		slices.SortFunc(s.all, byTerm)
+		for j := 0; j <= s.cfg.Lexicons; j++ {
+			s.sel = s.sel[:0]
+			for _, c := range s.all {
+				if j == 0 || s.inLexicon(c, j) {
+					s.sel = append(s.sel, c)
+				}
 			}
+			dst = s.emit(dst, j)
 		}
-		// Step 5: "add each unique token to the SHA1 digest" — xxh3-128,
-		// seeded by the lexicon so that digests of different lexicons differ.
-		var d xxh3.Uint128
-		if j == 0 {
-			d = xxh3.Hash128(s.buf)
-		} else {
-			d = xxh3.Hash128Seed(s.buf, uint64(j))
+	case SelectRank:
+		if s.cfg.Lexicons == 0 {
+			s.selectRank(frozen, n)
+			dst = s.emit(dst, 0)
+			break
 		}
-		dst = append(dst, Key{Lexicon: j, Digest: d.Bytes()})
+		// Rank every term once; each lexicon takes its first Skip+Keep
+		// members.
+		s.all = s.all[:0]
+		for i := range s.uniq {
+			s.all = append(s.all, cand{df: s.df(i, frozen, n), term: s.terms[i], id: s.uniq[i]})
+		}
+		slices.SortFunc(s.all, func(a, b cand) int {
+			return cmp.Or(cmp.Compare(a.df, b.df), cmp.Compare(a.term, b.term))
+		})
+		limit := s.cfg.Skip + s.cfg.Keep
+		for j := 0; j <= s.cfg.Lexicons; j++ {
+			s.sel = s.sel[:0]
+			for _, c := range s.all {
+				if len(s.sel) == limit {
+					break
+				}
+				if j == 0 || s.inLexicon(c, j) {
+					s.sel = append(s.sel, c)
+				}
+			}
+			s.sel = append(s.sel[:0], s.sel[min(s.cfg.Skip, len(s.sel)):]...)
+			dst = s.emit(dst, j)
+		}
 	}
 	return dst
+}
+
+// emit appends the key of the selection s.sel under lexicon j, if it has at
+// least MinTerms terms.
+func (s *Signer) emit(dst []Key, j int) []Key {
+	if len(s.sel) < s.cfg.MinTerms || len(s.sel) == 0 {
+		return dst
+	}
+	// Fig. 2.4 step 4: "Insert relevant tokens into Unicode ascending ordered
+	// tree of unique tokens" (Uyar 2009). Byte order of UTF-8 is code point
+	// order.
+	if !slices.IsSortedFunc(s.sel, byTerm) {
+		slices.SortFunc(s.sel, byTerm)
+	}
+	s.buf = s.buf[:0]
+	for _, c := range s.sel {
+		if s.cfg.Encoding == EncodeConcat {
+			s.buf = append(s.buf, c.term...)
+		} else {
+			s.buf = hashx.AppendField(s.buf, c.term)
+		}
+	}
+	// Step 5: "add each unique token to the SHA1 digest" — xxh3-128, seeded
+	// by the lexicon so that digests of different lexicons differ.
+	var d xxh3.Uint128
+	if j == 0 {
+		d = xxh3.Hash128(s.buf)
+	} else {
+		d = xxh3.Hash128Seed(s.buf, uint64(j))
+	}
+	return append(dst, Key{Lexicon: j, Digest: d.Bytes()})
 }
 
 // better orders terms by idf, highest first (lowest document frequency),
@@ -404,13 +456,11 @@ func better(a, b cand) bool {
 // highest idf values. After that, ten words with the highest idf values are
 // used to create a fingerprint". It keeps the best Skip+Keep terms in a
 // small sorted array, then drops the first Skip.
-func (s *Signer) selectRank(j int, frozen bool, n int64) {
+func (s *Signer) selectRank(frozen bool, n int64) {
+	s.sel = s.sel[:0]
 	limit := s.cfg.Skip + s.cfg.Keep
 	for i := range s.uniq {
-		if j > 0 && !s.inLexicon(i, j) {
-			continue
-		}
-		c := cand{df: s.df(i, frozen, n), term: s.terms[i]}
+		c := cand{df: s.df(i, frozen, n), term: s.terms[i], id: s.uniq[i]}
 		if len(s.sel) == limit && !better(c, s.sel[limit-1]) {
 			continue
 		}
@@ -430,22 +480,28 @@ func (s *Signer) selectRank(j int, frozen bool, n int64) {
 	s.sel = append(s.sel[:0], s.sel[skip:]...)
 }
 
-// selectBand keeps the terms with BandLow ≤ nidf ≤ BandHigh, where
+// selectBand puts in s.all the terms with BandLow ≤ nidf ≤ BandHigh, where
 // nidf = ln((N+1)/df) / ln(N+1) (SpotSigs release, I-Match mode;
-// ALGORITHMS.md §3).
-func (s *Signer) selectBand(j int, frozen bool, n int64) {
+// ALGORITHMS.md §3). nidf decreases with df, so the band is a range of
+// document frequencies, computed once per document.
+func (s *Signer) selectBand(frozen bool, n int64) {
+	s.all = s.all[:0]
 	if n <= 0 {
 		return
 	}
 	den := math.Log(float64(n + 1))
+	nidf := func(df int64) float64 { return math.Log(float64(n+1)/float64(df)) / den }
+	in := func(df int64) bool { v := nidf(df); return v >= s.cfg.BandLow && v <= s.cfg.BandHigh }
+	// dfLo and dfHi bracket the band; the formula decides at the edges.
+	dfLo := int64(math.Floor(math.Pow(float64(n+1), 1-s.cfg.BandHigh))) - 1
+	dfHi := int64(math.Ceil(math.Pow(float64(n+1), 1-s.cfg.BandLow))) + 1
 	for i := range s.uniq {
-		if j > 0 && !s.inLexicon(i, j) {
+		df := s.df(i, frozen, n)
+		if df < dfLo || df > dfHi {
 			continue
 		}
-		df := s.df(i, frozen, n)
-		nidf := math.Log(float64(n+1)/float64(df)) / den
-		if nidf >= s.cfg.BandLow && nidf <= s.cfg.BandHigh {
-			s.sel = append(s.sel, cand{df: df, term: s.terms[i]})
+		if df > dfLo+1 && df < dfHi-1 || in(df) {
+			s.all = append(s.all, cand{df: df, term: s.terms[i], id: s.uniq[i]})
 		}
 	}
 }

@@ -230,7 +230,7 @@ func TestLexiconMembership(t *testing.T) {
 	for j := 1; j <= 4; j++ {
 		kept := 0
 		for i := range s.uniq {
-			if s.inLexicon(i, j) {
+			if s.inLexicon(cand{term: s.terms[i], id: s.uniq[i]}, j) {
 				kept++
 			}
 		}

@@ -1,0 +1,184 @@
+package simhash
+
+import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"golang.org/x/text/language"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/textproc"
+)
+
+func texts(recs []dataset.Record) []string {
+	out := make([]string, len(recs))
+	for i, r := range recs {
+		out[i] = r.Text
+	}
+	return out
+}
+
+func benchTexts(b *testing.B, docs []string, fn func(string)) {
+	total := 0
+	for _, t := range docs {
+		total += len(t)
+		fn(t) // warm up: vocabulary and caches in the steady state
+	}
+	b.SetBytes(int64(total))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, t := range docs {
+			fn(t)
+		}
+	}
+	b.ReportMetric(float64(len(docs))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+}
+
+var sink uint64
+
+// BenchmarkReuters measures fingerprint throughput on the first 5000
+// Reuters-21578 bodies against the floor and the analyzer alone, in the same
+// run: the seed's configuration (FullConfig English analysis, idf weights
+// from a frozen table of the same texts, SkipTop 2) and the peers'
+// configuration (textproc.Config{}: tokenise and lower-case only, tf
+// weights, no idf).
+func BenchmarkReuters(b *testing.B) {
+	recs := dataset.Reuters(b, 5000)
+	docs := texts(recs)
+	seed := Config{Language: "en"}
+	peer := Config{KeepStopwords: true, Stemming: StemNone, Weights: WeightTF, SkipTop: -1}
+	idf := collectionIDF(b, seed, recs)
+	b.Run("Floor", func(b *testing.B) { benchfloor.Run(b, docs) })
+	b.Run("AnalyzerPlain", func(b *testing.B) {
+		an, _ := textproc.NewAnalyzer(textproc.Config{})
+		benchTexts(b, docs, func(t string) { an.Analyze(t) })
+	})
+	b.Run("AnalyzerFull", func(b *testing.B) {
+		an, _ := textproc.NewAnalyzer(textproc.FullConfig(language.English))
+		benchTexts(b, docs, func(t string) { an.Analyze(t) })
+	})
+	b.Run("SignPeerLike", func(b *testing.B) {
+		s, err := NewSigner(peer, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchTexts(b, docs, func(t string) { fp, _ := s.Sign(t); sink += fp })
+	})
+	b.Run("SignSeed", func(b *testing.B) {
+		s, err := NewSigner(seed, idf)
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchTexts(b, docs, func(t string) { fp, _ := s.Sign(t); sink += fp })
+	})
+	b.Run("SignWord3GramsIDF", func(b *testing.B) {
+		s, err := NewSigner(Config{Language: "en", Features: FeatureWordNGrams}, idf)
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchTexts(b, docs, func(t string) { fp, _ := s.Sign(t); sink += fp })
+	})
+	b.Run("DetectorAdd", func(b *testing.B) {
+		// Add = sign + query + insert, into a detector that grows by 5000
+		// documents per iteration.
+		d, err := NewWithIDF(seed, idf)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		benchTexts(b, docs, func(t string) {
+			n++
+			if _, err := d.Add(detector.Doc{ID: fmt.Sprint(n), Text: t}); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+}
+
+// BenchmarkIndexQuery measures one query at 10k, 100k and 1M stored random
+// fingerprints (K = 3), against a brute-force scan in the same run, and
+// reports the index's memory per stored fingerprint.
+func BenchmarkIndexQuery(b *testing.B) {
+	for _, n := range []int{10_000, 100_000, 1_000_000} {
+		r := rand.New(rand.NewPCG(uint64(n), 1))
+		fps := make([]uint64, n)
+		for i := range fps {
+			fps[i] = r.Uint64()
+		}
+		// Queries: half near a stored fingerprint (≤ 3 bits), half random.
+		queries := make([]uint64, 1024)
+		for i := range queries {
+			queries[i] = r.Uint64()
+			if i%2 == 0 {
+				queries[i] = flip(r, fps[r.IntN(n)], r.IntN(4))
+			}
+		}
+		for _, blocks := range []int{0, 5} {
+			name := fmt.Sprintf("n=%d/Index/tables=%d", n, map[int]int{0: 4, 5: 10}[blocks])
+			b.Run(name, func(b *testing.B) {
+				runtime.GC()
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				ix, err := NewIndex(3, blocks)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for i, fp := range fps {
+					ix.Add(uint32(i), fp)
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				dst := make([]Neighbor, 0, 64)
+				found := 0
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					dst = ix.Query(queries[i%len(queries)], dst[:0])
+					found += len(dst)
+					i++
+				}
+				b.ReportMetric(float64(ix.bytes())/float64(n), "B/fp")
+				b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(n), "heapB/fp")
+				b.ReportMetric(float64(found)/float64(i), "found/query")
+				runtime.KeepAlive(ix)
+			})
+		}
+		b.Run(fmt.Sprintf("n=%d/BruteForce", n), func(b *testing.B) {
+			found, i := 0, 0
+			b.ReportAllocs()
+			for b.Loop() {
+				q := queries[i%len(queries)]
+				for _, fp := range fps {
+					if bits.OnesCount64(fp^q) <= 3 {
+						found++
+					}
+				}
+				i++
+			}
+			b.ReportMetric(8, "B/fp")
+			b.ReportMetric(float64(found)/float64(i), "found/query")
+		})
+	}
+}
+
+// BenchmarkSizes signs documents of 100 B, 4 KB and 100 KB (synthetic news)
+// with the seed's configuration over an online-built frozen table.
+func BenchmarkSizes(b *testing.B) {
+	for _, size := range []int{100, 4 << 10, 100 << 10} {
+		b.Run(fmt.Sprintf("%dB", size), func(b *testing.B) {
+			text := synthText(size)
+			idf := textproc.NewIDF(false)
+			idf.Freeze()
+			s, err := NewSigner(Config{}, idf)
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchTexts(b, []string{text}, func(t string) { fp, _ := s.Sign(t); sink += fp })
+		})
+	}
+}

@@ -1,0 +1,24 @@
+package simhash
+
+import (
+	"strings"
+
+	"github.com/seed-9ef9c1df/neardup/internal/synth"
+)
+
+// synthText returns about size bytes of synthetic news text.
+func synthText(size int) string {
+	var b strings.Builder
+	for _, d := range synth.Docs(1+size/200, synth.Config{Seed: 7}) {
+		b.WriteString(d.Text)
+		b.WriteString("\n\n")
+		if b.Len() >= size {
+			break
+		}
+	}
+	s := b.String()
+	if len(s) > size {
+		s = s[:size]
+	}
+	return s
+}
