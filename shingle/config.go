@@ -170,7 +170,10 @@ type Config struct {
 	SuperShingle int
 
 	// Antecedents is SpotSigs' comma-separated antecedent list; empty means
-	// DefaultAntecedents. Words are matched after case folding.
+	// DefaultAntecedents. Words are matched after the Language's case
+	// folding. The default is English: for another Language, name that
+	// language's frequent function words, or SpotSigs finds only exact
+	// duplicates.
 	Antecedents string
 	// ChainLength is SpotSigs' chain length c; zero means
 	// DefaultChainLength.

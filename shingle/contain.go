@@ -117,7 +117,7 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndoc
 		x.order, x.lens = x.order[:0], x.lens[:0]
 		for i, f := range a {
 			x.order = append(x.order, i)
-			x.lens = append(x.lens, len(x.post.list(f)))
+			x.lens = append(x.lens, x.post.count(f))
 		}
 		if prefix < n {
 			slices.SortFunc(x.order, func(i, j int) int { return x.lens[i] - x.lens[j] })

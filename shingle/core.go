@@ -260,26 +260,56 @@ func (e *extractor) spots(text string) ([]uint64, []uint32) {
 }
 
 // postings is an inverted index from a 64-bit feature to the dense indexes
-// of the documents holding it, as plain integer slices.
+// of the documents holding it, as plain integer slices. Most shingles occur
+// in one document only, so a feature's first document is kept in the map
+// value itself (flagged by single) and a slice is allocated only for a
+// second one.
 type postings struct {
-	ids   map[uint64]uint32
+	ids   map[uint64]uint32 // feature → list ID, or single|document
 	lists [][]uint32
 	free  []uint32
+	one   [1]uint32 // backing array for list of a single-document feature
 }
 
+const single = 1 << 31
+
+// list returns the documents holding f. The slice is valid until the next
+// call of any postings method.
 func (p *postings) list(f uint64) []uint32 {
-	if id, ok := p.ids[f]; ok {
-		return p.lists[id]
+	v, ok := p.ids[f]
+	switch {
+	case !ok:
+		return nil
+	case v&single != 0:
+		p.one[0] = v &^ single
+		return p.one[:]
 	}
-	return nil
+	return p.lists[v]
+}
+
+// count returns the number of documents holding f.
+func (p *postings) count(f uint64) int {
+	v, ok := p.ids[f]
+	switch {
+	case !ok:
+		return 0
+	case v&single != 0:
+		return 1
+	}
+	return len(p.lists[v])
 }
 
 func (p *postings) add(f uint64, doc uint32) {
 	if p.ids == nil {
 		p.ids = make(map[uint64]uint32)
 	}
-	id, ok := p.ids[f]
-	if !ok {
+	v, ok := p.ids[f]
+	switch {
+	case !ok:
+		p.ids[f] = single | doc
+		return
+	case v&single != 0:
+		var id uint32
 		if n := len(p.free); n > 0 {
 			id = p.free[n-1]
 			p.free = p.free[:n-1]
@@ -287,18 +317,26 @@ func (p *postings) add(f uint64, doc uint32) {
 			id = uint32(len(p.lists))
 			p.lists = append(p.lists, nil)
 		}
+		p.lists[id] = append(p.lists[id][:0], v&^single, doc)
 		p.ids[f] = id
+		return
 	}
-	p.lists[id] = append(p.lists[id], doc)
+	p.lists[v] = append(p.lists[v], doc)
 }
 
 // remove deletes doc from f's list (order within a list is not kept).
 func (p *postings) remove(f uint64, doc uint32) {
-	id, ok := p.ids[f]
+	v, ok := p.ids[f]
 	if !ok {
 		return
 	}
-	l := p.lists[id]
+	if v&single != 0 {
+		if v&^single == doc {
+			delete(p.ids, f)
+		}
+		return
+	}
+	l := p.lists[v]
 	for i, d := range l {
 		if d == doc {
 			l[i] = l[len(l)-1]
@@ -306,13 +344,16 @@ func (p *postings) remove(f uint64, doc uint32) {
 			break
 		}
 	}
-	if len(l) == 0 {
+	switch len(l) {
+	case 0:
 		delete(p.ids, f)
-		p.lists[id] = l[:0]
-		p.free = append(p.free, id)
-		return
+		p.free = append(p.free, v)
+	case 1:
+		p.ids[f] = single | l[0]
+		p.free = append(p.free, v)
+		l = l[:0]
 	}
-	p.lists[id] = l
+	p.lists[v] = l
 }
 
 // marks is a per-query visited set over dense document indexes: a stamp

@@ -1,0 +1,4 @@
+package shingle
+
+// RaceEnabled reports whether the test binary runs under the race detector.
+const RaceEnabled = raceEnabled
