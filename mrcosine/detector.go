@@ -160,6 +160,7 @@ type Detector struct {
 	buckets []map[uint64][]uint32
 	stamp   []uint32
 	epoch   uint32
+	checked int // signature cosines computed by queries (for tests)
 }
 
 var (
@@ -262,9 +263,14 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	var sig []float32
 	if len(doc.Text) <= d.cfg.MaxTextBytes {
 		sig = d.ref.Signature(doc.Text)
-		if zero(sig) {
-			sig = nil // matches nothing
-		}
+	}
+	return d.addSigned(doc, sig)
+}
+
+// addSigned indexes doc under its signature sig.
+func (d *Detector) addSigned(doc detector.Doc, sig []float32) ([]detector.Match, error) {
+	if zero(sig) {
+		sig = nil // matches nothing
 	}
 	var keys []uint64
 	if sig != nil && !d.cfg.Exhaustive {
@@ -302,6 +308,7 @@ func (d *Detector) query(self uint32, sig []float32, keys []uint64) []detector.M
 		if o == self || d.sigs[o] == nil || !d.docs.Live(o) {
 			return
 		}
+		d.checked++
 		if s := Cosine(sig, d.sigs[o]); s >= d.cfg.T2 {
 			out = append(out, detector.Match{ID: d.docs.ID(o), Score: s})
 		}

@@ -1,13 +1,16 @@
 package mrcosine
 
 import (
+	"context"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
@@ -78,4 +81,111 @@ func TestGoldSetSweep(t *testing.T) {
 	}
 	t.Logf("best strict F1 at t2 = %.3f: %v", best.t, best.strict)
 	assert.Greater(t, best.strict.F1(), 0.5)
+}
+
+// sampleTexts returns every step-th Reuters text.
+func sampleTexts(recs []dataset.Record, step int) []string {
+	var out []string
+	for i := 0; i < len(recs); i += step {
+		out = append(out, recs[i].Text)
+	}
+	return out
+}
+
+// randomReference draws genes uniformly from the distinct trigrams of texts
+// (or from their occurrences, weighted by frequency).
+func randomReference(t *testing.T, texts []string, weighted bool, seed uint64) *Reference {
+	t.Helper()
+	var all []uint64
+	seen := map[uint64]bool{}
+	for _, text := range texts {
+		eachTrigram(TextConfig{}, text, func(c uint64) {
+			if weighted || !seen[c] {
+				all = append(all, c)
+				seen[c] = true
+			}
+		})
+	}
+	rng := rand.New(rand.NewPCG(seed, 0))
+	genes := make([]uint64, DefaultGenes)
+	for i := range genes {
+		genes[i] = all[rng.IntN(len(all))]
+	}
+	ref, err := newReference(genes, DefaultParts, TextConfig{})
+	require.NoError(t, err)
+	return ref
+}
+
+// TestMAEReuters measures Eq. 1 (seed 003) on held-in Reuters texts for the
+// default (GA-trained) reference, the best reference of the top-TF-IDF
+// initial population, and random references. Seed 003 Tables 2-4 report
+// 0.10-0.13.
+func TestMAEReuters(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains on Reuters")
+	}
+	recs := dataset.Reuters(t, 0)
+	eval := sampleTexts(recs, 48) // ~400 texts, ~80k pairs
+	trained := MeanAbsoluteError(Default(), eval)
+
+	init, err := Train(context.Background(), sampleTexts(recs, 4), TrainConfig{Generations: -1, Seed: 1}, nil)
+	require.NoError(t, err)
+	initMAE := MeanAbsoluteError(init, eval)
+	uniform := MeanAbsoluteError(randomReference(t, eval, false, 1), eval)
+	weighted := MeanAbsoluteError(randomReference(t, eval, true, 1), eval)
+	t.Logf("MAE over %d held-in Reuters texts (%d pairs): GA-trained default %.4f, top-TF-IDF initialisation %.4f, random distinct trigrams %.4f, random trigram occurrences %.4f",
+		len(eval), len(eval)*(len(eval)-1)/2, trained, initMAE, uniform, weighted)
+	assert.Less(t, trained, initMAE, "the GA improves on its initial population")
+	assert.Less(t, trained, uniform)
+	assert.Less(t, trained, 0.10)
+}
+
+// TestIndexRecall measures the pairs at or above T2 that the LSH index loses
+// against exhaustive comparison (target: under 1%), and how many signature
+// cosines each computes.
+func TestIndexRecall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("all-pairs runs")
+	}
+	gold := dataset.Docs(dataset.ForTest(t, "goldset-dev.jsonl"))
+	reuters := dataset.Docs(dataset.Reuters(t, 3000))
+	for _, tc := range []struct {
+		name string
+		docs []detector.Doc
+		t2   float64
+	}{
+		{"goldset-dev", gold, 0.80},
+		{"goldset-dev", gold, DefaultT2},
+		{"goldset-dev", gold, 0.95},
+		{"reuters-3000", reuters, DefaultT2},
+		{"reuters-3000", reuters, 0.95},
+	} {
+		run := func(exhaustive bool) (map[eval.Pair]float64, int) {
+			d, err := New(Config{T2: tc.t2, Exhaustive: exhaustive})
+			require.NoError(t, err)
+			edges, err := eval.Relations(d, tc.docs, nil)
+			require.NoError(t, err)
+			return eval.Pairs(edges), d.checked
+		}
+		want, exChecked := run(true)
+		got, ixChecked := run(false)
+		lost := 0
+		for p := range want {
+			if _, ok := got[p]; !ok {
+				lost++
+			}
+		}
+		extra := 0
+		for p := range got {
+			if _, ok := want[p]; !ok {
+				extra++
+			}
+		}
+		assert.Zero(t, extra, "pairs the index reports that exhaustive comparison does not")
+		loss := float64(lost) / float64(max(len(want), 1))
+		cfg := Config{T2: tc.t2}.withDefaults()
+		t.Logf("%s T2 %.2f (Rows %d, Bands %d): %d pairs, index lost %d (%.3f%%); cosines computed: index %d, exhaustive %d (%.1f%%)",
+			tc.name, tc.t2, cfg.Rows, cfg.Bands, len(want), lost, 100*loss, ixChecked, exChecked, 100*float64(ixChecked)/float64(exChecked))
+		assert.Less(t, loss, 0.01, "%s T2 %.2f", tc.name, tc.t2)
+	}
 }

@@ -90,6 +90,10 @@ type TrainConfig struct {
 	// SampleDocs is the number N of documents of Eq. 1 per generation
 	// [DefaultSampleDocs]; at least 2.
 	SampleDocs int
+	// FixedSample draws the SampleDocs documents once and scores every
+	// generation on them, instead of redrawing them every generation.
+	// Seed 003 §3.6.3 says only "a number of randomly selected documents".
+	FixedSample bool
 	// Holdout is the fraction of the texts kept out of the GA to choose the
 	// winner of the final population [DefaultHoldout]; in (0, 1).
 	Holdout float64
@@ -261,7 +265,8 @@ func Train(ctx context.Context, texts []string, cfg TrainConfig, progress func(P
 			Worst: slices.Max(fit), Reference: ref, Final: final, Holdout: hold})
 	}
 
-	fit, err := g.evaluate(ctx, pop, g.sample(rng, train))
+	sample := g.sample(rng, train)
+	fit, err := g.evaluate(ctx, pop, sample)
 	if err != nil {
 		return nil, err
 	}
@@ -269,7 +274,10 @@ func Train(ctx context.Context, texts []string, cfg TrainConfig, progress func(P
 	for gen := 1; gen <= cfg.Generations; gen++ {
 		kids := g.offspring(rng, pop)
 		all := append(slices.Clone(pop), kids...)
-		fit, err = g.evaluate(ctx, all, g.sample(rng, train))
+		if !cfg.FixedSample {
+			sample = g.sample(rng, train)
+		}
+		fit, err = g.evaluate(ctx, all, sample)
 		if err != nil {
 			return nil, err
 		}

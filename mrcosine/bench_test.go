@@ -1,0 +1,183 @@
+package mrcosine
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
+	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/textproc"
+)
+
+// benchTexts is the news stream every speed figure is measured on.
+var benchTexts = sync.OnceValue(func() []string { return synthTexts(1000, 42) })
+
+func totalBytes(texts []string) int64 {
+	n := 0
+	for _, t := range texts {
+		n += len(t)
+	}
+	return int64(n)
+}
+
+// BenchmarkFloor is the floor every speed is reported against (benchfloor).
+func BenchmarkFloor(b *testing.B) { benchfloor.Run(b, benchTexts()) }
+
+// BenchmarkAnalyzer is the textproc analyzer alone over the same texts.
+func BenchmarkAnalyzer(b *testing.B) {
+	texts := benchTexts()
+	an, err := textproc.NewAnalyzer(textproc.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(totalBytes(texts))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, t := range texts {
+			an.Analyze(t)
+		}
+	}
+	b.ReportMetric(float64(len(texts))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+}
+
+// BenchmarkSignature signs the same texts with the default reference.
+func BenchmarkSignature(b *testing.B) {
+	texts := benchTexts()
+	ref := Default()
+	buf := make([]float32, 0, ref.Parts())
+	b.SetBytes(totalBytes(texts))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, t := range texts {
+			buf = ref.AppendSignature(buf[:0], t)
+		}
+	}
+	b.ReportMetric(float64(len(texts))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+}
+
+// BenchmarkSignatureSize signs one text of 100 B, 4 KB and 100 KB.
+func BenchmarkSignatureSize(b *testing.B) {
+	all := strings.Join(benchTexts(), "\n\n")
+	ref := Default()
+	for _, n := range []int{100, 4 << 10, 100 << 10} {
+		text := all[:n]
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			buf := make([]float32, 0, ref.Parts())
+			b.SetBytes(int64(n))
+			b.ReportAllocs()
+			for b.Loop() {
+				buf = ref.AppendSignature(buf[:0], text)
+			}
+		})
+	}
+}
+
+// BenchmarkCosine compares two signatures.
+func BenchmarkCosine(b *testing.B) {
+	x, y := Default().Signature(benchTexts()[0]), Default().Signature(benchTexts()[1])
+	b.ReportAllocs()
+	var s float64
+	for b.Loop() {
+		s += Cosine(x, y)
+	}
+	_ = s
+}
+
+type signed struct {
+	docs []detector.Doc
+	sigs [][]float32
+}
+
+var streams sync.Map // n → *signed
+
+func signedStream(n int) *signed {
+	if v, ok := streams.Load(n); ok {
+		return v.(*signed)
+	}
+	docs := synth.Docs(n, synth.Config{Seed: 9})
+	s := &signed{docs: docs, sigs: make([][]float32, n)}
+	var wg sync.WaitGroup
+	for w := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < n; i += 2 {
+				s.sigs[i] = Default().Signature(docs[i].Text)
+			}
+		}()
+	}
+	wg.Wait()
+	streams.Store(n, s)
+	return s
+}
+
+// BenchmarkQuery measures Containers of a random live document in a
+// detector holding 10k and 100k synthetic news documents, through the LSH
+// index and by exhaustive comparison (seed 003's all pairs).
+func BenchmarkQuery(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		for _, mode := range []string{"index", "exhaustive"} {
+			b.Run(fmt.Sprintf("%d/%s", n, mode), func(b *testing.B) {
+				s := signedStream(n)
+				d, err := New(Config{Exhaustive: mode == "exhaustive"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for i, doc := range s.docs {
+					if _, err := d.addSigned(doc, s.sigs[i]); err != nil {
+						b.Fatal(err)
+					}
+				}
+				rng := rand.New(rand.NewPCG(1, 1))
+				d.checked = 0
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := d.Containers(s.docs[rng.IntN(n)].ID); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(d.checked)/float64(b.N), "cosines/op")
+			})
+		}
+	}
+}
+
+// BenchmarkTrainGeneration is one generation of the GA at the default sizes
+// (population 100 + 100 children, 1000 genes, 150 parts, 200 sample
+// documents, pool 9000) on GOMAXPROCS workers.
+func BenchmarkTrainGeneration(b *testing.B) {
+	texts := synthTexts(2000, 5)
+	cfg := TrainConfig{Seed: 1}.withDefaults()
+	tc := TextConfig{}
+	profs, err := profiles(context.Background(), tc, texts, cfg.Workers)
+	if err != nil {
+		b.Fatal(err)
+	}
+	all := make([]int, len(texts))
+	for i := range all {
+		all[i] = i
+	}
+	g := &ga{cfg: cfg, tc: tc, pool: rankPool(profs, all, cfg.PoolSize, cfg.Ranking), profs: profs}
+	g.index(all)
+	rng := rand.New(rand.NewPCG(1, 1))
+	pop := make([][]int32, cfg.Population)
+	for i := range pop {
+		pop[i] = make([]int32, cfg.Genes)
+		for k := range pop[i] {
+			pop[i][k] = int32(rng.IntN(len(g.pool)))
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		kids := g.offspring(rng, pop)
+		if _, err := g.evaluate(context.Background(), append(pop[:len(pop):len(pop)], kids...), g.sample(rng, all)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/generation")
+}
