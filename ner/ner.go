@@ -283,7 +283,7 @@ func (r *Recognizer) Find(text string) []Entity {
 func (r *Recognizer) AppendEntities(dst []Entity, text string) []Entity {
 	d := &doc{
 		text:    text,
-		words:   make([]word, 0, len(text)/7+1),
+		words:   make([]word, 0, len(text)/5+4), // English news: about one word per 6 bytes
 		lower:   make(map[string]bool, len(text)/16),
 		apos:    map[string]bool{},
 		partial: map[string]Type{},
