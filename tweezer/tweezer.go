@@ -207,6 +207,86 @@ type span struct {
 // text (named-entity recognition dominates) plus O(m log m) to sort its m
 // shingles.
 func (s *Signer) Sign(text string) Signature {
+	ents := s.rec.Find(text)
+	if s.cfg.ClipSentences || len(ents) == 0 {
+		return s.signWords(text, ents)
+	}
+	// Context windows are read around each entity only, so the text is
+	// tokenised once, by the recogniser.
+	var shingles []string
+	var b strings.Builder
+	var pre []textproc.Span
+	for _, e := range ents {
+		var ok bool
+		if pre, ok = wordsBefore(text, e.Start, s.cfg.Prefix, pre[:0]); !ok {
+			return s.signWords(text, ents)
+		}
+		b.Reset()
+		for _, w := range pre {
+			b.WriteString(text[w.Start:w.End])
+			b.WriteByte(' ')
+		}
+		b.WriteString(e.Text)
+		n := 0
+		for w := range textproc.Words(text[e.Start:]) {
+			if e.Start+w.Start < e.End {
+				continue // the entity's own words
+			}
+			if n == s.cfg.Suffix {
+				break
+			}
+			b.WriteByte(' ')
+			b.WriteString(text[e.Start+w.Start : e.Start+w.End])
+			n++
+		}
+		shingles = append(shingles, b.String())
+	}
+	return finish(shingles, false)
+}
+
+// maxWindow bounds the bytes wordsBefore reads per context word before
+// giving up on a text with no word boundaries it can start from.
+const maxWindow = 4096
+
+// wordsBefore appends to dst the spans of the last p words of text[:pos],
+// reading a window that starts after white space so that no word is cut. It
+// reports false when no such start exists within p·maxWindow bytes.
+func wordsBefore(text string, pos, p int, dst []textproc.Span) ([]textproc.Span, bool) {
+	if p == 0 {
+		return dst, true
+	}
+	for w := 32 * p; ; w *= 2 {
+		lo := max(0, pos-w)
+		if lo > 0 {
+			k := strings.IndexAny(text[lo:pos], " \t\n\r")
+			if k < 0 {
+				if w > p*maxWindow {
+					return dst, false
+				}
+				continue
+			}
+			lo += k + 1
+		}
+		dst = dst[:0]
+		for sp := range textproc.Words(text[lo:pos]) {
+			dst = append(dst, textproc.Span{Start: lo + sp.Start, End: lo + sp.End})
+		}
+		if len(dst) >= p || lo == 0 {
+			if len(dst) > p {
+				dst = append(dst[:0], dst[len(dst)-p:]...)
+			}
+			return dst, true
+		}
+		if w > p*maxWindow {
+			return dst, false
+		}
+	}
+}
+
+// signWords computes the signature from the full word list of text and its
+// entities ents: the path for ClipSentences, for documents without
+// entities, and the reference the windowed path of Sign is tested against.
+func (s *Signer) signWords(text string, ents []ner.Entity) Signature {
 	words := s.words(text)
 	if len(words) == 0 {
 		return Signature{}
@@ -214,7 +294,7 @@ func (s *Signer) Sign(text string) Signature {
 	var shingles []string
 	var b strings.Builder
 	w := 0
-	for _, e := range s.rec.Find(text) {
+	for _, e := range ents {
 		// The entity's words: those starting inside [Start, End).
 		for w < len(words) && words[w].start < e.Start {
 			w++
@@ -248,28 +328,31 @@ func (s *Signer) Sign(text string) Signature {
 		}
 		shingles = append(shingles, b.String())
 	}
-	sig := Signature{}
-	if len(shingles) == 0 {
-		// §4.2: first and last FallbackWords words, or the whole document
-		// if it has fewer than twice as many.
-		n := s.cfg.FallbackWords
-		b.Reset()
-		for k, wd := range words {
-			if len(words) >= 2*n && k >= n && k < len(words)-n {
-				continue
-			}
-			if b.Len() > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(text[wd.start:wd.end])
-		}
-		shingles = []string{b.String()}
-		sig.Fallback = true
+	if len(shingles) > 0 {
+		return finish(shingles, false)
 	}
+	// §4.2: first and last FallbackWords words, or the whole document if it
+	// has fewer than twice as many.
+	n := s.cfg.FallbackWords
+	b.Reset()
+	for k, wd := range words {
+		if len(words) >= 2*n && k >= n && k < len(words)-n {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(text[wd.start:wd.end])
+	}
+	return finish([]string{b.String()}, true)
+}
+
+// finish sorts and deduplicates the shingles (seed 001 Fig. 4.2 steps 2-3)
+// and digests them.
+func finish(shingles []string, fallback bool) Signature {
 	slices.Sort(shingles)
-	sig.Shingles = slices.Compact(shingles)
-	sig.Digest = digest(sig.Shingles, sig.Fallback)
-	return sig
+	shingles = slices.Compact(shingles)
+	return Signature{Shingles: shingles, Fallback: fallback, Digest: digest(shingles, fallback)}
 }
 
 // words returns the words of text with their sentence numbers. Invalid UTF-8

@@ -265,3 +265,29 @@ func FuzzSign(f *testing.F) {
 		}
 	})
 }
+
+// TestWindowsMatchWordList checks the windowed context of Sign against the
+// full word list of signWords, on the Fig. 4.1 text, edge cases, and the
+// Turkish and English data when present.
+func TestWindowsMatchWordList(t *testing.T) {
+	texts := []string{fig41, "", "Ankara", "x Ankara", "Ankara x", strings.Repeat("a ", 300) + "Ankara'da" + strings.Repeat(" b", 3),
+		strings.Repeat("ş", 5000) + " Ankara'da toplantı", "Heyet,dün,Ankara'ya,gitti", "\xffAnkara\xfe İstanbul\xff'a",
+		strings.Repeat("kelime ", 50) + "\n\n" + strings.Repeat("Ali Veli ", 20)}
+	for _, name := range []string{"ttc3600.jsonl", "goldset-dev.jsonl"} {
+		if dataDir() == "" {
+			break
+		}
+		for _, r := range loadJSONL(t, name, 150) {
+			texts = append(texts, r.Text)
+		}
+	}
+	for _, lang := range []language.Tag{language.Turkish, language.English} {
+		for _, p := range []int{1, 5} {
+			s, err := NewSigner(Config{Language: lang, Prefix: p, Suffix: p})
+			require.NoError(t, err)
+			for _, text := range texts {
+				assert.Equal(t, s.signWords(text, s.rec.Find(text)), s.Sign(text), "Sign(%.60q)", text)
+			}
+		}
+	}
+}
