@@ -17,6 +17,7 @@ type containIndex struct {
 	mark  marks
 	order []int    // scratch: feature order of a query
 	lens  []int    // scratch: posting lengths of a query's features
+	ents  []uint32 // scratch: posting entries of a query's features (lens < 0: absent)
 	cands []uint32 // scratch: candidates
 }
 
@@ -114,16 +115,18 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndoc
 		if !minSample {
 			prefix = n - k + 1
 		}
-		x.order, x.lens = x.order[:0], x.lens[:0]
+		x.order, x.lens, x.ents = x.order[:0], x.lens[:0], x.ents[:0]
 		for i, f := range a {
+			v, ok := x.post.lookup(f)
 			x.order = append(x.order, i)
-			x.lens = append(x.lens, x.post.count(f))
+			x.lens = append(x.lens, x.post.entryLen(v, ok))
+			x.ents = append(x.ents, v)
 		}
 		if prefix < n {
 			slices.SortFunc(x.order, func(i, j int) int { return x.lens[i] - x.lens[j] })
 		}
 		for _, i := range x.order[:prefix] {
-			for _, c := range x.post.list(a[i]) {
+			for _, c := range x.post.entryList(x.ents[i], x.lens[i] > 0) {
 				if x.mark.visit(c) {
 					x.cands = append(x.cands, c)
 				}

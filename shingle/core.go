@@ -287,9 +287,15 @@ func (p *postings) list(f uint64) []uint32 {
 	return p.lists[v]
 }
 
-// count returns the number of documents holding f.
-func (p *postings) count(f uint64) int {
-	v, ok := p.ids[f]
+// lookup returns the entry of f (absent is reported as 0 documents): pass
+// it to entryLen and entryList to avoid a second map lookup.
+func (p *postings) lookup(f uint64) (v uint32, ok bool) {
+	v, ok = p.ids[f]
+	return v, ok
+}
+
+// entryLen returns the number of documents of an entry from lookup.
+func (p *postings) entryLen(v uint32, ok bool) int {
 	switch {
 	case !ok:
 		return 0
@@ -297,6 +303,19 @@ func (p *postings) count(f uint64) int {
 		return 1
 	}
 	return len(p.lists[v])
+}
+
+// entryList returns the documents of an entry from lookup, valid until the
+// next call of any postings method.
+func (p *postings) entryList(v uint32, ok bool) []uint32 {
+	switch {
+	case !ok:
+		return nil
+	case v&single != 0:
+		p.one[0] = v &^ single
+		return p.one[:]
+	}
+	return p.lists[v]
 }
 
 func (p *postings) add(f uint64, doc uint32) {
