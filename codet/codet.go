@@ -458,8 +458,15 @@ func (d *Detector) matches(g, idx uint32) []detector.Match {
 		return nil
 	}
 	slices.SortFunc(runs, func(a, b run) int { return cmp.Compare(b.score, a.score) })
-	var out []detector.Match
+	n := 0
+	for _, r := range runs {
+		n += len(d.groups[r.g].members)
+	}
 	limit := d.s.MaxResults
+	if limit > 0 {
+		n = min(n, limit+1)
+	}
+	out := make([]detector.Match, 0, n)
 	for i := 0; i < len(runs); {
 		j := i + 1
 		for j < len(runs) && runs[j].score == runs[i].score {
@@ -468,18 +475,25 @@ func (d *Detector) matches(g, idx uint32) []detector.Match {
 		start := len(out)
 		for _, r := range runs[i:j] {
 			for _, m := range d.groups[r.g].members {
-				if m != idx {
-					out = append(out, detector.Match{ID: d.docs.ID(m), Score: r.score})
+				if m == idx {
+					continue
 				}
+				if limit > 0 && j-i == 1 && len(out) == limit {
+					break // one group's members are already sorted by ID
+				}
+				out = append(out, detector.Match{ID: d.docs.ID(m), Score: r.score})
 			}
 		}
 		if j-i > 1 {
 			slices.SortFunc(out[start:], func(a, b detector.Match) int { return cmp.Compare(a.ID, b.ID) })
 		}
 		if limit > 0 && len(out) >= limit {
-			return out[:limit]
+			return out[:limit:limit]
 		}
 		i = j
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }

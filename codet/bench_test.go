@@ -1,0 +1,250 @@
+package codet_test
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/seed-9ef9c1df/neardup/codet"
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/textproc"
+)
+
+// benchReuters is the number of Reuters documents of the stream benchmarks.
+const benchReuters = 2000
+
+func reutersTexts(b *testing.B) ([]detector.Doc, []string, int) {
+	docs := dataset.Docs(dataset.Reuters(b, benchReuters))
+	texts := make([]string, len(docs))
+	total := 0
+	for i, d := range docs {
+		texts[i] = d.Text
+		total += len(d.Text)
+	}
+	return docs, texts, total
+}
+
+// BenchmarkFloor is the floor every speed figure is a multiple of.
+func BenchmarkFloor(b *testing.B) {
+	_, texts, _ := reutersTexts(b)
+	benchfloor.Run(b, texts)
+}
+
+// BenchmarkAnalyzer is the textproc analyzer alone over the same texts, with
+// CoDet's configuration (English, stopwords, first-5), warm vocabulary.
+func BenchmarkAnalyzer(b *testing.B) {
+	_, texts, total := reutersTexts(b)
+	an, err := textproc.NewAnalyzer(textproc.FullConfig(mustTag(b, "en")))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, t := range texts {
+		an.Analyze(t)
+	}
+	b.SetBytes(int64(total))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, t := range texts {
+			an.Analyze(t)
+		}
+	}
+	b.ReportMetric(float64(len(texts))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+}
+
+// BenchmarkAdd streams the Reuters documents in date order into a fresh
+// detector per iteration (online idf, default Config).
+func BenchmarkAdd(b *testing.B) {
+	docs, _, total := reutersTexts(b)
+	for _, bc := range []struct {
+		name string
+		cfg  codet.Config
+	}{
+		{"tree", codet.Config{Language: "en"}},
+		{"pairwise", codet.Config{Language: "en", Mode: codet.ModePairwise}},
+		{"noWS", codet.Config{Language: "en", NoWordSort: true}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(total))
+			b.ReportAllocs()
+			for b.Loop() {
+				d, err := codet.New(bc.cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, doc := range docs {
+					if _, err := d.Add(doc); err != nil {
+						b.Fatal(err)
+					}
+				}
+				d.Close()
+			}
+			b.ReportMetric(float64(len(docs))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+		})
+	}
+}
+
+// BenchmarkContainers asks the containers of every document of a filled
+// detector.
+func BenchmarkContainers(b *testing.B) {
+	docs, _, _ := reutersTexts(b)
+	d, err := codet.New(codet.Config{Language: "en"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	for _, doc := range docs {
+		d.Add(doc)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, doc := range docs {
+			d.Containers(doc.ID)
+		}
+	}
+	b.ReportMetric(float64(len(docs))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+}
+
+// cpuTime is the CPU time of the process (user + system), less sensitive
+// than wall time to the other jobs of a shared machine.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func heap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// scaleSizes are the collection sizes of BenchmarkScale. CODET_SCALE_MAX
+// caps them (the 640k run needs a few minutes and several GB).
+func scaleSizes() []int {
+	sizes := []int{10_000, 40_000, 160_000, 640_000}
+	if v, err := strconv.Atoi(os.Getenv("CODET_SCALE_MAX")); err == nil {
+		var out []int
+		for _, n := range sizes {
+			if n <= v {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	return sizes
+}
+
+// BenchmarkScale adds n synthetic news documents (internal/synth: bases,
+// copies, edits, truncations and merges) to one detector and reports the
+// mean time per document, the time per document of the last 10% (the
+// marginal cost at size n) and the live heap per document. Run it with
+// -benchtime=1x.
+func BenchmarkScale(b *testing.B) {
+	for _, n := range scaleSizes() {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			docs := synth.Docs(n, synth.Config{Seed: 1})
+			total := 0
+			for _, d := range docs {
+				total += len(d.Text)
+			}
+			b.SetBytes(int64(total))
+			b.ReportAllocs()
+			var perDoc, lastDoc, cpuPerDoc, cpuLast, bytesPerDoc float64
+			for b.Loop() {
+				before := heap()
+				d, err := codet.New(codet.Config{Language: "en"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				start, cpuStart := time.Now(), cpuTime()
+				tail := n - n/10
+				var tailStart time.Time
+				var cpuTail time.Duration
+				for i, doc := range docs {
+					if i == tail {
+						tailStart, cpuTail = time.Now(), cpuTime()
+					}
+					if _, err := d.Add(doc); err != nil {
+						b.Fatal(err)
+					}
+				}
+				end, cpuEnd := time.Now(), cpuTime()
+				cpuPerDoc = float64((cpuEnd - cpuStart).Nanoseconds()) / float64(n)
+				cpuLast = float64((cpuEnd - cpuTail).Nanoseconds()) / float64(n-tail)
+				perDoc = float64(end.Sub(start).Nanoseconds()) / float64(n)
+				lastDoc = float64(end.Sub(tailStart).Nanoseconds()) / float64(n-tail)
+				b.StopTimer()
+				after := heap()
+				st := d.Stats()
+				bytesPerDoc = (float64(after) - float64(before)) / float64(n)
+				b.Logf("n=%d: %v", n, st)
+				runtime.KeepAlive(d)
+				d.Close()
+				b.StartTimer()
+			}
+			b.ReportMetric(perDoc, "ns/doc")
+			b.ReportMetric(lastDoc, "ns/doc-last10%")
+			b.ReportMetric(cpuPerDoc, "cpu-ns/doc")
+			b.ReportMetric(cpuLast, "cpu-ns/doc-last10%")
+			b.ReportMetric(bytesPerDoc, "B/livedoc")
+		})
+	}
+}
+
+// BenchmarkIdentical is the worst case of Varol 2012 §3.3.1: 10,000
+// identical documents, with collapsing (default), with collapsing and a
+// cap on the output, and without collapsing (node deactivation only).
+func BenchmarkIdentical(b *testing.B) {
+	const n = 10_000
+	_, texts, _ := reutersTexts(b)
+	text := texts[0]
+	docs := make([]detector.Doc, n)
+	for i := range docs {
+		docs[i] = detector.Doc{ID: fmt.Sprintf("d%05d", i), Text: text}
+	}
+	for _, bc := range []struct {
+		name string
+		cfg  codet.Config
+	}{
+		{"collapse", codet.Config{Language: "en"}},
+		{"collapse-max100", codet.Config{Language: "en", MaxResults: 100}},
+		{"nocollapse-limit1000", codet.Config{Language: "en", Collapse: codet.CollapseOff}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(n * len(text)))
+			b.ReportAllocs()
+			var bytesPerDoc float64
+			for b.Loop() {
+				before := heap()
+				d, err := codet.New(bc.cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, doc := range docs {
+					if _, err := d.Add(doc); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StopTimer()
+				bytesPerDoc = (float64(heap()) - float64(before)) / n
+				b.Logf("%s: %+v", bc.name, d.Stats())
+				runtime.KeepAlive(d)
+				d.Close()
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/doc")
+			b.ReportMetric(bytesPerDoc, "B/livedoc")
+		})
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package codet_test
+
+const raceEnabled = false
