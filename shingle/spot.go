@@ -40,14 +40,17 @@ type spotIndex struct {
 	n    int               // live counted documents (the N of the idf)
 	docs []spotDoc         // by dense index
 
+	live int // live documents, counted or not
+
 	// The view.
-	kept    []bool // by signature ID at the last refresh
-	viewN   int
-	changes int        // Adds and Removes since the last refresh
-	vsig    [][]uint32 // by dense index: filtered signature IDs
-	vcnt    [][]uint32 // by dense index: their multiplicities
-	flen    []int      // by dense index: filtered length, -1 outside the view
-	post    [][]uint32 // by signature ID: documents by (flen desc, index asc)
+	kept     []bool // by signature ID at the last refresh
+	viewN    int
+	viewLive int        // live documents at the last refresh
+	changes  int        // Adds and Removes since the last refresh
+	vsig     [][]uint32 // by dense index: filtered signature IDs
+	vcnt     [][]uint32 // by dense index: their multiplicities
+	flen     []int      // by dense index: filtered length, -1 outside the view
+	post     [][]uint32 // by signature ID: documents by (flen desc, index asc)
 
 	mark  marks
 	order []int // scratch
@@ -116,6 +119,7 @@ func (x *spotIndex) insert(idx uint32, hashes []uint64, cnt []uint32) {
 		d.sigs[k], d.cnt[k] = x.ids32[i], x.cnt32[i]
 	}
 	x.docs[idx] = d
+	x.live++
 	if d.counted {
 		x.n++
 		for _, s := range d.sigs {
@@ -123,7 +127,9 @@ func (x *spotIndex) insert(idx uint32, hashes []uint64, cnt []uint32) {
 		}
 	}
 	x.changes++
-	if x.changes*8 > x.viewN {
+	// Refresh once the collection has changed by an eighth since the last
+	// refresh: amortised O(total signatures / N) per Add.
+	if x.changes*8 > x.viewLive {
 		x.refresh()
 		return
 	}
@@ -203,6 +209,7 @@ func (x *spotIndex) remove(idx uint32) {
 		}
 	}
 	*d = spotDoc{}
+	x.live--
 	x.vsig[idx], x.vcnt[idx] = nil, nil
 	x.changes++
 }
@@ -211,7 +218,7 @@ func (x *spotIndex) remove(idx uint32) {
 // signature's keep decision, every filtered multiset, and the posting lists
 // in (flen desc, index asc) order.
 func (x *spotIndex) refresh() {
-	x.viewN = x.n
+	x.viewN, x.viewLive = x.n, x.live
 	x.changes = 0
 	x.kept = slices.Grow(x.kept[:0], len(x.df))[:len(x.df)]
 	for s, df := range x.df {
