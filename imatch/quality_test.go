@@ -54,14 +54,14 @@ func TestGoldSetQuality(t *testing.T) {
 		online bool
 		floor  float64 // strict F1
 	}{
-		{"rank", Config{}, false, 0},
-		{"rank K=10", Config{Lexicons: 10}, false, 0},
-		{"rank K=30", Config{Lexicons: 30}, false, 0},
-		{"rank online", Config{}, true, 0},
-		{"rank online K=10", Config{Lexicons: 10}, true, 0},
+		{"rank", Config{}, false, 0.003},
+		{"rank K=10", Config{Lexicons: 10}, false, 0.007},
+		{"rank K=30", Config{Lexicons: 30}, false, 0.011},
+		{"rank online", Config{}, true, 0.001},
+		{"rank online K=10", Config{Lexicons: 10}, true, 0.004},
 		{"band", Config{Selection: SelectBand}, false, 0},
-		{"band K=10", Config{Selection: SelectBand, Lexicons: 10}, false, 0},
-		{"band K=30 keep 0.3", Config{Selection: SelectBand, Lexicons: 30, LexiconKeep: 0.3}, false, 0},
+		{"band K=10", Config{Selection: SelectBand, Lexicons: 10}, false, 0.001},
+		{"band K=30 keep 0.3", Config{Selection: SelectBand, Lexicons: 30, LexiconKeep: 0.3}, false, 0.006},
 		{"band online", Config{Selection: SelectBand}, true, 0},
 		{"band online K=10", Config{Selection: SelectBand, Lexicons: 10}, true, 0},
 	} {

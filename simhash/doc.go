@@ -48,6 +48,12 @@
 //   - Preprocessing: stopwords removed and first-5 stemming (Varol 2012
 //     §2.1, §5.1).
 //   - Feature hash: seeded 64-bit xxh3 (the seed used SHA1; DESIGN.md).
+//   - [FeatureSpots] chain length [DefaultSpotN] (1): the SpotSigs release
+//     configuration. On pages that keep their navigation and boilerplate
+//     (the SpotSigs Gold Set) spot features with tf weights are what makes
+//     a 64-bit fingerprint separate stories rather than site templates;
+//     such near-duplicates lie at distances of 16-22 bits, not 3
+//     (TestGoldSetQuality).
 //
 // # Concurrency
 //

@@ -25,6 +25,7 @@ func TestConformance(t *testing.T) {
 		{"WordNGramsK6", Config{Features: FeatureWordNGrams, K: 6}},
 		{"CharNGramsTFIDF", Config{Features: FeatureCharNGrams, Weights: WeightTFIDF, K: 1}},
 		{"ScanK14", Config{Weights: WeightUnit, K: 14}},
+		{"SpotsTF", Config{Language: "en", Features: FeatureSpots, Weights: WeightTF, SkipTop: -1, K: 16}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.name != "Default" && tc.name != "PeerLike" && (raceEnabled || testing.Short()) {
@@ -50,6 +51,7 @@ func TestNewErrors(t *testing.T) {
 		{Config{Stemming: 2}, "Stemming (2)"},
 		{Config{PrefixLen: -3}, "PrefixLen (-3)"},
 		{Config{Features: 5}, "Features (5)"},
+		{Config{Features: FeatureSpots, Language: "de"}, "Features FeatureSpots needs a Language with stopwords"},
 		{Config{Features: FeatureWordNGrams, N: -1}, "N (-1)"},
 		{Config{Features: FeatureCharNGrams, N: 65}, "N (65)"},
 		{Config{Weights: 4}, "Weights (4)"},
@@ -226,6 +228,9 @@ func TestFeatures(t *testing.T) {
 		{Config{Features: FeatureWordNGrams, N: 20}, 1},
 		{Config{Features: FeatureCharNGrams, N: 3}, len(text) - 2 - 2}, // "the", "he " repeat
 		{Config{Features: FeatureCharNGrams, N: 60}, 1},
+		{Config{Features: FeatureSpots, Language: "en"}, 2},       // the→quick; over→lazy and the→lazy
+		{Config{Features: FeatureSpots, Language: "en", N: 2}, 2}, // quick:brown, lazy:dog
+		{Config{Features: FeatureSpots, Language: "en", N: 5}, 1}, // quick brown fox jumps lazy
 	} {
 		tc.cfg.Stemming, tc.cfg.KeepStopwords, tc.cfg.SkipTop, tc.cfg.Weights = StemNone, true, -1, WeightUnit
 		s, err := NewSigner(tc.cfg, nil)
