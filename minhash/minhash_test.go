@@ -41,6 +41,9 @@ func setPair(r *rand.Rand, inter, onlyA, onlyB int) (a, b []uint64) {
 // stays unbiased but its error grows up to about twice K-hash's (asserted
 // ≤ 2.2×): the known price of densification (Shrivastava 2017 §5).
 func TestOnePermutationMatchesKHash(t *testing.T) {
+	if raceEnabled {
+		t.Skip("pure computation; slow under -race")
+	}
 	cases := []struct {
 		name                string
 		inter, onlyA, onlyB int
@@ -208,7 +211,11 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // Jaccard above threshold − 0.15.
 func TestDifferential(t *testing.T) {
 	const th = 0.5
-	docs := synth.Docs(400, synth.Config{Seed: 3})
+	n := 400
+	if raceEnabled {
+		n = 120
+	}
+	docs := synth.Docs(n, synth.Config{Seed: 3})
 	d, err := New(Config{Threshold: th})
 	require.NoError(t, err)
 	an, err := textproc.NewAnalyzer(textproc.Config{})

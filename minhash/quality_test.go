@@ -95,9 +95,10 @@ func TestGoldsetSweep(t *testing.T) {
 		{"df4-rare50-none", WeightedConfig()},
 		{"df4-rare50-logidf", Config{Mode: Weighted, Weighting: WeightDFPow, Scale: ScaleLogIDF}},
 		{"df4-rare50-inverse", Config{Mode: Weighted, Weighting: WeightDFPow, Scale: ScaleInverse}},
+		{"df4-rare50pct-none", Config{Mode: Weighted, Rare: RarePercentile}},
 		{"lndf2-rare50-none", Config{Mode: Weighted, Weighting: WeightLnDFPow, Power: 2, Scale: ScaleNone}},
 		{"df2-rare50-none", Config{Mode: Weighted, Weighting: WeightDFPow, Power: 2, Scale: ScaleNone}},
-		{"uniform-rare100", Config{Mode: Weighted, Scale: ScaleNone, RarePercent: 100}},
+		{"uniform-rare100", Config{Mode: Weighted, Weighting: WeightUniform, RarePercent: 100}},
 	}
 	for _, r := range runs {
 		var st *Stats
