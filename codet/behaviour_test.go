@@ -169,7 +169,11 @@ func TestPairwiseMatchesScore(t *testing.T) {
 // and checks that the index stays as large as the window, and that
 // removing everything frees every node, visitor entry and relation.
 func TestWindowMemoryFlat(t *testing.T) {
-	const window, total = 150, 1500
+	const window = 150
+	total := 1500
+	if raceEnabled {
+		total = 600
+	}
 	s := synth.New(synth.Config{Seed: 9, Recent: 50})
 	d := mustNew(t, codet.Config{Language: "en"})
 	var live []string
