@@ -70,7 +70,8 @@ type Config struct {
 	// suffix, the convention of the Turkish NER gold standard (Tür et al.
 	// 2003: "[LOC Bursa ] 'nın [LOC Orhangazi İlçesi ]"). The default
 	// (false) follows seed 001 Fig. 4.1, where "Bursa'nın Orhangazi
-	// İlçesi'nde" is one entity.
+	// İlçesi'nde" is one entity. English possessives ("Texaco Inc's")
+	// always end a candidate.
 	SplitAtApostrophe bool
 	// Nested also reports entities nested inside longer ones: "Mersin" in
 	// "Mersin Üniversitesi" (seed 001 Fig. 3.1). By default only maximal
@@ -321,7 +322,10 @@ func (r *Recognizer) pass(d *doc) {
 		}
 		j := i + 1
 		for j < len(ws) {
-			if ws[j].join && r.candidateWord(d, j) && !(r.cfg.SplitAtApostrophe && ws[j-1].apos) {
+			// English possessives always close a name ("Texaco Inc's
+			// chairman"); Turkish case suffixes only with SplitAtApostrophe.
+			split := ws[j-1].apos && (r.cfg.SplitAtApostrophe || r.lang == "en")
+			if ws[j].join && r.candidateWord(d, j) && !split {
 				j++
 				continue
 			}
