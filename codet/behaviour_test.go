@@ -2,6 +2,7 @@ package codet_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/codet"
+	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -253,5 +255,47 @@ func TestIdenticalDocuments(t *testing.T) {
 		assert.Greater(t, st.Deactivated, 0)
 		assert.LessOrEqual(t, st.Increments, 200*limit*3*codet.DefaultDepthThreshold, "increments bounded by the limit")
 		assert.Equal(t, 0, st.Visitors, "every node of the content was deactivated and freed its list")
+	})
+}
+
+// TestWindowAndExpire checks the two time windows: Config.Window keeps the
+// last N documents, Expire drops the documents older than a position.
+func TestWindowAndExpire(t *testing.T) {
+	docs := synth.Docs(300, synth.Config{Seed: 5, Recent: 20})
+	t.Run("Window", func(t *testing.T) {
+		const w = 50
+		d := mustNew(t, codet.Config{Language: "en", Window: w})
+		for i, doc := range docs {
+			ms := add(t, d, doc.ID, doc.Text)
+			for _, m := range ms {
+				k := slices.IndexFunc(docs, func(x detector.Doc) bool { return x.ID == m.ID })
+				assert.Greater(t, k, i-w, "Add(%q) reports %q, outside the window", doc.ID, m.ID)
+			}
+		}
+		assert.Equal(t, w, d.Stats().Docs)
+		_, err := d.Containers(docs[0].ID)
+		assert.ErrorIs(t, err, detector.ErrUnknownID, "an evicted document")
+		_, err = d.Containers(docs[len(docs)-w].ID)
+		assert.NoError(t, err, "the oldest document of the window")
+	})
+	t.Run("Expire", func(t *testing.T) {
+		d := mustNew(t, codet.Config{Language: "en"})
+		for _, doc := range docs[:100] {
+			add(t, d, doc.ID, doc.Text)
+		}
+		require.NoError(t, d.Remove(docs[10].ID))
+		assert.Equal(t, uint64(100), d.Position())
+		n, err := d.Expire(60)
+		require.NoError(t, err)
+		assert.Equal(t, 59, n, "documents 0-59 but the removed one")
+		assert.Equal(t, 40, d.Stats().Docs)
+		n, err = d.Expire(1000)
+		require.NoError(t, err)
+		assert.Equal(t, 40, n)
+		st := d.Stats()
+		assert.Zero(t, st.Nodes+st.Visitors+st.Edges+st.Groups, "an expired detector holds nothing: %+v", st)
+		require.NoError(t, d.Close())
+		_, err = d.Expire(1)
+		assert.ErrorIs(t, err, detector.ErrClosed)
 	})
 }

@@ -17,6 +17,11 @@ var (
 	_ detector.Remover  = (*Detector)(nil)
 )
 
+type queued struct {
+	ord uint64
+	idx uint32
+}
+
 // edge is one stored containment relation between groups, seen from one
 // side: the other group and CS/SCS of the contained side.
 type edge struct {
@@ -104,6 +109,14 @@ type Detector struct {
 
 	docGroup []uint32   // per dense index: its group, or noGroup
 	docSpans [][]uint32 // per dense index: sentence offsets (start, end pairs)
+	docOrd   []uint64   // per dense index: position of its Add
+
+	// Arrival order for the time window: queue[head:] holds the positions
+	// of documents added, oldest first (entries of documents removed since
+	// are skipped when reached).
+	queue   []queued
+	head    int
+	nextOrd uint64
 
 	// per-Add scratch
 	buf     seqBuf
@@ -290,6 +303,10 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	if err := d.docs.Check(doc); err != nil {
 		return nil, err
 	}
+	// Window: the oldest documents leave before the new one is scored.
+	for d.s.Window > 0 && d.docs.Len() >= d.s.Window && d.head < len(d.queue) {
+		d.evictOldest()
+	}
 	ad := d.an.Analyze(doc.Text)
 	d.prepare(ad)
 	d.s.build(&d.buf, ad, (*termWeight)(d))
@@ -301,7 +318,11 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	if int(idx) >= len(d.docGroup) {
 		d.docGroup = grow(d.docGroup, int(idx)+1)
 		d.docSpans = grow(d.docSpans, int(idx)+1)
+		d.docOrd = grow(d.docOrd, int(idx)+1)
 	}
+	d.docOrd[idx] = d.nextOrd
+	d.queue = append(d.queue, queued{ord: d.nextOrd, idx: idx})
+	d.nextOrd++
 	d.docGroup[idx] = noGroup
 	d.docSpans[idx] = append(d.docSpans[idx][:0], d.buf.spans...)
 	if d.buf.n() == 0 {
@@ -530,18 +551,75 @@ func (d *Detector) Remove(id string) error {
 	if err != nil {
 		return err
 	}
+	d.forget(idx)
+	return nil
+}
+
+// Expire removes every live document added before position pos, where the
+// n-th successful Add (counting from 0) has position n: a time window that
+// keeps the documents newer than a caller-given position (Varol et al. 2011
+// §3.3, "a time window concept, which makes older documents to be removed
+// from the corpus tree"). It returns the number of documents removed, or
+// an error wrapping [detector.ErrClosed]. Expire time is O(removed
+// documents × Remove).
+func (d *Detector) Expire(pos uint64) (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.docs.Closed() {
+		return 0, fmt.Errorf("codet: Expire(%d): %w", pos, detector.ErrClosed)
+	}
+	n := 0
+	for d.head < len(d.queue) && d.queue[d.head].ord < pos {
+		if d.evictOldest() {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// Position returns the position the next successful Add will have (the
+// number of documents added so far), for [Detector.Expire].
+func (d *Detector) Position() uint64 {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.nextOrd
+}
+
+// evictOldest pops the oldest queue entry and removes its document if it
+// is still the live document of that entry. It reports whether it removed
+// one.
+func (d *Detector) evictOldest() bool {
+	q := d.queue[d.head]
+	d.head++
+	if d.head > 1024 && d.head*2 > len(d.queue) {
+		d.queue = append(d.queue[:0], d.queue[d.head:]...)
+		d.head = 0
+	}
+	if !d.docs.Live(q.idx) || d.docOrd[q.idx] != q.ord {
+		return false // removed by the caller since
+	}
+	if _, err := d.docs.Remove(d.docs.ID(q.idx)); err != nil {
+		return false
+	}
+	d.forget(q.idx)
+	return true
+}
+
+// forget drops document idx from its group, and the group from the tree
+// when it was the last live document of that content.
+func (d *Detector) forget(idx uint32) {
 	g := d.docGroup[idx]
 	d.docGroup[idx] = noGroup
 	d.docSpans[idx] = nil
 	if g == noGroup {
-		return nil
+		return
 	}
 	gr := &d.groups[g]
 	if k := slices.Index(gr.members, idx); k >= 0 {
 		gr.members = slices.Delete(gr.members, k, k+1)
 	}
 	if len(gr.members) > 0 {
-		return nil
+		return
 	}
 	d.purge(g, gr.ends)
 	for _, e := range gr.containers {
@@ -558,7 +636,6 @@ func (d *Detector) Remove(id string) error {
 	}
 	d.groups[g] = group{}
 	d.freeGroups = append(d.freeGroups, g)
-	return nil
 }
 
 func deleteFirst(s []uint32, v uint32) []uint32 {
@@ -661,7 +738,7 @@ func (d *Detector) Close() error {
 	if d.docs.Close() {
 		d.nodes, d.freeNodes, d.children = nil, nil, nil
 		d.groups, d.freeGroups, d.bySig = nil, nil, nil
-		d.docGroup, d.docSpans = nil, nil
+		d.docGroup, d.docSpans, d.docOrd, d.queue = nil, nil, nil, nil
 		d.acc, d.stamp, d.touched = nil, nil, nil
 	}
 	return nil

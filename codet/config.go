@@ -133,6 +133,12 @@ type Config struct {
 	// ModeTree that is Σ over the document's visits of the node's impact,
 	// in ModePairwise Eq. 3.3 truncated at DT.
 	SCSPairs bool
+	// Window, when positive, keeps only the last Window documents: Add
+	// first removes the oldest live documents (as Remove does) so that at
+	// most Window remain with the new one (Varol et al. 2011 §3.3, "time
+	// window"). 0 keeps every document until Remove or
+	// [Detector.Expire].
+	Window int
 	// MaxResults caps the matches Add and Containers return (the
 	// strongest first); 0 means no cap. It bounds the output of the
 	// identical-documents worst case.
@@ -181,6 +187,8 @@ func (c Config) resolve() (settings, error) {
 		return bad("Mode (%d) must be ModeTree (0) or ModePairwise (1)", c.Mode)
 	case c.Collapse != CollapseExact && c.Collapse != CollapseOff:
 		return bad("Collapse (%d) must be CollapseExact (0) or CollapseOff (1)", c.Collapse)
+	case c.Window < 0:
+		return bad("Window (%d) must be ≥ 0", c.Window)
 	case c.MaxResults < 0:
 		return bad("MaxResults (%d) must be ≥ 0", c.MaxResults)
 	case c.MaxTextBytes < 0:
