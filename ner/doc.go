@@ -65,8 +65,9 @@
 //
 // Find is O(n) in the length of the text: one tokenisation pass and, per
 // candidate of k words, O(k²) map look-ups (k is small in real text).
-// Building a Recognizer with the default gazetteer reads about 100 KB of
-// embedded lists into maps in about a millisecond (BenchmarkNew).
+// Building a Recognizer with the default Turkish gazetteer turns about
+// 100 KB of embedded lists into maps in a few milliseconds (BenchmarkNew:
+// 6-8 ms on a loaded 2-core machine; English 0.3 ms).
 //
 // # Parameters
 //
