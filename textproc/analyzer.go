@@ -162,7 +162,7 @@ func NewAnalyzer(cfg Config) (*Analyzer, error) {
 	default:
 		a.caser = cases.Lower(language.Und)
 	}
-	a.split = splitter{abbrev: abbrevSet(cfg.Language)}
+	a.split = newSplitter(cfg.Language)
 	if cfg.RemoveStopwords {
 		a.stop = make(map[string]struct{})
 		for _, w := range Stopwords(cfg.Language) {

@@ -90,6 +90,9 @@ func TestSentences(t *testing.T) {
 		{"paragraph", language.English, "Headline without dot\n\nBody starts here", []string{"Headline without dot", "Body starts here"}},
 		{"single newline is no break", language.English, "wrapped\nline", []string{"wrapped\nline"}},
 		{"quote closer", language.English, `He said "go." She went.`, []string{`He said "go."`, "She went."}},
+		{"turkish ordinal", language.Turkish, "Ankara 5. Ceza Mahkemesi karar verdi. Dava bitti.", []string{"Ankara 5. Ceza Mahkemesi karar verdi.", "Dava bitti."}},
+		{"turkish year ends sentence", language.Turkish, "Cumhuriyet 1923. Sonra geldi.", []string{"Cumhuriyet 1923.", "Sonra geldi."}},
+		{"english number ends sentence", language.English, "They won 3. The end.", []string{"They won 3.", "The end."}},
 		{"empty", language.English, "   \n\n  ", nil},
 	}
 	for _, tc := range tests {

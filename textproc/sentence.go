@@ -2,6 +2,7 @@ package textproc
 
 import (
 	"iter"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -27,7 +28,25 @@ var (
 	}
 )
 
+// abbrevSets caches the three abbreviation sets (Turkish, English, neutral);
+// they are read-only once built.
+var abbrevSets = sync.OnceValue(func() map[string]map[string]struct{} {
+	return map[string]map[string]struct{}{
+		"tr": buildAbbrevSet("tr"),
+		"en": buildAbbrevSet("en"),
+		"":   buildAbbrevSet(""),
+	}
+})
+
 func abbrevSet(tag language.Tag) map[string]struct{} {
+	b := base(tag)
+	if b == "az" {
+		b = "tr"
+	}
+	return abbrevSets()[b]
+}
+
+func buildAbbrevSet(lang string) map[string]struct{} {
 	m := make(map[string]struct{})
 	add := func(l []string) {
 		for _, w := range l {
@@ -35,7 +54,7 @@ func abbrevSet(tag language.Tag) map[string]struct{} {
 		}
 	}
 	add(abbrevCommon)
-	switch base(tag) {
+	switch lang {
 	case "tr":
 		add(abbrevTR)
 	case "en":
@@ -67,6 +86,24 @@ func isHSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\u00a0' || r 
 // language and is safe for concurrent use once built.
 type splitter struct {
 	abbrev map[string]struct{}
+	// ordinals says a number of one to three digits before '.' is an
+	// ordinal, not a sentence end: Turkish writes "5. Ceza Mahkemesi",
+	// "3. Köprü".
+	ordinals bool
+}
+
+func newSplitter(tag language.Tag) splitter {
+	b := base(tag)
+	return splitter{abbrev: abbrevSet(tag), ordinals: b == "tr" || b == "az"}
+}
+
+// isOrdinal reports whether the word ending at end is one to three digits.
+func isOrdinal(text string, end int) bool {
+	i := end
+	for i > 0 && end-i < 4 && isDigit(rune(text[i-1])) {
+		i--
+	}
+	return i < end && end-i <= 3 && (i == 0 || !isDigit(rune(text[i-1])) && text[i-1] != '.' && text[i-1] != ',')
 }
 
 // lowerASCIIWord writes the lower-cased word ending just before byte end into
@@ -122,6 +159,9 @@ func (s *splitter) boundary(text string, termStart, after int, buf *[]byte) bool
 	}
 	// A single '.' after an abbreviation or an initial is not a boundary.
 	if text[termStart] == '.' && (after-termStart == 1 || isCloserRun(text[termStart+1:after])) {
+		if s.ordinals && isOrdinal(text, termStart) {
+			return false
+		}
 		word, initial := s.prevWord(text, termStart, (*buf)[:0])
 		*buf = word
 		if initial {
@@ -227,7 +267,7 @@ func (s *splitter) each(text string, scratch *[]byte, fn func(Span) bool) {
 // Sentences yields the byte spans of the sentences of text, trimmed of white
 // space, using the abbreviation list of lang (see [Analyzer] for the rules).
 func Sentences(text string, lang language.Tag) iter.Seq[Span] {
-	s := splitter{abbrev: abbrevSet(lang)}
+	s := newSplitter(lang)
 	return func(yield func(Span) bool) {
 		var buf []byte
 		s.each(text, &buf, yield)
