@@ -151,16 +151,18 @@ func BenchmarkQueryScaling(b *testing.B) {
 				}
 			}
 			b.ReportAllocs()
-			i, found := 0, 0
+			i, found, cands := 0, 0, 0
 			for b.Loop() {
 				ms, err := d.Containers(ids[i%len(ids)])
 				if err != nil {
 					b.Fatal(err)
 				}
 				found += len(ms)
+				cands += len(d.cands)
 				i++
 			}
 			b.ReportMetric(float64(found)/float64(b.N), "matches/query")
+			b.ReportMetric(float64(cands)/float64(b.N), "candidates/query")
 		})
 	}
 }

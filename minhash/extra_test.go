@@ -1,0 +1,99 @@
+package minhash
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+)
+
+func words(prefix string, n int) string {
+	ws := make([]string, n)
+	for i := range ws {
+		ws[i] = fmt.Sprintf("%s%d", prefix, i)
+	}
+	return strings.Join(ws, " ")
+}
+
+// TestContainmentSkewed checks that a short document finds the long ones
+// that contain it across size ratios (the size partitions pick a banding
+// level with rows small enough for the low Jaccard a large ratio means),
+// and that the long document is never reported as contained in the short.
+func TestContainmentSkewed(t *testing.T) {
+	for _, ratio := range []int{1, 2, 4, 8} {
+		t.Run(fmt.Sprintf("ratio%d", ratio), func(t *testing.T) {
+			d, err := New(Config{Mode: Containment, Shingle: 1, Threshold: 0.6})
+			require.NoError(t, err)
+			short := words("s", 150)
+			long := words("pre", 75*ratio) + " " + short + " " + words("post", 75*ratio)
+			_, err = d.Add(detector.Doc{ID: "short", Text: short})
+			require.NoError(t, err)
+			_, err = d.Add(detector.Doc{ID: "long", Text: long})
+			require.NoError(t, err)
+			_, err = d.Add(detector.Doc{ID: "other", Text: words("o", 150*(ratio+1))})
+			require.NoError(t, err)
+			ms, err := d.Containers("short")
+			require.NoError(t, err)
+			if assert.Len(t, ms, 1, "Containers(short)") {
+				assert.Equal(t, "long", ms[0].ID)
+				t.Logf("|C|/|A| = %d: containment estimate %.3f", ratio+1, ms[0].Score)
+			}
+			ms, err = d.Containers("long")
+			require.NoError(t, err)
+			assert.Empty(t, ms, "Containers(long)")
+		})
+	}
+}
+
+// TestGolden pins signatures of fixed texts: a change of hashing, shingling
+// or densification shows here. Do NOT make changes to the golden outputs
+// unless the signature format is meant to change (and say so in the note).
+func TestGolden(t *testing.T) {
+	const text = "The quick brown fox jumps over the lazy dog. İstanbul'da KADIN, 3.5 percent; don't stop."
+	golden := map[string][]uint32{
+		"OnePermutation": {0x27fa6aff, 0x1f6e4ed6, 0xc0de0605, 0xcd13aff6},
+		"KHash":          {0xe52f343, 0xc44dd7e, 0x5e9a556, 0x1aa21360},
+		"Weighted":       {0xd00a40fc, 0xc77b3b26, 0x94c2cad, 0xc77b3b26},
+	}
+	cfgs := map[string]Config{
+		"OnePermutation": {},
+		"KHash":          {Scheme: KHash},
+		"Weighted":       {Mode: Weighted, Shingle: 3},
+	}
+	for name, cfg := range cfgs {
+		sk, err := NewSketcher(cfg)
+		require.NoError(t, err)
+		sig, size := sk.Signature(text)
+		require.Len(t, sig, DefaultNumHashes, name)
+		assert.Positive(t, size)
+		assert.Equal(t, golden[name], sig[:4], "%s signature prefix", name)
+	}
+}
+
+// FuzzSignature: no input panics, equal texts sign alike, and a text's
+// estimate against itself is 1.
+func FuzzSignature(f *testing.F) {
+	for _, s := range []string{"", "a", "a b c d e f g", "\xff\xfe", "İSTANBUL ıI", strings.Repeat("x ", 100)} {
+		f.Add(s)
+	}
+	sk, _ := NewSketcher(Config{Shingle: 2})
+	wk, _ := NewSketcher(Config{Mode: Weighted, Shingle: 2})
+	f.Fuzz(func(t *testing.T, s string) {
+		a, n := sk.Signature(s)
+		b, m := sk.Signature(s)
+		if n != m || len(a) != len(b) {
+			t.Fatalf("unstable signature of %q", s)
+		}
+		if len(a) > 0 && Similarity(a, b) != 1 {
+			t.Fatalf("Similarity of %q with itself = %v", s, Similarity(a, b))
+		}
+		w, _ := wk.AppendWeightedSignature(nil, s, nil)
+		if len(w) > 0 && len(w) != DefaultNumHashes {
+			t.Fatalf("weighted signature of %q has %d values", s, len(w))
+		}
+	})
+}
