@@ -3,6 +3,7 @@ package shingle_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"golang.org/x/text/language"
 
@@ -42,7 +43,13 @@ func BenchmarkReuters(b *testing.B) {
 		total += len(r.Text)
 	}
 	docs := dataset.Docs(recs)
-	b.Run("floor", func(b *testing.B) { benchfloor.Run(b, texts) })
+	b.Run("floor", func(b *testing.B) {
+		cpu := cpuTime()
+		benchfloor.Run(b, texts)
+		if c := cpuTime() - cpu; c > 0 {
+			b.ReportMetric(float64(len(texts))*float64(b.N)/c.Seconds(), "cpu-docs/s")
+		}
+	})
 	for _, ac := range []struct {
 		name string
 		cfg  textproc.Config
@@ -55,18 +62,20 @@ func BenchmarkReuters(b *testing.B) {
 			b.SetBytes(int64(total))
 			b.ReportAllocs()
 			n := 0
+			cpu := cpuTime()
 			for b.Loop() {
 				for _, t := range texts {
 					n += len(an.Analyze(t).Tokens)
 				}
 			}
-			b.ReportMetric(float64(len(texts))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+			reportDocs(b, len(texts), cpuTime()-cpu)
 		})
 	}
 	for _, bc := range benchConfigs {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(total))
 			b.ReportAllocs()
+			cpu := cpuTime()
 			for b.Loop() {
 				d, err := shingle.New(bc.cfg)
 				if err != nil {
@@ -79,7 +88,7 @@ func BenchmarkReuters(b *testing.B) {
 				}
 				d.Close()
 			}
-			b.ReportMetric(float64(len(docs))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+			reportDocs(b, len(docs), cpuTime()-cpu)
 		})
 	}
 }
@@ -121,13 +130,17 @@ func BenchmarkScale(b *testing.B) {
 				b.SetBytes(int64(bytes / len(pool)))
 				b.ReportAllocs()
 				i := 0
+				var cpu time.Duration
+				cpu0 := cpuTime()
 				for b.Loop() {
 					if i == len(pool) {
 						b.StopTimer()
+						cpu += cpuTime() - cpu0
 						for k := range pool {
 							pool[k] = s.Next().Doc
 						}
 						i = 0
+						cpu0 = cpuTime()
 						b.StartTimer()
 					}
 					if _, err := d.Add(pool[i]); err != nil {
@@ -135,7 +148,20 @@ func BenchmarkScale(b *testing.B) {
 					}
 					i++
 				}
+				cpu += cpuTime() - cpu0
+				if cpu > 0 {
+					b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/doc")
+				}
 			})
 		}
+	}
+}
+
+// reportDocs reports documents per second of wall time and of process CPU
+// time for a benchmark whose every iteration handled n documents.
+func reportDocs(b *testing.B, n int, cpu time.Duration) {
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+	if cpu > 0 {
+		b.ReportMetric(float64(n)*float64(b.N)/cpu.Seconds(), "cpu-docs/s")
 	}
 }

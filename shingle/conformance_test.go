@@ -14,16 +14,20 @@ import (
 // Asymmetric check is built to catch.
 func TestConformance(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		cfg  shingle.Config
+		name  string
+		cfg   shingle.Config
+		extra bool // a variant: skipped under -race and -short to keep CI fast
 	}{
-		{"FFP", shingle.Config{}},
-		{"DSC", shingle.Config{Method: shingle.DSC}},
-		{"DSCMin", shingle.Config{Method: shingle.DSC, Sampling: shingle.SampleMin}},
-		{"DSCSuper", shingle.Config{Method: shingle.DSC, SuperShingle: 2}},
-		{"SpotSigs", shingle.Config{Method: shingle.SpotSigs}},
+		{"FFP", shingle.Config{}, false},
+		{"DSC", shingle.Config{Method: shingle.DSC}, false},
+		{"DSCMin", shingle.Config{Method: shingle.DSC, Sampling: shingle.SampleMin}, true},
+		{"DSCSuper", shingle.Config{Method: shingle.DSC, SuperShingle: 2}, true},
+		{"SpotSigs", shingle.Config{Method: shingle.SpotSigs}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.extra && (testing.Short() || shingle.RaceEnabled) {
+				t.Skip("variant: skipped under -short and -race")
+			}
 			detectortest.Run(t, func() detector.Detector {
 				d, err := shingle.New(tc.cfg)
 				if err != nil {

@@ -50,6 +50,9 @@ func TestFFPDifferential(t *testing.T) {
 		theta   float64
 	}{{4, 0.6}, {4, 0.2}, {2, 0.9}, {5, 1}, {1, 0.05}} {
 		t.Run(fmt.Sprintf("w%d-θ%v", tc.shingle, tc.theta), func(t *testing.T) {
+			if shingle.RaceEnabled && tc.theta != 0.6 {
+				t.Skip("one case under -race keeps CI fast")
+			}
 			ref := naive.New(naive.Config{Shingle: tc.shingle, Threshold: tc.theta})
 			d, err := shingle.New(shingle.Config{Language: "und", Plain: true, Shingle: tc.shingle, Threshold: tc.theta})
 			require.NoError(t, err)
