@@ -32,8 +32,10 @@
 // O(u·64) accumulation and O(u·SkipTop) to find the dropped features, with
 // no allocation in the steady state. Add and Containers are one
 // [Index.Query]: O(t·(log N + N/2^p)) for N stored fingerprints and t tables
-// of p-bit keys (default K = 3: 4 tables of 16 bits). Memory is 12 bytes per
-// document and table plus 9 bytes per document in the Detector.
+// of p-bit keys (default K = 3: 4 tables of 16 bits). The index holds 12
+// bytes per fingerprint and table (about 50 bytes per fingerprint for K = 3,
+// BenchmarkIndexQuery); the Detector adds 26 bytes per document, the ID
+// table, and a digest map entry per document when its IDF table is online.
 //
 // # Parameters
 //
