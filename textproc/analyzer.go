@@ -127,8 +127,10 @@ type Analyzer struct {
 }
 
 func base(tag language.Tag) string {
+	// The zero tag (und) guesses "en" with Low confidence: neutral, not
+	// English.
 	b, conf := tag.Base()
-	if conf == language.No {
+	if conf < language.High {
 		return ""
 	}
 	switch s := b.String(); s {

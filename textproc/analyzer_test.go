@@ -59,6 +59,9 @@ func TestStopwordsAndStemming(t *testing.T) {
 	assert.Len(t, Stopwords(language.Turkish), 182)
 	assert.Contains(t, Stopwords(language.Turkish), "çünkü")
 	assert.Nil(t, Stopwords(language.Japanese))
+	assert.Nil(t, Stopwords(language.Und), "the zero tag is neutral, not English")
+	assert.Equal(t, []string{"the", "ısland"}, terms(t, Config{Language: language.Turkish}, "The ISLAND"))
+	assert.Equal(t, []string{"the", "island"}, terms(t, Config{}, "The ISLAND"), "neutral folding")
 	// Prefix counts runes, not bytes.
 	assert.Equal(t, []string{"çğüşö"}, terms(t, Config{Language: language.Turkish, Stemmer: StemPrefix}, "çğüşöıi"))
 }
