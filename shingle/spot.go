@@ -52,6 +52,10 @@ type spotIndex struct {
 	flen     []int      // by dense index: filtered length, -1 outside the view
 	post     [][]uint32 // by signature ID: documents by (flen desc, index asc)
 
+	// releaseBounds makes similar use the reference release's two unsound
+	// bounds, for tests that measure what they cost (never set otherwise).
+	releaseBounds bool
+
 	mark  marks
 	order []int // scratch
 	ids32 []uint32
@@ -305,6 +309,9 @@ func (x *spotIndex) similar(self uint32, ndocs int, dst []hit) []hit {
 			if float64(fb) < tau*fa-eps {
 				break
 			}
+			if x.releaseBounds && fb <= a && float64(delta+a-fb) > (1-tau)*fa {
+				break // SpotSigs.java: "Early threshold break for index list traversal"
+			}
 			if !x.mark.visit(b) {
 				continue
 			}
@@ -312,7 +319,13 @@ func (x *spotIndex) similar(self uint32, ndocs int, dst []hit) []hit {
 			if float64(m)/float64(a+fb-m) < tau-eps {
 				continue
 			}
-			if s := jaccard(asig, acnt, x.vsig[b], x.vcnt[b], a, fb, tau); s >= tau {
+			var s float64
+			if x.releaseBounds {
+				s = x.releaseJaccard(asig, acnt, b, a, fb, tau)
+			} else {
+				s = jaccard(asig, acnt, x.vsig[b], x.vcnt[b], a, fb, tau)
+			}
+			if s >= tau {
 				dst = append(dst, hit{b, s})
 			}
 		}
@@ -353,4 +366,26 @@ func jaccard(asig, acnt, bsig, bcnt []uint32, a, b int, tau float64) float64 {
 		return 0
 	}
 	return float64(smin) / float64(a+b-smin)
+}
+
+// releaseJaccard is SpotSigs.java getJaccard: it walks A's signatures in the
+// query's order and exits with 0 once (max(|A|,|B|) − D)/max(|A|,|B|) < τ,
+// D summing |A_s − B_s| over A's signatures only. That exit is not a bound
+// (ALGORITHMS.md §2); it exists to measure what it drops.
+func (x *spotIndex) releaseJaccard(asig, acnt []uint32, b uint32, a, fb int, tau float64) float64 {
+	bsig, bcnt := x.vsig[b], x.vcnt[b]
+	upper := float64(max(a, fb))
+	d, smin := 0, 0
+	for _, i := range x.order {
+		ca, cb := int(acnt[i]), 0
+		if j, ok := slices.BinarySearch(bsig, asig[i]); ok {
+			cb = int(bcnt[j])
+		}
+		smin += min(ca, cb)
+		d += max(ca, cb) - min(ca, cb)
+		if (upper-float64(d))/upper < tau {
+			return 0
+		}
+	}
+	return float64(smin) / float64(a+fb-smin)
 }

@@ -187,9 +187,11 @@ func TestSpotReleaseBreakBug(t *testing.T) {
 	got := x.similar(2, 3, nil)
 	require.Len(t, got, 2, "similar(A) = %v", got)
 	assert.InDelta(t, 0.92, got[0].score, 1e-12)
-	// The release's bound: δ + Δ > (1−τ)|A| would have broken off here.
+	// The release's bound, δ + Δ > (1−τ)|A|, breaks off here and loses B.
 	delta, dA, dB := 8.0, 100.0, 92.0
 	assert.Greater(t, delta+dA-dB, (1-0.85)*dA, "the case must trigger the release's break")
+	x.releaseBounds = true
+	assert.Empty(t, x.similar(2, 3, nil), "with the release's bounds the pair is lost")
 }
 
 // TestJaccardEarlyExit checks the corrected pairwise bound: the release's
