@@ -102,3 +102,24 @@ func TestAblations(t *testing.T) {
 			ws, float64(st.Candidates)/float64(inserted), float64(st.Increments)/float64(inserted), st.Collapsed)
 	}
 }
+
+// TestNodeLimitSweep measures the effect of the node deactivation limit
+// (Alg. 2) on quality and on the candidates scored per document
+// (CODET_SWEEP=1).
+func TestNodeLimitSweep(t *testing.T) {
+	if !verbose() {
+		t.Skip("CODET_SWEEP=1")
+	}
+	gdocs, gtruth := goldset(t)
+	cdocs, ctruth := clough(t)
+	ref := referenceIDF(t, "en")
+	for _, nl := range []int{50, 100, 200, 500, 1000} {
+		cfg := codet.Config{Language: "en", NodeLimit: nl}
+		ge, gs := relations(t, cfg, ref, gdocs)
+		ce, _ := relations(t, cfg, ref, cdocs)
+		for _, etl := range []float64{0.25, 0.5} {
+			_, c := ctruth.Rates(above(ce, etl), "cut", "light")
+			t.Logf("NodeLimit %d ETL %.2f goldset %v clough %v  cand/doc %.1f", nl, etl, gtruth.Score(eval.Pairs(above(ge, etl)), false), c, float64(gs.Candidates)/float64(gs.Added-gs.Collapsed))
+		}
+	}
+}
