@@ -34,7 +34,7 @@
 // independent (each shingle lands in one bin, empty bins share values), so
 // the variance differs from K-hash MinHash's J(1−J)/K. For sets of at least
 // K shingles it is equal or lower (sampling without replacement;
-// TestOnePermutationMatchesKHash measures 0.86-1.0× K-hash's squared error);
+// TestOnePermutationMatchesKHash measures 0.86-1.11× K-hash's squared error);
 // for sets much smaller than K densification repeats values and the error
 // grows, to about 1.9× at 15 elements. Classic K-hash MinHash stays
 // available as [KHash]. Values are 32 bits (as datasketch's).

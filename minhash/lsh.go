@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
@@ -84,6 +85,11 @@ func Params(threshold float64, k int, fpWeight, fnWeight float64) (bands, rows i
 		return 0, 0, fmt.Errorf("minhash: Params(%v, %d, %v, %v): threshold must be in (0, 1], k ≥ 1, weights > 0: %w",
 			threshold, k, fpWeight, fnWeight, detector.ErrInvalidConfig)
 	}
+	key := paramsKey{threshold, k, fpWeight, fnWeight}
+	if v, ok := paramsCache.Load(key); ok {
+		br := v.([2]int)
+		return br[0], br[1], nil
+	}
 	best := math.Inf(1)
 	for b := 1; b <= k; b++ {
 		for r := 1; b*r <= k; r++ {
@@ -94,7 +100,17 @@ func Params(threshold float64, k int, fpWeight, fnWeight float64) (bands, rows i
 			}
 		}
 	}
+	paramsCache.Store(key, [2]int{bands, rows})
 	return bands, rows, nil
+}
+
+// paramsCache memoises Params, a pure function that costs milliseconds.
+var paramsCache sync.Map // paramsKey → [2]int
+
+type paramsKey struct {
+	threshold float64
+	k         int
+	fp, fn    float64
 }
 
 // AppendBandKeys appends the LSH band keys of sig under (bands, rows) to dst:
