@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/zeebo/xxh3"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 )
@@ -97,3 +98,21 @@ func FuzzSignature(f *testing.F) {
 		}
 	})
 }
+
+// TestFastPathMatchesAnalyzer checks the ASCII fast path of the Sketcher
+// against textproc.Analyzer.Term, word by word, in every language mode.
+func TestFastPathMatchesAnalyzer(t *testing.T) {
+	words := []string{"Dog's", "DOGS", "don't", "it`s", "Istanbul", "I", "x", "3.5", "1,000", "O'Neil's", "abc's"}
+	for _, lang := range []string{"", "en", "tr", "de", "az"} {
+		sk, err := NewSketcher(Config{Language: lang})
+		require.NoError(t, err)
+		for _, w := range words {
+			got, ok := sk.termHash(w)
+			term, ok2 := sk.an.Term(w)
+			require.Equal(t, ok2, ok, "%q in %q", w, lang)
+			assert.Equal(t, hashOf(term), got, "termHash(%q) in %q: want the hash of %q", w, lang, term)
+		}
+	}
+}
+
+func hashOf(s string) uint64 { return xxh3.HashString(s) }

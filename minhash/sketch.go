@@ -65,17 +65,15 @@ func newSketcher(cfg Config) *Sketcher {
 	}
 	an, _ := textproc.NewAnalyzer(textproc.Config{Language: tag}) // never fails for a zero Stemmer
 	s := &Sketcher{cfg: cfg, an: an, ring: make([]uint64, 0, cfg.Shingle), bins: make([]uint64, cfg.NumHashes)}
-	// On ASCII words a non-Turkish analyzer only lower-cases, unifies the
-	// backtick and (English, which textproc also applies to the undetermined
-	// tag) drops a possessive 's: the fast path below does the same without
-	// interning. The base-language rule mirrors textproc's.
-	b, conf := tag.Base()
-	lang := ""
-	if conf != language.No {
-		lang = b.String()
+	// On ASCII words a non-Turkic analyzer only lower-cases, unifies the
+	// backtick and (English) drops a possessive 's: the fast path below
+	// does the same without interning. Which rules apply is asked of the
+	// analyzer itself, so the two cannot drift apart.
+	if t, _ := an.Term("I"); t == "i" {
+		s.neutral = true
+		t, _ = an.Term("dog's")
+		s.english = t == "dog"
 	}
-	s.neutral = lang != "tr" && lang != "az"
-	s.english = lang == "en"
 	// Hash-family seeds come from Config.Seed through PCG (STYLE rule 15).
 	r := rand.New(rand.NewPCG(cfg.Seed, 0x6d696e68617368)) // "minhash"
 	s.seedMix = r.Uint64()
