@@ -22,6 +22,10 @@ const (
 	// near-duplicate candidate (seed 003 §3.5, t2 ≤ s < t1). Empirical:
 	// TestGoldSetSweep.
 	DefaultT2 = 0.88
+	// DefaultCenteredT1 and DefaultCenteredT2 are the thresholds of
+	// Config.Centered, tuned the same way (TestGoldSetSweep).
+	DefaultCenteredT1 = 0.95
+	DefaultCenteredT2 = 0.67
 	// DefaultMissRate is the probability, under the random-hyperplane model
 	// (Charikar 2002), that the index misses a pair whose signature cosine
 	// is exactly T2; pairs above T2 are missed less often.
@@ -38,6 +42,13 @@ type Config struct {
 	// T2 is the near-duplicate threshold [DefaultT2]; Add and Containers
 	// report pairs with signature cosine ≥ T2. 0 < T2 ≤ T1 ≤ 1.
 	T2 float64
+	// Centered compares signatures by the cosine of their unit vectors
+	// minus the reference's center ([Reference.Centered]) instead of the
+	// plain signature cosine of seed 003 §3.5. Not in the paper; it needs a
+	// reference with a center, such as [Default] or one made by [Train].
+	// With Centered, zero T1 and T2 mean [DefaultCenteredT1] and
+	// [DefaultCenteredT2].
+	Centered bool
 	// Exhaustive compares every new document with every live one, as seed
 	// 003 does, instead of using the LSH index. Exact, O(N) per call.
 	Exhaustive bool
@@ -58,11 +69,15 @@ type Config struct {
 }
 
 func (c Config) withDefaults() Config {
+	t1, t2 := DefaultT1, DefaultT2
+	if c.Centered {
+		t1, t2 = DefaultCenteredT1, DefaultCenteredT2
+	}
 	if c.T1 == 0 {
-		c.T1 = max(DefaultT1, c.T2)
+		c.T1 = max(t1, c.T2)
 	}
 	if c.T2 == 0 {
-		c.T2 = min(DefaultT2, c.T1)
+		c.T2 = min(t2, c.T1)
 	}
 	if c.Rows == 0 {
 		c.Rows = DefaultRows
@@ -142,7 +157,7 @@ func (c Class) String() string {
 
 // Detector finds near-duplicates by multireference cosine signatures (seed
 // 003 §3.5). It is symmetric: [detector.Match.Score] is the cosine of the
-// two signatures, and [Detector.Classify] says whether it passed T1
+// two signatures (of the centered signatures with Config.Centered), and [Detector.Classify] says whether it passed T1
 // (duplicate) or only T2 (near-duplicate).
 //
 // A Detector is safe for concurrent use by multiple goroutines; signatures
@@ -185,6 +200,9 @@ func NewWithReference(cfg Config, ref *Reference) (*Detector, error) {
 	}
 	if ref == nil || len(ref.genes) == 0 {
 		return nil, fmt.Errorf("mrcosine: nil reference text: %w", detector.ErrInvalidConfig)
+	}
+	if cfg.Centered && len(ref.center) == 0 {
+		return nil, fmt.Errorf("mrcosine: Centered needs a reference text with a center (Reference.Centered): %w", detector.ErrInvalidConfig)
 	}
 	d := &Detector{cfg: cfg, ref: ref, parts: ref.Parts(), docs: docset.New("mrcosine", cfg.MaxTextBytes)}
 	if !cfg.Exhaustive {
@@ -263,6 +281,9 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	var sig []float32
 	if len(doc.Text) <= d.cfg.MaxTextBytes {
 		sig = d.ref.Signature(doc.Text)
+		if d.cfg.Centered {
+			sig = d.ref.AppendCentered(nil, sig)
+		}
 	}
 	return d.addSigned(doc, sig)
 }

@@ -20,6 +20,7 @@ func TestConformance(t *testing.T) {
 	}{
 		{"Index", Config{}},
 		{"Exhaustive", Config{Exhaustive: true}},
+		{"Centered", Config{Centered: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			detectortest.Run(t, func() detector.Detector {
@@ -55,6 +56,12 @@ func TestNewInvalid(t *testing.T) {
 	}
 	_, err := NewWithReference(Config{}, nil)
 	assert.ErrorIs(t, err, detector.ErrInvalidConfig, "NewWithReference(nil)")
+	plain, err := NewReference(Default().Genes(), DefaultParts, TextConfig{})
+	require.NoError(t, err)
+	_, err = NewWithReference(Config{Centered: true}, plain)
+	assert.ErrorIs(t, err, detector.ErrInvalidConfig, "Centered with a reference without a center")
+	_, err = NewWithReference(Config{Centered: true}, plain.Centered([]string{"some text to center on"}))
+	assert.NoError(t, err)
 }
 
 func TestDefaults(t *testing.T) {
@@ -66,6 +73,10 @@ func TestDefaults(t *testing.T) {
 	assert.Equal(t, DefaultRows, cfg.Rows)
 	assert.Equal(t, Bands(DefaultT2, DefaultRows, DefaultMissRate), cfg.Bands)
 	assert.Same(t, Default(), d.Reference())
+	d, err = New(Config{Centered: true})
+	require.NoError(t, err)
+	assert.Equal(t, DefaultCenteredT1, d.Config().T1)
+	assert.Equal(t, DefaultCenteredT2, d.Config().T2)
 	// A T2 above the default T1 lifts T1 with it.
 	d, err = New(Config{T2: 0.99})
 	require.NoError(t, err)

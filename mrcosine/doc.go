@@ -33,19 +33,22 @@
 //   - the "true" cosine of Eq. 1 is the full trigram cosine of the same
 //     representation ([Reference.TrigramCosine]);
 //   - GA: (μ+λ) selection of the lowest error, λ = μ children from random
-//     parent pairs, every child mutated, N = 200 sample documents redrawn
-//     every generation ([TrainConfig].FixedSample keeps one sample), pool
-//     ranked by the highest TF-IDF of a trigram over the documents
-//     ([RankSum] sums instead).
+//     parent pairs, every child mutated, N = 200 sample documents drawn
+//     once ([TrainConfig].Resample redraws them every generation; the
+//     fixed sample measured better), pool ranked by the sum of a trigram's
+//     TF-IDF over the documents ([RankMax], the highest TF-IDF, is the
+//     ALGORITHMS.md reading; the sum measured better).
 //
 // # Guarantees
 //
 // Both false positives and false negatives. The signature is a lossy
 // projection of the trigram vector: unrelated documents can have close
 // signatures (all signatures are non-negative, so the cosine of unrelated
-// texts is already high, about 0.76 on news pages), and a document none of
-// whose trigrams occurs in the reference text has the zero signature and
-// matches nothing. The index adds false negatives only: it never reports a
+// texts is already high, about 0.76 on news pages; [Config].Centered
+// measures from the collection's center instead), and a document none of
+// whose trigrams occurs in the reference text (a few words at most, with
+// the default reference) has the zero signature and matches nothing, even
+// an exact copy of itself. The index adds false negatives only: it never reports a
 // pair whose signature cosine is below T2, and it misses a pair of cosine
 // exactly T2 with probability at most MissRate (see [Bands]); measured loss
 // against exhaustive comparison is under 0.2% of the pairs above T2

@@ -31,7 +31,7 @@ func Example() {
 		}
 	}
 	// Output:
-	// storm-copy ~ storm: 0.91 (near-duplicate)
+	// storm-copy ~ storm: 0.92 (near-duplicate)
 }
 
 func ExampleNew() {

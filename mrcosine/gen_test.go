@@ -24,7 +24,8 @@ func TestGenerateDefault(t *testing.T) {
 		texts[i] = r.Text
 	}
 	start, last := time.Now(), time.Now()
-	ref, err := Train(context.Background(), texts, TrainConfig{Seed: 1}, func(p Progress) {
+	cfg := TrainConfig{Seed: 1}
+	ref, err := Train(context.Background(), texts, cfg, func(p Progress) {
 		t.Logf("generation %2d/%d best %.4f mean %.4f worst %.4f final %v holdout %.4f  %.2fs (total %.1fs)",
 			p.Generation, p.Generations, p.Best, p.Mean, p.Worst, p.Final, p.Holdout,
 			time.Since(last).Seconds(), time.Since(start).Seconds())
@@ -33,6 +34,10 @@ func TestGenerateDefault(t *testing.T) {
 	require.NoError(t, err)
 	b, err := ref.MarshalBinary()
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile("default.mrc", b, 0o644))
+	out := "default.mrc"
+	if o := os.Getenv("MRCOSINE_OUT"); o != "" {
+		out = o
+	}
+	require.NoError(t, os.WriteFile(out, b, 0o644))
 	t.Logf("wrote default.mrc: %d bytes, %d genes, %d parts, %d texts, %.1fs", len(b), len(ref.Genes()), ref.Parts(), len(texts), time.Since(start).Seconds())
 }

@@ -154,6 +154,9 @@ func TestTrigramCosine(t *testing.T) {
 }
 
 func TestAppendSignatureAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items at random under the race detector")
+	}
 	ref := Default()
 	text := strings.Repeat("Wheat and corn exports from the port rose 12 pct in the week. ", 40)
 	buf := make([]float32, 0, ref.Parts())
@@ -165,6 +168,10 @@ func TestMarshalRoundTrip(t *testing.T) {
 	for _, tc := range []TextConfig{{}, {Normalization: Raw, Language: "tr", Binary: true}} {
 		ref, err := NewReference([]string{"abc", "ığü", " x ", "😀ab", "abc"}, 2, tc)
 		require.NoError(t, err)
+		if tc.Binary {
+			ref = ref.Centered([]string{"abc bca", "ığü x abc"})
+			require.Len(t, ref.Center(), 2)
+		}
 		b, err := ref.MarshalBinary()
 		require.NoError(t, err)
 		var got Reference
@@ -172,6 +179,7 @@ func TestMarshalRoundTrip(t *testing.T) {
 		assert.Equal(t, ref.Genes(), got.Genes())
 		assert.Equal(t, ref.Parts(), got.Parts())
 		assert.Equal(t, tc, got.TextConfig())
+		assert.Equal(t, ref.Center(), got.Center())
 		assert.Equal(t, ref.Signature("abc ığü x"), got.Signature("abc ığü x"))
 		b2, _ := got.MarshalBinary()
 		assert.Equal(t, b, b2)
@@ -190,6 +198,7 @@ func TestDefault(t *testing.T) {
 	assert.Len(t, ref.Genes(), DefaultGenes)
 	assert.Equal(t, DefaultParts, ref.Parts())
 	assert.Equal(t, TextConfig{}, ref.TextConfig())
+	assert.Len(t, ref.Center(), DefaultParts, "the default reference has a center")
 	b, err := ref.MarshalBinary()
 	require.NoError(t, err)
 	assert.Equal(t, defaultRef, b, "the embedded bytes are the canonical encoding")
@@ -230,4 +239,22 @@ func FuzzSignature(f *testing.F) {
 			t.Fatalf("TrigramCosine = %v", c)
 		}
 	})
+}
+
+func TestCentered(t *testing.T) {
+	ref, err := NewReference([]string{"abc", "xyz", "bca", "abc"}, 2, TextConfig{})
+	require.NoError(t, err)
+	assert.Nil(t, ref.Center())
+	assert.Panics(t, func() { ref.AppendCentered(nil, []float32{1, 1}) })
+	// Unit signatures: "abcabc" → (2, 3)/√13, "xyz" → (1, 0).
+	c := ref.Centered([]string{"abcabc", "xyz", "no trigram of the reference"})
+	want := []float32{float32((2/math.Sqrt(13) + 1) / 2), float32((3 / math.Sqrt(13)) / 2)}
+	assert.InDeltaSlice(t, want, c.Center(), 1e-6)
+	assert.Equal(t, ref.Genes(), c.Genes())
+	sig := c.Signature("xyz")
+	got := c.AppendCentered(nil, sig)
+	assert.InDeltaSlice(t, []float32{1 - want[0], -want[1]}, got, 1e-6)
+	assert.Equal(t, []float32{0, 0}, c.AppendCentered(nil, []float32{0, 0}))
+	assert.Panics(t, func() { c.AppendCentered(nil, []float32{1}) })
+	assert.Nil(t, ref.Centered(nil).Center(), "no text: no center")
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package mrcosine
+
+const raceEnabled = false
