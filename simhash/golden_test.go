@@ -19,9 +19,9 @@ var golden = []struct {
 	text string
 	fp   uint64
 }{
-	{Config{Weights: WeightUnit, SkipTop: -1}, "Heavy rain and winds swept across the northern coast on Tuesday.", 0x418862870614050},
+	{Config{Weights: WeightUnit, SkipTop: -1}, "Heavy rain and winds swept across the northern coast on Tuesday.", 0x2018c7e9fc716cff},
 	{Config{Weights: WeightTF, SkipTop: -1, Language: "tr"}, "Belediye, kentin doğu ilçelerinde yaşanan su kesintilerinin önümüzdeki hafta sona ereceğini açıkladı.", 0x93132c45c706ce85},
-	{Config{Weights: WeightUnit, SkipTop: -1, Features: FeatureWordNGrams}, "The central bank raised its benchmark interest rate by half a percentage point.", 0x8ef3c6537cbec490},
+	{Config{Weights: WeightUnit, SkipTop: -1, Features: FeatureWordNGrams}, "The central bank raised its benchmark interest rate by half a percentage point.", 0x1633569ac6c318f0},
 	{Config{Weights: WeightTF, SkipTop: -1, Features: FeatureCharNGrams, Seed: 42}, "KADIN İSTANBUL'DA", 0x4800905382e7791},
 	{Config{Weights: WeightTF, SkipTop: -1, Features: FeatureSpots, Language: "en"}, "A late header from the veteran defender gave the visitors a win in the cup semi-final.", 0x861e88c8727fcfe1},
 }
