@@ -180,6 +180,12 @@ func (a *Analyzer) Config() Config { return a.cfg }
 // Analyze analyses text. The returned Document is valid until the next call.
 func (a *Analyzer) Analyze(text string) *Document {
 	d := &a.doc
+	// Size the token buffer from the text (news averages 6-7 bytes a
+	// word), and let go of a huge buffer a huge document left behind.
+	est := len(text)/6 + 16
+	if c := cap(d.Tokens); c < est || c > 1<<16 && c > 8*est {
+		d.Tokens = make([]Token, 0, est)
+	}
 	d.Tokens = d.Tokens[:0]
 	d.Sentences = d.Sentences[:0]
 	a.split.each(text, &a.sbuf, func(s Span) bool {
