@@ -124,7 +124,7 @@ func (s *splitter) prevWord(text string, end int, buf []byte) (word []byte, init
 	}
 	w := text[i:end]
 	if r, n := utf8.DecodeRuneInString(w); n == len(w) && n > 0 && unicode.IsUpper(r) {
-		return nil, true
+		return buf[:0], true
 	}
 	buf = buf[:0]
 	for _, r := range w {
