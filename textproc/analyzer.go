@@ -3,6 +3,7 @@ package textproc
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -119,6 +120,9 @@ type Analyzer struct {
 
 	vocab map[string]uint32
 	terms []string
+	// surface caches, for a folded word, its term ID or stopSurface, so a
+	// word seen before costs one map lookup (no stopword check, no stemming).
+	surface map[string]int32
 
 	doc  Document
 	buf  []byte
@@ -165,6 +169,9 @@ func NewAnalyzer(cfg Config) (*Analyzer, error) {
 		a.caser = cases.Lower(language.Und)
 	}
 	a.split = newSplitter(cfg.Language)
+	if cfg.RemoveStopwords || cfg.Stemmer != StemNone {
+		a.surface = make(map[string]int32)
+	}
 	if cfg.RemoveStopwords {
 		a.stop = make(map[string]struct{})
 		for _, w := range Stopwords(cfg.Language) {
@@ -275,22 +282,34 @@ func (a *Analyzer) term(word string) (string, bool) {
 		buf = a.lower(buf, tmp)
 	}
 	buf = a.apostrophe(buf)
+	a.buf = buf
 	if len(buf) == 0 {
-		a.buf = buf
 		return "", false
 	}
-	if a.stop != nil {
-		if _, stop := a.stop[string(buf)]; stop {
-			a.buf = buf
+	if a.surface == nil {
+		return a.intern(buf), true
+	}
+	if id, ok := a.surface[string(buf)]; ok {
+		if id == stopSurface {
 			return "", false
 		}
+		return a.terms[id], true
+	}
+	key := string(buf)
+	if _, stop := a.stop[key]; stop {
+		a.surface[key] = stopSurface
+		return "", false
 	}
 	if a.cfg.Stemmer == StemPrefix {
 		buf = prefixRunes(buf, a.prefixLen)
 	}
-	a.buf = buf
-	return a.intern(buf), true
+	term := a.intern(buf)
+	a.surface[key] = int32(a.vocab[term])
+	return term, true
 }
+
+// stopSurface marks a stopword in Analyzer.surface.
+const stopSurface = -1
 
 // lowerLatin lower-cases word into dst rune by rune when every rune is below
 // U+0300 (Latin, including all Turkish letters), where the language's
@@ -301,23 +320,39 @@ func (a *Analyzer) term(word string) (string, bool) {
 // with dst unchanged in length, when the word needs the general path.
 func (a *Analyzer) lowerLatin(dst []byte, word string) ([]byte, bool) {
 	n := len(dst)
+	table := latinLower()
 	for _, r := range word {
 		switch {
 		case r >= 0x300 || r == utf8.RuneError:
 			return dst[:n], false
 		case isApostrophe(r):
-			r = '\''
+			dst = append(dst, '\'')
+			continue
 		case r == 'İ' && a.lang != "tr":
 			return dst[:n], false
-		case a.lang == "tr":
-			r = unicode.TurkishCase.ToLower(r)
+		case r == 'I' && a.lang == "tr":
+			r = 'ı'
 		default:
-			r = unicode.ToLower(r)
+			r = table[r] // unicode.ToLower; Turkish İ → i
 		}
-		dst = utf8.AppendRune(dst, r)
+		if r < utf8.RuneSelf {
+			dst = append(dst, byte(r))
+		} else {
+			dst = utf8.AppendRune(dst, r)
+		}
 	}
 	return dst, true
 }
+
+// latinLower maps every rune below U+0300 to its lower case
+// (unicode.ToLower, which maps İ to i as unicode.TurkishCase does).
+var latinLower = sync.OnceValue(func() *[0x300]rune {
+	var t [0x300]rune
+	for r := range t {
+		t[r] = unicode.ToLower(rune(r))
+	}
+	return &t
+})
 
 // lower appends the language-folded src to dst using the reused Caser.
 func (a *Analyzer) lower(dst, src []byte) []byte {
