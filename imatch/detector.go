@@ -7,6 +7,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/postings"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -244,16 +245,7 @@ func (d *Detector) Remove(id string) error {
 		return err
 	}
 	for _, k := range d.keys[idx] {
-		p := d.post[k]
-		if i := slices.Index(p, idx); i >= 0 {
-			p[i] = p[len(p)-1]
-			p = p[:len(p)-1]
-		}
-		if len(p) == 0 {
-			delete(d.post, k)
-		} else {
-			d.post[k] = p
-		}
+		postings.Delete(d.post, k, idx)
 	}
 	d.keys[idx] = nil
 	return nil

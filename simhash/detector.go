@@ -3,13 +3,13 @@ package simhash
 import (
 	"fmt"
 	"math"
-	"slices"
 	"sync"
 
 	"github.com/zeebo/xxh3"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/postings"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -233,17 +233,7 @@ func (d *Detector) Remove(id string) error {
 	}
 	d.has[idx], d.fps[idx] = false, 0
 	if d.hasDig[idx] {
-		dig := d.digest[idx]
-		p := d.exact[dig]
-		if i := slices.Index(p, idx); i >= 0 {
-			p[i] = p[len(p)-1]
-			p = p[:len(p)-1]
-		}
-		if len(p) == 0 {
-			delete(d.exact, dig)
-		} else {
-			d.exact[dig] = p
-		}
+		postings.Delete(d.exact, d.digest[idx], idx)
 		d.hasDig[idx] = false
 	}
 	return nil
