@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -42,6 +43,26 @@ type group struct {
 	// group); contains are the groups this one contains.
 	containers []edge
 	contains   []uint32
+	// near are the near-duplicate contents this group represents
+	// ([CollapseNear]), indexes into Detector.nears. A group stays in the
+	// tree while it has live members or near contents.
+	near []uint32
+}
+
+// nearContent is a content represented by a group it is a near-duplicate
+// of ([CollapseNear]): it is not in the tree. Its sequences are kept for
+// [Detector.Matched].
+type nearContent struct {
+	members []uint32 // dense document indexes, sorted by ID
+	g       uint32   // the representative group
+	// fwd is CS(R, d)/SCS(d) (the representative contains d), rev is
+	// CS(R, d)/SCS(R) (d contains the representative), both measured at
+	// the insertion of the first document of this content.
+	fwd, rev float64
+	sig      [2]uint64
+	terms    []uint32 // term IDs of every sequence, concatenated
+	off      []int32  // sequence k is terms[off[k]:off[k+1]]
+	sent     []uint32 // sentence ordinal of each sequence
 }
 
 // Stats describes the index. Counters accumulate over the detector's life;
@@ -55,9 +76,13 @@ type Stats struct {
 	Nodes, Visitors int
 	// Deactivated counts node deactivations (Alg. 2).
 	Deactivated int
-	// Added counts documents added; Collapsed those represented by an
-	// identical live document instead of being inserted.
-	Added, Collapsed int
+	// Added counts documents added; Collapsed those represented by a live
+	// content instead of being inserted, NearCollapsed those of them
+	// represented by a near-duplicate ([CollapseNear]).
+	Added, Collapsed, NearCollapsed int
+	// Near is the number of live near-duplicate contents represented by a
+	// group instead of being in the tree ([CollapseNear]).
+	Near int
 	// Increments counts IncreaseSimilarity calls (Alg. 3); Candidates the
 	// distinct earlier groups a new document was scored against, summed
 	// over documents ("calculated similarity values", Varol 2012 §5.2.3).
@@ -107,7 +132,12 @@ type Detector struct {
 	freeGroups []uint32
 	bySig      map[[2]uint64]uint32
 
+	nears     []nearContent
+	freeNears []uint32
+	nearBySig map[[2]uint64]uint32
+
 	docGroup []uint32   // per dense index: its group, or noGroup
+	docNear  []uint32   // per dense index: its near content, or noGroup
 	docSpans [][]uint32 // per dense index: sentence offsets (start, end pairs)
 	docOrd   []uint64   // per dense index: position of its Add
 
@@ -124,8 +154,8 @@ type Detector struct {
 	stamp   []uint32
 	gen     uint32
 	touched []uint32
-	visits  []uint32
-	vimp    []float64
+	visits  []uint32 // node of each visit of the last probe, 0 if absent
+	order   []int
 	cur     Stats
 	stats   Stats
 }
@@ -163,14 +193,15 @@ func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
 		return nil, fmt.Errorf("codet: %v: %w", err, detector.ErrInvalidConfig)
 	}
 	d := &Detector{
-		s:        s,
-		docs:     docset.New("codet", cfg.MaxTextBytes),
-		an:       an,
-		idf:      idf,
-		idfN:     -1,
-		nodes:    []node{{}}, // the virtual root
-		children: make(map[uint64]uint32),
-		bySig:    make(map[[2]uint64]uint32),
+		s:         s,
+		docs:      docset.New("codet", cfg.MaxTextBytes),
+		an:        an,
+		idf:       idf,
+		idfN:      -1,
+		nodes:     []node{{}}, // the virtual root
+		children:  make(map[uint64]uint32),
+		bySig:     make(map[[2]uint64]uint32),
+		nearBySig: make(map[[2]uint64]uint32),
 	}
 	return d, nil
 }
@@ -319,34 +350,111 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		d.docGroup = grow(d.docGroup, int(idx)+1)
 		d.docSpans = grow(d.docSpans, int(idx)+1)
 		d.docOrd = grow(d.docOrd, int(idx)+1)
+		d.docNear = grow(d.docNear, int(idx)+1)
 	}
 	d.docOrd[idx] = d.nextOrd
 	d.queue = append(d.queue, queued{ord: d.nextOrd, idx: idx})
 	d.nextOrd++
 	d.docGroup[idx] = noGroup
+	d.docNear[idx] = noGroup
 	d.docSpans[idx] = append(d.docSpans[idx][:0], d.buf.spans...)
 	if d.buf.n() == 0 {
 		return nil, nil // no indexable terms: matches nothing
 	}
 	sig := d.buf.sig
-	if d.s.Collapse == CollapseExact {
+	if d.s.Collapse != CollapseOff {
 		if g, ok := d.bySig[sig]; ok {
 			d.stats.Collapsed++
 			d.join(g, idx)
-			return d.matches(g, idx), nil
+			return d.matches(idx), nil
+		}
+		if nr, ok := d.nearBySig[sig]; ok {
+			d.stats.Collapsed++
+			d.stats.NearCollapsed++
+			d.joinNear(nr, idx)
+			return d.matches(idx), nil
+		}
+	}
+	scs := d.probe()
+	if d.s.Collapse == CollapseNear {
+		if r, fwd, rev, ok := d.nearest(scs); ok {
+			d.stats.Collapsed++
+			d.stats.NearCollapsed++
+			nr := d.newNear(r, sig, fwd, rev)
+			d.joinNear(nr, idx)
+			return d.matches(idx), nil
 		}
 	}
 	g := d.newGroup()
 	gr := &d.groups[g]
 	gr.sig = sig
+	gr.scs = scs
 	d.join(g, idx)
-	d.insert(g)
-	if d.s.Collapse == CollapseExact {
+	d.commit(g)
+	d.decide(g)
+	if d.s.Collapse != CollapseOff {
 		if _, taken := d.bySig[sig]; !taken {
 			d.bySig[sig] = g
 		}
 	}
-	return d.matches(g, idx), nil
+	return d.matches(idx), nil
+}
+
+// nearest returns the group of the tree the document just probed is a
+// near-duplicate of ([CollapseNear]): the touched group with the largest
+// min(CS/SCS(d), CS/SCS(R)), both above ETL and at least the collapse
+// threshold; ties go to the lowest group index (d.touched is sorted).
+func (d *Detector) nearest(scs float64) (r uint32, fwd, rev float64, ok bool) {
+	if scs <= 0 {
+		return 0, 0, 0, false
+	}
+	best := math.Inf(-1)
+	for _, j := range d.touched {
+		o := &d.groups[j]
+		if o.scs <= 0 {
+			continue
+		}
+		cs := d.acc[j]
+		f, v := cs/scs, cs/o.scs
+		m := min(f, v)
+		if f > d.s.etl && v > d.s.etl && m >= d.s.near && m > best {
+			best, r, fwd, rev, ok = m, j, f, v, true
+		}
+	}
+	return r, fwd, rev, ok
+}
+
+// newNear stores the document in d.buf as a near-duplicate content of
+// group r and returns its index.
+func (d *Detector) newNear(r uint32, sig [2]uint64, fwd, rev float64) uint32 {
+	var nr uint32
+	if n := len(d.freeNears); n > 0 {
+		nr = d.freeNears[n-1]
+		d.freeNears = d.freeNears[:n-1]
+	} else {
+		d.nears = append(d.nears, nearContent{})
+		nr = uint32(len(d.nears) - 1)
+	}
+	b := &d.buf
+	d.nears[nr] = nearContent{
+		g: r, fwd: fwd, rev: rev, sig: sig,
+		terms: slices.Clone(b.terms),
+		off:   slices.Clone(b.off),
+		sent:  slices.Clone(b.sent),
+	}
+	gr := &d.groups[r]
+	gr.near = append(gr.near, nr)
+	d.nearBySig[sig] = nr
+	return nr
+}
+
+// joinNear adds document idx to near content nr, keeping members sorted
+// by ID.
+func (d *Detector) joinNear(nr, idx uint32) {
+	x := &d.nears[nr]
+	x.members = d.insertSorted(x.members, idx)
+	d.docNear[idx] = nr
+	d.docGroup[idx] = x.g
 }
 
 func (d *Detector) newGroup() uint32 {
@@ -365,57 +473,121 @@ func (d *Detector) newGroup() uint32 {
 // join adds document idx to group g, keeping members sorted by ID.
 func (d *Detector) join(g, idx uint32) {
 	gr := &d.groups[g]
-	id := d.docs.ID(idx)
-	k, _ := slices.BinarySearchFunc(gr.members, id, func(m uint32, id string) int {
-		return cmp.Compare(d.docs.ID(m), id)
-	})
-	gr.members = slices.Insert(gr.members, k, idx)
+	gr.members = d.insertSorted(gr.members, idx)
 	d.docGroup[idx] = g
 }
 
-// insert is Alg. 1 step 4 with Alg. 2-3 for the new group g: every
-// sequence walks the tree from the root, creating missing nodes and
-// increasing the similarity of g with every earlier visitor; then both
-// containment directions are decided (Alg. 3 lines 6-15).
-func (d *Detector) insert(g uint32) {
+// insertSorted inserts document idx into members, sorted by ID.
+func (d *Detector) insertSorted(members []uint32, idx uint32) []uint32 {
+	id := d.docs.ID(idx)
+	k, _ := slices.BinarySearchFunc(members, id, func(m uint32, id string) int {
+		return cmp.Compare(d.docs.ID(m), id)
+	})
+	return slices.Insert(members, k, idx)
+}
+
+// probe is the scoring half of Alg. 1 step 4 with Alg. 2-3 for the
+// document in d.buf: every sequence walks the tree from the root without
+// changing it, and every earlier visitor of an active node gains the
+// node's impact, as if the document had been added to the visitor list
+// first (ALGORITHMS.md §7 fix 1: never itself): a node whose list would
+// pass NodeLimit with it would be deactivated by that visit and scores
+// nothing (fix 4). It fills d.acc for the groups in d.touched (sorted),
+// records the node of every visit in d.visits (0 past the existing
+// nodes) and returns the document's SCS. [Detector.commit] then inserts
+// the document; the result is the one of Alg. 2 walking and inserting at
+// once, since a document's own visits never score.
+func (d *Detector) probe() float64 {
 	d.touched = d.touched[:0]
 	d.visits = d.visits[:0]
-	d.vimp = d.vimp[:0]
 	d.cur = Stats{}
 	b := &d.buf
-	gr := &d.groups[g]
-	gr.ends = gr.ends[:0]
-	gr.sent = append(gr.sent[:0], b.sent...)
+	pairwise := d.s.Mode == ModePairwise
 	selfTree := 0.0
 	for k := range b.n() {
 		ids, ws := b.seq(k)
 		c := uint32(0)
 		for i, id := range ids {
-			c = d.child(c, id)
-			depth := i + 1
 			// Alg. 3: improvement ← word.idfValue × depth^DSP.
-			imp := ws[i] * d.s.pow[depth]
-			d.visit(c, g, imp)
+			imp := ws[i] * d.s.pow[i+1]
 			selfTree += imp
+			if c != noGroup {
+				if ch, ok := d.children[childKey(c, id)]; ok {
+					c = ch
+				} else {
+					c = noGroup // absent: so is every deeper node
+				}
+			}
+			if c == noGroup {
+				d.visits = append(d.visits, 0)
+				continue
+			}
 			d.visits = append(d.visits, c)
-			d.vimp = append(d.vimp, imp)
+			nd := &d.nodes[c]
+			if !nd.active || len(nd.vis) >= d.s.limit {
+				continue
+			}
+			for _, v := range nd.vis {
+				// IncreaseSimilarity(d_i, d_j, word, depth): cs[i][j] += imp.
+				// The symmetric cs[j][i] is the same number, kept once.
+				inc := imp
+				if pairwise {
+					inc *= float64(v.n)
+				}
+				if d.stamp[v.g] != d.gen {
+					d.stamp[v.g] = d.gen
+					d.acc[v.g] = 0
+					d.touched = append(d.touched, v.g)
+				}
+				d.acc[v.g] += inc
+				d.cur.Increments++
+			}
 		}
-		d.groups[g].ends = append(d.groups[g].ends, c)
-	}
-	gr = &d.groups[g]
-	// SCS with the scoring the tree applies (ALGORITHMS.md §7 "SCS
-	// consistency"): a copy of this document visiting its nodes gains, per
-	// visit, the node's impact once (ModeTree: a visitor set) or times this
-	// document's count there (ModePairwise: Eq. 3.3 truncated at DT).
-	if d.s.Mode == ModePairwise || d.s.SCSPairs {
-		gr.scs = d.pairSelf()
-	} else {
-		gr.scs = selfTree
 	}
 	d.cur.Candidates = len(d.touched)
 	d.stats.Increments += d.cur.Increments
 	d.stats.Candidates += d.cur.Candidates
 	slices.Sort(d.touched) // deterministic edge order
+	// SCS with the scoring the tree applies (ALGORITHMS.md §7 "SCS
+	// consistency"): a copy of this document visiting its nodes gains, per
+	// visit, the node's impact once (ModeTree: a visitor set) or times this
+	// document's count there (ModePairwise: Eq. 3.3 truncated at DT).
+	if pairwise || d.s.SCSPairs {
+		return d.pairSelf()
+	}
+	return selfTree
+}
+
+// commit inserts the probed document as group g (Alg. 2 lines 1-22
+// without the scoring, done by probe): every sequence walks the tree,
+// creating missing nodes, and g joins the visitor list of every active
+// node it visits; a list passing NodeLimit deactivates its node.
+func (d *Detector) commit(g uint32) {
+	b := &d.buf
+	gr := &d.groups[g]
+	gr.ends = gr.ends[:0]
+	gr.sent = append(gr.sent[:0], b.sent...)
+	p := 0
+	for k := range b.n() {
+		ids, _ := b.seq(k)
+		c := uint32(0)
+		for _, id := range ids {
+			if n := d.visits[p]; n != 0 {
+				c = n
+			} else {
+				c = d.child(c, id)
+			}
+			p++
+			d.enter(c, g)
+		}
+		gr.ends = append(gr.ends, c)
+	}
+}
+
+// decide is Alg. 3 lines 6-15 for the new group g against every group the
+// probe touched: both containment directions.
+func (d *Detector) decide(g uint32) {
+	gr := &d.groups[g]
 	etl := d.s.etl
 	for _, j := range d.touched {
 		cs := d.acc[j]
@@ -435,53 +607,97 @@ func (d *Detector) insert(g uint32) {
 	}
 }
 
-// pairSelf returns Σ_n v(n)²·imp(n) over the nodes of the last insertion.
+// pairSelf returns Σ_p v(p)²·imp(p) over the distinct prefixes p of the
+// sequences in d.buf, v(p) being how many sequences start with p: the
+// ModePairwise self-similarity (Eq. 3.3 truncated at DT). Sorted
+// lexicographically, the sequences sharing a prefix are contiguous.
 func (d *Detector) pairSelf() float64 {
-	type vi struct {
-		n   uint32
-		imp float64
+	b := &d.buf
+	n := b.n()
+	d.order = d.order[:0]
+	for k := range n {
+		d.order = append(d.order, k)
 	}
-	tmp := make([]vi, len(d.visits))
-	for i := range d.visits {
-		tmp[i] = vi{d.visits[i], d.vimp[i]}
-	}
-	slices.SortFunc(tmp, func(a, b vi) int { return cmp.Compare(a.n, b.n) })
+	slices.SortFunc(d.order, func(x, y int) int {
+		a, _ := b.seq(x)
+		c, _ := b.seq(y)
+		return slices.Compare(a, c)
+	})
 	s := 0.0
-	for i := 0; i < len(tmp); {
-		j := i
-		for j < len(tmp) && tmp[j].n == tmp[i].n {
-			j++
+	for depth := 1; depth <= d.s.dt; depth++ {
+		for i := 0; i < n; {
+			ids, ws := b.seq(d.order[i])
+			if len(ids) < depth {
+				i++
+				continue
+			}
+			j := i + 1
+			for j < n {
+				o, _ := b.seq(d.order[j])
+				if len(o) < depth || !slices.Equal(o[:depth], ids[:depth]) {
+					break
+				}
+				j++
+			}
+			v := float64(j - i)
+			s += v * v * ws[depth-1] * d.s.pow[depth]
+			i = j
 		}
-		v := float64(j - i)
-		s += v * v * tmp[i].imp
-		i = j
 	}
 	return s
 }
 
-// matches returns the containers of group g for document idx: the members
-// of every container group, and the other members of g (identical content:
-// CS/SCS = 1).
-func (d *Detector) matches(g, idx uint32) []detector.Match {
+// matches returns the containers of document idx: the members (and near
+// contents) of every container group of its group, with that group's
+// score; and the other documents of its own group. For an exact member of
+// group g those are g's other members (identical content: CS/SCS = 1) and
+// g's near contents (each with its CS(R, d)/SCS(R)); for a document of a
+// near content x of g, the other documents of x (1), and g's members and
+// other near contents (x's CS(R, d)/SCS(d)): [CollapseNear].
+func (d *Detector) matches(idx uint32) []detector.Match {
+	g, nr := d.docGroup[idx], d.docNear[idx]
 	gr := &d.groups[g]
 	type run struct {
-		g     uint32
-		score float64
+		members []uint32
+		score   float64
 	}
-	runs := make([]run, 0, len(gr.containers)+1)
+	runs := make([]run, 0, len(gr.containers)+1+len(gr.near))
+	addRun := func(members []uint32, score float64) {
+		if len(members) > 0 && !(len(members) == 1 && members[0] == idx) {
+			runs = append(runs, run{members, score})
+		}
+	}
 	for _, e := range gr.containers {
-		runs = append(runs, run{e.g, e.score})
+		o := &d.groups[e.g]
+		addRun(o.members, e.score)
+		for _, n := range o.near {
+			addRun(d.nears[n].members, e.score)
+		}
 	}
-	if len(gr.members) > 1 && gr.scs > 0 {
-		runs = append(runs, run{g, 1})
+	if nr == noGroup {
+		if gr.scs > 0 {
+			addRun(gr.members, 1)
+		}
+		for _, n := range gr.near {
+			addRun(d.nears[n].members, d.nears[n].rev)
+		}
+	} else {
+		x := &d.nears[nr]
+		addRun(x.members, 1)
+		addRun(gr.members, x.fwd)
+		for _, n := range gr.near {
+			if n != nr {
+				addRun(d.nears[n].members, x.fwd)
+			}
+		}
 	}
 	if len(runs) == 0 {
 		return nil
 	}
-	slices.SortFunc(runs, func(a, b run) int { return cmp.Compare(b.score, a.score) })
+	slices.SortStableFunc(runs, func(a, b run) int { return cmp.Compare(b.score, a.score) })
 	n := 0
 	for _, r := range runs {
-		n += len(d.groups[r.g].members)
+		n += len(r.members)
 	}
 	limit := d.s.MaxResults
 	if limit > 0 {
@@ -495,12 +711,12 @@ func (d *Detector) matches(g, idx uint32) []detector.Match {
 		}
 		start := len(out)
 		for _, r := range runs[i:j] {
-			for _, m := range d.groups[r.g].members {
+			for _, m := range r.members {
 				if m == idx {
 					continue
 				}
 				if limit > 0 && j-i == 1 && len(out) == limit {
-					break // one group's members are already sorted by ID
+					break // one run's members are already sorted by ID
 				}
 				out = append(out, detector.Match{ID: d.docs.ID(m), Score: r.score})
 			}
@@ -531,11 +747,10 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := d.docGroup[idx]
-	if g == noGroup {
+	if d.docGroup[idx] == noGroup {
 		return nil, nil
 	}
-	return d.matches(g, idx), nil
+	return d.matches(idx), nil
 }
 
 // Remove forgets the document id (the time window of Varol et al. 2011
@@ -605,21 +820,35 @@ func (d *Detector) evictOldest() bool {
 	return true
 }
 
-// forget drops document idx from its group, and the group from the tree
-// when it was the last live document of that content.
+// forget drops document idx from its group (or near content), a near
+// content when it was its last document, and the group from the tree when
+// it has neither live documents nor near contents left.
 func (d *Detector) forget(idx uint32) {
-	g := d.docGroup[idx]
+	g, nr := d.docGroup[idx], d.docNear[idx]
 	d.docGroup[idx] = noGroup
+	d.docNear[idx] = noGroup
 	d.docSpans[idx] = nil
 	if g == noGroup {
 		return
 	}
 	gr := &d.groups[g]
-	if k := slices.Index(gr.members, idx); k >= 0 {
-		gr.members = slices.Delete(gr.members, k, k+1)
+	if nr != noGroup {
+		x := &d.nears[nr]
+		x.members = deleteFirst(x.members, idx)
+		if len(x.members) > 0 {
+			return
+		}
+		gr.near = deleteFirst(gr.near, nr)
+		if s, ok := d.nearBySig[x.sig]; ok && s == nr {
+			delete(d.nearBySig, x.sig)
+		}
+		d.nears[nr] = nearContent{}
+		d.freeNears = append(d.freeNears, nr)
+	} else {
+		gr.members = deleteFirst(gr.members, idx)
 	}
-	if len(gr.members) > 0 {
-		return
+	if len(gr.members) > 0 || len(gr.near) > 0 {
+		return // the content stays, for its members or near contents
 	}
 	d.purge(g, gr.ends)
 	for _, e := range gr.containers {
@@ -650,7 +879,7 @@ func deleteFirst(s []uint32, v uint32) []uint32 {
 // of every sentence of contained that shares a scored prefix with a
 // sentence of container, with the fraction of its self-similarity found,
 // ordered by Start. It works for any two live documents, whether or not
-// container ⊇ contained was decided. Matched time is O(|S_A|·|S_C|·DT).
+// container ⊇ contained was decided. Matched time is O((|S_A| + |S_C|)·DT).
 // It returns an error wrapping [detector.ErrUnknownID] or
 // [detector.ErrClosed].
 func (d *Detector) Matched(container, contained string) ([]Span, error) {
@@ -664,46 +893,40 @@ func (d *Detector) Matched(container, contained string) ([]Span, error) {
 	if err != nil {
 		return nil, err
 	}
-	gc, ga := d.docGroup[ci], d.docGroup[ai]
-	if gc == noGroup || ga == noGroup || ci == ai {
+	if d.docGroup[ci] == noGroup || d.docGroup[ai] == noGroup || ci == ai {
 		return nil, nil
 	}
-	// Nodes on the container's paths: prefix-closed, so a sequence of A
-	// shares a prefix of length L with some sequence of C iff its node at
-	// depth L is in the set.
-	onC := make(map[uint32]struct{})
-	for _, e := range d.groups[gc].ends {
-		for c := e; c != 0; c = d.nodes[c].parent {
-			if _, ok := onC[c]; ok {
-				break
-			}
-			onC[c] = struct{}{}
+	// The prefixes of the container's sequences, by hash: a sequence of A
+	// shares a prefix of length L with some sequence of C iff its prefix of
+	// length L is in the set (prefix-closed).
+	onC := make(map[[2]uint64]struct{})
+	cTerms, _ := d.sequencesOf(ci)
+	for _, seq := range cTerms {
+		h := prefixSeed
+		for _, t := range seq {
+			h = prefixHash(h, t)
+			onC[h] = struct{}{}
 		}
 	}
 	spans := d.docSpans[ai]
 	best := make([]float64, len(spans)/2)
-	var path []uint32
-	ga2 := &d.groups[ga]
-	for k, e := range ga2.ends {
-		path = path[:0]
-		for c := e; c != 0; c = d.nodes[c].parent {
-			path = append(path, c)
-		}
-		slices.Reverse(path)
+	aTerms, aSent := d.sequencesOf(ai)
+	for k, seq := range aTerms {
 		self, found := 0.0, 0.0
 		matching := true
-		for _, c := range path {
-			nd := &d.nodes[c]
-			imp := d.weightNow(nd.term) * d.s.pow[nd.depth]
+		h := prefixSeed
+		for i, t := range seq {
+			imp := d.weightNow(t) * d.s.pow[i+1]
 			self += imp
-			if _, ok := onC[c]; ok && matching {
+			h = prefixHash(h, t)
+			if _, ok := onC[h]; ok && matching {
 				found += imp
 			} else {
 				matching = false
 			}
 		}
 		if self > 0 && found > 0 {
-			o := ga2.sent[k]
+			o := aSent[k]
 			best[o] = max(best[o], found/self)
 		}
 	}
@@ -716,6 +939,37 @@ func (d *Detector) Matched(container, contained string) ([]Span, error) {
 	return out, nil
 }
 
+var prefixSeed = [2]uint64{0x9e3779b97f4a7c15, 0xc2b2ae3d27d4eb4f}
+
+func prefixHash(h [2]uint64, t uint32) [2]uint64 {
+	return [2]uint64{hashx.Combine(h[0], uint64(t)), hashx.Combine(h[1], uint64(t)+0x27d4eb2f165667c5)}
+}
+
+// sequencesOf returns the term sequences of live document idx and the
+// sentence ordinal of each: read up the tree from its group's sequence
+// ends, or from its near content.
+func (d *Detector) sequencesOf(idx uint32) ([][]uint32, []uint32) {
+	if nr := d.docNear[idx]; nr != noGroup {
+		x := &d.nears[nr]
+		out := make([][]uint32, len(x.off)-1)
+		for k := range out {
+			out[k] = x.terms[x.off[k]:x.off[k+1]]
+		}
+		return out, x.sent
+	}
+	gr := &d.groups[d.docGroup[idx]]
+	out := make([][]uint32, len(gr.ends))
+	for k, e := range gr.ends {
+		var seq []uint32
+		for c := e; c != 0; c = d.nodes[c].parent {
+			seq = append(seq, d.nodes[c].term)
+		}
+		slices.Reverse(seq)
+		out[k] = seq
+	}
+	return out, gr.sent
+}
+
 // Stats returns the index's counters and sizes. It is O(nodes).
 func (d *Detector) Stats() Stats {
 	d.mu.RLock()
@@ -723,6 +977,7 @@ func (d *Detector) Stats() Stats {
 	st := d.stats
 	st.Docs = d.docs.Len()
 	st.Groups = len(d.groups) - len(d.freeGroups)
+	st.Near = len(d.nears) - len(d.freeNears)
 	st.Nodes = len(d.nodes) - 1 - len(d.freeNodes)
 	for i := 1; i < len(d.nodes); i++ {
 		st.Visitors += len(d.nodes[i].vis)
@@ -738,6 +993,7 @@ func (d *Detector) Close() error {
 	if d.docs.Close() {
 		d.nodes, d.freeNodes, d.children = nil, nil, nil
 		d.groups, d.freeGroups, d.bySig = nil, nil, nil
+		d.nears, d.freeNears, d.nearBySig, d.docNear = nil, nil, nil, nil
 		d.docGroup, d.docSpans, d.docOrd, d.queue = nil, nil, nil, nil
 		d.acc, d.stamp, d.touched = nil, nil, nil
 	}

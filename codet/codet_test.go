@@ -36,8 +36,10 @@ func TestConformance(t *testing.T) {
 		{"Reference", codet.Config{}, ref},
 		{"CollapseOff", codet.Config{Collapse: codet.CollapseOff}, ref},
 		{"CollapseOffPairwise", codet.Config{Collapse: codet.CollapseOff, Mode: codet.ModePairwise}, ref},
+		{"CollapseNear", codet.Config{Collapse: codet.CollapseNear}, nil},
+		{"CollapseNearReference", codet.Config{Collapse: codet.CollapseNear}, ref},
 	} {
-		if raceEnabled && tc.name != "Default" && tc.name != "CollapseOff" {
+		if raceEnabled && tc.name != "Default" && tc.name != "CollapseOff" && tc.name != "CollapseNear" {
 			continue // the suite's 5 MB document is slow under -race
 		}
 		t.Run(tc.name, func(t *testing.T) {
@@ -184,7 +186,8 @@ func TestFig31(t *testing.T) {
 func TestNewErrors(t *testing.T) {
 	for _, cfg := range []codet.Config{
 		{DepthThreshold: -1}, {DepthThreshold: 65}, {DepthScorePower: 9}, {SuffixCount: -2},
-		{ETL: -0.1}, {ETL: math.NaN()}, {Mode: 7}, {Collapse: 3}, {MaxResults: -1},
+		{ETL: -0.1}, {ETL: math.NaN()}, {Mode: 7}, {Collapse: 3},
+		{CollapseThreshold: -1}, {CollapseThreshold: math.NaN()}, {CollapseThreshold: 11}, {MaxResults: -1},
 		{MaxTextBytes: -5}, {Language: "not a tag!"},
 	} {
 		_, err := codet.New(cfg)

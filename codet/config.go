@@ -48,6 +48,13 @@ const (
 	// a limit of 1000 lets the lists of common words grow with the
 	// collection for hundreds of thousands of documents.
 	DefaultNodeLimit = 200
+	// DefaultCollapseThreshold is the mutual containment score above which
+	// [CollapseNear] represents a new document by a live one: CS/SCS ≥ 0.9
+	// in both directions. [P]: not in the papers, which only suggest
+	// dropping "one of two documents labelled as near-duplicate" (Varol 2012
+	// §3.3.1); 0.9 means that at least 90% of each document's weighted
+	// sentence prefixes are found in the other.
+	DefaultCollapseThreshold = 0.9
 	// DefaultLanguage is the language of the text pipeline: the papers'
 	// collection, BilCol-2005, is Turkish (Varol 2012 §4.2).
 	DefaultLanguage = "tr"
@@ -87,6 +94,23 @@ const (
 	// CollapseOff inserts every document into the tree, as the papers'
 	// experiments did. N identical documents then cost O(N²) time.
 	CollapseOff
+	// CollapseNear does what CollapseExact does, and also represents a new
+	// document by a live one it is a near-duplicate of (Varol 2012 §3.3.1):
+	// when the scoring walk of its insertion finds a document R of the tree
+	// with CS(R, d)/SCS(d) and CS(R, d)/SCS(R) both above ETL and both at
+	// least Config.CollapseThreshold (mutual containment), d is not
+	// inserted: it adds no visitor entry, no node and no stored relation,
+	// and its relations are derived from R's, with R's scores. Its
+	// containers are R's containers (with R's score), R and the other
+	// documents R represents (with CS(R, d)/SCS(d), measured at d's
+	// insertion; copies of d with 1); the documents R contains, and those
+	// added later that R contains, are contained by d with R's score; d
+	// contains R with CS(R, d)/SCS(R). Relations of d that R does not have
+	// (a container of its one changed sentence, say) are lost: the price of
+	// the bound. R stays in the tree while any document it represents is
+	// live, even after R itself is removed, so the remaining documents keep
+	// their relations; the last one frees it.
+	CollapseNear
 )
 
 // Config configures a [Detector]. The zero value is the configuration of
@@ -128,8 +152,13 @@ type Config struct {
 	NodeLimit int
 	// Mode selects tree (Alg. 2-3, default) or pairwise (Eq. 3.1) scoring.
 	Mode Mode
-	// Collapse selects how identical contents are represented.
+	// Collapse selects how identical (and, with [CollapseNear],
+	// near-identical) contents are represented.
 	Collapse Collapse
+	// CollapseThreshold is the mutual CS/SCS score from which
+	// [CollapseNear] represents a new document by a live one, in [0, 10];
+	// 0 means [DefaultCollapseThreshold]. Other modes ignore it.
+	CollapseThreshold float64
 	// SCSPairs computes SCS by Eq. 3.3 over all sentence pairs (truncated
 	// at DT) even in ModeTree. By default SCS is computed with exactly the
 	// scoring the tree applies, so an exact duplicate scores 1: in
@@ -159,7 +188,8 @@ type settings struct {
 	dsp   int
 	psc   int
 	etl   float64
-	limit int // math.MaxInt when unlimited
+	near  float64 // CollapseThreshold resolved
+	limit int     // math.MaxInt when unlimited
 	pow   []float64
 }
 
@@ -188,8 +218,10 @@ func (c Config) resolve() (settings, error) {
 		return bad("ETL (%v) must be in (0, 10]", c.ETL)
 	case c.Mode != ModeTree && c.Mode != ModePairwise:
 		return bad("Mode (%d) must be ModeTree (0) or ModePairwise (1)", c.Mode)
-	case c.Collapse != CollapseExact && c.Collapse != CollapseOff:
-		return bad("Collapse (%d) must be CollapseExact (0) or CollapseOff (1)", c.Collapse)
+	case c.Collapse != CollapseExact && c.Collapse != CollapseOff && c.Collapse != CollapseNear:
+		return bad("Collapse (%d) must be CollapseExact (0), CollapseOff (1) or CollapseNear (2)", c.Collapse)
+	case math.IsNaN(c.CollapseThreshold) || c.CollapseThreshold < 0 || c.CollapseThreshold > 10:
+		return bad("CollapseThreshold (%v) must be in [0, 10]", c.CollapseThreshold)
 	case c.Window < 0:
 		return bad("Window (%d) must be ≥ 0", c.Window)
 	case c.MaxResults < 0:
@@ -208,6 +240,10 @@ func (c Config) resolve() (settings, error) {
 	s.etl = c.ETL
 	if s.etl == 0 {
 		s.etl = DefaultETL
+	}
+	s.near = c.CollapseThreshold
+	if s.near == 0 {
+		s.near = DefaultCollapseThreshold
 	}
 	switch {
 	case c.NodeLimit < 0:

@@ -49,15 +49,15 @@ func (d *Detector) child(p, term uint32) uint32 {
 	return c
 }
 
-// visit is Alg. 2 lines 1-15 for group g arriving at node c at depth, with
-// impact imp (Alg. 3 lines 1-5), corrected as ALGORITHMS.md §7 says: the
-// new group never scores against itself (fix 1), and only nodes up to DT
-// exist (fix 2).
-func (d *Detector) visit(c, g uint32, imp float64) {
+// enter is Alg. 2 lines 1-8 for group g arriving at node c: g joins the
+// visitor list of an active node (a count per group, for ModePairwise),
+// and a list passing NodeLimit deactivates the node for good and is freed
+// (ALGORITHMS.md §7 fix 4; a deactivated node routes children but never
+// scores). Scoring is done before, by [Detector.probe].
+func (d *Detector) enter(c, g uint32) {
 	nd := &d.nodes[c]
 	nd.refs++
 	if !nd.active {
-		// Fix 4: a deactivated node routes children but never scores.
 		return
 	}
 	// node.visitorDocuments ← node.visitorDocuments ∪ i. The current
@@ -70,30 +70,10 @@ func (d *Detector) visit(c, g uint32, imp float64) {
 	}
 	if len(nd.vis) > d.s.limit {
 		// "if node.documentCount > document list size limit then Deactivate
-		// node": its list is freed (fix 4).
+		// node": its list is freed.
 		nd.active = false
 		nd.vis = nil
 		d.stats.Deactivated++
-		return
-	}
-	pairwise := d.s.Mode == ModePairwise
-	for _, v := range nd.vis {
-		if v.g == g {
-			continue // fix 1: skip j = i
-		}
-		// IncreaseSimilarity(d_i, d_j, word, depth): cs[i][j] += imp. The
-		// symmetric cs[j][i] is the same number, kept once.
-		inc := imp
-		if pairwise {
-			inc *= float64(v.n)
-		}
-		if d.stamp[v.g] != d.gen {
-			d.stamp[v.g] = d.gen
-			d.acc[v.g] = 0
-			d.touched = append(d.touched, v.g)
-		}
-		d.acc[v.g] += inc
-		d.cur.Increments++
 	}
 }
 
