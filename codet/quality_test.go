@@ -200,3 +200,37 @@ func TestQualityClough(t *testing.T) {
 		assert.LessOrEqual(t, rates["non"], c.maxNonPos, "non answers reported as contained")
 	}
 }
+
+// TestQualityCollapse compares CollapseExact (the default) with
+// CollapseNear on the Gold Set (strict and lenient) and Clough-Stevenson,
+// online and with the Reuters reference idf, over the ETL sweep
+// (CODET_SWEEP=1).
+func TestQualityCollapse(t *testing.T) {
+	if !verbose() {
+		t.Skip("CODET_SWEEP=1")
+	}
+	gdocs, gtruth := goldset(t)
+	cdocs, ctruth := clough(t)
+	ref := referenceIDF(t, "en")
+	var b strings.Builder
+	for _, idf := range []*textproc.IDF{nil, ref} {
+		name := "online"
+		if idf != nil {
+			name = "reuters-idf"
+		}
+		for _, c := range []codet.Collapse{codet.CollapseExact, codet.CollapseNear} {
+			cfg := codet.Config{Language: "en", Collapse: c}
+			ge, gs := relations(t, cfg, idf, gdocs)
+			ce, cs := relations(t, cfg, idf, cdocs)
+			fmt.Fprintf(&b, "collapse %d %s: goldset %d near-collapsed, clough %d\n", c, name, gs.NearCollapsed, cs.NearCollapsed)
+			for _, etl := range sweepETL {
+				found := eval.Pairs(above(ge, etl))
+				rates, cn := ctruth.Rates(above(ce, etl), "cut", "light")
+				fmt.Fprintf(&b, "collapse %d %s ETL %.2f goldset strict %v | lenient %v | clough cut %.2f light %.2f heavy %.2f non %.2f %v\n",
+					c, name, etl, gtruth.Score(found, false), gtruth.Score(found, true),
+					rates["cut"], rates["light"], rates["heavy"], rates["non"], cn)
+			}
+		}
+	}
+	t.Logf("CollapseExact (0) vs CollapseNear (2):\n%s", b.String())
+}
