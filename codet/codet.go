@@ -47,6 +47,8 @@ type group struct {
 	// ([CollapseNear]), indexes into Detector.nears. A group stays in the
 	// tree while it has live members or near contents.
 	near []uint32
+	// nearDocs are the documents of all near contents, sorted by ID.
+	nearDocs []uint32
 }
 
 // nearContent is a content represented by a group it is a near-duplicate
@@ -455,6 +457,8 @@ func (d *Detector) joinNear(nr, idx uint32) {
 	x.members = d.insertSorted(x.members, idx)
 	d.docNear[idx] = nr
 	d.docGroup[idx] = x.g
+	gr := &d.groups[x.g]
+	gr.nearDocs = d.insertSorted(gr.nearDocs, idx)
 }
 
 func (d *Detector) newGroup() uint32 {
@@ -657,39 +661,44 @@ func (d *Detector) pairSelf() float64 {
 func (d *Detector) matches(idx uint32) []detector.Match {
 	g, nr := d.docGroup[idx], d.docNear[idx]
 	gr := &d.groups[g]
+	// A run is documents with one score: the union of sorted lists, less
+	// idx and, when skip is set, the documents of near content skip.
 	type run struct {
-		members []uint32
-		score   float64
+		lists [][]uint32
+		skip  uint32
+		score float64
 	}
-	runs := make([]run, 0, len(gr.containers)+1+len(gr.near))
-	addRun := func(members []uint32, score float64) {
-		if len(members) > 0 && !(len(members) == 1 && members[0] == idx) {
-			runs = append(runs, run{members, score})
+	runs := make([]run, 0, len(gr.containers)+2)
+	addRun := func(score float64, skip uint32, lists ...[]uint32) {
+		n := 0
+		for _, l := range lists {
+			n += len(l)
 		}
+		if n == 0 {
+			return
+		}
+		for _, l := range lists {
+			if n == 1 && len(l) == 1 && l[0] == idx {
+				return // idx alone
+			}
+		}
+		runs = append(runs, run{lists, skip, score})
 	}
 	for _, e := range gr.containers {
 		o := &d.groups[e.g]
-		addRun(o.members, e.score)
-		for _, n := range o.near {
-			addRun(d.nears[n].members, e.score)
-		}
+		addRun(e.score, noGroup, o.members, o.nearDocs)
 	}
 	if nr == noGroup {
 		if gr.scs > 0 {
-			addRun(gr.members, 1)
+			addRun(1, noGroup, gr.members)
 		}
 		for _, n := range gr.near {
-			addRun(d.nears[n].members, d.nears[n].rev)
+			addRun(d.nears[n].rev, noGroup, d.nears[n].members)
 		}
 	} else {
 		x := &d.nears[nr]
-		addRun(x.members, 1)
-		addRun(gr.members, x.fwd)
-		for _, n := range gr.near {
-			if n != nr {
-				addRun(d.nears[n].members, x.fwd)
-			}
-		}
+		addRun(1, noGroup, x.members)
+		addRun(x.fwd, nr, gr.members, gr.nearDocs)
 	}
 	if len(runs) == 0 {
 		return nil
@@ -697,13 +706,16 @@ func (d *Detector) matches(idx uint32) []detector.Match {
 	slices.SortStableFunc(runs, func(a, b run) int { return cmp.Compare(b.score, a.score) })
 	n := 0
 	for _, r := range runs {
-		n += len(r.members)
+		for _, l := range r.lists {
+			n += len(l)
+		}
 	}
 	limit := d.s.MaxResults
 	if limit > 0 {
 		n = min(n, limit+1)
 	}
 	out := make([]detector.Match, 0, n)
+	var pos []int
 	for i := 0; i < len(runs); {
 		j := i + 1
 		for j < len(runs) && runs[j].score == runs[i].score {
@@ -711,12 +723,26 @@ func (d *Detector) matches(idx uint32) []detector.Match {
 		}
 		start := len(out)
 		for _, r := range runs[i:j] {
-			for _, m := range r.members {
-				if m == idx {
-					continue
-				}
+			// Merge the run's sorted lists by ID; one run alone stops at
+			// the limit.
+			pos = append(pos[:0], make([]int, len(r.lists))...)
+			for {
 				if limit > 0 && j-i == 1 && len(out) == limit {
-					break // one run's members are already sorted by ID
+					break
+				}
+				best := -1
+				for k, l := range r.lists {
+					if pos[k] < len(l) && (best < 0 || d.docs.ID(l[pos[k]]) < d.docs.ID(r.lists[best][pos[best]])) {
+						best = k
+					}
+				}
+				if best < 0 {
+					break
+				}
+				m := r.lists[best][pos[best]]
+				pos[best]++
+				if m == idx || r.skip != noGroup && d.docNear[m] == r.skip {
+					continue
 				}
 				out = append(out, detector.Match{ID: d.docs.ID(m), Score: r.score})
 			}
@@ -835,6 +861,7 @@ func (d *Detector) forget(idx uint32) {
 	if nr != noGroup {
 		x := &d.nears[nr]
 		x.members = deleteFirst(x.members, idx)
+		gr.nearDocs = deleteFirst(gr.nearDocs, idx)
 		if len(x.members) > 0 {
 			return
 		}

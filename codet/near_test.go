@@ -206,6 +206,22 @@ func TestCollapseNearBound(t *testing.T) {
 		assert.Zero(t, end.Nodes+end.Visitors+end.Edges+end.Groups+end.Near, "empty: %+v", end)
 		return st
 	}
+	// MaxResults: the documents a representative stands for come merged
+	// in ID order, cut at the cap.
+	capped, err := codet.NewWithIDF(codet.Config{Language: "en", Collapse: codet.CollapseNear, MaxResults: 3}, ref)
+	require.NoError(t, err)
+	defer capped.Close()
+	for i, text := range docs[:50] {
+		ms := add(t, capped, fmt.Sprintf("n%04d", i), text)
+		require.Len(t, ms, min(i, 3))
+		if i >= 4 {
+			assert.Equal(t, []string{"n0000", "n0001", "n0002"}, ids(ms), "Add(n%04d)", i)
+		}
+	}
+	// The representative's containers: the strongest CS(R, d)/SCS(R).
+	got := containers(t, capped, "n0000")
+	require.Len(t, got, 3)
+	assert.True(t, got[0].Score >= got[1].Score && got[1].Score >= got[2].Score, "%v", got)
 	near, exact := run(codet.CollapseNear), run(codet.CollapseExact)
 	t.Logf("near: %+v", near)
 	t.Logf("exact: %+v", exact)
