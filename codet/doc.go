@@ -54,11 +54,25 @@
 // their few rarest words without being the same news) and false negatives
 // (a sentence edited among its DT rarest words no longer shares their
 // prefix). Deterministic: the same documents in the same order give the same
-// answers. Always reported with [CollapseExact] (the default): an exact
-// duplicate of a live document (same terms in every sentence, at least one
-// of positive idf), both ways, with Score 1, whatever the idf drift and the
-// node limit. Never reported: a document as its own container, and any
-// document with no indexable terms.
+// answers. Always reported with [CollapseExact] (the default) and
+// [CollapseNear]: an exact duplicate of a live document (same terms in
+// every sentence, at least one of positive idf), both ways, with Score 1,
+// whatever the idf drift and the node limit. Never reported: a document as
+// its own container, a document no longer live, and any document with no
+// indexable terms.
+//
+// With [CollapseNear], a document found at its insertion to be a
+// near-duplicate of a live content R of the tree (CS/SCS ≥
+// Config.CollapseThreshold, 0.9, and > ETL in both directions) is not
+// inserted, and its relations are derived from R's rather than computed:
+// it is contained by R's containers with R's scores, by the documents R
+// represents with its own CS(R, d)/SCS(d), contains what R contains (now
+// and later) with R's scores, and contains R with CS(R, d)/SCS(R). So every
+// reported relation of such a document is one its representative has, and
+// relations R lacks (a container of its one changed sentence) are not
+// reported. Finding the near-duplicate uses the tree's own scoring, so it
+// is not guaranteed: a representative whose nodes were deactivated is no
+// longer found, and the document is then inserted as under CollapseExact.
 //
 // Scores are frozen when decided: SCS(d) uses the idf weights at d's
 // insertion, and CS(C, A) the weights at the newer document's insertion.
@@ -79,16 +93,56 @@
 //
 // Node deactivation (Alg. 2) bounds every visitor list by NodeLimit (200
 // by default): a node visited by more distinct contents stops scoring for
-// good, and its list is freed. Exact-content collapsing ([CollapseExact],
-// the thesis's remedy of §3.3.1) keeps one representative per content in
-// the tree: a copy costs the analysis of its text, a map lookup and the
-// output, and adds no visitor entry, no node and no stored relation; its
-// relations are those of its representative, which are exactly the ones
-// the tree would compute for it. So N identical documents cost O(N·L) time
-// plus the O(N) matches each Add and Containers must return, and O(N)
-// memory, instead of the O(N²) of §3.3.1; Config.MaxResults caps the
-// output. Distinct documents cost at most NodeLimit increments per node
-// they visit.
+// good, and its list is freed. Whatever the documents and the Collapse
+// mode, with a node limit (NodeLimit ≥ 0) an Add of a text of L bytes with
+// s sentences does at most s·PSC·DT·NodeLimit increments, scores at most
+// as many earlier contents and stores at most as many relations, and
+// holds at most s·PSC·DT visitor entries and nodes: N documents cost
+// O(N·(L + s·PSC·DT·NodeLimit)) time and memory, linear in N, plus the
+// output (the O(N²) of §3.3.1 is the unlimited case, NodeLimit < 0, with
+// CollapseOff). Config.MaxResults caps the output, which is O(N) per Add
+// when N documents contain each other.
+//
+// Collapsing (the thesis's remedy of §3.3.1) lowers the constant for the
+// documents it represents. [CollapseExact] keeps one content per set of
+// identical documents in the tree: a copy costs the analysis of its text,
+// a map lookup and the output, and adds no visitor entry, no node and no
+// stored relation; its relations are those of its representative, which
+// are exactly the ones the tree would compute for it. So N identical
+// documents cost O(N·L) time plus the output, and O(N) memory (a member
+// entry and the sentence offsets per copy). [CollapseNear] also represents
+// near-duplicates: one costs the scoring walk of its insertion (at most
+// s·PSC·DT·NodeLimit increments) and the output, and adds no visitor
+// entry, no node and no stored relation, only its O(s·PSC·DT) sequences
+// (for [Detector.Matched]) and a member entry; its copies cost what exact
+// copies cost. A representative stays in the tree while any document it
+// represents is live (removing it keeps its content for them), and the
+// last one frees it.
+//
+// Measured on 10,000 copies of a Reuters article (BenchmarkIdentical,
+// BenchmarkNearIdentical, -benchtime=1x, one run on a shared 2-core
+// machine; µs per document and live heap per document):
+//
+//	                       analyzer  Exact  Exact,max100  Near  Near,max100  Off
+//	identical (2.8 KB)       50       234       98        223       97       94
+//	  B/doc                            297      297        297      297      831
+//	one word changed (6 KB)  106      205      198        214      194      202
+//	  B/doc                           1911     1911       1932     1932     1868
+//
+// Identical copies: both collapsing modes keep one content (no increment
+// at all); without a cap the output (every earlier copy) dominates.
+// CollapseOff: node deactivation bounds the work (the 94 nodes deactivate
+// after 200 copies; 39,800 relations, then none). Copies with one word
+// changed (the new word sorts first in its sentence, so the copy loses
+// that sentence's prefix, one of 41, two when the word ended a sentence,
+// and the mutual score falls below 0.9 when it is a heavy one): CollapseNear
+// at 0.9 collapses 1,678 copies, and once 200 uncollapsed ones have
+// visited the original's nodes these are deactivated and no later copy is
+// found, so node deactivation is what bounds the rest, as in
+// CollapseExact (10,000 contents, 847 deactivated nodes). With
+// CollapseThreshold 0.8 (and MaxResults 100) 9,947 copies collapse into 53
+// contents, no node is deactivated, at 229 µs and 2,119 B per document
+// (the stored sequences of each near content).
 //
 // A stream runs in a time window (Varol et al. 2011 §3.3) by
 // [Detector.Remove], by Config.Window (keep the last N documents) or by
@@ -98,11 +152,14 @@
 //
 // # Complexity
 //
-// Add is O(L + s·PSC·DT·v) for a text of L bytes with s sentences, v
+// Add is O(L + s·PSC·DT·v) for a text of L bytes with s sentences (in
+// every Collapse mode: a near-duplicate found costs the same scoring
+// walk, without the insertion; an exact copy costs O(L)), v
 // being the mean visitor-list length of the visited nodes (≤ NodeLimit; a
 // handful in news, where word sorting puts rare words at the top of the
 // tree: §5.2.3), plus the output. Containers is O(output). Remove is
-// O(s·PSC·DT·v + relations). Memory is O(distinct nodes + visitor entries +
+// O(s·PSC·DT·v + relations) for the last document of a content in the
+// tree, and O(members) otherwise. Matched is O((|S_A| + |S_C|)·DT). Memory is O(distinct nodes + visitor entries +
 // relations) for the live documents: Remove frees a content's visitor
 // entries, its relations and every node no live document visits, so memory
 // stays flat over an endless stream run in a window; it is about 5.5 KB
@@ -124,7 +181,16 @@
 //     shared content already counts as contained).
 //   - NodeLimit = [DefaultNodeLimit] = 200: not stated; chosen from our
 //     sweep (quality within 0.03 F1 of no limit) and scaling runs.
-//   - Mode = [ModeTree], Collapse = [CollapseExact].
+//   - Mode = [ModeTree], Collapse = [CollapseExact]. CollapseNear is not
+//     the default: it is not at least as good everywhere (TestQualityCollapse,
+//     CODET_SWEEP=1): Gold Set strict F1 0.503 → 0.504 at ETL 0.5 and
+//     0.814 → 0.815 at 0.25 with the Reuters reference idf, but 0.300 →
+//     0.299 at 0.5 online (38 to 61 pages collapsed out of 1,077);
+//     Clough-Stevenson is unchanged at both (one answer collapsed), and it
+//     does not bound the near-identical worst case better than node
+//     deactivation does (table above).
+//   - CollapseThreshold = [DefaultCollapseThreshold] = 0.9 (CollapseNear
+//     only): not in the papers; mutual containment of 90%.
 //
 // # Concurrency
 //
