@@ -426,8 +426,9 @@ func (a *Analyzer) Lookup(term string) (uint32, bool) {
 func (a *Analyzer) TermOf(id uint32) string { return a.terms[id] }
 
 // VocabularySize returns the number of distinct terms interned so far. The
-// vocabulary only grows; over an endless stream it grows as the number of
-// distinct words does (sublinearly in practice, Heaps' law).
+// vocabulary (and, with stopwords or stemming on, a cache of the surface forms
+// that map to each term) only grows; over an endless stream it grows as the
+// number of distinct words does (sublinearly in practice, Heaps' law).
 func (a *Analyzer) VocabularySize() int { return len(a.terms) }
 
 // Stopwords returns a sorted copy of the stopword list of lang: for Turkish
