@@ -148,7 +148,7 @@ func BenchmarkQuery(b *testing.B) {
 					if mode == "centered" {
 						sig = Default().AppendCentered(nil, sig)
 					}
-					if _, err := d.addSigned(doc, sig); err != nil {
+					if _, err := d.addSigned(doc, sig, false); err != nil {
 						b.Fatal(err)
 					}
 				}

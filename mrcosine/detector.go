@@ -293,11 +293,12 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 			sig = d.ref.AppendCentered(nil, sig)
 		}
 	}
-	return d.addSigned(doc, sig)
+	return d.addSigned(doc, sig, true)
 }
 
-// addSigned indexes doc under its signature sig.
-func (d *Detector) addSigned(doc detector.Doc, sig []float32) ([]detector.Match, error) {
+// addSigned indexes doc under its signature sig, and returns its matches if
+// query is set (benchmarks fill a detector without querying).
+func (d *Detector) addSigned(doc detector.Doc, sig []float32, query bool) ([]detector.Match, error) {
 	if zero(sig) {
 		sig = nil // matches nothing
 	}
@@ -316,7 +317,10 @@ func (d *Detector) addSigned(doc detector.Doc, sig []float32) ([]detector.Match,
 		d.stamp = append(d.stamp, 0)
 		d.keys = append(d.keys, make([]uint64, d.cfg.Bands)...)
 	}
-	out := d.query(idx, sig, keys)
+	var out []detector.Match
+	if query {
+		out = d.query(idx, sig, keys)
+	}
 	d.sigs[idx] = sig
 	if keys != nil {
 		copy(d.keys[int(idx)*d.cfg.Bands:], keys)
