@@ -76,8 +76,8 @@ func TestGoldSetSweep(t *testing.T) {
 		def      float64
 		floor    float64
 	}{
-		{"signature cosine (seed 003)", Config{}, 70, 99, DefaultT2, 0.53},
-		{"centered signature cosine", Config{Centered: true}, 40, 95, DefaultCenteredT2, 0.60},
+		{"signature cosine (seed 003)", Config{}, 70, 99, DefaultT2, 0.58},
+		{"centered signature cosine", Config{Centered: true}, 40, 95, DefaultCenteredT2, 0.63},
 	} {
 		var ts []float64
 		for k := tc.from; k <= tc.to; k++ {
@@ -153,7 +153,7 @@ func TestMAEReuters(t *testing.T) {
 		len(eval), len(eval)*(len(eval)-1)/2, trained, initMAE, uniform, weighted)
 	assert.Less(t, trained, initMAE, "the GA improves on its initial population")
 	assert.Less(t, trained, uniform)
-	assert.Less(t, trained, 0.10)
+	assert.Less(t, trained, 0.07)
 }
 
 // TestIndexRecall measures the pairs at or above T2 that the LSH index loses
