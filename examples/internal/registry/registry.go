@@ -96,6 +96,19 @@ func All() []Entry {
 			"news copies that keep the names and their context", tweezer.New),
 		entry("mrcosine", false, "multireference cosine signatures (Mohammadi & Khasteh 2020)",
 			"fixed-size numeric signatures for a vector index", mrcosine.New),
+		// Presets: a non-default setting measured better on web pages.
+		entry("tweezer-overlap", false, "Tweezer NE shingles as features, overlap ≥ 0.06 through an inverted index",
+			"news copies under different page templates, entity-centred evidence",
+			func(c tweezer.Config) (*tweezer.Detector, error) { c.Mode = tweezer.Overlap; return tweezer.New(c) }),
+		entry("simhash-spots", false, "SimHash over spot signatures (tf), Hamming ≤ 20",
+			"one 64-bit value per page with template boilerplate",
+			func(c simhash.Config) (*simhash.Detector, error) {
+				c.Features, c.Weights, c.K = simhash.FeatureSpots, simhash.WeightTF, 20
+				return simhash.New(c)
+			}),
+		entry("mrcosine-centered", false, "multireference cosine, signatures centred on the training mean",
+			"numeric signatures, better separated",
+			func(c mrcosine.Config) (*mrcosine.Detector, error) { c.Centered = true; return mrcosine.New(c) }),
 		entry("reference", true, "exact word 4-shingle containment against every live document (baseline)",
 			"tests: the exact answer, slowly",
 			func(c naive.Config) (*naive.Detector, error) { return naive.New(c), nil }),
