@@ -24,7 +24,7 @@ import (
 
 func main() {
 	n := flag.Int("n", 20000, "documents in the synthetic stream")
-	propose := flag.Float64("propose", 0.3, "threshold of the proposing MinHash stage")
+	propose := flag.Float64("propose", 0.15, "threshold of the proposing MinHash stage")
 	mode := flag.String("mode", "jaccard", "proposing MinHash mode: jaccard (LSH banding) or containment (LSH Ensemble)")
 	flag.Parse()
 	if err := run(os.Stdout, *n, *mode, *propose); err != nil {
