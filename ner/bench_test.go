@@ -1,8 +1,6 @@
 package ner
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,19 +11,16 @@ import (
 // when the shared data is present, else the seed 001 examples repeated.
 func benchText(b *testing.B, n int) string {
 	var src string
-	if dir := dataDir(); dir != "" {
-		if _, err := os.Stat(filepath.Join(dir, "tr-ner.train.txt")); err == nil {
-			docs := loadNERCorpus(b, filepath.Join(dir, "tr-ner.train.txt"))
-			var sb strings.Builder
-			for _, d := range docs {
-				if sb.Len() >= n {
-					break
-				}
-				sb.WriteString(d.text)
-				sb.WriteString("\n\n")
+	if path := nerCorpus(); path != "" {
+		var sb strings.Builder
+		for _, d := range loadNERCorpus(b, path) {
+			if sb.Len() >= n {
+				break
 			}
-			src = sb.String()
+			sb.WriteString(d.text)
+			sb.WriteString("\n\n")
 		}
+		src = sb.String()
 	}
 	if src == "" {
 		src = strings.Repeat(fig31+"\n\n"+fig41+"\n\n", n/(len(fig31)+len(fig41))+1)

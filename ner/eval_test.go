@@ -3,8 +3,8 @@ package ner
 import (
 	"bufio"
 	"fmt"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,26 +12,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// dataDir finds the shared data directory by walking up from the working
-// directory to a directory with a sibling shared/data (the repository lives
-// next to it), or returns "" if there is none.
-func dataDir() string {
-	dir, err := os.Getwd()
+// nerCorpus returns the path of the NER gold standard in the shared data
+// directory, or "" when it is absent.
+func nerCorpus() string {
+	p, err := dataset.Path("tr-ner.train.txt")
 	if err != nil {
 		return ""
 	}
-	for {
-		for _, c := range []string{filepath.Join(dir, "shared", "data"), filepath.Join(dir, "..", "shared", "data")} {
-			if st, err := os.Stat(c); err == nil && st.IsDir() {
-				return c
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
+	return p
 }
 
 // goldEntity is a gold span of the NER corpus.
@@ -187,9 +175,8 @@ func report(t *testing.T, name string, byType map[Type]*prf, all prf) {
 // The first 80% of the file was used to choose rule words; the last 20% is
 // the dev split the floors below hold on.
 func TestTrainingSetF1(t *testing.T) {
-	dir := dataDir()
-	path := filepath.Join(dir, "tr-ner.train.txt")
-	if _, err := os.Stat(path); dir == "" || err != nil {
+	path := nerCorpus()
+	if path == "" {
 		t.Skip("tr-ner.train.txt not found: the shared data directory (../shared/data beside the repository) is absent")
 	}
 	docs := loadNERCorpus(t, path)
@@ -222,7 +209,10 @@ func TestPrintErrors(t *testing.T) {
 	if os.Getenv("NER_ERRORS") == "" {
 		t.Skip("set NER_ERRORS=1 to list errors on the first 80%")
 	}
-	docs := loadNERCorpus(t, filepath.Join(dataDir(), "tr-ner.train.txt"))
+	if nerCorpus() == "" {
+		t.Skip("tr-ner.train.txt not found")
+	}
+	docs := loadNERCorpus(t, nerCorpus())
 	docs = docs[:len(docs)*8/10]
 	rec, err := New(Config{SplitAtApostrophe: true})
 	require.NoError(t, err)

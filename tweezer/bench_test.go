@@ -2,6 +2,7 @@ package tweezer
 
 import (
 	"fmt"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"strings"
 	"testing"
 
@@ -15,7 +16,8 @@ import (
 // benchDocs returns the bodies of the first n Reuters-21578 documents, or
 // skips when the shared data is absent.
 func benchDocs(b *testing.B, n int) ([]string, int64) {
-	recs := loadJSONL(b, "reuters21578.jsonl", n)
+	recs := dataset.ForTest(b, "reuters21578.jsonl")
+	recs = recs[:min(n, len(recs))]
 	texts := make([]string, len(recs))
 	var total int64
 	for i, r := range recs {

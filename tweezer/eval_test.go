@@ -1,12 +1,7 @@
 package tweezer
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,137 +9,33 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/detector/eval"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
-
-// dataDir finds the shared data directory by walking up from the working
-// directory to a directory with a sibling shared/data, or returns "".
-func dataDir() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		for _, c := range []string{filepath.Join(dir, "shared", "data"), filepath.Join(dir, "..", "shared", "data")} {
-			if st, err := os.Stat(c); err == nil && st.IsDir() {
-				return c
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
-
-type record struct {
-	ID      string `json:"id"`
-	Text    string `json:"text"`
-	Cluster string `json:"cluster"`
-}
-
-// loadJSONL reads up to limit records (all if limit ≤ 0) of a data file, or
-// skips the test when the shared data is absent.
-func loadJSONL(tb testing.TB, name string, limit int) []record {
-	dir := dataDir()
-	path := filepath.Join(dir, name)
-	if _, err := os.Stat(path); dir == "" || err != nil {
-		tb.Skipf("%s not found: the shared data directory (../shared/data beside the repository) is absent", name)
-	}
-	f, err := os.Open(path)
-	require.NoError(tb, err)
-	defer f.Close()
-	var out []record
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() && (limit <= 0 || len(out) < limit) {
-		var r record
-		require.NoError(tb, json.Unmarshal(sc.Bytes(), &r))
-		out = append(out, r)
-	}
-	require.NoError(tb, sc.Err())
-	return out
-}
-
-type pair struct{ a, b string }
-
-func mkpair(a, b string) pair {
-	if a > b {
-		a, b = b, a
-	}
-	return pair{a, b}
-}
-
-// baseCluster strips a trailing digit: "Shooting2" and "Shooting3" cover
-// related stories (data README).
-func baseCluster(c string) string {
-	return strings.TrimRight(c, "0123456789")
-}
-
-// prf scores predicted pairs against gold pairs.
-func prf(pred, gold map[pair]bool) (p, r, f float64) {
-	tp := 0
-	for x := range pred {
-		if gold[x] {
-			tp++
-		}
-	}
-	if len(pred) > 0 {
-		p = float64(tp) / float64(len(pred))
-	}
-	if len(gold) > 0 {
-		r = float64(tp) / float64(len(gold))
-	}
-	if p+r > 0 {
-		f = 2 * p * r / (p + r)
-	}
-	return p, r, f
-}
 
 // TestGoldSet measures pair-level precision, recall and F1 on the SpotSigs
 // Gold Set part shipped as goldset-dev.jsonl (English), for both modes.
 // Strict gold pairs share a cluster; lenient ones share a cluster name up
 // to a trailing digit. The floors are a little below the measured figures.
 func TestGoldSet(t *testing.T) {
-	recs := loadJSONL(t, "goldset-dev.jsonl", 0)
-	strict, lenient := map[pair]bool{}, map[pair]bool{}
-	for i := range recs {
-		for j := i + 1; j < len(recs); j++ {
-			a, b := recs[i], recs[j]
-			if a.Cluster == b.Cluster {
-				strict[mkpair(a.ID, b.ID)] = true
-			}
-			if baseCluster(a.Cluster) == baseCluster(b.Cluster) {
-				lenient[mkpair(a.ID, b.ID)] = true
-			}
-		}
+	recs := dataset.ForTest(t, "goldset-dev.jsonl")
+	truth := eval.ClusterTruth{}
+	for _, r := range recs {
+		truth[r.ID] = r.Cluster
 	}
-	run := func(cfg Config) map[pair]bool {
+	type result struct{ sp, sf float64 }
+	measure := func(name string, cfg Config) result {
 		d, err := New(cfg)
 		require.NoError(t, err)
 		defer d.Close()
-		pred := map[pair]bool{}
-		for _, r := range recs {
-			ms, err := d.Add(detector.Doc{ID: r.ID, Text: r.Text})
-			require.NoError(t, err)
-			for _, m := range ms {
-				pred[mkpair(r.ID, m.ID)] = true
-			}
-		}
-		return pred
-	}
-	type result struct{ sp, sr, sf, lp, lr, lf float64 }
-	measure := func(name string, cfg Config) result {
-		pred := run(cfg)
-		var r result
-		r.sp, r.sr, r.sf = prf(pred, strict)
-		r.lp, r.lr, r.lf = prf(pred, lenient)
-		t.Logf("%-26s pairs %5d  strict P %.3f R %.3f F1 %.3f  lenient P %.3f R %.3f F1 %.3f",
-			name, len(pred), r.sp, r.sr, r.sf, r.lp, r.lr, r.lf)
-		return r
+		edges, err := eval.Relations(d, dataset.Docs(recs), nil)
+		require.NoError(t, err)
+		pred := eval.Pairs(edges)
+		strict, lenient := truth.Score(pred, false), truth.Score(pred, true)
+		t.Logf("%-26s pairs %5d  strict %v  lenient %v", name, len(pred), strict, lenient)
+		return result{strict.Precision(), strict.F1()}
 	}
 	en := language.English
-	t.Logf("gold pairs: strict %d, lenient %d", len(strict), len(lenient))
 	exact := measure("Exact", Config{Language: en})
 	assert.GreaterOrEqual(t, exact.sp, 0.9, "Exact mode strict precision")
 	jac := measure(fmt.Sprintf("Jaccard ≥ %.2f (default)", DefaultJaccardThreshold), Config{Language: en, Mode: Jaccard})
@@ -166,7 +57,7 @@ func TestGoldSet(t *testing.T) {
 // TestTTC3600ExactDuplicates checks that every pair of byte-identical texts
 // of TTC-3600 (Turkish) is reported, in both modes.
 func TestTTC3600ExactDuplicates(t *testing.T) {
-	recs := loadJSONL(t, "ttc3600.jsonl", 0)
+	recs := dataset.ForTest(t, "ttc3600.jsonl")
 	byText := map[string][]string{}
 	for _, r := range recs {
 		byText[r.Text] = append(byText[r.Text], r.ID)
