@@ -124,35 +124,13 @@ func TestGoldSetQuality(t *testing.T) {
 	}
 }
 
-// exactGroups returns the groups of byte-identical texts.
-func exactGroups(recs []dataset.Record) [][]string {
-	by := map[string][]string{}
-	var order []string
-	for _, r := range recs {
-		if by[r.Text] == nil {
-			order = append(order, r.Text)
-		}
-		by[r.Text] = append(by[r.Text], r.ID)
-	}
-	var out [][]string
-	for _, t := range order {
-		if len(by[t]) > 1 {
-			out = append(out, by[t])
-		}
-	}
-	return out
-}
-
-// TestExactDuplicates: every pair of byte-identical documents in TTC-3600
-// (Turkish) and BBC (English) is reported, with the online table and with a
-// frozen collection table.
 func TestExactDuplicates(t *testing.T) {
 	if raceEnabled {
 		t.Skip("collection-size test: not under -race")
 	}
 	for _, tc := range []struct{ file, lang string }{{"ttc3600.jsonl", "tr"}, {"bbc.jsonl", "en"}} {
 		recs := dataset.ForTest(t, tc.file)
-		groups := exactGroups(recs)
+		groups := dataset.ExactGroups(recs)
 		pairs := 0
 		for _, g := range groups {
 			pairs += len(g) * (len(g) - 1) / 2

@@ -168,3 +168,23 @@ func SortByDate(recs []Record) {
 	}
 	slices.SortStableFunc(recs, func(a, b Record) int { return strings.Compare(key(a.Date), key(b.Date)) })
 }
+
+// ExactGroups returns the IDs of byte-identical texts, one group per text
+// that occurs more than once, in order of first occurrence.
+func ExactGroups(recs []Record) [][]string {
+	by := map[string][]string{}
+	var order []string
+	for _, r := range recs {
+		if by[r.Text] == nil {
+			order = append(order, r.Text)
+		}
+		by[r.Text] = append(by[r.Text], r.ID)
+	}
+	var out [][]string
+	for _, t := range order {
+		if len(by[t]) > 1 {
+			out = append(out, by[t])
+		}
+	}
+	return out
+}

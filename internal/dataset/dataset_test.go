@@ -21,3 +21,8 @@ func TestGoldset(t *testing.T) {
 	assert.Len(t, recs, 1077)
 	assert.NotEmpty(t, recs[0].Cluster)
 }
+
+func TestExactGroups(t *testing.T) {
+	recs := []Record{{ID: "a", Text: "x"}, {ID: "b", Text: "y"}, {ID: "c", Text: "x"}, {ID: "d", Text: "x"}}
+	assert.Equal(t, [][]string{{"a", "c", "d"}}, ExactGroups(recs))
+}
