@@ -23,6 +23,18 @@
 //     digest) and tweezer (named-entity shingles digest, with its Turkish
 //     named-entity recogniser in package ner).
 //
+// # Conventions
+//
+// Every detector package exports Config, New and Detector. A Config is a
+// plain value (Language is a BCP 47 string such as "tr" or "en"; enums are
+// named ints), so it can be printed, compared, stored and set field by field.
+// A caller's reference IDF table ([textproc.IDF]) is passed to a NewWithIDF
+// constructor where the algorithm uses one; New keeps statistics online.
+// Detectors compose: [detector.Cascade] puts a cheap detector in front of an
+// exact pairwise check on per-document features, and [detector.Vote] reports
+// what k of several detectors agree on. Each package also exports its
+// per-document signature and pairwise check, callable without an index.
+//
 // The README has a table of every detector's measured quality and speed,
 // with the commands that produced each figure.
 package neardup
