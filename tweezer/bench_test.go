@@ -70,7 +70,7 @@ func BenchmarkReuters(b *testing.B) {
 	for _, mode := range []Mode{Exact, Jaccard} {
 		b.Run("tweezer-"+mode.String(), func(b *testing.B) {
 			run(b, func() detector.Detector {
-				d, err := New(Config{Language: language.English, Mode: mode})
+				d, err := New(Config{Language: "en", Mode: mode})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -109,7 +109,7 @@ func BenchmarkContainers(b *testing.B) {
 	texts, _ := benchDocs(b, 1000)
 	for _, mode := range []Mode{Exact, Jaccard} {
 		b.Run(mode.String(), func(b *testing.B) {
-			d, err := New(Config{Language: language.English, Mode: mode})
+			d, err := New(Config{Language: "en", Mode: mode})
 			if err != nil {
 				b.Fatal(err)
 			}

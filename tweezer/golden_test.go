@@ -29,7 +29,7 @@ var golden = []struct {
 
 func TestGolden(t *testing.T) {
 	for _, g := range golden {
-		s, err := NewSigner(Config{Language: g.lang})
+		s, err := NewSigner(Config{Language: g.lang.String()})
 		require.NoError(t, err)
 		sig := s.Sign(g.text)
 		got := hex.EncodeToString(sig.Digest[:])

@@ -71,10 +71,10 @@ func (m Mode) String() string {
 // as published: Turkish, 5NE5 shingles over the document's word stream,
 // exact digest matching.
 type Config struct {
-	// Language selects the named-entity recogniser (package ner):
-	// language.English for English, anything else (the zero tag included)
-	// for Turkish, as in seed 001.
-	Language language.Tag
+	// Language is a BCP 47 tag selecting the named-entity recogniser
+	// (package ner): English for "en" and its regional variants, Turkish
+	// for anything else, "" included, as in seed 001.
+	Language string
 	// Prefix and Suffix are p and s, the words kept before and after each
 	// entity; zero means DefaultContext.
 	Prefix, Suffix int
@@ -175,7 +175,8 @@ type Signer struct {
 }
 
 // NewSigner returns a Signer for cfg. It returns an error wrapping
-// detector.ErrInvalidConfig for a negative Prefix, Suffix, FallbackWords or
+// detector.ErrInvalidConfig for a Language that is not a BCP 47 tag, a
+// negative Prefix, Suffix, FallbackWords or
 // MaxTextBytes, an unknown Mode, or a Threshold outside [0, 1]; nil
 // otherwise.
 func NewSigner(cfg Config) (*Signer, error) {
@@ -184,8 +185,14 @@ func NewSigner(cfg Config) (*Signer, error) {
 		return nil, err
 	}
 	tag := language.Turkish
-	if b, conf := cfg.Language.Base(); (conf == language.Exact || conf == language.High) && b.String() == "en" {
-		tag = language.English
+	if cfg.Language != "" {
+		t, err := language.Parse(cfg.Language)
+		if err != nil {
+			return nil, fmt.Errorf("tweezer: Language (%q) is not a BCP 47 tag: %w", cfg.Language, detector.ErrInvalidConfig)
+		}
+		if b, conf := t.Base(); conf >= language.High && b.String() == "en" {
+			tag = language.English
+		}
 	}
 	rec, err := ner.New(ner.Config{Language: tag})
 	if err != nil {

@@ -25,7 +25,7 @@ func TestConformance(t *testing.T) {
 		{
 			t.Run(mode.String()+"/"+lang.String(), func(t *testing.T) {
 				detectortest.Run(t, func() detector.Detector {
-					d, err := New(Config{Mode: mode, Language: lang})
+					d, err := New(Config{Mode: mode, Language: lang.String()})
 					if err != nil {
 						panic(err)
 					}
@@ -285,7 +285,7 @@ func TestWindowsMatchWordList(t *testing.T) {
 	}
 	for _, lang := range []language.Tag{language.Turkish, language.English} {
 		for _, p := range []int{1, 5} {
-			s, err := NewSigner(Config{Language: lang, Prefix: p, Suffix: p})
+			s, err := NewSigner(Config{Language: lang.String(), Prefix: p, Suffix: p})
 			require.NoError(t, err)
 			for _, text := range texts {
 				assert.Equal(t, s.signWords(text, s.rec.Find(text)), s.Sign(text), "Sign(%.60q)", text)
