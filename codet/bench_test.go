@@ -42,22 +42,8 @@ func BenchmarkFloor(b *testing.B) {
 // BenchmarkAnalyzer is the textproc analyzer alone over the same texts, with
 // CoDet's configuration (English, stopwords, first-5), warm vocabulary.
 func BenchmarkAnalyzer(b *testing.B) {
-	_, texts, total := reutersTexts(b)
-	an, err := textproc.NewAnalyzer(textproc.FullConfig(mustTag(b, "en")))
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, t := range texts {
-		an.Analyze(t)
-	}
-	b.SetBytes(int64(total))
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, t := range texts {
-			an.Analyze(t)
-		}
-	}
-	b.ReportMetric(float64(len(texts))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+	_, texts, _ := reutersTexts(b)
+	benchfloor.RunAnalyzer(b, textproc.FullConfig(mustTag(b, "en")), texts)
 }
 
 // BenchmarkAdd streams the Reuters documents in date order into a fresh

@@ -12,30 +12,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
-func texts(recs []dataset.Record) []string {
-	out := make([]string, len(recs))
-	for i, r := range recs {
-		out[i] = r.Text
-	}
-	return out
-}
-
-func benchTexts(b *testing.B, docs []string, fn func(string)) {
-	total := 0
-	for _, t := range docs {
-		total += len(t)
-		fn(t) // warm up: vocabulary and caches in the steady state
-	}
-	b.SetBytes(int64(total))
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, t := range docs {
-			fn(t)
-		}
-	}
-	b.ReportMetric(float64(len(docs))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
-}
-
 var sink int
 
 // BenchmarkReuters measures signature throughput on the first 5000
@@ -44,12 +20,11 @@ var sink int
 // table of the same texts.
 func BenchmarkReuters(b *testing.B) {
 	recs := dataset.Reuters(b, 5000)
-	docs := texts(recs)
+	docs := dataset.Texts(recs)
 	idf := collectionIDF(b, Config{Language: "en"}, recs)
 	b.Run("Floor", func(b *testing.B) { benchfloor.Run(b, docs) })
 	b.Run("AnalyzerFull", func(b *testing.B) {
-		an, _ := textproc.NewAnalyzer(textproc.FullConfig(language.English))
-		benchTexts(b, docs, func(t string) { an.Analyze(t) })
+		benchfloor.RunAnalyzer(b, textproc.FullConfig(language.English), docs)
 	})
 	for _, tc := range []struct {
 		name string
@@ -67,7 +42,7 @@ func BenchmarkReuters(b *testing.B) {
 				b.Fatal(err)
 			}
 			var dst []Key
-			benchTexts(b, docs, func(t string) { dst = s.AppendSign(dst[:0], t); sink += len(dst) })
+			benchfloor.RunEach(b, docs, func(t string) { dst = s.AppendSign(dst[:0], t); sink += len(dst) })
 		})
 	}
 	b.Run("DetectorAdd", func(b *testing.B) {
@@ -76,7 +51,7 @@ func BenchmarkReuters(b *testing.B) {
 			b.Fatal(err)
 		}
 		n := 0
-		benchTexts(b, docs, func(t string) {
+		benchfloor.RunEach(b, docs, func(t string) {
 			n++
 			if _, err := d.Add(detector.Doc{ID: fmt.Sprint(n), Text: t}); err != nil {
 				b.Fatal(err)

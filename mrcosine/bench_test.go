@@ -17,32 +17,12 @@ import (
 // benchTexts is the news stream every speed figure is measured on.
 var benchTexts = sync.OnceValue(func() []string { return synthTexts(1000, 42) })
 
-func totalBytes(texts []string) int64 {
-	n := 0
-	for _, t := range texts {
-		n += len(t)
-	}
-	return int64(n)
-}
-
 // BenchmarkFloor is the floor every speed is reported against (benchfloor).
 func BenchmarkFloor(b *testing.B) { benchfloor.Run(b, benchTexts()) }
 
 // BenchmarkAnalyzer is the textproc analyzer alone over the same texts.
 func BenchmarkAnalyzer(b *testing.B) {
-	texts := benchTexts()
-	an, err := textproc.NewAnalyzer(textproc.Config{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(totalBytes(texts))
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, t := range texts {
-			an.Analyze(t)
-		}
-	}
-	b.ReportMetric(float64(len(texts))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+	benchfloor.RunAnalyzer(b, textproc.Config{}, benchTexts())
 }
 
 // BenchmarkSignature signs the same texts with the default reference.
@@ -50,14 +30,7 @@ func BenchmarkSignature(b *testing.B) {
 	texts := benchTexts()
 	ref := Default()
 	buf := make([]float32, 0, ref.Parts())
-	b.SetBytes(totalBytes(texts))
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, t := range texts {
-			buf = ref.AppendSignature(buf[:0], t)
-		}
-	}
-	b.ReportMetric(float64(len(texts))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+	benchfloor.RunEach(b, texts, func(t string) { buf = ref.AppendSignature(buf[:0], t) })
 }
 
 // BenchmarkSignatureSize signs one text of 100 B, 4 KB and 100 KB.

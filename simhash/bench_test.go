@@ -15,30 +15,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
-func texts(recs []dataset.Record) []string {
-	out := make([]string, len(recs))
-	for i, r := range recs {
-		out[i] = r.Text
-	}
-	return out
-}
-
-func benchTexts(b *testing.B, docs []string, fn func(string)) {
-	total := 0
-	for _, t := range docs {
-		total += len(t)
-		fn(t) // warm up: vocabulary and caches in the steady state
-	}
-	b.SetBytes(int64(total))
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, t := range docs {
-			fn(t)
-		}
-	}
-	b.ReportMetric(float64(len(docs))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
-}
-
 var sink uint64
 
 // BenchmarkReuters measures fingerprint throughput on the first 5000
@@ -49,39 +25,37 @@ var sink uint64
 // weights, no idf).
 func BenchmarkReuters(b *testing.B) {
 	recs := dataset.Reuters(b, 5000)
-	docs := texts(recs)
+	docs := dataset.Texts(recs)
 	seed := Config{Language: "en"}
 	peer := Config{KeepStopwords: true, Stemming: StemNone, Weights: WeightTF, SkipTop: -1}
 	idf := collectionIDF(b, seed, recs)
 	b.Run("Floor", func(b *testing.B) { benchfloor.Run(b, docs) })
 	b.Run("AnalyzerPlain", func(b *testing.B) {
-		an, _ := textproc.NewAnalyzer(textproc.Config{})
-		benchTexts(b, docs, func(t string) { an.Analyze(t) })
+		benchfloor.RunAnalyzer(b, textproc.Config{}, docs)
 	})
 	b.Run("AnalyzerFull", func(b *testing.B) {
-		an, _ := textproc.NewAnalyzer(textproc.FullConfig(language.English))
-		benchTexts(b, docs, func(t string) { an.Analyze(t) })
+		benchfloor.RunAnalyzer(b, textproc.FullConfig(language.English), docs)
 	})
 	b.Run("SignPeerLike", func(b *testing.B) {
 		s, err := NewSigner(peer, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
-		benchTexts(b, docs, func(t string) { fp, _ := s.Sign(t); sink += fp })
+		benchfloor.RunEach(b, docs, func(t string) { fp, _ := s.Sign(t); sink += fp })
 	})
 	b.Run("SignSeed", func(b *testing.B) {
 		s, err := NewSigner(seed, idf)
 		if err != nil {
 			b.Fatal(err)
 		}
-		benchTexts(b, docs, func(t string) { fp, _ := s.Sign(t); sink += fp })
+		benchfloor.RunEach(b, docs, func(t string) { fp, _ := s.Sign(t); sink += fp })
 	})
 	b.Run("SignWord3GramsIDF", func(b *testing.B) {
 		s, err := NewSigner(Config{Language: "en", Features: FeatureWordNGrams}, idf)
 		if err != nil {
 			b.Fatal(err)
 		}
-		benchTexts(b, docs, func(t string) { fp, _ := s.Sign(t); sink += fp })
+		benchfloor.RunEach(b, docs, func(t string) { fp, _ := s.Sign(t); sink += fp })
 	})
 	b.Run("DetectorAdd", func(b *testing.B) {
 		// Add = sign + query + insert, into a detector that grows by 5000
@@ -91,7 +65,7 @@ func BenchmarkReuters(b *testing.B) {
 			b.Fatal(err)
 		}
 		n := 0
-		benchTexts(b, docs, func(t string) {
+		benchfloor.RunEach(b, docs, func(t string) {
 			n++
 			if _, err := d.Add(detector.Doc{ID: fmt.Sprint(n), Text: t}); err != nil {
 				b.Fatal(err)
@@ -178,7 +152,7 @@ func BenchmarkSizes(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			benchTexts(b, []string{text}, func(t string) { fp, _ := s.Sign(t); sink += fp })
+			benchfloor.RunEach(b, []string{text}, func(t string) { fp, _ := s.Sign(t); sink += fp })
 		})
 	}
 }

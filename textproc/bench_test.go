@@ -11,14 +11,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
-func texts(recs []dataset.Record) []string {
-	out := make([]string, len(recs))
-	for i, r := range recs {
-		out[i] = r.Text
-	}
-	return out
-}
-
 func benchAnalyzer(b *testing.B, cfg textproc.Config, docs []string) {
 	a, err := textproc.NewAnalyzer(cfg)
 	if err != nil {
@@ -43,7 +35,7 @@ func benchAnalyzer(b *testing.B, cfg textproc.Config, docs []string) {
 // BenchmarkReuters compares the analyzer with the floor on the English
 // Reuters-21578 bodies (first 5000 in date order).
 func BenchmarkReuters(b *testing.B) {
-	docs := texts(dataset.Reuters(b, 5000))
+	docs := dataset.Texts(dataset.Reuters(b, 5000))
 	b.Run("Floor", func(b *testing.B) { benchfloor.Run(b, docs) })
 	b.Run("TokenizeLower", func(b *testing.B) { benchAnalyzer(b, textproc.Config{Language: language.English}, docs) })
 	b.Run("Full", func(b *testing.B) { benchAnalyzer(b, textproc.FullConfig(language.English), docs) })
@@ -51,7 +43,7 @@ func BenchmarkReuters(b *testing.B) {
 
 // BenchmarkTTC3600 does the same on the Turkish TTC-3600 news.
 func BenchmarkTTC3600(b *testing.B) {
-	docs := texts(dataset.ForTest(b, "ttc3600.jsonl"))
+	docs := dataset.Texts(dataset.ForTest(b, "ttc3600.jsonl"))
 	b.Run("Floor", func(b *testing.B) { benchfloor.Run(b, docs) })
 	b.Run("TokenizeLower", func(b *testing.B) { benchAnalyzer(b, textproc.Config{Language: language.Turkish}, docs) })
 	b.Run("Full", func(b *testing.B) { benchAnalyzer(b, textproc.FullConfig(language.Turkish), docs) })

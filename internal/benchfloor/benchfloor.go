@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 // Floor processes text and returns a value that depends on every shingle
@@ -77,19 +78,38 @@ func isWord(r rune) bool {
 // Sink keeps benchmark results alive.
 var Sink uint64
 
-// Run benchmarks Floor over texts: one iteration processes every text, and
-// b.SetBytes reports their total size.
+// Run benchmarks Floor over texts.
 func Run(b *testing.B, texts []string) {
+	RunEach(b, texts, func(t string) { Sink += Floor(t) })
+}
+
+// RunEach benchmarks fn over texts the way every speed figure of the
+// library is taken: fn sees every text once before timing (vocabularies and
+// caches reach their steady state), then one iteration calls fn on every
+// text. It reports allocations, b.SetBytes of the total size and a docs/s
+// metric.
+func RunEach(b *testing.B, texts []string, fn func(string)) {
 	total := 0
 	for _, t := range texts {
 		total += len(t)
+		fn(t)
 	}
 	b.SetBytes(int64(total))
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, t := range texts {
-			Sink += Floor(t)
+			fn(t)
 		}
 	}
 	b.ReportMetric(float64(len(texts))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+}
+
+// RunAnalyzer benchmarks the textproc Analyzer alone over texts with cfg:
+// the baseline detectors' signature costs are compared with.
+func RunAnalyzer(b *testing.B, cfg textproc.Config, texts []string) {
+	an, err := textproc.NewAnalyzer(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	RunEach(b, texts, func(t string) { an.Analyze(t) })
 }

@@ -137,6 +137,15 @@ func Docs(recs []Record) []detector.Doc {
 	return out
 }
 
+// Texts returns the texts of the records.
+func Texts(recs []Record) []string {
+	out := make([]string, len(recs))
+	for i, r := range recs {
+		out[i] = r.Text
+	}
+	return out
+}
+
 // Reuters returns the first n documents of reuters21578.jsonl in date order
 // (all of them when n ≤ 0), or skips tb when the data is absent.
 func Reuters(tb testing.TB, n int) []Record {
