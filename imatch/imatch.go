@@ -7,10 +7,10 @@ import (
 	"slices"
 
 	"github.com/zeebo/xxh3"
-	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -137,30 +137,14 @@ func (cfg Config) resolve() (Config, textproc.Config, error) {
 	bad := func(format string, args ...any) (Config, textproc.Config, error) {
 		return cfg, textproc.Config{}, fmt.Errorf("imatch: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
 	}
-	var tc textproc.Config
-	if cfg.Language != "" {
-		tag, err := language.Parse(cfg.Language)
-		if err != nil {
-			return bad("Language (%q) is not a BCP 47 tag", cfg.Language)
-		}
-		tc.Language = tag
-	}
-	tc.RemoveStopwords = !cfg.KeepStopwords
-	switch cfg.Stemming {
-	case StemPrefix:
-		tc.Stemmer = textproc.StemPrefix
-	case StemNone:
-		tc.Stemmer = textproc.StemNone
-	default:
+	if cfg.Stemming != StemPrefix && cfg.Stemming != StemNone {
 		return bad("Stemming (%d) must be StemPrefix (0) or StemNone (1)", cfg.Stemming)
 	}
-	if cfg.PrefixLen < 0 {
-		return bad("PrefixLen (%d) must be ≥ 0", cfg.PrefixLen)
+	tc, err := textcfg.Pipeline(cfg.Language, cfg.KeepStopwords, cfg.Stemming == StemPrefix, cfg.PrefixLen)
+	if err != nil {
+		return bad("%v", err)
 	}
-	if cfg.PrefixLen == 0 {
-		cfg.PrefixLen = DefaultPrefixLen
-	}
-	tc.PrefixLen = cfg.PrefixLen
+	cfg.PrefixLen = tc.PrefixLen
 	if cfg.Selection != SelectRank && cfg.Selection != SelectBand {
 		return bad("Selection (%d) must be SelectRank (0) or SelectBand (1)", cfg.Selection)
 	}
@@ -512,9 +496,7 @@ func (s *Signer) exactKey() (Key, bool) {
 	if len(s.doc.Tokens) == 0 {
 		return Key{}, false
 	}
-	s.buf = s.buf[:0]
-	for _, t := range s.doc.Tokens {
-		s.buf = hashx.AppendField(s.buf, t.Term)
-	}
-	return Key{Lexicon: exactLexicon, Digest: xxh3.Hash128Seed(s.buf, math.MaxUint64).Bytes()}, true
+	var dig hashx.Digest
+	s.buf, dig = hashx.TokensDigest(s.buf, s.doc.Tokens)
+	return Key{Lexicon: exactLexicon, Digest: Digest(dig)}, true
 }

@@ -2,10 +2,7 @@ package simhash
 
 import (
 	"fmt"
-	"math"
 	"sync"
-
-	"github.com/zeebo/xxh3"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
@@ -131,11 +128,8 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	var dig hashx.Digest
 	hasDig := false
 	if (d.online || !ok) && len(s.doc.Tokens) > 0 {
-		d.buf = d.buf[:0]
-		for _, t := range s.doc.Tokens {
-			d.buf = hashx.AppendField(d.buf, t.Term)
-		}
-		dig, hasDig = xxh3.Hash128Seed(d.buf, math.MaxUint64).Bytes(), true
+		d.buf, dig = hashx.TokensDigest(d.buf, s.doc.Tokens)
+		hasDig = true
 	}
 	idx, err := d.docs.Add(doc)
 	if err != nil {

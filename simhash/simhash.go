@@ -5,10 +5,9 @@ import (
 	"math/bits"
 	"unicode/utf8"
 
-	"golang.org/x/text/language"
-
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -135,30 +134,14 @@ func (cfg Config) resolve() (Config, textproc.Config, error) {
 	bad := func(format string, args ...any) (Config, textproc.Config, error) {
 		return cfg, textproc.Config{}, fmt.Errorf("simhash: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
 	}
-	var tc textproc.Config
-	if cfg.Language != "" {
-		tag, err := language.Parse(cfg.Language)
-		if err != nil {
-			return bad("Language (%q) is not a BCP 47 tag", cfg.Language)
-		}
-		tc.Language = tag
-	}
-	tc.RemoveStopwords = !cfg.KeepStopwords
-	switch cfg.Stemming {
-	case StemPrefix:
-		tc.Stemmer = textproc.StemPrefix
-	case StemNone:
-		tc.Stemmer = textproc.StemNone
-	default:
+	if cfg.Stemming != StemPrefix && cfg.Stemming != StemNone {
 		return bad("Stemming (%d) must be StemPrefix (0) or StemNone (1)", cfg.Stemming)
 	}
-	if cfg.PrefixLen < 0 {
-		return bad("PrefixLen (%d) must be ≥ 0", cfg.PrefixLen)
+	tc, err := textcfg.Pipeline(cfg.Language, cfg.KeepStopwords, cfg.Stemming == StemPrefix, cfg.PrefixLen)
+	if err != nil {
+		return bad("%v", err)
 	}
-	if cfg.PrefixLen == 0 {
-		cfg.PrefixLen = DefaultPrefixLen
-	}
-	tc.PrefixLen = cfg.PrefixLen
+	cfg.PrefixLen = tc.PrefixLen
 	switch cfg.Features {
 	case FeatureWords:
 	case FeatureWordNGrams:

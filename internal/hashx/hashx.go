@@ -6,8 +6,11 @@ package hashx
 
 import (
 	"encoding/binary"
+	"math"
 
 	"github.com/zeebo/xxh3"
+
+	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 // String64 returns the seeded 64-bit xxh3 hash of s. It does not allocate.
@@ -57,4 +60,16 @@ func Mix64(x uint64) uint64 {
 // n-gram shingle hashes from token hashes). It is not commutative.
 func Combine(h, x uint64) uint64 {
 	return Mix64(h*0x9e3779b97f4a7c15 ^ x)
+}
+
+// TokensDigest returns the 128-bit digest of the term sequence of toks in the
+// unambiguous field encoding, using buf as scratch (returned for reuse).
+// Detectors index it so that byte-identical texts always match, whatever
+// their signatures do.
+func TokensDigest(buf []byte, toks []textproc.Token) ([]byte, Digest) {
+	buf = buf[:0]
+	for _, t := range toks {
+		buf = AppendField(buf, t.Term)
+	}
+	return buf, xxh3.Hash128Seed(buf, math.MaxUint64).Bytes()
 }

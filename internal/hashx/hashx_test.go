@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 func TestDeterministicSeeded(t *testing.T) {
@@ -25,4 +27,15 @@ func TestNoAllocs(t *testing.T) {
 	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = String64(s, 3) }))
 	buf := make([]byte, 0, 64)
 	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = Bytes128(AppendField(buf[:0], s)) }))
+}
+
+func TestTokensDigest(t *testing.T) {
+	toks := []textproc.Token{{Term: "ab"}, {Term: "c"}}
+	other := []textproc.Token{{Term: "a"}, {Term: "bc"}}
+	buf, d1 := TokensDigest(nil, toks)
+	_, d2 := TokensDigest(buf, other)
+	_, d3 := TokensDigest(nil, toks)
+	assert.NotEqual(t, d1, d2, "the encoding is unambiguous")
+	assert.Equal(t, d1, d3)
+	assert.Zero(t, testing.AllocsPerRun(100, func() { buf, _ = TokensDigest(buf, toks) }))
 }
