@@ -16,10 +16,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/detector/eval"
 )
 
 // Record is one document of a JSONL collection. Fields absent from a file
@@ -196,4 +198,17 @@ func ExactGroups(recs []Record) [][]string {
 		}
 	}
 	return out
+}
+
+// ExactTruth labels the documents of each group of byte-identical texts
+// (ExactGroups) with one cluster per group, so that eval.ClusterTruth.Score
+// counts how many identical pairs a detector found (TP) and missed (FN).
+func ExactTruth(recs []Record) eval.ClusterTruth {
+	truth := eval.ClusterTruth{}
+	for i, g := range ExactGroups(recs) {
+		for _, id := range g {
+			truth[id] = strconv.Itoa(i)
+		}
+	}
+	return truth
 }

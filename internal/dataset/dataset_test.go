@@ -26,3 +26,10 @@ func TestExactGroups(t *testing.T) {
 	recs := []Record{{ID: "a", Text: "x"}, {ID: "b", Text: "y"}, {ID: "c", Text: "x"}, {ID: "d", Text: "x"}}
 	assert.Equal(t, [][]string{{"a", "c", "d"}}, ExactGroups(recs))
 }
+
+func TestExactTruth(t *testing.T) {
+	recs := []Record{{ID: "a", Text: "x"}, {ID: "b", Text: "y"}, {ID: "c", Text: "x"}}
+	truth := ExactTruth(recs)
+	assert.Equal(t, truth["a"], truth["c"])
+	assert.NotContains(t, truth, "b")
+}
