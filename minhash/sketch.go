@@ -27,10 +27,8 @@ import (
 // A Sketcher is not safe for concurrent use: it reuses its buffers. Use one
 // per goroutine; signatures made by Sketchers of equal Config compare.
 type Sketcher struct {
-	cfg     Config
-	an      *textproc.Analyzer
-	neutral bool // ASCII words take the fast path
-	english bool // the fast path drops a possessive 's
+	cfg Config
+	an  *textproc.Analyzer
 
 	seedMix  uint64   // OnePermutation: the seed's hash permutation
 	densSeed uint64   // OnePermutation: densification probe seed
@@ -65,15 +63,6 @@ func newSketcher(cfg Config) *Sketcher {
 	}
 	an, _ := textproc.NewAnalyzer(textproc.Config{Language: tag}) // never fails for a zero Stemmer
 	s := &Sketcher{cfg: cfg, an: an, ring: make([]uint64, 0, cfg.Shingle), bins: make([]uint64, cfg.NumHashes)}
-	// On ASCII words a non-Turkic analyzer only lower-cases, unifies the
-	// backtick and (English) drops a possessive 's: the fast path below
-	// does the same without interning. Which rules apply is asked of the
-	// analyzer itself, so the two cannot drift apart.
-	if t, _ := an.Term("I"); t == "i" {
-		s.neutral = true
-		t, _ = an.Term("dog's")
-		s.english = t == "dog"
-	}
 	// Hash-family seeds come from Config.Seed through PCG (STYLE rule 15).
 	r := rand.New(rand.NewPCG(cfg.Seed, 0x6d696e68617368)) // "minhash"
 	s.seedMix = r.Uint64()
@@ -100,36 +89,14 @@ func newSketcher(cfg Config) *Sketcher {
 func (s *Sketcher) Config() Config { return s.cfg }
 
 // termHash returns the xxh3 hash of the analysed term of word, or ok=false.
+// The term is computed by the analyzer's own rules without interning it.
 func (s *Sketcher) termHash(word string) (uint64, bool) {
-	if s.neutral {
-		buf := s.buf[:0]
-		ascii := true
-		for i := 0; i < len(word); i++ {
-			c := word[i]
-			if c >= 0x80 {
-				ascii = false
-				break
-			}
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			} else if c == '`' {
-				c = '\''
-			}
-			buf = append(buf, c)
-		}
-		s.buf = buf
-		if ascii {
-			if n := len(buf); s.english && n >= 2 && buf[n-2] == '\'' && buf[n-1] == 's' {
-				buf = buf[:n-2]
-			}
-			return xxh3.Hash(buf), len(buf) > 0
-		}
-	}
-	term, ok := s.an.Term(word)
+	var ok bool
+	s.buf, ok = s.an.AppendTerm(s.buf[:0], word)
 	if !ok {
 		return 0, false
 	}
-	return xxh3.HashString(term), true
+	return xxh3.Hash(s.buf), true
 }
 
 // shingles fills s.sh (and, when firsts, s.first and s.terms) with the

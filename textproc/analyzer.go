@@ -1,6 +1,7 @@
 package textproc
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"sync"
@@ -236,8 +237,11 @@ func (a *Analyzer) Term(word string) (term string, ok bool) {
 	return a.term(word)
 }
 
-func (a *Analyzer) term(word string) (string, bool) {
-	buf := a.buf[:0]
+// fold appends word after steps 3-4 of the pipeline (NFC, apostrophes
+// unified, case folded, the language's apostrophe rule) to dst.
+func (a *Analyzer) fold(dst []byte, word string) []byte {
+	n := len(dst)
+	buf := dst
 	ascii := true
 	for i := 0; i < len(word); i++ {
 		if word[i] >= utf8.RuneSelf {
@@ -246,17 +250,18 @@ func (a *Analyzer) term(word string) (string, bool) {
 		}
 	}
 	if ascii {
+		tr := a.lang == "tr"
+		buf = slices.Grow(buf, len(word))
 		for i := 0; i < len(word); i++ {
 			c := word[i]
-			switch {
-			case c == '\'' || c == '`':
-				c = '\''
-			case 'A' <= c && c <= 'Z':
-				if c == 'I' && a.lang == "tr" {
+			if c <= 'Z' && c >= 'A' {
+				if c == 'I' && tr {
 					buf = append(buf, "ı"...) // Turkish: I → ı
 					continue
 				}
 				c += 'a' - 'A'
+			} else if c == '`' {
+				c = '\''
 			}
 			buf = append(buf, c)
 		}
@@ -281,7 +286,35 @@ func (a *Analyzer) term(word string) (string, bool) {
 		a.buf2 = tmp
 		buf = a.lower(buf, tmp)
 	}
-	buf = a.apostrophe(buf)
+	return buf[:n+len(a.apostrophe(buf[n:]))] // the rule keeps a prefix
+}
+
+// AppendTerm appends the processed form of one surface word to dst, as
+// [Analyzer.Term] computes it (stopword removal and stemming included), but
+// without interning: the term is not added to the vocabulary. It returns dst
+// unchanged and false for a stopword or an empty word. It allocates nothing
+// once dst has room, so a caller that only hashes terms (a MinHash sketch
+// over Words) runs the pipeline's rules without the vocabulary's map.
+func (a *Analyzer) AppendTerm(dst []byte, word string) ([]byte, bool) {
+	n := len(dst)
+	b := a.fold(dst, word)
+	t := b[n:]
+	if len(t) == 0 {
+		return dst, false
+	}
+	if a.stop != nil {
+		if _, stop := a.stop[string(t)]; stop {
+			return dst, false
+		}
+	}
+	if a.cfg.Stemmer == StemPrefix {
+		t = prefixRunes(t, a.prefixLen)
+	}
+	return b[:n+len(t)], true
+}
+
+func (a *Analyzer) term(word string) (string, bool) {
+	buf := a.fold(a.buf[:0], word)
 	a.buf = buf
 	if len(buf) == 0 {
 		return "", false
@@ -368,7 +401,7 @@ func (a *Analyzer) lower(dst, src []byte) []byte {
 
 // apostrophe applies the language's apostrophe rule to a folded term.
 func (a *Analyzer) apostrophe(b []byte) []byte {
-	i := indexByte(b, '\'')
+	i := bytes.IndexByte(b, '\'')
 	if i < 0 {
 		return b
 	}
@@ -382,15 +415,6 @@ func (a *Analyzer) apostrophe(b []byte) []byte {
 		}
 	}
 	return b
-}
-
-func indexByte(b []byte, c byte) int {
-	for i, x := range b {
-		if x == c {
-			return i
-		}
-	}
-	return -1
 }
 
 // prefixRunes truncates b to its first n runes.

@@ -142,3 +142,24 @@ func TestNewAnalyzerErrors(t *testing.T) {
 	_, err = NewAnalyzer(Config{PrefixLen: -1})
 	assert.Error(t, err)
 }
+
+func TestAppendTermMatchesTerm(t *testing.T) {
+	words := []string{"İSTANBUL'DA", "Türkiye’de", "KADIN", "ve", "The", "governments", "John's", "don't", "1.500'ün", "ǅungla", "e\u0301", ""}
+	for _, cfg := range []Config{{}, {Language: language.Turkish}, FullConfig(language.Turkish), FullConfig(language.English)} {
+		a, err := NewAnalyzer(cfg)
+		require.NoError(t, err)
+		for _, w := range words {
+			prefix := []byte("x'")
+			got, ok := a.AppendTerm(prefix, w)
+			want, wantOK := a.Term(w)
+			assert.Equal(t, wantOK, ok, "AppendTerm(%q) ok under %+v", w, cfg)
+			if ok {
+				assert.Equal(t, "x'"+want, string(got), "AppendTerm(%q) under %+v", w, cfg)
+			} else {
+				assert.Equal(t, "x'", string(got))
+			}
+		}
+		buf := make([]byte, 0, 64)
+		assert.Zero(t, testing.AllocsPerRun(100, func() { buf, _ = a.AppendTerm(buf[:0], "İSTANBUL'DA") }))
+	}
+}
