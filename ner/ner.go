@@ -268,6 +268,7 @@ type doc struct {
 	apos    map[string]bool // keys the document writes with an apostrophe suffix
 	partial map[string]Type // word sequences of entities found so far
 	out     []Entity
+	kbuf    []byte // scratch of keyBytes
 }
 
 // Find returns the named entities of text ordered by Start, then by
@@ -636,7 +637,7 @@ func (r *Recognizer) classify(d *doc, i, j int) {
 	// "Diyarbakır DGM", "Ankara Emniyet": a place before an organization of
 	// the gazetteer names its branch.
 	for k := i + 1; k < j; k++ {
-		if r.locations[d.key(i, k)] && (r.orgs[d.key(k, j)] || j-k == 1 && r.acronym(d, ws[k])) {
+		if r.locations[string(d.keyBytes(i, k))] && (r.orgs[string(d.keyBytes(k, j))] || j-k == 1 && r.acronym(d, ws[k])) {
 			r.emit(d, Organization, i, j)
 			return
 		}
@@ -674,7 +675,7 @@ func (r *Recognizer) classify(d *doc, i, j int) {
 		first = i + 1 // an initial: "B. Hakan", "J. Smith"
 	}
 	if n <= MaxPersonWords && r.givenNames[ws[first].key] && !r.commonWordStart(d, first, end) ||
-		r.fullPersons[d.key(i, end)] || d.partial[d.key(i, end)] == Person ||
+		r.fullPersons[string(d.keyBytes(i, end))] || d.partial[string(d.keyBytes(i, end))] == Person ||
 		r.lang == "tr" && n >= 2 && n <= MaxPersonWords && strings.HasSuffix(ws[end-1].key, "oğlu") {
 		r.emit(d, Person, i, end)
 		r.classify(d, end, j)
@@ -684,7 +685,7 @@ func (r *Recognizer) classify(d *doc, i, j int) {
 	// ilişkileri", seed 001 §3.3): split off the longest leading place or
 	// organization of the gazetteer and go on with the rest.
 	for k := j - 1; k > i; k-- {
-		if pk := d.key(i, k); r.locations[pk] || r.orgs[pk] {
+		if pk := d.keyBytes(i, k); r.locations[string(pk)] || r.orgs[string(pk)] {
 			r.classify(d, i, k)
 			r.classify(d, k, j)
 			return
@@ -808,15 +809,30 @@ func (r *Recognizer) acronym(d *doc, w word) bool {
 // ("Microsoft Türkiye", seed 001 Fig. 3.1); otherwise the entry alone is.
 func (r *Recognizer) orgPrefix(d *doc, i, j int) int {
 	for n := min(j-i, r.orgMaxWords); n >= 1; n-- {
-		if !r.orgs[d.key(i, i+n)] {
+		if !r.orgs[string(d.keyBytes(i, i+n))] {
 			continue
 		}
-		if i+n < j && r.locations[d.key(i+n, j)] {
+		if i+n < j && r.locations[string(d.keyBytes(i+n, j))] {
 			return j - i
 		}
 		return n
 	}
 	return 0
+}
+
+// keyBytes returns the folded words [i, j) joined by spaces in a scratch
+// buffer that the next call overwrites: for map look-ups (m[string(b)] does
+// not allocate), where key would allocate a string per candidate sub-span.
+func (d *doc) keyBytes(i, j int) []byte {
+	b := d.kbuf[:0]
+	for k := i; k < j; k++ {
+		if k > i {
+			b = append(b, ' ')
+		}
+		b = append(b, d.words[k].key...)
+	}
+	d.kbuf = b
+	return b
 }
 
 // key returns the folded words [i, j) joined by spaces.
@@ -845,12 +861,12 @@ func (r *Recognizer) emit(d *doc, typ Type, i, j int) {
 	d.out = append(d.out, Entity{Type: typ, Start: ws[i].start, End: ws[j-1].stemEnd, Text: d.canonical(i, j)})
 	for a := i; a < j; a++ {
 		for e := a + 1; e <= j; e++ {
-			k := d.key(a, e)
-			if _, ok := d.partial[k]; ok || r.notNames[k] || r.locSuf[k] || r.orgSuf[k] ||
-				e-a == 1 && (r.notPersons[k] || d.lower[k] || r.modifiers[k]) {
+			kb := d.keyBytes(a, e)
+			if _, ok := d.partial[string(kb)]; ok || r.notNames[string(kb)] || r.locSuf[string(kb)] || r.orgSuf[string(kb)] ||
+				e-a == 1 && (r.notPersons[string(kb)] || d.lower[string(kb)] || r.modifiers[string(kb)]) {
 				continue
 			}
-			d.partial[k] = typ
+			d.partial[string(kb)] = typ
 		}
 	}
 	if typ != Person {
@@ -867,11 +883,11 @@ func (r *Recognizer) nested(d *doc, i, j int) {
 			if e-a == j-i {
 				continue
 			}
-			k := d.key(a, e)
-			if !r.locations[k] {
+			kb := d.keyBytes(a, e)
+			if !r.locations[string(kb)] {
 				continue
 			}
-			d.partial[k] = Location
+			d.partial[string(kb)] = Location
 			if r.cfg.Nested {
 				ws := d.words
 				d.out = append(d.out, Entity{Type: Location, Start: ws[a].start, End: ws[e-1].stemEnd, Text: d.canonical(a, e)})
