@@ -67,10 +67,11 @@ type icwsBest struct {
 	t   int64
 }
 
-// value hashes the sample (k*, t*) to 32 bits. t* is kept signed
-// (ALGORITHMS.md §1 pitfall 4).
+// value hashes the sample (k*, t*) to 31 bits (the top bit of a signature
+// value is reserved, see [Similarity]). t* is kept signed (ALGORITHMS.md §1
+// pitfall 4).
 func (b icwsBest) value() uint32 {
-	return uint32(hashx.Mix64(b.key ^ hashx.Mix64(uint64(b.t)+0x9e3779b97f4a7c15)))
+	return uint32(hashx.Mix64(b.key^hashx.Mix64(uint64(b.t)+0x9e3779b97f4a7c15)) & valueMask)
 }
 
 // icwsElement updates the running minima of samples base.. with element

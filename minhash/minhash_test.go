@@ -34,12 +34,14 @@ func setPair(r *rand.Rand, inter, onlyA, onlyB int) (a, b []uint64) {
 }
 
 // TestOnePermutationMatchesKHash shows that one-permutation hashing with
-// optimal densification estimates Jaccard as well as classic K-hash MinHash:
-// both unbiased, with mean squared errors within 20% of each other for sets
-// of at least K elements (news articles: hundreds of shingles). For sets
-// much smaller than K, where densification fills most bins, one-permutation
-// stays unbiased but its error grows up to about twice K-hash's (asserted
-// ≤ 2.2×): the known price of densification (Shrivastava 2017 §5).
+// optimal densification, read by [Similarity]'s estimator over the bins
+// non-empty in either signature (Li, Owen, Zhang 2012), estimates Jaccard
+// at least as well as classic K-hash MinHash: both unbiased, and the mean
+// squared error of one-permutation no more than K-hash's for large and
+// small sets (measured 0.49-0.96×; it samples without replacement, and
+// for sets smaller than K nearly every element has a bin of its own). The
+// plain fraction of agreeing positions over densified signatures measured
+// 0.86-1.22× for sets of K or more elements and up to 1.9× at 15 elements.
 func TestOnePermutationMatchesKHash(t *testing.T) {
 	if raceEnabled {
 		t.Skip("pure computation; slow under -race")
@@ -47,16 +49,15 @@ func TestOnePermutationMatchesKHash(t *testing.T) {
 	cases := []struct {
 		name                string
 		inter, onlyA, onlyB int
-		maxRatio            float64
 	}{
-		{"large-J0.5", 400, 200, 200, 1.2},
-		{"large-J0.2", 200, 400, 400, 1.2},
-		{"large-J0.8", 800, 100, 100, 1.2},
-		{"skewed", 50, 0, 950, 1.2},
-		{"union-K", 64, 32, 32, 1.2},
-		{"small-J0.5", 20, 10, 10, 2.2},
-		{"small-J0.25", 10, 15, 15, 2.2},
-		{"tiny-J0.33", 5, 5, 5, 2.2},
+		{"large-J0.5", 400, 200, 200},
+		{"large-J0.2", 200, 400, 400},
+		{"large-J0.8", 800, 100, 100},
+		{"skewed", 50, 0, 950},
+		{"union-K", 64, 32, 32},
+		{"small-J0.5", 20, 10, 10},
+		{"small-J0.25", 10, 15, 15},
+		{"tiny-J0.33", 5, 5, 5},
 	}
 	const trials = 300
 	for _, tc := range cases {
@@ -84,8 +85,8 @@ func TestOnePermutationMatchesKHash(t *testing.T) {
 			ratio := mse[0] / mse[1]
 			t.Logf("J=%.3f MSE one-permutation %.5f, K-hash %.5f, ratio %.3f (theory J(1−J)/K = %.5f)",
 				j, mse[0]/trials, mse[1]/trials, ratio, j*(1-j)/DefaultNumHashes)
-			assert.Less(t, ratio, tc.maxRatio, "MSE ratio one-permutation / K-hash")
-			assert.Greater(t, ratio, 0.7, "MSE ratio one-permutation / K-hash")
+			assert.Less(t, ratio, 1.05, "MSE ratio one-permutation / K-hash")
+			assert.Greater(t, ratio, 0.3, "MSE ratio one-permutation / K-hash")
 		})
 	}
 }

@@ -194,7 +194,7 @@ func (s *Sketcher) sign(dst []uint32, sh []uint64) []uint32 {
 		// h_i(x) = Mix64(x ⊕ seed_i) (Broder 1997; ALGORITHMS.md §5).
 		for _, x := range sh {
 			for i, sd := range s.seeds {
-				if v := uint64(uint32(hashx.Mix64(x ^ sd))); v < bins[i] {
+				if v := hashx.Mix64(x^sd) & valueMask; v < bins[i] {
 					bins[i] = v
 				}
 			}
@@ -203,11 +203,12 @@ func (s *Sketcher) sign(dst []uint32, sh []uint64) []uint32 {
 		// One-permutation hashing (Li, Owen, Zhang 2012): one permutation
 		// v = Mix64(x ⊕ seed) splits into a bin (high 32 bits, by
 		// multiply-shift range reduction) and a value (low 32 bits); each
-		// bin keeps its minimum.
+		// bin keeps its minimum (31 bits: the top bit of a value marks a
+		// bin filled by densification, see [Similarity]).
 		for _, x := range sh {
 			v := hashx.Mix64(x ^ s.seedMix)
 			b := (v >> 32) * uint64(k) >> 32
-			if lo := uint64(uint32(v)); lo < bins[b] {
+			if lo := v & valueMask; lo < bins[b] {
 				bins[b] = lo
 			}
 		}
@@ -222,9 +223,11 @@ func (s *Sketcher) sign(dst []uint32, sh []uint64) []uint32 {
 // densify fills every empty bin by optimal densification (Shrivastava,
 // ICML 2017, Alg. 2): empty bin j probes bins h_j(1), h_j(2), … by a hash
 // of (j, attempt) that is the same for every document, and copies the
-// first non-empty bin's value. Two documents whose bin j is empty in both
-// copy from the same source as long as that source is non-empty in both,
-// which keeps Pr[value_j(A) = value_j(B)] = J(A, B) (Theorem 3.1 there).
+// first non-empty bin's value with the top bit set (densifiedBit). Two
+// documents whose bin j is empty in both copy from the same source as long
+// as that source is non-empty in both, which keeps
+// Pr[value_j(A) = value_j(B)] = J(A, B) (Theorem 3.1 there) for banding;
+// the mark lets [Similarity] leave such bins out of its estimate.
 func (s *Sketcher) densify() {
 	const empty = math.MaxUint64
 	bins := s.bins
@@ -257,10 +260,19 @@ func (s *Sketcher) densify() {
 			}
 		}
 	}
-	for j := range bins {
-		bins[j] &= math.MaxUint32
+	for j, v := range bins {
+		if v>>32 != 0 {
+			bins[j] = v&valueMask | densifiedBit
+		}
 	}
 }
+
+// valueMask keeps the 31 bits of a signature value; densifiedBit marks a
+// one-permutation bin that no element fell into.
+const (
+	valueMask    = 1<<31 - 1
+	densifiedBit = 1 << 31
+)
 
 // precomputedProbes is how many probes per bin are tabled at NewSketcher.
 const precomputedProbes = 8
