@@ -3,7 +3,6 @@ package minhash
 import (
 	"fmt"
 	"math"
-	"slices"
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
@@ -39,23 +38,28 @@ type Detector struct {
 	sk     *Sketcher // signs under mu in Weighted mode with online stats
 	stats  *Stats
 	online bool
-	digest []uint64            // Weighted: digest of the phrase set
 	exact  map[uint64][]uint32 // Weighted: digest → documents
-	hasSig []bool
 
 	k      int
-	sigs   []uint32 // k values per dense index
-	sizes  []int32  // distinct shingles; 0 = no signature
-	part   []int8   // size partition (Containment)
+	sigs   strided[uint32] // k values per dense index
+	meta   []docMeta       // per dense index
 	tables []*table
 	minHit int // band matches a candidate needs
 
 	levelOf map[[2]int8]int8 // Containment: (query partition, partition) → level
 	keys    []uint64
-	stamp   []uint32
-	hits    []uint16
 	epoch   uint32
 	cands   []uint32
+}
+
+// docMeta is what the Detector keeps per document besides its signature.
+type docMeta struct {
+	digest uint64 // Weighted: digest of the phrase set
+	size   int32  // distinct shingles; 0 = no signature or removed
+	stamp  uint32 // query epoch of the last band hit
+	hits   uint16 // band hits in that query
+	part   int8   // size partition (Containment)
+	hasSig bool
 }
 
 var (
@@ -93,7 +97,8 @@ func NewWithStats(cfg Config, stats *Stats) (*Detector, error) {
 				sc.Shingle, sc.Language, cfg.Shingle, cfg.Language, detector.ErrInvalidConfig)
 		}
 	}
-	d := &Detector{cfg: cfg, docs: docset.New("minhash", cfg.MaxTextBytes), k: cfg.NumHashes, stats: stats}
+	d := &Detector{cfg: cfg, docs: docset.New("minhash", cfg.MaxTextBytes), k: cfg.NumHashes, stats: stats,
+		sigs: newStrided[uint32](cfg.NumHashes, 0)}
 	d.pool.New = func() any { return newSketcher(cfg) }
 	if cfg.Mode == Weighted && stats == nil {
 		d.stats, d.online = newStats(cfg), true
@@ -180,23 +185,63 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		sig, size = d.sk.weighted(d.sigBuf(), d.stats, true)
 		digest = setDigest(d.sk.keys)
 	}
-	d.grow(int(idx) + 1)
-	d.sizes[idx], d.hasSig[idx] = 0, false
-	if size == 0 {
-		return nil, nil // no words: matches nothing
+	return d.index(idx, sig, size, digest), nil
+}
+
+// AddSignature indexes the document id by a signature made elsewhere, by
+// a [Sketcher] of the same Config (a worker signing documents in parallel,
+// DESIGN.md "Beyond one machine"), with the number of distinct shingles
+// the Sketcher returned with it, and returns its containers as Add does.
+// An empty signature with size 0 is a document without words: it matches
+// nothing. Signatures of another Config are not detected and give
+// meaningless estimates.
+//
+// It returns the errors of Add for the ID, and an error wrapping
+// detector.ErrInvalidConfig in Weighted mode (whose signatures depend on
+// the Detector's statistics and whose exact copies are found by a digest
+// the signature does not carry) or when len(sig) is neither 0 nor K, or
+// size is negative or does not match an empty signature.
+func (d *Detector) AddSignature(id string, sig []uint32, size int) ([]detector.Match, error) {
+	if d.cfg.Mode == Weighted {
+		return nil, fmt.Errorf("minhash: AddSignature in Weighted mode: %w", detector.ErrInvalidConfig)
 	}
-	d.sizes[idx] = int32(min(size, math.MaxInt32))
-	d.part[idx] = partition(size)
+	if (len(sig) != 0 && len(sig) != d.k) || size < 0 || (len(sig) == 0) != (size == 0) {
+		return nil, fmt.Errorf("minhash: AddSignature(%q) with %d values and size %d, want %d values and size ≥ 1, or none and 0: %w",
+			id, len(sig), size, d.k, detector.ErrInvalidConfig)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	idx, err := d.docs.Add(detector.Doc{ID: id})
+	if err != nil {
+		return nil, err
+	}
+	return d.index(idx, sig, size, 0), nil
+}
+
+// index stores the signature of the just-added document idx, queries it
+// and inserts it into the bands. Caller holds mu.
+func (d *Detector) index(idx uint32, sig []uint32, size int, digest uint64) []detector.Match {
+	for len(d.meta) <= int(idx) {
+		d.meta = append(d.meta, docMeta{})
+	}
+	m := &d.meta[idx]
+	*m = docMeta{stamp: m.stamp, hits: m.hits}
+	if size == 0 {
+		return nil // no words: matches nothing
+	}
+	m.size = int32(min(size, math.MaxInt32))
+	m.part = partition(size)
 	if d.exact != nil {
-		d.digest[idx] = digest
+		m.digest = digest
 		d.exact[digest] = append(d.exact[digest], idx)
 	}
 	if len(sig) == 0 {
 		// Weighted mode: every phrase weighs 0; only exact copies match.
-		return d.query(idx), nil
+		return d.query(idx)
 	}
-	d.hasSig[idx] = true
-	copy(d.sigs[int(idx)*d.k:], sig)
+	m.hasSig = true
+	d.sigs.ensure(idx)
+	copy(d.sigs.of(idx), sig)
 	ms := d.query(idx)
 	for i, t := range d.tables {
 		if i > 0 || d.cfg.Mode == Containment {
@@ -204,24 +249,10 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		} // else d.keys still holds the keys query computed
 		t.insert(idx, d.keys)
 	}
-	return ms, nil
+	return ms
 }
 
 func (d *Detector) sigBuf() []uint32 { return make([]uint32, 0, d.k) }
-
-func (d *Detector) grow(n int) {
-	if len(d.sigs) < n*d.k {
-		d.sigs = slices.Grow(d.sigs, n*d.k-len(d.sigs))[:n*d.k]
-	}
-	for len(d.sizes) < n {
-		d.sizes = append(d.sizes, 0)
-		d.hasSig = append(d.hasSig, false)
-		d.digest = append(d.digest, 0)
-		d.part = append(d.part, 0)
-		d.stamp = append(d.stamp, 0)
-		d.hits = append(d.hits, 0)
-	}
-}
 
 // setDigest is an order-independent 64-bit digest of a set of hashes.
 func setDigest(keys []uint64) uint64 {
@@ -252,7 +283,7 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d.sizes[idx] == 0 {
+	if d.meta[idx].size == 0 {
 		return nil, nil
 	}
 	return d.query(idx), nil
@@ -261,10 +292,15 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 // query returns the verified matches of the indexed-or-about-to-be-indexed
 // document idx (never idx itself). Caller holds mu.
 func (d *Detector) query(idx uint32) []detector.Match {
-	sig := d.sigs[int(idx)*d.k : int(idx+1)*d.k]
+	var sig []uint32
+	if d.meta[idx].hasSig {
+		sig = d.sigs.of(idx)
+	}
 	d.epoch++
 	if d.epoch == 0 { // wrapped: clear the stamps
-		clear(d.stamp)
+		for i := range d.meta {
+			d.meta[i].stamp = 0
+		}
 		d.epoch = 1
 	}
 	d.cands = d.cands[:0]
@@ -272,17 +308,18 @@ func (d *Detector) query(idx uint32) []detector.Match {
 		if c == idx {
 			return
 		}
-		if d.stamp[c] != d.epoch {
-			d.stamp[c] = d.epoch
-			d.hits[c] = 0
+		m := &d.meta[c]
+		if m.stamp != d.epoch {
+			m.stamp = d.epoch
+			m.hits = 0
 		}
-		d.hits[c]++
-		if int(d.hits[c]) == d.minHit {
+		m.hits++
+		if int(m.hits) == d.minHit {
 			d.cands = append(d.cands, c)
 		}
 	}
 	switch {
-	case !d.hasSig[idx]:
+	case sig == nil:
 	case d.cfg.Mode == Containment:
 		d.containmentCandidates(idx, sig)
 	default:
@@ -295,7 +332,7 @@ func (d *Detector) query(idx uint32) []detector.Match {
 		// text signed at different times may disagree: the exact-set index
 		// keeps "an exact duplicate is always reported" (DESIGN.md), also
 		// for texts whose every phrase weighs 0.
-		for _, c := range d.exact[d.digest[idx]] {
+		for _, c := range d.exact[d.meta[idx].digest] {
 			for range d.minHit {
 				mark(c)
 			}
@@ -305,13 +342,13 @@ func (d *Detector) query(idx uint32) []detector.Match {
 	for _, c := range d.cands {
 		var score float64
 		switch {
-		case d.exact != nil && d.digest[c] == d.digest[idx]:
+		case d.exact != nil && d.meta[c].digest == d.meta[idx].digest:
 			score = 1
-		case d.hasSig[idx] && d.hasSig[c]:
-			score = Similarity(sig, d.sigs[int(c)*d.k:int(c+1)*d.k])
+		case sig != nil && d.meta[c].hasSig:
+			score = Similarity(sig, d.sigs.of(c))
 		}
 		if d.cfg.Mode == Containment {
-			score = ContainmentOf(score, int(d.sizes[idx]), int(d.sizes[c]))
+			score = ContainmentOf(score, int(d.meta[idx].size), int(d.meta[c].size))
 		}
 		if score >= d.cfg.Threshold {
 			ms = append(ms, detector.Match{ID: d.docs.ID(c), Score: score})
@@ -326,13 +363,13 @@ func (d *Detector) query(idx uint32) []detector.Match {
 // u ≥ threshold·|A|), the level chosen by [containmentLevel] is probed and
 // its hits in partition p kept.
 func (d *Detector) containmentCandidates(idx uint32, sig []uint32) {
-	qp := d.part[idx]
+	qp := d.meta[idx].part
 	var want [len(containmentLevels)]bool
 	var levelFor [maxPartitions]int8
 	for p := range int8(maxPartitions) {
 		levelFor[p] = -1
 		upper := math.Exp2(float64(p)+1) - 1
-		if upper < d.cfg.Threshold*float64(d.sizes[idx]) {
+		if upper < d.cfg.Threshold*float64(d.meta[idx].size) {
 			continue // too small to hold |A∩C| ≥ t·|A|
 		}
 		key := [2]int8{qp, p}
@@ -350,10 +387,10 @@ func (d *Detector) containmentCandidates(idx uint32, sig []uint32) {
 		}
 		d.keys = AppendBandKeys(d.keys[:0], sig, t.bands, t.rows)
 		t.each(d.keys, func(c uint32) {
-			if c == idx || levelFor[d.part[c]] != int8(l) || d.stamp[c] == d.epoch {
+			if c == idx || levelFor[d.meta[c].part] != int8(l) || d.meta[c].stamp == d.epoch {
 				return
 			}
-			d.stamp[c] = d.epoch
+			d.meta[c].stamp = d.epoch
 			d.cands = append(d.cands, c)
 		})
 	}
@@ -397,12 +434,12 @@ func (d *Detector) Remove(id string) error {
 	if err != nil {
 		return err
 	}
-	if d.sizes[idx] != 0 {
+	if d.meta[idx].size != 0 {
 		for _, t := range d.tables {
 			t.remove(idx)
 		}
 		if d.exact != nil {
-			dg := d.digest[idx]
+			dg := d.meta[idx].digest
 			list := d.exact[dg]
 			for i, c := range list {
 				if c == idx {
@@ -417,7 +454,7 @@ func (d *Detector) Remove(id string) error {
 			}
 		}
 	}
-	d.sizes[idx] = 0
+	d.meta[idx].size, d.meta[idx].hasSig = 0, false
 	return nil
 }
 
@@ -428,8 +465,8 @@ func (d *Detector) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.docs.Close() {
-		d.sigs, d.sizes, d.part, d.tables = nil, nil, nil, nil
-		d.stamp, d.hits, d.cands, d.keys = nil, nil, nil, nil
+		d.sigs, d.meta, d.tables = strided[uint32]{}, nil, nil
+		d.cands, d.keys = nil, nil
 	}
 	return nil
 }

@@ -18,10 +18,12 @@
 //     signatures and the set sizes ([ContainmentOf]).
 //
 // The per-document part is callable without an index (DESIGN.md "Beyond
-// one machine"): [Sketcher] signs a text, [ICWS] samples any weighted set,
-// [Similarity] and [ContainmentOf] verify a pair, [Params] derives the
-// banding and [AppendBandKeys] gives the LSH band keys (or supershingles)
-// a distributed shuffle groups by.
+// one machine"): [Sketcher] signs a text (or, by
+// [Sketcher.AppendHashSignature], any set of hashed features), [ICWS]
+// samples any weighted set, [Similarity] and [ContainmentOf] verify a pair,
+// [Params] derives the banding and [AppendBandKeys] gives the LSH band keys
+// (or supershingles) a distributed shuffle groups by. A Detector indexes
+// signatures made elsewhere with [Detector.AddSignature].
 //
 // # Signatures
 //
@@ -62,8 +64,10 @@
 // Signing is O(n) in the text length for one-permutation hashing plus O(K)
 // densification, O(n·K) for KHash and ICWS. Add and Containers probe b band
 // maps (Containment: up to four banding levels) and verify each candidate
-// in O(K). Memory is 4·K bytes per document for the signature plus 16 bytes
-// per band entry.
+// in O(K). Memory per document is 4·K bytes for the signature, 24 bytes of
+// bookkeeping and, per band, 12 bytes plus 16-32 bytes for each distinct
+// band key (one open-addressing table, at most half full). Storage grows
+// in chunks of 256 documents and never copies what it holds.
 //
 // # Parameters
 //

@@ -3,6 +3,8 @@ package minhash_test
 import (
 	"fmt"
 
+	"github.com/zeebo/xxh3"
+
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/minhash"
 )
@@ -83,4 +85,39 @@ func ExampleICWS() {
 	fmt.Printf("%.2f\n", minhash.Similarity(a, b))
 	// Output:
 	// 0.64
+}
+
+// A worker signs texts without an index; the process holding the Detector
+// indexes the signatures (DESIGN.md "Beyond one machine").
+func ExampleDetector_AddSignature() {
+	cfg := minhash.Config{Threshold: 0.5}
+	sk, _ := minhash.NewSketcher(cfg) // in the worker
+	d, _ := minhash.New(cfg)          // in the indexing process
+	for _, doc := range []detector.Doc{{ID: "wire", Text: story}, {ID: "site", Text: copy1}} {
+		sig, size := sk.Signature(doc.Text)
+		ms, _ := d.AddSignature(doc.ID, sig, size)
+		for _, m := range ms {
+			fmt.Printf("%s ~ %s\n", doc.ID, m.ID)
+		}
+	}
+	// Output:
+	// site ~ wire
+}
+
+// Character 4-grams instead of word shingles: the caller hashes its own
+// features and signs the set.
+func ExampleSketcher_AppendHashSignature() {
+	grams := func(s string) []uint64 {
+		var hs []uint64
+		for i := 0; i+4 <= len(s); i++ {
+			hs = append(hs, xxh3.HashString(s[i:i+4]))
+		}
+		return hs
+	}
+	sk, _ := minhash.NewSketcher(minhash.Config{})
+	a, n := sk.AppendHashSignature(nil, grams("near-duplicate detection"))
+	b, _ := sk.AppendHashSignature(nil, grams("near duplicate detection"))
+	fmt.Println(len(a), n, minhash.Similarity(a, b) > 0.6)
+	// Output:
+	// 128 21 true
 }

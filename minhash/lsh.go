@@ -3,7 +3,6 @@ package minhash
 import (
 	"fmt"
 	"math"
-	"slices"
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
@@ -152,90 +151,66 @@ func AppendBandKeys(dst []uint64, sig []uint32, bands, rows int) []uint64 {
 	return dst
 }
 
-// table is one LSH banding over the dense document indexes: per band a map
-// from key to the head of a chain of slots, slot = doc·bands + band.
+// table is one LSH banding over the dense document indexes: heads maps
+// (band, key) to the first document of a chain; next.of(doc)[band] is the
+// next document of doc's chain in that band (−1 ends it) and
+// keys.of(doc)[band] doc's key there (to unlink it on removal).
 type table struct {
 	bands, rows int
-	heads       []map[uint64]int32
-	next        []int32  // next slot in the chain, −1 ends it
-	keys        []uint64 // key of each slot (to unlink on removal)
-	in          []bool   // doc is indexed in this table
+	heads       bandMap
+	next        strided[int32]
+	keys        strided[uint64]
+	in          strided[bool] // doc is indexed in this table
 }
 
 func newTable(bands, rows int) *table {
-	t := &table{bands: bands, rows: rows, heads: make([]map[uint64]int32, bands)}
-	for i := range t.heads {
-		t.heads[i] = map[uint64]int32{}
-	}
-	return t
-}
-
-func (t *table) grow(n int) {
-	if len(t.in) >= n {
-		return
-	}
-	old := len(t.in)
-	t.in = slices.Grow(t.in, n-old)[:n]
-	t.next = slices.Grow(t.next, (n-old)*t.bands)[:n*t.bands]
-	t.keys = slices.Grow(t.keys, (n-old)*t.bands)[:n*t.bands]
-	for i := old * t.bands; i < n*t.bands; i++ {
-		t.next[i] = -1
-	}
+	return &table{bands: bands, rows: rows,
+		next: newStrided[int32](bands, -1), keys: newStrided[uint64](bands, 0), in: newStrided(1, false)}
 }
 
 // insert indexes doc under its band keys.
 func (t *table) insert(doc uint32, keys []uint64) {
-	t.grow(int(doc) + 1)
-	t.in[doc] = true
+	t.next.ensure(doc)
+	t.keys.ensure(doc)
+	t.in.ensure(doc)
+	t.in.of(doc)[0] = true
+	next, own := t.next.of(doc), t.keys.of(doc)
+	copy(own, keys)
 	for b, key := range keys {
-		slot := int32(int(doc)*t.bands + b)
-		t.keys[slot] = key
-		if h, ok := t.heads[b][key]; ok {
-			t.next[slot] = h
-		} else {
-			t.next[slot] = -1
-		}
-		t.heads[b][key] = slot
+		next[b] = t.heads.set(int32(b), key, int32(doc))
 	}
 }
 
 // remove unlinks doc from every chain. O(bands · chain length).
 func (t *table) remove(doc uint32) {
-	if int(doc) >= len(t.in) || !t.in[doc] {
+	if !t.in.has(doc) || !t.in.of(doc)[0] {
 		return
 	}
-	t.in[doc] = false
+	t.in.of(doc)[0] = false
+	next, own := t.next.of(doc), t.keys.of(doc)
 	for b := range t.bands {
-		slot := int32(int(doc)*t.bands + b)
-		key := t.keys[slot]
-		h := t.heads[b][key]
-		if h == slot {
-			if t.next[slot] < 0 {
-				delete(t.heads[b], key)
-			} else {
-				t.heads[b][key] = t.next[slot]
-			}
+		key := own[b]
+		if h := t.heads.get(int32(b), key); h == int32(doc) {
+			t.heads.replace(int32(b), key, next[b])
 		} else {
-			for p := h; p >= 0; p = t.next[p] {
-				if t.next[p] == slot {
-					t.next[p] = t.next[slot]
+			for p := h; p >= 0; {
+				pn := t.next.of(uint32(p))
+				if pn[b] == int32(doc) {
+					pn[b] = next[b]
 					break
 				}
+				p = pn[b]
 			}
 		}
-		t.next[slot] = -1
+		next[b] = -1
 	}
 }
 
 // each calls fn for every document sharing band key keys[b] in band b.
 func (t *table) each(keys []uint64, fn func(doc uint32)) {
 	for b, key := range keys {
-		h, ok := t.heads[b][key]
-		if !ok {
-			continue
-		}
-		for p := h; p >= 0; p = t.next[p] {
-			fn(uint32(int(p) / t.bands))
+		for p := t.heads.get(int32(b), key); p >= 0; p = t.next.of(uint32(p))[b] {
+			fn(uint32(p))
 		}
 	}
 }

@@ -181,6 +181,23 @@ func (s *Sketcher) AppendSignature(dst []uint32, text string) ([]uint32, int) {
 	return s.sign(dst, s.sh), size
 }
 
+// AppendHashSignature appends the signature of a set given by 64-bit
+// hashes of its elements (repeats allowed, any order) to dst, with the
+// number of distinct hashes, by the Sketcher's Scheme; for no hashes it
+// returns dst unchanged and 0. It is how a caller with its own features
+// (character shingles, tokens of another tokenizer, URLs) signs them: the
+// values are mixed with the seed before use, so any distinct values serve,
+// but their signatures compare only with signatures made the same way
+// (a text's shingle hashes are [Sketcher.Shingles]). Mode is ignored: the
+// signature is unweighted. It does not allocate once the Sketcher's
+// buffers have grown and dst has room.
+func (s *Sketcher) AppendHashSignature(dst []uint32, hashes []uint64) ([]uint32, int) {
+	if len(hashes) == 0 {
+		return dst, 0
+	}
+	return s.sign(dst, hashes), s.set.distinct(hashes)
+}
+
 // sign appends the K-value signature of the shingle hashes sh.
 func (s *Sketcher) sign(dst []uint32, sh []uint64) []uint32 {
 	k := len(s.bins)
@@ -236,27 +253,32 @@ func (s *Sketcher) densify() {
 		if bins[j] != empty {
 			continue
 		}
-		for attempt := uint64(1); ; attempt++ {
+		// A source must have been non-empty before densification: its
+		// value fits in 32 bits (empty is all ones, densified values carry
+		// bit 32).
+		filled := false
+		for _, src := range s.probes[j*precomputedProbes : (j+1)*precomputedProbes] {
+			if v := bins[src]; v>>32 == 0 {
+				bins[j] = v | 1<<32 // mark as densified: never a source
+				filled = true
+				break
+			}
+		}
+		for attempt := uint64(precomputedProbes + 1); !filled; attempt++ {
 			if attempt > 64*k {
 				// Unreachable in practice: every probe missed. Fall back to
 				// the next non-empty bin in cyclic order (deterministic).
 				for d := uint64(1); d < k; d++ {
-					if src := (uint64(j) + d) % k; bins[src] != empty && !s.wasEmpty(src) {
-						bins[j] = bins[src] | 1<<32
+					if v := bins[(uint64(j)+d)%k]; v>>32 == 0 {
+						bins[j] = v | 1<<32
 						break
 					}
 				}
 				break
 			}
-			var src uint64
-			if attempt <= precomputedProbes {
-				src = uint64(s.probes[uint64(j)*precomputedProbes+attempt-1])
-			} else {
-				src = s.probe(uint64(j), attempt)
-			}
-			if v := bins[src]; v != empty && v>>32 == 0 {
-				bins[j] = v | 1<<32 // mark as densified: never a source
-				break
+			if v := bins[s.probe(uint64(j), attempt)]; v>>32 == 0 {
+				bins[j] = v | 1<<32
+				filled = true
 			}
 		}
 	}
@@ -285,8 +307,6 @@ func (s *Sketcher) probe(j, attempt uint64) uint64 {
 	c := hashx.Mix64(s.densSeed ^ j<<32 ^ attempt)
 	return (c >> 32) * uint64(len(s.bins)) >> 32
 }
-
-func (s *Sketcher) wasEmpty(j uint64) bool { return s.bins[j]>>32 != 0 }
 
 // uset is a reusable open-addressing set of 64-bit hashes (zero stored
 // out of band), used to count distinct shingles without allocating.
