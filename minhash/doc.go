@@ -53,7 +53,8 @@
 // reported, so a reported pair's estimate reaches Config.Threshold; the
 // estimate itself errs with standard deviation about √(J(1−J)/K). A pair of
 // true similarity s is a candidate with probability 1 − (1 − s^r)^b; the
-// banding is chosen by [Params] to balance the two error integrals.
+// banding is chosen by [Params] to balance the two error integrals,
+// weighted towards recall.
 // Exact duplicates are always reported (equal texts have equal signatures;
 // in Weighted mode an exact-set index covers weight drift and all-zero
 // weights). Containment estimates lose precision as |C|/|A| grows
@@ -79,8 +80,10 @@
 //   - Threshold: [DefaultThreshold] = 0.08 (Jaccard; best strict F1 on
 //     goldset-dev, as for exact Jaccard), [DefaultWeightedThreshold] (Weighted),
 //     [DefaultContainmentThreshold] = 0.6 (Containment; seed 000 §4.1).
-//   - Banding: [Params] with equal false-positive and false-negative weights
-//     ([DefaultFalseWeight], datasketch's weights=(0.5, 0.5)).
+//   - Banding: [Params] with false negatives weighing four times false
+//     positives ([DefaultFalsePositiveWeight] 0.5, as datasketch's,
+//     [DefaultFalseNegativeWeight] 2): every candidate is verified, so a
+//     false candidate costs time, a false negative a pair.
 //   - Weighting: df⁴ ([DefaultWeighting], [DefaultPower]), rare phrases of the
 //     bottom 50% ([DefaultRarePercent]), seed 004 §4.5 and §4.8.
 //   - Supershingles: off; when on, [DefaultSupershingleMatches] = 2 equal

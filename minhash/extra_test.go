@@ -26,15 +26,14 @@ func words(prefix string, n int) string {
 // and that the long document is never reported as contained in the short.
 // Finding the container is a matter of chance (the LSH bands), so each
 // ratio runs over 40 hash seeds and the share found is asserted: measured
-// over 200 seeds 1.00, 1.00, 0.95 and 0.56 for |C|/|A| = 2, 3, 5 and 9.
-// At 9 the level chosen for the query's size partition uses 2 rows per
-// band (it plans for the partitions' bounds, not the exact sizes), which
-// a Jaccard of 0.11 meets in about half the cases.
+// over 200 seeds 1.00, 1.00, 0.995 and 0.985 for |C|/|A| = 2, 3, 5 and 9
+// (0.56 at 9 with equal false-positive and false-negative weights, when
+// the level chosen used 2 rows per band).
 func TestContainmentSkewed(t *testing.T) {
 	cases := []struct {
 		ratio   int
 		minRate float64
-	}{{1, 0.97}, {2, 0.97}, {4, 0.85}, {8, 0.25}}
+	}{{1, 0.95}, {2, 0.95}, {4, 0.9}, {8, 0.85}}
 	const seeds = 40
 	for _, tc := range cases {
 		t.Run(fmt.Sprintf("ratio%d", tc.ratio), func(t *testing.T) {
