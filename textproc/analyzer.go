@@ -285,8 +285,42 @@ func (a *Analyzer) fold(dst []byte, word string) []byte {
 		}
 		a.buf2 = tmp
 		buf = a.lower(buf, tmp)
+		if !loweredIsNFC(buf[n:]) {
+			// Lower-casing can undo NFC: neutral "İ̱" (U+0130 U+0331)
+			// becomes i U+0307 U+0331, whose marks NFC reorders, and
+			// Turkish "İ̆" becomes i U+0306, which composes to ĭ (both
+			// found by FuzzAnalyze).
+			a.buf2 = norm.NFC.Append(a.buf2[:0], buf[n:]...)
+			buf = append(buf[:n], a.buf2...)
+		}
 	}
 	return buf[:n+len(a.apostrophe(buf[n:]))] // the rule keeps a prefix
+}
+
+// loweredIsNFC reports, without allocating (norm's IsNormal, Append and
+// Iter all allocate), that b, the lower-cased form of an NFC word, is
+// still NFC: no rune after the first may combine with or reorder against
+// what precedes it, except U+0307 after "i" and before a boundary, the
+// "i̇" that the default lower-casing of İ produces and NFC leaves alone.
+// A false answer may be conservative: the caller then normalises.
+func loweredIsNFC(b []byte) bool {
+	if len(b) == 0 {
+		return true
+	}
+	first := norm.NFC.Properties(b)
+	for i := max(first.Size(), 1); i < len(b); {
+		p := norm.NFC.Properties(b[i:])
+		size := max(p.Size(), 1)
+		if !p.BoundaryBefore() {
+			dot := size == 2 && b[i] == 0xcc && b[i+1] == 0x87 && b[i-1] == 'i' &&
+				(i+2 == len(b) || norm.NFC.Properties(b[i+2:]).BoundaryBefore())
+			if !dot {
+				return false
+			}
+		}
+		i += size
+	}
+	return true
 }
 
 // AppendTerm appends the processed form of one surface word to dst, as

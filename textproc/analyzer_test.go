@@ -163,3 +163,27 @@ func TestAppendTermMatchesTerm(t *testing.T) {
 		assert.Zero(t, testing.AllocsPerRun(100, func() { buf, _ = a.AppendTerm(buf[:0], "İSTANBUL'DA") }))
 	}
 }
+
+// TestLoweringKeepsNFC: lower-casing can undo NFC (inputs found by
+// FuzzAnalyze); terms are normalised again, and the common "İ" → "i̇" of
+// the default casing stays allocation-free.
+func TestLoweringKeepsNFC(t *testing.T) {
+	cases := []struct {
+		lang language.Tag
+		in   string
+		want string
+	}{
+		{language.Und, "İ\u0331", "i\u0331\u0307"}, // marks reordered
+		{language.Turkish, "İ\u0306", "\u012d"},    // i + breve composes to ĭ
+		{language.Und, "İstanbul", "i\u0307stanbul"},
+		{language.Und, "Q\u0303", "q\u0303"}, // no precomposed form: unchanged
+	}
+	for _, tc := range cases {
+		a, err := NewAnalyzer(Config{Language: tc.lang})
+		require.NoError(t, err)
+		got, ok := a.Term(tc.in)
+		require.True(t, ok, "%q", tc.in)
+		assert.Equal(t, tc.want, got, "Term(%q) under %v", tc.in, tc.lang)
+		assert.True(t, norm.NFC.IsNormalString(got), "Term(%q) = %q is not NFC", tc.in, got)
+	}
+}

@@ -15,10 +15,18 @@ type Span struct {
 // combining marks.
 func isWordRune(r rune) bool {
 	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+		return asciiWord[r]
 	}
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r)
 }
+
+// asciiWord marks the ASCII letters and digits.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	return t
+}()
 
 // isApostrophe reports whether r is one of the apostrophes the pipeline
 // unifies: ' ’ ʼ ‘ and the backtick some keyboards produce.
@@ -45,7 +53,14 @@ func decode(text string, i int) (rune, int) {
 // "3.5", "1,000").
 func nextWord(text string, i int) (sp Span, ok bool) {
 	for i < len(text) {
-		r, w := decode(text, i)
+		if c := text[i]; c < utf8.RuneSelf {
+			if asciiWord[c] {
+				break
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(text[i:])
 		if isWordRune(r) {
 			break
 		}
@@ -57,6 +72,12 @@ func nextWord(text string, i int) (sp Span, ok bool) {
 	start := i
 	var prev rune
 	for i < len(text) {
+		// ASCII letters and digits, the bulk of most text, without a call.
+		if c := text[i]; c < utf8.RuneSelf && asciiWord[c] {
+			prev = rune(c)
+			i++
+			continue
+		}
 		r, w := decode(text, i)
 		if isWordRune(r) {
 			prev = r
