@@ -2,6 +2,7 @@ package minhash
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 
@@ -33,6 +34,7 @@ type Sketcher struct {
 	seedMix  uint64   // OnePermutation: the seed's hash permutation
 	densSeed uint64   // OnePermutation: densification probe seed
 	probes   []uint16 // OnePermutation: the first probes of every bin
+	filled   []uint64 // OnePermutation: bins an element fell into
 	seeds    []uint64 // KHash: one seed per hash function
 
 	buf   []byte
@@ -70,6 +72,7 @@ func newSketcher(cfg Config) *Sketcher {
 	if cfg.Scheme == OnePermutation {
 		k := cfg.NumHashes
 		s.probes = make([]uint16, k*precomputedProbes)
+		s.filled = make([]uint64, (k+63)/64)
 		for j := range k {
 			for a := range precomputedProbes {
 				s.probes[j*precomputedProbes+a] = uint16(s.probe(uint64(j), uint64(a+1)))
@@ -246,47 +249,54 @@ func (s *Sketcher) sign(dst []uint32, sh []uint64) []uint32 {
 // Pr[value_j(A) = value_j(B)] = J(A, B) (Theorem 3.1 there) for banding;
 // the mark lets [Similarity] leave such bins out of its estimate.
 func (s *Sketcher) densify() {
-	const empty = math.MaxUint64
 	bins := s.bins
-	k := uint64(len(bins))
-	for j := range bins {
-		if bins[j] != empty {
-			continue
-		}
-		// A source must have been non-empty before densification: its
-		// value fits in 32 bits (empty is all ones, densified values carry
-		// bit 32).
-		filled := false
-		for _, src := range s.probes[j*precomputedProbes : (j+1)*precomputedProbes] {
-			if v := bins[src]; v>>32 == 0 {
-				bins[j] = v | 1<<32 // mark as densified: never a source
-				filled = true
-				break
-			}
-		}
-		for attempt := uint64(precomputedProbes + 1); !filled; attempt++ {
-			if attempt > 64*k {
-				// Unreachable in practice: every probe missed. Fall back to
-				// the next non-empty bin in cyclic order (deterministic).
-				for d := uint64(1); d < k; d++ {
-					if v := bins[(uint64(j)+d)%k]; v>>32 == 0 {
-						bins[j] = v | 1<<32
-						break
-					}
-				}
-				break
-			}
-			if v := bins[s.probe(uint64(j), attempt)]; v>>32 == 0 {
-				bins[j] = v | 1<<32
-				filled = true
-			}
-		}
-	}
+	// filled: bit j set when bin j received an element. Densified bins are
+	// never sources, so the mask is fixed before any bin is filled.
+	filled := s.filled
+	clear(filled)
 	for j, v := range bins {
-		if v>>32 != 0 {
-			bins[j] = v&valueMask | densifiedBit
+		filled[j>>6] |= uint64(^v>>31&1) << (j & 63)
+	}
+	has := func(b uint16) uint8 { return uint8(filled[b>>6] >> (b & 63) & 1) }
+	for w, word := range filled {
+		missing := ^word
+		if rest := len(bins) - w*64; rest < 64 {
+			missing &= 1<<rest - 1
+		}
+		for ; missing != 0; missing &= missing - 1 {
+			j := w*64 + bits.TrailingZeros64(missing)
+			// The first of the tabled probes that hits, found without a
+			// branch per probe (which hits is unpredictable).
+			p := s.probes[j*precomputedProbes : (j+1)*precomputedProbes : (j+1)*precomputedProbes]
+			hit := has(p[0]) | has(p[1])<<1 | has(p[2])<<2 | has(p[3])<<3 |
+				has(p[4])<<4 | has(p[5])<<5 | has(p[6])<<6 | has(p[7])<<7
+			if hit != 0 {
+				bins[j] = bins[p[bits.TrailingZeros8(hit)]] | densifiedBit
+				continue
+			}
+			bins[j] = bins[s.probeBeyond(uint64(j))] | densifiedBit
 		}
 	}
+}
+
+// probeBeyond continues the probe sequence of empty bin j past the tabled
+// probes and returns the first source bin; s.filled holds the sources.
+func (s *Sketcher) probeBeyond(j uint64) uint64 {
+	k := uint64(len(s.bins))
+	has := func(b uint64) bool { return s.filled[b>>6]>>(b&63)&1 != 0 }
+	for attempt := uint64(precomputedProbes + 1); attempt <= 64*k; attempt++ {
+		if src := s.probe(j, attempt); has(src) {
+			return src
+		}
+	}
+	// Unreachable in practice: every probe missed. Fall back to the next
+	// non-empty bin in cyclic order (deterministic).
+	for d := uint64(1); d < k; d++ {
+		if src := (j + d) % k; has(src) {
+			return src
+		}
+	}
+	return j // no bin is filled: sign is never called so
 }
 
 // valueMask keeps the 31 bits of a signature value; densifiedBit marks a
@@ -296,7 +306,8 @@ const (
 	densifiedBit = 1 << 31
 )
 
-// precomputedProbes is how many probes per bin are tabled at NewSketcher.
+// precomputedProbes is how many probes per bin are tabled at NewSketcher;
+// densify tests the eight at once (the uint8 hit mask).
 const precomputedProbes = 8
 
 // probe returns the bin that empty bin j probes at attempt ≥ 1: a

@@ -252,6 +252,7 @@ func (a *Analyzer) fold(dst []byte, word string) []byte {
 	if ascii {
 		tr := a.lang == "tr"
 		buf = slices.Grow(buf, len(word))
+		apos := false
 		for i := 0; i < len(word); i++ {
 			c := word[i]
 			if c <= 'Z' && c >= 'A' {
@@ -260,10 +261,13 @@ func (a *Analyzer) fold(dst []byte, word string) []byte {
 					continue
 				}
 				c += 'a' - 'A'
-			} else if c == '`' {
-				c = '\''
+			} else if c == '`' || c == '\'' {
+				c, apos = '\'', true
 			}
 			buf = append(buf, c)
+		}
+		if !apos {
+			return buf // no apostrophe: no suffix rule to apply
 		}
 	} else if fast, ok := a.lowerLatin(buf, word); ok {
 		// Every rune is below U+0300, so the word is already NFC (all
@@ -435,6 +439,9 @@ func (a *Analyzer) lower(dst, src []byte) []byte {
 
 // apostrophe applies the language's apostrophe rule to a folded term.
 func (a *Analyzer) apostrophe(b []byte) []byte {
+	if a.lang != "tr" && a.lang != "en" {
+		return b // no rule: skip the search
+	}
 	i := bytes.IndexByte(b, '\'')
 	if i < 0 {
 		return b
