@@ -204,8 +204,8 @@ func (a *Analyzer) Analyze(text string) *Document {
 				break
 			}
 			i = w.End
-			if term, ok := a.term(text[w.Start:w.End]); ok {
-				d.Tokens = append(d.Tokens, Token{Term: term, ID: a.vocab[term], Start: w.Start, End: w.End})
+			if term, id, ok := a.term(text[w.Start:w.End]); ok {
+				d.Tokens = append(d.Tokens, Token{Term: term, ID: id, Start: w.Start, End: w.End})
 			}
 		}
 		if len(d.Tokens) > first {
@@ -234,7 +234,8 @@ func (a *Analyzer) Analyze(text string) *Document {
 // Term processes one surface word (steps 3-6 of the pipeline) and returns
 // its interned term, or ok = false if the word is a stopword or empty.
 func (a *Analyzer) Term(word string) (term string, ok bool) {
-	return a.term(word)
+	term, _, ok = a.term(word)
+	return term, ok
 }
 
 // fold appends word after steps 3-4 of the pipeline (NFC, apostrophes
@@ -351,32 +352,34 @@ func (a *Analyzer) AppendTerm(dst []byte, word string) ([]byte, bool) {
 	return b[:n+len(t)], true
 }
 
-func (a *Analyzer) term(word string) (string, bool) {
+// term returns the interned term of word and its dense ID, or ok = false.
+func (a *Analyzer) term(word string) (string, uint32, bool) {
 	buf := a.fold(a.buf[:0], word)
 	a.buf = buf
 	if len(buf) == 0 {
-		return "", false
+		return "", 0, false
 	}
 	if a.surface == nil {
-		return a.intern(buf), true
+		term, id := a.intern(buf)
+		return term, id, true
 	}
 	if id, ok := a.surface[string(buf)]; ok {
 		if id == stopSurface {
-			return "", false
+			return "", 0, false
 		}
-		return a.terms[id], true
+		return a.terms[id], uint32(id), true
 	}
 	key := string(buf)
 	if _, stop := a.stop[key]; stop {
 		a.surface[key] = stopSurface
-		return "", false
+		return "", 0, false
 	}
 	if a.cfg.Stemmer == StemPrefix {
 		buf = prefixRunes(buf, a.prefixLen)
 	}
-	term := a.intern(buf)
-	a.surface[key] = int32(a.vocab[term])
-	return term, true
+	term, id := a.intern(buf)
+	a.surface[key] = int32(id)
+	return term, id, true
 }
 
 // stopSurface marks a stopword in Analyzer.surface.
@@ -471,14 +474,15 @@ func prefixRunes(b []byte, n int) []byte {
 	return b
 }
 
-func (a *Analyzer) intern(b []byte) string {
+func (a *Analyzer) intern(b []byte) (string, uint32) {
 	if id, ok := a.vocab[string(b)]; ok {
-		return a.terms[id]
+		return a.terms[id], id
 	}
 	s := string(b)
-	a.vocab[s] = uint32(len(a.terms))
+	id := uint32(len(a.terms))
+	a.vocab[s] = id
 	a.terms = append(a.terms, s)
-	return s
+	return s, id
 }
 
 // Lookup returns the dense ID of an already interned term.
