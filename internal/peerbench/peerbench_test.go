@@ -55,6 +55,8 @@ type fixture struct {
 	truth     map[Pair]float64
 	ekzhuSigs [][]uint64
 	dgrSigs   [][]uint64
+	oursSigs  [][]uint32 // our signatures from text, and the set sizes
+	oursSizes []int
 	err       error
 }
 
@@ -102,6 +104,16 @@ func load(tb testing.TB) *fixture {
 		for _, bs := range fx.shingles {
 			fx.ekzhuSigs = append(fx.ekzhuSigs, append([]uint64(nil), ekzhuSign(bs)...))
 			fx.dgrSigs = append(fx.dgrSigs, append([]uint64(nil), dgryskiSign(bs)...))
+		}
+		sk, err := minhash.NewSketcher(minhashConfig)
+		if err != nil {
+			fx.err = err
+			return
+		}
+		for _, d := range fx.docs {
+			sig, size := sk.Signature(d.Text)
+			fx.oursSigs = append(fx.oursSigs, sig)
+			fx.oursSizes = append(fx.oursSizes, size)
 		}
 	})
 	if fx.err != nil {
@@ -224,7 +236,10 @@ var (
 )
 
 // BenchmarkPeers runs every measurement in one process and ends with the
-// ratio table, printed to standard output.
+// ratio table, printed to standard output. Each comparison gives both sides
+// the same input: shingle byte strings (the peers' API), text (each side
+// tokenising with the same rules), or signatures (the index alone), and
+// text to reported pairs end to end.
 func BenchmarkPeers(b *testing.B) {
 	f := load(b)
 	n := len(f.docs)
@@ -239,47 +254,38 @@ func BenchmarkPeers(b *testing.B) {
 		})
 	})
 
-	b.Run("sign", func(b *testing.B) {
-		// Ours: the production path, text in, signature out: tokenising,
-		// lower-casing, term hashing, shingle hashing, distinct count,
-		// one-permutation MinHash with densification.
+	// Signatures from the distinct shingle byte strings, built before
+	// timing: the peers' own input. Each side hashes every shingle string
+	// itself (ours: one xxh3 per shingle, then Sketcher.AppendHashSignature;
+	// the peers: Push of every shingle, then Signature).
+	b.Run("sign-shingles", func(b *testing.B) {
 		b.Run("ours-minhash", func(b *testing.B) {
 			sk, err := minhash.NewSketcher(minhashConfig)
 			if err != nil {
 				b.Fatal(err)
 			}
 			buf := make([]uint32, 0, K)
-			measure(b, "sign/ours-minhash", func() {
-				for _, d := range f.docs {
-					buf, _ = sk.AppendSignature(buf[:0], d.Text)
+			var hs []uint64
+			measure(b, "sign-shingles/ours-minhash", func() {
+				for _, sh := range f.shingles {
+					hs = hs[:0]
+					for _, s := range sh {
+						hs = append(hs, xxh3.Hash(s))
+					}
+					buf, _ = sk.AppendHashSignature(buf[:0], hs)
 					sink32 += buf[0]
 				}
 			})
 		})
-		// Ours: SimHash fingerprint from text (same shingles, unit weights).
-		b.Run("ours-simhash", func(b *testing.B) {
-			sg, err := simhash.NewSigner(simhashConfig, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			measure(b, "sign/ours-simhash", func() {
-				for _, d := range f.docs {
-					fp, _ := sg.Sign(d.Text)
-					sink64 += fp
-				}
-			})
-		})
-		// Peers: the distinct shingle byte strings are built before timing;
-		// the loop is NewMinhash + Push of every shingle + Signature.
 		b.Run("ekzhu", func(b *testing.B) {
-			measure(b, "sign/ekzhu", func() {
+			measure(b, "sign-shingles/ekzhu", func() {
 				for _, sh := range f.shingles {
 					sink64 += ekzhuSign(sh)[0]
 				}
 			})
 		})
 		b.Run("dgryski", func(b *testing.B) {
-			measure(b, "sign/dgryski", func() {
+			measure(b, "sign-shingles/dgryski", func() {
 				for _, sh := range f.shingles {
 					sink64 += dgryskiSign(sh)[0]
 				}
@@ -287,21 +293,75 @@ func BenchmarkPeers(b *testing.B) {
 		})
 	})
 
-	b.Run("index", func(b *testing.B) {
-		// Ours: minhash.New + Detector.Add of every document, from text:
-		// signing, band keys, LSH probe, verification of candidates by
-		// signature estimate ≥ Threshold, insertion. Online: each document
-		// is queried against those before it.
+	// Signatures from text. Ours: the production path (tokenising,
+	// lower-casing, term and shingle hashing, distinct count, one-permutation
+	// MinHash with densification). The peers: the same tokenizer and
+	// analyzer build each shingle into one reused buffer (pushShingles),
+	// pushed as it is made.
+	b.Run("sign-text", func(b *testing.B) {
+		b.Run("ours-minhash", func(b *testing.B) {
+			sk, err := minhash.NewSketcher(minhashConfig)
+			if err != nil {
+				b.Fatal(err)
+			}
+			buf := make([]uint32, 0, K)
+			measure(b, "sign-text/ours-minhash", func() {
+				for _, d := range f.docs {
+					buf, _ = sk.AppendSignature(buf[:0], d.Text)
+					sink32 += buf[0]
+				}
+			})
+		})
+		b.Run("ours-simhash", func(b *testing.B) {
+			sg, err := simhash.NewSigner(simhashConfig, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			measure(b, "sign-text/ours-simhash", func() {
+				for _, d := range f.docs {
+					fp, _ := sg.Sign(d.Text)
+					sink64 += fp
+				}
+			})
+		})
+		an := newAnalyzer(b)
+		b.Run("ekzhu", func(b *testing.B) {
+			measure(b, "sign-text/ekzhu", func() {
+				for _, d := range f.docs {
+					m := minhashlsh.NewMinhash(ekzhuSeed, K)
+					pushShingles(an, d.Text, m.Push)
+					sink64 += m.Signature()[0]
+				}
+			})
+		})
+		b.Run("dgryski", func(b *testing.B) {
+			measure(b, "sign-text/dgryski", func() {
+				for _, d := range f.docs {
+					m := gominhash.NewMinWise(dgryskiH1, dgryskiH2, K)
+					pushShingles(an, d.Text, m.Push)
+					sink64 += m.Signature()[0]
+				}
+			})
+		})
+	})
+
+	// The index alone, from signatures made before timing. Ours:
+	// minhash.New + Detector.AddSignature of every signature, online (each
+	// document queried against those before it, its candidates verified by
+	// estimate ≥ Threshold, then inserted). The peers: NewMinhashLSH64 + Add
+	// of every signature + Index + Query of every signature, batch, returning
+	// unverified candidates (verified here after timing, for the recall).
+	b.Run("index-sigs", func(b *testing.B) {
 		b.Run("ours-minhash", func(b *testing.B) {
 			res := make([][]detector.Match, n)
 			var bands, rows int
-			r := measure(b, "index/ours-minhash", func() {
+			r := measure(b, "index-sigs/ours-minhash", func() {
 				d, err := minhash.New(minhashConfig)
 				if err != nil {
 					b.Fatal(err)
 				}
 				for i, doc := range f.ddocs {
-					if res[i], err = d.Add(doc); err != nil {
+					if res[i], err = d.AddSignature(doc.ID, f.oursSigs[i], f.oursSizes[i]); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -311,33 +371,11 @@ func BenchmarkPeers(b *testing.B) {
 			r.note = fmt.Sprintf("%d bands × %d rows", bands, rows)
 			reportScore(b, r, Evaluate(f.truth, matchPairs(f, res)), nil)
 		})
-		// Ours: simhash.New + Detector.Add of every document from text
-		// (fingerprint, exact Hamming-distance index query, insertion).
-		b.Run("ours-simhash", func(b *testing.B) {
-			res := make([][]detector.Match, n)
-			r := measure(b, "index/ours-simhash", func() {
-				d, err := simhash.New(simhashConfig)
-				if err != nil {
-					b.Fatal(err)
-				}
-				for i, doc := range f.ddocs {
-					if res[i], err = d.Add(doc); err != nil {
-						b.Fatal(err)
-					}
-				}
-				d.Close()
-			})
-			r.note = "Hamming distance ≤ 3"
-			reportScore(b, r, Evaluate(f.truth, matchPairs(f, res)), nil)
-		})
-		// Peers: signatures precomputed (not timed); the loop is
-		// NewMinhashLSH64 + Add of every signature + Index + Query of every
-		// signature. Batch: every document is queried against all.
 		peerIndex := func(name string, sigs [][]uint64) {
 			b.Run(name, func(b *testing.B) {
 				res := make([][]any, n)
 				var kk, ll int
-				r := measure(b, "index/"+name, func() {
+				r := measure(b, "index-sigs/"+name, func() {
 					lsh := minhashlsh.NewMinhashLSH64(K, Threshold)
 					for i, s := range sigs {
 						lsh.Add(i, s)
@@ -358,38 +396,91 @@ func BenchmarkPeers(b *testing.B) {
 		peerIndex("dgryski+ekzhu-lsh", f.dgrSigs)
 	})
 
-	// The peer end to end from text, for comparison with index/ours-minhash
-	// which starts from text: shingle byte strings built in the loop with
-	// the same tokenizer and analyzer (into one reused buffer, repeats
-	// pushed again), then NewMinhash/Push/Signature, then the index as above.
+	// End to end, text in, pairs out. Ours: New + Detector.Add of every
+	// document (signing, band probes, verification, insertion). The peers:
+	// signatures from text as in sign-text, then the index as in
+	// index-sigs; verification after timing.
 	b.Run("text-to-pairs", func(b *testing.B) {
-		b.Run("ekzhu", func(b *testing.B) {
-			an, err := textproc.NewAnalyzer(textproc.Config{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			res := make([][]any, n)
-			sigs := make([][]uint64, n)
-			r := measure(b, "text-to-pairs/ekzhu", func() {
-				lsh := minhashlsh.NewMinhashLSH64(K, Threshold)
-				for i, d := range f.docs {
-					m := minhashlsh.NewMinhash(ekzhuSeed, K)
-					pushShingles(an, d.Text, m.Push)
-					sigs[i] = m.Signature()
-					lsh.Add(i, sigs[i])
+		b.Run("ours-minhash", func(b *testing.B) {
+			res := make([][]detector.Match, n)
+			var bands, rows int
+			r := measure(b, "text-to-pairs/ours-minhash", func() {
+				d, err := minhash.New(minhashConfig)
+				if err != nil {
+					b.Fatal(err)
 				}
-				lsh.Index()
-				for i, s := range sigs {
-					res[i] = lsh.Query(s)
+				for i, doc := range f.ddocs {
+					if res[i], err = d.Add(doc); err != nil {
+						b.Fatal(err)
+					}
 				}
+				bands, rows = d.Banding()
+				d.Close()
 			})
-			cand, verified := peerPairs(res, sigs)
-			c := Evaluate(f.truth, cand)
-			reportScore(b, r, Evaluate(f.truth, verified), &c)
+			r.note = fmt.Sprintf("%d bands × %d rows", bands, rows)
+			reportScore(b, r, Evaluate(f.truth, matchPairs(f, res)), nil)
+		})
+		// SimHash from text (fingerprint, exact Hamming-distance index
+		// query, insertion), beside the others: no peer of its own.
+		b.Run("ours-simhash", func(b *testing.B) {
+			res := make([][]detector.Match, n)
+			r := measure(b, "text-to-pairs/ours-simhash", func() {
+				d, err := simhash.New(simhashConfig)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for i, doc := range f.ddocs {
+					if res[i], err = d.Add(doc); err != nil {
+						b.Fatal(err)
+					}
+				}
+				d.Close()
+			})
+			r.note = "Hamming distance ≤ 3"
+			reportScore(b, r, Evaluate(f.truth, matchPairs(f, res)), nil)
+		})
+		an := newAnalyzer(b)
+		peerPipeline := func(name string, sign func(text string) []uint64) {
+			b.Run(name, func(b *testing.B) {
+				res := make([][]any, n)
+				sigs := make([][]uint64, n)
+				r := measure(b, "text-to-pairs/"+name, func() {
+					lsh := minhashlsh.NewMinhashLSH64(K, Threshold)
+					for i, d := range f.docs {
+						sigs[i] = sign(d.Text)
+						lsh.Add(i, sigs[i])
+					}
+					lsh.Index()
+					for i, s := range sigs {
+						res[i] = lsh.Query(s)
+					}
+				})
+				cand, verified := peerPairs(res, sigs)
+				c := Evaluate(f.truth, cand)
+				reportScore(b, r, Evaluate(f.truth, verified), &c)
+			})
+		}
+		peerPipeline("ekzhu", func(text string) []uint64 {
+			m := minhashlsh.NewMinhash(ekzhuSeed, K)
+			pushShingles(an, text, m.Push)
+			return m.Signature()
+		})
+		peerPipeline("dgryski+ekzhu-lsh", func(text string) []uint64 {
+			m := gominhash.NewMinWise(dgryskiH1, dgryskiH2, K)
+			pushShingles(an, text, m.Push)
+			return m.Signature()
 		})
 	})
 
 	summary(b, f)
+}
+
+func newAnalyzer(b *testing.B) *textproc.Analyzer {
+	an, err := textproc.NewAnalyzer(textproc.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return an
 }
 
 // pushShingles feeds push the word 3-shingles of text as Shingler makes
@@ -499,14 +590,19 @@ func summary(b *testing.B, f *fixture) {
 		}
 		sb.WriteString(line + "\n")
 	}
-	ratio("sign/ekzhu", "sign/ours-minhash")
-	ratio("sign/dgryski", "sign/ours-minhash")
-	ratio("sign/ekzhu", "sign/ours-simhash")
-	ratio("sign/dgryski", "sign/ours-simhash")
-	ratio("index/ekzhu", "index/ours-minhash")
-	ratio("index/dgryski+ekzhu-lsh", "index/ours-minhash")
-	ratio("text-to-pairs/ekzhu", "index/ours-minhash")
-	ratio("index/ekzhu", "index/ours-simhash")
+	ratio("sign-shingles/ekzhu", "sign-shingles/ours-minhash")
+	ratio("sign-shingles/dgryski", "sign-shingles/ours-minhash")
+	ratio("sign-text/ekzhu", "sign-text/ours-minhash")
+	ratio("sign-text/dgryski", "sign-text/ours-minhash")
+	ratio("index-sigs/ekzhu", "index-sigs/ours-minhash")
+	ratio("index-sigs/dgryski+ekzhu-lsh", "index-sigs/ours-minhash")
+	ratio("text-to-pairs/ekzhu", "text-to-pairs/ours-minhash")
+	ratio("text-to-pairs/dgryski+ekzhu-lsh", "text-to-pairs/ours-minhash")
+	ratio("sign-text/dgryski", "sign-text/ours-simhash")
+	ratio("text-to-pairs/dgryski+ekzhu-lsh", "text-to-pairs/ours-simhash")
+	if *benchSeeds > 0 {
+		sb.WriteString(recallOverSeeds(f, *benchSeeds).String())
+	}
 	// Printed, not logged: a parent benchmark's log is not shown without -v.
 	fmt.Printf("\npeer comparison, %d documents, K=%d, word %d-shingles, Jaccard threshold %.2f, %d true pairs:\n%s\n",
 		len(f.docs), K, ShingleWords, Threshold, len(f.truth), sb.String())

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	gominhash "github.com/dgryski/go-minhash"
@@ -13,7 +14,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/minhash"
 )
 
-var seedsFlag = flag.Int("seeds", 0, "TestRecallOverSeeds: number of hash seeds to average recall over (0 skips it)")
+var benchSeeds = flag.Int("seeds", 8, "hash seeds the recall comparison averages over (TestRecallOverSeeds and the BenchmarkPeers summary); 0 skips it")
 
 // seedStats accumulates, over the true pairs, what an LSH index with
 // verification reports: a pair is found when the two signatures share a
@@ -22,6 +23,7 @@ type seedStats struct {
 	band, est, found int
 	bias, sq         float64 // sums of (estimate − J) and its square, pairs with J < 0.9
 	n                int
+	perSeed          []int // found per seed
 }
 
 func (s *seedStats) add(j, est float64, band bool) {
@@ -41,6 +43,23 @@ func (s *seedStats) add(j, est float64, band bool) {
 	}
 }
 
+// meanSE returns the mean found per seed and its standard error.
+func (s *seedStats) meanSE() (float64, float64) {
+	k := float64(len(s.perSeed))
+	var sum, sq float64
+	for _, v := range s.perSeed {
+		sum += float64(v)
+	}
+	mean := sum / k
+	for _, v := range s.perSeed {
+		sq += (float64(v) - mean) * (float64(v) - mean)
+	}
+	if k < 2 {
+		return mean, 0
+	}
+	return mean, math.Sqrt(sq / (k - 1) / k)
+}
+
 func shareBand[T comparable](a, b []T, bands, rows int) bool {
 	for i := range bands {
 		eq := true
@@ -57,34 +76,42 @@ func shareBand[T comparable](a, b []T, bands, rows int) bool {
 	return false
 }
 
-// TestRecallOverSeeds repeats the recall comparison of the benchmark over
+// seedReport is the recall comparison over several hash seeds.
+type seedReport struct {
+	seeds, truth   int
+	bands, rows    int // ours
+	pBands, pRows  int // the peers' (ekzhu's parameter search)
+	ours, ekzhu, d seedStats
+	// The peers' signatures and verification under our banding: how much
+	// of a recall difference the banding explains.
+	ekzhuOurBands, dOurBands seedStats
+}
+
+// recallOverSeeds repeats the recall comparison of the benchmark over
 // several hash seeds, on signatures alone (banding and verification as the
-// indexes do them), so that a recall difference can be told from the luck
-// of one seed. It also reports the bias and RMS error of each estimator on
-// the true pairs with J < 0.9. Opt-in: go test -run RecallOverSeeds -seeds 8 -v.
-func TestRecallOverSeeds(t *testing.T) {
-	if *seedsFlag <= 0 {
-		t.Skip("opt-in: -seeds N")
-	}
-	f := load(t)
-	bands, rows, err := minhash.Params(Threshold, K, minhash.DefaultFalseWeight, minhash.DefaultFalseWeight)
+// indexes do them: ours by Similarity, the peers by the fraction of equal
+// values), so that a recall difference can be told from the luck of one
+// seed. It also measures the bias and RMS error of each estimator on the
+// true pairs with J < 0.9.
+func recallOverSeeds(f *fixture, seeds int) *seedReport {
+	bands, rows, err := minhash.Params(Threshold, K, minhash.DefaultFalsePositiveWeight, minhash.DefaultFalseNegativeWeight)
 	if err != nil {
-		t.Fatal(err)
+		panic(err)
 	}
 	lsh := minhashlsh.NewMinhashLSH64(K, Threshold)
 	pk, pl := lsh.Params()
-	var ours, ekzhu, dgr seedStats
-	for seed := range *seedsFlag {
+	rep := &seedReport{seeds: seeds, truth: len(f.truth), bands: bands, rows: rows, pBands: pl, pRows: pk}
+	for seed := range seeds {
 		cfg := minhashConfig
 		cfg.Seed = uint64(seed)
 		sk, err := minhash.NewSketcher(cfg)
 		if err != nil {
-			t.Fatal(err)
+			panic(err)
 		}
 		s2 := uint64(seed)*0x9e3779b97f4a7c15 + 1
 		h1 := func(b []byte) uint64 { return xxh3.HashSeed(b, uint64(seed)) }
 		h2 := func(b []byte) uint64 { return xxh3.HashSeed(b, s2) }
-		var o, e, d seedStats
+		var o, e, d, e2, d2 seedStats
 		for p, j := range f.truth {
 			a, _ := sk.AppendSignature(nil, f.docs[p.A].Text)
 			b, _ := sk.AppendSignature(nil, f.docs[p.B].Text)
@@ -102,29 +129,77 @@ func TestRecallOverSeeds(t *testing.T) {
 			}
 			sa, sb := ma.Signature(), mb.Signature()
 			e.add(j, similarity64(sa, sb), shareBand(sa, sb, pl, pk))
+			e2.add(j, similarity64(sa, sb), shareBand(sa, sb, bands, rows))
 			sa, sb = da.Signature(), db.Signature()
 			d.add(j, similarity64(sa, sb), shareBand(sa, sb, pl, pk))
+			d2.add(j, similarity64(sa, sb), shareBand(sa, sb, bands, rows))
 		}
-		t.Logf("seed %d: found (band ∧ estimate ≥ %.2f) of %d true pairs: ours %d, ekzhu %d, dgryski %d", seed, Threshold, len(f.truth), o.found, e.found, d.found)
-		for _, x := range []struct{ sum, one *seedStats }{{&ours, &o}, {&ekzhu, &e}, {&dgr, &d}} {
+		for _, x := range []struct{ sum, one *seedStats }{{&rep.ours, &o}, {&rep.ekzhu, &e}, {&rep.d, &d}, {&rep.ekzhuOurBands, &e2}, {&rep.dOurBands, &d2}} {
 			x.sum.band += x.one.band
 			x.sum.est += x.one.est
 			x.sum.found += x.one.found
 			x.sum.bias += x.one.bias
 			x.sum.sq += x.one.sq
 			x.sum.n += x.one.n
+			x.sum.perSeed = append(x.sum.perSeed, x.one.found)
 		}
 	}
-	runs := float64(*seedsFlag)
-	total := float64(len(f.truth)) * runs
+	return rep
+}
+
+func (r *seedReport) String() string {
+	var sb strings.Builder
+	total := float64(r.truth) * float64(r.seeds)
+	fmt.Fprintf(&sb, "\nrecall over %d hash seeds (signature level: shares a band and estimate ≥ %.2f; %d true pairs; banding ours %d×%d, peers %d×%d):\n",
+		r.seeds, Threshold, r.truth, r.bands, r.rows, r.pBands, r.pRows)
+	om, ose := r.ours.meanSE()
 	for _, x := range []struct {
 		name string
 		s    *seedStats
-	}{{"ours (one-permutation + densification, 32-bit)", &ours}, {"ekzhu (FNV, h1 + i·h2, 64-bit)", &ekzhu}, {"dgryski (xxh3, h1 + i·h2, 64-bit)", &dgr}} {
-		msg := fmt.Sprintf("%-48s mean recall %.4f (band %.4f, estimate ≥ t %.4f); estimate − J on %d pairs with J < 0.9: bias %+.4f, RMSE %.4f",
-			x.name, float64(x.s.found)/total, float64(x.s.band)/total, float64(x.s.est)/total,
-			x.s.n/(*seedsFlag), x.s.bias/float64(x.s.n), math.Sqrt(x.s.sq/float64(x.s.n)))
-		t.Log(msg)
+	}{
+		{"ours (one-permutation + densification, Li estimator)", &r.ours},
+		{"ekzhu (FNV, h1 + i·h2, 64-bit)", &r.ekzhu},
+		{"dgryski (xxh3, h1 + i·h2, 64-bit)", &r.d},
+		{fmt.Sprintf("ekzhu signatures, our %d×%d banding", r.bands, r.rows), &r.ekzhuOurBands},
+		{fmt.Sprintf("dgryski signatures, our %d×%d banding", r.bands, r.rows), &r.dOurBands},
+	} {
+		m, se := x.s.meanSE()
+		fmt.Fprintf(&sb, "  %-53s recall %.4f ± %.4f (band %.4f, estimate ≥ t %.4f); estimate − J on %d pairs with J < 0.9: bias %+.4f, RMSE %.4f",
+			x.name, m/float64(r.truth), se/float64(r.truth), float64(x.s.band)/total, float64(x.s.est)/total,
+			x.s.n/r.seeds, x.s.bias/float64(x.s.n), math.Sqrt(x.s.sq/float64(x.s.n)))
+		if x.s != &r.ours {
+			diff, dse := om-m, math.Hypot(ose, se)
+			verdict := "ours higher"
+			switch {
+			case diff < 0 && -diff <= 2*dse:
+				verdict = "ours lower, within 2 standard errors"
+			case diff < 0:
+				verdict = "ours lower"
+			case diff == 0:
+				verdict = "equal"
+			}
+			fmt.Fprintf(&sb, "; ours − this %+.4f ± %.4f: %s", diff/float64(r.truth), dse/float64(r.truth), verdict)
+		}
+		sb.WriteString("\n")
 	}
-	t.Logf("banding: ours %d×%d, peers %d×%d; %d seeds, %d documents", bands, rows, pl, pk, *seedsFlag, len(f.docs))
+	return sb.String()
+}
+
+// TestRecallOverSeeds prints the recall comparison over -seeds hash seeds
+// (default 8; go test -run RecallOverSeeds -v -args -seeds 32) and checks
+// that ours is not lower than either peer's beyond two standard errors.
+func TestRecallOverSeeds(t *testing.T) {
+	if *benchSeeds <= 0 {
+		t.Skip("-seeds 0")
+	}
+	f := load(t)
+	rep := recallOverSeeds(f, *benchSeeds)
+	t.Log(rep.String())
+	om, ose := rep.ours.meanSE()
+	for name, s := range map[string]*seedStats{"ekzhu": &rep.ekzhu, "dgryski": &rep.d} {
+		m, se := s.meanSE()
+		if om < m-2*math.Hypot(ose, se) {
+			t.Errorf("ours finds %.1f true pairs per seed, %s %.1f: lower beyond two standard errors", om, name, m)
+		}
+	}
 }
