@@ -66,9 +66,9 @@
 // densification, O(n·K) for KHash and ICWS. Add and Containers probe b band
 // maps (Containment: up to four banding levels) and verify each candidate
 // in O(K). Memory per document is 4·K bytes for the signature, 24 bytes of
-// bookkeeping and, per band, 12 bytes plus 16-32 bytes for each distinct
-// band key (one open-addressing table, at most half full). Storage grows
-// in chunks of 256 documents and never copies what it holds.
+// bookkeeping and, per band, 12 bytes plus a map entry for each distinct
+// band key. Per-document storage grows in chunks of 256 documents and never
+// copies what it holds.
 //
 // # Parameters
 //

@@ -151,21 +151,27 @@ func AppendBandKeys(dst []uint64, sig []uint32, bands, rows int) []uint64 {
 	return dst
 }
 
-// table is one LSH banding over the dense document indexes: heads maps
-// (band, key) to the first document of a chain; next.of(doc)[band] is the
-// next document of doc's chain in that band (−1 ends it) and
-// keys.of(doc)[band] doc's key there (to unlink it on removal).
+// table is one LSH banding over the dense document indexes: per band a map
+// from key to the first document of a chain; next.of(doc)[band] is the next
+// document of doc's chain in that band (−1 ends it) and keys.of(doc)[band]
+// doc's key there (to unlink it on removal). Go's maps measured as fast as
+// one open-addressing table for all bands and take half its memory (that
+// table had to stay at most half full with 16-byte slots).
 type table struct {
 	bands, rows int
-	heads       bandMap
+	heads       []map[uint64]int32
 	next        strided[int32]
 	keys        strided[uint64]
 	in          strided[bool] // doc is indexed in this table
 }
 
 func newTable(bands, rows int) *table {
-	return &table{bands: bands, rows: rows,
+	t := &table{bands: bands, rows: rows, heads: make([]map[uint64]int32, bands),
 		next: newStrided[int32](bands, -1), keys: newStrided[uint64](bands, 0), in: newStrided(1, false)}
+	for i := range t.heads {
+		t.heads[i] = map[uint64]int32{}
+	}
+	return t
 }
 
 // insert indexes doc under its band keys.
@@ -177,7 +183,12 @@ func (t *table) insert(doc uint32, keys []uint64) {
 	next, own := t.next.of(doc), t.keys.of(doc)
 	copy(own, keys)
 	for b, key := range keys {
-		next[b] = t.heads.set(int32(b), key, int32(doc))
+		if h, ok := t.heads[b][key]; ok {
+			next[b] = h
+		} else {
+			next[b] = -1
+		}
+		t.heads[b][key] = int32(doc)
 	}
 }
 
@@ -190,8 +201,12 @@ func (t *table) remove(doc uint32) {
 	next, own := t.next.of(doc), t.keys.of(doc)
 	for b := range t.bands {
 		key := own[b]
-		if h := t.heads.get(int32(b), key); h == int32(doc) {
-			t.heads.replace(int32(b), key, next[b])
+		if h := t.heads[b][key]; h == int32(doc) {
+			if next[b] < 0 {
+				delete(t.heads[b], key)
+			} else {
+				t.heads[b][key] = next[b]
+			}
 		} else {
 			for p := h; p >= 0; {
 				pn := t.next.of(uint32(p))
@@ -209,7 +224,11 @@ func (t *table) remove(doc uint32) {
 // each calls fn for every document sharing band key keys[b] in band b.
 func (t *table) each(keys []uint64, fn func(doc uint32)) {
 	for b, key := range keys {
-		for p := t.heads.get(int32(b), key); p >= 0; p = t.next.of(uint32(p))[b] {
+		h, ok := t.heads[b][key]
+		if !ok {
+			continue
+		}
+		for p := h; p >= 0; p = t.next.of(uint32(p))[b] {
 			fn(uint32(p))
 		}
 	}
