@@ -29,7 +29,7 @@ func FuzzDetector(f *testing.F) {
 			assert.NotEqual(t, "b", m.ID)
 			hasA = hasA || m.ID == "a"
 		}
-		if len(d.signer.doc.Tokens) > 0 {
+		if len(d.signer.toks) > 0 {
 			assert.True(t, hasA, "exact copy of %q not found: %v", text, ms)
 		}
 		c, err := d.Cluster("a")

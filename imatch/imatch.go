@@ -221,8 +221,8 @@ type Signer struct {
 	an  *textproc.Analyzer
 	idf *textproc.IDF
 
-	doc     *textproc.Document
-	stamp   []uint32 // per term ID: serial of the last document it was seen in
+	toks    []textproc.Token // of the text being signed
+	stamp   []uint32         // per term ID: serial of the last document it was seen in
 	serial  uint32
 	uniq    []uint32 // unique term IDs of the current document, first-seen order
 	terms   []string // the same as strings
@@ -279,7 +279,7 @@ func (s *Signer) AppendSign(dst []Key, text string) []Key {
 
 // analyze tokenises text and collects its unique terms.
 func (s *Signer) analyze(text string) {
-	s.doc = s.an.Analyze(text)
+	s.toks = s.an.Tokens(text)
 	if n := s.an.VocabularySize(); n > len(s.stamp) {
 		s.stamp = append(s.stamp, make([]uint32, n-len(s.stamp))...)
 	}
@@ -289,7 +289,7 @@ func (s *Signer) analyze(text string) {
 		s.serial = 1
 	}
 	s.uniq, s.terms = s.uniq[:0], s.terms[:0]
-	for _, t := range s.doc.Tokens {
+	for _, t := range s.toks {
 		if s.stamp[t.ID] != s.serial {
 			s.stamp[t.ID] = s.serial
 			s.uniq = append(s.uniq, t.ID)
@@ -493,10 +493,10 @@ func (s *Signer) selectBand(frozen bool, n int64) {
 // exactKey returns the digest of the analysed document's whole term
 // sequence, and false for a document without terms.
 func (s *Signer) exactKey() (Key, bool) {
-	if len(s.doc.Tokens) == 0 {
+	if len(s.toks) == 0 {
 		return Key{}, false
 	}
 	var dig hashx.Digest
-	s.buf, dig = hashx.TokensDigest(s.buf, s.doc.Tokens)
+	s.buf, dig = hashx.TokensDigest(s.buf, s.toks)
 	return Key{Lexicon: exactLexicon, Digest: Digest(dig)}, true
 }

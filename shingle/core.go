@@ -69,7 +69,7 @@ func newExtractor(cfg Config) (*extractor, error) {
 // tokens analyses text and fills e.hs with one hash per token, using the
 // per-vocabulary cache so steady-state analysis hashes nothing twice.
 func (e *extractor) tokens(text string) []textproc.Token {
-	toks := e.an.Analyze(text).Tokens
+	toks := e.an.Tokens(text)
 	if n := e.an.VocabularySize(); n > len(e.th) {
 		e.th = append(e.th, make([]uint64, n-len(e.th))...)
 		e.class = append(e.class, make([]uint8, n-len(e.class))...)

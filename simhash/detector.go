@@ -120,15 +120,15 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		return nil, err
 	}
 	s := d.signer
-	s.doc = s.an.Analyze(doc.Text)
-	if d.owned && len(s.doc.Tokens) > 0 {
+	s.toks = s.an.Tokens(doc.Text)
+	if d.owned && len(s.toks) > 0 {
 		_ = s.idf.AddDocument(d.uniqueTerms()) // our table is never frozen
 	}
 	fp, ok := s.sign()
 	var dig hashx.Digest
 	hasDig := false
-	if (d.online || !ok) && len(s.doc.Tokens) > 0 {
-		d.buf, dig = hashx.TokensDigest(d.buf, s.doc.Tokens)
+	if (d.online || !ok) && len(s.toks) > 0 {
+		d.buf, dig = hashx.TokensDigest(d.buf, s.toks)
 		hasDig = true
 	}
 	idx, err := d.docs.Add(doc)
@@ -165,7 +165,7 @@ func (d *Detector) uniqueTerms() []string {
 		d.serial = 1
 	}
 	d.terms = d.terms[:0]
-	for _, t := range s.doc.Tokens {
+	for _, t := range s.toks {
 		if d.stamp[t.ID] != d.serial {
 			d.stamp[t.ID] = d.serial
 			d.terms = append(d.terms, t.Term)

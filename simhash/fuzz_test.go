@@ -44,7 +44,7 @@ func FuzzDetector(f *testing.F) {
 			assert.NotEqual(t, "b", m.ID)
 			hasA = hasA || m.ID == "a"
 		}
-		if ok || len(fresh.doc.Tokens) > 0 {
+		if ok || len(fresh.toks) > 0 {
 			assert.True(t, hasA, "exact copy of %q not found: %v", text, ms)
 		}
 	})

@@ -283,10 +283,10 @@ type Signer struct {
 	an  *textproc.Analyzer
 	idf *textproc.IDF
 
-	doc    *textproc.Document
-	thash  []uint64  // per term ID: feature hash of the term
-	tset   []bool    // thash[id] is valid
-	wcache []float64 // per term ID: idf, when the table is frozen; NaN-free, valid when wset
+	toks   []textproc.Token // of the text being signed
+	thash  []uint64         // per term ID: feature hash of the term
+	tset   []bool           // thash[id] is valid
+	wcache []float64        // per term ID: idf, when the table is frozen; NaN-free, valid when wset
 	wset   []bool
 	frozen bool
 	stop   map[string]struct{} // FeatureSpots antecedents
@@ -352,7 +352,7 @@ func (s *Signer) Config() Config { return s.cfg }
 // O(n + u·(64 + SkipTop)) for n tokens and u unique features, with no
 // allocation in the steady state.
 func (s *Signer) Sign(text string) (uint64, bool) {
-	s.doc = s.an.Analyze(text)
+	s.toks = s.an.Tokens(text)
 	return s.sign()
 }
 
@@ -432,12 +432,12 @@ func (s *Signer) rehash() {
 	}
 }
 
-// collect fills s.feats with the unique features of s.doc.
+// collect fills s.feats with the unique features of s.toks.
 func (s *Signer) collect() {
 	s.feats = s.feats[:0]
 	if len(s.slots) == 0 {
 		s.rehash()
-	} else if len(s.slots) > 64 && len(s.slots) > 8*len(s.doc.Tokens) {
+	} else if len(s.slots) > 64 && len(s.slots) > 8*len(s.toks) {
 		s.slots = s.slots[:0]
 		s.rehash() // shrink after a huge document
 	} else {
@@ -447,7 +447,7 @@ func (s *Signer) collect() {
 	}
 	s.grow()
 	needIDF := s.cfg.usesIDF()
-	toks := s.doc.Tokens
+	toks := s.toks
 	switch s.cfg.Features {
 	case FeatureWords:
 		for i := range toks {

@@ -187,15 +187,7 @@ func (a *Analyzer) Config() Config { return a.cfg }
 
 // Analyze analyses text. The returned Document is valid until the next call.
 func (a *Analyzer) Analyze(text string) *Document {
-	d := &a.doc
-	// Size the token buffer from the text (news averages 6-7 bytes a
-	// word), and let go of a huge buffer a huge document left behind.
-	est := len(text)/6 + 16
-	if c := cap(d.Tokens); c < est || c > 1<<16 && c > 8*est {
-		d.Tokens = make([]Token, 0, est)
-	}
-	d.Tokens = d.Tokens[:0]
-	d.Sentences = d.Sentences[:0]
+	d := a.reset(text)
 	a.split.each(text, &a.sbuf, func(s Span) bool {
 		first := len(d.Tokens)
 		for i := s.Start; ; {
@@ -229,6 +221,39 @@ func (a *Analyzer) Analyze(text string) *Document {
 		k = j
 	}
 	return d
+}
+
+// reset empties the document buffer for text.
+func (a *Analyzer) reset(text string) *Document {
+	d := &a.doc
+	// Size the token buffer from the text (news averages 6-7 bytes a
+	// word), and let go of a huge buffer a huge document left behind.
+	est := len(text)/6 + 16
+	if c := cap(d.Tokens); c < est || c > 1<<16 && c > 8*est {
+		d.Tokens = make([]Token, 0, est)
+	}
+	d.Tokens = d.Tokens[:0]
+	d.Sentences = d.Sentences[:0]
+	return d
+}
+
+// Tokens returns the tokens [Analyze] would return for text, without
+// finding sentences: for callers that use the token sequence alone it
+// saves the sentence splitter's pass (FuzzAnalyze checks the two agree).
+// The slice is valid until the next call of Tokens or Analyze.
+func (a *Analyzer) Tokens(text string) []Token {
+	d := a.reset(text)
+	for i := 0; ; {
+		w, ok := nextWord(text, i)
+		if !ok {
+			break
+		}
+		i = w.End
+		if term, id, ok := a.term(text[w.Start:w.End]); ok {
+			d.Tokens = append(d.Tokens, Token{Term: term, ID: id, Start: w.Start, End: w.End})
+		}
+	}
+	return d.Tokens
 }
 
 // Term processes one surface word (steps 3-6 of the pipeline) and returns

@@ -1,6 +1,7 @@
 package textproc
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -8,6 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/language"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 func terms(t *testing.T, cfg Config, text string) []string {
@@ -185,5 +188,22 @@ func TestLoweringKeepsNFC(t *testing.T) {
 		require.True(t, ok, "%q", tc.in)
 		assert.Equal(t, tc.want, got, "Term(%q) under %v", tc.in, tc.lang)
 		assert.True(t, norm.NFC.IsNormalString(got), "Term(%q) = %q is not NFC", tc.in, got)
+	}
+}
+
+// TestTokensMatchAnalyze: Tokens gives Analyze's tokens on whole corpora,
+// English and Turkish, under every configuration the detectors use.
+func TestTokensMatchAnalyze(t *testing.T) {
+	corpora := map[string]language.Tag{"reuters21578.jsonl": language.English, "ttc3600.jsonl": language.Turkish}
+	for file, lang := range corpora {
+		recs := dataset.ForTest(t, file)
+		for _, cfg := range []Config{{}, {Language: lang}, FullConfig(lang)} {
+			a, err := NewAnalyzer(cfg)
+			require.NoError(t, err)
+			for _, r := range recs[:min(len(recs), 2000)] {
+				want := slices.Clone(a.Analyze(r.Text).Tokens)
+				require.Equal(t, want, a.Tokens(r.Text), "%s %s under %+v", file, r.ID, cfg)
+			}
+		}
 	}
 }

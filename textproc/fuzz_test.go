@@ -2,6 +2,7 @@ package textproc
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -61,6 +62,10 @@ func FuzzAnalyze(f *testing.F) {
 			}
 			if n != len(d.Tokens) {
 				t.Fatalf("sentences hold %d tokens, document %d", n, len(d.Tokens))
+			}
+			want := slices.Clone(d.Tokens)
+			if got := a.Tokens(text); !slices.Equal(got, want) {
+				t.Fatalf("Tokens = %v, Analyze's tokens %v", got, want)
 			}
 			// Folding is idempotent: analysing the terms again yields them.
 			if a.cfg.Stemmer == StemNone && !a.cfg.RemoveStopwords {

@@ -51,7 +51,7 @@ func New(cfg Config) *Detector {
 // Shingles returns the set of hashed word w-shingles of text; a text of
 // fewer than w words yields one shingle of all its words, an empty text none.
 func Shingles(an *textproc.Analyzer, text string, w int) map[uint64]struct{} {
-	toks := an.Analyze(text).Tokens
+	toks := an.Tokens(text)
 	set := map[uint64]struct{}{}
 	for i := 0; i < len(toks); i++ {
 		if i+w > len(toks) && i > 0 {
