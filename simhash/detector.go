@@ -120,14 +120,22 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		return nil, err
 	}
 	s := d.signer
-	s.toks = s.an.Tokens(doc.Text)
-	if d.owned && len(s.toks) > 0 {
-		_ = s.idf.AddDocument(d.uniqueTerms()) // our table is never frozen
+	if s.lite {
+		s.analyse(doc.Text)
+	} else {
+		s.toks = s.an.Tokens(doc.Text)
+		if d.owned && len(s.toks) > 0 {
+			_ = s.idf.AddDocument(d.uniqueTerms()) // our table is never frozen
+		}
+		s.prepare()
 	}
 	fp, ok := s.sign()
 	var dig hashx.Digest
 	hasDig := false
-	if (d.online || !ok) && len(s.toks) > 0 {
+	if (d.online || !ok) && len(s.th) > 0 {
+		if s.lite {
+			s.toks = s.an.Tokens(doc.Text) // a text without features: rare
+		}
 		d.buf, dig = hashx.TokensDigest(d.buf, s.toks)
 		hasDig = true
 	}

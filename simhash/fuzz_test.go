@@ -38,13 +38,21 @@ func FuzzDetector(f *testing.F) {
 		require.NoError(t, err)
 		want, wantOK := fresh.Sign(text)
 		assert.Equal(t, wantOK, ok)
+		if fresh.lite {
+			slow, err := NewSigner(cfg, nil)
+			require.NoError(t, err)
+			slow.lite = false // the interned-token path
+			sfp, sok := slow.Sign(text)
+			assert.Equal(t, wantOK, sok, "lite and interned paths disagree on %q", text)
+			assert.Equal(t, want, sfp, "lite and interned paths disagree on %q", text)
+		}
 		assert.Equal(t, want, fp)
 		hasA := false
 		for _, m := range ms {
 			assert.NotEqual(t, "b", m.ID)
 			hasA = hasA || m.ID == "a"
 		}
-		if ok || len(fresh.toks) > 0 {
+		if ok || len(fresh.th) > 0 {
 			assert.True(t, hasA, "exact copy of %q not found: %v", text, ms)
 		}
 	})

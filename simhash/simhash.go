@@ -292,6 +292,17 @@ type Signer struct {
 	stop   map[string]struct{} // FeatureSpots antecedents
 	isStop []int8              // per term ID: 0 unknown, 1 stopword, 2 not
 
+	// Per token of the text being signed, what collect reads: the term's
+	// feature hash, whether it is a FeatureSpots antecedent, its idf.
+	th   []uint64
+	st   []bool
+	tidf []float64
+	// lite: features need neither idf nor term strings, so tokens are
+	// hashed as they are scanned (Analyzer.AppendTerm), without interning.
+	lite    bool
+	termBuf []byte
+	stopH   map[uint64]struct{} // lite FeatureSpots: hashes of the antecedents
+
 	feats []feat
 	slots []int32 // open addressing: index into feats, −1 empty
 	mask  uint64
@@ -319,10 +330,13 @@ func NewSigner(cfg Config, idf *textproc.IDF) (*Signer, error) {
 		return nil, fmt.Errorf("simhash: %v: %w", err, detector.ErrInvalidConfig)
 	}
 	sg := &Signer{cfg: cfg, an: an, idf: idf}
+	sg.lite = !cfg.usesIDF() && cfg.Features != FeatureCharNGrams
 	if cfg.Features == FeatureSpots {
 		sg.stop = map[string]struct{}{}
+		sg.stopH = map[uint64]struct{}{}
 		for _, w := range textproc.Stopwords(tc.Language) {
 			sg.stop[w] = struct{}{}
+			sg.stopH[hashx.String64(w, cfg.Seed)] = struct{}{}
 		}
 	}
 	return sg, nil
@@ -352,8 +366,54 @@ func (s *Signer) Config() Config { return s.cfg }
 // O(n + u·(64 + SkipTop)) for n tokens and u unique features, with no
 // allocation in the steady state.
 func (s *Signer) Sign(text string) (uint64, bool) {
-	s.toks = s.an.Tokens(text)
+	s.analyse(text)
 	return s.sign()
+}
+
+// analyse fills the per-token inputs of collect for text. In lite mode it
+// hashes each term as Words and AppendTerm yield it, which is the token
+// sequence of Analyzer.Tokens (TestLiteMatchesTokens), and leaves s.toks
+// empty; otherwise s.toks holds the interned tokens.
+func (s *Signer) analyse(text string) {
+	spots := s.cfg.Features == FeatureSpots
+	if s.lite {
+		s.th, s.st, s.tidf = s.th[:0], s.st[:0], s.tidf[:0]
+		s.toks = s.toks[:0]
+		for sp := range textproc.Words(text) {
+			var ok bool
+			s.termBuf, ok = s.an.AppendTerm(s.termBuf[:0], text[sp.Start:sp.End])
+			if !ok {
+				continue
+			}
+			h := hashx.Bytes64(s.termBuf, s.cfg.Seed)
+			s.th = append(s.th, h)
+			if spots {
+				_, stop := s.stopH[h]
+				s.st = append(s.st, stop)
+			}
+		}
+		return
+	}
+	s.toks = s.an.Tokens(text)
+	s.prepare()
+}
+
+// prepare fills the per-token inputs of collect from s.toks (after the
+// Detector has counted the document in its online IDF table).
+func (s *Signer) prepare() {
+	s.th, s.st, s.tidf = s.th[:0], s.st[:0], s.tidf[:0]
+	s.grow()
+	needIDF := s.cfg.usesIDF()
+	for i := range s.toks {
+		t := &s.toks[i]
+		s.th = append(s.th, s.termHash(t))
+		if s.cfg.Features == FeatureSpots {
+			s.st = append(s.st, s.stopword(t))
+		}
+		if needIDF {
+			s.tidf = append(s.tidf, s.termIDF(t))
+		}
+	}
 }
 
 func (s *Signer) grow() {
@@ -437,7 +497,7 @@ func (s *Signer) collect() {
 	s.feats = s.feats[:0]
 	if len(s.slots) == 0 {
 		s.rehash()
-	} else if len(s.slots) > 64 && len(s.slots) > 8*len(s.toks) {
+	} else if len(s.slots) > 64 && len(s.slots) > 8*len(s.th) {
 		s.slots = s.slots[:0]
 		s.rehash() // shrink after a huge document
 	} else {
@@ -445,30 +505,28 @@ func (s *Signer) collect() {
 			s.slots[i] = -1
 		}
 	}
-	s.grow()
 	needIDF := s.cfg.usesIDF()
-	toks := s.toks
+	th := s.th
 	switch s.cfg.Features {
 	case FeatureWords:
-		for i := range toks {
-			t := &toks[i]
+		for i, h := range th {
 			w := 0.0
 			if needIDF {
-				w = s.termIDF(t)
+				w = s.tidf[i]
 			}
-			s.add(s.termHash(t), w)
+			s.add(h, w)
 		}
 	case FeatureWordNGrams:
 		n := s.cfg.N
-		if len(toks) > 0 && len(toks) < n {
-			n = len(toks) // a short text is one n-gram of all its words
+		if len(th) > 0 && len(th) < n {
+			n = len(th) // a short text is one n-gram of all its words
 		}
-		for i := 0; i+n <= len(toks); i++ {
+		for i := 0; i+n <= len(th); i++ {
 			h, w := uint64(n), 0.0
 			for j := i; j < i+n; j++ {
-				h = hashx.Combine(h, s.termHash(&toks[j]))
+				h = hashx.Combine(h, th[j])
 				if needIDF {
-					w += s.termIDF(&toks[j])
+					w += s.tidf[j]
 				}
 			}
 			s.add(h, w/float64(n))
@@ -477,18 +535,18 @@ func (s *Signer) collect() {
 		// For each antecedent at i, the chain of the next N non-stopwords
 		// (spot distance 1); a chain cut short by the end is dropped.
 		n := s.cfg.N
-		for i := range toks {
-			if !s.stopword(&toks[i]) {
+		for i := range th {
+			if !s.st[i] {
 				continue
 			}
 			h, w, got := uint64(n)+0x5b07, 0.0, 0
-			for k := i + 1; k < len(toks) && got < n; k++ {
-				if s.stopword(&toks[k]) {
+			for k := i + 1; k < len(th) && got < n; k++ {
+				if s.st[k] {
 					continue
 				}
-				h = hashx.Combine(h, s.termHash(&toks[k]))
+				h = hashx.Combine(h, th[k])
 				if needIDF {
-					w += s.termIDF(&toks[k])
+					w += s.tidf[k]
 				}
 				got++
 			}
@@ -497,6 +555,7 @@ func (s *Signer) collect() {
 			}
 		}
 	case FeatureCharNGrams:
+		toks := s.toks
 		s.chars, s.owner = s.chars[:0], s.owner[:0]
 		for i := range toks {
 			if i > 0 {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/detectortest"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -305,5 +306,33 @@ func TestSignerAllocs(t *testing.T) {
 		s.Sign(text)
 		allocs := testing.AllocsPerRun(100, func() { s.Sign(text) })
 		assert.Zero(t, allocs, "Sign with %+v", cfg)
+	}
+}
+
+// TestLiteMatchesTokens: for configurations without idf the Signer hashes
+// terms as it scans them instead of interning them; its fingerprints are
+// those of the interned-token path on Reuters and TTC-3600, for every
+// feature kind that takes the lite path and both weightings.
+func TestLiteMatchesTokens(t *testing.T) {
+	corpora := map[string]string{"reuters21578.jsonl": "en", "ttc3600.jsonl": "tr"}
+	for file, lang := range corpora {
+		recs := dataset.ForTest(t, file)
+		for _, f := range []Features{FeatureWords, FeatureWordNGrams, FeatureSpots} {
+			for _, w := range []Weights{WeightUnit, WeightTF} {
+				cfg := Config{Language: lang, Features: f, Weights: w, SkipTop: -1}
+				lite, err := NewSigner(cfg, nil)
+				require.NoError(t, err)
+				require.True(t, lite.lite, "%+v takes the lite path", cfg)
+				slow, err := NewSigner(cfg, nil)
+				require.NoError(t, err)
+				slow.lite = false
+				for _, r := range recs[:min(len(recs), 1500)] {
+					a, okA := lite.Sign(r.Text)
+					b, okB := slow.Sign(r.Text)
+					require.Equal(t, okB, okA, "%s %s %+v", file, r.ID, cfg)
+					require.Equal(t, b, a, "%s %s %+v", file, r.ID, cfg)
+				}
+			}
+		}
 	}
 }
