@@ -42,7 +42,7 @@ type Sketcher struct {
 	sh    []uint64 // shingle hashes of the current text
 	first []uint64 // Weighted: first-term hash of each shingle
 	terms []uint64 // Weighted: term hashes of the current text
-	bins  []uint64
+	bins  []uint32
 	set   uset
 	lw    []float64
 	keys  []uint64
@@ -64,7 +64,7 @@ func newSketcher(cfg Config) *Sketcher {
 		tag = language.Make(cfg.Language)
 	}
 	an, _ := textproc.NewAnalyzer(textproc.Config{Language: tag}) // never fails for a zero Stemmer
-	s := &Sketcher{cfg: cfg, an: an, ring: make([]uint64, 0, cfg.Shingle), bins: make([]uint64, cfg.NumHashes)}
+	s := &Sketcher{cfg: cfg, an: an, ring: make([]uint64, 0, cfg.Shingle), bins: make([]uint32, cfg.NumHashes)}
 	// Hash-family seeds come from Config.Seed through PCG (STYLE rule 15).
 	r := rand.New(rand.NewPCG(cfg.Seed, 0x6d696e68617368)) // "minhash"
 	s.seedMix = r.Uint64()
@@ -204,9 +204,8 @@ func (s *Sketcher) AppendHashSignature(dst []uint32, hashes []uint64) ([]uint32,
 // sign appends the K-value signature of the shingle hashes sh.
 func (s *Sketcher) sign(dst []uint32, sh []uint64) []uint32 {
 	k := len(s.bins)
-	const empty = math.MaxUint64
 	for i := range s.bins {
-		s.bins[i] = empty
+		s.bins[i] = emptyBin
 	}
 	bins := s.bins
 	if s.cfg.Scheme == KHash {
@@ -214,7 +213,7 @@ func (s *Sketcher) sign(dst []uint32, sh []uint64) []uint32 {
 		// h_i(x) = Mix64(x ⊕ seed_i) (Broder 1997; ALGORITHMS.md §5).
 		for _, x := range sh {
 			for i, sd := range s.seeds {
-				if v := hashx.Mix64(x^sd) & valueMask; v < bins[i] {
+				if v := uint32(hashx.Mix64(x^sd)) & valueMask; v < bins[i] {
 					bins[i] = v
 				}
 			}
@@ -222,22 +221,19 @@ func (s *Sketcher) sign(dst []uint32, sh []uint64) []uint32 {
 	} else {
 		// One-permutation hashing (Li, Owen, Zhang 2012): one permutation
 		// v = Mix64(x ⊕ seed) splits into a bin (high 32 bits, by
-		// multiply-shift range reduction) and a value (low 32 bits); each
-		// bin keeps its minimum (31 bits: the top bit of a value marks a
-		// bin filled by densification, see [Similarity]).
+		// multiply-shift range reduction) and a value (the low 31 bits:
+		// the top bit of a value marks a bin filled by densification, see
+		// [Similarity]); each bin keeps its minimum.
 		for _, x := range sh {
 			v := hashx.Mix64(x ^ s.seedMix)
 			b := (v >> 32) * uint64(k) >> 32
-			if lo := v & valueMask; lo < bins[b] {
+			if lo := uint32(v) & valueMask; lo < bins[b] {
 				bins[b] = lo
 			}
 		}
 		s.densify()
 	}
-	for _, v := range bins {
-		dst = append(dst, uint32(v))
-	}
-	return dst
+	return append(dst, bins...)
 }
 
 // densify fills every empty bin by optimal densification (Shrivastava,
@@ -255,7 +251,7 @@ func (s *Sketcher) densify() {
 	filled := s.filled
 	clear(filled)
 	for j, v := range bins {
-		filled[j>>6] |= uint64(^v>>31&1) << (j & 63)
+		filled[j>>6] |= uint64(^v>>31&1) << (j & 63) // empty: all ones
 	}
 	has := func(b uint16) uint8 { return uint8(filled[b>>6] >> (b & 63) & 1) }
 	for w, word := range filled {
@@ -300,10 +296,12 @@ func (s *Sketcher) probeBeyond(j uint64) uint64 {
 }
 
 // valueMask keeps the 31 bits of a signature value; densifiedBit marks a
-// one-permutation bin that no element fell into.
+// one-permutation bin that no element fell into; emptyBin is such a bin
+// before densification (above every value, so any value replaces it).
 const (
 	valueMask    = 1<<31 - 1
 	densifiedBit = 1 << 31
+	emptyBin     = math.MaxUint32
 )
 
 // precomputedProbes is how many probes per bin are tabled at NewSketcher;
