@@ -492,7 +492,8 @@ func (s *Signer) rehash() {
 	}
 }
 
-// collect fills s.feats with the unique features of s.toks.
+// collect fills s.feats with the unique features of the text analysed
+// last: s.th, s.st and s.tidf, and s.toks for character n-grams.
 func (s *Signer) collect() {
 	s.feats = s.feats[:0]
 	if len(s.slots) == 0 {

@@ -190,16 +190,7 @@ func (a *Analyzer) Analyze(text string) *Document {
 	d := a.reset(text)
 	a.split.each(text, &a.sbuf, func(s Span) bool {
 		first := len(d.Tokens)
-		for i := s.Start; ; {
-			w, ok := nextWord(text[:s.End], i)
-			if !ok {
-				break
-			}
-			i = w.End
-			if term, id, ok := a.term(text[w.Start:w.End]); ok {
-				d.Tokens = append(d.Tokens, Token{Term: term, ID: id, Start: w.Start, End: w.End})
-			}
-		}
+		d.Tokens = a.appendTokens(d.Tokens, text, s.Start, s.End)
 		if len(d.Tokens) > first {
 			// Tokens are attached below, once d.Tokens no longer grows.
 			d.Sentences = append(d.Sentences, Sentence{Start: s.Start, End: s.End})
@@ -243,17 +234,22 @@ func (a *Analyzer) reset(text string) *Document {
 // The slice is valid until the next call of Tokens or Analyze.
 func (a *Analyzer) Tokens(text string) []Token {
 	d := a.reset(text)
-	for i := 0; ; {
-		w, ok := nextWord(text, i)
+	d.Tokens = a.appendTokens(d.Tokens, text, 0, len(text))
+	return d.Tokens
+}
+
+// appendTokens appends the tokens of the words of text[start:end].
+func (a *Analyzer) appendTokens(toks []Token, text string, start, end int) []Token {
+	for i := start; ; {
+		w, ok := nextWord(text[:end], i)
 		if !ok {
-			break
+			return toks
 		}
 		i = w.End
 		if term, id, ok := a.term(text[w.Start:w.End]); ok {
-			d.Tokens = append(d.Tokens, Token{Term: term, ID: id, Start: w.Start, End: w.End})
+			toks = append(toks, Token{Term: term, ID: id, Start: w.Start, End: w.End})
 		}
 	}
-	return d.Tokens
 }
 
 // Term processes one surface word (steps 3-6 of the pipeline) and returns
