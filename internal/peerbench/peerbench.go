@@ -3,18 +3,15 @@
 // on the Reuters-21578 corpus (issue 9, "Peer benchmark"). It is a nested
 // module so that the peers never become dependencies of the library.
 //
-// This file holds the measurement support: reading the corpus, the shared
-// shingle sets, exact Jaccard ground truth and the recall comparison. The
-// benchmarks are in peerbench_test.go; README.md says how to run them.
+// This file holds the measurement support: the shared shingle sets, exact
+// Jaccard ground truth and the recall comparison. The benchmarks are in
+// peerbench_test.go; README.md says how to run them. The corpus and the
+// floor come from the main module's internal/dataset and
+// internal/benchfloor, which this module may import: its import path lies
+// under the main module's.
 package peerbench
 
 import (
-	"bufio"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -32,62 +29,11 @@ const (
 	Threshold = 0.5
 	// DefaultDocs is how many Reuters documents the benchmarks use.
 	DefaultDocs = 5000
-	// ReutersFile is the corpus file in shared/data.
+	// ReutersFile is the corpus file in shared/data (read through the main
+	// module's internal/dataset, which finds ../shared/data or
+	// $NEARDUP_DATA).
 	ReutersFile = "reuters21578.jsonl"
 )
-
-// ErrNoData is returned when no shared/data directory holding the corpus is
-// found above the working directory.
-var ErrNoData = errors.New("peerbench: shared/data/" + ReutersFile + " not found in any directory above the working directory")
-
-// Doc is one corpus document.
-type Doc struct {
-	ID   string `json:"id"`
-	Text string `json:"text"`
-	Date string `json:"date"`
-}
-
-// FindData walks up from the working directory to the first directory
-// containing shared/data/name and returns that file's path.
-func FindData(name string) (string, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", ErrNoData
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		p := filepath.Join(dir, "shared", "data", name)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p, nil
-		}
-		if filepath.Dir(dir) == dir {
-			return "", fmt.Errorf("%w (looked for shared/data/%s)", ErrNoData, name)
-		}
-	}
-}
-
-// LoadJSONL reads the first n records (all if n ≤ 0) of a JSON-lines file
-// with id and text fields.
-func LoadJSONL(path string, n int) ([]Doc, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	var docs []Doc
-	for line := 1; sc.Scan() && (n <= 0 || len(docs) < n); line++ {
-		if len(strings.TrimSpace(sc.Text())) == 0 {
-			continue
-		}
-		var d Doc
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
-		}
-		docs = append(docs, d)
-	}
-	return docs, sc.Err()
-}
 
 // Shingler makes the shingle byte strings the peers are fed: the words of
 // textproc.Words, each analysed by a language-neutral textproc.Analyzer

@@ -16,6 +16,8 @@ import (
 	"github.com/zeebo/xxh3"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/minhash"
 	"github.com/seed-9ef9c1df/neardup/simhash"
 	"github.com/seed-9ef9c1df/neardup/textproc"
@@ -45,7 +47,7 @@ const (
 
 // fixture is the corpus and everything precomputed outside timing.
 type fixture struct {
-	docs      []Doc
+	docs      []dataset.Record
 	dropped   int // documents without words, left out
 	ddocs     []detector.Doc
 	index     map[string]int
@@ -67,15 +69,13 @@ var (
 
 func load(tb testing.TB) *fixture {
 	fxOnce.Do(func() {
-		path, err := FindData(ReutersFile)
+		all, err := dataset.Load(ReutersFile)
 		if err != nil {
 			fx.err = err
 			return
 		}
-		all, err := LoadJSONL(path, *docsFlag)
-		if err != nil {
-			fx.err = err
-			return
+		if n := *docsFlag; n > 0 && n < len(all) {
+			all = all[:n] // the first n of the file
 		}
 		sh := NewShingler(ShingleWords)
 		fx.index = map[string]int{}
@@ -117,7 +117,7 @@ func load(tb testing.TB) *fixture {
 		}
 	})
 	if fx.err != nil {
-		if errors.Is(fx.err, ErrNoData) {
+		if errors.Is(fx.err, dataset.ErrNoData) {
 			tb.Skipf("skipping: %v", fx.err)
 		}
 		tb.Fatal(fx.err)
@@ -249,7 +249,7 @@ func BenchmarkPeers(b *testing.B) {
 	b.Run("floor", func(b *testing.B) {
 		measure(b, "floor", func() {
 			for _, d := range f.docs {
-				sink64 += Floor(d.Text)
+				benchfloor.Sink += benchfloor.Floor(d.Text)
 			}
 		})
 	})

@@ -7,8 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/zeebo/xxh3"
-
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/minhash"
 )
 
@@ -141,31 +140,19 @@ func TestPushShingles(t *testing.T) {
 	}
 }
 
-// TestFloor checks the mirrored floor on a text of known shingles.
-func TestFloor(t *testing.T) {
-	h := func(s string) uint64 { return xxh3.HashString(s) }
-	want := combine(combine(h("a"), h("b")), h("c")) + combine(combine(h("b"), h("c")), h("d"))
-	if got := Floor("A, b; C d"); got != want {
-		t.Errorf("Floor = %x, want %x", got, want)
-	}
-	if n := testing.AllocsPerRun(20, func() { sink64 += Floor("Ankara'da bugün 12 kişi") }); n != 0 {
-		t.Errorf("Floor allocates %v times", n)
-	}
-}
-
 // TestSameShingles checks on Reuters that the peers' shingle strings are
 // the very sets our MinHash signs: the Sketcher's distinct-shingle count
 // equals the Shingler's for every document, and exact Jaccard over our
 // shingle hashes equals exact Jaccard over the strings.
 func TestSameShingles(t *testing.T) {
-	path, err := FindData(ReutersFile)
-	if errors.Is(err, ErrNoData) {
+	docs, err := dataset.Load(ReutersFile)
+	if errors.Is(err, dataset.ErrNoData) {
 		t.Skipf("skipping: %v", err)
 	}
-	docs, err := LoadJSONL(path, 300)
 	if err != nil {
 		t.Fatal(err)
 	}
+	docs = docs[:min(len(docs), 300)]
 	sk, err := minhash.NewSketcher(minhashConfig)
 	if err != nil {
 		t.Fatal(err)
