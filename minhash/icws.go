@@ -33,8 +33,20 @@ func unit32(x uint32) float64 {
 // ICWS is O(k·n) for n elements, with three logarithms per (sample,
 // element). It allocates only to grow dst.
 func ICWS(dst []uint32, keys []uint64, weights []float64, k int, seed uint64) []uint32 {
+	return icws(dst, keys, k, seed, func(e int) (float64, bool) {
+		w := weights[e]
+		if !(w > 0) || math.IsInf(w, 0) {
+			return 0, false
+		}
+		return math.Log(w), true
+	})
+}
+
+// icws appends k ICWS samples of the elements e whose log-weight lnW(e)
+// reports true, or nothing when there is none.
+func icws(dst []uint32, keys []uint64, k int, seed uint64, lnW func(e int) (float64, bool)) []uint32 {
 	var best [256]icwsBest
-	out := dst
+	start := len(dst)
 	// Process samples in blocks of 256 to keep the running minima on the
 	// stack.
 	for base := 0; base < k; base += len(best) {
@@ -44,21 +56,19 @@ func ICWS(dst []uint32, keys []uint64, weights []float64, k int, seed uint64) []
 		}
 		found := false
 		for e, key := range keys {
-			w := weights[e]
-			if !(w > 0) || math.IsInf(w, 0) {
-				continue
+			if lw, ok := lnW(e); ok {
+				found = true
+				icwsElement(best[:m], key, lw, base, seed)
 			}
-			found = true
-			icwsElement(best[:m], key, math.Log(w), base, seed)
 		}
 		if !found {
-			return dst
+			return dst[:start]
 		}
 		for i := range m {
-			out = append(out, best[i].value())
+			dst = append(dst, best[i].value())
 		}
 	}
-	return out
+	return dst
 }
 
 type icwsBest struct {
@@ -292,27 +302,7 @@ func (s *Sketcher) weighted(dst []uint32, stats *Stats, count bool) ([]uint32, i
 // icwsLog is ICWS over log-weights (−Inf = absent), so that df⁴/dfp never
 // overflows.
 func (s *Sketcher) icwsLog(dst []uint32, keys []uint64, lw []float64) []uint32 {
-	k := s.cfg.NumHashes
-	var best [256]icwsBest
-	for base := 0; base < k; base += len(best) {
-		m := min(len(best), k-base)
-		for i := range m {
-			best[i] = icwsBest{lnA: math.Inf(1)}
-		}
-		found := false
-		for e, key := range keys {
-			if math.IsInf(lw[e], -1) || math.IsNaN(lw[e]) {
-				continue
-			}
-			found = true
-			icwsElement(best[:m], key, lw[e], base, s.seedMix)
-		}
-		if !found {
-			return dst[:len(dst)-base]
-		}
-		for i := range m {
-			dst = append(dst, best[i].value())
-		}
-	}
-	return dst
+	return icws(dst, keys, s.cfg.NumHashes, s.seedMix, func(e int) (float64, bool) {
+		return lw[e], !math.IsInf(lw[e], -1) && !math.IsNaN(lw[e])
+	})
 }
