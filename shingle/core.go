@@ -276,15 +276,7 @@ const single = 1 << 31
 // list returns the documents holding f. The slice is valid until the next
 // call of any postings method.
 func (p *postings) list(f uint64) []uint32 {
-	v, ok := p.ids[f]
-	switch {
-	case !ok:
-		return nil
-	case v&single != 0:
-		p.one[0] = v &^ single
-		return p.one[:]
-	}
-	return p.lists[v]
+	return p.entryList(p.lookup(f))
 }
 
 // lookup returns the entry of f (absent is reported as 0 documents): pass
