@@ -116,15 +116,11 @@ func TestPairwiseMatchesScore(t *testing.T) {
 	cfg := codet.Config{Language: "en", Mode: codet.ModePairwise, Collapse: codet.CollapseOff, NodeLimit: -1, SuffixCount: 2}
 	an, err := textproc.NewAnalyzer(textproc.FullConfig(mustTag(t, "en")))
 	require.NoError(t, err)
-	idf := textproc.NewIDF(false)
-	for _, doc := range docs {
-		var terms []string
-		for _, tok := range an.Analyze(doc.Text).Tokens {
-			terms = append(terms, tok.Term)
-		}
-		require.NoError(t, idf.AddDocument(terms))
+	texts := make([]string, len(docs))
+	for i, doc := range docs {
+		texts[i] = doc.Text
 	}
-	idf.Freeze()
+	idf := textproc.BuildIDF(an, texts, false)
 	d, err := codet.NewWithIDF(cfg, idf)
 	require.NoError(t, err)
 	defer d.Close()

@@ -103,17 +103,9 @@ func fig31(t *testing.T, dt int, mode codet.Mode) (*codet.Detector, map[string]f
 		"NASDAQ starts day with a decrease. Shares lose 2%.",
 		"Shares lose 2%.",
 	}
-	idf := textproc.NewIDF(false)
 	an, err := textproc.NewAnalyzer(textproc.Config{})
 	require.NoError(t, err)
-	for _, text := range docs {
-		var terms []string
-		for _, tok := range an.Analyze(text).Tokens {
-			terms = append(terms, tok.Term)
-		}
-		require.NoError(t, idf.AddDocument(terms))
-	}
-	idf.Freeze()
+	idf := textproc.BuildIDF(an, docs, false)
 	w := map[string]float64{}
 	for _, term := range []string{"nasdaq", "starts", "day", "with", "an", "a", "increase", "decrease", "shares", "gain", "lose", "2"} {
 		w[term] = idf.Weight(term)

@@ -66,16 +66,7 @@ func referenceIDF(t testing.TB, lang string) *textproc.IDF {
 	tag := textproc.FullConfig(mustTag(t, lang))
 	an, err := textproc.NewAnalyzer(tag)
 	require.NoError(t, err)
-	idf := textproc.NewIDF(false)
-	var terms []string
-	for _, r := range recs {
-		terms = terms[:0]
-		for _, tok := range an.Analyze(r.Text).Tokens {
-			terms = append(terms, tok.Term)
-		}
-		require.NoError(t, idf.AddDocument(terms))
-	}
-	idf.Freeze()
+	idf := textproc.BuildIDF(an, dataset.Texts(recs), false)
 	refCache[lang] = idf
 	return idf
 }

@@ -23,16 +23,7 @@ func collectionIDF(t testing.TB, cfg Config, recs []dataset.Record) *textproc.ID
 	require.NoError(t, err)
 	an, err := textproc.NewAnalyzer(tc)
 	require.NoError(t, err)
-	idf := textproc.NewIDF(false)
-	for _, r := range recs {
-		var terms []string
-		for _, tok := range an.Analyze(r.Text).Tokens {
-			terms = append(terms, tok.Term)
-		}
-		require.NoError(t, idf.AddDocument(terms))
-	}
-	idf.Freeze()
-	return idf
+	return textproc.BuildIDF(an, dataset.Texts(recs), false)
 }
 
 // distances runs a detector of radius maxK over docs and returns the Hamming

@@ -44,6 +44,24 @@ func NewIDF(smooth bool) *IDF {
 	return &IDF{df: make(map[string]int64), smooth: smooth}
 }
 
+// BuildIDF returns a frozen table of the documents texts, each analysed by
+// a (the pipeline of the detector that will read the table): a reference
+// table such as seed 000 §5.1.3 builds from a collection, ready for a
+// detector's NewWithIDF. smooth selects log(1 + N/df).
+func BuildIDF(a *Analyzer, texts []string, smooth bool) *IDF {
+	t := NewIDF(smooth)
+	var terms []string
+	for _, text := range texts {
+		terms = terms[:0]
+		for _, tok := range a.Tokens(text) {
+			terms = append(terms, tok.Term)
+		}
+		_ = t.AddDocument(terms) // never frozen yet
+	}
+	t.Freeze()
+	return t
+}
+
 // AddDocument counts one document whose terms are terms (repeats count once).
 // It returns ErrFrozen after Freeze.
 func (t *IDF) AddDocument(terms []string) error {

@@ -1,12 +1,14 @@
 package textproc
 
 import (
+	"fmt"
 	"math"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/text/language"
 )
 
 func TestIDF(t *testing.T) {
@@ -90,4 +92,23 @@ func TestIDFConcurrent(t *testing.T) {
 	wg.Wait()
 	assert.EqualValues(t, 1600, idf.N())
 	assert.EqualValues(t, 1600, idf.DF("common"))
+}
+
+func TestBuildIDF(t *testing.T) {
+	a, err := NewAnalyzer(FullConfig(language.English))
+	require.NoError(t, err)
+	idf := BuildIDF(a, []string{"The cats sat.", "A cat! The CATS.", "Dogs"}, false)
+	assert.True(t, idf.Frozen())
+	assert.Equal(t, int64(3), idf.N())
+	assert.Equal(t, int64(2), idf.DF("cats"), "counted once per document, after the pipeline")
+	assert.Equal(t, int64(0), idf.DF("the"), "stopwords removed by the analyzer")
+	assert.ErrorIs(t, idf.AddDocument([]string{"x"}), ErrFrozen)
+}
+
+func ExampleBuildIDF() {
+	a, _ := NewAnalyzer(FullConfig(language.Turkish))
+	idf := BuildIDF(a, []string{"İstanbul'da yağmur", "Ankara'da kar", "İstanbul'a kar"}, false)
+	fmt.Printf("%.3f %.3f\n", idf.Weight("istan"), idf.Weight("ankar"))
+	// Output:
+	// 0.405 1.099
 }
