@@ -1,12 +1,12 @@
 package imatch
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/textproc"
@@ -87,31 +87,16 @@ func TestExactDuplicates(t *testing.T) {
 	if raceEnabled {
 		t.Skip("collection-size test: not under -race")
 	}
-	for _, tc := range []struct{ file, lang string }{{"ttc3600.jsonl", "tr"}, {"bbc.jsonl", "en"}} {
-		recs := dataset.ForTest(t, tc.file)
-		groups := dataset.ExactGroups(recs)
-		truth := dataset.ExactTruth(recs)
-		for _, online := range []bool{true, false} {
-			t.Run(fmt.Sprintf("%s/online=%v", tc.file, online), func(t *testing.T) {
-				cfg := Config{Language: tc.lang}
-				var d *Detector
-				var err error
-				if online {
-					d, err = New(cfg)
-				} else {
-					d, err = NewWithIDF(cfg, collectionIDF(t, cfg, recs))
-				}
-				require.NoError(t, err)
-				defer d.Close()
-				edges, err := eval.Relations(d, dataset.Docs(recs), nil)
-				require.NoError(t, err)
-				found := eval.Pairs(edges)
-				c := truth.Score(found, false)
-				pairs, missed := c.TP+c.FN, c.FN
-				t.Logf("%s: %d groups of identical texts, %d pairs, %d missed; %d pairs reported in all", tc.file, len(groups), pairs, missed, len(found))
-				assert.Zero(t, missed)
-				assert.NotZero(t, pairs)
-			})
+	dataset.CheckExactDuplicates(t, func(t *testing.T, lang string, recs []dataset.Record, online bool) detector.Detector {
+		cfg := Config{Language: lang}
+		var d *Detector
+		var err error
+		if online {
+			d, err = New(cfg)
+		} else {
+			d, err = NewWithIDF(cfg, collectionIDF(t, cfg, recs))
 		}
-	}
+		require.NoError(t, err)
+		return d
+	})
 }
