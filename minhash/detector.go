@@ -434,10 +434,12 @@ func (d *Detector) Remove(id string) error {
 	if err != nil {
 		return err
 	}
-	if d.meta[idx].size != 0 {
+	if d.meta[idx].hasSig {
 		for _, t := range d.tables {
-			t.remove(idx)
+			t.remove(idx) // indexed exactly when it has a signature
 		}
+	}
+	if d.meta[idx].size != 0 {
 		if d.exact != nil {
 			dg := d.meta[idx].digest
 			list := d.exact[dg]

@@ -162,12 +162,11 @@ type table struct {
 	heads       []map[uint64]int32
 	next        strided[int32]
 	keys        strided[uint64]
-	in          strided[bool] // doc is indexed in this table
 }
 
 func newTable(bands, rows int) *table {
 	t := &table{bands: bands, rows: rows, heads: make([]map[uint64]int32, bands),
-		next: newStrided[int32](bands, -1), keys: newStrided[uint64](bands, 0), in: newStrided(1, false)}
+		next: newStrided[int32](bands, -1), keys: newStrided[uint64](bands, 0)}
 	for i := range t.heads {
 		t.heads[i] = map[uint64]int32{}
 	}
@@ -178,8 +177,6 @@ func newTable(bands, rows int) *table {
 func (t *table) insert(doc uint32, keys []uint64) {
 	t.next.ensure(doc)
 	t.keys.ensure(doc)
-	t.in.ensure(doc)
-	t.in.of(doc)[0] = true
 	next, own := t.next.of(doc), t.keys.of(doc)
 	copy(own, keys)
 	for b, key := range keys {
@@ -192,12 +189,9 @@ func (t *table) insert(doc uint32, keys []uint64) {
 	}
 }
 
-// remove unlinks doc from every chain. O(bands · chain length).
+// remove unlinks doc, which must be indexed, from every chain.
+// O(bands · chain length).
 func (t *table) remove(doc uint32) {
-	if !t.in.has(doc) || !t.in.of(doc)[0] {
-		return
-	}
-	t.in.of(doc)[0] = false
 	next, own := t.next.of(doc), t.keys.of(doc)
 	for b := range t.bands {
 		key := own[b]

@@ -42,6 +42,3 @@ func (s *strided[T]) of(doc uint32) []T {
 	i := int(doc&chunkMask) * s.per
 	return c[i : i+s.per : i+s.per]
 }
-
-// has reports whether doc has been ensured.
-func (s *strided[T]) has(doc uint32) bool { return int(doc>>chunkShift) < len(s.chunks) }
