@@ -152,9 +152,9 @@ func TestCloughStevenson(t *testing.T) {
 	rates, c = cloughRates(t, Config{Mode: Containment})
 	t.Logf("containment defaults (5-shingles, t=%.2f): cut %.2f light %.2f heavy %.2f non %.2f; %v",
 		DefaultContainmentThreshold, rates["cut"], rates["light"], rates["heavy"], rates["non"], c)
-	// Over 30 hash seeds the mean cut rate at the defaults is 0.50 (seed 0:
-	// 0.47, 9 of 19 answers); the floor leaves room for the seed's luck.
-	assert.GreaterOrEqual(t, rates["cut"], 0.4, "cut recall at the defaults")
+	// Over 30 hash seeds the mean cut rate at the defaults is 0.54, the
+	// lowest 0.47 (one answer of 19 below the floor); seed 0 gives 0.53.
+	assert.GreaterOrEqual(t, rates["cut"], 0.5, "cut recall at the defaults")
 }
 
 // TestCloughStevensonSweep prints the rates across shingle sizes and
