@@ -46,6 +46,11 @@ type Config struct {
 	// PrefixLen is the prefix length for StemPrefix; zero means
 	// DefaultPrefixLen.
 	PrefixLen int
+	// Content selects the part of a text that is analysed: the whole text
+	// (ContentDefault, ContentAll) or its main-content blocks (ContentMain,
+	// see [ContentFilter]). Tokens and sentences keep their offsets into
+	// the whole text either way.
+	Content Content
 }
 
 // FullConfig returns the configuration of seed 000 §2.1 and §5.1 for lang:
@@ -125,6 +130,9 @@ type Analyzer struct {
 	// word seen before costs one map lookup (no stopword check, no stemming).
 	surface map[string]int32
 
+	filter *ContentFilter // nil unless Content is ContentMain
+	spans  []Span
+
 	doc  Document
 	buf  []byte
 	buf2 []byte
@@ -154,6 +162,9 @@ func NewAnalyzer(cfg Config) (*Analyzer, error) {
 	if cfg.PrefixLen < 0 {
 		return nil, fmt.Errorf("textproc: PrefixLen (%d) must be ≥ 0", cfg.PrefixLen)
 	}
+	if !cfg.Content.Valid() {
+		return nil, fmt.Errorf("textproc: unknown Content %d", cfg.Content)
+	}
 	a := &Analyzer{cfg: cfg, lang: base(cfg.Language), prefixLen: cfg.PrefixLen, vocab: make(map[string]uint32)}
 	if a.lang == "az" {
 		a.lang = "tr" // same dotted/dotless i and apostrophe conventions
@@ -170,6 +181,9 @@ func NewAnalyzer(cfg Config) (*Analyzer, error) {
 		a.caser = cases.Lower(language.Und)
 	}
 	a.split = newSplitter(cfg.Language)
+	if cfg.Content == ContentMain {
+		a.filter = NewContentFilter(cfg.Language)
+	}
 	if cfg.RemoveStopwords || cfg.Stemmer != StemNone {
 		a.surface = make(map[string]int32)
 	}
@@ -185,18 +199,37 @@ func NewAnalyzer(cfg Config) (*Analyzer, error) {
 // Config returns the Analyzer's configuration.
 func (a *Analyzer) Config() Config { return a.cfg }
 
+// ContentSpans returns the spans of text that the Analyzer reads, in order:
+// the whole text, or with ContentMain its main-content blocks (an empty text
+// has none). The slice is valid until the next call of ContentSpans,
+// Analyze or Tokens. Stages that scan text without an Analyzer's tokens
+// (character n-grams, named entities) read these spans to honour Content.
+func (a *Analyzer) ContentSpans(text string) []Span {
+	a.spans = a.spans[:0]
+	if a.filter != nil {
+		a.spans = a.filter.Spans(a.spans, text)
+	} else if len(text) > 0 {
+		a.spans = append(a.spans, Span{0, len(text)})
+	}
+	return a.spans
+}
+
 // Analyze analyses text. The returned Document is valid until the next call.
 func (a *Analyzer) Analyze(text string) *Document {
 	d := a.reset(text)
-	a.split.each(text, &a.sbuf, func(s Span) bool {
-		first := len(d.Tokens)
-		d.Tokens = a.appendTokens(d.Tokens, text, s.Start, s.End)
-		if len(d.Tokens) > first {
-			// Tokens are attached below, once d.Tokens no longer grows.
-			d.Sentences = append(d.Sentences, Sentence{Start: s.Start, End: s.End})
-		}
-		return true
-	})
+	for _, c := range a.ContentSpans(text) {
+		a.split.each(text[c.Start:c.End], &a.sbuf, func(s Span) bool {
+			s.Start += c.Start
+			s.End += c.Start
+			first := len(d.Tokens)
+			d.Tokens = a.appendTokens(d.Tokens, text, s.Start, s.End)
+			if len(d.Tokens) > first {
+				// Tokens are attached below, once d.Tokens no longer grows.
+				d.Sentences = append(d.Sentences, Sentence{Start: s.Start, End: s.End})
+			}
+			return true
+		})
+	}
 	// Attach token sub-slices now that d.Tokens no longer moves.
 	k := 0
 	for i := range d.Sentences {
@@ -234,7 +267,9 @@ func (a *Analyzer) reset(text string) *Document {
 // The slice is valid until the next call of Tokens or Analyze.
 func (a *Analyzer) Tokens(text string) []Token {
 	d := a.reset(text)
-	d.Tokens = a.appendTokens(d.Tokens, text, 0, len(text))
+	for _, c := range a.ContentSpans(text) {
+		d.Tokens = a.appendTokens(d.Tokens, text, c.Start, c.End)
+	}
 	return d.Tokens
 }
 
