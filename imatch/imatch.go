@@ -123,10 +123,19 @@ type Config struct {
 
 	// Encoding serialises the sorted terms (default EncodeLengthPrefixed).
 	Encoding Encoding
+	// Content selects the part of each text that is read: its main-content
+	// blocks (textproc.ContentMain: navigation, menus and other
+	// boilerplate blocks skipped, see textproc.ContentFilter) or the whole
+	// text (textproc.ContentAll); zero means DefaultContent.
+	Content textproc.Content
 	// MaxTextBytes is the largest text Add accepts; 0 means
 	// detector.DefaultMaxTextBytes.
 	MaxTextBytes int
 }
+
+// DefaultContent is the part of a text read by default: the main content,
+// boilerplate blocks skipped (textproc.ContentFilter).
+const DefaultContent = textproc.ContentMain
 
 // maxLexicons bounds Config.Lexicons: each lexicon costs one digest per
 // document.
@@ -193,6 +202,10 @@ func (cfg Config) resolve() (Config, textproc.Config, error) {
 	if cfg.MaxTextBytes < 0 {
 		return bad("MaxTextBytes (%d) must be ≥ 0", cfg.MaxTextBytes)
 	}
+	if cfg.Content, err = textcfg.Content(cfg.Content, DefaultContent); err != nil {
+		return bad("%v", err)
+	}
+	tc.Content = cfg.Content
 	return cfg, tc, nil
 }
 

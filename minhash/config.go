@@ -7,6 +7,8 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
+	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 // Mode selects what a [Detector] measures.
@@ -208,10 +210,20 @@ type Config struct {
 	RarePercent float64
 	// Rare selects the rare-phrase rule (RareDocFraction default).
 	Rare RareRule
+	// Content selects the part of each text that is read: its main-content
+	// blocks (textproc.ContentMain: navigation, menus and other
+	// boilerplate blocks skipped, see textproc.ContentFilter) or the whole
+	// text (textproc.ContentAll); zero means DefaultContent. Signatures
+	// compare only under equal Content.
+	Content textproc.Content
 	// MaxTextBytes bounds a document's size; zero means
 	// detector.DefaultMaxTextBytes.
 	MaxTextBytes int
 }
+
+// DefaultContent is the part of a text every Mode reads by default: the
+// main content, boilerplate blocks skipped (textproc.ContentFilter).
+const DefaultContent = textproc.ContentMain
 
 // WeightedConfig returns the Weighted-mode configuration of seed 004 with
 // every default spelled out: 7-word phrases, df⁴ of the first term, rare
@@ -321,6 +333,10 @@ func (cfg Config) withDefaults() (Config, error) {
 	}
 	if cfg.MaxTextBytes == 0 {
 		cfg.MaxTextBytes = detector.DefaultMaxTextBytes
+	}
+	var err error
+	if cfg.Content, err = textcfg.Content(cfg.Content, DefaultContent); err != nil {
+		return bad("%v", err)
 	}
 	return cfg, nil
 }

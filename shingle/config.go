@@ -7,6 +7,8 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
+	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 // Method selects the algorithm a [Detector] runs.
@@ -126,6 +128,10 @@ const (
 	DefaultLanguage = "en"
 )
 
+// DefaultContent is the part of a text every Method reads by default: the
+// main content, boilerplate blocks skipped (textproc.ContentFilter).
+const DefaultContent = textproc.ContentMain
+
 // Config configures a [Detector]. The zero value is full fingerprinting of
 // English text as in Varol 2012 §4.1.2. Every field is a plain value, so a
 // Config can be printed, compared and stored with the index it built; a
@@ -197,6 +203,12 @@ type Config struct {
 	// keeps; zero means DefaultMinIDF / DefaultMaxIDF. A negative MinIDF
 	// and a MaxIDF above 1 turn the respective cut off.
 	MinIDF, MaxIDF float64
+
+	// Content selects the part of each text that is read: its main-content
+	// blocks (textproc.ContentMain: navigation, menus and other
+	// boilerplate blocks skipped, see textproc.ContentFilter) or the whole
+	// text (textproc.ContentAll); zero means DefaultContent.
+	Content textproc.Content
 
 	// MaxTextBytes is the largest text Add accepts; zero means
 	// detector.DefaultMaxTextBytes.
@@ -291,6 +303,10 @@ func (c Config) withDefaults() (Config, error) {
 		return bad("MinIDF (%v) must be below MaxIDF (%v)", c.MinIDF, c.MaxIDF)
 	case c.MaxTextBytes < 0:
 		return bad("MaxTextBytes (%d) must be ≥ 0", c.MaxTextBytes)
+	}
+	var err error
+	if c.Content, err = textcfg.Content(c.Content, DefaultContent); err != nil {
+		return bad("%v", err)
 	}
 	return c, nil
 }

@@ -51,7 +51,7 @@ func TestDefaults(t *testing.T) {
 	assert.Equal(t, shingle.Config{
 		Language: "en", Threshold: 0.6, Shingle: 4, Modulus: 8, SampleSize: 64, Stride: 3,
 		Antecedents: "is,the,said,was", ChainLength: 3, SpotDistance: 2, MinSignatures: 4,
-		MinIDF: 0.2, MaxIDF: 0.8,
+		MinIDF: 0.2, MaxIDF: 0.8, Content: shingle.DefaultContent,
 	}, d.Config())
 	s, err := shingle.New(shingle.Config{Method: shingle.SpotSigs})
 	require.NoError(t, err)

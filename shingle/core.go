@@ -46,6 +46,7 @@ func newExtractor(cfg Config) (*extractor, error) {
 	if cfg.Plain || cfg.Method == SpotSigs {
 		tcfg = textproc.Config{Language: tag}
 	}
+	tcfg.Content = cfg.Content
 	an, err := textproc.NewAnalyzer(tcfg)
 	if err != nil {
 		return nil, err

@@ -13,6 +13,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/naive"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/shingle"
+	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 // stream returns a deterministic mix of synthetic news (copies, edits,
@@ -54,7 +55,7 @@ func TestFFPDifferential(t *testing.T) {
 				t.Skip("one case under -race keeps CI fast")
 			}
 			ref := naive.New(naive.Config{Shingle: tc.shingle, Threshold: tc.theta})
-			d, err := shingle.New(shingle.Config{Language: "und", Plain: true, Shingle: tc.shingle, Threshold: tc.theta})
+			d, err := shingle.New(shingle.Config{Language: "und", Plain: true, Shingle: tc.shingle, Threshold: tc.theta, Content: textproc.ContentAll})
 			require.NoError(t, err)
 			docs := stream(300, uint64(tc.shingle))
 			for i, doc := range docs {

@@ -12,6 +12,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/shingle"
+	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 // skipHeavy skips the quality evaluations under -short and -race: they are
@@ -30,7 +31,8 @@ const releaseAntecedents = "the,be,is,are,was,will,would,shall,should,can,could,
 // releaseConfig is SpotSigs configured as the reference release ships.
 func releaseConfig() shingle.Config {
 	return shingle.Config{Method: shingle.SpotSigs, Antecedents: releaseAntecedents,
-		ChainLength: 1, SpotDistance: 1, ReleaseChains: true, MinIDF: 0.2, MaxIDF: 0.8, MinSignatures: 4}
+		ChainLength: 1, SpotDistance: 1, ReleaseChains: true, MinIDF: 0.2, MaxIDF: 0.8, MinSignatures: 4,
+		Content: textproc.ContentAll} // the release reads whole pages
 }
 
 // TestGoldSet measures every method on goldset-dev.jsonl (pair-level,

@@ -125,10 +125,19 @@ type Config struct {
 	// Blocks is the number of bit blocks of the index (see [NewIndex]); 0
 	// derives it from K.
 	Blocks int
+	// Content selects the part of each text that is read: its main-content
+	// blocks (textproc.ContentMain: navigation, menus and other
+	// boilerplate blocks skipped, see textproc.ContentFilter) or the whole
+	// text (textproc.ContentAll); zero means DefaultContent.
+	Content textproc.Content
 	// MaxTextBytes is the largest text Add accepts; 0 means
 	// detector.DefaultMaxTextBytes.
 	MaxTextBytes int
 }
+
+// DefaultContent is the part of a text read by default: the main content,
+// boilerplate blocks skipped (textproc.ContentFilter).
+const DefaultContent = textproc.ContentMain
 
 func (cfg Config) resolve() (Config, textproc.Config, error) {
 	bad := func(format string, args ...any) (Config, textproc.Config, error) {
@@ -189,6 +198,10 @@ func (cfg Config) resolve() (Config, textproc.Config, error) {
 	if cfg.MaxTextBytes < 0 {
 		return bad("MaxTextBytes (%d) must be ≥ 0", cfg.MaxTextBytes)
 	}
+	if cfg.Content, err = textcfg.Content(cfg.Content, DefaultContent); err != nil {
+		return bad("%v", err)
+	}
+	tc.Content = cfg.Content
 	return cfg, tc, nil
 }
 
@@ -379,7 +392,7 @@ func (s *Signer) analyse(text string) {
 	if s.lite {
 		s.th, s.st, s.tidf = s.th[:0], s.st[:0], s.tidf[:0]
 		s.toks = s.toks[:0]
-		for sp := range textproc.Words(text) {
+		for sp := range s.an.Words(text) {
 			var ok bool
 			s.termBuf, ok = s.an.AppendTerm(s.termBuf[:0], text[sp.Start:sp.End])
 			if !ok {

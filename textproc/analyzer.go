@@ -3,6 +3,7 @@ package textproc
 import (
 	"bytes"
 	"fmt"
+	"iter"
 	"slices"
 	"sync"
 	"unicode"
@@ -212,6 +213,27 @@ func (a *Analyzer) ContentSpans(text string) []Span {
 		a.spans = append(a.spans, Span{0, len(text)})
 	}
 	return a.spans
+}
+
+// Words yields the spans of the words of text that the Analyzer reads: the
+// words of [Words] inside [Analyzer.ContentSpans], with offsets into the
+// whole text. A caller that hashes terms with [Analyzer.AppendTerm] reads
+// them to honour Content. Like ContentSpans, it uses the Analyzer's buffers.
+func (a *Analyzer) Words(text string) iter.Seq[Span] {
+	return func(yield func(Span) bool) {
+		for _, c := range a.ContentSpans(text) {
+			for i := c.Start; ; {
+				sp, ok := nextWord(text[:c.End], i)
+				if !ok {
+					break
+				}
+				if !yield(sp) {
+					return
+				}
+				i = sp.End
+			}
+		}
+	}
 }
 
 // Analyze analyses text. The returned Document is valid until the next call.

@@ -2,6 +2,7 @@ package textproc
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -108,8 +109,8 @@ const turkishStopLow, turkishStopHigh = 0.03, 0.06
 //     only), the paragraph structure that extracted page text keeps.
 //  2. Each block is classified by its own features: fewer than 10 words is
 //     short; a block whose menu separators ("|", "•", "»", ...) exceed 10%
-//     of its words, or more than half of whose words start in upper case
-//     (menus, headline lists), is bad; otherwise a block whose stopword
+//     of its words, or with no sentence ending and more than half of its
+//     words starting in upper case (menus, headline lists), is bad; otherwise a block whose stopword
 //     share is at least 30% is good, at least 25% near-good, and the rest
 //     bad. Turkish, whose function words are mostly suffixes, takes 6% and
 //     3% (block stopword shares, median and tenth percentile: 12% and 5% on
@@ -134,6 +135,7 @@ type ContentFilter struct {
 	maxStop int // longest stopword in bytes
 	turkish bool
 	blocks  []block
+	spans   []Span
 	buf     []byte
 }
 
@@ -204,6 +206,30 @@ func (f *ContentFilter) Spans(dst []Span, text string) []Span {
 		return append(dst, Span{0, len(text)})
 	}
 	return dst
+}
+
+// Text returns the main content of text: its main-content blocks (see
+// [ContentFilter.Spans]) joined by blank lines, or text itself when it is
+// read whole (then nothing is allocated). For stages that need one string
+// and no offsets into the original.
+func (f *ContentFilter) Text(text string) string {
+	f.spans = f.Spans(f.spans[:0], text)
+	if len(f.spans) == 1 && f.spans[0] == (Span{0, len(text)}) || len(f.spans) == 0 {
+		return text
+	}
+	n := 0
+	for _, s := range f.spans {
+		n += s.End - s.Start + 2
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, s := range f.spans {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(text[s.Start:s.End])
+	}
+	return b.String()
 }
 
 // segment cuts text into blocks at blank lines.
@@ -332,7 +358,7 @@ func (f *ContentFilter) classify(b *block) uint8 {
 	case b.words < th.shortWords:
 		return classShort
 	case float64(b.seps) > th.maxSeps*float64(b.words),
-		float64(b.caps) > th.maxCaps*float64(b.words):
+		b.terms == 0 && float64(b.caps) > th.maxCaps*float64(b.words):
 		return classBad
 	}
 	if f.stop == nil {

@@ -148,3 +148,32 @@ func TestContentMainSteadyStateAllocs(t *testing.T) {
 		assert.Zero(t, testing.AllocsPerRun(20, func() { buf = f.Spans(buf[:0], page) }), lang)
 	}
 }
+
+func TestContentFilterText(t *testing.T) {
+	f := textproc.NewContentFilter(language.English)
+	story := page[strings.Index(page, "TRENTON"):strings.Index(page, "\n\nMost Popular")]
+	assert.Equal(t, story, f.Text(page))
+	single := "One block is returned as it is."
+	assert.Equal(t, single, f.Text(single))
+	assert.Zero(t, testing.AllocsPerRun(10, func() { f.Text(single) }))
+	// Two good blocks apart are joined by a blank line.
+	para := "The minister said on Monday that the talks would go on for as long as it takes to reach a deal with them."
+	two := para + "\n\nHome | News | Sport | Weather | Login | Register | Search | Jobs | Travel | More\n\n" + para
+	assert.Equal(t, para+"\n\n"+para, f.Text(two))
+}
+
+func TestAnalyzerWords(t *testing.T) {
+	cfg := textproc.Config{Language: language.English, Content: textproc.ContentMain}
+	a, err := textproc.NewAnalyzer(cfg)
+	require.NoError(t, err)
+	var got []textproc.Span
+	for sp := range a.Words(page) {
+		got = append(got, sp)
+	}
+	var want []textproc.Span
+	for _, tok := range a.Tokens(page) {
+		want = append(want, textproc.Span{Start: tok.Start, End: tok.End})
+	}
+	assert.Equal(t, want, got)
+	assert.True(t, got[0].Start == strings.Index(page, "TRENTON"))
+}

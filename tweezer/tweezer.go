@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
 	"github.com/seed-9ef9c1df/neardup/ner"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -91,9 +93,18 @@ type Config struct {
 	// mode, in (0, 1]; zero means DefaultJaccardThreshold or
 	// DefaultOverlapThreshold. Ignored in Exact mode.
 	Threshold float64
+	// Content selects the part of each text that is read: its main-content
+	// blocks (textproc.ContentMain: navigation, menus and other
+	// boilerplate blocks skipped, see textproc.ContentFilter) or the whole
+	// text (textproc.ContentAll); zero means DefaultContent.
+	Content textproc.Content
 	// MaxTextBytes caps Doc.Text; zero means detector.DefaultMaxTextBytes.
 	MaxTextBytes int
 }
+
+// DefaultContent is the part of a text read by default: the main content,
+// boilerplate blocks skipped (textproc.ContentFilter).
+const DefaultContent = textproc.ContentMain
 
 // resolve validates cfg and fills in its defaults.
 func (cfg Config) resolve() (Config, error) {
@@ -134,6 +145,10 @@ func (cfg Config) resolve() (Config, error) {
 	if cfg.MaxTextBytes == 0 {
 		cfg.MaxTextBytes = detector.DefaultMaxTextBytes
 	}
+	var err error
+	if cfg.Content, err = textcfg.Content(cfg.Content, DefaultContent); err != nil {
+		return bad("%v", err)
+	}
 	return cfg, nil
 }
 
@@ -169,9 +184,10 @@ func (s Signature) Empty() bool { return len(s.Shingles) == 0 }
 //
 // A Signer is immutable and safe for concurrent use by multiple goroutines.
 type Signer struct {
-	cfg Config
-	rec *ner.Recognizer
-	tag language.Tag
+	cfg     Config
+	rec     *ner.Recognizer
+	tag     language.Tag
+	filters sync.Pool // of *textproc.ContentFilter, for ContentMain
 }
 
 // NewSigner returns a Signer for cfg. It returns an error wrapping
@@ -198,7 +214,9 @@ func NewSigner(cfg Config) (*Signer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tweezer: %w", err)
 	}
-	return &Signer{cfg: cfg, rec: rec, tag: tag}, nil
+	sg := &Signer{cfg: cfg, rec: rec, tag: tag}
+	sg.filters.New = func() any { return textproc.NewContentFilter(tag) }
+	return sg, nil
 }
 
 // Config returns the Signer's configuration with every default filled in.
@@ -214,6 +232,11 @@ type span struct {
 // text (named-entity recognition dominates) plus O(m log m) to sort its m
 // shingles.
 func (s *Signer) Sign(text string) Signature {
+	if s.cfg.Content == textproc.ContentMain {
+		f := s.filters.Get().(*textproc.ContentFilter)
+		text = f.Text(text)
+		s.filters.Put(f)
+	}
 	ents := s.rec.Find(text)
 	if s.cfg.ClipSentences || len(ents) == 0 {
 		return s.signWords(text, ents)
