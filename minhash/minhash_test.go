@@ -217,7 +217,7 @@ func TestDifferential(t *testing.T) {
 		n = 120
 	}
 	docs := synth.Docs(n, synth.Config{Seed: 3})
-	d, err := New(Config{Threshold: th, Content: textproc.ContentAll}) // the reference reads whole texts
+	d, err := New(Config{Threshold: th, Content: textproc.ContentAll, MinOverlap: 1}) // the reference: whole texts, no evidence rule
 	require.NoError(t, err)
 	an, err := textproc.NewAnalyzer(textproc.Config{})
 	require.NoError(t, err)

@@ -135,17 +135,26 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndoc
 	}
 	for _, c := range x.cands {
 		set := x.sets[c]
+		small := float64(min(n, len(set)))
 		if minSample {
-			if s := minContainment(a, set, x.size[c]); s >= theta {
+			if s := minContainment(a, set, x.size[c]); s >= theta && (s == 1 || enough(s*float64(n), small, x.cfg.MinOverlap)) {
 				dst = append(dst, hit{c, s})
 			}
 			continue
 		}
-		if m := intersect(a, set, k); m >= k {
+		if m := intersect(a, set, k); m >= k && (m == n || enough(float64(m), small, x.cfg.MinOverlap)) {
 			dst = append(dst, hit{c, float64(m) / float64(n)})
 		}
 	}
 	return dst
+}
+
+// enough reports whether shared features are evidence enough of copying
+// between two documents the smaller of which has small features: at least
+// minOverlap of them, or 80% of the smaller's (a near-copy of a short text;
+// see Config.MinOverlap).
+func enough(shared, small float64, minOverlap int) bool {
+	return shared >= min(float64(minOverlap), 0.8*small)-1e-9
 }
 
 // minContainment estimates the containment of A in C from bottom-s

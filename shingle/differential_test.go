@@ -55,7 +55,7 @@ func TestFFPDifferential(t *testing.T) {
 				t.Skip("one case under -race keeps CI fast")
 			}
 			ref := naive.New(naive.Config{Shingle: tc.shingle, Threshold: tc.theta})
-			d, err := shingle.New(shingle.Config{Language: "und", Plain: true, Shingle: tc.shingle, Threshold: tc.theta, Content: textproc.ContentAll})
+			d, err := shingle.New(shingle.Config{Language: "und", Plain: true, Shingle: tc.shingle, Threshold: tc.theta, Content: textproc.ContentAll, MinOverlap: 1})
 			require.NoError(t, err)
 			docs := stream(300, uint64(tc.shingle))
 			for i, doc := range docs {
