@@ -210,7 +210,7 @@ func (r *Reference) AppendSignature(dst []float32, text string) []float32 {
 	clear(dot)
 	var ss float64
 	binary := r.tc.Binary
-	eachTrigram(r.tc, text, func(code uint64) {
+	eachTrigram(r.tc, text, &sc.c.text, func(code uint64) {
 		old := sc.c.inc(code)
 		if binary {
 			if old > 0 {

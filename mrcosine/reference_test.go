@@ -14,7 +14,7 @@ import (
 
 func trigrams(tc TextConfig, text string) []string {
 	var out []string
-	eachTrigram(tc, text, func(c uint64) { out = append(out, trigramString(c)) })
+	eachTrigram(tc, text, new([]byte), func(c uint64) { out = append(out, trigramString(c)) })
 	return out
 }
 

@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
-	"sync"
-	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
-	"golang.org/x/text/unicode/norm"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
 )
 
 // DefaultPrefixLen is the length, in runes, of the first-N prefix stemmer:
@@ -19,29 +18,68 @@ import (
 // al. 2008).
 const DefaultPrefixLen = 5
 
-// Stemmer selects how terms are reduced to stems.
+// Stemmer selects how terms are reduced to stems. It is the one stemming
+// type of the module: every detector Config that stems has a Stemmer field
+// of this type.
 type Stemmer int
 
 const (
+	// StemDefault, the zero value, is the default of whatever is being
+	// configured: no stemming for a [Config], and each detector's documented
+	// default for its Config (first-N prefix stemming for the detectors that
+	// follow Varol 2012 §5.1).
+	StemDefault Stemmer = iota
 	// StemNone keeps every term whole.
-	StemNone Stemmer = iota
-	// StemPrefix truncates every term to its first PrefixLen runes (seed 000
-	// §2.1.1, "first-5").
+	StemNone
+	// StemPrefix truncates every term to its first PrefixLen runes (Varol
+	// 2012 §2.1.1, "first-5"). Terms of scripts written without spaces,
+	// which are character bigrams, are never truncated.
 	StemPrefix
 )
+
+// String returns "StemDefault", "StemNone", "StemPrefix" or "Stemmer(n)".
+func (s Stemmer) String() string {
+	switch s {
+	case StemDefault:
+		return "StemDefault"
+	case StemNone:
+		return "StemNone"
+	case StemPrefix:
+		return "StemPrefix"
+	}
+	return fmt.Sprintf("Stemmer(%d)", int(s))
+}
+
+// Resolve returns s with StemDefault replaced by def, or an error naming the
+// field, wrapping [detector.ErrInvalidConfig], for a value that is not a
+// Stemmer. Detectors use it to validate their Config.Stemmer.
+func (s Stemmer) Resolve(def Stemmer) (Stemmer, error) {
+	switch s {
+	case StemDefault:
+		if def == StemDefault {
+			def = StemNone
+		}
+		return def.Resolve(StemNone)
+	case StemNone, StemPrefix:
+		return s, nil
+	}
+	return s, fmt.Errorf("Stemmer (%d) must be StemDefault (0), StemNone (1) or StemPrefix (2): %w", int(s), detector.ErrInvalidConfig)
+}
 
 // Config configures an [Analyzer]. The zero value analyses language-neutral
 // text, tokenises and lower-cases only: no stopword removal, no stemming.
 type Config struct {
 	// Language selects case-folding rules, the apostrophe rule, the stopword
-	// list and sentence abbreviations. language.Turkish and language.English
-	// (and their regional variants) have full support; any other tag, and
-	// the zero tag, get the neutral default (Unicode lower-casing, no
-	// stopwords, apostrophes kept inside words).
+	// list and sentence abbreviations ([RuleSet]). language.Turkish and
+	// language.English (and their regional variants) have full support; any
+	// other tag, and the zero tag, get the neutral default (Unicode
+	// lower-casing, no stopwords, apostrophes kept inside words). A
+	// language without a stopword list (German, Chinese, Japanese, ...) is
+	// accepted and processed as neutral text.
 	Language language.Tag
 	// RemoveStopwords drops the language's stopwords (see [Stopwords]).
 	RemoveStopwords bool
-	// Stemmer selects the stemmer; zero is StemNone.
+	// Stemmer selects the stemmer; zero (StemDefault) is StemNone.
 	Stemmer Stemmer
 	// PrefixLen is the prefix length for StemPrefix; zero means
 	// DefaultPrefixLen.
@@ -113,7 +151,8 @@ type Document struct {
 // per goroutine, or guard it with a lock.
 type Analyzer struct {
 	cfg       Config
-	lang      string // "tr", "en" or ""
+	lang      string // RuleSet(cfg.Language): "tr", "en" or ""
+	stem      bool   // first-N prefix stemming
 	caser     cases.Caser
 	split     splitter
 	stop      map[string]struct{}
@@ -131,46 +170,23 @@ type Analyzer struct {
 	sbuf []byte // sentence splitter scratch
 }
 
-func base(tag language.Tag) string {
-	// The zero tag (und) guesses "en" with Low confidence: neutral, not
-	// English.
-	b, conf := tag.Base()
-	if conf < language.High {
-		return ""
-	}
-	switch s := b.String(); s {
-	case "tr", "az", "en":
-		return s
-	}
-	return ""
-}
-
 // NewAnalyzer returns an Analyzer for cfg. It returns an error only for an
 // unknown Stemmer or a negative PrefixLen.
 func NewAnalyzer(cfg Config) (*Analyzer, error) {
-	if cfg.Stemmer != StemNone && cfg.Stemmer != StemPrefix {
-		return nil, fmt.Errorf("textproc: unknown Stemmer %d", cfg.Stemmer)
+	st, err := cfg.Stemmer.Resolve(StemNone)
+	if err != nil {
+		return nil, fmt.Errorf("textproc: %w", err)
 	}
 	if cfg.PrefixLen < 0 {
-		return nil, fmt.Errorf("textproc: PrefixLen (%d) must be ≥ 0", cfg.PrefixLen)
+		return nil, fmt.Errorf("textproc: PrefixLen (%d) must be ≥ 0: %w", cfg.PrefixLen, detector.ErrInvalidConfig)
 	}
-	a := &Analyzer{cfg: cfg, lang: base(cfg.Language), prefixLen: cfg.PrefixLen, vocab: make(map[string]uint32)}
-	if a.lang == "az" {
-		a.lang = "tr" // same dotted/dotless i and apostrophe conventions
-	}
+	a := &Analyzer{cfg: cfg, lang: RuleSet(cfg.Language), stem: st == StemPrefix, prefixLen: cfg.PrefixLen, vocab: make(map[string]uint32)}
 	if a.prefixLen == 0 {
 		a.prefixLen = DefaultPrefixLen
 	}
-	switch a.lang {
-	case "tr":
-		a.caser = cases.Lower(language.Turkish)
-	case "en":
-		a.caser = cases.Lower(language.English)
-	default:
-		a.caser = cases.Lower(language.Und)
-	}
+	a.caser = newCaser(a.lang)
 	a.split = newSplitter(cfg.Language)
-	if cfg.RemoveStopwords || cfg.Stemmer != StemNone {
+	if cfg.RemoveStopwords || a.stem {
 		a.surface = make(map[string]int32)
 	}
 	if cfg.RemoveStopwords {
@@ -241,11 +257,11 @@ func (a *Analyzer) Tokens(text string) []Token {
 // appendTokens appends the tokens of the words of text[start:end].
 func (a *Analyzer) appendTokens(toks []Token, text string, start, end int) []Token {
 	for i := start; ; {
-		w, ok := nextWord(text[:end], i)
+		w, next, ok := nextUnit(text[:end], i)
 		if !ok {
 			return toks
 		}
-		i = w.End
+		i = next
 		if term, id, ok := a.term(text[w.Start:w.End]); ok {
 			toks = append(toks, Token{Term: term, ID: id, Start: w.Start, End: w.End})
 		}
@@ -257,96 +273,6 @@ func (a *Analyzer) appendTokens(toks []Token, text string, start, end int) []Tok
 func (a *Analyzer) Term(word string) (term string, ok bool) {
 	term, _, ok = a.term(word)
 	return term, ok
-}
-
-// fold appends word after steps 3-4 of the pipeline (NFC, apostrophes
-// unified, case folded, the language's apostrophe rule) to dst.
-func (a *Analyzer) fold(dst []byte, word string) []byte {
-	n := len(dst)
-	buf := dst
-	ascii := true
-	for i := 0; i < len(word); i++ {
-		if word[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		tr := a.lang == "tr"
-		buf = slices.Grow(buf, len(word))
-		apos := false
-		for i := 0; i < len(word); i++ {
-			c := word[i]
-			if c <= 'Z' && c >= 'A' {
-				if c == 'I' && tr {
-					buf = append(buf, "ı"...) // Turkish: I → ı
-					continue
-				}
-				c += 'a' - 'A'
-			} else if c == '`' || c == '\'' {
-				c, apos = '\'', true
-			}
-			buf = append(buf, c)
-		}
-		if !apos {
-			return buf // no apostrophe: no suffix rule to apply
-		}
-	} else if fast, ok := a.lowerLatin(buf, word); ok {
-		// Every rune is below U+0300, so the word is already NFC (all
-		// such code points have NFC_QC=Yes) and lower-cases rune by rune.
-		buf = fast
-	} else {
-		src := word
-		if norm.NFC.QuickSpanString(src) != len(src) {
-			a.buf2 = norm.NFC.AppendString(a.buf2[:0], src)
-			src = string(a.buf2) // rare path: input not in NFC
-		}
-		// Unify apostrophes while copying into a.buf2, then lower-case into buf.
-		tmp := a.buf2[:0]
-		for _, r := range src {
-			if isApostrophe(r) {
-				r = '\''
-			}
-			tmp = utf8.AppendRune(tmp, r)
-		}
-		a.buf2 = tmp
-		buf = a.lower(buf, tmp)
-		if !loweredIsNFC(buf[n:]) {
-			// Lower-casing can undo NFC: neutral "İ̱" (U+0130 U+0331)
-			// becomes i U+0307 U+0331, whose marks NFC reorders, and
-			// Turkish "İ̆" becomes i U+0306, which composes to ĭ (both
-			// found by FuzzAnalyze).
-			a.buf2 = norm.NFC.Append(a.buf2[:0], buf[n:]...)
-			buf = append(buf[:n], a.buf2...)
-		}
-	}
-	return buf[:n+len(a.apostrophe(buf[n:]))] // the rule keeps a prefix
-}
-
-// loweredIsNFC reports, without allocating (norm's IsNormal, Append and
-// Iter all allocate), that b, the lower-cased form of an NFC word, is
-// still NFC: no rune after the first may combine with or reorder against
-// what precedes it, except U+0307 after "i" and before a boundary, the
-// "i̇" that the default lower-casing of İ produces and NFC leaves alone.
-// A false answer may be conservative: the caller then normalises.
-func loweredIsNFC(b []byte) bool {
-	if len(b) == 0 {
-		return true
-	}
-	first := norm.NFC.Properties(b)
-	for i := max(first.Size(), 1); i < len(b); {
-		p := norm.NFC.Properties(b[i:])
-		size := max(p.Size(), 1)
-		if !p.BoundaryBefore() {
-			dot := size == 2 && b[i] == 0xcc && b[i+1] == 0x87 && b[i-1] == 'i' &&
-				(i+2 == len(b) || norm.NFC.Properties(b[i+2:]).BoundaryBefore())
-			if !dot {
-				return false
-			}
-		}
-		i += size
-	}
-	return true
 }
 
 // AppendTerm appends the processed form of one surface word to dst, as
@@ -367,8 +293,8 @@ func (a *Analyzer) AppendTerm(dst []byte, word string) ([]byte, bool) {
 			return dst, false
 		}
 	}
-	if a.cfg.Stemmer == StemPrefix {
-		t = prefixRunes(t, a.prefixLen)
+	if a.stem {
+		t = a.stemmed(t)
 	}
 	return b[:n+len(t)], true
 }
@@ -395,8 +321,8 @@ func (a *Analyzer) term(word string) (string, uint32, bool) {
 		a.surface[key] = stopSurface
 		return "", 0, false
 	}
-	if a.cfg.Stemmer == StemPrefix {
-		buf = prefixRunes(buf, a.prefixLen)
+	if a.stem {
+		buf = a.stemmed(buf)
 	}
 	term, id := a.intern(buf)
 	a.surface[key] = int32(id)
@@ -405,61 +331,6 @@ func (a *Analyzer) term(word string) (string, uint32, bool) {
 
 // stopSurface marks a stopword in Analyzer.surface.
 const stopSurface = -1
-
-// lowerLatin lower-cases word into dst rune by rune when every rune is below
-// U+0300 (Latin, including all Turkish letters), where the language's
-// lower-casing is context-free: Turkish maps İ → i and I → ı
-// (unicode.TurkishCase), which is what cases.Lower(language.Turkish) does for
-// these runes. Other languages map İ to "i̇" with a combining dot, so a word
-// containing İ outside Turkish takes the general path. It reports false,
-// with dst unchanged in length, when the word needs the general path.
-func (a *Analyzer) lowerLatin(dst []byte, word string) ([]byte, bool) {
-	n := len(dst)
-	table := latinLower()
-	for _, r := range word {
-		switch {
-		case r >= 0x300 || r == utf8.RuneError:
-			return dst[:n], false
-		case isApostrophe(r):
-			dst = append(dst, '\'')
-			continue
-		case r == 'İ' && a.lang != "tr":
-			return dst[:n], false
-		case r == 'I' && a.lang == "tr":
-			r = 'ı'
-		default:
-			r = table[r] // unicode.ToLower; Turkish İ → i
-		}
-		if r < utf8.RuneSelf {
-			dst = append(dst, byte(r))
-		} else {
-			dst = utf8.AppendRune(dst, r)
-		}
-	}
-	return dst, true
-}
-
-// latinLower maps every rune below U+0300 to its lower case
-// (unicode.ToLower, which maps İ to i as unicode.TurkishCase does).
-var latinLower = sync.OnceValue(func() *[0x300]rune {
-	var t [0x300]rune
-	for r := range t {
-		t[r] = unicode.ToLower(rune(r))
-	}
-	return &t
-})
-
-// lower appends the language-folded src to dst using the reused Caser.
-func (a *Analyzer) lower(dst, src []byte) []byte {
-	for {
-		a.caser.Reset()
-		n, _, err := a.caser.Transform(dst[len(dst):cap(dst)], src, true)
-		if err == nil {
-			return dst[:len(dst)+n]
-		}
-		dst = slices.Grow(dst, 2*len(src)+16)
-	}
-}
 
 // apostrophe applies the language's apostrophe rule to a folded term.
 func (a *Analyzer) apostrophe(b []byte) []byte {
@@ -480,6 +351,27 @@ func (a *Analyzer) apostrophe(b []byte) []byte {
 		}
 	}
 	return b
+}
+
+// fold appends word after steps 3-4 of the pipeline (NFC, apostrophes
+// unified, case folded, the language's apostrophe rule) to dst.
+func (a *Analyzer) fold(dst []byte, word string) []byte {
+	n := len(dst)
+	buf := appendFolded(dst, word, a.lang, &a.caser, &a.buf2)
+	return buf[:n+len(a.apostrophe(buf[n:]))] // the rule keeps a prefix
+}
+
+// stemmed returns the first-N stem of a folded term. A term of a script
+// written without spaces is a character bigram (or a lone character) and is
+// never cut: its first rune decides, since such runs are tokens of their
+// own.
+func (a *Analyzer) stemmed(t []byte) []byte {
+	if len(t) > 0 && t[0] >= 0xe0 { // a rune ≥ U+0800
+		if r, _ := utf8.DecodeRune(t); isNoSpace(r) {
+			return t
+		}
+	}
+	return prefixRunes(t, a.prefixLen)
 }
 
 // prefixRunes truncates b to its first n runes.
