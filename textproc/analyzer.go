@@ -132,10 +132,20 @@ type Document struct {
 //     word that does not start in lower case, and at paragraph breaks (an
 //     empty line). A '.' after a known abbreviation ("Dr.", "Prof.", "vs.")
 //     or an initial ("J.") does not end a sentence, nor does one inside a
-//     number ("3.5", "1.500'ün").
+//     number ("3.5", "1.500'ün"). The full stops of scripts without spaces,
+//     '。', '！', '？', '．' (but not between digits: "３．５") and '｡', end
+//     a sentence whatever follows, closing quotes and brackets ('」', '”',
+//     '）', ...) included.
 //  2. Words are runs of letters, digits and combining marks, joined across an
 //     apostrophe between letters and across '.' and ',' between digits.
-//     Invalid UTF-8 and control characters separate words.
+//     Invalid UTF-8 and control characters separate words. Scripts written
+//     without spaces between words (Han, Hiragana, Katakana, Thai, Lao,
+//     Khmer, Myanmar) have no word boundaries to find: every two adjacent
+//     characters (a letter and its combining marks) form a term, so
+//     "東京都" gives "東京" and "京都" and a lone character stays a unigram,
+//     the bigrams of Lucene's CJK analysis ([TermSpans]). Bigrams are never
+//     stemmed. Hangul is tokenised into words, since Korean separates them
+//     with spaces.
 //  3. Each word is normalised to NFC, its apostrophes unified, and then the
 //     language's apostrophe rule applies: Turkish drops the suffix from the
 //     apostrophe on ("Türkiye'de", "Türkiye’de" → "türkiye"); English drops a
