@@ -367,7 +367,10 @@ func (a *Analyzer) apostrophe(b []byte) []byte {
 // unified, case folded, the language's apostrophe rule) to dst.
 func (a *Analyzer) fold(dst []byte, word string) []byte {
 	n := len(dst)
-	buf := appendFolded(dst, word, a.lang, &a.caser, &a.buf2)
+	buf, apos := appendFolded(dst, word, a.lang, &a.caser, &a.buf2)
+	if !apos {
+		return buf // no apostrophe: no suffix rule to apply
+	}
 	return buf[:n+len(a.apostrophe(buf[n:]))] // the rule keeps a prefix
 }
 

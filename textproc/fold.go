@@ -26,8 +26,9 @@ func newCaser(lang string) cases.Caser {
 // unified to "'" and lower-cased by the rules of lang ("tr", "en" or ""):
 // steps 3-4 of the [Analyzer] pipeline without the apostrophe-suffix rule.
 // c is a Caser for lang and tmp scratch space; nothing is allocated once dst
-// and *tmp have room, unless word is not in NFC.
-func appendFolded(dst []byte, word, lang string, c *cases.Caser, tmp *[]byte) []byte {
+// and *tmp have room, unless word is not in NFC. apos is false when the word
+// is known to hold no apostrophe (so no suffix rule can apply).
+func appendFolded(dst []byte, word, lang string, c *cases.Caser, tmp *[]byte) (out []byte, apos bool) {
 	n := len(dst)
 	if isASCII(word) {
 		tr := lang == "tr"
@@ -40,15 +41,15 @@ func appendFolded(dst []byte, word, lang string, c *cases.Caser, tmp *[]byte) []
 					continue
 				}
 				ch += 'a' - 'A'
-			} else if ch == '`' {
-				ch = '\''
+			} else if ch == '`' || ch == '\'' {
+				ch, apos = '\'', true
 			}
 			dst = append(dst, ch)
 		}
-		return dst
+		return dst, apos
 	}
 	if fast, ok := lowerFast(dst, word, lang); ok {
-		return fast
+		return fast, true
 	}
 	src := word
 	if norm.NFC.QuickSpanString(src) != len(src) {
@@ -73,7 +74,7 @@ func appendFolded(dst []byte, word, lang string, c *cases.Caser, tmp *[]byte) []
 		*tmp = norm.NFC.Append((*tmp)[:0], dst[n:]...)
 		dst = append(dst[:n], *tmp...)
 	}
-	return dst
+	return dst, true
 }
 
 func isASCII(s string) bool {
@@ -255,12 +256,12 @@ func (f Folder) pool() *sync.Pool {
 func (f Folder) AppendFold(dst []byte, s string) []byte {
 	n := len(dst)
 	if isASCII(s) {
-		dst = appendFolded(dst, s, f.lang, nil, nil)
+		dst, _ = appendFolded(dst, s, f.lang, nil, nil)
 	} else if fast, ok := lowerFast(dst, s, f.lang); ok {
 		dst = fast
 	} else {
 		sc := f.pool().Get().(*foldScratch)
-		dst = appendFolded(dst, s, f.lang, &sc.caser, &sc.tmp)
+		dst, _ = appendFolded(dst, s, f.lang, &sc.caser, &sc.tmp)
 		f.pool().Put(sc)
 	}
 	if f.noCirc {
