@@ -1,6 +1,7 @@
 package mrcosine
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -71,6 +73,15 @@ func (tc TextConfig) validate(pkg string) error {
 		return fmt.Errorf("%s: %w", pkg, err)
 	}
 	return nil
+}
+
+// invalid wraps a validation error in detector.ErrInvalidConfig unless it
+// already is one (a Language error from textproc.ParseLanguage).
+func invalid(err error) error {
+	if errors.Is(err, detector.ErrInvalidConfig) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", err, detector.ErrInvalidConfig)
 }
 
 // folders caches the textproc.Folder of each Language (parsing a tag

@@ -90,3 +90,29 @@ func TestChinese(t *testing.T) {
 		})
 	}
 }
+
+// TestLanguageField: every detector with a Language field parses it the
+// same way: "" and languages without rules of their own are accepted, and
+// a bad tag gets the one error, naming the field and wrapping
+// detector.ErrInvalidConfig.
+func TestLanguageField(t *testing.T) {
+	for _, e := range All() {
+		if !slices.Contains(e.Options, "Language") {
+			continue
+		}
+		t.Run(e.Name, func(t *testing.T) {
+			for _, ok := range []string{"", "und", "tr", "en-GB", "zh-Hant", "ja", "de"} {
+				d, err := e.New(language.Und, map[string]string{"Language": ok})
+				if e.Name == "simhash-spots" && ok != "tr" && ok != "en-GB" {
+					assert.ErrorContains(t, err, "needs a Language with stopwords", "Language %q", ok)
+					continue
+				}
+				require.NoError(t, err, "Language %q", ok)
+				require.NoError(t, d.Close())
+			}
+			_, err := e.New(language.Und, map[string]string{"Language": "not a tag!"})
+			assert.ErrorIs(t, err, detector.ErrInvalidConfig)
+			assert.ErrorContains(t, err, `: Language ("not a tag!") is not a BCP 47 tag: invalid config`)
+		})
+	}
+}
