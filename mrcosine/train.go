@@ -11,7 +11,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-
 )
 
 // Defaults of the genetic algorithm (seed 003 §3.6 and §4.2; the [P] readings
