@@ -273,17 +273,10 @@ func (f Folder) AppendFold(dst []byte, s string) []byte {
 // Fold returns the folded s. It returns s itself, without allocating, when
 // folding changes nothing.
 func (f Folder) Fold(s string) string {
+	if f.unchanged(s) {
+		return s
+	}
 	if isASCII(s) {
-		changed := false
-		for i := 0; i < len(s); i++ {
-			if c := s[i]; 'A' <= c && c <= 'Z' || c == '`' {
-				changed = true
-				break
-			}
-		}
-		if !changed {
-			return s
-		}
 		return string(f.AppendFold(make([]byte, 0, len(s)+1), s))
 	}
 	sc := f.pool().Get().(*foldScratch)
@@ -294,6 +287,32 @@ func (f Folder) Fold(s string) string {
 	}
 	f.pool().Put(sc)
 	return out
+}
+
+// unchanged reports, without allocating, that folding leaves s as it is:
+// every rune is one lower-casing keeps (a lower-case Latin letter, which
+// for Turkish is not "I", or an [uncasedRune]), no apostrophe needs
+// unifying, no circumflex needs removing, and s is in NFC. A false answer
+// may be conservative.
+func (f Folder) unchanged(s string) bool {
+	table := latinLower()
+	nonLatin := false
+	for _, r := range s {
+		switch {
+		case r == '\'':
+		case isApostrophe(r):
+			return false
+		case r < 0x300:
+			if table[r] != r || r == 'İ' || f.noCirc && (r == 'â' || r == 'î' || r == 'û') {
+				return false
+			}
+		case uncasedRune(r):
+			nonLatin = true
+		default:
+			return false
+		}
+	}
+	return !nonLatin || norm.NFC.QuickSpanString(s) == len(s)
 }
 
 // stripCircumflex removes the circumflex of â, î and û in place (NFC text:

@@ -181,11 +181,14 @@ func TestFolder(t *testing.T) {
 		assert.Equal(t, "x"+tc.want, string(tc.f.AppendFold([]byte("x"), tc.in)), "AppendFold(%q)", tc.in)
 	}
 	// Unchanged text comes back as is, without allocating.
-	for _, s := range []string{"already lower", "東京タワー", "ığdır"} {
+	for _, s := range []string{"already lower", "東京タワー", "ığdır", "don't — “quoted”"} {
+		assert.Equal(t, string(tr.AppendFold(nil, s)), tr.Fold(s))
 		assert.Zero(t, testing.AllocsPerRun(100, func() { _ = tr.Fold(s) }), "Fold(%q)", s)
 	}
-	buf := make([]byte, 0, 256)
-	assert.Zero(t, testing.AllocsPerRun(100, func() { buf = und.AppendFold(buf[:0], "İSTANBUL Καλημέρα") }))
+	if !raceEnabled { // the race detector's sync.Pool drops items
+		buf := make([]byte, 0, 256)
+		assert.Zero(t, testing.AllocsPerRun(100, func() { buf = und.AppendFold(buf[:0], "İSTANBUL Καλημέρα") }))
+	}
 	// The Folder folds as the Analyzer does.
 	a, err := NewAnalyzer(Config{Language: language.Turkish})
 	require.NoError(t, err)
