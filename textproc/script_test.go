@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/language"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 )
@@ -280,4 +281,30 @@ func FuzzBigrams(f *testing.F) {
 func noSpaceWord(text string, w Span) bool {
 	r, _ := utf8.DecodeRuneInString(text[w.Start:])
 	return isNoSpace(r)
+}
+
+// FuzzFolder: Fold and AppendFold agree, the result is valid NFC text when
+// the input is valid UTF-8, and folding is idempotent.
+func FuzzFolder(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	folders := []Folder{{}, NewFolder(language.Turkish), NewFolder(language.English), NewFolder(language.Turkish).WithoutCircumflex()}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, fo := range folders {
+			got := fo.Fold(s)
+			if app := string(fo.AppendFold([]byte("x"), s)); app != "x"+got {
+				t.Fatalf("AppendFold(%q) = %q, Fold %q", s, app, got)
+			}
+			if !utf8.ValidString(s) {
+				continue
+			}
+			if !utf8.ValidString(got) || !norm.NFC.IsNormalString(got) {
+				t.Fatalf("Fold(%q) = %q is not valid NFC", s, got)
+			}
+			if again := fo.Fold(got); again != got {
+				t.Fatalf("Fold(%q) = %q, folded again %q", s, got, again)
+			}
+		}
+	})
 }
