@@ -105,7 +105,8 @@
 //     release's spotsigs.config), τ = 0.1 (the best F1 on goldset-dev; the
 //     paper's τ is not available and the release's 0.85 finds 12% of the
 //     pairs). The stopwords skipped in chains are textproc's list for the
-//     Language, or the antecedents for a language without one. [Config.ReleaseChains] reproduces the release's chain walk.
+//     Language, or the antecedents for a language without one.
+//     [Config.ReleaseChains] reproduces the release's chain walk.
 //
 // Measured on goldset-dev (strict pair F1; TestGoldSet): SpotSigs at its
 // defaults 0.919 (P 0.948, R 0.892), against 0.915 (P 0.868) for the
