@@ -145,6 +145,9 @@ func lowerFast(dst []byte, word, lang string) ([]byte, bool) {
 			dst = append(dst, '\'')
 			continue
 		case r >= 0x300 || r == utf8.RuneError:
+			if commonNoSpace(r) {
+				break // no case, always NFC: kept as is
+			}
 			if !uncasedRune(r) {
 				return dst[:n], false
 			}
@@ -162,8 +165,10 @@ func lowerFast(dst []byte, word, lang string) ([]byte, bool) {
 			dst = utf8.AppendRune(dst, r)
 		}
 	}
-	// Runes below U+0300 all have NFC_QC=Yes; the others (CJK
-	// compatibility ideographs, some Myanmar vowel signs) may not.
+	// Runes below U+0300 all have NFC_QC=Yes, and so do the CJK ideographs
+	// and kana of commonNoSpace, which also never compose with what
+	// precedes them; the others (CJK compatibility ideographs, kana voicing
+	// marks, some Myanmar vowel signs) may not.
 	if uncased && norm.NFC.QuickSpanString(word) != len(word) {
 		return dst[:n], false
 	}

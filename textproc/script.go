@@ -24,10 +24,27 @@ func isNoSpace(r rune) bool {
 	if r < 0x0E00 { // below Thai: the Latin, Cyrillic, Greek, ... fast path
 		return false
 	}
-	if r == 0x30FC || r == 0xFF70 {
+	if commonNoSpace(r) || r == 0x30FC || r == 0xFF70 {
 		return true
 	}
 	return unicode.IsLetter(r) && unicode.In(r, noSpaceScripts...)
+}
+
+// commonNoSpace reports, without a table search, the bulk of the letters of
+// scripts without spaces: CJK Unified Ideographs and Extension A, whose
+// every code point is an assigned letter (Lo), hiragana ぁ-ゖ and katakana
+// ァ-ヺ.
+func commonNoSpace(r rune) bool {
+	return 0x4E00 <= r && r <= 0x9FFF || 0x3400 <= r && r <= 0x4DBF ||
+		0x3041 <= r && r <= 0x3096 || 0x30A1 <= r && r <= 0x30FA
+}
+
+// isMark reports whether r is a combining mark (Mn or Mc).
+func isMark(r rune) bool {
+	if r < 0x300 || commonNoSpace(r) {
+		return false
+	}
+	return unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r)
 }
 
 // isNoSpaceMark reports whether r is a combining mark (Mn, Mc) of one of
@@ -35,7 +52,7 @@ func isNoSpace(r rune) bool {
 // marks U+3099, U+309A, variation selectors): marks belong to the
 // character before them.
 func isNoSpaceMark(r rune) bool {
-	return r >= 0x0E00 && (unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r))
+	return r >= 0x0E00 && isMark(r)
 }
 
 // charEnd returns the end of the character that starts at text[i], a letter
@@ -45,7 +62,7 @@ func charEnd(text string, i int) int {
 	i += w
 	for i < len(text) && text[i] >= utf8.RuneSelf {
 		r, w := utf8.DecodeRuneInString(text[i:])
-		if !unicode.Is(unicode.Mn, r) && !unicode.Is(unicode.Mc, r) {
+		if !isMark(r) {
 			break
 		}
 		i += w

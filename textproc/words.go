@@ -63,10 +63,10 @@ func nextWord(text string, i int) (sp Span, ok bool) {
 			continue
 		}
 		r, w := utf8.DecodeRuneInString(text[i:])
+		if isNoSpace(r) {
+			return Span{i, charEnd(text, i)}, true
+		}
 		if isWordRune(r) {
-			if isNoSpace(r) {
-				return Span{i, charEnd(text, i)}, true
-			}
 			break
 		}
 		i += w
