@@ -266,12 +266,16 @@ func (a *Analyzer) Tokens(text string) []Token {
 
 // appendTokens appends the tokens of the words of text[start:end].
 func (a *Analyzer) appendTokens(toks []Token, text string, start, end int) []Token {
+	text = text[:end]
 	for i := start; ; {
-		w, next, ok := nextUnit(text[:end], i)
+		w, ok := nextWord(text, i)
 		if !ok {
 			return toks
 		}
-		i = next
+		i = w.End
+		if text[w.Start] >= 0xe0 { // a rune ≥ U+0800: maybe a script without spaces
+			w, i = nextUnitAt(text, w)
+		}
 		if term, id, ok := a.term(text[w.Start:w.End]); ok {
 			toks = append(toks, Token{Term: term, ID: id, Start: w.Start, End: w.End})
 		}

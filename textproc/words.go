@@ -117,11 +117,17 @@ func nextUnit(text string, i int) (sp Span, next int, ok bool) {
 	if text[sp.Start] < 0xe0 { // a rune below U+0800: not a script without spaces
 		return sp, sp.End, true
 	}
-	if r, _ := utf8.DecodeRuneInString(text[sp.Start:]); !isNoSpace(r) {
-		return sp, sp.End, true
-	}
-	sp, next = nextBigram(text, sp.Start)
+	sp, next = nextUnitAt(text, sp)
 	return sp, next, true
+}
+
+// nextUnitAt returns the unit that starts with the word w and where the scan
+// resumes: w itself, or the bigram w starts.
+func nextUnitAt(text string, w Span) (sp Span, next int) {
+	if r, _ := utf8.DecodeRuneInString(text[w.Start:]); !isNoSpace(r) {
+		return w, w.End
+	}
+	return nextBigram(text, w.Start)
 }
 
 // Words yields the byte spans of the words of text in order (see the word
