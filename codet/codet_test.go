@@ -112,7 +112,7 @@ func fig31(t *testing.T, dt int, mode codet.Mode) (*codet.Detector, map[string]f
 	}
 	require.InDelta(t, math.Log(3.0/2), w["starts"], 1e-12, "idf(starts): in 2 of 3 documents")
 	require.InDelta(t, 0, w["shares"], 1e-12, "idf(shares): in all 3 documents")
-	d, err := codet.NewWithIDF(codet.Config{Language: "und", KeepStopwords: true, PrefixLen: -1,
+	d, err := codet.NewWithIDF(codet.Config{Language: "und", KeepStopwords: true, Stemmer: textproc.StemNone,
 		NoWordSort: true, DepthThreshold: dt, NodeLimit: -1, Mode: mode, Collapse: codet.CollapseOff}, idf)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = d.Close() })

@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"golang.org/x/text/language"
-
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -55,9 +54,6 @@ const (
 	// §3.3.1); 0.9 means that at least 90% of each document's weighted
 	// sentence prefixes are found in the other.
 	DefaultCollapseThreshold = 0.9
-	// DefaultLanguage is the language of the text pipeline: the papers'
-	// collection, BilCol-2005, is Turkish (Varol 2012 §4.2).
-	DefaultLanguage = "tr"
 )
 
 // Mode selects how repeated prefixes are counted.
@@ -118,14 +114,20 @@ const (
 // a Config can be printed, compared and stored.
 type Config struct {
 	// Language is the BCP 47 tag of the text pipeline (case folding,
-	// stopwords, apostrophes); "" means [DefaultLanguage].
+	// stopwords, apostrophes, sentence rules; see textproc.RuleSet): "tr"
+	// for the papers' Turkish collection, BilCol-2005 (Varol 2012 §4.2),
+	// "en", ...; "" is language-neutral, as is any language without rules
+	// of its own.
 	Language string
 	// KeepStopwords disables stopword removal (Varol 2012 §5.1.2: removal
 	// does not change F1; it is on in every reported run).
 	KeepStopwords bool
+	// Stemmer selects the stemmer; zero (textproc.StemDefault) is
+	// textproc.StemPrefix, first-N stemming (Varol 2012 §5.1.1: F1 0.76
+	// against 0.74 without stemming); textproc.StemNone disables it.
+	Stemmer textproc.Stemmer
 	// PrefixLen is the first-N stemmer's length in runes: 0 means
-	// [textproc.DefaultPrefixLen] (first-5, Varol 2012 §5.1.1: F1 0.76
-	// against 0.74 without stemming); a negative value disables stemming.
+	// [textproc.DefaultPrefixLen] (first-5).
 	PrefixLen int
 	// NoWordSort disables sorting a sentence's words by idf, descending
 	// (WS, Varol 2012 §5.2.3): an ablation. Ties are broken by term, so the
@@ -183,7 +185,7 @@ type Config struct {
 // settings is a validated Config with defaults filled in.
 type settings struct {
 	Config
-	lang  language.Tag
+	tc    textproc.Config
 	dt    int
 	dsp   int
 	psc   int
@@ -198,15 +200,11 @@ func (c Config) resolve() (settings, error) {
 		return settings{}, fmt.Errorf("codet: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
 	}
 	s := settings{Config: c}
-	name := c.Language
-	if name == "" {
-		name = DefaultLanguage
-	}
-	tag, err := language.Parse(name)
+	tc, err := textcfg.Pipeline(c.Language, c.KeepStopwords, c.Stemmer, textproc.StemPrefix, c.PrefixLen)
 	if err != nil {
-		return bad("Language (%q) is not a BCP 47 tag", c.Language)
+		return settings{}, fmt.Errorf("codet: %w", err)
 	}
-	s.lang = tag
+	s.tc = tc
 	switch {
 	case c.DepthThreshold < 0 || c.DepthThreshold > 64:
 		return bad("DepthThreshold (%d) must be in [0, 64]", c.DepthThreshold)
@@ -268,11 +266,4 @@ func cmpOr(v, def int) int {
 	return v
 }
 
-func (s settings) analyzerConfig() textproc.Config {
-	tc := textproc.Config{Language: s.lang, RemoveStopwords: !s.KeepStopwords}
-	if s.PrefixLen >= 0 {
-		tc.Stemmer = textproc.StemPrefix
-		tc.PrefixLen = s.PrefixLen
-	}
-	return tc
-}
+func (s settings) analyzerConfig() textproc.Config { return s.tc }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"golang.org/x/text/language"
-
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
 	"github.com/seed-9ef9c1df/neardup/textproc"
@@ -166,8 +164,10 @@ const (
 type Config struct {
 	// Mode is Jaccard (0, default), Weighted (1) or Containment (2).
 	Mode Mode
-	// Language is a BCP 47 tag for the text pipeline ("en", "tr"); empty
-	// means language-neutral tokenising and lower-casing (textproc.Config{}).
+	// Language is a BCP 47 tag for the text pipeline ("en", "tr", ...; see
+	// textproc.RuleSet); "" is language-neutral tokenising and
+	// lower-casing, as is any language without rules of its own. Stopwords
+	// are kept and terms are not stemmed, whatever the language.
 	Language string
 	// Shingle is the words per shingle (phrase). Zero means DefaultShingle,
 	// or DefaultPhraseLen in Weighted mode.
@@ -267,10 +267,8 @@ func (cfg Config) withDefaults() (Config, error) {
 	if cfg.Rare < RareDocFraction || cfg.Rare > RarePercentile {
 		return bad("unknown Rare %d", cfg.Rare)
 	}
-	if cfg.Language != "" {
-		if _, err := language.Parse(cfg.Language); err != nil {
-			return bad("Language %q: %v", cfg.Language, err)
-		}
+	if _, err := textproc.ParseLanguage(cfg.Language); err != nil {
+		return cfg, fmt.Errorf("minhash: %w", err)
 	}
 	if cfg.Shingle == 0 {
 		cfg.Shingle = DefaultShingle

@@ -351,6 +351,9 @@ func (d *Detector) query(idx uint32) []detector.Match {
 		var shared float64
 		if d.cfg.Mode == Containment {
 			score = ContainmentOf(score, int(sa), int(sb))
+			if shared := score * sa; shared >= 0.9*sb && score < 0.9 {
+				continue // c is a part of idx: a part does not contain its whole
+			}
 			shared = score * sa
 		} else {
 			shared = score / (1 + score) * (sa + sb)

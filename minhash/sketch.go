@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/zeebo/xxh3"
-	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/textproc"
@@ -59,10 +58,7 @@ func NewSketcher(cfg Config) (*Sketcher, error) {
 }
 
 func newSketcher(cfg Config) *Sketcher {
-	tag := language.Und
-	if cfg.Language != "" {
-		tag = language.Make(cfg.Language)
-	}
+	tag, _ := textproc.ParseLanguage(cfg.Language)                                      // validated by withDefaults
 	an, _ := textproc.NewAnalyzer(textproc.Config{Language: tag, Content: cfg.Content}) // never fails for a zero Stemmer and a valid Content
 	s := &Sketcher{cfg: cfg, an: an, ring: make([]uint64, 0, cfg.Shingle), bins: make([]uint32, cfg.NumHashes)}
 	// Hash-family seeds come from Config.Seed through PCG (STYLE rule 15).

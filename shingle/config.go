@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"golang.org/x/text/language"
-
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
 	"github.com/seed-9ef9c1df/neardup/textproc"
@@ -131,9 +129,6 @@ const (
 	// finds 12% of the goldset-dev pairs. 0.1 has the best F1 of our sweep
 	// on goldset-dev (empirical: TestGoldSet).
 	DefaultJaccard = 0.1
-	// DefaultLanguage is the language of the text pipeline when
-	// Config.Language is empty.
-	DefaultLanguage = "en"
 )
 
 // DefaultMinOverlap and DefaultSpotMinOverlap are the default
@@ -151,7 +146,7 @@ const (
 const DefaultContent = textproc.ContentMain
 
 // Config configures a [Detector]. The zero value is full fingerprinting of
-// English text as in Varol 2012 §4.1.2. Every field is a plain value, so a
+// language-neutral text as in Varol 2012 §4.1.2. Every field is a plain value, so a
 // Config can be printed, compared and stored with the index it built; a
 // zero field means the documented default. Fields that do not apply to
 // Method are ignored (but still validated).
@@ -159,14 +154,21 @@ type Config struct {
 	// Method selects the algorithm; zero is FullFingerprint.
 	Method Method
 
-	// Language is the BCP 47 tag of the text pipeline ("en", "tr"; "und" is
-	// language-neutral); empty means DefaultLanguage.
+	// Language is the BCP 47 tag of the text pipeline ("en", "tr", ...;
+	// see textproc.RuleSet); "" is language-neutral (no stopwords), as is
+	// any language without rules of its own.
 	Language string
-	// Plain turns off stopword removal and first-5 stemming for
-	// FullFingerprint and DSC (Varol 2012 §5.1 used both for every
-	// detector). SpotSigs always sees every word unstemmed: its antecedents
-	// are stopwords.
-	Plain bool
+	// KeepStopwords keeps the Language's stopwords for FullFingerprint and
+	// DSC (Varol 2012 §5.1 removes them for every detector). SpotSigs always
+	// sees every word: its antecedents are stopwords.
+	KeepStopwords bool
+	// Stemmer selects the stemmer of FullFingerprint and DSC; zero
+	// (textproc.StemDefault) is textproc.StemPrefix, first-N stemming
+	// (Varol 2012 §5.1). SpotSigs never stems.
+	Stemmer textproc.Stemmer
+	// PrefixLen is the StemPrefix length; 0 means
+	// textproc.DefaultPrefixLen.
+	PrefixLen int
 
 	// Threshold is the decision threshold: the containment ratio for
 	// FullFingerprint and DSC (zero means DefaultFullContainment and
@@ -198,7 +200,8 @@ type Config struct {
 	// DefaultAntecedents. Words are matched after the Language's case
 	// folding. The default is English: for another Language, name that
 	// language's frequent function words, or SpotSigs finds only exact
-	// duplicates.
+	// duplicates. For a Language without a stopword list (the neutral
+	// default), the antecedents are also the stopwords chains skip.
 	Antecedents string
 	// ChainLength is SpotSigs' chain length c; zero means
 	// DefaultChainLength.
@@ -257,12 +260,11 @@ func (c Config) withDefaults() (Config, error) {
 	default:
 		return bad("unknown Method (%d)", int(c.Method))
 	}
-	if c.Language == "" {
-		c.Language = DefaultLanguage
+	tc, err := textcfg.Pipeline(c.Language, c.KeepStopwords, c.Stemmer, textproc.StemPrefix, c.PrefixLen)
+	if err != nil {
+		return Config{}, fmt.Errorf("shingle: %w", err)
 	}
-	if _, err := language.Parse(c.Language); err != nil {
-		return bad("Language (%q) is not a BCP 47 tag", c.Language)
-	}
+	c.Stemmer, c.PrefixLen = tc.Stemmer, tc.PrefixLen
 	if c.Threshold == 0 {
 		switch c.Method {
 		case FullFingerprint:
@@ -352,7 +354,6 @@ func (c Config) withDefaults() (Config, error) {
 	if c.MinOverlap < 1 || c.MinOverlap > 1<<20 {
 		return bad("MinOverlap (%d) must be in [1, 2^20]", c.MinOverlap)
 	}
-	var err error
 	if c.Content, err = textcfg.Content(c.Content, DefaultContent); err != nil {
 		return bad("%v", err)
 	}
@@ -360,11 +361,11 @@ func (c Config) withDefaults() (Config, error) {
 }
 
 // antecedentList splits a comma-separated antecedent list into its
-// non-empty, lower-cased, trimmed words.
+// non-empty, trimmed words (the analyzer folds their case).
 func antecedentList(s string) []string {
 	var out []string
 	for w := range strings.SplitSeq(s, ",") {
-		if w = strings.ToLower(strings.TrimSpace(w)); w != "" {
+		if w = strings.TrimSpace(w); w != "" {
 			out = append(out, w)
 		}
 	}

@@ -77,30 +77,23 @@ const (
 	WeightTFIDF
 )
 
-// Stemming selects how terms are reduced.
-type Stemming int
-
-const (
-	// StemPrefix truncates terms to their first PrefixLen runes (Varol 2012
-	// §2.1.1). The default.
-	StemPrefix Stemming = iota
-	// StemNone keeps terms whole.
-	StemNone
-)
-
 // Config configures SimHash. The zero value is the variant of Varol 2012
 // §4.1.4 with Manku et al.'s parameters: stopwords removed and first-5
 // stemming, unique words weighted by idf, the 2 highest-idf words dropped,
 // 64-bit fingerprints, neighbours within Hamming distance 3.
 type Config struct {
-	// Language is a BCP 47 tag ("en", "tr", ...) selecting case folding and
-	// stopwords; "" is language-neutral.
+	// Language is a BCP 47 tag ("en", "tr", ...) selecting case folding,
+	// stopwords and sentence rules; "" is language-neutral, as is any
+	// language without rules of its own (textproc.RuleSet).
 	Language string
 	// KeepStopwords keeps the language's stopwords (Varol 2012 §2.1 removes
 	// them).
 	KeepStopwords bool
-	// Stemming selects the stemmer (default StemPrefix).
-	Stemming Stemming
+	// Stemmer selects the stemmer; zero (textproc.StemDefault) is
+	// textproc.StemPrefix, first-N stemming (Varol 2012 §2.1.1, the
+	// preprocessing of every detector in its §5.1). Terms of scripts
+	// written without spaces (character bigrams) are never cut.
+	Stemmer textproc.Stemmer
 	// PrefixLen is the StemPrefix length; 0 means DefaultPrefixLen.
 	PrefixLen int
 
@@ -143,14 +136,11 @@ func (cfg Config) resolve() (Config, textproc.Config, error) {
 	bad := func(format string, args ...any) (Config, textproc.Config, error) {
 		return cfg, textproc.Config{}, fmt.Errorf("simhash: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
 	}
-	if cfg.Stemming != StemPrefix && cfg.Stemming != StemNone {
-		return bad("Stemming (%d) must be StemPrefix (0) or StemNone (1)", cfg.Stemming)
-	}
-	tc, err := textcfg.Pipeline(cfg.Language, cfg.KeepStopwords, cfg.Stemming == StemPrefix, cfg.PrefixLen)
+	tc, err := textcfg.Pipeline(cfg.Language, cfg.KeepStopwords, cfg.Stemmer, textproc.StemPrefix, cfg.PrefixLen)
 	if err != nil {
-		return bad("%v", err)
+		return cfg, textproc.Config{}, fmt.Errorf("%s: %w", "simhash", err)
 	}
-	cfg.PrefixLen = tc.PrefixLen
+	cfg.Stemmer, cfg.PrefixLen = tc.Stemmer, tc.PrefixLen
 	switch cfg.Features {
 	case FeatureWords:
 	case FeatureWordNGrams:
@@ -384,7 +374,7 @@ func (s *Signer) Sign(text string) (uint64, bool) {
 }
 
 // analyse fills the per-token inputs of collect for text. In lite mode it
-// hashes each term as Words and AppendTerm yield it, which is the token
+// hashes each term as TermSpans and AppendTerm yield it, which is the token
 // sequence of Analyzer.Tokens (TestLiteMatchesTokens), and leaves s.toks
 // empty; otherwise s.toks holds the interned tokens.
 func (s *Signer) analyse(text string) {

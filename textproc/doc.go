@@ -1,8 +1,24 @@
 // Package textproc implements the text pipeline shared by every neardup
-// detector (Varol 2012, seed 000 §2.1; DESIGN.md "The text pipeline"):
-// Unicode normalisation, language-aware case folding, sentence splitting,
-// tokens with byte offsets, Turkish apostrophe suffixes, stopwords, first-N
-// prefix stemming, term interning, and the [IDF] table of seed 000 Eq. 2.1.
+// detector (Varol 2012, *CoDet: A New Algorithm for Containment and Near
+// Duplicate Detection in Text Corpora*, §2.1): Unicode normalisation,
+// language-aware case folding, sentence splitting, tokens with byte
+// offsets, Turkish apostrophe suffixes, stopwords, first-N prefix stemming,
+// term interning, and the [IDF] table of Eq. 2.1. It is the only code of
+// the module that does these things: every detector parses its Config's
+// Language with [ParseLanguage], takes its stemming as a [Stemmer], and
+// folds text with an [Analyzer] or a [Folder].
+//
+// # Languages
+//
+// A language is a BCP 47 tag. Turkish (and Azerbaijani) and English have
+// rules of their own ([RuleSet]); every other language, and the empty
+// Language of a detector Config, is processed as language-neutral text:
+// Unicode default lower-casing, no stopwords, no apostrophe rule. A
+// language without a stopword list (German, Chinese, Japanese, ...) is
+// accepted and processed this way. Scripts written without spaces between
+// words (Han, Hiragana, Katakana, Thai, Lao, Khmer, Myanmar) are tokenised
+// into overlapping character bigrams under every language, as Lucene's CJK
+// bigram analysis does.
 //
 // # Guarantees
 //
@@ -19,15 +35,19 @@
 //
 // # Parameters
 //
-//   - [DefaultPrefixLen] = 5: first-5 stemming, seed 000 §2.1.1.
-//   - Turkish stopwords: the list of seed 000 Table 2.1; English: the
-//     Snowball list ([Stopwords]).
-//   - [FullConfig] is the preprocessing of every detector in seed 000 §5.1:
-//     stopwords removed, first-5 stemming.
+//   - [DefaultPrefixLen] = 5: first-5 stemming, Varol 2012 §2.1.1.
+//   - Turkish stopwords: the list of Varol 2012 Table 2.1; English: the
+//     Snowball list ([Stopwords]); none for other languages.
+//   - [FullConfig] is the preprocessing of every detector in Varol 2012
+//     §5.1: stopwords removed, first-5 stemming.
+//   - Scripts without spaces: character bigrams (Lucene's CJKBigramFilter;
+//     Kwok 1997, "Comparing representations in Chinese information
+//     retrieval", SIGIR '97, finds bigrams as effective as words).
 //
 // # Concurrency
 //
 // An [Analyzer] is not safe for concurrent use (it reuses buffers); use one
-// per goroutine. [IDF] is safe for concurrent use. [Words], [Sentences] and
-// [Stopwords] are pure functions.
+// per goroutine. [IDF] and [Folder] are safe for concurrent use. [Words],
+// [TermSpans], [Sentences], [Stopwords], [ParseLanguage] and [RuleSet] are
+// pure functions.
 package textproc

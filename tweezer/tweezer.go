@@ -73,9 +73,15 @@ func (m Mode) String() string {
 // as published: Turkish, 5NE5 shingles over the document's word stream,
 // exact digest matching.
 type Config struct {
-	// Language is a BCP 47 tag selecting the named-entity recogniser
-	// (package ner): English for "en" and its regional variants, Turkish
-	// for anything else, "" included, as in seed 001.
+	// Language is a BCP 47 tag, parsed as every detector's Language is
+	// (textproc.ParseLanguage; "" is language-neutral). It selects the
+	// named-entity recogniser of package ner, which has rules and
+	// gazetteers for two languages only: English ones for English
+	// (textproc.RuleSet "en"), and TuNER's Turkish ones, as published
+	// (Uyar 2009), for Turkish and for every other language, "" included.
+	// In a script without capital letters (Chinese, Japanese, Thai, ...) no
+	// entity is found, and a document is signed by its FallbackWords
+	// opening and closing words (character bigrams in those scripts).
 	Language string
 	// Prefix and Suffix are p and s, the words kept before and after each
 	// entity; zero means DefaultContext.
@@ -200,15 +206,13 @@ func NewSigner(cfg Config) (*Signer, error) {
 	if err != nil {
 		return nil, err
 	}
-	tag := language.Turkish
-	if cfg.Language != "" {
-		t, err := language.Parse(cfg.Language)
-		if err != nil {
-			return nil, fmt.Errorf("tweezer: Language (%q) is not a BCP 47 tag: %w", cfg.Language, detector.ErrInvalidConfig)
-		}
-		if b, conf := t.Base(); conf >= language.High && b.String() == "en" {
-			tag = language.English
-		}
+	t, err := textproc.ParseLanguage(cfg.Language)
+	if err != nil {
+		return nil, fmt.Errorf("tweezer: %w", err)
+	}
+	tag := language.Turkish // ner has Turkish and English rules only
+	if textproc.RuleSet(t) == "en" {
+		tag = language.English
 	}
 	rec, err := ner.New(ner.Config{Language: tag})
 	if err != nil {
