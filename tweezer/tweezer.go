@@ -81,7 +81,7 @@ type Config struct {
 	// (Uyar 2009), for Turkish and for every other language, "" included.
 	// In a script without capital letters (Chinese, Japanese, Thai, ...) no
 	// entity is found, and a document is signed by its FallbackWords
-	// opening and closing words (character bigrams in those scripts).
+	// opening and closing words (in those scripts each character is a word).
 	Language string
 	// Prefix and Suffix are p and s, the words kept before and after each
 	// entity; zero means DefaultContext.
