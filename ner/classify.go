@@ -281,7 +281,13 @@ func (r *Recognizer) classify(d *doc, i, j int) {
 		return
 	}
 	if r.unknownIsPerson(d, i, end) {
-		r.emit(d, Person, i, end)
+		typ := Person
+		if end-i == 1 && ws[i].placeCase {
+			// "Kilyos'ta": a locative or ablative on an unknown name
+			// points at a place.
+			typ = Location
+		}
+		r.emit(d, typ, i, end)
 		r.classify(d, end, j)
 	}
 }
@@ -300,8 +306,15 @@ func (r *Recognizer) subjectSlot(d *doc, i, end int) bool {
 	if !strings.HasSuffix(prev.key, "en") && !strings.HasSuffix(prev.key, "an") {
 		return false
 	}
-	gap := d.text[d.words[end-1].end:d.words[end].start]
-	return strings.TrimSpace(gap) == ","
+	return r.commaAfter(d, end)
+}
+
+// commaAfter reports whether a comma follows the word before end.
+func (r *Recognizer) commaAfter(d *doc, end int) bool {
+	if end <= 0 || end >= len(d.words) {
+		return false
+	}
+	return strings.TrimSpace(d.text[d.words[end-1].end:d.words[end].start]) == ","
 }
 
 // unknownIsPerson reports whether the unclassified candidate [i, end) is
@@ -315,7 +328,18 @@ func (r *Recognizer) subjectSlot(d *doc, i, end int) bool {
 // unclassified.
 func (r *Recognizer) unknownIsPerson(d *doc, i, end int) bool {
 	ws := d.words
-	if end-i > 2 || ws[i].sentStart || !d.apos[ws[end-1].key] && !r.subjectSlot(d, i, end) {
+	if end-i > 2 {
+		return false
+	}
+	if ws[i].sentStart {
+		// First in its sentence, the capital proves nothing: only an
+		// apostrophe suffix on this very word marks a proper noun, and a
+		// person's name unless it is a locative or ablative
+		// ("Kohl'un", not "Bonn'da").
+		if !ws[end-1].apos {
+			return false
+		}
+	} else if !d.apos[ws[end-1].key] && !r.subjectSlot(d, i, end) {
 		return false
 	}
 	for k := i; k < end; k++ {
@@ -347,7 +371,7 @@ func (r *Recognizer) commonWordStart(d *doc, i, end int) bool {
 	if !r.ambiguous[ws[i].key] {
 		return false
 	}
-	if end-i == 1 || ws[i].sentStart {
+	if end-i == 1 {
 		return true
 	}
 	last := ws[end-1].key

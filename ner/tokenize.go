@@ -62,6 +62,8 @@ func (r *Recognizer) tokenize(d *doc) {
 			w.sentStart = first
 			if !first && len(d.words) > 0 {
 				w.join = r.gapJoins(d.words[len(d.words)-1], text[prevEnd:w.start])
+			} else if first && r.initialBreak(d, w) {
+				w.sentStart, w.join = false, true
 			}
 			if w.apos && r.lang == "tr" {
 				w.placeCase = placeSuffix(text[w.stemEnd:w.end])
@@ -83,6 +85,22 @@ func (r *Recognizer) tokenize(d *doc) {
 			}
 		}
 	}
+}
+
+// initialBreak reports whether the sentence splitter ended a sentence
+// inside a name, at the dot of an initial or a title written apart from its
+// letter ("B . Hakan", "Prof . Dr . Ali Kaya"): w, a capitalised word, then
+// continues the sentence of the word before.
+func (r *Recognizer) initialBreak(d *doc, w word) bool {
+	if len(d.words) == 0 || !w.capital {
+		return false
+	}
+	prev := d.words[len(d.words)-1]
+	gap := d.text[prev.end:w.start]
+	if strings.TrimSpace(gap) != "." || strings.Contains(gap, "\n") || !prev.capital {
+		return false
+	}
+	return utf8.RuneCountInString(prev.key) == 1 || r.prefixes[prev.key]
 }
 
 // attachSuffix handles an apostrophe suffix written as a word of its own,
