@@ -161,30 +161,53 @@ func (r *Recognizer) hasSuffixWord(d *doc, i, j int) bool {
 }
 
 // classify assigns a type to the candidate words [i, j), category-major as
-// in seed 001 §3.3: location, then organization, then person, each by rule
-// list, gazetteer and partial matching; an unclassified candidate is
-// dropped.
+// in Uyar 2009, "TuNER", §3.3: location, then organization, then person,
+// each by rule list, gazetteer and the document's memory; an unclassified
+// candidate is dropped. Each step emits what it recognises, classifies the
+// rest of the candidate and reports true, or leaves the candidate to the
+// next step.
 func (r *Recognizer) classify(d *doc, i, j int) {
 	if i >= j {
 		return
 	}
-	ws := d.words
-	key := d.key(i, j)
-	single := j-i == 1
-	// English "X of Y" with a suffix word X names one organization or place.
-	if j-i >= 3 && ws[i+1].key == "of" && !ws[i+1].capital && (r.locSuf[ws[i].key] || r.orgSuf[ws[i].key]) {
-		typ := Organization
-		if r.locSuf[ws[i].key] {
-			typ = Location
-		}
-		r.emit(d, typ, i, j)
-		return
+	switch {
+	case r.ofName(d, i, j):
+	case r.rememberedPerson(d, i, j):
+	case r.bySuffixWord(d, i, j, true):
+	case r.asLocation(d, i, j):
+	case r.bySuffixWord(d, i, j, false):
+	case r.asOrganization(d, i, j):
+	case r.asPerson(d, i, j):
+	case r.containsRemembered(d, i, j):
+	case r.splitParts(d, i, j):
+	default:
+		r.asUnknown(d, i, j)
 	}
-	// Rule lists (Tables A.3, A.4): the entity runs from the candidate's
-	// start through its last suffix word; what follows is a new candidate.
-	// The last suffix word decides the category; a word in both lists
-	// ("Merkezi") is a location, location rules being tried first. A
-	// suffix word alone is no entity.
+}
+
+// ofName handles English "X of Y" with a suffix word X: one organization
+// or place ("Bank of England").
+func (r *Recognizer) ofName(d *doc, i, j int) bool {
+	ws := d.words
+	if j-i < 3 || ws[i+1].key != "of" || ws[i+1].capital || !r.locSuf[ws[i].key] && !r.orgSuf[ws[i].key] {
+		return false
+	}
+	typ := Organization
+	if r.locSuf[ws[i].key] {
+		typ = Location
+	}
+	r.emit(d, typ, i, j)
+	return true
+}
+
+// bySuffixWord applies the rule lists (Tables A.3, A.4 of Uyar 2009): the
+// entity runs from the candidate's start through its last suffix word; what
+// follows is a new candidate. The last suffix word decides the category; a
+// word in both lists ("Merkezi") is a location, location rules being tried
+// first (loc true), organization rules after the location gazetteer (loc
+// false). A suffix word alone is no entity.
+func (r *Recognizer) bySuffixWord(d *doc, i, j int, loc bool) bool {
+	ws := d.words
 	suf := -1
 	for k := j - 1; k > i; k-- {
 		if r.locSuf[ws[k].key] || r.orgSuf[ws[k].key] {
@@ -192,104 +215,138 @@ func (r *Recognizer) classify(d *doc, i, j int) {
 			break
 		}
 	}
-	// Location: rule, gazetteer, partial matching.
-	if suf >= 0 && r.locSuf[ws[suf].key] {
-		r.emit(d, Location, i, suf+1)
-		r.classify(d, suf+1, j)
-		return
+	if suf < 0 || loc && !r.locSuf[ws[suf].key] {
+		return false
 	}
-	if r.locations[key] && !(single && r.personNotPlace(ws[i])) || d.partial[key] == Location {
+	typ := Organization
+	if loc {
+		typ = Location
+	}
+	r.emit(d, typ, i, suf+1)
+	r.classify(d, suf+1, j)
+	return true
+}
+
+// asLocation: the place gazetteer (a given name that is also a place is a
+// place only with a locative or ablative suffix), or the memory.
+func (r *Recognizer) asLocation(d *doc, i, j int) bool {
+	kb := d.keyBytes(i, j)
+	if r.locations[string(kb)] && !(j-i == 1 && r.personNotPlace(d.words[i])) || d.mem.get(kb) == Location {
 		r.emit(d, Location, i, j)
-		return
+		return true
 	}
-	// Organization: rule, gazetteer (plus an acronym, a club name such as
-	// "Trabzonspor"), partial matching.
-	if suf >= 0 {
-		r.emit(d, Organization, i, suf+1)
-		r.classify(d, suf+1, j)
-		return
-	}
-	// "Diyarbakır DGM", "Ankara Emniyet": a place before an organization of
-	// the gazetteer names its branch.
+	return false
+}
+
+// asOrganization: a place before an organization of the gazetteer ("Ankara
+// Emniyet", "Diyarbakır DGM"), an organization of the gazetteer at the
+// start, an acronym, a club name ("Trabzonspor"), or the memory.
+func (r *Recognizer) asOrganization(d *doc, i, j int) bool {
+	ws := d.words
 	for k := i + 1; k < j; k++ {
 		if r.locations[string(d.keyBytes(i, k))] && (r.orgs[string(d.keyBytes(k, j))] || j-k == 1 && r.acronym(d, ws[k])) {
 			r.emit(d, Organization, i, j)
-			return
+			return true
 		}
 	}
 	if n := r.orgPrefix(d, i, j); n > 0 {
 		r.emit(d, Organization, i, i+n)
 		r.classify(d, i+n, j)
-		return
+		return true
 	}
+	single := j-i == 1
+	key := ws[i].key
 	if single && r.acronym(d, ws[i]) || r.lang == "tr" && single && strings.HasSuffix(key, "spor") && len(key) > len("spor") ||
-		d.partial[key] == Organization {
+		d.mem.get(d.keyBytes(i, j)) == Organization {
 		r.emit(d, Organization, i, j)
-		return
+		return true
 	}
-	// Person: suffix rule (Table A.2), title excluded; gazetteer; partial
-	// matching. A person ends at its first apostrophe suffix: "Mesut
-	// Yılmaz'ın" closes the name.
+	return false
+}
+
+// personEnd returns the end of a person name starting at word i of the
+// candidate [i, j): a person ends at its first apostrophe suffix ("Mesut
+// Yılmaz'ın" closes the name).
+func (d *doc) personEnd(i, j int) int {
+	for k := i; k < j-1; k++ {
+		if d.words[k].apos {
+			return k + 1
+		}
+	}
+	return j
+}
+
+// asPerson: the suffix rule (Table A.2 of Uyar 2009, title excluded), a
+// given name first (after an optional initial), a full name of the
+// gazetteer, the memory, or a Turkish surname in -oğlu.
+func (r *Recognizer) asPerson(d *doc, i, j int) bool {
+	ws := d.words
 	for k := i + 1; k < j; k++ {
 		if r.personSuf[ws[k].key] {
 			r.emit(d, Person, i, k)
 			r.classify(d, k+1, j)
-			return
+			return true
 		}
 	}
-	end := j
-	for k := i; k < j-1; k++ {
-		if ws[k].apos {
-			end = k + 1
-			break
-		}
-	}
+	end := d.personEnd(i, j)
 	n := end - i
 	first := i
 	if n >= 2 && n <= MaxPersonWords && utf8.RuneCountInString(ws[i].key) == 1 {
 		first = i + 1 // an initial: "B. Hakan", "J. Smith"
 	}
 	if n <= MaxPersonWords && r.givenNames[ws[first].key] && !r.commonWordStart(d, first, end) ||
-		r.fullPersons[string(d.keyBytes(i, end))] || d.partial[string(d.keyBytes(i, end))] == Person ||
+		r.fullPersons[string(d.keyBytes(i, end))] || d.mem.get(d.keyBytes(i, end)) == Person ||
 		r.lang == "tr" && n >= 2 && n <= MaxPersonWords && strings.HasSuffix(ws[end-1].key, "oğlu") {
 		r.emit(d, Person, i, end)
 		r.classify(d, end, j)
-		return
+		return true
 	}
-	// Unclassified. A missing comma joins names ("Türkiye Almanya
-	// ilişkileri", seed 001 §3.3): split off the longest leading place or
-	// organization of the gazetteer and go on with the rest.
+	return false
+}
+
+// splitParts handles a candidate no rule classified as a whole. A missing
+// comma joins names ("Türkiye Almanya ilişkileri", Uyar 2009 §3.3): the
+// longest leading place or organization of the gazetteer is split off.
+// Otherwise the parts are retried when the candidate spans an apostrophe
+// ("Bursa'nın Orhangazi" with JoinAtApostrophe), or without a leading
+// sentence-initial word.
+func (r *Recognizer) splitParts(d *doc, i, j int) bool {
+	ws := d.words
 	for k := j - 1; k > i; k-- {
 		if pk := d.keyBytes(i, k); r.locations[string(pk)] || r.orgs[string(pk)] {
 			r.classify(d, i, k)
 			r.classify(d, k, j)
-			return
+			return true
 		}
 	}
-	// Retry the parts when the candidate spans an apostrophe ("Bursa'nın
-	// Orhangazi" → "Bursa", "Orhangazi"), or without a leading
-	// sentence-initial word.
 	for k := i; k < j-1; k++ {
 		if ws[k].apos {
 			r.classify(d, i, k+1)
 			r.classify(d, k+1, j)
-			return
+			return true
 		}
 	}
 	if ws[i].sentStart && j-i > 1 {
 		r.classify(d, i+1, j)
+		return true
+	}
+	return false
+}
+
+// asUnknown takes an unknown name for a person when the text marks it as a
+// proper noun (unknownIsPerson), or for a place when the mark is a
+// locative or ablative suffix on a single word ("Kilyos'ta").
+func (r *Recognizer) asUnknown(d *doc, i, j int) {
+	end := d.personEnd(i, j)
+	if !r.unknownIsPerson(d, i, end) {
 		return
 	}
-	if r.unknownIsPerson(d, i, end) {
-		typ := Person
-		if end-i == 1 && ws[i].placeCase {
-			// "Kilyos'ta": a locative or ablative on an unknown name
-			// points at a place.
-			typ = Location
-		}
-		r.emit(d, typ, i, end)
-		r.classify(d, end, j)
+	typ := Person
+	if end-i == 1 && d.words[i].placeCase {
+		typ = Location
 	}
+	r.emit(d, typ, i, end)
+	r.classify(d, end, j)
 }
 
 // subjectSlot reports whether the words [i, end) sit where Turkish news puts
@@ -417,100 +474,4 @@ func (r *Recognizer) orgPrefix(d *doc, i, j int) int {
 		return n
 	}
 	return 0
-}
-
-// keyBytes returns the folded words [i, j) joined by spaces in a scratch
-// buffer that the next call overwrites: for map look-ups (m[string(b)] does
-// not allocate), where key would allocate a string per candidate sub-span.
-func (d *doc) keyBytes(i, j int) []byte {
-	b := d.kbuf[:0]
-	for k := i; k < j; k++ {
-		if k > i {
-			b = append(b, ' ')
-		}
-		b = append(b, d.words[k].key...)
-	}
-	d.kbuf = b
-	return b
-}
-
-// key returns the folded words [i, j) joined by spaces.
-func (d *doc) key(i, j int) string {
-	if j-i == 1 {
-		return d.words[i].key
-	}
-	var b strings.Builder
-	for k := i; k < j; k++ {
-		if k > i {
-			b.WriteByte(' ')
-		}
-		b.WriteString(d.words[k].key)
-	}
-	return b.String()
-}
-
-// emit records the entity made of words [i, j) and registers its word
-// sequences for partial matching (seed 001 §3.3: "Garanti" inherits the type
-// of an earlier "Garanti Bankası").
-func (r *Recognizer) emit(d *doc, typ Type, i, j int) {
-	if i >= j {
-		return
-	}
-	ws := d.words
-	d.out = append(d.out, Entity{Type: typ, Start: ws[i].start, End: ws[j-1].stemEnd, Text: d.canonical(i, j)})
-	for a := i; a < j; a++ {
-		for e := a + 1; e <= j; e++ {
-			kb := d.keyBytes(a, e)
-			if _, ok := d.partial[string(kb)]; ok || r.notNames[string(kb)] || r.locSuf[string(kb)] || r.orgSuf[string(kb)] ||
-				e-a == 1 && (r.notPersons[string(kb)] || d.lower[string(kb)] || r.modifiers[string(kb)]) {
-				continue
-			}
-			d.partial[string(kb)] = typ
-		}
-	}
-	if typ != Person {
-		r.nested(d, i, j)
-	}
-}
-
-// nested finds places inside the location or organization [i, j) ("Mersin"
-// in "Mersin Üniversitesi", seed 001 Fig. 3.1), reports them if
-// Config.Nested, and registers them for partial matching either way.
-func (r *Recognizer) nested(d *doc, i, j int) {
-	for a := i; a < j; a++ {
-		for e := j; e > a; e-- {
-			if e-a == j-i {
-				continue
-			}
-			kb := d.keyBytes(a, e)
-			if !r.locations[string(kb)] {
-				continue
-			}
-			d.partial[string(kb)] = Location
-			if r.cfg.Nested {
-				ws := d.words
-				d.out = append(d.out, Entity{Type: Location, Start: ws[a].start, End: ws[e-1].stemEnd, Text: d.canonical(a, e)})
-			}
-			a = e - 1
-			break
-		}
-	}
-}
-
-// canonical returns the canonical form of words [i, j): stems joined by one
-// space, or by the hyphen or ampersand that joined them.
-func (d *doc) canonical(i, j int) string {
-	var b strings.Builder
-	for k := i; k < j; k++ {
-		if k > i {
-			gap := strings.TrimSpace(d.text[d.words[k-1].end:d.words[k].start])
-			if gap == "" || gap == "." {
-				b.WriteByte(' ')
-			} else {
-				b.WriteString(gap)
-			}
-		}
-		b.WriteString(d.text[d.words[k].start:d.words[k].stemEnd])
-	}
-	return b.String()
 }

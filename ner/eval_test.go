@@ -319,7 +319,7 @@ func TestTrainingPartF1(t *testing.T) {
 	}
 	sents := readGold(t, nerCorpus())
 	train := sents[:heldAsideStart(len(sents))]
-	rec, err := New(Config{})
+	rec, err := New(Config{WholeText: os.Getenv("NER_WHOLE") != ""})
 	require.NoError(t, err)
 	for _, m := range evalModes {
 		ev := evaluate(docsOf(train, m.tk, m.perDoc), rec)

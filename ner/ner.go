@@ -261,11 +261,11 @@ func (r *Recognizer) Find(text string) []Entity {
 // orders them and returns the extended slice.
 func (r *Recognizer) AppendEntities(dst []Entity, text string) []Entity {
 	d := &doc{
-		text:    text,
-		words:   make([]word, 0, len(text)/5+4), // English news: about one word per 6 bytes
-		lower:   make(map[string]bool, len(text)/16),
-		apos:    map[string]bool{},
-		partial: map[string]Type{},
+		text:  text,
+		words: make([]word, 0, len(text)/5+4), // English news: about one word per 6 bytes
+		lower: make(map[string]bool, len(text)/16),
+		apos:  map[string]bool{},
+		mem:   memory{},
 	}
 	r.tokenize(d)
 	r.pass(d)

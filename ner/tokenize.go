@@ -24,13 +24,13 @@ type word struct {
 
 // doc is the per-call state of Find.
 type doc struct {
-	text    string
-	words   []word
-	lower   map[string]bool // stems the document writes in lower case
-	apos    map[string]bool // keys the document writes with an apostrophe suffix
-	partial map[string]Type // word sequences of entities found so far
-	out     []Entity
-	kbuf    []byte // scratch of keyBytes
+	text  string
+	words []word
+	lower map[string]bool // stems the document writes in lower case
+	apos  map[string]bool // keys the document writes with an apostrophe suffix
+	mem   memory          // the document-level memory (memory.go)
+	out   []Entity
+	kbuf  []byte // scratch of keyBytes
 }
 
 // tokenize fills d.words and d.lower.
