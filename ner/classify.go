@@ -339,6 +339,9 @@ func (r *Recognizer) splitParts(d *doc, i, j int) bool {
 func (r *Recognizer) asUnknown(d *doc, i, j int) {
 	end := d.personEnd(i, j)
 	if !r.unknownIsPerson(d, i, end) {
+		if end-i == 1 && !d.words[i].sentStart {
+			d.unknown = append(d.unknown, [2]int{i, end})
+		}
 		return
 	}
 	typ := Person
@@ -396,7 +399,7 @@ func (r *Recognizer) unknownIsPerson(d *doc, i, end int) bool {
 		if !ws[end-1].apos {
 			return false
 		}
-	} else if !d.apos[ws[end-1].key] && !r.subjectSlot(d, i, end) {
+	} else if !d.apos[ws[end-1].key] && !r.subjectSlot(d, i, end) && end-i != 2 {
 		return false
 	}
 	for k := i; k < end; k++ {

@@ -60,6 +60,9 @@ func (r *Recognizer) emit(d *doc, typ Type, i, j int) {
 	}
 	ws := d.words
 	d.out = append(d.out, Entity{Type: typ, Start: ws[i].start, End: ws[j-1].stemEnd, Text: d.canonical(i, j)})
+	for k := i; k < j; k++ {
+		ws[k].ent = typ
+	}
 	for a := i; a < j; a++ {
 		for e := a + 1; e <= j; e++ {
 			kb := d.keyBytes(a, e)

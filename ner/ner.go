@@ -274,9 +274,13 @@ func (r *Recognizer) AppendEntities(dst []Entity, text string) []Entity {
 		// the document, not only the earlier ones ("Yılmaz ... Mesut
 		// Yılmaz"). The first pass collects the entities; the second
 		// classifies again with all of them known.
-		d.out = d.out[:0]
+		d.out, d.unknown = d.out[:0], d.unknown[:0]
+		for k := range d.words {
+			d.words[k].ent = 0
+		}
 		r.pass(d)
 	}
+	r.listPersons(d)
 	out := d.out
 	slices.SortStableFunc(out, func(a, b Entity) int {
 		if c := cmp.Compare(a.Start, b.Start); c != 0 {

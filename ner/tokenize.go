@@ -20,17 +20,19 @@ type word struct {
 	join       bool // may continue a candidate begun by the previous word
 	placeCase  bool // Turkish locative or ablative apostrophe suffix
 	shouting   bool // in a sentence written in capitals
+	ent        Type // type of the entity the word was emitted in, or 0
 }
 
 // doc is the per-call state of Find.
 type doc struct {
-	text  string
-	words []word
-	lower map[string]bool // stems the document writes in lower case
-	apos  map[string]bool // keys the document writes with an apostrophe suffix
-	mem   memory          // the document-level memory (memory.go)
-	out   []Entity
-	kbuf  []byte // scratch of keyBytes
+	text    string
+	words   []word
+	lower   map[string]bool // stems the document writes in lower case
+	apos    map[string]bool // keys the document writes with an apostrophe suffix
+	mem     memory          // the document-level memory (memory.go)
+	unknown [][2]int        // one-word candidates no rule classified
+	out     []Entity
+	kbuf    []byte // scratch of keyBytes
 }
 
 // tokenize fills d.words and d.lower.
