@@ -294,7 +294,7 @@ func (r *Recognizer) asPerson(d *doc, i, j int) bool {
 	if n >= 2 && n <= MaxPersonWords && utf8.RuneCountInString(ws[i].key) == 1 {
 		first = i + 1 // an initial: "B. Hakan", "J. Smith"
 	}
-	if n <= MaxPersonWords && r.givenNames[ws[first].key] && !r.commonWordStart(d, first, end) ||
+	if n <= MaxPersonWords && r.givenNames[ws[first].key] && !r.commonWordStart(d, first, end) && !(n == 1 && r.notPersons[ws[i].key]) ||
 		r.fullPersons[string(d.keyBytes(i, end))] || d.mem.get(d.keyBytes(i, end)) == Person ||
 		r.lang == "tr" && n >= 2 && n <= MaxPersonWords && strings.HasSuffix(ws[end-1].key, "oğlu") {
 		r.emit(d, Person, i, end)
