@@ -244,7 +244,7 @@ func (r *Recognizer) asLocation(d *doc, i, j int) bool {
 func (r *Recognizer) asOrganization(d *doc, i, j int) bool {
 	ws := d.words
 	for k := i + 1; k < j; k++ {
-		if r.locations[string(d.keyBytes(i, k))] && (r.orgs[string(d.keyBytes(k, j))] || j-k == 1 && r.acronym(d, ws[k])) {
+		if r.locations[string(d.keyBytes(i, k))] && (r.orgs[string(d.keyBytes(k, j))] || j-k == 1 && r.acronym(d, k)) {
 			r.emit(d, Organization, i, j)
 			return true
 		}
@@ -256,7 +256,7 @@ func (r *Recognizer) asOrganization(d *doc, i, j int) bool {
 	}
 	single := j-i == 1
 	key := ws[i].key
-	if single && r.acronym(d, ws[i]) || r.lang == "tr" && single && strings.HasSuffix(key, "spor") && len(key) > len("spor") ||
+	if single && r.acronym(d, i) || r.lang == "tr" && single && strings.HasSuffix(key, "spor") && len(key) > len("spor") ||
 		d.mem.get(d.keyBytes(i, j)) == Organization {
 		r.emit(d, Organization, i, j)
 		return true
@@ -453,13 +453,21 @@ func (r *Recognizer) personNotPlace(w word) bool {
 	return !w.placeCase
 }
 
-// acronym reports whether w is an all-capital abbreviation that is no known
-// place or person: such words are organizations in news ("CHP", "NATO").
-// In a sentence written all in capitals (a headline) no word is taken for
-// an acronym.
-func (r *Recognizer) acronym(d *doc, w word) bool {
-	return w.allCaps && !w.shouting && utf8.RuneCountInString(w.key) <= r.acronymMax &&
-		!r.locations[w.key] && !r.givenNames[w.key]
+// acronym reports whether word k is an all-capital abbreviation that is no
+// known place or person: such words are organizations in news ("CHP",
+// "NATO"). The capitals alone are weak evidence (bylines, speaker labels,
+// headlines are written in capitals too), so none is an acronym in a
+// sentence written all in capitals (a headline), nor before a colon (a
+// speaker's label in an interview, "UCHE : ...").
+func (r *Recognizer) acronym(d *doc, k int) bool {
+	w := d.words[k]
+	if !w.allCaps || w.shouting || utf8.RuneCountInString(w.key) > r.acronymMax || r.locations[w.key] || r.givenNames[w.key] {
+		return false
+	}
+	if k+1 < len(d.words) && !w.apos && strings.HasPrefix(strings.TrimSpace(d.text[w.end:d.words[k+1].start]), ":") {
+		return false
+	}
+	return true
 }
 
 // orgPrefix returns the length of the organization of the gazetteer that
