@@ -306,7 +306,8 @@ func (r *Recognizer) asPerson(d *doc, i, j int) bool {
 
 // splitParts handles a candidate no rule classified as a whole. A missing
 // comma joins names ("Türkiye Almanya ilişkileri", Uyar 2009 §3.3): the
-// longest leading place or organization of the gazetteer is split off.
+// longest leading place or organization of the gazetteer is split off, or
+// an acronym before a place ("CHP İzmir Milletvekili").
 // Otherwise the parts are retried when the candidate spans an apostrophe
 // ("Bursa'nın Orhangazi" with JoinAtApostrophe), or without a leading
 // sentence-initial word.
@@ -318,6 +319,11 @@ func (r *Recognizer) splitParts(d *doc, i, j int) bool {
 			r.classify(d, k, j)
 			return true
 		}
+	}
+	if r.acronym(d, i) && r.locations[string(d.keyBytes(i+1, j))] {
+		r.emit(d, Organization, i, i+1)
+		r.classify(d, i+1, j)
+		return true
 	}
 	for k := i; k < j-1; k++ {
 		if ws[k].apos {
@@ -479,7 +485,7 @@ func (r *Recognizer) orgPrefix(d *doc, i, j int) int {
 		if !r.orgs[string(d.keyBytes(i, i+n))] {
 			continue
 		}
-		if i+n < j && r.locations[string(d.keyBytes(i+n, j))] {
+		if i+n < j && !(n == 1 && d.words[i].allCaps) && r.locations[string(d.keyBytes(i+n, j))] {
 			return j - i
 		}
 		return n

@@ -101,7 +101,9 @@ type Recognizer struct {
 	givenNames, fullPersons, locations map[string]bool
 	orgs                               map[string]bool
 	orgMaxWords                        int
-	acronymMax                         int
+	hyphenTails                        map[string]bool // Turkish only: "Türk - İş"
+
+	acronymMax int
 }
 
 // New returns a Recognizer for cfg. The error is always nil today (every
@@ -132,6 +134,9 @@ func New(cfg Config) (*Recognizer, error) {
 	r.locSuf = r.set(rules.LocationSuffixes)
 	r.orgSuf = r.set(rules.OrganizationSuffixes)
 	r.notNames = r.set(rules.NotNames)
+	if r.lang == "tr" {
+		r.hyphenTails = r.set(hyphenTails)
+	}
 	for _, w := range textproc.Stopwords(r.tag) {
 		r.notNames[w] = true
 	}

@@ -63,7 +63,9 @@ func (r *Recognizer) tokenize(d *doc) {
 			}
 			w.sentStart = first
 			if !first && len(d.words) > 0 {
-				w.join = r.gapJoins(d.words[len(d.words)-1], text[prevEnd:w.start])
+				gap := text[prevEnd:w.start]
+				w.join = r.gapJoins(d.words[len(d.words)-1], gap) ||
+					r.hyphenTails[w.key] && strings.TrimSpace(gap) == "-" && !strings.Contains(gap, "\n")
 			} else if first && r.initialBreak(d, w) {
 				w.sentStart, w.join = false, true
 			}
