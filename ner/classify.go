@@ -116,10 +116,7 @@ func (r *Recognizer) splitTitles(d *doc, i, j int) {
 			t--
 		}
 		r.classify(d, seg, t)
-		e := k + 1
-		for e < j && (r.prefixes[ws[e].key] || r.modifiers[ws[e].key]) {
-			e++
-		}
+		e := r.titleEnd(d, k+1, j)
 		n := e
 		for n < j && !r.prefixes[ws[n].key] {
 			n++
@@ -140,6 +137,29 @@ func (r *Recognizer) splitTitles(d *doc, i, j int) {
 		seg, k = m, n
 	}
 	r.classify(d, seg, j)
+}
+
+// titleEnd returns the end of the title words that start at e, before j:
+// more titles, and modifiers followed by a title ("Başkanı Genel
+// Müdürü"). A modifier followed by a name is the name's: "Genel Başkanı
+// Devlet Bahçeli".
+func (r *Recognizer) titleEnd(d *doc, e, j int) int {
+	ws := d.words
+	for e < j {
+		if r.prefixes[ws[e].key] {
+			e++
+			continue
+		}
+		m := e
+		for m < j && r.modifiers[ws[m].key] {
+			m++
+		}
+		if m == e || m == j || !r.prefixes[ws[m].key] {
+			return e
+		}
+		e = m
+	}
+	return e
 }
 
 func (r *Recognizer) hasPrefixWord(d *doc, i, j int) bool {
@@ -174,6 +194,7 @@ func (r *Recognizer) classify(d *doc, i, j int) {
 	case r.ofName(d, i, j):
 	case r.rememberedPerson(d, i, j):
 	case r.bySuffixWord(d, i, j, true):
+	case r.byline(d, i, j):
 	case r.asLocation(d, i, j):
 	case r.bySuffixWord(d, i, j, false):
 	case r.asOrganization(d, i, j):
@@ -224,6 +245,34 @@ func (r *Recognizer) bySuffixWord(d *doc, i, j int, loc bool) bool {
 	}
 	r.emit(d, typ, i, suf+1)
 	r.classify(d, suf+1, j)
+	return true
+}
+
+// byline recognises a name written with its surname in capitals, the way
+// news signs articles and photographs ("Neslihan CUYAR", "Barçın YİNANÇ -
+// ANKARA", "Leyla ATAMAN DİLEK"): a word in ordinary capitalisation and
+// one or two words of at least three capitals that no list knows.
+func (r *Recognizer) byline(d *doc, i, j int) bool {
+	ws := d.words
+	if r.lang != "tr" || ws[i].allCaps || ws[i].shouting || j-i < 2 || !ws[i+1].allCaps {
+		return false
+	}
+	if utf8.RuneCountInString(ws[i].key) < 3 || r.notNames[ws[i].key] || r.notPersons[ws[i].key] || ws[i].apos {
+		return false
+	}
+	end := i + 1
+	for end < j && end-i <= 2 && ws[end].allCaps && !ws[end-1].apos {
+		w := ws[end]
+		if utf8.RuneCountInString(w.key) < 3 || r.locations[w.key] || r.orgs[w.key] || r.notNames[w.key] || d.mem[w.key] == Organization {
+			break
+		}
+		end++
+	}
+	if end == i+1 {
+		return false
+	}
+	r.emit(d, Person, i, end)
+	r.classify(d, end, j)
 	return true
 }
 
