@@ -128,7 +128,9 @@ func (r *Recognizer) splitTitles(d *doc, i, j int) {
 			}
 		}
 		if e < m {
-			if m-e <= MaxPersonWords && !r.hasSuffixWord(d, e, m) {
+			// A suffix word ends a name: first after the title it is the
+			// person's given name ("Başkanı Doğu Perinçek").
+			if m-e <= MaxPersonWords && !r.hasSuffixWord(d, e+1, m) {
 				r.emit(d, Person, e, m)
 			} else {
 				r.classify(d, e, m)

@@ -176,6 +176,8 @@ var trNotNames = []string{
 	"Onun", "Onu", "Ona", "Biz", "Siz", "Ben", "Sen", "Bence", "Bizce",
 	"Aslında", "Ancak", "Sonuçta", "Yıl", "Bölüm", "Tablo", "Foto", "Not",
 	"Ek", "Haber", "Sayfa", "Dk", "Dak", "Sn", "No",
+	// Interjections that open slogans ("Haydi Güneydoğu'ya").
+	"Haydi", "Hadi",
 	// Abbreviations of common nouns, written in capitals like acronyms.
 	"TV", "TL", "YTL", "CD", "DVD", "KDV", "TCK", "CEO", "SMS", "GSM", "MW",
 	"KW", "TSİ", "ÖTV", "DNA", "PC", "VIP", "TC", "ROM", "POP", "TİS",

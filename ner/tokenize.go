@@ -57,6 +57,8 @@ func (r *Recognizer) tokenize(d *doc) {
 			if w.capital {
 				w.key = r.fold(stem)
 				w.allCaps = isAllCaps(stem)
+			} else if k := r.lostCapital(stem); k != "" {
+				w.capital, w.key = true, k
 			} else {
 				w.key = stem
 				d.lower[stem] = true
@@ -89,6 +91,21 @@ func (r *Recognizer) tokenize(d *doc) {
 			}
 		}
 	}
+}
+
+// lostCapital returns the key of a Turkish word whose capital İ was
+// written as a lower-case dotless ı ("ıstanbul", "ızmir"), a damage of
+// text converted between Turkish code pages, when the word so repaired is
+// a place, given name or organization of the lists; otherwise "".
+func (r *Recognizer) lostCapital(stem string) string {
+	if r.lang != "tr" || !strings.HasPrefix(stem, "ı") || len(stem) <= len("ı") {
+		return ""
+	}
+	k := r.fold("i" + stem[len("ı"):])
+	if r.locations[k] || r.givenNames[k] || r.orgs[k] {
+		return k
+	}
+	return ""
 }
 
 // initialBreak reports whether the sentence splitter ended a sentence
