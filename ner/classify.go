@@ -475,6 +475,13 @@ func (r *Recognizer) unknownIsPerson(d *doc, i, end int) bool {
 				return false
 			}
 		}
+		// Two words ending in a possessive vowel are a compound noun
+		// ("Starr Raporu", "Borçlar Kanunu"), not a name.
+		if end-i == 2 {
+			if c, _ := utf8.DecodeLastRuneInString(last); strings.ContainsRune("ıiuü", c) {
+				return false
+			}
+		}
 	}
 	return true
 }
