@@ -197,6 +197,7 @@ func (r *Recognizer) classify(d *doc, i, j int) {
 	case r.rememberedPerson(d, i, j):
 	case r.bySuffixWord(d, i, j, true):
 	case r.byline(d, i, j):
+	case r.orgCue(d, i, j):
 	case r.asLocation(d, i, j):
 	case r.bySuffixWord(d, i, j, false):
 	case r.asOrganization(d, i, j):
@@ -275,6 +276,26 @@ func (r *Recognizer) byline(d *doc, i, j int) bool {
 	}
 	r.emit(d, Person, i, end)
 	r.classify(d, end, j)
+	return true
+}
+
+// orgCues are lower-case nouns that, right after a name, say it names an
+// organization: "Organon firması", "Omron şirketi", "Mahi gazetesi".
+var orgCues = map[string]bool{
+	"firması": true, "firmaları": true, "firmasının": true, "firmasına": true, "şirketi": true, "şirketleri": true,
+	"şirketinin": true, "şirketine": true, "gazetesi": true, "gazetesinin": true, "gazetesinde": true, "dergisi": true,
+	"dergisinde": true, "holdingi": true, "markası": true, "markalı": true,
+}
+
+// orgCue recognises a name of up to three words followed by a lower-case
+// noun of orgCues: an organization, even when the name is a place or a
+// person of the lists.
+func (r *Recognizer) orgCue(d *doc, i, j int) bool {
+	if r.lang != "tr" || j-i > 3 || j >= len(d.words) || d.words[j].capital || !orgCues[d.words[j].key] ||
+		d.words[j-1].apos || !d.words[j].join {
+		return false
+	}
+	r.emit(d, Organization, i, j)
 	return true
 }
 
