@@ -546,7 +546,7 @@ func (r *Recognizer) personNotPlace(w word) bool {
 // speaker's label in an interview, "UCHE : ...").
 func (r *Recognizer) acronym(d *doc, k int) bool {
 	w := d.words[k]
-	if !w.allCaps || w.shouting || utf8.RuneCountInString(w.key) > r.acronymMax || r.locations[w.key] || r.givenNames[w.key] {
+	if !w.allCaps || w.shouting || utf8.RuneCountInString(w.key) > r.acronymMax || r.locations[w.key] || r.givenNames[w.key] || r.notPersons[w.key] {
 		return false
 	}
 	if k+1 < len(d.words) && !w.apos && strings.HasPrefix(strings.TrimSpace(d.text[w.end:d.words[k+1].start]), ":") {

@@ -152,6 +152,10 @@ var moreOrganizationHeads = []string{
 	"Patrikhanesi", "Bürosu", "İşletmesi", "İşletmeleri", "Tiyatroları",
 	"Balesi", "Barosu", "Ordusu", "Fonu", "Sandığı", "Center", "Saray",
 	"Bahçe", "İş", "Kur", "Bom", "Sen",
+	// Company heads of foreign and Turkish firms in Turkish news.
+	"Airways", "Airlines", "Air", "Times", "Group", "Tours", "Corporation",
+	"Records", "Hospital", "Bank", "Motors", "Kozmetik", "Kuyumculuk",
+	"Tekstil", "Ajans", "Turizm", "Yayıncılık", "Sigorta", "Elektrik",
 }
 
 // hyphenTails are the organization tails that a hyphen written between
