@@ -47,11 +47,12 @@ func (r *Recognizer) ofJoins(d *doc, j int) bool {
 		(r.orgSuf[ws[j-1].key] || r.locSuf[ws[j-1].key]) && r.candidateWord(d, j+1)
 }
 
-// connectorJoins returns the end of the capitalised words after a Turkish
-// "ve" or a number at word j when they end in an organization or location
-// suffix word, so that the connector belongs to the name: "Sosyal Hizmetler
-// ve Çocuk Esirgeme Kurumu", "Ankara 5. Asliye Ceza Mahkemesi". It returns j
-// when the connector does not join.
+// connectorJoins returns the end of the capitalised words after a number
+// at word j (and a "No'lu" after it) when they end in an organization or
+// location suffix word or an acronym, so that the number belongs to the
+// name: "Ankara 5. Asliye Ceza Mahkemesi", "Diyarbakır 3 No'lu DGM". It
+// returns j when the number does not join. ("ve" does not join: "Türkiye
+// ve Avrupa Birliği" is two names far more often than one.)
 func (r *Recognizer) connectorJoins(d *doc, j int) int {
 	ws := d.words
 	if r.lang != "tr" || j == 0 || j+1 >= len(ws) || !ws[j].join || ws[j].capital {
@@ -61,9 +62,13 @@ func (r *Recognizer) connectorJoins(d *doc, j int) int {
 	if !isDigitStart(key) {
 		return j
 	}
+	k := j + 1
+	if isDigitStart(key) && numberWords[ws[k].key] && ws[k].join {
+		k++ // "3 No'lu DGM", "2 Nolu Asliye Ceza Mahkemesi"
+	}
 	end := j
-	for k := j + 1; k < len(ws) && ws[k].join && r.candidateWord(d, k); k++ {
-		if r.locSuf[ws[k].key] || r.orgSuf[ws[k].key] {
+	for ; k < len(ws) && ws[k].join && r.candidateWord(d, k); k++ {
+		if r.locSuf[ws[k].key] || r.orgSuf[ws[k].key] || isDigitStart(key) && r.acronym(d, k) {
 			end = k + 1
 		}
 		if ws[k].apos {
@@ -72,6 +77,10 @@ func (r *Recognizer) connectorJoins(d *doc, j int) int {
 	}
 	return end
 }
+
+// numberWords follow a number in the names of Turkish courts and offices
+// ("Ankara 2 No'lu DGM", "6. Nolu Bölge Şubesi").
+var numberWords = map[string]bool{"no": true, "nolu": true, "numaralı": true, "sayılı": true}
 
 func isDigitStart(s string) bool { return s != "" && '0' <= s[0] && s[0] <= '9' }
 
