@@ -501,7 +501,7 @@ func (r *Recognizer) unknownIsPerson(d *doc, i, end int) bool {
 		// Kupası"), demonyms ("Tibetli") and language names ("Türkçe").
 		last := ws[end-1].key
 		for _, suf := range []string{"lar", "ler", "ları", "leri", "sı", "si", "su", "sü", "lı", "li", "lu", "lü", "ca", "ce", "ça", "çe"} {
-			if strings.HasSuffix(last, suf) {
+			if strings.HasSuffix(last, suf) && !strings.HasSuffix(last, "oğlu") {
 				return false
 			}
 		}
