@@ -1,6 +1,9 @@
 package ner
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // The document-level memory (Uyar 2009, "TuNER", §3.3, partial matching,
 // carried across sentences and tokenisations): every entity recognised in
@@ -75,6 +78,37 @@ func (r *Recognizer) emit(d *doc, typ Type, i, j int) {
 	}
 	if typ != Person {
 		r.nested(d, i, j)
+	}
+	if typ == Organization && j-i >= 2 {
+		r.rememberAcronyms(d, i, j)
+	}
+}
+
+// rememberAcronyms registers the acronyms of the organization [i, j): the
+// one written in parentheses right after it ("Kürdistan Demokrat Partisi
+// (KDP)") and the initials of its capitalised words ("Türkiye Büyük Millet
+// Meclisi" → "TBMM"), so that a later acronym of any length is recognised
+// as the organization, also where the capitals rule does not apply (five
+// letters or more, or in a headline).
+func (r *Recognizer) rememberAcronyms(d *doc, i, j int) {
+	ws := d.words
+	if j < len(ws) && ws[j].allCaps && !ws[j-1].apos && strings.TrimSpace(d.text[ws[j-1].end:ws[j].start]) == "(" &&
+		(j+1 == len(ws) || strings.HasPrefix(strings.TrimSpace(d.text[ws[j].end:ws[j+1].start]), ")")) {
+		if _, ok := d.mem[ws[j].key]; !ok {
+			d.mem[ws[j].key] = Organization
+		}
+	}
+	var b strings.Builder
+	for k := i; k < j; k++ {
+		if ws[k].capital {
+			c, _ := utf8.DecodeRuneInString(ws[k].key)
+			b.WriteRune(c)
+		}
+	}
+	if utf8.RuneCountInString(b.String()) >= 3 {
+		if _, ok := d.mem[b.String()]; !ok {
+			d.mem[b.String()] = Organization
+		}
 	}
 }
 
