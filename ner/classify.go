@@ -139,7 +139,9 @@ func (r *Recognizer) splitTitles(d *doc, i, j int) {
 		if e < m {
 			// A suffix word ends a name: first after the title it is the
 			// person's given name ("Başkanı Doğu Perinçek").
-			if m-e <= MaxPersonWords && !r.hasSuffixWord(d, e+1, m) {
+			// In a headline every word is a capital: the title proves
+			// nothing there.
+			if m-e <= MaxPersonWords && !r.hasSuffixWord(d, e+1, m) && !ws[e].shouting {
 				r.emit(d, Person, e, m)
 			} else {
 				r.classify(d, e, m)
@@ -205,10 +207,10 @@ func (r *Recognizer) classify(d *doc, i, j int) {
 	case r.ofName(d, i, j):
 	case r.rememberedPerson(d, i, j):
 	case r.bySuffixWord(d, i, j, true):
-	case r.byline(d, i, j):
 	case r.orgCue(d, i, j):
 	case r.asLocation(d, i, j):
 	case r.bySuffixWord(d, i, j, false):
+	case r.byline(d, i, j):
 	case r.asOrganization(d, i, j):
 	case r.asPerson(d, i, j):
 	case r.containsRemembered(d, i, j):
@@ -304,6 +306,9 @@ func (r *Recognizer) orgCue(d *doc, i, j int) bool {
 		d.words[j-1].apos || !d.words[j].join {
 		return false
 	}
+	for i < j-1 && r.notPersons[d.words[i].key] {
+		i++ // "Japon Omron firması": the nationality is no part of the name
+	}
 	r.emit(d, Organization, i, j)
 	return true
 }
@@ -326,6 +331,12 @@ func (r *Recognizer) asOrganization(d *doc, i, j int) bool {
 	ws := d.words
 	for k := i + 1; k < j; k++ {
 		if r.locations[string(d.keyBytes(i, k))] && (r.orgs[string(d.keyBytes(k, j))] || j-k == 1 && r.acronym(d, k)) {
+			r.emit(d, Organization, i, j)
+			return true
+		}
+		if isDigitStart(ws[k].key) && r.acronym(d, j-1) {
+			// A numbered court or office that connectorJoins took in:
+			// "Diyarbakır 3 No'lu DGM".
 			r.emit(d, Organization, i, j)
 			return true
 		}

@@ -58,6 +58,10 @@ var extraPersonPrefixes = []string{
 	"Prensi", "Papa", "Şeyh", "Antrenörü", "Başsavcısı",
 	"Başkanvekili", "Genelsekreteri", "Temsilcisi", "Danışmanı", "Yönetmeni",
 	"Sanatçı", "Yazar", "Senatör", "Başhekimi", "Avukatı", "Kaptanı",
+	// Added 2026-11-24 from the persons the training part (first nine
+	// tenths) writes after them: "Şansölye Kohl", "Hazreti Muhammed".
+	"Şansölye", "Şansölyesi", "İmparator", "İmparatoru", "Hazreti", "Hz",
+	"Kral", "Kraliçe",
 }
 
 // Words that belong to a title when they precede a person prefix ("Genel
