@@ -389,11 +389,34 @@ func (r *Recognizer) asPerson(d *doc, i, j int) bool {
 	if n <= MaxPersonWords && r.givenNames[ws[first].key] && !r.commonWordStart(d, first, end) && !(n == 1 && r.notPersons[ws[i].key]) ||
 		r.fullPersons[string(d.keyBytes(i, end))] || d.mem.get(d.keyBytes(i, end)) == Person ||
 		r.lang == "tr" && n >= 2 && n <= MaxPersonWords && strings.HasSuffix(ws[end-1].key, "oğlu") {
+		if k := r.trailingPlace(d, i, end); k > i {
+			// A missing comma: "Hüseyin İstanbul'da, Yuko Tokyo'da".
+			r.emit(d, Person, i, k)
+			r.emit(d, Location, k, end)
+			r.classify(d, end, j)
+			return true
+		}
 		r.emit(d, Person, i, end)
 		r.classify(d, end, j)
 		return true
 	}
 	return false
+}
+
+// trailingPlace returns the start of a place of the gazetteer that ends the
+// person candidate [i, end) with a locative or ablative suffix ("Hüseyin
+// İstanbul'da"), or i when there is none. A place name without such a
+// suffix may be a surname ("İsmet İnönü").
+func (r *Recognizer) trailingPlace(d *doc, i, end int) int {
+	if r.lang != "tr" || !d.words[end-1].placeCase {
+		return i
+	}
+	for k := i + 1; k < end; k++ {
+		if r.locations[string(d.keyBytes(k, end))] {
+			return k
+		}
+	}
+	return i
 }
 
 // splitParts handles a candidate no rule classified as a whole. A missing

@@ -61,7 +61,7 @@ var extraPersonPrefixes = []string{
 	// Added 2026-11-24 from the persons the training part (first nine
 	// tenths) writes after them: "Şansölye Kohl", "Hazreti Muhammed".
 	"Şansölye", "Şansölyesi", "İmparator", "İmparatoru", "Hazreti", "Hz",
-	"Kral", "Kraliçe",
+	"Kral", "Kraliçe", "Hakem", "Şefi",
 }
 
 // Words that belong to a title when they precede a person prefix ("Genel
