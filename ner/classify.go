@@ -28,7 +28,7 @@ func (r *Recognizer) pass(d *doc) {
 				j += 2
 				continue
 			}
-			if k := r.connectorJoins(d, j); k > j {
+			if k := r.connectorJoins(d, i, j); !split && k > j {
 				j = k
 				continue
 			}
@@ -47,27 +47,43 @@ func (r *Recognizer) ofJoins(d *doc, j int) bool {
 		(r.orgSuf[ws[j-1].key] || r.locSuf[ws[j-1].key]) && r.candidateWord(d, j+1)
 }
 
-// connectorJoins returns the end of the capitalised words after a number
-// at word j (and a "No'lu" after it) when they end in an organization or
-// location suffix word or an acronym, so that the number belongs to the
-// name: "Ankara 5. Asliye Ceza Mahkemesi", "Diyarbakır 3 No'lu DGM". It
-// returns j when the number does not join. ("ve" does not join: "Türkiye
-// ve Avrupa Birliği" is two names far more often than one.)
-func (r *Recognizer) connectorJoins(d *doc, j int) int {
+// connectorJoins returns the end of the capitalised words that follow the
+// candidate [i, j) across a connector at word j, when they end in an
+// organization or location suffix word, so that the connector belongs to
+// the name; it returns j when the connector does not join. Connectors: a
+// number, with a "No'lu" after it ("Ankara 5. Asliye Ceza Mahkemesi",
+// "Diyarbakır 3 No'lu DGM", where an acronym also ends the name); "ve"
+// after words that are no name by themselves ("Kredi ve Yurtlar Kurumu",
+// but not "Türkiye ve Avrupa Birliği"); a hyphen written between spaces
+// ("Boşnak - Hırvat Federasyonu", but not "Fenerbahçe - Galatasaray").
+func (r *Recognizer) connectorJoins(d *doc, i, j int) int {
 	ws := d.words
-	if r.lang != "tr" || j == 0 || j+1 >= len(ws) || !ws[j].join || ws[j].capital {
+	if r.lang != "tr" || j == 0 || j+1 >= len(ws) {
 		return j
 	}
 	key := ws[j].key
-	if !isDigitStart(key) {
+	k := j + 1
+	switch {
+	case ws[j].capital:
+		if ws[j].join || !r.candidateWord(d, j) || strings.TrimSpace(d.text[ws[j-1].end:ws[j].start]) != "-" {
+			return j
+		}
+		k = j // the hyphen is in the gap: the run starts at j
+	case !ws[j].join:
+		return j
+	case key == "ve":
+		if !r.bareWords(d, i, j) {
+			return j
+		}
+	case isDigitStart(key):
+		if numberWords[ws[k].key] && ws[k].join {
+			k++ // "3 No'lu DGM", "2 Nolu Asliye Ceza Mahkemesi"
+		}
+	default:
 		return j
 	}
-	k := j + 1
-	if isDigitStart(key) && numberWords[ws[k].key] && ws[k].join {
-		k++ // "3 No'lu DGM", "2 Nolu Asliye Ceza Mahkemesi"
-	}
 	end := j
-	for ; k < len(ws) && ws[k].join && r.candidateWord(d, k); k++ {
+	for ; k < len(ws) && (k == j || ws[k].join) && r.candidateWord(d, k); k++ {
 		if r.locSuf[ws[k].key] || r.orgSuf[ws[k].key] || isDigitStart(key) && r.acronym(d, k) {
 			end = k + 1
 		}
@@ -76,6 +92,23 @@ func (r *Recognizer) connectorJoins(d *doc, j int) int {
 		}
 	}
 	return end
+}
+
+// bareWords reports whether the candidate words [i, j) are no name by
+// themselves: no suffix word, no place or organization of the gazetteer,
+// no given name.
+func (r *Recognizer) bareWords(d *doc, i, j int) bool {
+	if r.hasSuffixWord(d, i, j) {
+		return false
+	}
+	for k := i; k < j; k++ {
+		w := d.words[k]
+		if r.locations[w.key] || r.orgs[w.key] || r.givenNames[w.key] || w.allCaps && !w.shouting {
+			return false
+		}
+	}
+	kb := d.keyBytes(i, j)
+	return !r.locations[string(kb)] && !r.orgs[string(kb)]
 }
 
 // numberWords follow a number in the names of Turkish courts and offices

@@ -186,6 +186,12 @@ var trNotNames = []string{
 	"Ek", "Haber", "Sayfa", "Dk", "Dak", "Sn", "No",
 	// Interjections that open slogans ("Haydi Güneydoğu'ya").
 	"Haydi", "Hadi",
+	// Sentence adverbs seen glued to names on the training part ("Halen
+	// İnönü Üniversitesi", "Tabii Ahıskalıoğlu").
+	"Halen", "Tabii", "Yine", "Hele", "Zaten", "Nitekim", "Hatta", "Üstelik",
+	"Kısacası", "Örneğin", "Mesela", "Şimdi", "Artık", "Henüz", "Gerçi",
+	"Esasen", "Esasında", "Elbette", "Kuşkusuz", "Herhalde", "Galiba",
+	"Sanki", "Ayrıca", "Böylelikle", "Dolayısıyla", "Sonuçta", "Özetle",
 	// Abbreviations of common nouns, written in capitals like acronyms.
 	"TV", "TL", "YTL", "CD", "DVD", "KDV", "TCK", "CEO", "SMS", "GSM", "MW",
 	"KW", "TSİ", "ÖTV", "DNA", "PC", "VIP", "TC", "ROM", "POP", "TİS",
