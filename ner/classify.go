@@ -350,11 +350,21 @@ func (r *Recognizer) orgCue(d *doc, i, j int) bool {
 // place only with a locative or ablative suffix), or the memory.
 func (r *Recognizer) asLocation(d *doc, i, j int) bool {
 	kb := d.keyBytes(i, j)
-	if r.locations[string(kb)] && !(j-i == 1 && r.personNotPlace(d.words[i])) || d.mem.get(kb) == Location {
+	if r.locations[string(kb)] && !(j-i == 1 && r.personNotPlace(d.words[i])) || d.mem.get(kb) == Location ||
+		j-i >= 2 && directions[d.words[i].key] && r.locations[string(d.keyBytes(i+1, j))] {
 		r.emit(d, Location, i, j)
 		return true
 	}
 	return false
+}
+
+// directions are the Turkish words of compass and region that make one
+// place with the place after them ("Kuzey Londra", "Güney Almanya",
+// "Latin Amerika").
+var directions = map[string]bool{
+	"kuzey": true, "güney": true, "doğu": true, "batı": true, "orta": true, "kuzeydoğu": true,
+	"kuzeybatı": true, "güneydoğu": true, "güneybatı": true, "uzakdoğu": true, "ortadoğu": true,
+	"latin": true, "yukarı": true, "aşağı": true, "iç": true,
 }
 
 // asOrganization: a place before an organization of the gazetteer ("Ankara
