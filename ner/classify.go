@@ -18,8 +18,8 @@ func (r *Recognizer) pass(d *doc) {
 		j := i + 1
 		for j < len(ws) {
 			// English possessives always close a name ("Texaco Inc's
-			// chairman"); Turkish case suffixes unless JoinAtApostrophe.
-			split := ws[j-1].apos && (!r.cfg.JoinAtApostrophe || r.lang == "en")
+			// chairman"); Turkish case suffixes only with SplitAtApostrophe.
+			split := ws[j-1].apos && (r.cfg.SplitAtApostrophe || r.lang == "en")
 			if ws[j].join && r.candidateWord(d, j) && !split {
 				j++
 				continue
@@ -467,7 +467,7 @@ func (r *Recognizer) trailingPlace(d *doc, i, end int) int {
 // longest leading place or organization of the gazetteer is split off, or
 // an acronym before a place ("CHP İzmir Milletvekili").
 // Otherwise the parts are retried when the candidate spans an apostrophe
-// ("Bursa'nın Orhangazi" with JoinAtApostrophe), or without a leading
+// ("Bursa'nın Orhangazi" without SplitAtApostrophe), or without a leading
 // sentence-initial word.
 func (r *Recognizer) splitParts(d *doc, i, j int) bool {
 	ws := d.words
@@ -555,6 +555,9 @@ func (r *Recognizer) unknownIsPerson(d *doc, i, end int) bool {
 	if end-i > 2 {
 		return false
 	}
+	if ws[i].sentStart && r.lang != "tr" {
+		return false
+	}
 	if ws[i].sentStart {
 		// First in its sentence, the capital proves nothing: only an
 		// apostrophe suffix on this very word marks a proper noun, and a
@@ -563,7 +566,7 @@ func (r *Recognizer) unknownIsPerson(d *doc, i, end int) bool {
 		if !ws[end-1].apos {
 			return false
 		}
-	} else if !d.apos[ws[end-1].key] && !r.subjectSlot(d, i, end) && end-i != 2 {
+	} else if !d.apos[ws[end-1].key] && !r.subjectSlot(d, i, end) && !(r.lang == "tr" && end-i == 2) {
 		return false
 	}
 	for k := i; k < end; k++ {
@@ -602,7 +605,7 @@ func (r *Recognizer) commonWordStart(d *doc, i, end int) bool {
 	if !r.ambiguous[ws[i].key] {
 		return false
 	}
-	if end-i == 1 {
+	if end-i == 1 || r.lang != "tr" && ws[i].sentStart {
 		return true
 	}
 	last := ws[end-1].key
