@@ -263,16 +263,39 @@ func TestAppendEntities(t *testing.T) {
 	assert.Equal(t, found{Location, "Ankara"}, found{out[1].Type, out[1].Text})
 }
 
+// FuzzFind checks on any input that Find never panics, that every entity
+// lies inside the text with a non-empty canonical form, that maximal
+// entities do not overlap, and that the output does not depend on which
+// apostrophe form the text uses.
 func FuzzFind(f *testing.F) {
-	for _, s := range []string{fig31, fig41, "", "\xff'", "A'", "'A", "A. B. C.", "X-Y & Z", "Ali Bey Bey Bey"} {
+	for _, s := range []string{fig31, fig41, "", "\xff'", "A'", "'A", "A. B. C.", "X-Y & Z", "Ali Bey Bey Bey",
+		"Kohl 'un", "Kohl ’un", "B . Hakan", "ANKARA 'DA", "Türk - İş", "Diyarbakır 3 No 'lu DGM", "Kredi ve Yurtlar Kurumu",
+		"Kürdistan Demokrat Partisi ( KDP ) ve KDP", "ıstanbul", "Neslihan CUYAR - ANKARA", "Ali , Veli ( ) 8 , Can ( )"} {
 		f.Add(s)
 	}
-	r, err := New(Config{Nested: true, WholeText: true})
+	recs := make([]*Recognizer, 0, 3)
+	for _, cfg := range []Config{{}, {SplitAtApostrophe: true}, {Language: language.English}} {
+		r, err := New(cfg)
+		require.NoError(f, err)
+		recs = append(recs, r)
+	}
+	nested, err := New(Config{Nested: true, WholeText: true})
 	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, e := range r.Find(text) {
+		for _, e := range nested.Find(text) {
 			if e.Start < 0 || e.Start > e.End || e.End > len(text) || e.Text == "" {
-				t.Fatalf("Find(%q): bad entity %+v", text, e)
+				t.Fatalf("Find(%q) with Nested: bad entity %+v", text, e)
+			}
+		}
+		for _, r := range recs {
+			es := r.Find(text)
+			for k, e := range es {
+				if e.Start < 0 || e.Start >= e.End || e.End > len(text) || e.Text == "" {
+					t.Fatalf("Find(%q): bad entity %+v", text, e)
+				}
+				if k > 0 && es[k-1].End > e.Start {
+					t.Fatalf("Find(%q): overlapping entities %+v and %+v", text, es[k-1], e)
+				}
 			}
 		}
 	})
