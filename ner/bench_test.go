@@ -8,7 +8,7 @@ import (
 )
 
 // benchText returns about n bytes of Turkish news text: the NER corpus
-// when the shared data is present, else the seed 001 examples repeated.
+// when the shared data is present, else the Uyar 2009 examples repeated.
 func benchText(b *testing.B, n int) string {
 	var src string
 	if path := nerCorpus(); path != "" {

@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 )
 
-// pass classifies every candidate of the document. Candidates (seed 001
+// pass classifies every candidate of the document. Candidates (Uyar 2009
 // §3.3) are maximal runs of consecutive capitalised words, classified in
 // document order so that partial matching sees the entities found earlier.
 func (r *Recognizer) pass(d *doc) {
@@ -126,7 +126,7 @@ func (r *Recognizer) candidateWord(d *doc, i int) bool {
 	if r.notNames[w.key] {
 		return false
 	}
-	// Beyond seed 001 §3.3: a sentence-initial capital is ordinary
+	// Beyond Uyar 2009 §3.3: a sentence-initial capital is ordinary
 	// capitalisation, not a name, when the same document also writes the
 	// word in lower case.
 	if w.sentStart && d.lower[w.key] {
@@ -138,7 +138,7 @@ func (r *Recognizer) candidateWord(d *doc, i int) bool {
 // splitTitles handles the person-prefix rule (Table A.1) on the candidate
 // words [i, j): the words after a title are a person; the title itself and
 // the title modifiers before it belong to neither side ("Shell Genel Müdürü
-// Canan Ediboğlu" → "Canan Ediboğlu", seed 001 Fig. 3.1).
+// Canan Ediboğlu" → "Canan Ediboğlu", Uyar 2009 Fig. 3.1).
 func (r *Recognizer) splitTitles(d *doc, i, j int) {
 	ws := d.words
 	// A title word that starts a name ending in a suffix word belongs to
@@ -647,7 +647,7 @@ func (r *Recognizer) acronym(d *doc, k int) bool {
 // orgPrefix returns the length of the organization of the gazetteer that
 // the candidate [i, j) starts with, or 0. A longer candidate is the
 // organization only if the words after the entry are place names
-// ("Microsoft Türkiye", seed 001 Fig. 3.1); otherwise the entry alone is.
+// ("Microsoft Türkiye", Uyar 2009 Fig. 3.1); otherwise the entry alone is.
 func (r *Recognizer) orgPrefix(d *doc, i, j int) int {
 	for n := min(j-i, r.orgMaxWords); n >= 1; n-- {
 		if !r.orgs[string(d.keyBytes(i, i+n))] {

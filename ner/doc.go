@@ -1,5 +1,5 @@
 // Package ner implements TuNER, the rule- and gazetteer-based named-entity
-// recogniser of Uyar's thesis (Uyar 2009, seed 001 ch. 3 and Appendix A), for
+// recogniser of Uyar's thesis (Uyar 2009 ch. 3 and Appendix A), for
 // Turkish and, with the same engine and English lists, for English. It finds
 // person, location and organization names (the ENAMEX types) with byte
 // offsets into the original text, and is the entity source of package
@@ -11,7 +11,7 @@
 //     capitals Ç Ğ İ Ö Ş Ü included) inside one sentence. A word with an
 //     apostrophe suffix ("Bursa'nın") does not end the run; the suffix is
 //     dropped from the canonical form ("Bursa'nın Orhangazi İlçesi'nde" →
-//     "Bursa Orhangazi İlçesi", seed 001 Fig. 4.1).
+//     "Bursa Orhangazi İlçesi", Uyar 2009 Fig. 4.1).
 //  2. Person titles split a run: the words after "Başkanı", "Sayın", "Dr.", …
 //     are a person, the title is not part of it (Table A.1; "Shell Genel
 //     Müdürü Canan Ediboğlu" → "Canan Ediboğlu", Fig. 3.1).
@@ -71,7 +71,7 @@
 //
 // # Parameters
 //
-//   - Rule lists: Tables A.1–A.4 of seed 001, with the duplicate
+//   - Rule lists: Tables A.1–A.4 of Uyar 2009, with the duplicate
 //     "Tesisleri" and the person title "Başbakanı" removed from the location
 //     suffixes (ALGORITHMS.md §8), plus the additions listed in rules.go.
 //   - [MaxPersonWords] = 4: longest candidate a given name makes a person.

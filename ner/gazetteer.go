@@ -9,7 +9,7 @@ import (
 	"golang.org/x/text/language"
 )
 
-// Gazetteer holds the name lists of the gazetteer-lookup step (seed 001
+// Gazetteer holds the name lists of the gazetteer-lookup step (Uyar 2009
 // §3.1, Table 3.1). Entries are matched case-insensitively with the
 // language's case rules, circumflexes ignored ("Hollânda" = "Hollanda").
 type Gazetteer struct {
@@ -22,12 +22,12 @@ type Gazetteer struct {
 	Locations []string
 	// Organizations are organization names; a candidate equal to an entry
 	// is an organization, and so is one that starts with an entry followed
-	// by place names only ("Microsoft Türkiye", seed 001 Fig. 3.1). A name
+	// by place names only ("Microsoft Türkiye", Uyar 2009 Fig. 3.1). A name
 	// in both Organizations and Locations is an organization.
 	Organizations []string
 	// CommonNames are given names that are also common words ("Deniz" =
 	// sea, "Vergi" = tax). Alone, or first in a sentence, they do not make a
-	// person: the failure of seed 001 §3.3, "Deniz bugün çok soğuk".
+	// person: the failure of Uyar 2009 §3.3, "Deniz bugün çok soğuk".
 	CommonNames []string
 	// NotPersons are capitalised words that name no person: peoples,
 	// languages, doctrines, colours of clubs ("Türk", "Almanca", "Budizm",

@@ -57,7 +57,7 @@ func (d *doc) key(i, j int) string {
 }
 
 // emit records the entity made of words [i, j) and registers its word
-// sequences for partial matching (seed 001 §3.3: "Garanti" inherits the type
+// sequences for partial matching (Uyar 2009 §3.3: "Garanti" inherits the type
 // of an earlier "Garanti Bankası").
 func (r *Recognizer) emit(d *doc, typ Type, i, j int) {
 	if i >= j {
@@ -119,7 +119,7 @@ func (r *Recognizer) rememberAcronyms(d *doc, i, j int) {
 }
 
 // nested finds places inside the location or organization [i, j) ("Mersin"
-// in "Mersin Üniversitesi", seed 001 Fig. 3.1), reports them if
+// in "Mersin Üniversitesi", Uyar 2009 Fig. 3.1), reports them if
 // Config.Nested, and registers them for partial matching either way.
 func (r *Recognizer) nested(d *doc, i, j int) {
 	for a := i; a < j; a++ {

@@ -49,7 +49,7 @@ type Entity struct {
 	Start, End int
 	// Text is the canonical form: the words of the entity with their
 	// apostrophe suffixes stripped, joined by single spaces ("Bursa'nın
-	// Orhangazi İlçesi'nde" → "Bursa Orhangazi İlçesi", seed 001 Fig. 4.1).
+	// Orhangazi İlçesi'nde" → "Bursa Orhangazi İlçesi", Uyar 2009 Fig. 4.1).
 	Text string
 }
 
@@ -59,7 +59,7 @@ type Config struct {
 	// Language selects the rules, gazetteer, case folding and sentence
 	// splitting. language.English (and its regional variants) selects the
 	// English lists; every other tag, including the zero tag, selects
-	// Turkish (seed 001).
+	// Turkish (Uyar 2009).
 	Language language.Tag
 	// Rules replaces [DefaultRules] when non-nil. The Recognizer copies it.
 	Rules *Rules
@@ -76,18 +76,18 @@ type Config struct {
 	// ("Texaco Inc's") always end a candidate.
 	SplitAtApostrophe bool
 	// Nested also reports entities nested inside longer ones: "Mersin" in
-	// "Mersin Üniversitesi" (seed 001 Fig. 3.1). By default only maximal
+	// "Mersin Üniversitesi" (Uyar 2009 Fig. 3.1). By default only maximal
 	// entities are reported.
 	Nested bool
 	// WholeText matches candidates partially against the entities of the
 	// whole text (a surname before the full name), at the cost of a second
 	// pass. By default partial matching sees only the entities found
-	// earlier in the text, as seed 001 §3.3 describes it.
+	// earlier in the text, as Uyar 2009 §3.3 describes it.
 	WholeText bool
 }
 
 // Recognizer finds person, location and organization names in text with the
-// rules, gazetteer and partial matching of TuNER (seed 001 §3.3).
+// rules, gazetteer and partial matching of TuNER (Uyar 2009 §3.3).
 //
 // A Recognizer is immutable once built and safe for concurrent use by
 // multiple goroutines.
@@ -275,7 +275,7 @@ func (r *Recognizer) AppendEntities(dst []Entity, text string) []Entity {
 	r.tokenize(d)
 	r.pass(d)
 	if r.cfg.WholeText {
-		// Beyond seed 001 §3.3: partial matching against every entity of
+		// Beyond Uyar 2009 §3.3: partial matching against every entity of
 		// the document, not only the earlier ones ("Yılmaz ... Mesut
 		// Yılmaz"). The first pass collects the entities; the second
 		// classifies again with all of them known.
