@@ -502,6 +502,13 @@ func (r *Recognizer) splitParts(d *doc, i, j int) bool {
 // locative or ablative suffix on a single word ("Kilyos'ta").
 func (r *Recognizer) asUnknown(d *doc, i, j int) {
 	end := d.personEnd(i, j)
+	if r.lang == "tr" && end-i == 2 && r.locations[d.words[i+1].key] {
+		// "Napolyon Paris'e", "Yuko Tokyo'da": a missing comma before a
+		// known place; the unknown word before it stands alone.
+		r.classify(d, i, i+1)
+		r.classify(d, i+1, j)
+		return
+	}
 	if !r.unknownIsPerson(d, i, end) {
 		if end-i == 1 && !d.words[i].sentStart {
 			d.unknown = append(d.unknown, [2]int{i, end})

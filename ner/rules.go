@@ -62,7 +62,8 @@ var extraPersonPrefixes = []string{
 	// Added 2026-11-24 from the persons the training part (first nine
 	// tenths) writes after them: "Şansölye Kohl", "Hazreti Muhammed".
 	"Şansölye", "Şansölyesi", "İmparator", "İmparatoru", "Hazreti", "Hz",
-	"Kral", "Kraliçe", "Hakem", "Şefi",
+	"Kral", "Kraliçe", "Hakem", "Şefi", "Patrik", "Patriği", "Rahip", "İmam",
+	"Müftü", "Müftüsü", "Er", "Onbaşı", "Çavuş", "Astsubay", "Teğmen", "Üsteğmen",
 }
 
 // Words that belong to a title when they precede a person prefix ("Genel
