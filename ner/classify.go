@@ -290,9 +290,31 @@ func (r *Recognizer) bySuffixWord(d *doc, i, j int, loc bool) bool {
 	if loc {
 		typ = Location
 	}
+	if k := r.personBeforePlace(d, i, suf); k > i {
+		// "Orgeneral İsmail Hakkı Karadayı Türkiye Emekli Subaylar
+		// Derneği": a person, then the place that opens the name.
+		r.emit(d, Person, i, k)
+		i = k
+	}
 	r.emit(d, typ, i, suf+1)
 	r.classify(d, suf+1, j)
 	return true
+}
+
+// personBeforePlace returns the index of a place of the gazetteer that
+// follows a person at the start of [i, e): a given name first, then up to
+// two more words, then the place. It returns i when there is none.
+func (r *Recognizer) personBeforePlace(d *doc, i, e int) int {
+	ws := d.words
+	if r.lang != "tr" || !r.givenNames[ws[i].key] || r.ambiguous[ws[i].key] || r.locations[ws[i].key] {
+		return i
+	}
+	for k := i + 2; k < e && k <= i+3; k++ {
+		if r.locations[ws[k].key] && !r.givenNames[ws[k].key] {
+			return k
+		}
+	}
+	return i
 }
 
 // byline recognises a name written with its surname in capitals, the way
