@@ -391,7 +391,8 @@ var directions = map[string]bool{
 
 // asOrganization: a place before an organization of the gazetteer ("Ankara
 // Emniyet", "Diyarbakır DGM"), an organization of the gazetteer at the
-// start, an acronym, a club name ("Trabzonspor"), or the memory.
+// start, an acronym, a club or bank name ("Trabzonspor", "Yurtbank"), or
+// the memory.
 func (r *Recognizer) asOrganization(d *doc, i, j int) bool {
 	ws := d.words
 	for k := i + 1; k < j; k++ {
@@ -413,12 +414,18 @@ func (r *Recognizer) asOrganization(d *doc, i, j int) bool {
 	}
 	single := j-i == 1
 	key := ws[i].key
-	if single && r.acronym(d, i) || r.lang == "tr" && single && strings.HasSuffix(key, "spor") && len(key) > len("spor") ||
+	if single && r.acronym(d, i) || r.lang == "tr" && single && clubOrBank(key) ||
 		d.mem.get(d.keyBytes(i, j)) == Organization {
 		r.emit(d, Organization, i, j)
 		return true
 	}
 	return false
+}
+
+// clubOrBank reports whether a Turkish one-word name is a club or a bank
+// by its ending: "Trabzonspor", "Yurtbank", "Dışbank".
+func clubOrBank(key string) bool {
+	return strings.HasSuffix(key, "spor") && len(key) > len("spor") || strings.HasSuffix(key, "bank") && len(key) > len("bank")
 }
 
 // personEnd returns the end of a person name starting at word i of the
