@@ -616,7 +616,7 @@ func (r *Recognizer) unknownIsPerson(d *doc, i, end int) bool {
 		// Nouns, not names: plurals, possessive compounds ("Dünya
 		// Kupası"), demonyms ("Tibetli") and language names ("Türkçe").
 		last := ws[end-1].key
-		for _, suf := range []string{"lar", "ler", "ları", "leri", "sı", "si", "su", "sü", "lı", "li", "lu", "lü", "ca", "ce", "ça", "çe"} {
+		for _, suf := range nounEndings {
 			if strings.HasSuffix(last, suf) && !strings.HasSuffix(last, "oğlu") {
 				return false
 			}
@@ -630,6 +630,14 @@ func (r *Recognizer) unknownIsPerson(d *doc, i, end int) bool {
 		}
 	}
 	return true
+}
+
+// nounEndings end Turkish nouns, not names: plurals, possessives (also
+// after a softened or doubled consonant: "Kanunu", "İmparatorluğu",
+// "Hattı", "Marşı"), demonyms and language names.
+var nounEndings = []string{
+	"lar", "ler", "ları", "leri", "sı", "si", "su", "sü", "lı", "li", "lu", "lü", "ca", "ce", "ça", "çe",
+	"ğı", "ği", "ğu", "ğü", "nu", "nü", "tı", "ti", "tu", "tü", "şı", "şi", "şu", "şü",
 }
 
 // commonWordStart reports whether the candidate [i, end) starts with a
