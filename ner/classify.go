@@ -607,7 +607,7 @@ func (r *Recognizer) unknownIsPerson(d *doc, i, end int) bool {
 	}
 	for k := i; k < end; k++ {
 		w := ws[k]
-		if w.allCaps || d.lower[w.key] || r.notPersons[w.key] ||
+		if w.allCaps || d.lower[w.key] || r.notPersons[w.key] || r.personSuf[w.key] || r.prefixes[w.key] ||
 			r.locSuf[w.key] || r.orgSuf[w.key] || utf8.RuneCountInString(w.key) < 3 {
 			return false
 		}
