@@ -67,7 +67,7 @@ var (
 		return Gazetteer{
 			Persons: slices.Concat(readList("tr-given-names.txt"), readList("tr-extra-given-names.txt"),
 				readList("given-names-intl.txt"), readList("tr-notable-persons.txt"), readList("tr-surnames.txt")),
-			Locations:     slices.Concat(readList("tr-places.txt"), readList("tr-extra-places.txt")),
+			Locations:     without(slices.Concat(readList("tr-places.txt"), readList("tr-extra-places.txt")), readList("tr-not-locations.txt")),
 			Organizations: readList("tr-organizations.txt"),
 			CommonNames:   slices.Concat(readList("tr-common-names.txt"), readList("tr-extra-common-names.txt")),
 			NotPersons:    slices.Concat(readList("tr-not-places.txt"), readList("tr-extra-not-names.txt")),
@@ -90,7 +90,8 @@ var (
 // Zemberek's person-names.dict, the place names of Zemberek's proper.dict
 // (filtered by gen_gazetteer.go), both Apache-2.0 (see the NOTICE file), the
 // given names among them that news writes mostly in lower case as
-// CommonNames, plus short lists written for this package: common Turkish
+// CommonNames (less the religions and peoples of tr-not-locations.txt),
+// plus short lists written for this package: common Turkish
 // given names Zemberek lacks, international given names, two-word and
 // foreign places, and about a hundred organizations. English: lists written for this package (about 150
 // given names, 130 places, 30 organizations).
