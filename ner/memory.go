@@ -1,8 +1,6 @@
 package ner
 
 import (
-	"fmt"
-	"runtime"
 	"strings"
 	"unicode/utf8"
 )
@@ -64,10 +62,6 @@ func (r *Recognizer) emit(d *doc, typ Type, i, j int) {
 		return
 	}
 	ws := d.words
-	if debugRules != nil {
-		pc, _, line, _ := runtime.Caller(1)
-		debugRules[[2]int{ws[i].start, ws[j-1].stemEnd}] = fmt.Sprintf("%s:%d", runtime.FuncForPC(pc).Name(), line)
-	}
 	d.out = append(d.out, Entity{Type: typ, Start: ws[i].start, End: ws[j-1].stemEnd, Text: d.canonical(i, j)})
 	for k := i; k < j; k++ {
 		ws[k].ent = typ
@@ -201,5 +195,3 @@ func (r *Recognizer) noNameWords(d *doc, i, j int) bool {
 	}
 	return true
 }
-
-var debugRules map[[2]int]string
