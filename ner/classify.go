@@ -622,9 +622,14 @@ func (r *Recognizer) unknownIsPerson(d *doc, i, end int) bool {
 			}
 		}
 		// Two words ending in a possessive vowel are a compound noun
-		// ("Starr Raporu", "Borçlar Kanunu"), not a name.
+		// ("Starr Raporu", "Borçlar Kanunu"), and two words opening with
+		// an adjective in -li are a noun phrase ("Kalemli Çete"): no name.
 		if end-i == 2 {
 			if c, _ := utf8.DecodeLastRuneInString(last); strings.ContainsRune("ıiuü", c) {
+				return false
+			}
+			if first := ws[i].key; strings.HasSuffix(first, "li") || strings.HasSuffix(first, "lı") ||
+				strings.HasSuffix(first, "lu") || strings.HasSuffix(first, "lü") {
 				return false
 			}
 		}

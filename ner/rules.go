@@ -64,6 +64,7 @@ var extraPersonPrefixes = []string{
 	"Şansölye", "Şansölyesi", "İmparator", "İmparatoru", "Hazreti", "Hz",
 	"Kral", "Kraliçe", "Hakem", "Şefi", "Patrik", "Patriği", "Rahip", "İmam",
 	"Müftü", "Müftüsü", "Er", "Onbaşı", "Çavuş", "Astsubay", "Teğmen", "Üsteğmen",
+	"Büyükelçi", "Asbaşkan", "Asbaşkanı",
 }
 
 // Words that belong to a title when they precede a person prefix ("Genel
@@ -194,6 +195,7 @@ var trNotNames = []string{
 	"Kısacası", "Örneğin", "Mesela", "Şimdi", "Artık", "Henüz", "Gerçi",
 	"Esasen", "Esasında", "Elbette", "Kuşkusuz", "Herhalde", "Galiba",
 	"Sanki", "Ayrıca", "Böylelikle", "Dolayısıyla", "Sonuçta", "Özetle",
+	"Vallahi", "Yahu", "Aman", "Eyvah", "Hey",
 	// Abbreviations of common nouns, written in capitals like acronyms.
 	"TV", "TL", "YTL", "CD", "DVD", "KDV", "TCK", "CEO", "SMS", "GSM", "MW",
 	"KW", "TSİ", "ÖTV", "DNA", "PC", "VIP", "TC", "ROM", "POP", "TİS",
