@@ -425,15 +425,16 @@ func (r *Recognizer) asPerson(d *doc, i, j int) bool {
 }
 
 // trailingPlace returns the start of a place of the gazetteer that ends the
-// person candidate [i, end) with a locative or ablative suffix ("Hüseyin
-// İstanbul'da"), or i when there is none. A place name without such a
-// suffix may be a surname ("İsmet İnönü").
+// person candidate [i, end) before an apostrophe suffix ("Hüseyin
+// İstanbul'da", "Kohl Almanya'ya"), or i when there is none. Unless the
+// suffix is a locative or ablative, a place that is also a given name or
+// surname of the lists stays with the person ("İsmet İnönü'nün").
 func (r *Recognizer) trailingPlace(d *doc, i, end int) int {
-	if r.lang != "tr" || !d.words[end-1].placeCase {
+	if r.lang != "tr" || !d.words[end-1].apos {
 		return i
 	}
 	for k := i + 1; k < end; k++ {
-		if r.locations[string(d.keyBytes(k, end))] {
+		if r.locations[string(d.keyBytes(k, end))] && (d.words[end-1].placeCase || !r.hasGivenName(d, k, end)) {
 			return k
 		}
 	}
@@ -507,4 +508,15 @@ func (r *Recognizer) orgPrefix(d *doc, i, j int) int {
 		return n
 	}
 	return 0
+}
+
+// hasGivenName reports whether a word of [i, j) is a given name of the
+// gazetteer (single-word persons included).
+func (r *Recognizer) hasGivenName(d *doc, i, j int) bool {
+	for k := i; k < j; k++ {
+		if r.givenNames[d.words[k].key] {
+			return true
+		}
+	}
+	return false
 }
