@@ -54,8 +54,9 @@ func (r *Recognizer) ofJoins(d *doc, j int) bool {
 // number, with a "No'lu" after it ("Ankara 5. Asliye Ceza Mahkemesi",
 // "Diyarbakır 3 No'lu DGM", where an acronym also ends the name); "ve"
 // after words that are no name by themselves ("Kredi ve Yurtlar Kurumu",
-// but not "Türkiye ve Avrupa Birliği"); a hyphen written between spaces
-// ("Boşnak - Hırvat Federasyonu", but not "Fenerbahçe - Galatasaray").
+// but not "Türkiye ve Avrupa Birliği"); a hyphen written between spaces,
+// after such words too ("Boşnak - Hırvat Federasyonu", but not "Oregon -
+// Demokrat Parti" or "Fenerbahçe - Galatasaray").
 func (r *Recognizer) connectorJoins(d *doc, i, j int) int {
 	ws := d.words
 	if r.lang != "tr" || j == 0 || j+1 >= len(ws) {
@@ -65,7 +66,8 @@ func (r *Recognizer) connectorJoins(d *doc, i, j int) int {
 	k := j + 1
 	switch {
 	case ws[j].capital:
-		if ws[j].join || !r.candidateWord(d, j) || strings.TrimSpace(d.text[ws[j-1].end:ws[j].start]) != "-" {
+		if ws[j].join || !r.candidateWord(d, j) || strings.TrimSpace(d.text[ws[j-1].end:ws[j].start]) != "-" ||
+			!r.bareWords(d, i, j) {
 			return j
 		}
 		k = j // the hyphen is in the gap: the run starts at j
