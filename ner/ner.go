@@ -87,10 +87,12 @@ type Config struct {
 }
 
 // Recognizer finds person, location and organization names in text with the
-// rules, gazetteer and partial matching of TuNER (Uyar 2009 §3.3).
+// rules, gazetteer and partial matching of TuNER (Uyar 2009 §3.3), and the
+// document memory described in the package documentation.
 //
 // A Recognizer is immutable once built and safe for concurrent use by
-// multiple goroutines.
+// multiple goroutines: the memory of a text lives in the state of the call
+// that reads it.
 type Recognizer struct {
 	cfg  Config
 	lang string // "tr" or "en"
