@@ -64,7 +64,8 @@ var extraPersonPrefixes = []string{
 	"Şansölye", "Şansölyesi", "İmparator", "İmparatoru", "Hazreti", "Hz",
 	"Kral", "Kraliçe", "Hakem", "Şefi", "Patrik", "Patriği", "Rahip", "İmam",
 	"Müftü", "Müftüsü", "Er", "Onbaşı", "Çavuş", "Astsubay", "Teğmen", "Üsteğmen",
-	"Büyükelçi", "Asbaşkan", "Asbaşkanı",
+	"Büyükelçi", "Asbaşkan", "Asbaşkanı", "Lady", "Temsilcimiz", "Müdürümüz",
+	"Muhabirimiz", "Yazarımız", "Editörümüz",
 }
 
 // Words that belong to a title when they precede a person prefix ("Genel
