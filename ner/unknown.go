@@ -62,15 +62,18 @@ func (r *Recognizer) commaAfter(d *doc, end int) bool {
 	return strings.TrimSpace(d.text[d.words[end-1].end:d.words[end].start]) == ","
 }
 
-// unknownIsPerson reports whether the unclassified candidate [i, end) is
-// taken for a person anyway: one to three words in mid-sentence, written in
-// ordinary capitalisation, none of them a word the document also writes in
-// lower case, the last one written somewhere in the document with an
-// apostrophe suffix, the mark of a proper noun in Turkish ("the possibility
-// that a word containing an apostrophe to be a proper noun is high", seed
-// 001 §3.3). Such a name that no list knows is most often a person's surname
-// or a foreign name ("Lewinsky'nin"), which TuNER would drop as
-// unclassified.
+// unknownIsPerson reports whether the unclassified candidate [i, end) of
+// one or two words is taken for a person anyway: written in ordinary
+// capitalisation, none of its words written in lower case in the document
+// or shaped like a noun, and marked as a name by the text. The marks: the
+// last word written somewhere in the document with an apostrophe suffix,
+// the sign of a proper noun in Turkish ("the possibility that a word
+// containing an apostrophe to be a proper noun is high", Uyar 2009 §3.3);
+// the slot of a quoted speaker; in Turkish, two such words in mid-sentence,
+// or one with a surname's shape. First in a sentence only the word's own
+// suffix or a surname's shape counts. Such a name that no list knows is
+// most often a person's surname or a foreign name ("Lewinsky'nin"), which
+// TuNER would drop as unclassified.
 func (r *Recognizer) unknownIsPerson(d *doc, i, end int) bool {
 	ws := d.words
 	if end-i > 2 {
@@ -81,14 +84,17 @@ func (r *Recognizer) unknownIsPerson(d *doc, i, end int) bool {
 	}
 	if ws[i].sentStart {
 		// First in its sentence, the capital proves nothing: only an
-		// apostrophe suffix on this very word marks a proper noun, and a
-		// person's name unless it is a locative or ablative
-		// ("Kohl'un", not "Bonn'da").
-		if !ws[end-1].apos {
+		// apostrophe suffix on this very word ("Kohl'un"; a place with a
+		// locative one, "Bonn'da") or a surname's shape marks a name.
+		if !ws[end-1].apos && !(end-i == 1 && surnameShape(ws[i].key)) {
 			return false
 		}
-	} else if !d.apos[ws[end-1].key] && !r.subjectSlot(d, i, end) && !(r.lang == "tr" && end-i == 2) {
-		return false
+	} else {
+		marked := d.apos[ws[end-1].key] || r.subjectSlot(d, i, end) ||
+			r.lang == "tr" && (end-i == 2 || end-i == 1 && surnameShape(ws[i].key))
+		if !marked {
+			return false
+		}
 	}
 	for k := i; k < end; k++ {
 		w := ws[k]
@@ -210,4 +216,17 @@ func (r *Recognizer) orgCue(d *doc, i, j int) bool {
 	}
 	r.emit(d, Organization, i, j)
 	return true
+}
+
+// surnameShape reports whether a Turkish word ends the way many surnames
+// do, in a word of surname morphology such as -oğlu, -soy, -taş, -kaya,
+// -türk, -demir, -can, -kurt, -aslan ("Kafaoğlu", "Ersoy", "Öztürk"):
+// evidence enough for an unknown single word with no other mark.
+func surnameShape(key string) bool {
+	for _, suf := range []string{"oğlu", "gil", "soy", "taş", "kaya", "türk", "demir", "tekin", "han", "can", "doğan", "yıldız", "ören", "gün", "öz", "kurt", "aslan", "arslan", "çelik", "bay", "alp", "kök"} {
+		if strings.HasSuffix(key, suf) && len(key) > len(suf)+2 {
+			return true
+		}
+	}
+	return false
 }
