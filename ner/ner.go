@@ -13,8 +13,8 @@ import (
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
-// Type is the category of a named entity: one of the ENAMEX types of seed
-// 001 §3 (dates and numbers are left out on purpose, as in the thesis).
+// Type is the category of a named entity: one of the ENAMEX types of Uyar
+// 2009 §3 (dates and numbers are left out on purpose, as in the thesis).
 type Type uint8
 
 // The entity types.
