@@ -486,7 +486,13 @@ func (r *Recognizer) splitParts(d *doc, i, j int) bool {
 // speaker's label in an interview, "UCHE : ...").
 func (r *Recognizer) acronym(d *doc, k int) bool {
 	w := d.words[k]
-	if !w.allCaps || w.shouting || utf8.RuneCountInString(w.key) > r.acronymMax || r.locations[w.key] || r.givenNames[w.key] || r.notPersons[w.key] {
+	n := utf8.RuneCountInString(w.key)
+	if !w.allCaps || w.shouting || r.locations[w.key] || r.givenNames[w.key] || r.notPersons[w.key] {
+		return false
+	}
+	// Longer capitals are an acronym only with an apostrophe suffix, which
+	// a word in a headline rarely has ("UNSCOM'un", "TÜPRAŞ'ın").
+	if n > r.acronymMax && !(r.lang == "tr" && w.apos && n <= 7) {
 		return false
 	}
 	if k+1 < len(d.words) && !w.apos && strings.HasPrefix(strings.TrimSpace(d.text[w.end:d.words[k+1].start]), ":") {
