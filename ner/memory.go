@@ -70,7 +70,7 @@ func (r *Recognizer) emit(d *doc, typ Type, i, j int) {
 		for e := a + 1; e <= j; e++ {
 			kb := d.keyBytes(a, e)
 			if _, ok := d.mem[string(kb)]; ok || r.notNames[string(kb)] || r.locSuf[string(kb)] || r.orgSuf[string(kb)] ||
-				e-a == 1 && (r.notPersons[string(kb)] || d.lower[string(kb)] || r.modifiers[string(kb)]) {
+				e-a == 1 && (r.notPersons[string(kb)] || d.lower[string(kb)] || r.modifiers[string(kb)] || utf8.RuneCount(kb) == 1) {
 				continue
 			}
 			d.mem[string(kb)] = typ
