@@ -453,7 +453,7 @@ func (r *Recognizer) trailingPlace(d *doc, i, end int) int {
 func (r *Recognizer) splitParts(d *doc, i, j int) bool {
 	ws := d.words
 	for k := j - 1; k > i; k-- {
-		if pk := d.keyBytes(i, k); r.locations[string(pk)] || r.orgs[string(pk)] {
+		if pk := d.keyBytes(i, k); r.locations[string(pk)] || r.orgs[string(pk)] || k == i+1 && r.lang == "tr" && clubOrBank(ws[i].key) {
 			r.classify(d, i, k)
 			r.classify(d, k, j)
 			return true
