@@ -70,7 +70,7 @@ func (r *Recognizer) commaAfter(d *doc, end int) bool {
 // the sign of a proper noun in Turkish ("the possibility that a word
 // containing an apostrophe to be a proper noun is high", Uyar 2009 §3.3);
 // the slot of a quoted speaker; in Turkish, two such words in mid-sentence,
-// or one with a surname's shape. First in a sentence only the word's own
+// or one with a surname's shape or in a person's context (personContext). First in a sentence only the word's own
 // suffix or a surname's shape counts. Such a name that no list knows is
 // most often a person's surname or a foreign name ("Lewinsky'nin"), which
 // TuNER would drop as unclassified.
@@ -91,7 +91,7 @@ func (r *Recognizer) unknownIsPerson(d *doc, i, end int) bool {
 		}
 	} else {
 		marked := d.apos[ws[end-1].key] || r.subjectSlot(d, i, end) ||
-			r.lang == "tr" && (end-i == 2 || end-i == 1 && surnameShape(ws[i].key))
+			r.lang == "tr" && (end-i == 2 || end-i == 1 && (surnameShape(ws[i].key) || r.personContext(d, i, end)))
 		if !marked {
 			return false
 		}
@@ -229,4 +229,35 @@ func surnameShape(key string) bool {
 		}
 	}
 	return false
+}
+
+// personContext reports whether the words around the unknown name [i, end)
+// mark a person in Turkish news: "ile" after it ("Clinton ile görüştü"), a
+// quotation after a comma ("Akşener, 'Biz ...'"), an age or a rating in
+// parentheses ("Ohen (27)"), or a participle of saying before it
+// ("belirten Akşener").
+func (r *Recognizer) personContext(d *doc, i, end int) bool {
+	ws := d.words
+	if end < len(ws) {
+		gap := strings.TrimSpace(d.text[ws[end-1].end:ws[end].start])
+		if gap == "" && ws[end].key == "ile" && !ws[end-1].apos {
+			return true
+		}
+		if strings.HasPrefix(gap, ",") && strings.ContainsAny(gap, "'\"`‘“") || strings.HasPrefix(gap, "(") {
+			return true
+		}
+	}
+	if i > 0 && !ws[i-1].capital && speechParticiples[ws[i-1].key] &&
+		strings.TrimSpace(d.text[ws[i-1].end:ws[i].start]) == "" {
+		return true
+	}
+	return false
+}
+
+// speechParticiples are the participles of saying that Turkish news puts
+// before the name of whoever is quoted.
+var speechParticiples = map[string]bool{
+	"belirten": true, "söyleyen": true, "kaydeden": true, "vurgulayan": true, "anlatan": true,
+	"bildiren": true, "açıklayan": true, "diyen": true, "savunan": true, "hatırlatan": true,
+	"ekleyen": true, "yanıtlayan": true, "eden": true, "değerlendiren": true,
 }
