@@ -148,7 +148,7 @@ func (r *Recognizer) attachSuffix(d *doc, gap string, w word) bool {
 		if suf != "s" && suf != "S" {
 			return false
 		}
-	} else if !suffixShape(suf, prev.allCaps) {
+	} else if !suffixShape(suf, prev.allCaps || isDigitStart(prev.key)) {
 		return false
 	}
 	prev.end = w.end
