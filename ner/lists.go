@@ -7,24 +7,23 @@ import (
 
 // listPersons takes the unknown one-word names that stand in a list next to
 // a person for persons too: "Karhan, Leitner, Kristofik" after a known
-// "Karhan", sports line-ups ("Hidayet ( ) 14 , Naumoski ( ) 8"). Runs
-// until no more names change, so a list is filled from any known member.
+// "Karhan", sports line-ups ("Hidayet ( ) 14 , Naumoski ( ) 8"). A forward
+// pass fills a list rightwards from a known member, a backward pass
+// leftwards, so that the work stays linear in the number of unknown names.
 func (r *Recognizer) listPersons(d *doc) {
 	if r.lang != "tr" || len(d.unknown) == 0 {
 		return
 	}
-	for changed := true; changed; {
-		changed = false
-		for _, u := range d.unknown {
-			i := u[0]
-			if d.words[i].ent != 0 || !r.nameLike(d, i) {
-				continue
-			}
-			if r.listNeighbour(d, i, -1) == Person || r.listNeighbour(d, i, +1) == Person {
-				r.emit(d, Person, i, i+1)
-				changed = true
-			}
+	try := func(i, dir int) {
+		if d.words[i].ent == 0 && r.nameLike(d, i) && r.listNeighbour(d, i, dir) == Person {
+			r.emit(d, Person, i, i+1)
 		}
+	}
+	for _, u := range d.unknown {
+		try(u[0], -1)
+	}
+	for k := len(d.unknown) - 1; k >= 0; k-- {
+		try(d.unknown[k][0], +1)
 	}
 }
 
