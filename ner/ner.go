@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"golang.org/x/text/language"
 
@@ -94,9 +92,10 @@ type Config struct {
 // multiple goroutines: the memory of a text lives in the state of the call
 // that reads it.
 type Recognizer struct {
-	cfg  Config
-	lang string // "tr" or "en"
-	tag  language.Tag
+	cfg    Config
+	lang   string // "tr" or "en"
+	tag    language.Tag
+	folder textproc.Folder
 
 	prefixes, modifiers, personSuf, locSuf, orgSuf, notNames, ambiguous, notPersons map[string]bool
 
@@ -117,6 +116,7 @@ func New(cfg Config) (*Recognizer, error) {
 	if r.lang == "en" {
 		r.tag = language.English
 	}
+	r.folder = textproc.NewFolder(r.tag).WithoutCircumflex()
 	rules := cfg.Rules
 	if rules == nil {
 		d := DefaultRules(r.tag)
@@ -174,62 +174,15 @@ func New(cfg Config) (*Recognizer, error) {
 }
 
 func langOf(tag language.Tag) string {
-	// The zero tag's base is guessed as English with low confidence: only a
-	// tag that names English selects it.
-	if b, conf := tag.Base(); (conf == language.Exact || conf == language.High) && b.String() == "en" {
+	if textproc.RuleSet(tag) == "en" {
 		return "en"
 	}
-	return "tr"
+	return "tr" // the recogniser has English and Turkish rules only
 }
 
-// fold lower-cases w with the language's rules and drops circumflexes.
-func (r *Recognizer) fold(w string) string {
-	ascii := true
-	for i := 0; i < len(w); i++ {
-		if w[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		lower := true
-		for i := 0; i < len(w); i++ {
-			c := w[i]
-			if 'A' <= c && c <= 'Z' {
-				lower = false
-				break
-			}
-		}
-		if lower {
-			return w
-		}
-		if r.lang == "en" {
-			return strings.ToLower(w)
-		}
-	}
-	var s string
-	if r.lang == "en" {
-		s = strings.ToLower(w)
-	} else {
-		s = strings.ToLowerSpecial(unicode.TurkishCase, w)
-	}
-	if !ascii {
-		s = strings.Map(func(c rune) rune {
-			switch c {
-			case 'â':
-				return 'a'
-			case 'î':
-				return 'i'
-			case 'û':
-				return 'u'
-			case '\u2019':
-				return '\''
-			}
-			return c
-		}, s)
-	}
-	return s
-}
+// fold lower-cases w with the language's rules (the text pipeline's
+// textproc.Folder: NFC, apostrophes unified) and drops circumflexes.
+func (r *Recognizer) fold(w string) string { return r.folder.Fold(w) }
 
 // entryKey folds a list entry into the key a candidate of the same words
 // gets: its words (textproc.Words) joined by single spaces, so that "U.S."
