@@ -99,6 +99,13 @@ type Config struct {
 	// mode, in (0, 1]; zero means DefaultJaccardThreshold or
 	// DefaultOverlapThreshold. Ignored in Exact mode.
 	Threshold float64
+	// MinOverlap is the evidence a pair needs beyond Threshold in the
+	// Jaccard and Overlap modes: at least MinOverlap shared shingles, or 80%
+	// of the smaller signature's when it has fewer than MinOverlap/0.8.
+	// Wire notices written from one template share their few entities
+	// and the words around them. Zero means DefaultMinOverlap; 1 turns the
+	// rule off.
+	MinOverlap int
 	// Content selects the part of each text that is read: its main-content
 	// blocks (textproc.ContentMain: navigation, menus and other
 	// boilerplate blocks skipped, see textproc.ContentFilter) or the whole
@@ -107,6 +114,9 @@ type Config struct {
 	// MaxTextBytes caps Doc.Text; zero means detector.DefaultMaxTextBytes.
 	MaxTextBytes int
 }
+
+// DefaultMinOverlap is the default Config.MinOverlap.
+const DefaultMinOverlap = 5
 
 // DefaultContent is the part of a text read by default: the main content,
 // boilerplate blocks skipped (textproc.ContentFilter).
@@ -150,6 +160,12 @@ func (cfg Config) resolve() (Config, error) {
 	}
 	if cfg.MaxTextBytes == 0 {
 		cfg.MaxTextBytes = detector.DefaultMaxTextBytes
+	}
+	if cfg.MinOverlap == 0 {
+		cfg.MinOverlap = DefaultMinOverlap
+	}
+	if cfg.MinOverlap < 1 || cfg.MinOverlap > 1<<20 {
+		return bad("MinOverlap (%d) must be in [1, 2^20]", cfg.MinOverlap)
 	}
 	var err error
 	if cfg.Content, err = textcfg.Content(cfg.Content, DefaultContent); err != nil {
