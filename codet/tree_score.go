@@ -1,0 +1,176 @@
+package codet
+
+// Scoring against the corpus tree and inserting into it (Varol 2012
+// Alg. 2-3).
+
+import (
+	"slices"
+)
+
+// edge is one stored containment relation between groups, seen from one
+// side: the other group and CS/SCS of the contained side.
+type edge struct {
+	g     uint32
+	score float64
+}
+
+// probe is the scoring half of Alg. 1 step 4 with Alg. 2-3 for the
+// document in d.buf: every sequence walks the tree from the root without
+// changing it, and every earlier visitor of an active node gains the
+// node's impact, as if the document had been added to the visitor list
+// first (ALGORITHMS.md §7 fix 1: never itself): a node whose list would
+// pass NodeLimit with it would be deactivated by that visit and scores
+// nothing (fix 4). It fills d.acc for the groups in d.touched (sorted),
+// records the node of every visit in d.visits (0 past the existing
+// nodes) and returns the document's SCS. [Detector.commit] then inserts
+// the document; the result is the one of Alg. 2 walking and inserting at
+// once, since a document's own visits never score.
+func (d *Detector) probe() float64 {
+	d.touched = d.touched[:0]
+	d.visits = d.visits[:0]
+	d.cur = Stats{}
+	b := &d.buf
+	pairwise := d.s.Mode == ModePairwise
+	selfTree := 0.0
+	for k := range b.n() {
+		ids, ws := b.seq(k)
+		c := uint32(0)
+		for i, id := range ids {
+			// Alg. 3: improvement ← word.idfValue × depth^DSP.
+			imp := ws[i] * d.s.pow[i+1]
+			selfTree += imp
+			if c != noGroup {
+				if ch, ok := d.children[childKey(c, id)]; ok {
+					c = ch
+				} else {
+					c = noGroup // absent: so is every deeper node
+				}
+			}
+			if c == noGroup {
+				d.visits = append(d.visits, 0)
+				continue
+			}
+			d.visits = append(d.visits, c)
+			nd := &d.nodes[c]
+			if !nd.active || len(nd.vis) >= d.s.limit {
+				continue
+			}
+			for _, v := range nd.vis {
+				// IncreaseSimilarity(d_i, d_j, word, depth): cs[i][j] += imp.
+				// The symmetric cs[j][i] is the same number, kept once.
+				inc := imp
+				if pairwise {
+					inc *= float64(v.n)
+				}
+				if d.stamp[v.g] != d.gen {
+					d.stamp[v.g] = d.gen
+					d.acc[v.g] = 0
+					d.touched = append(d.touched, v.g)
+				}
+				d.acc[v.g] += inc
+				d.cur.Increments++
+			}
+		}
+	}
+	d.cur.Candidates = len(d.touched)
+	d.stats.Increments += d.cur.Increments
+	d.stats.Candidates += d.cur.Candidates
+	slices.Sort(d.touched) // deterministic edge order
+	// SCS with the scoring the tree applies (ALGORITHMS.md §7 "SCS
+	// consistency"): a copy of this document visiting its nodes gains, per
+	// visit, the node's impact once (ModeTree: a visitor set) or times this
+	// document's count there (ModePairwise: Eq. 3.3 truncated at DT).
+	if pairwise || d.s.SCSPairs {
+		return d.pairSelf()
+	}
+	return selfTree
+}
+
+// commit inserts the probed document as group g (Alg. 2 lines 1-22
+// without the scoring, done by probe): every sequence walks the tree,
+// creating missing nodes, and g joins the visitor list of every active
+// node it visits; a list passing NodeLimit deactivates its node.
+func (d *Detector) commit(g uint32) {
+	b := &d.buf
+	gr := &d.groups[g]
+	gr.ends = gr.ends[:0]
+	gr.sent = append(gr.sent[:0], b.sent...)
+	p := 0
+	for k := range b.n() {
+		ids, _ := b.seq(k)
+		c := uint32(0)
+		for _, id := range ids {
+			if n := d.visits[p]; n != 0 {
+				c = n
+			} else {
+				c = d.child(c, id)
+			}
+			p++
+			d.enter(c, g)
+		}
+		gr.ends = append(gr.ends, c)
+	}
+}
+
+// decide is Alg. 3 lines 6-15 for the new group g against every group the
+// probe touched: both containment directions.
+func (d *Detector) decide(g uint32) {
+	gr := &d.groups[g]
+	etl := d.s.etl
+	for _, j := range d.touched {
+		cs := d.acc[j]
+		other := &d.groups[j]
+		// if cs[i][j] > ETL × scs[i]: Containers(d_i) ∪= {d_j}
+		if gr.scs > 0 && cs > etl*gr.scs {
+			gr.containers = append(gr.containers, edge{j, cs / gr.scs})
+			other.contains = append(other.contains, g)
+			d.stats.Edges++
+		}
+		// if cs[j][i] > ETL × scs[j]: Containers(d_j) ∪= {d_i}
+		if other.scs > 0 && cs > etl*other.scs {
+			other.containers = append(other.containers, edge{g, cs / other.scs})
+			gr.contains = append(gr.contains, j)
+			d.stats.Edges++
+		}
+	}
+}
+
+// pairSelf returns Σ_p v(p)²·imp(p) over the distinct prefixes p of the
+// sequences in d.buf, v(p) being how many sequences start with p: the
+// ModePairwise self-similarity (Eq. 3.3 truncated at DT). Sorted
+// lexicographically, the sequences sharing a prefix are contiguous.
+func (d *Detector) pairSelf() float64 {
+	b := &d.buf
+	n := b.n()
+	d.order = d.order[:0]
+	for k := range n {
+		d.order = append(d.order, k)
+	}
+	slices.SortFunc(d.order, func(x, y int) int {
+		a, _ := b.seq(x)
+		c, _ := b.seq(y)
+		return slices.Compare(a, c)
+	})
+	s := 0.0
+	for depth := 1; depth <= d.s.dt; depth++ {
+		for i := 0; i < n; {
+			ids, ws := b.seq(d.order[i])
+			if len(ids) < depth {
+				i++
+				continue
+			}
+			j := i + 1
+			for j < n {
+				o, _ := b.seq(d.order[j])
+				if len(o) < depth || !slices.Equal(o[:depth], ids[:depth]) {
+					break
+				}
+				j++
+			}
+			v := float64(j - i)
+			s += v * v * ws[depth-1] * d.s.pow[depth]
+			i = j
+		}
+	}
+	return s
+}
