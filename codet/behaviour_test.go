@@ -99,9 +99,14 @@ func TestHandMade(t *testing.T) {
 				}
 				first := hm.short[spans[0].Start:spans[0].End]
 				assert.True(t, strings.HasSuffix(first, "."), "span %q is a whole sentence", first)
+				// An unrelated story may share a sentence's rarest word (the
+				// Turkish pair shares "yağış", rain, which the reference table
+				// ranks first in both), never most of a sentence.
 				none, err := d.Matched("unrelated", "short")
 				require.NoError(t, err)
-				assert.Empty(t, none)
+				for _, s := range none {
+					assert.Less(t, s.Score, 0.5, "Matched(unrelated, short) = %v", none)
+				}
 			})
 		}
 	}

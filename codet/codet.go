@@ -2,10 +2,12 @@ package codet
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/refidf"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -42,23 +44,33 @@ type Stats struct {
 
 // Detector is a CoDet corpus tree over a stream of documents.
 //
-// A Detector is safe for concurrent use by multiple goroutines: Add and
-// Remove take an exclusive lock, Containers and Matched a shared one.
+// A Detector is safe for concurrent use by multiple goroutines. Add
+// analyses its text and, when the weights are frozen, builds its sequences
+// outside the lock, so Adds from several goroutines run in parallel up to
+// the tree update; the tree update (and Remove, Expire) takes an exclusive
+// lock, Containers and Matched a shared one. The result of concurrent Adds
+// is the result of sequential Adds in the order they took the lock.
 type Detector struct {
 	mu   sync.RWMutex
 	s    settings
 	docs *docset.Set
-	an   *textproc.Analyzer
+	pool workers
+	// maxText is the text size limit, checked before the analysis too.
+	maxText int
 
-	// idf: a caller's table, or (nil) an online one kept in df/nDocs.
+	// The detector's term IDs (the tree's labels): a vocabulary shared by
+	// every worker's analyzer.
+	vocab map[string]uint32
+	terms []string
+
+	// idf: a frozen table (a caller's or the reference table of the
+	// language), a caller's table that is not frozen, or (nil) an online
+	// one kept in df/nDocs.
 	idf    *textproc.IDF
-	idfN   int64     // N of idf when wcache was filled
-	wcache []float64 // frozen-table weights by term ID; NaN = not cached
-	df     []int64   // online document frequencies by term ID
+	frozen bool
+	df     []int64 // online document frequencies by term ID
 	nDocs  int64
 	seen   []uint32 // per term ID: stamp of the last document counting it
-	wdoc   []float64
-	wstamp []uint32
 
 	nodes     []node
 	freeNodes []uint32
@@ -84,24 +96,30 @@ type Detector struct {
 	head    int
 	nextOrd uint64
 
-	// per-Add scratch
-	buf     seqBuf
+	// per-Add scratch, under the lock
+	buf     *seqBuf // the sequences of the document being added
 	acc     []float64
 	stamp   []uint32
 	gen     uint32
 	touched []uint32
 	visits  []uint32 // node of each visit of the last probe, 0 if absent
+	nstamp  []uint32 // per node: gen of the last probe visiting it
+	ncount  []uint32 // per node: visits of the last probe
 	order   []int
 	cur     Stats
 	stats   Stats
 }
 
-// New returns a detector for cfg that keeps its idf table online: each
-// document's terms are counted before it is scored, and a term's weight is
-// log(1 + N/df) (the smoothed form of Varol 2012 Eq. 2.1, which stays
-// positive for the first documents of a stream). Documents are counted once,
-// when added, and not uncounted by Remove. See [NewWithIDF] for a
-// reference collection. New returns an error wrapping
+// New returns a detector for cfg. Terms are weighed by the reference idf
+// table of the language (package refidf: Reuters-21578 and BBC News for
+// English, TTC-3600 for Turkish), frozen, when the library has one and the
+// text pipeline is the one it was built with (stopwords removed, first-5
+// stemming); otherwise, and with Config.IDF = [IDFOnline], by an online
+// table: each document's terms are counted before it is scored, and a
+// term's weight is log(1 + N/df) (the smoothed form of Varol 2012 Eq. 2.1,
+// which stays positive for the first documents of a stream). Documents are
+// counted once, when added, and not uncounted by Remove. See [NewWithIDF]
+// for a caller's reference collection. New returns an error wrapping
 // [detector.ErrInvalidConfig] if cfg is invalid, and nil otherwise.
 func New(cfg Config) (*Detector, error) {
 	return newDetector(cfg, nil)
@@ -109,9 +127,11 @@ func New(cfg Config) (*Detector, error) {
 
 // NewWithIDF returns a detector for cfg that weighs terms with idf, a table
 // built from a reference collection (Varol 2012 §5.1.3: "idf values are
-// attained on last 25% of our dataset"). The detector only reads idf; a
-// frozen table's weights are cached. New returns an error wrapping
-// [detector.ErrInvalidConfig] if cfg is invalid or idf is nil.
+// attained on last 25% of our dataset"), whatever Config.IDF says. The
+// detector only reads idf. A frozen table is read outside the lock; a
+// table that is not frozen is read as it is at each Add, under the lock.
+// NewWithIDF returns an error wrapping [detector.ErrInvalidConfig] if cfg
+// is invalid or idf is nil.
 func NewWithIDF(cfg Config, idf *textproc.IDF) (*Detector, error) {
 	if idf == nil {
 		return nil, fmt.Errorf("codet: NewWithIDF: nil IDF table: %w", detector.ErrInvalidConfig)
@@ -124,16 +144,21 @@ func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
 	if err != nil {
 		return nil, err
 	}
-	an, err := textproc.NewAnalyzer(s.analyzerConfig())
-	if err != nil {
+	tc := s.analyzerConfig()
+	if _, err := textproc.NewAnalyzer(tc); err != nil {
 		return nil, fmt.Errorf("codet: %v: %w", err, detector.ErrInvalidConfig)
+	}
+	if idf == nil && s.IDF == IDFReference && refidf.Matches(tc) {
+		idf, _ = refidf.For(tc.Language)
 	}
 	d := &Detector{
 		s:         s,
 		docs:      docset.New("codet", cfg.MaxTextBytes),
-		an:        an,
+		maxText:   cmpOr(cfg.MaxTextBytes, detector.DefaultMaxTextBytes),
+		pool:      workers{max: 2 * runtime.GOMAXPROCS(0), cfg: tc},
+		vocab:     make(map[string]uint32),
 		idf:       idf,
-		idfN:      -1,
+		frozen:    idf != nil && idf.Frozen(),
 		nodes:     []node{{}}, // the virtual root
 		children:  make(map[uint64]uint32),
 		bySig:     make(map[[2]uint64]uint32),
@@ -145,6 +170,19 @@ func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
 // Config returns the configuration the detector was built with.
 func (d *Detector) Config() Config { return d.s.Config }
 
+// Weights reports how the detector weighs terms: "reference" (a frozen
+// table: the language's reference table or a caller's), "table" (a
+// caller's table that is not frozen) or "online".
+func (d *Detector) Weights() string {
+	switch {
+	case d.idf == nil:
+		return "online"
+	case d.frozen:
+		return "reference"
+	}
+	return "table"
+}
+
 // Add analyses doc, scores it against the tree and inserts it (Varol 2012
 // Alg. 1-3), and returns the live documents that contain it, strongest
 // first, with Score = CS(C, doc)/SCS(doc) > ETL (which can exceed 1: a
@@ -152,12 +190,27 @@ func (d *Detector) Config() Config { return d.s.Config }
 // Containments of earlier documents by doc are recorded and appear in their
 // Containers.
 //
-// Add time is O(L + Σ visitor-list lengths over the ≤ PSC·DT nodes of each
-// sentence), L the text length; each list holds at most NodeLimit entries,
-// so Add is O(L + s·PSC·DT·NodeLimit) for s sentences, plus the output.
-// A copy of a live document's content ([CollapseExact]) costs O(L) plus
-// the output.
+// The text is analysed, and with frozen weights its sequences built,
+// before the lock is taken. Add time is O(L + Σ visitor-list lengths over
+// the ≤ PSC·DT nodes of each sentence), L the text length; each list holds
+// at most NodeLimit entries, so Add is O(L + s·PSC·DT·NodeLimit) for s
+// sentences, plus the output. A copy of a live document's content
+// ([CollapseExact]) costs O(L) plus the output.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
+	if doc.ID == "" || len(doc.Text) > d.maxText {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return nil, d.docs.Check(doc) // the error, closed or not
+	}
+	w, err := d.pool.get()
+	if err != nil {
+		return nil, fmt.Errorf("codet: Add(%q): %v: %w", doc.ID, err, detector.ErrInvalidConfig)
+	}
+	defer d.pool.put(w)
+	ad := w.an.Analyze(doc.Text)
+	if d.frozen {
+		d.s.build(&w.buf, ad, w.frozen(d.idf))
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if err := d.docs.Check(doc); err != nil {
@@ -167,9 +220,33 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	for d.s.Window > 0 && d.docs.Len() >= d.s.Window && d.head < len(d.queue) {
 		d.evictOldest()
 	}
-	ad := d.an.Analyze(doc.Text)
-	d.prepare(ad)
-	d.s.build(&d.buf, ad, (*termWeight)(d))
+	d.nextGen()
+	if !d.frozen {
+		if d.idf == nil {
+			d.countOnline(w, ad)
+		}
+		d.s.build(&w.buf, ad, w.locked(d))
+	}
+	d.globalize(w)
+	d.buf = &w.buf
+	defer func() { d.buf = nil }()
+	return d.insert(doc)
+}
+
+// nextGen starts a new scratch generation for the document being added.
+func (d *Detector) nextGen() {
+	d.gen++
+	if d.gen == 0 { // wrapped: reset every stamp
+		clear(d.stamp)
+		clear(d.seen)
+		clear(d.nstamp)
+		d.gen = 1
+	}
+}
+
+// insert is Add under the lock for the document whose sequences are in
+// d.buf, with detector term IDs.
+func (d *Detector) insert(doc detector.Doc) ([]detector.Match, error) {
 	idx, err := d.docs.Add(doc)
 	if err != nil {
 		return nil, err
@@ -255,6 +332,8 @@ func (d *Detector) Close() error {
 		d.nears, d.freeNears, d.nearBySig, d.docNear = nil, nil, nil, nil
 		d.docGroup, d.docSpans, d.docOrd, d.queue = nil, nil, nil, nil
 		d.acc, d.stamp, d.touched = nil, nil, nil
+		d.vocab, d.terms, d.df, d.seen = nil, nil, nil, nil
+		d.pool.drop()
 	}
 	return nil
 }

@@ -81,7 +81,7 @@ func (d *Detector) newNear(r uint32, sig [2]uint64, fwd, rev float64) uint32 {
 		d.nears = append(d.nears, nearContent{})
 		nr = uint32(len(d.nears) - 1)
 	}
-	b := &d.buf
+	b := d.buf
 	d.nears[nr] = nearContent{
 		g: r, fwd: fwd, rev: rev, sig: sig,
 		terms: slices.Clone(b.terms),

@@ -113,6 +113,25 @@ const (
 	CollapseNear
 )
 
+// IDFSource selects where [New] takes its term weights from.
+type IDFSource int
+
+const (
+	// IDFReference weighs terms with the embedded reference table of the
+	// language (English: Reuters-21578 and BBC News; Turkish: TTC-3600),
+	// frozen, when there is one and the text pipeline is the one it was
+	// built with (stopwords removed, first-5 stemming); otherwise with an
+	// online table, as [IDFOnline]. A frozen table makes the relations
+	// independent of the order documents arrive in, and right from the
+	// first documents. The default.
+	IDFReference IDFSource = iota
+	// IDFOnline learns the table from the stream, as the thesis does for
+	// its online setting: each document's terms are counted before it is
+	// scored. Weights then drift as documents arrive, so the relations
+	// depend (within the tolerance the package doc states) on their order.
+	IDFOnline
+)
+
 // Config configures a [Detector]. The zero value is the configuration of
 // Varol 2012 ch. 5 with the defaults above. Every field is a plain value, so
 // a Config can be printed, compared and stored.
@@ -171,6 +190,10 @@ type Config struct {
 	// window"). 0 keeps every document until Remove or
 	// [Detector.Expire].
 	Window int
+	// IDF selects the term weights of [New]: the language's reference table
+	// ([IDFReference], the default) or an online table ([IDFOnline]).
+	// [NewWithIDF] ignores it.
+	IDF IDFSource
 	// MaxResults caps the matches Add and Containers return (the
 	// strongest first); 0 means no cap. It bounds the output of the
 	// identical-documents worst case.
@@ -222,6 +245,8 @@ func (c Config) resolve() (settings, error) {
 		return bad("Collapse (%d) must be CollapseExact (0), CollapseOff (1) or CollapseNear (2)", c.Collapse)
 	case math.IsNaN(c.CollapseThreshold) || c.CollapseThreshold < 0 || c.CollapseThreshold > 10:
 		return bad("CollapseThreshold (%v) must be in [0, 10]", c.CollapseThreshold)
+	case c.IDF != IDFReference && c.IDF != IDFOnline:
+		return bad("IDF (%d) must be IDFReference (0) or IDFOnline (1)", c.IDF)
 	case c.Window < 0:
 		return bad("Window (%d) must be ≥ 0", c.Window)
 	case c.MaxResults < 0:

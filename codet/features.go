@@ -14,6 +14,9 @@ type weighter interface {
 	weight(id uint32, term string) float64
 	// key is the word-sorting key of a term of weight w: higher first.
 	key(id uint32, w float64) float64
+	// hash is a 64-bit hash of the term, for the content signature: it
+	// must depend on the term alone, not on the analyzer's IDs.
+	hash(id uint32, term string) uint64
 }
 
 type tokw struct {
@@ -32,7 +35,7 @@ type seqBuf struct {
 	sent  []uint32  // sentence ordinal of each sequence
 	spans []uint32  // start, end byte offsets of each sentence with a sequence
 	tok   []tokw
-	ids   []uint32
+	hs    []uint64
 	// sig is a 128-bit hash of the document's content as the tree sees
 	// it: each sentence's multiset of terms, in sentence order. It does not
 	// depend on idf, so a copy is recognised however the weights drifted.
@@ -70,16 +73,16 @@ func (s *settings) build(b *seqBuf, doc *textproc.Document, wf weighter) {
 		if len(b.tok) == 0 {
 			continue
 		}
-		b.ids = b.ids[:0]
+		b.hs = b.hs[:0]
 		for _, t := range b.tok {
-			b.ids = append(b.ids, t.id)
+			b.hs = append(b.hs, wf.hash(t.id, t.term))
 		}
-		slices.Sort(b.ids)
-		b.sig[0] = hashx.Combine(b.sig[0], uint64(len(b.ids)))
-		b.sig[1] = hashx.Combine(b.sig[1], uint64(len(b.ids))^0x5bd1e995)
-		for _, id := range b.ids {
-			b.sig[0] = hashx.Combine(b.sig[0], uint64(id))
-			b.sig[1] = hashx.Combine(b.sig[1], uint64(id)+0x27d4eb2f165667c5)
+		slices.Sort(b.hs)
+		b.sig[0] = hashx.Combine(b.sig[0], uint64(len(b.hs)))
+		b.sig[1] = hashx.Combine(b.sig[1], uint64(len(b.hs))^0x5bd1e995)
+		for _, h := range b.hs {
+			b.sig[0] = hashx.Combine(b.sig[0], h)
+			b.sig[1] = hashx.Combine(b.sig[1], h+0x27d4eb2f165667c5)
 		}
 		if !s.NoWordSort {
 			slices.SortStableFunc(b.tok, func(x, y tokw) int {
@@ -119,6 +122,10 @@ type Sequence struct {
 type funcWeighter func(term string) float64
 
 func (f funcWeighter) key(_ uint32, w float64) float64 { return w }
+
+func (f funcWeighter) hash(_ uint32, term string) uint64 {
+	return hashx.String64(term, 0x5bd1e995) | 1
+}
 
 func (f funcWeighter) weight(_ uint32, term string) float64 {
 	if f == nil {

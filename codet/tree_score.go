@@ -18,27 +18,38 @@ type edge struct {
 // document in d.buf: every sequence walks the tree from the root without
 // changing it, and every earlier visitor of an active node gains the
 // node's impact, as if the document had been added to the visitor list
-// first (ALGORITHMS.md §7 fix 1: never itself): a node whose list would
-// pass NodeLimit with it would be deactivated by that visit and scores
-// nothing (fix 4). It fills d.acc for the groups in d.touched (sorted),
+// first (never itself, a fix the pseudo-code needs): a node whose list
+// would pass NodeLimit with it would be deactivated by that visit and
+// scores nothing. It fills d.acc for the groups in d.touched (sorted),
 // records the node of every visit in d.visits (0 past the existing
 // nodes) and returns the document's SCS. [Detector.commit] then inserts
 // the document; the result is the one of Alg. 2 walking and inserting at
 // once, since a document's own visits never score.
+//
+// A node visited n times by the new document and m times by an earlier
+// one adds imp·min(n, m) to their CS in [ModeTree] (the visitor set of
+// Alg. 2, counted so that the pair's score does not depend on which of
+// the two came first: Alg. 2 as written adds imp·n, the newer document's
+// visits) and imp·n·m in [ModePairwise] (Eq. 3.1). Both are symmetric, so
+// with frozen weights CS(C, A) is the same whichever of C and A arrived
+// first.
 func (d *Detector) probe() float64 {
 	d.touched = d.touched[:0]
 	d.visits = d.visits[:0]
 	d.cur = Stats{}
-	b := &d.buf
-	pairwise := d.s.Mode == ModePairwise
+	b := d.buf
+	if n := len(d.nodes); len(d.nstamp) < n {
+		d.nstamp = grow(d.nstamp, max(n, 2*len(d.nstamp)))
+		d.ncount = grow(d.ncount, len(d.nstamp))
+	}
 	selfTree := 0.0
+	// First pass: walk, and count the visits of each existing node.
 	for k := range b.n() {
 		ids, ws := b.seq(k)
 		c := uint32(0)
 		for i, id := range ids {
 			// Alg. 3: improvement ← word.idfValue × depth^DSP.
-			imp := ws[i] * d.s.pow[i+1]
-			selfTree += imp
+			selfTree += ws[i] * d.s.pow[i+1]
 			if c != noGroup {
 				if ch, ok := d.children[childKey(c, id)]; ok {
 					c = ch
@@ -51,16 +62,39 @@ func (d *Detector) probe() float64 {
 				continue
 			}
 			d.visits = append(d.visits, c)
+			if d.nstamp[c] != d.gen {
+				d.nstamp[c] = d.gen
+				d.ncount[c] = 0
+			}
+			d.ncount[c]++
+		}
+	}
+	// Second pass: score each distinct node once, at its first visit.
+	pairwise := d.s.Mode == ModePairwise
+	p := 0
+	for k := range b.n() {
+		ids, ws := b.seq(k)
+		for i := range ids {
+			c := d.visits[p]
+			p++
+			if c == 0 || d.ncount[c] == 0 {
+				continue
+			}
+			n := d.ncount[c]
+			d.ncount[c] = 0 // scored
 			nd := &d.nodes[c]
 			if !nd.active || len(nd.vis) >= d.s.limit {
 				continue
 			}
+			imp := ws[i] * d.s.pow[i+1]
 			for _, v := range nd.vis {
 				// IncreaseSimilarity(d_i, d_j, word, depth): cs[i][j] += imp.
 				// The symmetric cs[j][i] is the same number, kept once.
-				inc := imp
+				var inc float64
 				if pairwise {
-					inc *= float64(v.n)
+					inc = imp * float64(n) * float64(v.n)
+				} else {
+					inc = imp * float64(min(n, v.n))
 				}
 				if d.stamp[v.g] != d.gen {
 					d.stamp[v.g] = d.gen
@@ -76,10 +110,9 @@ func (d *Detector) probe() float64 {
 	d.stats.Increments += d.cur.Increments
 	d.stats.Candidates += d.cur.Candidates
 	slices.Sort(d.touched) // deterministic edge order
-	// SCS with the scoring the tree applies (ALGORITHMS.md §7 "SCS
-	// consistency"): a copy of this document visiting its nodes gains, per
-	// visit, the node's impact once (ModeTree: a visitor set) or times this
-	// document's count there (ModePairwise: Eq. 3.3 truncated at DT).
+	// SCS with the scoring the tree applies: a copy of this document
+	// visiting its nodes gains imp·min(n, n) = imp·n per node (ModeTree),
+	// or imp·n² (ModePairwise: Eq. 3.3 truncated at DT).
 	if pairwise || d.s.SCSPairs {
 		return d.pairSelf()
 	}
@@ -91,7 +124,7 @@ func (d *Detector) probe() float64 {
 // creating missing nodes, and g joins the visitor list of every active
 // node it visits; a list passing NodeLimit deactivates its node.
 func (d *Detector) commit(g uint32) {
-	b := &d.buf
+	b := d.buf
 	gr := &d.groups[g]
 	gr.ends = gr.ends[:0]
 	gr.sent = append(gr.sent[:0], b.sent...)
@@ -140,7 +173,7 @@ func (d *Detector) decide(g uint32) {
 // ModePairwise self-similarity (Eq. 3.3 truncated at DT). Sorted
 // lexicographically, the sequences sharing a prefix are contiguous.
 func (d *Detector) pairSelf() float64 {
-	b := &d.buf
+	b := d.buf
 	n := b.n()
 	d.order = d.order[:0]
 	for k := range n {
