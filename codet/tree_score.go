@@ -146,26 +146,49 @@ func (d *Detector) commit(g uint32) {
 }
 
 // decide is Alg. 3 lines 6-15 for the new group g against every group the
-// probe touched: both containment directions.
+// probe touched: both containment directions, each kept by [settings.keep].
 func (d *Detector) decide(g uint32) {
 	gr := &d.groups[g]
-	etl := d.s.etl
 	for _, j := range d.touched {
 		cs := d.acc[j]
 		other := &d.groups[j]
+		if gr.scs <= 0 || other.scs <= 0 {
+			continue
+		}
+		rg, ro := cs/gr.scs, cs/other.scs
 		// if cs[i][j] > ETL × scs[i]: Containers(d_i) ∪= {d_j}
-		if gr.scs > 0 && cs > etl*gr.scs {
-			gr.containers = append(gr.containers, edge{j, cs / gr.scs})
+		if d.s.keep(rg, ro) {
+			gr.containers = append(gr.containers, edge{j, rg})
 			other.contains = append(other.contains, g)
 			d.stats.Edges++
 		}
 		// if cs[j][i] > ETL × scs[j]: Containers(d_j) ∪= {d_i}
-		if other.scs > 0 && cs > etl*other.scs {
-			other.containers = append(other.containers, edge{g, cs / other.scs})
+		if d.s.keep(ro, rg) {
+			other.containers = append(other.containers, edge{g, ro})
 			gr.contains = append(gr.contains, j)
 			d.stats.Edges++
 		}
 	}
+}
+
+// keep decides C ⊇ A from rA = CS(C, A)/SCS(A), the share of A found in
+// C, and rC = CS(C, A)/SCS(C), the share of C found in A: rA > ETL
+// (Varol 2012 §3.2), and, unless Config.BothDirections is set, C is not
+// itself a part of A: not rC ≥ 0.9 (partThreshold) while rA is below
+// it. The thesis's rule alone reports a part as containing its whole as
+// soon as the part holds more than ETL of it (the first two thirds of an
+// article contain the article at ETL 0.5); two documents that each hold
+// 90% of the other are near-duplicates and contain each other.
+// partThreshold is the share of a document C found in A from which C
+// counts as a part of A ([settings.keep]): DefaultCollapseThreshold, the
+// mutual score of near-duplicates.
+const partThreshold = DefaultCollapseThreshold
+
+func (s *settings) keep(rA, rC float64) bool {
+	if rA <= s.etl {
+		return false
+	}
+	return s.BothDirections || rC < partThreshold || rA >= partThreshold
 }
 
 // pairSelf returns Σ_p v(p)²·imp(p) over the distinct prefixes p of the
