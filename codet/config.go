@@ -11,7 +11,7 @@ import (
 )
 
 // Defaults. Each cites its source; [P] marks our proposal where the seed
-// papers are silent (ALGORITHMS.md §7).
+// papers are silent.
 const (
 	// DefaultDepthThreshold is DT, the number of (idf-sorted) words of a
 	// sentence that are scored: "DT value of 5 gives the best result"
@@ -65,15 +65,19 @@ const (
 type Mode int
 
 const (
-	// ModeTree is Algorithms 2-3 as written (Varol 2012 §3.2): a node keeps
-	// a visitor *set*, so a pair of documents gains one increment per visit
-	// of the newer document to a node the older one visited, however many
-	// of the older document's sentences share that node. The default.
+	// ModeTree is Algorithms 2-3 (Varol 2012 §3.2): a node's visitor list
+	// counts each document once, so a node visited n times by one document
+	// and m times by another adds its impact min(n, m) times to their CS
+	// (Alg. 2 as written adds it n times, once per visit of the newer
+	// document, which makes the score depend on which came first; min is
+	// the symmetric count, and the two agree when no sentence repeats a
+	// prefix). The default.
 	ModeTree Mode = iota
 	// ModePairwise keeps a visitor multiset (a count per document) and
 	// multiplies each increment by the older document's count, which
 	// reproduces Eq. 3.1 summed over all sentence pairs, truncated at DT
-	// (ALGORITHMS.md §7 fix 3). It equals [Score] exactly.
+	// (a reading of the thesis, see the package doc). It equals [Score]
+	// exactly.
 	ModePairwise
 )
 

@@ -57,10 +57,10 @@ func (b *seqBuf) seq(k int) ([]uint32, []float64) {
 
 // build fills b with the sequences CoDet inserts for an analysed document
 // (Varol 2012 §3.2 and Alg. 1): for each sentence, its words sorted by idf,
-// descending (WS, §5.2.3; ties by term, ALGORITHMS.md §7 [P]), then the
+// descending (WS, §5.2.3; ties by term, our choice), then the
 // first PSC suffixes of that order (§5.2.1), each truncated to its first DT
 // words (§5.2.2). Words beyond DT are never scored, so they are not
-// inserted either (ALGORITHMS.md §7 fix 2: Alg. 2 creates the node at depth
+// inserted either (a fix the pseudo-code needs: Alg. 2 creates the node at depth
 // DT+1 but returns before scoring it; omitting it changes no result).
 func (s *settings) build(b *seqBuf, doc *textproc.Document, wf weighter) {
 	b.reset()
@@ -136,7 +136,7 @@ func (f funcWeighter) weight(_ uint32, term string) float64 {
 
 // Sequences returns the word sequences the corpus tree would insert for
 // text under cfg, weighting terms with idf (nil weighs every term 1). It is
-// the pure per-document part of CoDet (DESIGN.md "Beyond one machine"): a
+// the pure per-document part of CoDet (for a worker beyond one machine): a
 // worker can compute it without the index and score pairs with [Score].
 // It returns an error wrapping [detector.ErrInvalidConfig] for an invalid
 // cfg. It allocates a fresh text analyzer per call.

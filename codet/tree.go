@@ -52,7 +52,7 @@ func (d *Detector) child(p, term uint32) uint32 {
 // enter is Alg. 2 lines 1-8 for group g arriving at node c: g joins the
 // visitor list of an active node (a count per group, for ModePairwise),
 // and a list passing NodeLimit deactivates the node for good and is freed
-// (ALGORITHMS.md §7 fix 4; a deactivated node routes children but never
+// (a fix the pseudo-code needs; a deactivated node routes children but never
 // scores). Scoring is done before, by [Detector.probe].
 func (d *Detector) enter(c, g uint32) {
 	nd := &d.nodes[c]
