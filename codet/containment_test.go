@@ -261,3 +261,41 @@ func TestOrderIndependence(t *testing.T) {
 		}
 	}
 }
+
+// TestPartDoesNotContainWhole is the two-document case: an article of four
+// sentences and its first two, alone in a detector, in both orders and
+// with both weightings. The article contains its half; the half does not
+// contain the article, even with online idf over two documents (where the
+// half holds well over ETL of the article's weight). BothDirections (the
+// thesis's rule) reports it.
+func TestPartDoesNotContainWhole(t *testing.T) {
+	long := "The harbour authority closed the northern channel after a cargo ship ran aground on Tuesday. " +
+		"Divers found a crack in the hull but no fuel leak, the authority said. " +
+		"Tugs will try to refloat the vessel at high tide on Thursday. " +
+		"Ferries to the islands are running from the southern quay until then."
+	half := long[:strings.Index(long, "said.")+len("said.")]
+	for _, src := range []codet.IDFSource{codet.IDFReference, codet.IDFOnline} {
+		for _, longFirst := range []bool{true, false} {
+			name := fmt.Sprintf("idf=%d/longFirst=%v", src, longFirst)
+			t.Run(name, func(t *testing.T) {
+				for _, both := range []bool{false, true} {
+					d := mustNew(t, codet.Config{Language: "en", IDF: src, BothDirections: both})
+					if longFirst {
+						add(t, d, "long", long)
+						add(t, d, "half", half)
+					} else {
+						add(t, d, "half", half)
+						add(t, d, "long", long)
+					}
+					assert.Equal(t, []string{"long"}, ids(containers(t, d, "half")), "the article contains its half")
+					rev := containers(t, d, "long")
+					if both {
+						assert.Equal(t, []string{"half"}, ids(rev), "BothDirections: the half holds more than ETL of the article")
+					} else {
+						assert.Empty(t, rev, "the half does not contain the article")
+					}
+				}
+			})
+		}
+	}
+}

@@ -16,9 +16,10 @@
 // with f the longest common word prefix of the sorted sentences, truncated
 // at the depth threshold DT. d_C contains d_A (d_C ⊇ d_A) when
 // CS(d_C, d_A)/SCS(d_A) > ETL, SCS(d_A) being the self-containment
-// similarity (Eq. 3.3). The relation is asymmetric only through that
-// normaliser: a long article that repeats a short one contains it, the short
-// one does not contain the article. Both directions are decided while the
+// similarity (Eq. 3.3), and d_C is not itself a part of d_A (see Reading
+// of the papers). The relation is asymmetric through that normaliser and
+// that rule: a long article that repeats a short one contains it, the
+// short one does not contain the article. Both directions are decided while the
 // newer document is inserted, so [Detector.Add] returns the earlier
 // documents that contain the new one, and the earlier documents the new one
 // contains appear in their [Detector.Containers].
@@ -115,7 +116,7 @@
 // any order, Containers of every document report the same relations with
 // the same scores (to floating-point rounding). This holds with
 // [CollapseExact] and [CollapseOff], as long as no node has been
-// deactivated and no document removed (which nodes a NodeLimit
+// deactivated (Stats.Deactivated is 0: which nodes a NodeLimit
 // deactivates depends on which documents reached them first); with
 // [CollapseNear] the representative of a near-duplicate is the one that
 // came first. TestOrderIndependence checks it by shuffling real articles

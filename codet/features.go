@@ -1,8 +1,8 @@
 package codet
 
 import (
-	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 
@@ -85,11 +85,16 @@ func (s *settings) build(b *seqBuf, doc *textproc.Document, wf weighter) {
 			b.sig[1] = hashx.Combine(b.sig[1], h+0x27d4eb2f165667c5)
 		}
 		if !s.NoWordSort {
-			slices.SortStableFunc(b.tok, func(x, y tokw) int {
-				if c := cmp.Compare(y.key, x.key); c != 0 {
-					return c
+			// Not stable: two entries that compare equal have the same
+			// term, hence the same ID and weight, so the order is the same.
+			slices.SortFunc(b.tok, func(x, y tokw) int {
+				switch {
+				case x.key > y.key:
+					return -1
+				case x.key < y.key:
+					return 1
 				}
-				return cmp.Compare(x.term, y.term)
+				return strings.Compare(x.term, y.term)
 			})
 		}
 		ord := uint32(len(b.spans) / 2)
