@@ -103,8 +103,7 @@ type Detector struct {
 	gen     uint32
 	touched []uint32
 	visits  []uint32 // node of each visit of the last probe, 0 if absent
-	nstamp  []uint32 // per node: gen of the last probe visiting it
-	ncount  []uint32 // per node: visits of the last probe
+	hits    []hit    // visits of existing nodes by the last probe
 	order   []int
 	cur     Stats
 	stats   Stats
@@ -239,7 +238,6 @@ func (d *Detector) nextGen() {
 	if d.gen == 0 { // wrapped: reset every stamp
 		clear(d.stamp)
 		clear(d.seen)
-		clear(d.nstamp)
 		d.gen = 1
 	}
 }

@@ -4,6 +4,7 @@ package codet
 // Alg. 2-3).
 
 import (
+	"cmp"
 	"slices"
 )
 
@@ -12,6 +13,12 @@ import (
 type edge struct {
 	g     uint32
 	score float64
+}
+
+// hit is a visit of an existing node by the document being probed.
+type hit struct {
+	node uint32
+	imp  float64
 }
 
 // probe is the scoring half of Alg. 1 step 4 with Alg. 2-3 for the
@@ -38,18 +45,17 @@ func (d *Detector) probe() float64 {
 	d.visits = d.visits[:0]
 	d.cur = Stats{}
 	b := d.buf
-	if n := len(d.nodes); len(d.nstamp) < n {
-		d.nstamp = grow(d.nstamp, max(n, 2*len(d.nstamp)))
-		d.ncount = grow(d.ncount, len(d.nstamp))
-	}
 	selfTree := 0.0
-	// First pass: walk, and count the visits of each existing node.
+	// First pass: walk, and list the visits of existing nodes with their
+	// impact (a node has one term and one depth, so one impact).
+	d.hits = d.hits[:0]
 	for k := range b.n() {
 		ids, ws := b.seq(k)
 		c := uint32(0)
 		for i, id := range ids {
 			// Alg. 3: improvement ← word.idfValue × depth^DSP.
-			selfTree += ws[i] * d.s.pow[i+1]
+			imp := ws[i] * d.s.pow[i+1]
+			selfTree += imp
 			if c != noGroup {
 				if ch, ok := d.children[childKey(c, id)]; ok {
 					c = ch
@@ -62,48 +68,40 @@ func (d *Detector) probe() float64 {
 				continue
 			}
 			d.visits = append(d.visits, c)
-			if d.nstamp[c] != d.gen {
-				d.nstamp[c] = d.gen
-				d.ncount[c] = 0
-			}
-			d.ncount[c]++
+			d.hits = append(d.hits, hit{c, imp})
 		}
 	}
-	// Second pass: score each distinct node once, at its first visit.
+	// Second pass: score each distinct node once, with its visit count n.
+	slices.SortFunc(d.hits, func(x, y hit) int { return cmp.Compare(x.node, y.node) })
 	pairwise := d.s.Mode == ModePairwise
-	p := 0
-	for k := range b.n() {
-		ids, ws := b.seq(k)
-		for i := range ids {
-			c := d.visits[p]
-			p++
-			if c == 0 || d.ncount[c] == 0 {
-				continue
+	for i := 0; i < len(d.hits); {
+		c, imp := d.hits[i].node, d.hits[i].imp
+		j := i + 1
+		for j < len(d.hits) && d.hits[j].node == c {
+			j++
+		}
+		n := uint32(j - i)
+		i = j
+		nd := &d.nodes[c]
+		if !nd.active || len(nd.vis) >= d.s.limit {
+			continue
+		}
+		for _, v := range nd.vis {
+			// IncreaseSimilarity(d_i, d_j, word, depth): cs[i][j] += imp.
+			// The symmetric cs[j][i] is the same number, kept once.
+			var inc float64
+			if pairwise {
+				inc = imp * float64(n) * float64(v.n)
+			} else {
+				inc = imp * float64(min(n, v.n))
 			}
-			n := d.ncount[c]
-			d.ncount[c] = 0 // scored
-			nd := &d.nodes[c]
-			if !nd.active || len(nd.vis) >= d.s.limit {
-				continue
+			if d.stamp[v.g] != d.gen {
+				d.stamp[v.g] = d.gen
+				d.acc[v.g] = 0
+				d.touched = append(d.touched, v.g)
 			}
-			imp := ws[i] * d.s.pow[i+1]
-			for _, v := range nd.vis {
-				// IncreaseSimilarity(d_i, d_j, word, depth): cs[i][j] += imp.
-				// The symmetric cs[j][i] is the same number, kept once.
-				var inc float64
-				if pairwise {
-					inc = imp * float64(n) * float64(v.n)
-				} else {
-					inc = imp * float64(min(n, v.n))
-				}
-				if d.stamp[v.g] != d.gen {
-					d.stamp[v.g] = d.gen
-					d.acc[v.g] = 0
-					d.touched = append(d.touched, v.g)
-				}
-				d.acc[v.g] += inc
-				d.cur.Increments++
-			}
+			d.acc[v.g] += inc
+			d.cur.Increments++
 		}
 	}
 	d.cur.Candidates = len(d.touched)
