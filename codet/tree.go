@@ -72,8 +72,10 @@ func (d *Detector) enter(c, g uint32) {
 		// "if node.documentCount > document list size limit then Deactivate
 		// node": its list is freed.
 		nd.active = false
+		vis := nd.vis[:len(nd.vis)-1] // g scored nothing here
 		nd.vis = nil
 		d.stats.Deactivated++
+		d.retract(c, vis)
 	}
 }
 

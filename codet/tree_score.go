@@ -5,6 +5,7 @@ package codet
 
 import (
 	"cmp"
+	"math"
 	"slices"
 )
 
@@ -177,12 +178,19 @@ func (d *Detector) decide(g uint32) {
 // soon as the part holds more than ETL of it (the first two thirds of an
 // article contain the article at ETL 0.5); two documents that each hold
 // 90% of the other are near-duplicates and contain each other.
+func snap(r float64) float64 { return math.Round(r*1e9) / 1e9 }
+
 // partThreshold is the share of a document C found in A from which C
 // counts as a part of A ([settings.keep]): DefaultCollapseThreshold, the
 // mutual score of near-duplicates.
 const partThreshold = DefaultCollapseThreshold
 
+//
+// Both ratios are rounded to 9 decimals first: a CS summed in another
+// order (another arrival order) differs in its last bits, and a ratio
+// that is exactly 0.9 or ETL for equal weights must decide the same way.
 func (s *settings) keep(rA, rC float64) bool {
+	rA, rC = snap(rA), snap(rC)
 	if rA <= s.etl {
 		return false
 	}
