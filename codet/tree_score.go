@@ -185,7 +185,6 @@ func snap(r float64) float64 { return math.Round(r*1e9) / 1e9 }
 // mutual score of near-duplicates.
 const partThreshold = DefaultCollapseThreshold
 
-//
 // Both ratios are rounded to 9 decimals first: a CS summed in another
 // order (another arrival order) differs in its last bits, and a ratio
 // that is exactly 0.9 or ETL for equal weights must decide the same way.
