@@ -170,14 +170,10 @@ func (d *Detector) decide(g uint32) {
 	}
 }
 
-// keep decides C ⊇ A from rA = CS(C, A)/SCS(A), the share of A found in
-// C, and rC = CS(C, A)/SCS(C), the share of C found in A: rA > ETL
-// (Varol 2012 §3.2), and, unless Config.BothDirections is set, C is not
-// itself a part of A: not rC ≥ 0.9 (partThreshold) while rA is below
-// it. The thesis's rule alone reports a part as containing its whole as
-// soon as the part holds more than ETL of it (the first two thirds of an
-// article contain the article at ETL 0.5); two documents that each hold
-// 90% of the other are near-duplicates and contain each other.
+// snap rounds a ratio to 9 decimals: a CS summed in another order
+// (another arrival order) differs in its last bits, and a ratio that is
+// exactly 0.9 or ETL (equal weights make such ratios) must decide the
+// same way.
 func snap(r float64) float64 { return math.Round(r*1e9) / 1e9 }
 
 // partThreshold is the share of a document C found in A from which C
@@ -185,9 +181,15 @@ func snap(r float64) float64 { return math.Round(r*1e9) / 1e9 }
 // mutual score of near-duplicates.
 const partThreshold = DefaultCollapseThreshold
 
-// Both ratios are rounded to 9 decimals first: a CS summed in another
-// order (another arrival order) differs in its last bits, and a ratio
-// that is exactly 0.9 or ETL for equal weights must decide the same way.
+// keep decides C ⊇ A from rA = CS(C, A)/SCS(A), the share of A found in
+// C, and rC = CS(C, A)/SCS(C), the share of C found in A, both rounded by
+// snap: rA > ETL (Varol 2012 §3.2), and, unless Config.BothDirections is
+// set, C is not itself a part of A: not rC ≥ 0.9 (partThreshold) while
+// rA is below it. The thesis's rule alone reports a part as containing
+// its whole as soon as the part holds more than ETL of it (the first two
+// thirds of an article contain the article at ETL 0.5); two documents
+// that each hold 90% of the other are near-duplicates and contain each
+// other.
 func (s *settings) keep(rA, rC float64) bool {
 	rA, rC = snap(rA), snap(rC)
 	if rA <= s.etl {
