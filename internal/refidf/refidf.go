@@ -17,7 +17,9 @@
 //   - "tr": TTC-3600 (Kılınç, Özçift, Bozyiğit, Yıldırım, Yücalar, Borandağ,
 //     "TTC-3600: A new benchmark dataset for Turkish text categorization",
 //     Journal of Information Science 43(2), 2017; 3,600 news articles of
-//     six Turkish portals, published for research use).
+//     six Turkish portals, released publicly by its authors as a benchmark
+//     for research, without a stated licence; the articles' copyright
+//     stays with the portals).
 //
 // The tables hold term statistics only (document frequencies of first-5
 // stems), never text. Terms seen in a single document are left out: an
@@ -28,9 +30,10 @@
 // of its language (stopwords removed, first-5 prefix stemming), the
 // configuration of codet's defaults; a table only makes sense for a
 // pipeline that produces the same terms ([Matches]). The generator
-// rebuilds them from the shared data directory (see package dataset):
+// rebuilds them from the shared data directory (see package dataset), and
+// TestReproducible checks that the embedded tables are what it builds:
 //
-//	go run ./internal/refidf/gen
+//	go generate ./internal/refidf
 package refidf
 
 import (
@@ -42,6 +45,8 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
+
+//go:generate sh -c "go run ./gen -lang en > en.idf && go run ./gen -lang tr > tr.idf"
 
 //go:embed en.idf
 var enTable []byte

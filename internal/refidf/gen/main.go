@@ -1,15 +1,17 @@
-// Command gen rebuilds the reference idf tables of package refidf from the
+// Command gen rebuilds a reference idf table of package refidf from the
 // shared data directory (../shared/data beside the module root, or
-// NEARDUP_DATA): one file per language, named LANG.idf, written to -out.
+// NEARDUP_DATA) and writes it to standard output:
 //
-//	go run ./internal/refidf/gen [-out internal/refidf]
+//	go run ./internal/refidf/gen -lang en > internal/refidf/en.idf
+//	go run ./internal/refidf/gen -lang tr > internal/refidf/tr.idf
+//
+// or, for both, go generate ./internal/refidf. (The command writes to
+// standard output only, so that it needs no file I/O of its own.)
 package main
 
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"golang.org/x/text/language"
 
@@ -19,37 +21,33 @@ import (
 )
 
 func main() {
-	out := flag.String("out", filepath.Join("internal", "refidf"), "directory to write LANG.idf files to")
+	lang := flag.String("lang", "en", "language of the table: en or tr")
 	flag.Parse()
-	if err := run(*out); err != nil {
-		fmt.Fprintln(os.Stderr, "gen:", err)
-		os.Exit(1)
+	b, err := build(*lang)
+	if err != nil {
+		panic(fmt.Sprintf("gen: %v", err))
 	}
+	fmt.Print(string(b))
 }
 
-func run(out string) error {
+func build(lang string) ([]byte, error) {
 	for _, src := range refidf.Sources {
+		if src.Language != lang {
+			continue
+		}
 		var texts []string
 		for _, f := range src.Files {
 			recs, err := dataset.Load(f)
 			if err != nil {
-				return fmt.Errorf("%s: %w", f, err)
+				return nil, fmt.Errorf("%s: %w", f, err)
 			}
 			texts = append(texts, dataset.Texts(recs)...)
 		}
 		tag, err := language.Parse(src.Language)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		b, err := refidf.Build(textproc.FullConfig(tag), texts, refidf.MinDF)
-		if err != nil {
-			return err
-		}
-		p := filepath.Join(out, src.Language+".idf")
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			return err
-		}
-		fmt.Printf("%s: %d documents, %d bytes\n", p, len(texts), len(b))
+		return refidf.Build(textproc.FullConfig(tag), texts, refidf.MinDF)
 	}
-	return nil
+	return nil, fmt.Errorf("no table for language %q", lang)
 }
