@@ -315,3 +315,24 @@ func TestPartDoesNotContainWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestExactDuplicatesReal checks, on TTC-3600 (Turkish) and BBC News
+// (English), that every pair of byte-identical texts is reported, with
+// the language's reference table (the default) and with online idf.
+func TestExactDuplicatesReal(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("slow under -short and -race")
+	}
+	dataset.CheckExactDuplicates(t, func(t *testing.T, lang string, _ []dataset.Record, online bool) detector.Detector {
+		cfg := codet.Config{Language: lang}
+		if online {
+			cfg.IDF = codet.IDFOnline
+		}
+		d, err := codet.New(cfg)
+		require.NoError(t, err)
+		if !online {
+			require.Equal(t, "reference", d.Weights())
+		}
+		return d
+	})
+}
