@@ -206,12 +206,24 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		return nil, fmt.Errorf("codet: Add(%q): %v: %w", doc.ID, err, detector.ErrInvalidConfig)
 	}
 	defer d.pool.put(w)
+	ad := d.analyze(w, doc)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.addLocked(w, ad, doc)
+}
+
+// analyze is the part of Add outside the lock: the text analysis, and
+// with frozen weights the sequences, into the worker.
+func (d *Detector) analyze(w *worker, doc detector.Doc) *textproc.Document {
 	ad := w.an.Analyze(doc.Text)
 	if d.frozen {
 		d.s.build(&w.buf, ad, w.frozen(d.idf))
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	return ad
+}
+
+// addLocked is the part of Add under the lock.
+func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc) ([]detector.Match, error) {
 	if err := d.docs.Check(doc); err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -75,4 +76,45 @@ func TestConcurrentAddsAreSequential(t *testing.T) {
 		_ = d.Close()
 		_ = seq.Close()
 	}
+}
+
+// BenchmarkAddPhases streams the Reuters documents (default Config) through
+// the two halves of Add, timed apart: the analysis and sequence building
+// done outside the lock, and the tree update done under it. Their ratio
+// bounds what more goroutines can gain (Amdahl: with a serial share f, 2
+// goroutines reach at most 1/(f + (1-f)/2) of one), independently of how
+// loaded a shared machine is.
+func BenchmarkAddPhases(b *testing.B) {
+	docs := dataset.Docs(dataset.Reuters(b, 2000))
+	var outside, inside time.Duration
+	for b.Loop() {
+		d, err := New(Config{Language: "en"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, doc := range docs {
+			t0 := time.Now()
+			w, err := d.pool.get()
+			if err != nil {
+				b.Fatal(err)
+			}
+			ad := d.analyze(w, doc)
+			t1 := time.Now()
+			d.mu.Lock()
+			if _, err := d.addLocked(w, ad, doc); err != nil {
+				b.Fatal(err)
+			}
+			d.mu.Unlock()
+			d.pool.put(w)
+			t2 := time.Now()
+			outside += t1.Sub(t0)
+			inside += t2.Sub(t1)
+		}
+		d.Close()
+	}
+	n := float64(b.N * len(docs))
+	f := float64(inside) / float64(inside+outside)
+	b.ReportMetric(float64(outside.Nanoseconds())/n, "ns-outside/doc")
+	b.ReportMetric(float64(inside.Nanoseconds())/n, "ns-locked/doc")
+	b.ReportMetric(1/(f+(1-f)/2), "max-speedup-2")
 }
