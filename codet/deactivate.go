@@ -11,18 +11,19 @@ import "slices"
 // there): every pair of groups of vis received imp·min(n, m) (ModeTree)
 // or imp·n·m (ModePairwise) from c when the later of the two was added.
 // retract takes that back from every stored relation between two of
-// them, and re-decides both directions of the pair with the lower CS, so
-// that the relations are those of a tree where c never scored: which
-// nodes end up deactivated (more than NodeLimit distinct contents) does
-// not depend on the order the contents arrived in, so neither do the
-// relations. It needs the weight the increments used, which only a frozen
-// table guarantees; with online weights it does nothing (and the
-// relations keep what c gave while it was active).
+// them, and re-decides it with the lower CS, so that the relations are
+// those of a tree where c never scored: which nodes end up deactivated
+// (more than NodeLimit distinct contents) does not depend on the order
+// the contents arrived in, so neither do the relations. It needs the
+// weight the increments used, which only a frozen table guarantees; with
+// online weights it does nothing (and the relations keep what c gave
+// while it was active).
 //
-// A pair with no stored relation needs nothing: its CS only decreases,
-// and a pair whose one direction was refused by the part-of-whole rule
-// has the other direction stored (see [settings.keep]). Time
-// O(Σ relations of the visitors), once per node.
+// A pair with no stored relation needs nothing: its CS only decreases. A
+// relation C ⊇ A that the part-of-whole rule refused ([settings.keep]) may
+// become due when CS drops; then A ⊇ C is stored, and it is added when
+// that one is re-decided. Time O(Σ relations of the visitors), once per
+// node.
 func (d *Detector) retract(c uint32, vis []visitor) {
 	if !d.frozen || len(vis) < 2 {
 		return
@@ -37,65 +38,58 @@ func (d *Detector) retract(c uint32, vis []visitor) {
 		count[v.g] = v.n
 	}
 	pairwise := d.s.Mode == ModePairwise
-	type pair struct{ a, b uint32 }
-	done := make(map[pair]bool)
+	var added []edgeKey // relations added here, already at their new score
 	for _, v := range vis {
 		a := v.g
-		// Every relation with a on the contained side whose container also
-		// visited c; a's relations as a container are met from the other
-		// side (or were, when that side's pair was re-decided).
-		for k := 0; k < len(d.groups[a].containers); k++ {
-			e := d.groups[a].containers[k]
+		ga := &d.groups[a]
+		for k := 0; k < len(ga.containers); k++ {
+			e := ga.containers[k]
 			m, ok := count[e.g]
-			if !ok {
+			if !ok || slices.Contains(added, edgeKey{e.g, a}) {
 				continue
 			}
-			p := pair{min(a, e.g), max(a, e.g)}
-			if done[p] {
-				continue
-			}
-			done[p] = true
 			dec := imp * float64(min(v.n, m))
 			if pairwise {
 				dec = imp * float64(v.n) * float64(m)
 			}
-			cs := e.score*d.groups[a].scs - dec
-			if d.redecide(a, e.g, cs) {
-				k-- // a's edge k was removed
+			oldCS := e.score * ga.scs
+			cs := oldCS - dec
+			scsC := d.groups[e.g].scs
+			ra, rc := cs/ga.scs, cs/scsC
+			if d.s.keep(ra, rc) {
+				ga.containers[k].score = ra
+			} else {
+				ga.containers = slices.Delete(ga.containers, k, k+1)
+				o := &d.groups[e.g]
+				o.contains = deleteFirst(o.contains, a)
+				d.stats.Edges--
+				k--
 			}
+			// a ⊇ e.g, refused before by the part-of-whole rule, may be due
+			// now.
+			if oldRC := oldCS / scsC; d.s.keep(rc, ra) && !d.s.keep(oldRC, e.score) {
+				if d.addEdge(a, e.g, rc) {
+					added = append(added, edgeKey{a, e.g})
+				}
+			}
+			ga = &d.groups[a]
 		}
 	}
 }
 
-// redecide sets both containment directions between groups a and b from
-// their CS, adding, updating or removing the stored relations. It reports
-// whether the relation b ⊇ a was removed.
-func (d *Detector) redecide(a, b uint32, cs float64) (removedBA bool) {
-	ra, rb := cs/d.groups[a].scs, cs/d.groups[b].scs
-	removedBA = d.setEdge(b, a, ra, d.s.keep(ra, rb)) // b ⊇ a
-	d.setEdge(a, b, rb, d.s.keep(rb, ra))             // a ⊇ b
-	return removedBA
-}
+// edgeKey is a relation container ⊇ contained.
+type edgeKey struct{ container, contained uint32 }
 
-// setEdge makes the relation container ⊇ contained present with score,
-// or absent, and reports whether it removed it.
-func (d *Detector) setEdge(container, contained uint32, score float64, present bool) (removed bool) {
-	a := &d.groups[contained]
-	k := slices.IndexFunc(a.containers, func(e edge) bool { return e.g == container })
-	switch {
-	case present && k >= 0:
-		a.containers[k].score = score
-	case present:
-		a.containers = append(a.containers, edge{container, score})
-		o := &d.groups[container]
-		o.contains = append(o.contains, contained)
-		d.stats.Edges++
-	case k >= 0:
-		a.containers = slices.Delete(a.containers, k, k+1)
-		o := &d.groups[container]
-		o.contains = deleteFirst(o.contains, contained)
-		d.stats.Edges--
-		return true
+// addEdge stores container ⊇ contained with score unless it is stored,
+// and reports whether it added it.
+func (d *Detector) addEdge(container, contained uint32, score float64) bool {
+	o := &d.groups[contained]
+	if slices.ContainsFunc(o.containers, func(e edge) bool { return e.g == container }) {
+		return false
 	}
-	return false
+	o.containers = append(o.containers, edge{container, score})
+	g := &d.groups[container]
+	g.contains = append(g.contains, contained)
+	d.stats.Edges++
+	return true
 }
