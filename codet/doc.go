@@ -174,28 +174,28 @@
 //
 // Measured on 10,000 copies of a Reuters article (BenchmarkIdentical,
 // BenchmarkNearIdentical, -benchtime=1x, one run on a shared 2-core
-// machine; µs per document and live heap per document):
+// machine under a load average of 14, so the times are inflated and
+// noisy: compare them with the analyzer column of the same row; µs per
+// document and live heap per document):
 //
 //	                       analyzer  Exact  Exact,max100  Near  Near,max100  Off
-//	identical (2.8 KB)       50       234       98        223       97       94
-//	  B/doc                            297      297        297      297      831
-//	one word changed (6 KB)  106      205      198        214      194      202
-//	  B/doc                           1911     1911       1932     1932     1868
+//	identical (2.8 KB)       69       414      155        204      150      191
+//	  B/doc                            520      298        298      298      832
+//	one word changed (6 KB)  215      486      593        578      415      501
+//	  B/doc                           1900     1900       2149     2149     1857
 //
 // Identical copies: both collapsing modes keep one content (no increment
 // at all); without a cap the output (every earlier copy) dominates.
-// CollapseOff: node deactivation bounds the work (the 94 nodes deactivate
-// after 200 copies; 39,800 relations, then none). Copies with one word
-// changed (the new word sorts first in its sentence, so the copy loses
-// that sentence's prefix, one of 41, two when the word ended a sentence,
-// and the mutual score falls below 0.9 when it is a heavy one): CollapseNear
-// at 0.9 collapses 1,678 copies, and once 200 uncollapsed ones have
-// visited the original's nodes these are deactivated and no later copy is
-// found, so node deactivation is what bounds the rest, as in
-// CollapseExact (10,000 contents, 847 deactivated nodes). With
-// CollapseThreshold 0.8 (and MaxResults 100) 9,947 copies collapse into 53
-// contents, no node is deactivated, at 229 µs and 2,119 B per document
-// (the stored sequences of each near content).
+// CollapseOff: node deactivation bounds the work (the 93 nodes deactivate
+// after 200 copies). Copies with one word changed: CollapseNear collapses
+// all 9,999 copies into the original (one content, 197 nodes). Under
+// CollapseExact every copy is a content of its own; the 197 nodes they
+// share are deactivated once 200 of them have visited, which bounds the
+// work, and since a deactivated node is evidence for no relation (see
+// Arrival order), no relation between the copies remains at the end: a
+// sentence prefix shared by more than NodeLimit distinct contents counts
+// as boilerplate. Use CollapseNear (or a larger NodeLimit) where one
+// story is expected in hundreds of slightly different copies.
 //
 // A stream runs in a time window (Varol et al. 2011 §3.3) by
 // [Detector.Remove], by Config.Window (keep the last N documents) or by
@@ -215,11 +215,12 @@
 // tree, and O(members) otherwise. Matched is O((|S_A| + |S_C|)·DT). Memory is O(distinct nodes + visitor entries +
 // relations) for the live documents: Remove frees a content's visitor
 // entries, its relations and every node no live document visits, so memory
-// stays flat over an endless stream run in a window; it is about 5.5 KB
-// per live synthetic news document of 1.5 KB (BenchmarkScale). The term
-// vocabulary
-// of the text analyzer and of the online idf table is not windowed (it
-// grows as the number of distinct words does).
+// stays flat over an endless stream run in a window; it is 6.0, 5.2 and
+// 4.7 KB per live synthetic news document of 1.5 KB at 10,000, 160,000
+// and 640,000 documents (BenchmarkScale). The term vocabularies (the
+// detector's, each concurrent Add's analyzer's, and the online idf
+// table) are not windowed: they grow as the number of distinct words
+// does.
 //
 // # Parameters
 //
