@@ -49,7 +49,7 @@ func BenchmarkAnalyzer(b *testing.B) {
 }
 
 // BenchmarkAdd streams the Reuters documents in date order into a fresh
-// detector per iteration (online idf, default Config).
+// detector per iteration (default Config: the English reference table).
 func BenchmarkAdd(b *testing.B) {
 	docs, _, total := reutersTexts(b)
 	for _, bc := range []struct {
