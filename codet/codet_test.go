@@ -183,7 +183,7 @@ func TestNewErrors(t *testing.T) {
 	for _, cfg := range []codet.Config{
 		{DepthThreshold: -1}, {DepthThreshold: 65}, {DepthScorePower: 9}, {SuffixCount: -2},
 		{ETL: -0.1}, {ETL: math.NaN()}, {Mode: 7}, {Collapse: 3},
-		{CollapseThreshold: -1}, {CollapseThreshold: math.NaN()}, {CollapseThreshold: 11}, {MaxResults: -1},
+		{CollapseThreshold: -1}, {CollapseThreshold: math.NaN()}, {CollapseThreshold: 11}, {MaxResults: -1}, {IDF: 2}, {IDF: -1},
 		{MaxTextBytes: -5}, {Language: "not a tag!"},
 	} {
 		_, err := codet.New(cfg)

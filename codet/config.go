@@ -42,10 +42,12 @@ const (
 	DefaultETL = 0.2
 	// DefaultNodeLimit is the visitor-list size above which a node is
 	// deactivated (Varol 2012 Alg. 2, "document list size limit"; the value
-	// is not stated). [P] 200, from TestNodeLimitSweep and BenchmarkScale:
-	// on the Gold Set strict F1 moves from 0.525 (limit 1000, never
-	// reached there) to 0.503 at ETL 0.5 and from 0.792 to 0.814 at ETL
-	// 0.25 (Clough-Stevenson unchanged), while on a fixed-vocabulary stream
+	// is not stated). [P] 200, from TestNodeLimitSweep and BenchmarkScale
+	// (measured with online idf, before the reference tables and the
+	// retraction of a deactivated node's contributions): on the Gold Set
+	// strict F1 moved from 0.525 (limit 1000, never reached there) to
+	// 0.503 at ETL 0.5 and from 0.792 to 0.814 at ETL 0.25
+	// (Clough-Stevenson unchanged), while on a fixed-vocabulary stream
 	// a limit of 1000 lets the lists of common words grow with the
 	// collection for hundreds of thousands of documents.
 	DefaultNodeLimit = 200
