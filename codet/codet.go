@@ -34,7 +34,8 @@ type Stats struct {
 	// Near is the number of live near-duplicate contents represented by a
 	// group instead of being in the tree ([CollapseNear]).
 	Near int
-	// Increments counts IncreaseSimilarity calls (Alg. 3); Candidates the
+	// Increments counts IncreaseSimilarity calls (Alg. 3), one per
+	// distinct node and earlier visitor of a new document; Candidates the
 	// distinct earlier groups a new document was scored against, summed
 	// over documents ("calculated similarity values", Varol 2012 §5.2.3).
 	Increments, Candidates int
