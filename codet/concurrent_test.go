@@ -27,11 +27,15 @@ func concurrentDocs(t *testing.T, n int) []detector.Doc {
 // checks that every answer (each Add's result, then Containers of every
 // document, and the counters) is the one of sequential Adds in the order
 // the concurrent ones took the lock, with the reference table (sequences
-// built outside the lock) and with online idf (built under it).
+// built outside the lock), with online idf (built under it), and with a
+// NodeLimit small enough to deactivate nodes.
 func TestConcurrentAddsAreSequential(t *testing.T) {
 	docs := concurrentDocs(t, 250)
-	for _, src := range []IDFSource{IDFReference, IDFOnline} {
-		cfg := Config{Language: "en", IDF: src}
+	for _, cfg := range []Config{
+		{Language: "en"},
+		{Language: "en", IDF: IDFOnline},
+		{Language: "en", NodeLimit: 4}, // deactivation and its retraction
+	} {
 		d, err := New(cfg)
 		require.NoError(t, err)
 		got := make([][]detector.Match, len(docs))
