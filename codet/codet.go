@@ -103,8 +103,9 @@ type Detector struct {
 	stamp   []uint32
 	gen     uint32
 	touched []uint32
-	visits  []uint32 // node of each visit of the last probe, 0 if absent
-	hits    []hit    // visits of existing nodes by the last probe
+	visits  []uint32          // node of each visit of the last probe, 0 if absent
+	hits    []hit             // visits of existing nodes by the last probe
+	created map[uint64]uint32 // nodes created by the current commit
 	order   []int
 	cur     Stats
 	stats   Stats
@@ -342,7 +343,7 @@ func (d *Detector) Close() error {
 		d.groups, d.freeGroups, d.bySig = nil, nil, nil
 		d.nears, d.freeNears, d.nearBySig, d.docNear = nil, nil, nil, nil
 		d.docGroup, d.docSpans, d.docOrd, d.queue = nil, nil, nil, nil
-		d.acc, d.stamp, d.touched = nil, nil, nil
+		d.acc, d.stamp, d.touched, d.created = nil, nil, nil, nil
 		d.vocab, d.terms, d.df, d.seen = nil, nil, nil, nil
 		d.pool.drop()
 	}

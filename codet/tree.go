@@ -27,13 +27,10 @@ type node struct {
 
 func childKey(parent, term uint32) uint64 { return uint64(parent)<<32 | uint64(term) }
 
-// child returns the child of p labelled term, creating it if absent (Alg. 2
-// lines 20-22).
-func (d *Detector) child(p, term uint32) uint32 {
+// newChild creates the child of p labelled term, which must be absent
+// (Alg. 2 lines 20-22).
+func (d *Detector) newChild(p, term uint32) uint32 {
 	k := childKey(p, term)
-	if c, ok := d.children[k]; ok {
-		return c
-	}
 	var c uint32
 	nd := node{parent: p, term: term, depth: d.nodes[p].depth + 1, active: true}
 	if n := len(d.freeNodes); n > 0 {

@@ -121,12 +121,19 @@ func (d *Detector) probe() float64 {
 // commit inserts the probed document as group g (Alg. 2 lines 1-22
 // without the scoring, done by probe): every sequence walks the tree,
 // creating missing nodes, and g joins the visitor list of every active
-// node it visits; a list passing NodeLimit deactivates its node.
+// node it visits; a list passing NodeLimit deactivates its node. A node
+// the probe did not find can only exist now if an earlier sequence of
+// this document created it, so it is looked up among the nodes created by
+// this commit (a small map) rather than in the whole tree's.
 func (d *Detector) commit(g uint32) {
 	b := d.buf
 	gr := &d.groups[g]
 	gr.ends = gr.ends[:0]
 	gr.sent = append(gr.sent[:0], b.sent...)
+	if d.created == nil {
+		d.created = make(map[uint64]uint32)
+	}
+	clear(d.created)
 	p := 0
 	for k := range b.n() {
 		ids, _ := b.seq(k)
@@ -135,7 +142,13 @@ func (d *Detector) commit(g uint32) {
 			if n := d.visits[p]; n != 0 {
 				c = n
 			} else {
-				c = d.child(c, id)
+				key := childKey(c, id)
+				if n, ok := d.created[key]; ok {
+					c = n
+				} else {
+					c = d.newChild(c, id)
+					d.created[key] = c
+				}
 			}
 			p++
 			d.enter(c, g)
