@@ -336,3 +336,32 @@ func TestExactDuplicatesReal(t *testing.T) {
 		return d
 	})
 }
+
+// TestWeightsSource checks which table New picks: the reference table for
+// English and Turkish with the default pipeline, online idf for another
+// language, another pipeline, or IDFOnline.
+func TestWeightsSource(t *testing.T) {
+	for _, c := range []struct {
+		cfg  codet.Config
+		want string
+	}{
+		{codet.Config{}, "reference"}, // Turkish, the default language
+		{codet.Config{Language: "en"}, "reference"},
+		{codet.Config{Language: "en-GB"}, "reference"},
+		{codet.Config{Language: "tr", PrefixLen: 5}, "reference"},
+		{codet.Config{Language: "en", IDF: codet.IDFOnline}, "online"},
+		{codet.Config{Language: "en", KeepStopwords: true}, "online"},
+		{codet.Config{Language: "en", PrefixLen: -1}, "online"},
+		{codet.Config{Language: "en", PrefixLen: 6}, "online"},
+		{codet.Config{Language: "de"}, "online"},
+		{codet.Config{Language: "und"}, "online"},
+	} {
+		d := mustNew(t, c.cfg)
+		assert.Equal(t, c.want, d.Weights(), "%+v", c.cfg)
+	}
+	unfrozen := textproc.NewIDF(false)
+	d, err := codet.NewWithIDF(codet.Config{Language: "en"}, unfrozen)
+	require.NoError(t, err)
+	defer d.Close()
+	assert.Equal(t, "table", d.Weights())
+}
