@@ -188,7 +188,7 @@ func TestModes(t *testing.T) {
 		assert.Equal(t, []string{"c"}, cl)
 	})
 	t.Run("Jaccard", func(t *testing.T) {
-		d, err := New(Config{Mode: Jaccard, Threshold: 0.2})
+		d, err := New(Config{Mode: Jaccard, Threshold: 0.2, MinOverlap: 1}) // two short texts: no evidence rule
 		require.NoError(t, err)
 		_, err = d.Add(detector.Doc{ID: "a", Text: base})
 		require.NoError(t, err)
