@@ -20,6 +20,20 @@
 // into overlapping character bigrams under every language, as Lucene's CJK
 // bigram analysis does.
 //
+// # Main content
+//
+// Pages keep navigation, menus, headline lists and footers around their
+// story; two pages of one site about different stories share most of those
+// words, and one story under two site templates shares few. With
+// [Config].Content = [ContentMain] an Analyzer reads only a text's
+// main-content blocks, found by a [ContentFilter] at text level (blank-line
+// blocks classified by stopword share, menu separators and capitalisation,
+// then by their neighbours, after jusText). Every detector sets it from its
+// own Config's Content field, and reads the main content by default. On
+// clean text the filter is nearly the identity: it keeps 97-100% of
+// Reuters-21578, BBC, TTC-3600 and Clough-Stevenson bytes, and reads a
+// text with one block, or with no block it judges good, whole.
+//
 // # Guarantees
 //
 // Offsets always index the original text, whatever normalisation does to a
@@ -31,7 +45,8 @@
 // # Complexity
 //
 // [Analyzer.Analyze] is O(n) in the length of the text, with no allocation
-// per token once every term has been seen (terms are interned).
+// per token once every term has been seen (terms are interned); the content
+// filter adds one pass over the text's words, also without allocation.
 //
 // # Parameters
 //
@@ -46,8 +61,8 @@
 //
 // # Concurrency
 //
-// An [Analyzer] is not safe for concurrent use (it reuses buffers); use one
-// per goroutine. [IDF] and [Folder] are safe for concurrent use. [Words],
+// An [Analyzer] and a [ContentFilter] are not safe for concurrent use (they
+// reuse buffers); use one per goroutine. [IDF] and [Folder] are safe for concurrent use. [Words],
 // [TermSpans], [Sentences], [Stopwords], [ParseLanguage] and [RuleSet] are
 // pure functions.
 package textproc
