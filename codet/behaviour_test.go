@@ -118,7 +118,7 @@ func TestHandMade(t *testing.T) {
 // has Score(C, A)/SCS(A) > ETL, with that score.
 func TestPairwiseMatchesScore(t *testing.T) {
 	docs := synth.Docs(150, synth.Config{Seed: 3, Vocabulary: 3000, Recent: 30, MinSentences: 3, MaxSentences: 8})
-	cfg := codet.Config{Language: "en", Mode: codet.ModePairwise, Collapse: codet.CollapseOff, NodeLimit: -1, SuffixCount: 2, BothDirections: true}
+	cfg := codet.Config{Language: "en", Mode: codet.ModePairwise, Collapse: codet.CollapseOff, NodeLimit: -1, SuffixCount: 2, BothDirections: true, MinScore: -1} // the exact score: no evidence rule
 	an, err := textproc.NewAnalyzer(textproc.FullConfig(mustTag(t, "en")))
 	require.NoError(t, err)
 	texts := make([]string, len(docs))

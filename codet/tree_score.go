@@ -168,6 +168,9 @@ func (d *Detector) decide(g uint32) {
 			continue
 		}
 		rg, ro := cs/gr.scs, cs/other.scs
+		if cs < min(d.s.minScore, 0.8*min(gr.scs, other.scs))-1e-9 {
+			continue // too little shared evidence (Config.MinScore)
+		}
 		// if cs[i][j] > ETL × scs[i]: Containers(d_i) ∪= {d_j}
 		if d.s.keep(rg, ro) {
 			gr.containers = append(gr.containers, edge{j, rg})

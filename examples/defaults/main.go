@@ -53,7 +53,9 @@ import (
 // grids lists, per detector, the settings tried; the empty setting is the
 // package default and is always tried first.
 var grids = map[string][]string{
-	"codet": {"ETL=0.7", "ETL=0.6", "ETL=0.5", "ETL=0.4", "ETL=0.3", "ETL=0.2", "Content=1"},
+	"codet": {"MinScore=-1", "ETL=0.5 MinScore=-1", "ETL=0.4 MinScore=-1", "Content=1",
+		"MinScore=5", "MinScore=10", "MinScore=40", "MinScore=80",
+		"ETL=0.2", "ETL=0.2 MinScore=40", "ETL=0.3", "ETL=0.3 MinScore=40"},
 	"ffp": {"MinOverlap=1", "Content=1", "Content=1 Threshold=0.3",
 		"Threshold=0.5", "Threshold=0.4", "Threshold=0.3", "Threshold=0.25",
 		"Threshold=0.4 MinOverlap=30", "Threshold=0.3 MinOverlap=30", "Threshold=0.25 MinOverlap=30",
