@@ -18,8 +18,8 @@ func (r *Recognizer) pass(d *doc) {
 		j := i + 1
 		for j < len(ws) {
 			// English possessives always close a name ("Texaco Inc's
-			// chairman"); Turkish case suffixes only with SplitAtApostrophe.
-			split := ws[j-1].apos && (r.cfg.SplitAtApostrophe || r.lang == "en")
+			// chairman"); Turkish case suffixes unless JoinAtApostrophe.
+			split := ws[j-1].apos && (!r.cfg.JoinAtApostrophe || r.lang == "en")
 			if ws[j].join && r.candidateWord(d, j) && !split {
 				j++
 				continue
@@ -448,7 +448,7 @@ func (r *Recognizer) trailingPlace(d *doc, i, end int) int {
 // longest leading place or organization of the gazetteer is split off, or
 // an acronym before a place ("CHP İzmir Milletvekili").
 // Otherwise the parts are retried when the candidate spans an apostrophe
-// ("Bursa'nın Orhangazi" without SplitAtApostrophe), or without a leading
+// ("Bursa'nın Orhangazi" with JoinAtApostrophe), or without a leading
 // sentence-initial word.
 func (r *Recognizer) splitParts(d *doc, i, j int) bool {
 	ws := d.words

@@ -64,15 +64,17 @@ type Config struct {
 	// Gazetteer replaces [DefaultGazetteer] when non-nil. The Recognizer
 	// copies it.
 	Gazetteer *Gazetteer
-	// SplitAtApostrophe ends a candidate after a word with an apostrophe
-	// suffix, the convention of the Turkish NER gold standard (Tür,
-	// Hakkani-Tür, Oflazer 2003: "[LOC Bursa ] 'nın [LOC Orhangazi İlçesi
-	// ]"). The default (false) follows Uyar 2009, "TuNER", Fig. 4.1, where
-	// "Bursa'nın Orhangazi İlçesi'nde" is one entity. Either way the suffix
-	// may be attached ("Bursa'nın", "Bursa’nın") or written as a word of its
-	// own ("Bursa 'nın"): the entities are the same. English possessives
-	// ("Texaco Inc's") always end a candidate.
-	SplitAtApostrophe bool
+	// JoinAtApostrophe lets a candidate run on after a Turkish word with an
+	// apostrophe suffix, as Uyar 2009, "TuNER", Fig. 4.1 does
+	// ("Bursa'nın Orhangazi İlçesi'nde" is one entity; Tweezer sets it).
+	// By default a word with an apostrophe suffix ends the candidate, the
+	// convention of the Turkish NER gold standard (Tür, Hakkani-Tür, Oflazer
+	// 2003: "[LOC Bursa ] 'nın [LOC Orhangazi İlçesi ]"), which is what the
+	// recogniser is measured on. Either way the suffix may be attached
+	// ("Bursa'nın", "Bursa’nın") or written as a word of its own ("Bursa
+	// 'nın"): the entities are the same. English possessives ("Texaco
+	// Inc's") always end a candidate.
+	JoinAtApostrophe bool
 	// Nested also reports entities nested inside longer ones: "Mersin" in
 	// "Mersin Üniversitesi" (Uyar 2009 Fig. 3.1). By default only maximal
 	// entities are reported.

@@ -230,7 +230,7 @@ func NewSigner(cfg Config) (*Signer, error) {
 	if textproc.RuleSet(t) == "en" {
 		tag = language.English
 	}
-	rec, err := ner.New(ner.Config{Language: tag})
+	rec, err := ner.New(ner.Config{Language: tag, JoinAtApostrophe: true}) // Uyar 2009 Fig. 4.1
 	if err != nil {
 		return nil, fmt.Errorf("tweezer: %w", err)
 	}
