@@ -78,24 +78,23 @@ const (
 	// DefaultShingle is the shingle length in words for full fingerprinting
 	// and DSC: "all substrings of size four" (Varol 2012 §4.1.1-4.1.2).
 	DefaultShingle = 4
-	// DefaultContainment is the containment threshold of DSC: "if a
-	// document d_C contains 60% of d_A's shingles, then d_C ⊇ d_A" (Varol
-	// 2012 §4.1.1-4.1.2), which the defaults procedure kept for DSC: lower
-	// thresholds chain short template notices through their few sampled
-	// shingles (Reuters-21578: a cluster of 191 at 0.5).
-	DefaultContainment = 0.6
-	// DefaultFullContainment is the containment threshold of full
-	// fingerprinting, with DefaultMinOverlap shared shingles as evidence:
-	// chosen by the defaults procedure (go run ./examples/defaults) over
-	// news pages, graded reuse, wire copy and Turkish news, where Varol
-	// 2012's 60% found a fifth of the Gold Set pairs on whole pages.
-	DefaultFullContainment = 0.25
+	// DefaultContainment is the containment threshold of full
+	// fingerprinting and DSC, with DefaultMinOverlap (DefaultDSCMinOverlap)
+	// shared features as evidence: chosen by the defaults procedure (go run
+	// ./examples/defaults) over news pages, graded reuse, wire copy and
+	// Turkish news. Varol 2012 §4.1.1-4.1.2 uses 60% ("if a document d_C
+	// contains 60% of d_A's shingles, then d_C ⊇ d_A"), which finds 72% of
+	// the Gold Set pairs against 88% (FFP).
+	DefaultContainment = 0.25
 	// DefaultModulus is DSC's modulus m for SampleModulus. Broder's DSC kept
 	// fingerprints ≡ 0 mod 25 of 10-word shingles of web pages (Uyar 2009
 	// Fig. 2.2); a news text of 90 shingles then has no sample 1 time in 40.
-	// m = 8 has the best F1 of m ∈ {4, 8, 25} on both labelled sets
-	// (empirical: TestGoldSet, TestClough).
-	DefaultModulus = 8
+	// m = 4 with DefaultDSCMinOverlap sampled shingles of evidence is the
+	// choice of the defaults procedure (go run ./examples/defaults): m = 8
+	// leaves a short notice two or three samples, and at thresholds below
+	// 0.6 template notices contain each other through them (Reuters-21578:
+	// 108 different stories in one cluster at 0.4).
+	DefaultModulus = 4
 	// DefaultSampleSize is s for SampleMin (empirical: a news article has a
 	// few hundred shingles; 64 keeps the containment estimate's standard
 	// error near 0.06 at c = 0.6).
@@ -131,13 +130,14 @@ const (
 	DefaultJaccard = 0.1
 )
 
-// DefaultMinOverlap and DefaultSpotMinOverlap are the default
-// Config.MinOverlap of FullFingerprint (shingles) and SpotSigs (spot
-// signatures), chosen by the defaults procedure (go run ./examples/defaults):
+// DefaultMinOverlap, DefaultDSCMinOverlap and DefaultSpotMinOverlap are the
+// default Config.MinOverlap of FullFingerprint (shingles), DSC (sampled
+// shingles) and SpotSigs (spot signatures), chosen by the defaults procedure (go run ./examples/defaults):
 // the smallest values that keep Reuters-21578's template notices apart (no
 // cluster of more than 20), which cost the Gold Set under 0.005 of F1.
 const (
 	DefaultMinOverlap     = 30
+	DefaultDSCMinOverlap  = 10
 	DefaultSpotMinOverlap = 4
 )
 
@@ -171,8 +171,7 @@ type Config struct {
 	PrefixLen int
 
 	// Threshold is the decision threshold: the containment ratio for
-	// FullFingerprint and DSC (zero means DefaultFullContainment and
-	// DefaultContainment), the multiset
+	// FullFingerprint and DSC (zero means DefaultContainment), the multiset
 	// Jaccard similarity τ for SpotSigs (zero means DefaultJaccard). It
 	// must lie in (0, 1].
 	Threshold float64
@@ -233,10 +232,8 @@ type Config struct {
 	// fewer than MinOverlap/0.8. Short notices written from one template
 	// (dividends, bond issues, daily balances) reach any threshold through
 	// the template alone; long texts at a low threshold share many
-	// features. Zero means the Method's default: DefaultMinOverlap for
-	// FullFingerprint, DefaultSpotMinOverlap for SpotSigs, and 1 (off) for
-	// DSC, whose few sampled shingles of a short text are no evidence
-	// either way. 1 turns the rule off.
+	// features. Zero means the Method's default: DefaultMinOverlap,
+	// DefaultDSCMinOverlap or DefaultSpotMinOverlap. 1 turns the rule off.
 	MinOverlap int
 	// Content selects the part of each text that is read: its main-content
 	// blocks (textproc.ContentMain: navigation, menus and other
@@ -266,12 +263,8 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	c.Stemmer, c.PrefixLen = tc.Stemmer, tc.PrefixLen
 	if c.Threshold == 0 {
-		switch c.Method {
-		case FullFingerprint:
-			c.Threshold = DefaultFullContainment
-		case DSC:
-			c.Threshold = DefaultContainment
-		case SpotSigs:
+		c.Threshold = DefaultContainment
+		if c.Method == SpotSigs {
 			c.Threshold = DefaultJaccard
 		}
 	}
@@ -346,7 +339,7 @@ func (c Config) withDefaults() (Config, error) {
 		case SpotSigs:
 			c.MinOverlap = DefaultSpotMinOverlap
 		case DSC:
-			c.MinOverlap = 1 // a sample is too small to count evidence in
+			c.MinOverlap = DefaultDSCMinOverlap
 		default:
 			c.MinOverlap = DefaultMinOverlap
 		}

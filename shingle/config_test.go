@@ -50,7 +50,7 @@ func TestDefaults(t *testing.T) {
 	d, err := shingle.New(shingle.Config{})
 	require.NoError(t, err)
 	assert.Equal(t, shingle.Config{
-		Stemmer: textproc.StemPrefix, PrefixLen: 5, Threshold: shingle.DefaultFullContainment, Shingle: 4, Modulus: 8, SampleSize: 64, Stride: 3,
+		Stemmer: textproc.StemPrefix, PrefixLen: 5, Threshold: shingle.DefaultContainment, Shingle: 4, Modulus: shingle.DefaultModulus, SampleSize: 64, Stride: 3,
 		Antecedents: "is,the,said,was", ChainLength: 3, SpotDistance: 2, MinSignatures: 4,
 		MinIDF: 0.2, MaxIDF: 0.8, MinOverlap: shingle.DefaultMinOverlap, Content: shingle.DefaultContent,
 	}, d.Config())

@@ -138,7 +138,7 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndoc
 		set := x.sets[c]
 		small := float64(min(n, len(set)))
 		if minSample {
-			if s := minContainment(a, set, x.size[c]); s >= theta && (s == 1 || enough(s*float64(n), small, x.cfg.MinOverlap) && !partOf(int(s*float64(n)), len(set), n)) {
+			if s := minContainment(a, set, x.size[c]); s >= theta && (s == 1 || enough(s*float64(n), small, x.cfg.MinOverlap) && !(s < 0.9 && minContainment(set, a, x.size[self]) >= 0.9)) {
 				dst = append(dst, hit{c, s})
 			}
 			continue
