@@ -66,6 +66,16 @@
 //   - Digest: 128-bit xxh3 instead of SHA1 (DESIGN.md "Hashing").
 //   - Ties in the idf ranking are broken by ascending term.
 //
+// # Defaults
+//
+// The content filter ([DefaultContent]) was chosen by one procedure over
+// news pages with their boilerplate (Gold Set dev), graded reuse, clean
+// wire copy (Reuters-21578) and Turkish news (go run ./examples/defaults;
+// the README says how): it lifts Gold Set dev strict F1 from 0.002 to
+// 0.069. I-Match reports a pair only when the selected terms of the two
+// texts agree exactly, so pages whose stories were edited differently stay
+// apart; it has no threshold to lower.
+//
 // # Concurrency
 //
 // A [Detector] is safe for concurrent use by multiple goroutines. A [Signer]

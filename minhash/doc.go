@@ -89,6 +89,20 @@
 //   - Supershingles: off; when on, [DefaultSupershingleMatches] = 2 equal
 //     supershingles make a candidate (Fetterly et al. 2003).
 //
+// # Defaults
+//
+// Every default was chosen by one procedure over news pages with their
+// boilerplate (Gold Set dev), graded reuse (Clough-Stevenson), clean wire
+// copy (Reuters-21578) and Turkish news (TTC-3600): the best Gold Set pair
+// F1 among the settings that put no more than 20 different Reuters stories
+// in one cluster and miss no identical TTC-3600 pair (go run
+// ./examples/defaults; the README says how). Each mode reads the main
+// content ([DefaultContent]) and needs evidence beyond its threshold
+// ([Config].MinOverlap). At the defaults, Gold Set dev strict F1: Jaccard
+// 0.909, Weighted 0.897, Containment 0.904; largest Reuters cluster: 11, 8
+// and 6 different stories, where without the evidence rule 698 documents
+// join one cluster in Jaccard mode.
+//
 // # Concurrency
 //
 // A [Detector] and a [Stats] are safe for concurrent use by multiple

@@ -59,6 +59,18 @@
 //   - [DefaultJaccardThreshold] = 0.02, [DefaultOverlapThreshold] = 0.06:
 //     empirical, TestGoldSet.
 //
+// # Defaults
+//
+// The content filter ([DefaultContent]) and [DefaultMinOverlap] were chosen
+// by one procedure over news pages with their boilerplate (Gold Set dev),
+// graded reuse, clean wire copy (Reuters-21578) and Turkish news (go run
+// ./examples/defaults; the README says how). Exact mode stays the default,
+// as published: Gold Set dev strict F1 0.11 (0.002 on whole pages). The
+// Overlap mode finds 0.898 of it with no evidence rule, but then joins 34
+// different Reuters money-market notices, which share their few entities
+// and the words around them, into one cluster; with 5 shared shingles of
+// evidence it joins at most 18, at an F1 of 0.686.
+//
 // # Concurrency
 //
 // A [Signer] is immutable and safe for concurrent use by multiple
