@@ -43,20 +43,22 @@ const (
 type Mode int
 
 const (
-	// Exact is Tweezer as published (seed 001 Fig. 4.2): documents whose
+	// Overlap treats the NE shingles as features and compares them by the
+	// overlap coefficient |A ∩ B| / min(|A|, |B|): documents reaching
+	// Config.Threshold, with Config.MinOverlap shared shingles of evidence,
+	// are near-duplicates, Score = the coefficient. An extension, not in
+	// the thesis; the default, chosen by the defaults procedure (see the
+	// package doc).
+	Overlap Mode = iota
+	// Exact is Tweezer as published (Uyar 2009 Fig. 4.2): documents whose
 	// signature digests are equal are near-duplicates, Score 1.
-	Exact Mode = iota
-	// Jaccard treats the NE shingles as features: documents whose shingle
-	// sets have Jaccard similarity |A ∩ B| / |A ∪ B| ≥ Config.Threshold are
-	// near-duplicates, Score = the similarity. An extension, not in the
-	// thesis.
+	Exact
+	// Jaccard is Overlap with the Jaccard similarity |A ∩ B| / |A ∪ B| in
+	// place of the overlap coefficient.
 	Jaccard
-	// Overlap is Jaccard with the overlap coefficient |A ∩ B| / min(|A|,
-	// |B|) in place of the Jaccard similarity.
-	Overlap
 )
 
-// String returns "Exact", "Jaccard" or "Mode(n)".
+// String returns "Overlap", "Exact", "Jaccard" or "Mode(n)".
 func (m Mode) String() string {
 	switch m {
 	case Exact:
@@ -69,9 +71,10 @@ func (m Mode) String() string {
 	return fmt.Sprintf("Mode(%d)", int(m))
 }
 
-// Config configures a [Signer] and a [Detector]. The zero value is Tweezer
-// as published: Turkish, 5NE5 shingles over the document's word stream,
-// exact digest matching.
+// Config configures a [Signer] and a [Detector]. The zero value is Tweezer's
+// 5NE5 shingles over the document's word stream (Uyar 2009), compared by
+// overlap with evidence ([Overlap]); Mode [Exact] is the exact digest
+// matching of the thesis.
 type Config struct {
 	// Language is a BCP 47 tag, parsed as every detector's Language is
 	// (textproc.ParseLanguage; "" is language-neutral). It selects the
@@ -93,7 +96,8 @@ type Config struct {
 	// FallbackWords is the number of words taken from each end of a
 	// document with no entity; zero means DefaultFallbackWords.
 	FallbackWords int
-	// Mode selects exact digests (the default) or a set similarity.
+	// Mode selects a set similarity (Overlap, the default) or exact
+	// digests as published (Exact).
 	Mode Mode
 	// Threshold is the least similarity reported in Jaccard and Overlap
 	// mode, in (0, 1]; zero means DefaultJaccardThreshold or
@@ -115,8 +119,9 @@ type Config struct {
 	MaxTextBytes int
 }
 
-// DefaultMinOverlap is the default Config.MinOverlap.
-const DefaultMinOverlap = 5
+// DefaultMinOverlap is the default Config.MinOverlap, chosen by the
+// defaults procedure (see the package doc).
+const DefaultMinOverlap = 3
 
 // DefaultContent is the part of a text read by default: the main content,
 // boilerplate blocks skipped (textproc.ContentFilter).

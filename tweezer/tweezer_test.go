@@ -155,7 +155,11 @@ func TestNewErrors(t *testing.T) {
 	assert.Equal(t, DefaultContext, cfg.Prefix)
 	assert.Equal(t, DefaultContext, cfg.Suffix)
 	assert.Equal(t, DefaultFallbackWords, cfg.FallbackWords)
-	assert.Equal(t, 0.0, cfg.Threshold, "Exact mode has no threshold")
+	assert.Equal(t, DefaultOverlapThreshold, cfg.Threshold, "Overlap, the default mode")
+	assert.Equal(t, DefaultMinOverlap, cfg.MinOverlap)
+	d, err = New(Config{Mode: Exact})
+	require.NoError(t, err)
+	assert.Equal(t, 0.0, d.Config().Threshold, "Exact mode has no threshold")
 	d, err = New(Config{Mode: Jaccard})
 	require.NoError(t, err)
 	assert.Equal(t, DefaultJaccardThreshold, d.Config().Threshold)
@@ -170,7 +174,7 @@ func TestModes(t *testing.T) {
 	// One changed context word: a different digest, a high Jaccard.
 	edited := strings.Replace(base, "ekonomik paketin", "yeni paketin", 1)
 	t.Run("Exact", func(t *testing.T) {
-		d, err := New(Config{})
+		d, err := New(Config{Mode: Exact})
 		require.NoError(t, err)
 		_, err = d.Add(detector.Doc{ID: "a", Text: base})
 		require.NoError(t, err)

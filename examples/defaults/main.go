@@ -78,8 +78,8 @@ var grids = map[string][]string{
 	"simhash": {"Content=1", "K=6", "K=10", "Features=1 Weights=1 K=10", "Features=1 Weights=1 K=15",
 		"Features=1 Weights=1 K=20", "Features=1 Weights=1 K=24"},
 	"imatch": {"Content=1"},
-	"tweezer": {"Content=1", "Mode=1", "Mode=1 MinOverlap=1", "Mode=1 MinOverlap=5", "Mode=1 MinOverlap=20",
-		"Mode=1 Threshold=0.1", "Mode=1 Threshold=0.2", "Mode=1 Threshold=0.1 MinOverlap=20", "Content=1 Mode=1"},
+	"tweezer": {"Content=1", "Mode=1", "Mode=2", "Mode=2 MinOverlap=1", "MinOverlap=1", "MinOverlap=2",
+		"MinOverlap=5", "MinOverlap=10", "Threshold=0.1", "Threshold=0.2"},
 	"mrcosine": {"Content=1", "T2=0.95", "T2=0.9", "T2=0.85", "Centered=true", "Centered=true T2=0.5",
 		"Centered=true T2=0.4", "Centered=true T2=0.3", "Content=1 Centered=true"},
 }

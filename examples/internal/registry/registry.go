@@ -92,14 +92,14 @@ func All() []Entry {
 			"8 bytes per document, near-exact copies", simhash.New),
 		entry("imatch", false, "I-Match IDF-filtered digest (Chowdhury et al. 2002)",
 			"cheapest exact-ish duplicate grouping", imatch.New),
-		entry("tweezer", false, "Tweezer named-entity shingle digest (Uyar 2009)",
+		entry("tweezer", false, "Tweezer named-entity shingles (Uyar 2009), overlap with evidence",
 			"news copies that keep the names and their context", tweezer.New),
 		entry("mrcosine", false, "multireference cosine signatures (Mohammadi & Khasteh 2020)",
 			"fixed-size numeric signatures for a vector index", mrcosine.New),
 		// Presets: a non-default setting measured better on web pages.
-		entry("tweezer-overlap", false, "Tweezer NE shingles as features, overlap ≥ 0.06 through an inverted index",
-			"news copies under different page templates, entity-centred evidence",
-			func(c tweezer.Config) (*tweezer.Detector, error) { c.Mode = tweezer.Overlap; return tweezer.New(c) }),
+		entry("tweezer-exact", false, "Tweezer named-entity shingle digest as published (Uyar 2009)",
+			"exact-ish copies, the thesis's setting",
+			func(c tweezer.Config) (*tweezer.Detector, error) { c.Mode = tweezer.Exact; return tweezer.New(c) }),
 		entry("simhash-spots", false, "SimHash over spot signatures (tf), Hamming ≤ 20",
 			"one 64-bit value per page with template boilerplate",
 			func(c simhash.Config) (*simhash.Detector, error) {
