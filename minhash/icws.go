@@ -91,8 +91,9 @@ func (b icwsBest) value() uint32 {
 //	t = ⌊ln S / r + β⌋
 //	ln a = ln c − r (t − β + 1)
 //
-// and the sample is the element of least a. Seed 004 §4.3 writes the same
-// with its r' = e^r: t = ⌊β + log_r' w⌋, y = r'^(t−β), a = −ln(v1v2)/(r'y).
+// and the sample is the element of least a. Alonso et al. 2013 §4.3 write
+// the same with their r' = e^r: t = ⌊β + log_r' w⌋, y = r'^(t−β),
+// a = −ln(v1v2)/(r'y).
 func icwsElement(best []icwsBest, key uint64, lnW float64, base int, seed uint64) {
 	ks := hashx.Mix64(key ^ seed)
 	for i := range best {
