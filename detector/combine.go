@@ -9,7 +9,8 @@ import (
 // PairFunc decides whether the text container contains the text contained
 // (for a symmetric measure: whether they are near-duplicates) and scores the
 // relation. Detector packages export their pairwise verification in this
-// shape so it can run without an index (DESIGN.md, "Beyond one machine").
+// shape so it can run without an index, for instance as the verification
+// stage of a data-parallel pipeline.
 type PairFunc func(container, contained string) (score float64, ok bool)
 
 // Cascade returns a detector in which propose, a cheap detector, nominates

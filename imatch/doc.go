@@ -1,7 +1,9 @@
 // Package imatch implements I-Match (Chowdhury, Frieder, Grossman, McCabe,
-// ACM TOIS 2002; as described by Uyar 2009 §2.2.3 Fig. 2.4 and adapted by
-// Varol 2012 §4.1.3), with the lexicon randomisation of Kołcz, Chowdhury and
-// Alspector (KDD 2004).
+// ACM TOIS 2002; as described by Uyar 2009, "Near-duplicate news detection
+// using named entities", M.S. thesis, Bilkent, §2.2.3 Fig. 2.4, and adapted
+// by Varol 2012, "CoDet: a new algorithm for containment and near duplicate
+// detection in text corpora", M.S. thesis, Bilkent, §4.1.3), with the
+// lexicon randomisation of Kołcz, Chowdhury and Alspector (KDD 2004).
 //
 // A document is reduced to a few "significant" terms chosen by collection
 // statistics (idf), the unique terms are sorted, and their sorted list is
@@ -15,8 +17,8 @@
 //     misspellings), keep the next 10.
 //   - [SelectBand], the normalised-idf band of the I-Match literature: keep
 //     every term with 0.2 ≤ ln((N+1)/df)/ln(N+1) ≤ 0.85 (the I-Match mode of
-//     the SpotSigs release; the original paper's cut-offs are not available,
-//     ALGORITHMS.md §3 [GAP]).
+//     the SpotSigs release; the original paper's cut-offs are not
+//     available).
 //
 // With Config.Lexicons = K > 0 each document also gets one digest per random
 // sub-lexicon (each keeps a LexiconKeep fraction of the terms, chosen by a
@@ -55,15 +57,17 @@
 //     §4.1.3.
 //   - BandLow = [DefaultBandLow] (0.2), BandHigh = [DefaultBandHigh] (0.85):
 //     SpotSigs release I-Match mode; Alonso et al. 2013 §4.1.
-//   - MinTerms = [DefaultMinTerms] (5): our proposal (ALGORITHMS.md §3).
+//   - MinTerms = [DefaultMinTerms] (5): not in the papers; without a
+//     minimum, documents with (almost) no selected terms would all collide.
 //   - Lexicons = 0 (plain I-Match); Kołcz et al. do not state their K
-//     (ALGORITHMS.md suggests 10). LexiconKeep = [DefaultLexiconKeep] (0.7):
+//     (we suggest 10). LexiconKeep = [DefaultLexiconKeep] (0.7):
 //     FreeDiscovery's default.
 //   - Preprocessing: stopwords removed and first-5 stemming (Varol 2012
 //     §2.1, §5.1).
 //   - Encoding: length-prefixed terms ([EncodeLengthPrefixed]); the SpotSigs
 //     release concatenates terms with no separator ([EncodeConcat]).
-//   - Digest: 128-bit xxh3 instead of SHA1 (DESIGN.md "Hashing").
+//   - Digest: 128-bit xxh3 instead of SHA1 (only digest equality matters;
+//     128 bits make accidental collisions negligible).
 //   - Ties in the idf ranking are broken by ascending term.
 //
 // # Defaults

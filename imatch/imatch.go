@@ -27,17 +27,17 @@ const (
 	// DefaultBandLow and DefaultBandHigh bound the normalised idf of the
 	// terms SelectBand keeps, nidf = ln((N+1)/df) / ln(N+1): the I-Match mode
 	// of the SpotSigs release (Theobald et al. 2008), also the idf band of
-	// Alonso et al. 2013 §4.1 (ALGORITHMS.md §3).
+	// Alonso et al. 2013 §4.1.
 	DefaultBandLow  = 0.2
 	DefaultBandHigh = 0.85
 	// DefaultMinTerms is the fewest selected terms a signature needs; a
 	// document with fewer gets none under that lexicon, so that near-empty
-	// documents do not all collide (ALGORITHMS.md §3 pitfalls; the value is
-	// our proposal [P]).
+	// documents do not all collide (not in the papers; the value is our
+	// choice).
 	DefaultMinTerms = 5
 	// DefaultLexiconKeep is the fraction of the lexicon each random
 	// sub-lexicon keeps (FreeDiscovery's rand_lexicon_ratio = 0.7; Kołcz et
-	// al. 2004 do not state theirs, ALGORITHMS.md §3 [GAP]).
+	// al. 2004 do not state theirs).
 	DefaultLexiconKeep = 0.7
 	// DefaultPrefixLen is the first-N stemming length (Varol 2012 §2.1.1).
 	DefaultPrefixLen = textproc.DefaultPrefixLen
@@ -70,7 +70,7 @@ const (
 	EncodeConcat
 )
 
-// Config configures I-Match. The zero value is CoDet's adaptation (seed 000
+// Config configures I-Match. The zero value is CoDet's adaptation (Varol 2012
 // §4.1.3) over language-neutral text: stopword removal (where the language
 // has a list), first-5 stemming, rank selection skipping 2 and keeping 10
 // terms, no lexicon randomisation, length-prefixed encoding.
@@ -79,7 +79,7 @@ type Config struct {
 	// stopwords and sentence rules; "" is language-neutral, as is any
 	// language without rules of its own (textproc.RuleSet).
 	Language string
-	// KeepStopwords keeps the language's stopwords (seed 000 §2.1 removes
+	// KeepStopwords keeps the language's stopwords (Varol 2012 §2.1 removes
 	// them).
 	KeepStopwords bool
 	// Stemmer selects the stemmer; zero (textproc.StemDefault) is
@@ -200,14 +200,13 @@ func (cfg Config) resolve() (Config, textproc.Config, error) {
 }
 
 // Digest is a 128-bit xxh3 digest of a document's selected terms (the
-// papers used SHA1; DESIGN.md "Hashing").
+// papers used SHA1; only equality of digests is meaningful).
 type Digest [16]byte
 
 // Key is one signature of a document: the digest of its selected terms under
 // one lexicon. Lexicon 0 is the base lexicon, 1..K the random sub-lexicons.
 // Two documents are near-duplicates when they share a Key; a Key is the
-// shuffle key of a distributed deduplication (DESIGN.md "Beyond one
-// machine").
+// shuffle key of a distributed deduplication (documents grouped by Key).
 type Key struct {
 	Lexicon int
 	Digest  Digest
@@ -439,7 +438,7 @@ func better(a, b cand) bool {
 	return a.df < b.df || a.df == b.df && a.term < b.term
 }
 
-// selectRank implements seed 000 §4.1.3: "ignores first two words with the
+// selectRank implements Varol 2012 §4.1.3: "ignores first two words with the
 // highest idf values. After that, ten words with the highest idf values are
 // used to create a fingerprint". It keeps the best Skip+Keep terms in a
 // small sorted array, then drops the first Skip.
@@ -468,8 +467,8 @@ func (s *Signer) selectRank(frozen bool, n int64) {
 }
 
 // selectBand puts in s.all the terms with BandLow ≤ nidf ≤ BandHigh, where
-// nidf = ln((N+1)/df) / ln(N+1) (SpotSigs release, I-Match mode;
-// ALGORITHMS.md §3). nidf decreases with df, so the band is a range of
+// nidf = ln((N+1)/df) / ln(N+1) (the I-Match mode of the SpotSigs release
+// of Theobald et al. 2008). nidf decreases with df, so the band is a range of
 // document frequencies, computed once per document.
 func (s *Signer) selectBand(frozen bool, n int64) {
 	s.all = s.all[:0]

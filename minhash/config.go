@@ -14,15 +14,15 @@ type Mode int
 
 const (
 	// Jaccard (0) reports near-duplicates by the resemblance of word-shingle
-	// sets, |A∩B|/|A∪B| (Broder 1997; ALGORITHMS.md §5). Symmetric.
+	// sets, |A∩B|/|A∪B| (Broder 1997). Symmetric.
 	Jaccard Mode = iota
 	// Weighted (1) reports near-duplicates by the weighted Jaccard of
-	// 7-word phrases under a seed 004 Table 4 weighting, sampled by Ioffe's
-	// ICWS (seed 004 §4.3; ALGORITHMS.md §1). Symmetric.
+	// 7-word phrases under an Alonso et al. 2013 Table 4 weighting, sampled
+	// by Ioffe's ICWS (Alonso et al. 2013 §4.3). Symmetric.
 	Weighted
 	// Containment (2) reports C ⊇ A when |S(A)∩S(C)|/|S(A)| reaches the
 	// threshold, with LSH Ensemble style partitioning by set size
-	// (ALGORITHMS.md §5). Asymmetric.
+	// (Zhu et al., PVLDB 2016). Asymmetric.
 	Containment
 )
 
@@ -40,8 +40,8 @@ const (
 	KHash
 )
 
-// Weighting is a final-weight function of seed 004 Table 4, applied to the
-// document frequency df of a phrase's first term.
+// Weighting is a final-weight function of Alonso et al. 2013 Table 4,
+// applied to the document frequency df of a phrase's first term.
 type Weighting int
 
 const (
@@ -62,8 +62,8 @@ const (
 )
 
 // PhraseScale selects how the weight is scaled by the phrase's own document
-// frequency dfp (seed 004 §4.3: "we scale this by the inverse document
-// frequency of the complete phrase").
+// frequency dfp (Alonso et al. 2013 §4.3: "we scale this by the inverse
+// document frequency of the complete phrase").
 type PhraseScale int
 
 const (
@@ -77,42 +77,44 @@ const (
 	// logarithmic IDF (+1 inside keeps it positive).
 	ScaleLogIDF
 	// ScaleInverse (2): divide by dfp, the literal reading of the df⁴
-	// example of seed 004 §4.4 ("divided by the document frequency of the
-	// entire phrase"). On goldset-dev it suppresses the very phrases a
-	// cluster of near-duplicates shares.
+	// example of Alonso et al. 2013 §4.4 ("divided by the document
+	// frequency of the entire phrase"). On goldset-dev it suppresses the
+	// very phrases a cluster of near-duplicates shares.
 	ScaleInverse
 )
 
-// RareRule selects what "rare phrase" means (seed 004 §4.3 and §4.5 word it
-// differently).
+// RareRule selects what "rare phrase" means (Alonso et al. 2013 §4.3 and
+// §4.5 word it differently).
 type RareRule int
 
 const (
 	// RareDocFraction (0): a phrase is rare when it occurs in at most
-	// RarePercent % of the documents (seed 004 §4.3: "a phrase that occurs
-	// in at most n% of the documents, as measured by document frequency").
+	// RarePercent % of the documents (Alonso et al. 2013 §4.3: "a phrase
+	// that occurs in at most n% of the documents, as measured by document
+	// frequency").
 	RareDocFraction RareRule = iota
 	// RarePercentile (1): a phrase is rare when its df is at most the df at
-	// the RarePercent-th percentile of all phrases ordered by df (seed 004
-	// §4.5: "the bottom n% of phrases by document frequency").
+	// the RarePercent-th percentile of all phrases ordered by df (Alonso et al.
+	// 2013 §4.5: "the bottom n% of phrases by document frequency").
 	RarePercentile
 )
 
 // Defaults. Each cites its source.
 const (
 	// DefaultNumHashes is K, the signature length: datasketch's default and
-	// the peers' setting in issue 7 (128).
+	// the usual setting of MinHash libraries (128).
 	DefaultNumHashes = 128
 	// DefaultShingle is the words per shingle in Jaccard and Containment
 	// modes: 5, the setting under which exact Jaccard reaches F1 0.849 on
-	// goldset-dev (shared/data/README.md); empirical: TestGoldset.
+	// goldset-dev; empirical: TestGoldset.
 	DefaultShingle = 5
 	// DefaultPhraseLen is the phrase length of Weighted mode: "All of the
-	// experiments in this paper use a phrase length of 7" (seed 004 §4.4).
+	// experiments in this paper use a phrase length of 7" (Alonso et al.
+	// 2013 §4.4).
 	DefaultPhraseLen = 7
 	// DefaultThreshold is the Jaccard threshold of Jaccard mode; empirical:
 	// TestGoldset: strict F1 0.858 on goldset-dev, where exact 5-shingle
-	// Jaccard peaks at the same 0.08 (shared/data/README.md).
+	// Jaccard peaks at the same 0.08.
 	DefaultThreshold = 0.08
 	// DefaultWeightedThreshold is the weighted-Jaccard threshold of
 	// Weighted mode; empirical: TestGoldsetSweep (strict F1 0.865 on
@@ -125,7 +127,7 @@ const (
 	// Set pairs against 0.85.
 	DefaultContainmentThreshold = 0.4
 	// DefaultFalsePositiveWeight is the weight of false positives in the
-	// (bands, rows) search: datasketch's 0.5 (ALGORITHMS.md §5).
+	// (bands, rows) search: datasketch's 0.5 (MinHashLSH weights).
 	DefaultFalsePositiveWeight = 0.5
 	// DefaultFalseNegativeWeight is the weight of false negatives in the
 	// (bands, rows) search: 2, four times the false positives' (datasketch
@@ -141,20 +143,22 @@ const (
 	// pairs over 16 seeds 0.896 → 0.94 (30 bands of 4 rows instead of 25
 	// of 5). Set 0.5 for datasketch's balance and the smaller index.
 	DefaultFalseNegativeWeight = 2
-	// DefaultWeighting is df⁴, the best Gold Set weighting of seed 004 §4.8.
+	// DefaultWeighting is df⁴, the best Gold Set weighting of Alonso et al.
+	// 2013 §4.8.
 	DefaultWeighting = WeightDFPow
 	// DefaultPower is the exponent of WeightDFPow and WeightLnDFPow: 4, the
-	// df⁴ of seed 004 §4.8.
+	// df⁴ of Alonso et al. 2013 §4.8.
 	DefaultPower = 4
 	// DefaultRarePercent is the rare-phrase cut: "considering the bottom 50%
-	// performs best" (seed 004 §4.5).
+	// performs best" (Alonso et al. 2013 §4.5).
 	DefaultRarePercent = 50
 	// DefaultSupershingleMatches is how many equal supershingles make a
 	// candidate when Supershingles is on: 2, the "≥ 2 of 6" rule of Fetterly
-	// et al. 2003 (ALGORITHMS.md §5).
+	// et al. 2003.
 	DefaultSupershingleMatches = 2
 	// DefaultSupershingles is the number of supershingles when Supershingles
-	// is on: 6 (ALGORITHMS.md §5, 84 values → 6 supershingles of 14).
+	// is on: 6, as in Fetterly et al. 2003 (84 values → 6 supershingles of
+	// 14).
 	DefaultSupershingles = 6
 )
 
@@ -192,9 +196,9 @@ type Config struct {
 	// DefaultFalsePositiveWeight and DefaultFalseNegativeWeight.
 	FalsePositiveWeight, FalseNegativeWeight float64
 	// Supershingles, when > 0, replaces LSH banding by that many
-	// supershingles (seed 004 §3; Broder 2000): hashes of equal groups of
-	// signature values, a candidate needing SupershingleMatches equal ones.
-	// Near-linear and strict: meant for high thresholds.
+	// supershingles (Alonso et al. 2013 §3; Broder 2000): hashes of equal
+	// groups of signature values, a candidate needing SupershingleMatches
+	// equal ones. Near-linear and strict: meant for high thresholds.
 	Supershingles int
 	// SupershingleMatches is the number of equal supershingles a candidate
 	// needs; zero means DefaultSupershingleMatches.
@@ -207,8 +211,9 @@ type Config struct {
 	Power float64
 	// Scale is the phrase-df scaling of Weighted mode (ScaleNone default).
 	Scale PhraseScale
-	// RarePercent is the rare-phrase cut n of seed 004 §4.5 in percent, in
-	// (0, 100]; zero means DefaultRarePercent, 100 keeps every phrase.
+	// RarePercent is the rare-phrase cut n of Alonso et al. 2013 §4.5 in
+	// percent, in (0, 100]; zero means DefaultRarePercent, 100 keeps every
+	// phrase.
 	RarePercent float64
 	// Rare selects the rare-phrase rule (RareDocFraction default).
 	Rare RareRule
@@ -248,10 +253,11 @@ const (
 // main content, boilerplate blocks skipped (textproc.ContentFilter).
 const DefaultContent = textproc.ContentMain
 
-// WeightedConfig returns the Weighted-mode configuration of seed 004 with
-// every default spelled out: 7-word phrases, df⁴ of the first term, rare
-// phrases of the bottom 50% by the §4.3 rule (§4.4, §4.5, §4.8), no phrase
-// scaling, threshold 0.08. It equals Config{Mode: Weighted} after defaults.
+// WeightedConfig returns the Weighted-mode configuration of Alonso et al.
+// 2013 with every default spelled out: 7-word phrases, df⁴ of the first
+// term, rare phrases of the bottom 50% by the §4.3 rule (§4.4, §4.5, §4.8),
+// no phrase scaling, threshold 0.08. It equals Config{Mode: Weighted} after
+// defaults.
 func WeightedConfig() Config {
 	return Config{Mode: Weighted, Shingle: DefaultPhraseLen, Weighting: DefaultWeighting, Power: DefaultPower,
 		RarePercent: DefaultRarePercent, Rare: RareDocFraction, Scale: ScaleNone, Threshold: DefaultWeightedThreshold}

@@ -15,7 +15,7 @@ import (
 // per size partition, the level whose S-curve best fits the Jaccard that
 // the containment threshold means at that partition's sizes (LSH Ensemble,
 // Zhu et al. PVLDB 2016 §4, as the fixed-r "Plus" indexes of
-// ekzhu/lshensemble; ALGORITHMS.md §5).
+// ekzhu/lshensemble).
 var containmentLevels = [...]int{1, 2, 4, 8}
 
 // maxPartitions bounds the size partitions: partition p holds sets of
@@ -70,8 +70,8 @@ var (
 // New returns a Detector for cfg. In Weighted mode the phrase statistics
 // are kept online: each document counts towards them when it is added and
 // is signed with the statistics so far, itself included (use
-// [NewWithStats] to weigh by a reference collection, as seed 004 did). The
-// error is nil unless cfg is invalid, in which case it wraps
+// [NewWithStats] to weigh by a reference collection, as Alonso et al. 2013
+// did). The error is nil unless cfg is invalid, in which case it wraps
 // detector.ErrInvalidConfig and names the field.
 func New(cfg Config) (*Detector, error) {
 	return NewWithStats(cfg, nil)
@@ -189,8 +189,8 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 }
 
 // AddSignature indexes the document id by a signature made elsewhere, by
-// a [Sketcher] of the same Config (a worker signing documents in parallel,
-// DESIGN.md "Beyond one machine"), with the number of distinct shingles
+// a [Sketcher] of the same Config (a worker signing documents in parallel),
+// with the number of distinct shingles
 // the Sketcher returned with it, and returns its containers as Add does.
 // An empty signature with size 0 is a document without words: it matches
 // nothing. Signatures of another Config are not detected and give
@@ -330,7 +330,7 @@ func (d *Detector) query(idx uint32) []detector.Match {
 	if d.exact != nil {
 		// Online weights drift as the statistics grow, so two copies of a
 		// text signed at different times may disagree: the exact-set index
-		// keeps "an exact duplicate is always reported" (DESIGN.md), also
+		// keeps the contract "an exact duplicate is always reported", also
 		// for texts whose every phrase weighs 0.
 		for _, c := range d.exact[d.meta[idx].digest] {
 			for range d.minHit {

@@ -2,23 +2,23 @@
 // banding (Broder, SEQUENCES 1997; Broder et al. STOC 1998), weighted MinHash
 // by Ioffe's consistent weighted sampling with the phrase weightings of
 // Alonso, Fetterly and Manasse (Duplicate news story detection revisited,
-// MSR-TR-2013-60, §3, §4.3-4.5, Table 4), supershingles (seed 004 §3), and
-// containment search partitioned by set size in the manner of LSH Ensemble
-// (Zhu et al., PVLDB 2016). Specifications: shared ALGORITHMS.md §1 and §5.
+// MSR-TR-2013-60, §3, §4.3-4.5, Table 4), supershingles (Alonso et al.
+// 2013 §3), and containment search partitioned by set size in the manner of
+// LSH Ensemble (Zhu et al., PVLDB 2016).
 //
 // One [Detector] type serves three modes ([Config].Mode):
 //
 //   - [Jaccard]: symmetric near-duplicates by the resemblance of word
 //     n-gram shingle sets, |A∩B|/|A∪B|.
 //   - [Weighted]: symmetric near-duplicates by the weighted Jaccard
-//     Σmin/Σmax of 7-word phrases weighted by a seed 004 Table 4 function
-//     of the first term's document frequency, scaled by the phrase's IDF and
-//     cut to rare phrases ([Stats], [WeightedConfig]).
+//     Σmin/Σmax of 7-word phrases weighted by a function of Alonso et al.
+//     2013 Table 4 of the first term's document frequency, scaled by the
+//     phrase's IDF and cut to rare phrases ([Stats], [WeightedConfig]).
 //   - [Containment]: asymmetric C ⊇ A by |A∩C|/|A|, estimated from the
 //     signatures and the set sizes ([ContainmentOf]).
 //
-// The per-document part is callable without an index (DESIGN.md "Beyond
-// one machine"): [Sketcher] signs a text (or, by
+// The per-document part is callable without an index (for instance by the
+// workers of a data-parallel pipeline): [Sketcher] signs a text (or, by
 // [Sketcher.AppendHashSignature], any set of hashed features), [ICWS]
 // samples any weighted set, [Similarity] and [ContainmentOf] verify a pair,
 // [Params] derives the banding and [AppendBandKeys] gives the LSH band keys
@@ -40,9 +40,9 @@
 // smaller than K, where nearly every element has a bin of its own).
 // Classic K-hash MinHash stays available as [KHash]. Values are 31 bits.
 //
-// Weighted signatures are Ioffe's ICWS (ICDM 2010), as seed 004 §4.3
-// restates it: per sample and phrase, r, c ~ Gamma(2,1) and β ~ U(0,1) drawn
-// from a hash of (seed, sample, phrase); t = ⌊ln w / r + β⌋;
+// Weighted signatures are Ioffe's ICWS (ICDM 2010), as Alonso et al. 2013
+// §4.3 restates it: per sample and phrase, r, c ~ Gamma(2,1) and
+// β ~ U(0,1) drawn from a hash of (seed, sample, phrase); t = ⌊ln w / r + β⌋;
 // ln a = ln c − r(t − β + 1); the sample is the (phrase, t) of least a.
 // Pr[samples agree] equals the weighted Jaccard (TestICWSUnbiased).
 //
@@ -57,8 +57,8 @@
 // weighted towards recall.
 // Exact duplicates are always reported (equal texts have equal signatures;
 // in Weighted mode an exact-set index covers weight drift and all-zero
-// weights). Containment estimates lose precision as |C|/|A| grows
-// (ALGORITHMS.md §5 pitfall).
+// weights). Containment estimates lose precision as |C|/|A| grows (the
+// Jaccard they are derived from becomes small).
 //
 // # Complexity
 //
@@ -76,16 +76,18 @@
 //     setting.
 //   - Shingle = [DefaultShingle] = 5 words (Jaccard, Containment):
 //     exact 5-shingle Jaccard is the reference on goldset-dev; phrase length
-//     [DefaultPhraseLen] = 7 in Weighted mode (seed 004 §4.4).
+//     [DefaultPhraseLen] = 7 in Weighted mode (Alonso et al. 2013 §4.4).
 //   - Threshold: [DefaultThreshold] = 0.08 (Jaccard; best strict F1 on
 //     goldset-dev, as for exact Jaccard), [DefaultWeightedThreshold] (Weighted),
-//     [DefaultContainmentThreshold] = 0.6 (Containment; seed 000 §4.1).
+//     [DefaultContainmentThreshold] = 0.6 (Containment; Varol 2012, "CoDet:
+//     a new algorithm for containment and near duplicate detection in text
+//     corpora", M.S. thesis, Bilkent, §4.1).
 //   - Banding: [Params] with false negatives weighing four times false
 //     positives ([DefaultFalsePositiveWeight] 0.5, as datasketch's,
 //     [DefaultFalseNegativeWeight] 2): every candidate is verified, so a
 //     false candidate costs time, a false negative a pair.
 //   - Weighting: df⁴ ([DefaultWeighting], [DefaultPower]), rare phrases of the
-//     bottom 50% ([DefaultRarePercent]), seed 004 §4.5 and §4.8.
+//     bottom 50% ([DefaultRarePercent]), Alonso et al. 2013 §4.5 and §4.8.
 //   - Supershingles: off; when on, [DefaultSupershingleMatches] = 2 equal
 //     supershingles make a candidate (Fetterly et al. 2003).
 //

@@ -8,7 +8,7 @@ import (
 )
 
 // unit maps a 64-bit hash to a uniform float64 in the open interval (0, 1)
-// (ALGORITHMS.md §1 pitfall 2: never 0, so ln never sees 0).
+// (never 0, so ln never sees 0).
 func unit(x uint64) float64 {
 	return (float64(x>>11) + 0.5) / (1 << 53)
 }
@@ -19,8 +19,8 @@ func unit32(x uint32) float64 {
 }
 
 // ICWS appends k consistent weighted samples of the weighted set
-// {keys[i] ↦ weights[i]} to dst (Ioffe, ICDM 2010, as restated in seed 004
-// §4.3 and ALGORITHMS.md §1). Elements whose weight is not a positive finite
+// {keys[i] ↦ weights[i]} to dst (Ioffe, ICDM 2010, as restated in Alonso
+// et al. 2013 §4.3). Elements whose weight is not a positive finite
 // number are absent. Each sample is the pair (k*, t*) hashed to 32 bits;
 // for two sets S and T, sample i agrees with probability the weighted
 // Jaccard Σ min(S_k, T_k) / Σ max(S_k, T_k) (up to 32-bit hash collisions),
@@ -78,21 +78,22 @@ type icwsBest struct {
 }
 
 // value hashes the sample (k*, t*) to 31 bits (the top bit of a signature
-// value is reserved, see [Similarity]). t* is kept signed (ALGORITHMS.md §1
-// pitfall 4).
+// value is reserved, see [Similarity]). t* is kept signed (weights
+// below 1 give negative t*).
 func (b icwsBest) value() uint32 {
 	return uint32(hashx.Mix64(b.key^hashx.Mix64(uint64(b.t)+0x9e3779b97f4a7c15)) & valueMask)
 }
 
 // icwsElement updates the running minima of samples base.. with element
-// key of log-weight lnW. Per sample i (ALGORITHMS.md §1 steps 1-5):
+// key of log-weight lnW. Per sample i (Ioffe 2010):
 //
 //	r ~ Gamma(2,1) = −ln(u1·u2), c ~ Gamma(2,1) = −ln(v1·v2), β ~ U(0,1)
 //	t = ⌊ln S / r + β⌋
 //	ln a = ln c − r (t − β + 1)
 //
-// and the sample is the element of least a. Seed 004 §4.3 writes the same
-// with its r' = e^r: t = ⌊β + log_r' w⌋, y = r'^(t−β), a = −ln(v1v2)/(r'y).
+// and the sample is the element of least a. Alonso et al. 2013 §4.3 write
+// the same with their r' = e^r: t = ⌊β + log_r' w⌋, y = r'^(t−β),
+// a = −ln(v1v2)/(r'y).
 func icwsElement(best []icwsBest, key uint64, lnW float64, base int, seed uint64) {
 	ks := hashx.Mix64(key ^ seed)
 	for i := range best {
@@ -112,8 +113,8 @@ func icwsElement(best []icwsBest, key uint64, lnW float64, base int, seed uint64
 	}
 }
 
-// Stats holds the document frequencies seed 004 weights phrases by: the df
-// of every term (for "the document frequency of the first term in the
+// Stats holds the document frequencies Alonso et al. 2013 weigh phrases by:
+// the df of every term (for "the document frequency of the first term in the
 // window") and of every phrase, and the number of documents N (§4.3). It is
 // built from a reference collection with [Stats.AddDocument], or kept
 // online by a Weighted-mode [Detector] that was given none.
@@ -191,9 +192,9 @@ func (st *Stats) rareCut(cfg Config) int64 {
 	if cfg.RarePercent >= 100 {
 		return math.MaxInt64
 	}
-	// A phrase shared by two documents is always rare [P]: the percentage
-	// rules are meant for large collections, and on a small one they would
-	// zero the very phrases a duplicate pair shares.
+	// A phrase shared by two documents is always rare (not in the paper): the
+	// percentage rules are meant for large collections, and on a small one
+	// they would zero the very phrases a duplicate pair shares.
 	const minCut = 2
 	if cfg.Rare == RareDocFraction {
 		// §4.3: "occurs in at most n% of the documents".
@@ -211,12 +212,13 @@ func (st *Stats) rareCut(cfg Config) int64 {
 	return math.MaxInt64
 }
 
-// logWeight returns ln of the seed 004 weight of a phrase whose first term
-// has df dfFirst and which itself has df dfPhrase, among n documents, or
-// -Inf for weight 0. The combination is F(df_first) · scale(df_phrase) ·
-// rare (§4.3; the §4.4 example "df⁴ … divided by the document frequency of
-// the entire phrase" fixes that F applies to the first-term df alone).
-// Frequencies below 1 (a text not in the statistics) count as 1.
+// logWeight returns ln of the Alonso et al. 2013 weight of a phrase whose
+// first term has df dfFirst and which itself has df dfPhrase, among n
+// documents, or -Inf for weight 0. The combination is F(df_first) ·
+// scale(df_phrase) · rare (§4.3; the §4.4 example "df⁴ … divided by the
+// document frequency of the entire phrase" fixes that F applies to the
+// first-term df alone). Frequencies below 1 (a text not in the statistics)
+// count as 1.
 func logWeight(cfg Config, dfFirst, dfPhrase, n, cut int64) float64 {
 	dfFirst, dfPhrase, n = max(dfFirst, 1), max(dfPhrase, 1), max(n, 1)
 	if dfPhrase > cut {
@@ -251,9 +253,9 @@ func logWeight(cfg Config, dfFirst, dfPhrase, n, cut int64) float64 {
 }
 
 // AppendWeightedSignature appends the ICWS signature of the distinct
-// phrases of text, weighted by the configured seed 004 weighting under
-// stats, and returns it with the number of distinct phrases. A nil stats
-// weighs every phrase 1 (ICWS of the plain set). Phrases of weight 0
+// phrases of text, weighted by the configured Alonso et al. 2013 weighting
+// under stats, and returns it with the number of distinct phrases. A nil
+// stats weighs every phrase 1 (ICWS of the plain set). Phrases of weight 0
 // (common, or ln 1 = 0) are left out; a text none of whose phrases weigh
 // anything has no signature (dst unchanged) but still its phrase count.
 //

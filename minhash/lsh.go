@@ -52,7 +52,7 @@ func Similarity(a, b []uint32) float64 {
 
 // ContainmentOf estimates |A∩C|/|A|, the containment of A in C, from the
 // estimated Jaccard j of A and C and their set sizes: |A∩C| = J(|A|+|C|)/(1+J),
-// so Ĉ = (|C|/|A| + 1)·Ĵ/(1+Ĵ), clipped to [0, 1] (ALGORITHMS.md §5). It is
+// so Ĉ = (|C|/|A| + 1)·Ĵ/(1+Ĵ), clipped to [0, 1]. It is
 // 0 when either size is 0. Its relative error grows with |C|/|A|.
 func ContainmentOf(j float64, sizeA, sizeC int) float64 {
 	if sizeA <= 0 || sizeC <= 0 || !(j > 0) {
@@ -92,7 +92,7 @@ func integrate(f func(float64) float64, lo, hi float64) float64 {
 //	fpWeight·∫₀ᵗ P(s) ds + fnWeight·∫ₜ¹ (1 − P(s)) ds,  P(s) = 1 − (1 − s^rows)^bands,
 //
 // the expected false positive and false negative probability under a
-// uniform prior on similarity (datasketch _optimal_param; ALGORITHMS.md §5).
+// uniform prior on similarity (datasketch _optimal_param).
 // At k = 128 with equal weights it gives (25, 5) for t = 0.5 and (9, 13)
 // for t = 0.8. It returns an error wrapping detector.ErrInvalidConfig for a
 // threshold outside (0, 1], k < 1 or a non-positive weight.
@@ -134,9 +134,9 @@ type paramsKey struct {
 // AppendBandKeys appends the LSH band keys of sig under (bands, rows) to dst:
 // key i hashes values [i·rows, (i+1)·rows) together with i, so equal keys in
 // the same band mean equal values (up to 64-bit collisions). These are also
-// the supershingles of seed 004 §3 ("hashes of a collection of samples")
-// when bands·rows covers the signature. It panics if bands·rows exceeds
-// len(sig).
+// the supershingles of Alonso et al. 2013 §3 ("hashes of a collection of
+// samples") when bands·rows covers the signature. It panics if bands·rows
+// exceeds len(sig).
 func AppendBandKeys(dst []uint64, sig []uint32, bands, rows int) []uint64 {
 	if bands*rows > len(sig) {
 		panic(fmt.Sprintf("minhash: %d bands of %d rows over a signature of %d values", bands, rows, len(sig)))

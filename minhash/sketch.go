@@ -13,7 +13,7 @@ import (
 )
 
 // Sketcher computes the signature of one text at a time: the pure,
-// index-free part of the detector (DESIGN.md "Beyond one machine"), for a
+// index-free part of the detector, for a
 // worker that signs documents without holding a collection.
 //
 // Text is split into words and lower-cased as textproc.Analyzer does with
@@ -155,7 +155,7 @@ func (s *Sketcher) Shingles(dst []uint64, text string) []uint64 {
 // distinct shingles (the set size that containment estimates need). A text
 // with no words has a nil signature and size 0: it matches nothing.
 // In Weighted mode it returns uniform-weight ICWS samples; use
-// [Sketcher.WeightedSignature] for seed 004 weights.
+// [Sketcher.WeightedSignature] for Alonso et al. 2013 weights.
 func (s *Sketcher) Signature(text string) (sig []uint32, size int) {
 	return s.AppendSignature(nil, text)
 }
@@ -206,7 +206,7 @@ func (s *Sketcher) sign(dst []uint32, sh []uint64) []uint32 {
 	bins := s.bins
 	if s.cfg.Scheme == KHash {
 		// Classic MinHash: value i is min over shingles of h_i(x), with
-		// h_i(x) = Mix64(x ⊕ seed_i) (Broder 1997; ALGORITHMS.md §5).
+		// h_i(x) = Mix64(x ⊕ seed_i) (Broder 1997).
 		for _, x := range sh {
 			for i, sd := range s.seeds {
 				if v := uint32(hashx.Mix64(x^sd)) & valueMask; v < bins[i] {

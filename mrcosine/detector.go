@@ -14,16 +14,16 @@ import (
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
-// Defaults of the detector. Seed 003 §3.5 leaves t1 and t2 to be
-// "determined empirically ... for each specific application"; these were
+// Defaults of the detector. Mohammadi and Khasteh 2020 §3.5 leaves t1 and t2
+// to be "determined empirically ... for each specific application"; these were
 // tuned on goldset-dev.jsonl with the default reference (TestGoldSetSweep).
 const (
 	// DefaultT1 is the signature cosine at or above which a pair is a
-	// duplicate candidate (seed 003 §3.5, s ≥ t1).
+	// duplicate candidate (Mohammadi and Khasteh 2020 §3.5, s ≥ t1).
 	DefaultT1 = 0.98
 	// DefaultT2 is the signature cosine at or above which a pair is a
-	// near-duplicate candidate (seed 003 §3.5, t2 ≤ s < t1). Empirical:
-	// TestGoldSetSweep.
+	// near-duplicate candidate (Mohammadi and Khasteh 2020 §3.5,
+	// t2 ≤ s < t1). Empirical: TestGoldSetSweep.
 	DefaultT2 = 0.88
 	// DefaultCenteredT1 and DefaultCenteredT2 are the thresholds of
 	// Config.Centered, tuned the same way (TestGoldSetSweep).
@@ -52,10 +52,10 @@ type Config struct {
 	T2 float64
 	// Centered compares signatures by the cosine of their unit vectors
 	// minus the reference's center ([Reference.Centered]) instead of the
-	// plain signature cosine of seed 003 §3.5. Not in the paper; it needs a
-	// reference with a center, such as [Default] or one made by [Train].
-	// With Centered, zero T1 and T2 mean [DefaultCenteredT1] and
-	// [DefaultCenteredT2].
+	// plain signature cosine of Mohammadi and Khasteh 2020 §3.5. Not in the
+	// paper; it needs a reference with a center, such as [Default] or one
+	// made by [Train]. With Centered, zero T1 and T2 mean [DefaultCenteredT1]
+	// and [DefaultCenteredT2].
 	Centered bool
 	// Exhaustive compares every new document with every live one, as seed
 	// 003 does, instead of using the LSH index. Exact, O(N) per call.
@@ -156,7 +156,8 @@ func Bands(t float64, rows int, miss float64) int {
 	return max(1, int(math.Ceil(math.Log(miss)/math.Log(1-p))))
 }
 
-// Class is the relation of a pair by signature cosine (seed 003 §3.5).
+// Class is the relation of a pair by signature cosine (Mohammadi and Khasteh
+// 2020 §3.5).
 type Class int
 
 const (

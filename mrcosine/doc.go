@@ -1,6 +1,7 @@
 // Package mrcosine implements multireference cosine signatures with a
-// genetically trained reference text (Mohammadi and Khasteh, Turk J Elec Eng
-// & Comp Sci 2020, §3; seed 003).
+// genetically trained reference text (Mohammadi and Khasteh, "A fast text
+// similarity measure for large document collections using multireference
+// cosine and genetic algorithm", Turk J Elec Eng & Comp Sci 2020, §3).
 //
 // A reference text is a sequence of character-trigram genes split into
 // contiguous parts ([Reference]). The signature of a document is the vector
@@ -19,8 +20,8 @@
 // exact signature cosine of the candidates. [Config].Exhaustive restores the
 // all-pairs comparison.
 //
-// Where seed 003 is silent this package follows the readings of
-// ALGORITHMS.md §6, each with its alternatives as options:
+// Where the paper is silent this package chooses a reading, each with its
+// alternatives as options:
 //
 //   - text → trigrams: NFC, language-aware lower case, runs of non-word
 //     characters → one space, overlapping trigrams with stride 1
@@ -37,7 +38,7 @@
 //     once ([TrainConfig].Resample redraws them every generation; the
 //     fixed sample measured better), pool ranked by the sum of a trigram's
 //     TF-IDF over the documents ([RankMax], the highest TF-IDF, is the
-//     ALGORITHMS.md reading; the sum measured better).
+//     other plausible reading; the sum measured better).
 //
 // # Guarantees
 //
@@ -67,13 +68,14 @@
 //
 // # Parameters
 //
-//   - [DefaultGenes] = 1000 genes in [DefaultParts] = 150 parts: seed 003
+//   - [DefaultGenes] = 1000 genes in [DefaultParts] = 150 parts:
 //     Table 4 (lowest MAE, 0.1047) and every experiment of §4.
 //   - [DefaultPopulation] = 100 (Table 1), [DefaultGenerations] = 50 (§4.2),
 //     [DefaultPoolSize] = 9000 top-TF-IDF trigrams (§3.6.1),
 //     [DefaultMutationRate] = 10% of genes (§3.6.2), 80/20 split with the
 //     winner chosen on the 20% ([DefaultHoldout], §4.2).
-//   - [DefaultSampleDocs] = 200: not in the paper (ALGORITHMS.md §6 gap 7).
+//   - [DefaultSampleDocs] = 200: not in the paper, whose 20 s a generation
+//     (Table 1) rules out all pairs of its 8,000 training documents.
 //   - [DefaultT1], [DefaultT2]: "determined empirically" (§3.5); tuned on
 //     goldset-dev.jsonl (TestGoldSetSweep): T2 = 0.88 maximises strict F1
 //     (0.61), T1 = 0.98 is where precision reaches 0.98.

@@ -12,9 +12,9 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 )
 
-// Defaults of a reference text (seed 003 Table 4: "1000 3-grams, 150
-// partitions" has the lowest MAE, 0.1047, and is the configuration of every
-// other experiment of §4).
+// Defaults of a reference text (Mohammadi and Khasteh 2020 Table 4: "1000
+// 3-grams, 150 partitions" has the lowest MAE, 0.1047, and is the
+// configuration of every other experiment of §4).
 const (
 	// DefaultGenes is the length of a reference text in trigrams.
 	DefaultGenes = 1000
@@ -23,14 +23,16 @@ const (
 	DefaultParts = 150
 )
 
-// Reference is a multireference text (seed 003 §3.3): a sequence of
-// character-trigram genes split into contiguous parts, each part one
-// reference a document is compared with. It is immutable, and safe for
+// Reference is a multireference text (Mohammadi and Khasteh 2020 §3.3): a
+// sequence of character-trigram genes split into contiguous parts, each part
+// one reference a document is compared with. It is immutable, and safe for
 // concurrent use by multiple goroutines.
 //
-// ALGORITHMS.md §6 gap 2: the reference is a list of trigram genes (repeats
+// The paper (§3.6) calls the reference "a sequence of characters" but
+// mutates it trigram by trigram; here it is a list of trigram genes (repeats
 // allowed), not a concatenated string, so no junction trigram the GA never
-// chose takes part. Gap 3: part j holds genes [bounds[j], bounds[j+1]) of
+// chose takes part. The paper says only that the reference is split into
+// parts; here part j holds genes [bounds[j], bounds[j+1]) of
 // near-equal sizes, longer parts first (1000/150 → 100 parts of 7, 50 of 6).
 type Reference struct {
 	tc     TextConfig
@@ -91,7 +93,7 @@ func newReference(codes []uint64, parts int, tc TextConfig) (*Reference, error) 
 }
 
 // partBounds splits n genes into p contiguous parts of near-equal size,
-// longer parts first (ALGORITHMS.md §6 gap 3).
+// longer parts first (the paper does not say how it splits).
 func partBounds(n, p int) []int {
 	b := make([]int, p+1)
 	size, extra := n/p, n%p
@@ -187,13 +189,16 @@ func (r *Reference) Parts() int { return len(r.bounds) - 1 }
 // TextConfig returns the text configuration signatures are made under.
 func (r *Reference) TextConfig() TextConfig { return r.tc }
 
-// Signature returns the multireference signature of text (seed 003 §3.4):
-// element j is the cosine between the trigram vector of text and that of
-// part j of the reference,
+// Signature returns the multireference signature of text (Mohammadi and
+// Khasteh 2020 §3.4): element j is the cosine between the trigram vector of
+// text and that of part j of the reference,
 //
-//	sig_j(D) = Σ_g tf_D(g)·tf_Rj(g) / (‖tf_D‖₂·‖tf_Rj‖₂)   (ALGORITHMS.md §6 gap 4)
+//	sig_j(D) = Σ_g tf_D(g)·tf_Rj(g) / (‖tf_D‖₂·‖tf_Rj‖₂)
 //
-// where ‖tf_D‖₂ runs over all trigrams of D. A text with no trigram in the
+// where ‖tf_D‖₂ runs over all trigrams of D. The paper does not say whether
+// counts or presence are used; this is the term-frequency reading of "how
+// frequent the 3-grams of that specific reference text are in the selected
+// text document". A text with no trigram in the
 // reference has the zero signature. Time O(len(text) + Genes), through the
 // trigram → parts table.
 func (r *Reference) Signature(text string) []float32 {
@@ -238,8 +243,9 @@ func (r *Reference) AppendSignature(dst []float32, text string) []float32 {
 
 // TrigramCosine returns the cosine between the full character-trigram
 // vectors of a and b under the reference's TextConfig: the "traditional
-// cosine text similarity" multireference cosine approximates (seed 003
-// §3.6.3; ALGORITHMS.md §6 gap 6). It is 0 when either text has no trigram.
+// cosine text similarity" multireference cosine approximates (Mohammadi and
+// Khasteh 2020 §3.6.3, which does not define it; here the same trigram
+// representation). It is 0 when either text has no trigram.
 func (r *Reference) TrigramCosine(a, b string) float64 {
 	var c counter
 	pa := makeProfile(r.tc, a, &c)
@@ -247,10 +253,11 @@ func (r *Reference) TrigramCosine(a, b string) float64 {
 	return pa.cosine(pb)
 }
 
-// Cosine returns the cosine of two signatures (seed 003 §3.5: signatures are
-// compared "using a vector similarity measure such as cosine"), 0 if either
-// is the zero vector. It panics if their lengths differ: signatures of
-// different references are not comparable. It does not allocate.
+// Cosine returns the cosine of two signatures (Mohammadi and Khasteh 2020
+// §3.5: signatures are compared "using a vector similarity measure such as
+// cosine"), 0 if either is the zero vector. It panics if their lengths
+// differ: signatures of different references are not comparable. It does not
+// allocate.
 func Cosine(a, b []float32) float64 {
 	if len(a) != len(b) {
 		panic(fmt.Sprintf("mrcosine: Cosine of signatures of lengths %d and %d", len(a), len(b)))
@@ -270,7 +277,7 @@ func Cosine(a, b []float32) float64 {
 
 // Centered returns a copy of r whose center is the mean of the unit-length
 // signatures of texts (texts with the zero signature are skipped), for
-// comparing signatures by [Config].Centered. The center is not in seed 003:
+// comparing signatures by [Config].Centered. The center is not in the paper:
 // every signature is non-negative and shares a common direction, so the
 // cosine of two unrelated news texts is already about 0.76; measured from
 // the center, signatures of unrelated texts spread out (TestGoldSetSweep).
@@ -336,7 +343,7 @@ func (r *Reference) AppendCentered(dst, sig []float32) []float32 {
 }
 
 // Binary format: magic, version, TextConfig, parts, genes, center (count,
-// then float32 bits), xxh3 checksum of everything before it (STYLE.md rule 25).
+// then float32 bits), xxh3 checksum of everything before it.
 const (
 	refMagic   = "mrcR"
 	refVersion = 1

@@ -15,9 +15,9 @@ import (
 )
 
 // Normalization selects how a text becomes the character sequence its
-// trigrams are read from. Seed 003 §3 says only that "each text ... is
-// considered as a sequence of 3-grams" of characters; ALGORITHMS.md §6 gap 1
-// lists these readings.
+// trigrams are read from. Mohammadi and Khasteh 2020 §3 says only that "each
+// text ... is considered as a sequence of 3-grams" of characters, so
+// normalisation is a choice; these are the plausible readings.
 type Normalization int
 
 const (
@@ -49,9 +49,9 @@ func (n Normalization) String() string {
 
 // TextConfig says how texts are turned into trigram profiles. A [Reference]
 // carries the TextConfig it was built under, so signatures made with it are
-// always comparable. The zero value is the reading of ALGORITHMS.md §6 gap 1
-// and gap 4: normalized text, term-frequency cosine, language-neutral case
-// folding.
+// always comparable. The zero value is the reading this package
+// prefers where the paper is silent: normalized text, term-frequency
+// cosine, language-neutral case folding.
 type TextConfig struct {
 	// Normalization of the text before trigrams are taken.
 	Normalization Normalization
@@ -61,7 +61,7 @@ type TextConfig struct {
 	// language fold by Unicode's default rules (textproc.RuleSet).
 	Language string
 	// Binary selects set cosine (each distinct trigram counts once) instead
-	// of the term-frequency cosine of ALGORITHMS.md §6 gap 4.
+	// of the term-frequency cosine (the paper does not say which).
 	Binary bool
 }
 

@@ -54,10 +54,10 @@ const (
 	SampleMin
 	// SampleStride keeps every Stride-th shingle by position, reading Varol
 	// 2012 §4.1.1 ("each three overlapping substrings of four consecutive
-	// words") as 4-word shingles taken with stride 3 (ALGORITHMS.md §5,
-	// reading (a)). Positional sampling is not shift-invariant: an inserted
-	// word changes every later sample, which is consistent with the seed's
-	// low DSC figure (F1 0.30, Table 5.2).
+	// words") as 4-word shingles taken with stride 3 (the wording also
+	// allows super-shingles of 3 consecutive shingles). Positional sampling
+	// is not shift-invariant: an inserted word changes every later sample,
+	// consistent with Varol 2012's low DSC figure (F1 0.30, Table 5.2).
 	SampleStride
 )
 
@@ -100,7 +100,7 @@ const (
 	// error near 0.06 at c = 0.6).
 	DefaultSampleSize = 64
 	// DefaultStride is the stride of SampleStride: "three overlapping
-	// substrings" (Varol 2012 §4.1.1, ALGORITHMS.md §5 reading (a)).
+	// substrings" (Varol 2012 §4.1.1, read as a stride).
 	DefaultStride = 3
 	// DefaultAntecedents are SpotSigs' antecedents: the set with the best
 	// Gold Set F1 (0.87) in Alonso et al. 2013 §4.8, a row of their Table 5.
@@ -124,7 +124,7 @@ const (
 	// DefaultMaxIDF: see DefaultMinIDF.
 	DefaultMaxIDF = 0.8
 	// DefaultJaccard is SpotSigs' similarity threshold τ. The paper's value
-	// is not available (ALGORITHMS.md §9); the release ships 0.85, which
+	// could not be obtained; the authors' release ships 0.85, which
 	// finds 12% of the goldset-dev pairs. 0.1 has the best F1 of our sweep
 	// on goldset-dev (empirical: TestGoldSet).
 	DefaultJaccard = 0.1
@@ -214,7 +214,7 @@ type Config struct {
 	IncludeAntecedent bool
 	// ReleaseChains reproduces the reference release's chain walk, which
 	// after skipping stopwords resumes one word late (found+1+d instead of
-	// found+d; ALGORITHMS.md §2). Off by default.
+	// found+d). Off by default.
 	ReleaseChains bool
 	// MinSignatures is the fewest spot signatures a document needs, before
 	// and after the idf filter, to be indexed; zero means

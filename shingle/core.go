@@ -198,7 +198,7 @@ func (e *extractor) classOf(t textproc.Token) uint8 {
 }
 
 // spots returns the spot-signature multiset of text as sorted signature
-// hashes with their multiplicities (Theobald et al. 2008; ALGORITHMS.md §2):
+// hashes with their multiplicities (Theobald et al. 2008):
 // for each token that is an antecedent, a chain of ChainLength non-stopword
 // tokens, the first SpotDistance tokens after the antecedent and each next
 // one SpotDistance tokens after the previous, stopwords skipped. The results

@@ -1,22 +1,25 @@
 // Package shingle implements full fingerprinting and DSC (Broder, Glassman,
-// Manasse, Zweig, WWW6 1997, as adapted to containment by Varol 2012
-// §4.1.1-4.1.2) and SpotSigs (Theobald, Siddharth, Paepcke, SIGIR 2008, as
-// described by Alonso, Fetterly, Manasse 2013 §3-4): three word-shingle
-// detectors over one inverted index of integer posting lists.
+// Manasse, Zweig, WWW6 1997, as adapted to containment by Varol 2012, "CoDet:
+// a new algorithm for containment and near duplicate detection in text
+// corpora", M.S. thesis, Bilkent, §4.1.1-4.1.2) and SpotSigs (Theobald,
+// Siddharth, Paepcke, SIGIR 2008, as described by Alonso, Fetterly, Manasse
+// 2013, "Duplicate news story detection revisited", MSR-TR-2013-60, §3-4):
+// three word-shingle detectors over one inverted index of integer posting
+// lists.
 //
 // One [Detector] type runs the algorithm its [Config.Method] names:
 //
 //   - [FullFingerprint] (the zero Method): every word 4-gram is hashed, and
 //     C ⊇ A when C holds at least 60% of A's shingles: "if document d_C
 //     contains 60% of d_A's hash values, then d_C ⊇ d_A" (Varol 2012
-//     §4.1.2). Asymmetric; the score is |S(A) ∩ S(C)| / |S(A)|. Seed 000
+//     §4.1.2). Asymmetric; the score is |S(A) ∩ S(C)| / |S(A)|. Varol 2012
 //     found it the most accurate of its detectors (Table 5.2, F1 0.85) and
 //     quadratic; here it is exact and as fast as a prefix filter allows.
 //   - [DSC]: the same containment rule on a sample of the shingles, chosen by
 //     [Config.Sampling]: Broder's MOD_m (the default), MIN_s, or every third
-//     shingle by position (the seed's "three overlapping substrings",
-//     ALGORITHMS.md §5 reading (a)). [Config.SuperShingle] turns on DSC-SS
-//     candidate generation. Asymmetric.
+//     shingle by position (Varol 2012's "three overlapping substrings",
+//     read as 4-word shingles taken with stride 3). [Config.SuperShingle]
+//     turns on DSC-SS candidate generation. Asymmetric.
 //   - [SpotSigs]: each document is the multiset of its spot signatures: for
 //     every antecedent word ("is", "the", "said", "was"), a chain of the
 //     next ChainLength non-stopwords SpotDistance words apart. Signatures
@@ -27,8 +30,8 @@
 //     duplicates).
 //
 // One type with a Method field, rather than three types, keeps the house
-// rule of one Detector, one Config and one New per package (STYLE.md rule
-// 1) while the three share their text pipeline, shingle hashing, posting
+// rule of one Detector, one Config and one New per package
+// while the three share their text pipeline, shingle hashing, posting
 // lists, ID bookkeeping and Remove; and one Config of plain fields lets a
 // generic tool set any of them by name. Fields that do not apply to the
 // chosen Method are ignored.
@@ -47,13 +50,13 @@
 // in C. DSC-SS adds false negatives: documents that share no super-shingle
 // are never compared. Stride sampling is positional, so a contained text
 // that starts at a different word offset is missed (TestStrideIsPositional);
-// it is an option for fidelity to the seed, not a default.
+// it is an option for fidelity to Varol 2012, not a default.
 //
 // SpotSigs is exact with respect to its filtered multisets: the inverted
 // index search with early termination returns exactly the pairs, and
 // scores, of an exhaustive multiset-Jaccard comparison at the same τ
 // (TestSpotPruningNeverDrops). It corrects two bounds of the reference
-// release (ALGORITHMS.md §2): its pairwise exit (max−D)/max < τ, which
+// release (the authors' Java code): its pairwise exit (max−D)/max < τ, which
 // rejects pairs with J ≥ τ, and its posting-list break δ + |A| − |B| >
 // (1−τ)|A|, which skips them (TestSpotReleaseBreakBug). On goldset-dev the
 // two happen to drop no pair (TestGoldSetReference). Because the idf

@@ -6,8 +6,8 @@ import (
 )
 
 // Features is the per-document part of a detector: what a worker of a
-// data-parallel engine computes for one text without any index (DESIGN.md
-// "Beyond one machine"). Compare two with [Containment] or [Jaccard].
+// data-parallel engine computes for one text without any index.
+// Compare two with [Containment] or [Jaccard].
 type Features struct {
 	// Method and Sampling are the Config fields that decide how features
 	// compare; features made under different Configs are not comparable.

@@ -1,6 +1,8 @@
 // Package simhash implements Charikar's SimHash (STOC 2002) with IDF
-// weights, as adapted by Varol 2012 §4.1.4, and the Hamming-distance index
-// of permuted sorted tables of Manku, Jain, Das Sarma (WWW 2007 §3).
+// weights, as adapted by Varol 2012, "CoDet: a new algorithm for
+// containment and near duplicate detection in text corpora", M.S. thesis,
+// Bilkent, §4.1.4, and the Hamming-distance index of permuted sorted tables
+// of Manku, Jain, Das Sarma (WWW 2007 §3).
 //
 // A document's weighted features (φ, w) are hashed to 64 bits; a vector V of
 // 64 counters adds w where bit i of h(φ) is 1 and subtracts it where it is 0;
@@ -49,7 +51,8 @@
 //     at least 5 bits wide, one scanned table beyond (see [NewIndex]).
 //   - Preprocessing: stopwords removed and first-5 stemming (Varol 2012
 //     §2.1, §5.1).
-//   - Feature hash: seeded 64-bit xxh3 (the seed used SHA1; DESIGN.md).
+//   - Feature hash: seeded 64-bit xxh3 (Varol 2012 used SHA1; only the bit
+//     pattern's uniformity matters, and xxh3 is faster).
 //   - [FeatureSpots] chain length [DefaultSpotN] (1): the SpotSigs release
 //     configuration. On pages that keep their navigation and boilerplate
 //     (the SpotSigs Gold Set) spot features with tf weights are what makes

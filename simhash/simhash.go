@@ -27,8 +27,8 @@ const (
 	// width of the Python simhash package).
 	DefaultCharN = 4
 	// DefaultSpotN is the chain length of FeatureSpots: 1, the
-	// CHAIN_LENGTH of the SpotSigs release configuration (ALGORITHMS.md §2),
-	// also the best of 1, 2, 3 on goldset-dev (TestGoldSetQuality).
+	// CHAIN_LENGTH of the SpotSigs release configuration (Theobald et al.
+	// 2008), also the best of 1, 2, 3 on goldset-dev (TestGoldSetQuality).
 	DefaultSpotN = 1
 	// DefaultPrefixLen is the first-N stemming length (Varol 2012 §2.1.1).
 	DefaultPrefixLen = textproc.DefaultPrefixLen
@@ -365,7 +365,7 @@ func (s *Signer) Config() Config { return s.cfg }
 // Sign returns the 64-bit fingerprint of text, and false when the text has
 // no features (or all its features weigh 0): such a document gets no
 // fingerprint and matches nothing, since every empty document would
-// otherwise have fingerprint 0 (ALGORITHMS.md §4 pitfalls). Sign time is
+// otherwise have fingerprint 0 and match every other. Sign time is
 // O(n + u·(64 + SkipTop)) for n tokens and u unique features, with no
 // allocation in the steady state.
 func (s *Signer) Sign(text string) (uint64, bool) {

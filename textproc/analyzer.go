@@ -92,7 +92,7 @@ type Config struct {
 	Content Content
 }
 
-// FullConfig returns the configuration of seed 000 §2.1 and §5.1 for lang:
+// FullConfig returns the configuration of Varol 2012 §2.1 and §5.1 for lang:
 // stopwords removed and first-5 stemming, the preprocessing every detector of
 // the CoDet study used.
 func FullConfig(lang language.Tag) Config {
@@ -132,7 +132,7 @@ type Document struct {
 }
 
 // Analyzer turns text into sentences of tokens with byte offsets into the
-// original text (seed 000 §2.1; DESIGN.md "The text pipeline"):
+// original text (Varol 2012 §2.1):
 //
 //  1. Sentences are split at '.', '!', '?', '…' followed by white space and a
 //     word that does not start in lower case, and at paragraph breaks (an

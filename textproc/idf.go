@@ -9,13 +9,13 @@ import (
 	"sync"
 )
 
-// IDF is an inverse-document-frequency table (seed 000 Eq. 2.1):
+// IDF is an inverse-document-frequency table (Varol 2012 Eq. 2.1):
 //
 //	idf(w) = log(|D| / |{d ∈ D : w ∈ d}|)
 //
-// with the natural logarithm (the base only rescales every weight; seed
-// 000's worked example uses base 10). It is built by adding documents, either
-// from a reference collection and then frozen (seed 000 §5.1.3 used the last
+// with the natural logarithm (the base only rescales every weight; Varol
+// 2012's worked example uses base 10). It is built by adding documents, either
+// from a reference collection and then frozen (Varol 2012 §5.1.3 used the last
 // 25% of BilCol-2005), or online as a stream arrives.
 //
 // Unseen terms, and terms whose document frequency is 0, count as seen in one
@@ -46,7 +46,7 @@ func NewIDF(smooth bool) *IDF {
 
 // BuildIDF returns a frozen table of the documents texts, each analysed by
 // a (the pipeline of the detector that will read the table): a reference
-// table such as seed 000 §5.1.3 builds from a collection, ready for a
+// table such as Varol 2012 §5.1.3 builds from a collection, ready for a
 // detector's NewWithIDF. smooth selects log(1 + N/df).
 func BuildIDF(a *Analyzer, texts []string, smooth bool) *IDF {
 	t := NewIDF(smooth)

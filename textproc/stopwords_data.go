@@ -1,8 +1,9 @@
 package textproc
 
-// Static stopword data (STYLE.md rule 21): immutable, read through Stopwords.
+// Static stopword data, unexported so that it stays immutable: read through
+// Stopwords.
 
-// turkishStopwords is Table 2.1 of Varol 2012 (seed 000 §2.1.2): "180 stop
+// turkishStopwords is Table 2.1 of Varol 2012 (§2.1.2): "180 stop
 // words automatically generated from BilCol-2005". The text extraction of the
 // table yields 182 distinct comma-separated words (two line wraps lost their
 // commas: "ben beni", "birşeyi biz", ...); all 182 are kept as printed.

@@ -11,7 +11,7 @@ import (
 
 // Detector is a Tweezer near-duplicate detector (symmetric). In [Exact]
 // mode documents with equal signature digests are near-duplicates, Score 1
-// (seed 001 Fig. 4.2 step 6). In [Jaccard] and [Overlap] mode documents
+// (Uyar 2009 Fig. 4.2 step 6). In [Jaccard] and [Overlap] mode documents
 // whose shingle sets have a similarity ≥ Config.Threshold are, Score = the
 // similarity, found through an inverted index of shingle hashes. Documents without
 // words are accepted and match nothing.
@@ -157,7 +157,7 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 
 // Cluster returns the Tweezer cluster of the live document id: the live
 // documents whose signature digest equals id's, id included, sorted by ID
-// (seed 001 Fig. 4.2; in either Mode). A document without words is alone in
+// (Uyar 2009 Fig. 4.2; in either Mode). A document without words is alone in
 // its cluster. Cluster time is O(c log c) for a cluster of c documents.
 func (d *Detector) Cluster(id string) ([]string, error) {
 	d.mu.RLock()

@@ -1,5 +1,6 @@
 // Package tweezer implements Tweezer, near-duplicate news detection with
-// named-entity-centred shingles (Uyar 2009, seed 001 ch. 4, Figs. 4.1, 4.2).
+// named-entity-centred shingles (Uyar 2009, "Near-duplicate news detection
+// using named entities", M.S. thesis, Bilkent, ch. 4, Figs. 4.1, 4.2).
 //
 // A document's signature ([Signer.Sign]) is built from its named entities,
 // found by package ner (TuNER for Turkish, the same engine with English
@@ -50,10 +51,10 @@
 //
 // # Parameters
 //
-//   - [DefaultContext] p = s = 5: seed 001 §4.1, Table 4.1.
-//   - [DefaultFallbackWords] = 20: seed 001 §4.2.
+//   - [DefaultContext] p = s = 5: Uyar 2009 §4.1, Table 4.1.
+//   - [DefaultFallbackWords] = 20: Uyar 2009 §4.2.
 //   - Windows run across sentence ends unless Config.ClipSentences (the
-//     thesis does not say; ALGORITHMS.md §8).
+//     thesis does not say, and its Fig. 4.1 fits both readings).
 //   - Only maximal entities make shingles (Fig. 4.1 has none for the nested
 //     "Bursa"); adjacent entities give overlapping shingles, all kept.
 //   - [DefaultJaccardThreshold] = 0.02, [DefaultOverlapThreshold] = 0.06:

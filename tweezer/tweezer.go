@@ -18,14 +18,14 @@ import (
 
 // DefaultContext is the number of words taken before (p) and after (s) each
 // named entity: "we used five for p and s values", the point where the
-// number of detected duplicates stabilises (Uyar 2009, seed 001 §4.1, Table
-// 4.1: 5NE5 1,083, 6NE6 and 7NE7 1,082).
+// number of detected duplicates stabilises (Uyar 2009 §4.1, Table 4.1:
+// 5NE5 1,083, 6NE6 and 7NE7 1,082).
 const DefaultContext = 5
 
 // DefaultFallbackWords is the number of words taken from each end of a
 // document without named entities: "Tweezer uses first and last twenty
 // words of a document ... If the document size is smaller than forty words,
-// whole of the document is used" (seed 001 §4.2).
+// whole of the document is used" (Uyar 2009 §4.2).
 const DefaultFallbackWords = 20
 
 // Default thresholds of the set modes. Empirical, chosen on
@@ -91,7 +91,7 @@ type Config struct {
 	Prefix, Suffix int
 	// ClipSentences stops context windows at the entity's sentence. The
 	// thesis does not say; by default windows run over the document's word
-	// stream across sentence ends (ALGORITHMS.md §8).
+	// stream across sentence ends (its Fig. 4.1 fits both readings).
 	ClipSentences bool
 	// FallbackWords is the number of words taken from each end of a
 	// document with no entity; zero means DefaultFallbackWords.
@@ -180,13 +180,13 @@ func (cfg Config) resolve() (Config, error) {
 }
 
 // Digest is the 128-bit xxh3 digest of a document's sorted, deduplicated
-// shingles, in place of the SHA1 of seed 001 Fig. 4.2 (DESIGN.md
-// "Hashing").
+// shingles, in place of the SHA1 of Uyar 2009 Fig. 4.2 (only
+// equality of digests matters).
 type Digest [16]byte
 
 // Signature is the Tweezer signature of one document.
 type Signature struct {
-	// Shingles are the document's pNEs shingles (seed 001 §4.1), sorted in
+	// Shingles are the document's pNEs shingles (Uyar 2009 §4.1), sorted in
 	// ascending byte order with duplicates removed (Fig. 4.2 steps 2-3):
 	// the p words before an entity, the entity's canonical form, the s words
 	// after it, joined by single spaces. For a document without entities it
@@ -207,7 +207,7 @@ func (s Signature) Empty() bool { return len(s.Shingles) == 0 }
 
 // Signer computes Tweezer signatures without an index: the pure,
 // per-document part of Tweezer, callable by a worker of a data-parallel
-// engine (DESIGN.md "Beyond one machine").
+// engine.
 //
 // A Signer is immutable and safe for concurrent use by multiple goroutines.
 type Signer struct {
@@ -402,7 +402,7 @@ func (s *Signer) signWords(text string, ents []ner.Entity) Signature {
 	return finish([]string{b.String()}, true)
 }
 
-// finish sorts and deduplicates the shingles (seed 001 Fig. 4.2 steps 2-3)
+// finish sorts and deduplicates the shingles (Uyar 2009 Fig. 4.2 steps 2-3)
 // and digests them.
 func finish(shingles []string, fallback bool) Signature {
 	slices.Sort(shingles)

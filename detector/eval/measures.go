@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// MissRate returns M = c/(a+c) (Uyar 2009, seed 001 §6.1, Table 6.1: a
+// MissRate returns M = c/(a+c) (Uyar 2009 §6.1, Table 6.1: a
 // duplicates retrieved, c duplicates not retrieved).
 func (c Counts) MissRate() float64 {
 	if c.TP+c.FN == 0 {
@@ -14,7 +14,7 @@ func (c Counts) MissRate() float64 {
 	return float64(c.FN) / float64(c.TP+c.FN)
 }
 
-// FalseAlarmRate returns F = b/(b+d) (seed 001 §6.1: b non-duplicates
+// FalseAlarmRate returns F = b/(b+d) (Uyar 2009 §6.1: b non-duplicates
 // retrieved, d non-duplicates not retrieved). It needs TN.
 func (c Counts) FalseAlarmRate() float64 {
 	if c.FP+c.TN == 0 {
@@ -23,11 +23,11 @@ func (c Counts) FalseAlarmRate() float64 {
 	return float64(c.FP) / float64(c.FP+c.TN)
 }
 
-// DefaultPDuplicate is the prior of a duplicate of seed 001 §6.1 ("P(duplicate)
-// = 0.07 (7%) is used in the study").
+// DefaultPDuplicate is the prior of a duplicate of Uyar 2009 §6.1
+// ("P(duplicate) = 0.07 (7%) is used in the study").
 const DefaultPDuplicate = 0.07
 
-// CDup returns the normalised duplicate-detection cost of seed 001 §6.1,
+// CDup returns the normalised duplicate-detection cost of Uyar 2009 §6.1,
 // adapted from the TDT cost function with cost_fa = cost_m = 1:
 //
 //	C_dup = (cost_fa·F·(1−P(dup)) + cost_m·M·P(dup)) / min(cost_m·P(dup), cost_fa·(1−P(dup)))
@@ -37,8 +37,9 @@ func CDup(falseAlarm, miss, pDuplicate float64) float64 {
 	return (falseAlarm*(1-pDuplicate) + miss*pDuplicate) / min(pDuplicate, 1-pDuplicate)
 }
 
-// MCC returns the Matthews correlation coefficient (Alonso et al. 2013,
-// seed 004 §4.7):
+// MCC returns the Matthews correlation coefficient (Alonso, Fetterly and
+// Manasse 2013, "Duplicate news story detection revisited", MSR-TR-2013-60,
+// §4.7):
 //
 //	MCC = (TP·TN − FP·FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN))
 //
@@ -59,8 +60,10 @@ func (c Counts) WithNegatives(n int) Counts {
 	return c
 }
 
-// Kappa returns Cohen's κ for two annotators on a binary decision (seed 000
-// §2.1.4, Eq. 2.3): κ = (P(a) − P(c)) / (1 − P(c)), from the contingency
+// Kappa returns Cohen's κ for two annotators on a binary decision (Varol
+// 2012, "CoDet: a new algorithm for containment and near duplicate detection
+// in text corpora", M.S. thesis, Bilkent, §2.1.4, Eq. 2.3):
+// κ = (P(a) − P(c)) / (1 − P(c)), from the contingency
 // counts yy (both yes), yn (first yes, second no), ny and nn.
 func Kappa(yy, yn, ny, nn int) float64 {
 	n := float64(yy + yn + ny + nn)
@@ -77,7 +80,7 @@ func Kappa(yy, yn, ny, nn int) float64 {
 }
 
 // Pool returns the union of the pairs nominated by several runs, sorted:
-// the pooling of seed 000 §4.2, where permissive runs of several detectors
+// the pooling of Varol 2012 §4.2, where permissive runs of several detectors
 // nominate candidate pairs for human judgement.
 func Pool(runs ...map[Pair]float64) []Pair {
 	seen := map[Pair]bool{}

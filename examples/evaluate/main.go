@@ -49,7 +49,7 @@ func main() {
 	flag.StringVar(&o.data, "data", "", "labelled JSONL file (a bare name is looked up in ../shared/data)")
 	flag.StringVar(&o.detectors, "detector", "", "comma-separated detector names, or 'list'")
 	flag.StringVar(&o.pairs, "pairs", "", "write every reported pair as idA<TAB>idB<TAB>score (idA contains idB) to this file")
-	flag.StringVar(&o.pool, "pool", "", "write the union of the pairs of all detectors (for human judgement, seed 000 §4.2) to this file")
+	flag.StringVar(&o.pool, "pool", "", "write the union of the pairs of all detectors (for human judgement, as in Varol 2012 §4.2) to this file")
 	flag.StringVar(&o.lang, "lang", "en", "language of the collection, a BCP 47 tag: en, tr, or und (neutral)")
 	flag.IntVar(&o.limit, "limit", 0, "use only the first N documents")
 	flag.Func("set", "override a detector option, key=value (repeatable)", func(s string) error {

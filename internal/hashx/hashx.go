@@ -1,7 +1,8 @@
-// Package hashx holds the seeded xxh3 helpers every detector hashes with
-// (DESIGN.md "Hashing"): 64-bit feature hashes, 128-bit document digests over
-// an unambiguous encoding, and a cheap 64-bit mixer for deriving many hash
-// values from one.
+// Package hashx holds the seeded xxh3 helpers every detector hashes with, in
+// place of the SHA1 and Rabin fingerprints of the papers (results depend on
+// hash values only through equality): 64-bit feature hashes, 128-bit
+// document digests over an unambiguous encoding, and a cheap 64-bit mixer for
+// deriving many hash values from one.
 package hashx
 
 import (
