@@ -101,7 +101,7 @@ func All() []Entry {
 			"exact-ish copies, the thesis's setting",
 			func(c tweezer.Config) (*tweezer.Detector, error) { c.Mode = tweezer.Exact; return tweezer.New(c) }),
 		entry("simhash-spots", false, "SimHash over spot signatures (tf), Hamming ≤ 20",
-			"one 64-bit value per page with template boilerplate",
+			"one 64-bit value per page; not for short wire copy (at K = 20 it joins nearly all of Reuters into one cluster)",
 			func(c simhash.Config) (*simhash.Detector, error) {
 				c.Features, c.Weights, c.K = simhash.FeatureSpots, simhash.WeightTF, 20
 				return simhash.New(c)
