@@ -76,9 +76,9 @@ func All() []Entry {
 	return []Entry{
 		entry("codet", true, "CoDet sentence corpus tree (Varol et al. 2011)",
 			"articles inside longer ones (round-ups, updates), sentence-level evidence", codet.New),
-		entry("ffp", true, "full fingerprinting: every word 4-gram, containment ≥ 0.6 (Varol 2012 §4.1.2)",
+		entry("ffp", true, "full fingerprinting: every word 4-gram, containment ≥ 0.25 with 30 shared (Varol 2012 §4.1.2)",
 			"exact containment where an index of every shingle fits in memory", withMethod(shingle.FullFingerprint)),
-		entry("dsc", true, "DSC sampled shingles, containment ≥ 0.6 (Broder et al. 1997; Varol 2012 §4.1.1)",
+		entry("dsc", true, "DSC: 1 shingle in 4 sampled, containment ≥ 0.25 with 10 shared (Broder et al. 1997; Varol 2012 §4.1.1)",
 			"cheaper, sampled containment over long documents", withMethod(shingle.DSC)),
 		entry("spotsigs", false, "SpotSigs stopword-anchored signatures, multiset Jaccard (Theobald et al. 2008)",
 			"web pages whose boilerplate would fool word shingles", withMethod(shingle.SpotSigs)),
