@@ -146,24 +146,54 @@ func (c MinHashConfig) plan() (minhashPlan, error) {
 // fails on an empty ID, an ID holding a NUL byte, or two documents of one
 // ID met in a shuffle; documents over MaxTextBytes are skipped and counted.
 func MinHashPairs(s beam.Scope, docs beam.PCollection, cfg MinHashConfig) (beam.PCollection, error) {
+	st, err := minhashStages(s, docs, cfg, stageVerify)
+	return st.pairs, err
+}
+
+// Stages of MinHashPairs, for measuring a prefix of the pipeline.
+const (
+	stageSign = iota
+	stageCollapse
+	stageBand
+	stageVerify
+)
+
+// minhashOut holds the collections of the stages built.
+type minhashOut struct {
+	signed, bandRecs, cands, pairs beam.PCollection
+}
+
+func minhashStages(s beam.Scope, docs beam.PCollection, cfg MinHashConfig, last int) (minhashOut, error) {
+	var out minhashOut
 	p, err := cfg.plan()
 	if err != nil {
-		return beam.PCollection{}, err
+		return out, err
 	}
 	s = s.Scope("dedup.MinHashPairs")
-	signed := beam.ParDo(s, &signFn{Cfg: p.sketch}, docs)
-	byDigest := beam.GroupByKey(s, signed)
+	out.signed = beam.ParDo(s, &signFn{Cfg: p.sketch}, docs)
+	if last == stageSign {
+		return out, nil
+	}
+	byDigest := beam.GroupByKey(s, out.signed)
 	bandRecs, repSigs, copies, copyPairs := beam.ParDo4(s,
 		&collapseFn{Bands: p.bands, Rows: p.rows}, byDigest)
+	out.bandRecs = bandRecs
+	if last == stageCollapse {
+		return out, nil
+	}
 	buckets := beam.GroupByKey(s, bandRecs)
-	cands := beam.ParDo(s, &bucketFn{MaxBucket: p.maxBucket}, buckets)
+	out.cands = beam.ParDo(s, &bucketFn{MaxBucket: p.maxBucket}, buckets)
+	if last == stageBand {
+		return out, nil
+	}
 	if cfg.NoVerify {
 		repSigs = beam.ParDo(s, dropSig, repSigs)
 	}
-	halves := beam.ParDo(s, &join1Fn{}, beam.CoGroupByKey(s, cands, repSigs, copies))
+	halves := beam.ParDo(s, &join1Fn{}, beam.CoGroupByKey(s, out.cands, repSigs, copies))
 	pairs := beam.ParDo(s, &join2Fn{Threshold: p.sketch.Threshold, NoVerify: cfg.NoVerify},
 		beam.CoGroupByKey(s, halves, repSigs, copies))
-	return beam.Flatten(s, copyPairs, pairs), nil
+	out.pairs = beam.Flatten(s, copyPairs, pairs)
+	return out, nil
 }
 
 // dropSig discards signatures: the joins of NoVerify carry none.
