@@ -138,8 +138,10 @@ func (c MinHashConfig) plan() (minhashPlan, error) {
 //     classes.
 //
 // Candidates of the same pair from several buckets are verified once.
-// Shuffle volume per document is about 4K+|ID| bytes in stage 2, bands·(8+
-// |ID|) in stage 3 and, per distinct candidate, 4K+2|ID| in each join.
+// Shuffle volume per document is about 4K+|ID|+8 bytes in stage 2,
+// bands·(8+|ID|) in stage 3 and 4K+|ID| (its signature) in each join, plus
+// per candidate record 2|ID| into the first join and per distinct
+// candidate 4K+2|ID| into the second.
 //
 // It returns an error wrapping detector.ErrInvalidConfig for an invalid
 // config (checked when the pipeline is built). At run time the pipeline
@@ -176,7 +178,7 @@ func minhashStages(s beam.Scope, docs beam.PCollection, cfg MinHashConfig, last 
 	}
 	byDigest := beam.GroupByKey(s, out.signed)
 	bandRecs, repSigs, copies, copyPairs := beam.ParDo4(s,
-		&collapseFn{Bands: p.bands, Rows: p.rows}, byDigest)
+		&collapseFn{Bands: p.bands, Rows: p.rows, NoVerify: cfg.NoVerify}, byDigest)
 	out.bandRecs = bandRecs
 	if last == stageCollapse {
 		return out, nil
@@ -255,15 +257,18 @@ func (f *signFn) ProcessElement(ctx context.Context, d Doc, emit func(uint64, Si
 // records, and the pairs inside each class.
 type collapseFn struct {
 	Bands, Rows int
+	NoVerify    bool // the joins get no signatures
 
-	keys                    []uint64
-	copies, bandRecs, shufB beam.Counter
+	keys                                    []uint64
+	copies, bandRecs, shufB, shufJ1, shufJ2 beam.Counter
 }
 
 func (f *collapseFn) Setup() {
 	f.copies = beam.NewCounter(Namespace, MetricCopies)
 	f.bandRecs = beam.NewCounter(Namespace, MetricBandRecords)
 	f.shufB = beam.NewCounter(Namespace, MetricShuffleBands)
+	f.shufJ1 = beam.NewCounter(Namespace, MetricShuffleJoin1)
+	f.shufJ2 = beam.NewCounter(Namespace, MetricShuffleJoin2)
 }
 
 func (f *collapseFn) ProcessElement(ctx context.Context, _ uint64, iter func(*Signed) bool,
@@ -306,11 +311,19 @@ func (f *collapseFn) ProcessElement(ctx context.Context, _ uint64, iter func(*Si
 				}
 				if a > 0 {
 					copies(rep.ID, class[a].ID)
+					// Each copy record goes into both joins.
+					f.shufJ1.Inc(ctx, int64(len(rep.ID)+len(class[a].ID)))
+					f.shufJ2.Inc(ctx, int64(len(rep.ID)+len(class[a].ID)))
 				}
 			}
 			f.copies.Inc(ctx, int64(len(class)-1))
 		}
 		sigs(rep.ID, rep.Sig)
+		if !f.NoVerify {
+			// Every representative's signature goes into both joins.
+			f.shufJ1.Inc(ctx, int64(len(rep.ID))+sigBytes(rep.Sig))
+			f.shufJ2.Inc(ctx, int64(len(rep.ID))+sigBytes(rep.Sig))
+		}
 		f.keys = minhash.AppendBandKeys(f.keys[:0], rep.Sig, f.Bands, f.Rows)
 		for _, k := range f.keys {
 			band(k, rep.ID)
