@@ -155,7 +155,8 @@ const DefaultStarRounds = 6
 // (a node that is both a leaf and a centre, or a leaf of two centres);
 // when it is not zero the labels are not final, and the caller runs more
 // rounds (StarClusters again on the edges of this result). Each round
-// shuffles every edge twice (2·(|U|+|V|) bytes per edge per round).
+// shuffles every edge three times (twice into large-star, once into
+// small-star: 3·(|U|+|V|) bytes per edge per round).
 func StarClusters(s beam.Scope, pairs beam.PCollection, rounds int) beam.PCollection {
 	if rounds <= 0 {
 		rounds = DefaultStarRounds
