@@ -235,7 +235,11 @@ func (f *signFn) ProcessElement(ctx context.Context, d Doc, emit func(uint64, Si
 		return err
 	}
 	f.docs.Inc(ctx, 1)
-	if max := f.Cfg.MaxTextBytes; max > 0 && len(d.Text) > max || max == 0 && len(d.Text) > detector.DefaultMaxTextBytes {
+	limit := f.Cfg.MaxTextBytes
+	if limit == 0 {
+		limit = detector.DefaultMaxTextBytes
+	}
+	if len(d.Text) > limit {
 		f.skipped.Inc(ctx, 1)
 		return nil
 	}

@@ -2,7 +2,10 @@ package dedup
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 )
@@ -30,6 +33,14 @@ type Contained struct {
 // Label assigns a document to a cluster, named by the smallest ID in it.
 type Label struct {
 	ID, Cluster string
+}
+
+// The element types of the pipelines, registered so that workers of a
+// distributed runner decode them by name.
+func init() {
+	for _, t := range []any{Doc{}, Pair{}, Contained{}, Label{}, Signed{}, half{}, posting{}, Edge{}, termDF{}} {
+		beam.RegisterType(reflect.TypeOf(t))
+	}
 }
 
 // checkID returns an error wrapping detector.ErrEmptyID or
