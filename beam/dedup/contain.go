@@ -38,7 +38,15 @@ const (
 	MetricPairRecords      = "overlap_records"        // (pair, 1) records out of the posting lists
 	MetricShufflePostings  = "shuffle_bytes_postings" // (shingle, posting) records
 	MetricShuffleOverlap   = "shuffle_bytes_overlap"  // (pair, 1) records, before combining
-	DefaultMaxDF           = 1000
+)
+
+// DefaultMaxDF is the largest posting list [Containment] expands: a
+// shingle in n documents costs n(n−1)/2 pair records, about 500,000 at
+// 1000; a shingle that common is boilerplate or a quotation rather than
+// evidence of containment.
+const DefaultMaxDF = 1000
+
+const (
 	pairSep                = "\x00"
 	containmentScopeName   = "dedup.Containment"
 	containmentMethodError = "dedup: Containment needs FullFingerprint or DSC with SampleModulus or SampleStride and no SuperShingle"

@@ -117,6 +117,27 @@ func TestMinHashPairsEqualsDetectorGoldset(t *testing.T) {
 	minhashEquality(t, realDocs(t, "goldset-dev.jsonl"), minhash.Config{})
 }
 
+// TestClustersGoldset: the Gold Set's pairs at the default threshold form
+// large components (whole stories, site templates): both cluster
+// pipelines must still equal a union-find over the detector's pairs.
+func TestClustersGoldset(t *testing.T) {
+	docs := realDocs(t, "goldset-dev.jsonl")
+	pairs := memPairs(t, minhash.Config{}, docs)
+	want := memClusters(pairs)
+	p, s := beam.NewPipelineWithRoot()
+	in := beam.CreateList(s, pairs)
+	passert.EqualsList(s, Clusters(s, in), want)
+	passert.EqualsList(s, StarClusters(s, in, 0), want)
+	m, err := run(t, p)
+	require.NoError(t, err)
+	assert.Zero(t, m[MetricUnconverged])
+	sizes := map[string]int{}
+	for _, l := range want {
+		sizes[l.Cluster]++
+	}
+	t.Logf("%d pairs, %d components, star changes %d", len(pairs), len(sizes), m[MetricStarChanges])
+}
+
 // TestMinHashPairsExactCopies: copies of one text are collapsed to one
 // representative and every pair among their classes is still reported.
 func TestMinHashPairsExactCopies(t *testing.T) {
