@@ -34,10 +34,10 @@ func init() {
 
 // Containment metric names, in namespace [Namespace].
 const (
-	MetricCappedShingles   = "capped_shingles"        // shingles above MaxDF, left out of the overlap
-	MetricPairRecords      = "overlap_records"        // (pair, 1) records out of the posting lists
-	MetricShufflePostings  = "shuffle_bytes_postings" // (shingle, posting) records
-	MetricShuffleOverlap   = "shuffle_bytes_overlap"  // (pair, 1) records, before combining
+	MetricCappedShingles  = "capped_shingles"        // shingles above MaxDF, left out of the overlap
+	MetricPairRecords     = "overlap_records"        // (pair, 1) records out of the posting lists
+	MetricShufflePostings = "shuffle_bytes_postings" // (shingle, posting) records
+	MetricShuffleOverlap  = "shuffle_bytes_overlap"  // (pair, 1) records, before combining
 )
 
 // DefaultMaxDF is the largest posting list [Containment] expands: a
