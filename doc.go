@@ -26,8 +26,16 @@
 // # Conventions
 //
 // Every detector package exports Config, New and Detector. A Config is a
-// plain value (Language is a BCP 47 string such as "tr" or "en"; enums are
-// named ints), so it can be printed, compared, stored and set field by field.
+// plain value (enums are named ints), so it can be printed, compared, stored
+// and set field by field. Text fields mean the same in every Config:
+// Language is a BCP 47 string such as "tr" or "en", parsed by
+// [textproc.ParseLanguage]; "" is language-neutral text (no stopwords,
+// Unicode lower-casing), as is any language without rules of its own
+// (Chinese, Japanese, German, ...), and a bad tag is an error wrapping
+// [detector.ErrInvalidConfig]. Stemming is a [textproc.Stemmer], whose zero
+// value is the detector's documented default. Scripts written without
+// spaces (Chinese, Japanese, Thai, ...) are tokenised into character
+// bigrams by every detector.
 // A caller's reference IDF table ([textproc.IDF]) is passed to a NewWithIDF
 // constructor where the algorithm uses one; New keeps statistics online.
 // Detectors compose: [detector.Cascade] puts a cheap detector in front of an

@@ -10,6 +10,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/codet"
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 // TestAblations reproduces the parameter studies of Varol 2012 §5.2 on our
@@ -83,7 +84,7 @@ func TestAblations(t *testing.T) {
 	c.Collapse = codet.CollapseOff
 	row("CollapseOff", c)
 	c = base
-	c.PrefixLen = -1
+	c.Stemmer = textproc.StemNone
 	row("no stemming", c)
 	c = base
 	c.KeepStopwords = true

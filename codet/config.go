@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"math"
 
-	"golang.org/x/text/language"
-
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 // Defaults. Each cites its source; [P] marks our proposal where the seed
-// papers are silent (ALGORITHMS.md §7).
+// papers are silent.
 const (
 	// DefaultDepthThreshold is DT, the number of (idf-sorted) words of a
 	// sentence that are scored: "DT value of 5 gives the best result"
@@ -27,24 +26,30 @@ const (
 	// itself, the least space.
 	DefaultSuffixCount = 1
 	// DefaultETL is the equivalency threshold level: C ⊇ A iff
-	// CS(C, A)/SCS(A) > ETL (Varol 2012 §3.2). The papers never state the
-	// value used. [P] 0.5, from our sweep (TestQualityGoldSet,
-	// TestQualityClough): F1 peaks at 0.2-0.25 on both the Gold Set
-	// development split (0.82) and Clough-Stevenson (0.73) with a
-	// reference idf, but at 0.25 a document that shares a third of its content with
-	// another is "contained" in it, which breaks the containment contract
-	// of package detector (detectortest's Asymmetric check: the storm
-	// report is 46% of the longer article). 0.5, "more than half of A's
-	// weighted sentence prefixes are in C", is the smallest value of the
-	// sweep that keeps it. Set 0.25 to cluster near-duplicate web pages
-	// that differ in boilerplate.
-	DefaultETL = 0.5
+	// CS(C, A)/SCS(A) > ETL (Varol 2012 §3.2), and C is not itself a part
+	// of A (see Config.BothDirections). The papers never state the value
+	// used. 0.15, chosen by a rule over a sweep (TestQualitySweep,
+	// CODET_SWEEP=1) with the reference idf table and the content filter:
+	// the value that meets the
+	// most containment targets (Clough-Stevenson cut ≥ 0.95, light ≥ 0.85,
+	// non ≤ 0.05; on a containment set built from BBC and Reuters
+	// articles, recall ≥ 0.95 and reverse relations ≤ 2% in both arrival
+	// orders), and among those the best Gold Set development strict F1.
+	// At 0.15, with DefaultMinScore: Gold Set F1 0.909; Clough-Stevenson cut
+	// 0.89, light 0.74, heavy 0.58, non 0.00; containment set recall 1.000, reverse 0.000 in
+	// both orders. No value of the sweep meets the Clough-Stevenson cut and
+	// light targets with non ≤ 0.05.
+	DefaultETL = 0.15
+	// DefaultMinScore is the default Config.MinScore.
+	DefaultMinScore = 80.0
 	// DefaultNodeLimit is the visitor-list size above which a node is
 	// deactivated (Varol 2012 Alg. 2, "document list size limit"; the value
-	// is not stated). [P] 200, from TestNodeLimitSweep and BenchmarkScale:
-	// on the Gold Set strict F1 moves from 0.525 (limit 1000, never
-	// reached there) to 0.503 at ETL 0.5 and from 0.792 to 0.814 at ETL
-	// 0.25 (Clough-Stevenson unchanged), while on a fixed-vocabulary stream
+	// is not stated). [P] 200, from TestNodeLimitSweep and BenchmarkScale
+	// (measured with online idf, before the reference tables and the
+	// retraction of a deactivated node's contributions): on the Gold Set
+	// strict F1 moved from 0.525 (limit 1000, never reached there) to
+	// 0.503 at ETL 0.5 and from 0.792 to 0.814 at ETL 0.25
+	// (Clough-Stevenson unchanged), while on a fixed-vocabulary stream
 	// a limit of 1000 lets the lists of common words grow with the
 	// collection for hundreds of thousands of documents.
 	DefaultNodeLimit = 200
@@ -55,24 +60,25 @@ const (
 	// §3.3.1); 0.9 means that at least 90% of each document's weighted
 	// sentence prefixes are found in the other.
 	DefaultCollapseThreshold = 0.9
-	// DefaultLanguage is the language of the text pipeline: the papers'
-	// collection, BilCol-2005, is Turkish (Varol 2012 §4.2).
-	DefaultLanguage = "tr"
 )
 
 // Mode selects how repeated prefixes are counted.
 type Mode int
 
 const (
-	// ModeTree is Algorithms 2-3 as written (Varol 2012 §3.2): a node keeps
-	// a visitor *set*, so a pair of documents gains one increment per visit
-	// of the newer document to a node the older one visited, however many
-	// of the older document's sentences share that node. The default.
+	// ModeTree is Algorithms 2-3 (Varol 2012 §3.2): a node's visitor list
+	// counts each document once, so a node visited n times by one document
+	// and m times by another adds its impact min(n, m) times to their CS
+	// (Alg. 2 as written adds it n times, once per visit of the newer
+	// document, which makes the score depend on which came first; min is
+	// the symmetric count, and the two agree when no sentence repeats a
+	// prefix). The default.
 	ModeTree Mode = iota
 	// ModePairwise keeps a visitor multiset (a count per document) and
 	// multiplies each increment by the older document's count, which
 	// reproduces Eq. 3.1 summed over all sentence pairs, truncated at DT
-	// (ALGORITHMS.md §7 fix 3). It equals [Score] exactly.
+	// (a reading of the thesis, see the package doc). It equals [Score]
+	// exactly.
 	ModePairwise
 )
 
@@ -113,19 +119,44 @@ const (
 	CollapseNear
 )
 
+// IDFSource selects where [New] takes its term weights from.
+type IDFSource int
+
+const (
+	// IDFReference weighs terms with the embedded reference table of the
+	// language (English: Reuters-21578 and BBC News; Turkish: TTC-3600),
+	// frozen, when there is one and the text pipeline is the one it was
+	// built with (stopwords removed, first-5 stemming); otherwise with an
+	// online table, as [IDFOnline]. A frozen table makes the relations
+	// independent of the order documents arrive in, and right from the
+	// first documents. The default.
+	IDFReference IDFSource = iota
+	// IDFOnline learns the table from the stream, as the thesis does for
+	// its online setting: each document's terms are counted before it is
+	// scored. Weights then drift as documents arrive, so the relations
+	// depend (within the tolerance the package doc states) on their order.
+	IDFOnline
+)
+
 // Config configures a [Detector]. The zero value is the configuration of
 // Varol 2012 ch. 5 with the defaults above. Every field is a plain value, so
 // a Config can be printed, compared and stored.
 type Config struct {
 	// Language is the BCP 47 tag of the text pipeline (case folding,
-	// stopwords, apostrophes); "" means [DefaultLanguage].
+	// stopwords, apostrophes, sentence rules; see textproc.RuleSet): "tr"
+	// for the papers' Turkish collection, BilCol-2005 (Varol 2012 §4.2),
+	// "en", ...; "" is language-neutral, as is any language without rules
+	// of its own.
 	Language string
 	// KeepStopwords disables stopword removal (Varol 2012 §5.1.2: removal
 	// does not change F1; it is on in every reported run).
 	KeepStopwords bool
+	// Stemmer selects the stemmer; zero (textproc.StemDefault) is
+	// textproc.StemPrefix, first-N stemming (Varol 2012 §5.1.1: F1 0.76
+	// against 0.74 without stemming); textproc.StemNone disables it.
+	Stemmer textproc.Stemmer
 	// PrefixLen is the first-N stemmer's length in runes: 0 means
-	// [textproc.DefaultPrefixLen] (first-5, Varol 2012 §5.1.1: F1 0.76
-	// against 0.74 without stemming); a negative value disables stemming.
+	// [textproc.DefaultPrefixLen] (first-5).
 	PrefixLen int
 	// NoWordSort disables sorting a sentence's words by idf, descending
 	// (WS, Varol 2012 §5.2.3): an ablation. Ties are broken by term, so the
@@ -146,6 +177,14 @@ type Config struct {
 	// ETL is the equivalency threshold level in (0, 10]; 0 means
 	// [DefaultETL].
 	ETL float64
+	// MinScore is the evidence a relation needs beyond ETL: the
+	// containment score CS(C, A) the two documents share, at least
+	// MinScore, or 80% of the smaller document's SCS when that is below
+	// MinScore/0.8. Short notices written from one template (dividends,
+	// bond issues, daily balances) share sentence openings that reach a low
+	// ETL; long texts at a low ETL share much more. 0 means
+	// [DefaultMinScore]; a negative value turns the rule off.
+	MinScore float64
 	// NodeLimit is the visitor-list size above which a node is deactivated
 	// for good (Alg. 2); 0 means [DefaultNodeLimit] and a negative value
 	// means no limit (the papers' fidelity setting).
@@ -171,6 +210,17 @@ type Config struct {
 	// window"). 0 keeps every document until Remove or
 	// [Detector.Expire].
 	Window int
+	// BothDirections reports C ⊇ A whenever CS(C, A)/SCS(A) > ETL, as the
+	// thesis does (Varol 2012 §3.2), even when C is itself a part of A. By
+	// default a document C whose content is found in A for at least 0.9
+	// of its self-similarity ([DefaultCollapseThreshold]) does not contain
+	// A unless A is found in C for as much (near-duplicates contain each
+	// other): a part does not contain its whole.
+	BothDirections bool
+	// IDF selects the term weights of [New]: the language's reference table
+	// ([IDFReference], the default) or an online table ([IDFOnline]).
+	// [NewWithIDF] ignores it.
+	IDF IDFSource
 	// MaxResults caps the matches Add and Containers return (the
 	// strongest first); 0 means no cap. It bounds the output of the
 	// identical-documents worst case.
@@ -178,35 +228,48 @@ type Config struct {
 	// MaxTextBytes is the largest text Add accepts; 0 means
 	// [detector.DefaultMaxTextBytes].
 	MaxTextBytes int
+	// Content selects the part of each text that is read: its main-content
+	// blocks (textproc.ContentMain: navigation, menus and other
+	// boilerplate blocks skipped, see textproc.ContentFilter) or the whole
+	// text (textproc.ContentAll); zero means DefaultContent. Matched spans
+	// point into the whole text either way.
+	Content textproc.Content
 }
 
 // settings is a validated Config with defaults filled in.
 type settings struct {
 	Config
-	lang  language.Tag
-	dt    int
-	dsp   int
-	psc   int
-	etl   float64
-	near  float64 // CollapseThreshold resolved
-	limit int     // math.MaxInt when unlimited
-	pow   []float64
+	tc  textproc.Config
+	dt  int
+	dsp int
+	psc int
+	etl float64
+	// minScore is MinScore resolved (0: no evidence rule).
+	minScore float64
+	near     float64 // CollapseThreshold resolved
+	limit    int     // math.MaxInt when unlimited
+	pow      []float64
 }
+
+// DefaultContent is the part of a text read by default: the main content,
+// boilerplate blocks skipped (textproc.ContentFilter).
+const DefaultContent = textproc.ContentMain
 
 func (c Config) resolve() (settings, error) {
 	bad := func(format string, args ...any) (settings, error) {
 		return settings{}, fmt.Errorf("codet: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
 	}
 	s := settings{Config: c}
-	name := c.Language
-	if name == "" {
-		name = DefaultLanguage
-	}
-	tag, err := language.Parse(name)
+	tc, err := textcfg.Pipeline(c.Language, c.KeepStopwords, c.Stemmer, textproc.StemPrefix, c.PrefixLen)
 	if err != nil {
-		return bad("Language (%q) is not a BCP 47 tag", c.Language)
+		return settings{}, fmt.Errorf("codet: %w", err)
 	}
-	s.lang = tag
+	if c.Content, err = textcfg.Content(c.Content, DefaultContent); err != nil {
+		return bad("%v", err)
+	}
+	s.Config.Content = c.Content
+	tc.Content = c.Content
+	s.tc = tc
 	switch {
 	case c.DepthThreshold < 0 || c.DepthThreshold > 64:
 		return bad("DepthThreshold (%d) must be in [0, 64]", c.DepthThreshold)
@@ -222,6 +285,8 @@ func (c Config) resolve() (settings, error) {
 		return bad("Collapse (%d) must be CollapseExact (0), CollapseOff (1) or CollapseNear (2)", c.Collapse)
 	case math.IsNaN(c.CollapseThreshold) || c.CollapseThreshold < 0 || c.CollapseThreshold > 10:
 		return bad("CollapseThreshold (%v) must be in [0, 10]", c.CollapseThreshold)
+	case c.IDF != IDFReference && c.IDF != IDFOnline:
+		return bad("IDF (%d) must be IDFReference (0) or IDFOnline (1)", c.IDF)
 	case c.Window < 0:
 		return bad("Window (%d) must be ≥ 0", c.Window)
 	case c.MaxResults < 0:
@@ -240,6 +305,15 @@ func (c Config) resolve() (settings, error) {
 	s.etl = c.ETL
 	if s.etl == 0 {
 		s.etl = DefaultETL
+	}
+	s.minScore = c.MinScore
+	switch {
+	case s.minScore == 0:
+		s.minScore = DefaultMinScore
+	case s.minScore < 0:
+		s.minScore = 0
+	case math.IsNaN(s.minScore) || math.IsInf(s.minScore, 0):
+		return bad("MinScore (%v) must be finite", c.MinScore)
 	}
 	s.near = c.CollapseThreshold
 	if s.near == 0 {
@@ -268,11 +342,4 @@ func cmpOr(v, def int) int {
 	return v
 }
 
-func (s settings) analyzerConfig() textproc.Config {
-	tc := textproc.Config{Language: s.lang, RemoveStopwords: !s.KeepStopwords}
-	if s.PrefixLen >= 0 {
-		tc.Stemmer = textproc.StemPrefix
-		tc.PrefixLen = s.PrefixLen
-	}
-	return tc
-}
+func (s settings) analyzerConfig() textproc.Config { return s.tc }

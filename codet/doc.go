@@ -16,9 +16,10 @@
 // with f the longest common word prefix of the sorted sentences, truncated
 // at the depth threshold DT. d_C contains d_A (d_C ⊇ d_A) when
 // CS(d_C, d_A)/SCS(d_A) > ETL, SCS(d_A) being the self-containment
-// similarity (Eq. 3.3). The relation is asymmetric only through that
-// normaliser: a long article that repeats a short one contains it, the short
-// one does not contain the article. Both directions are decided while the
+// similarity (Eq. 3.3), and d_C is not itself a part of d_A (see Reading
+// of the papers). The relation is asymmetric through that normaliser and
+// that rule: a long article that repeats a short one contains it, the
+// short one does not contain the article. Both directions are decided while the
 // newer document is inserted, so [Detector.Add] returns the earlier
 // documents that contain the new one, and the earlier documents the new one
 // contains appear in their [Detector.Containers].
@@ -34,19 +35,51 @@
 //
 // # Reading of the papers
 //
-// The pseudo-code needs three fixes, applied here (ALGORITHMS.md §7): a new
-// document never scores against itself although Alg. 2 adds it to the
-// visitor list before the loop; the depth threshold applies whether a node
-// is active or not (nodes deeper than DT are never scored, so they are not
-// created); and the visitor list is a set in [ModeTree], as Alg. 2 writes
-// it, which gives a pair one increment per visit of the newer document
-// however many sentences of the older one share the node — [ModePairwise]
-// keeps counts and reproduces Eq. 3.1 over all sentence pairs. SCS is
-// computed with exactly the scoring the tree applies, so that a copy of a
-// document scores 1 against it; Config.SCSPairs selects Eq. 3.3 over all
-// sentence pairs in ModeTree instead. The worked example of Fig. 3.1 is
-// reproduced in the tests (TestFig31); its "2 × log(3/2) + 1" is read as
-// 2 × log(3/2), Eq. 3.2.
+// The pseudo-code needs fixes, applied here: a new document never scores
+// against itself although Alg. 2 adds it to the visitor list before the
+// loop; the depth threshold applies whether a node is active or not (nodes
+// deeper than DT are never scored, so they are not created); a node
+// visited n times by one document and m times by another adds its impact
+// min(n, m) times to their CS in [ModeTree] (Alg. 2 adds it once per visit
+// of the newer document, n times, so CS(C, A) would depend on which of C
+// and A came first) — [ModePairwise] keeps counts and reproduces Eq. 3.1
+// over all sentence pairs, n·m. SCS is computed with exactly the scoring
+// the tree applies, so that a copy of a document scores 1 against it;
+// Config.SCSPairs selects Eq. 3.3 over all sentence pairs in ModeTree
+// instead. The worked example of Fig. 3.1 is reproduced in the tests
+// (TestFig31); its "2 × log(3/2) + 1" is read as 2 × log(3/2), Eq. 3.2.
+//
+// Two departures from the thesis's defaults, each an option:
+//
+//   - Weights. Terms are weighed by a frozen reference table of the
+//     language, as the thesis's experiments did (§5.1.3: idf "attained on
+//     last 25% of our dataset"): for English a table of Reuters-21578 and
+//     BBC News, for Turkish of TTC-3600, embedded in the library (the
+//     tables hold document frequencies of first-5 stems, not text); for
+//     other languages, with another text pipeline, or with Config.IDF =
+//     [IDFOnline], an online table learnt from the stream. [NewWithIDF]
+//     takes a caller's table.
+//   - Direction. C ⊇ A needs CS(C, A)/SCS(A) > ETL, and, unless
+//     Config.BothDirections is set, C must not itself be a part of A: when
+//     at least 0.9 of C's self-similarity is found in A, C contains A only
+//     if at least 0.9 of A's is found in C too (near-duplicates contain
+//     each other). Without it, the first two thirds of an article contain
+//     the article at any ETL below about 0.67.
+//
+// The thesis's setting is Config{IDF: IDFOnline, BothDirections: true}
+// with an ETL of one's choice (the papers do not state theirs). On the
+// data of this repository:
+//
+//	go run ./examples/evaluate -data goldset-dev.jsonl -detector codet -set IDF=1 -set BothDirections=true -set ETL=0.5
+//	  strict P 0.988 R 0.167 F1 0.286 (at ETL 0.2: F1 0.744)
+//	go run ./examples/evaluate -data clough-stevenson.jsonl -detector codet -set IDF=1 -set BothDirections=true -set ETL=0.5
+//	  cut 0.11 light 0.00 heavy 0.00 non 0.00 (at 0.2: 0.42 0.16 0.11 0.00)
+//
+// against, at the defaults (no -set; the content filter skips the Gold Set
+// pages' navigation and boilerplate, which the thesis's CoDet counts as
+// content): Gold Set development strict F1 0.909, Clough-Stevenson cut 0.89
+// light 0.74 heavy 0.58 non 0.00, and no Reuters-21578 cluster of more than
+// 12 different stories (go run ./examples/defaults -detector codet).
 //
 // # Guarantees
 //
@@ -74,26 +107,47 @@
 // is not guaranteed: a representative whose nodes were deactivated is no
 // longer found, and the document is then inserted as under CollapseExact.
 //
-// Scores are frozen when decided: SCS(d) uses the idf weights at d's
-// insertion, and CS(C, A) the weights at the newer document's insertion.
-// With a caller's frozen reference table ([NewWithIDF], the papers'
-// setting, §5.1.3) nothing drifts. With the online table of [New], weights
-// move as documents arrive: a word becoming common lowers the increments it
-// gives later documents, so ratios drift downwards for documents added
-// early, and the idf order of a sentence's words can change between two
-// copies of it, which breaks their common prefix. The drift is large at the
-// start of a stream and fades as N grows (weights change by O(1/N) per
+// # Arrival order
+//
+// With frozen weights (the reference table of the language, the default
+// for English and Turkish, or a caller's frozen table) the relations
+// among live documents do not depend on the order they arrived in: CS and
+// SCS depend only on the two documents, and both directions are decided
+// when the later one is added, so after the same documents are added in
+// any order, Containers of every document report the same relations with
+// the same scores (to floating-point rounding; ratios are compared to ETL
+// and 0.9 rounded to 9 decimals). This holds in both Modes, with
+// [CollapseExact] and [CollapseOff], and with node deactivation: a node is
+// deactivated once more than NodeLimit distinct contents have visited it,
+// whatever their order, and its deactivation takes back what it gave to
+// the relations between its visitors, so a deactivated node contributes
+// to no relation. Removals break it (a node deactivated by documents
+// since removed stays deactivated), and with [CollapseNear] the
+// representative of a near-duplicate is the one that came first.
+// TestOrderIndependence checks it by shuffling real articles and a
+// synthetic stream, with the default NodeLimit and with NodeLimit 4
+// (about 1,000 nodes deactivated).
+//
+// With online weights ([IDFOnline], and languages without a reference
+// table) scores are frozen when decided: SCS(d) uses the weights at d's
+// insertion, and CS(C, A) the weights at the later document's insertion.
+// A word becoming common lowers the increments it gives later documents,
+// and the idf order of a sentence's words can change between two copies
+// of it, which breaks their common prefix. The drift is large at the start
+// of a stream and fades as N grows (weights change by O(1/N) per
 // document); exact duplicates are unaffected (they are recognised by
-// content, see Collapse). For the best quality pass a reference table,
-// above all on small collections: on the Gold Set development split
-// (1,077 pages) strict F1 is 0.50 at the default ETL and 0.81 at ETL 0.25
-// with a Reuters reference table, against 0.30 and 0.69 online.
+// content, see Collapse). The relation sets of two arrival orders of the
+// same documents then differ: their Jaccard similarity was at worst 0.41
+// on a synthetic stream of 300 documents and 0.48 on 520 news articles
+// over 4 shuffles each, and the tests hold it above 0.35.
 //
 // # Bounds
 //
 // Node deactivation (Alg. 2) bounds every visitor list by NodeLimit (200
 // by default): a node visited by more distinct contents stops scoring for
-// good, and its list is freed. Whatever the documents and the Collapse
+// good, its list is freed, and, with frozen weights, what it gave to the
+// relations between its visitors is taken back (O(their relations), once
+// per node). Whatever the documents and the Collapse
 // mode, with a node limit (NodeLimit ≥ 0) an Add of a text of L bytes with
 // s sentences does at most s·PSC·DT·NodeLimit increments, scores at most
 // as many earlier contents and stores at most as many relations, and
@@ -121,28 +175,28 @@
 //
 // Measured on 10,000 copies of a Reuters article (BenchmarkIdentical,
 // BenchmarkNearIdentical, -benchtime=1x, one run on a shared 2-core
-// machine; µs per document and live heap per document):
+// machine under a load average of 14, so the times are inflated and
+// noisy: compare them with the analyzer column of the same row; µs per
+// document and live heap per document):
 //
 //	                       analyzer  Exact  Exact,max100  Near  Near,max100  Off
-//	identical (2.8 KB)       50       234       98        223       97       94
-//	  B/doc                            297      297        297      297      831
-//	one word changed (6 KB)  106      205      198        214      194      202
-//	  B/doc                           1911     1911       1932     1932     1868
+//	identical (2.8 KB)       69       414      155        204      150      191
+//	  B/doc                            520      298        298      298      832
+//	one word changed (6 KB)  215      486      593        578      415      501
+//	  B/doc                           1900     1900       2149     2149     1857
 //
 // Identical copies: both collapsing modes keep one content (no increment
 // at all); without a cap the output (every earlier copy) dominates.
-// CollapseOff: node deactivation bounds the work (the 94 nodes deactivate
-// after 200 copies; 39,800 relations, then none). Copies with one word
-// changed (the new word sorts first in its sentence, so the copy loses
-// that sentence's prefix, one of 41, two when the word ended a sentence,
-// and the mutual score falls below 0.9 when it is a heavy one): CollapseNear
-// at 0.9 collapses 1,678 copies, and once 200 uncollapsed ones have
-// visited the original's nodes these are deactivated and no later copy is
-// found, so node deactivation is what bounds the rest, as in
-// CollapseExact (10,000 contents, 847 deactivated nodes). With
-// CollapseThreshold 0.8 (and MaxResults 100) 9,947 copies collapse into 53
-// contents, no node is deactivated, at 229 µs and 2,119 B per document
-// (the stored sequences of each near content).
+// CollapseOff: node deactivation bounds the work (the 93 nodes deactivate
+// after 200 copies). Copies with one word changed: CollapseNear collapses
+// all 9,999 copies into the original (one content, 197 nodes). Under
+// CollapseExact every copy is a content of its own; the 197 nodes they
+// share are deactivated once 200 of them have visited, which bounds the
+// work, and since a deactivated node is evidence for no relation (see
+// Arrival order), no relation between the copies remains at the end: a
+// sentence prefix shared by more than NodeLimit distinct contents counts
+// as boilerplate. Use CollapseNear (or a larger NodeLimit) where one
+// story is expected in hundreds of slightly different copies.
 //
 // A stream runs in a time window (Varol et al. 2011 §3.3) by
 // [Detector.Remove], by Config.Window (keep the last N documents) or by
@@ -162,11 +216,12 @@
 // tree, and O(members) otherwise. Matched is O((|S_A| + |S_C|)·DT). Memory is O(distinct nodes + visitor entries +
 // relations) for the live documents: Remove frees a content's visitor
 // entries, its relations and every node no live document visits, so memory
-// stays flat over an endless stream run in a window; it is about 5.5 KB
-// per live synthetic news document of 1.5 KB (BenchmarkScale). The term
-// vocabulary
-// of the text analyzer and of the online idf table is not windowed (it
-// grows as the number of distinct words does).
+// stays flat over an endless stream run in a window; it is 6.0, 5.2 and
+// 4.7 KB per live synthetic news document of 1.5 KB at 10,000, 160,000
+// and 640,000 documents (BenchmarkScale). The term vocabularies (the
+// detector's, each concurrent Add's analyzer's, and the online idf
+// table) are not windowed: they grow as the number of distinct words
+// does.
 //
 // # Parameters
 //
@@ -175,27 +230,45 @@
 //   - PSC = [DefaultSuffixCount] = 1: §5.2.1 (PSC barely matters).
 //   - WS on: §5.2.3 (341 → 3.53 similarity computations per document).
 //   - First-5 stemming and stopword removal: §5.1.1-5.1.2.
-//   - ETL = [DefaultETL] = 0.5: not stated in the papers; from our sweep on
-//     the Gold Set and Clough-Stevenson: the smallest value that keeps the
-//     containment contract (F1 peaks at 0.2-0.25, where a third of
-//     shared content already counts as contained).
+//   - ETL = [DefaultETL] = 0.15: not stated in the papers; chosen by the
+//     rule of TestQualitySweep (CODET_SWEEP=1), which reruns the sweep:
+//     the ETL that meets the most containment targets (Clough-Stevenson
+//     cut ≥ 0.95, light ≥ 0.85, non ≤ 0.05; a containment set of 60 BBC
+//     and Reuters articles with their first thirds, two thirds and
+//     concatenations, recall ≥ 0.95 and reverse relations ≤ 2% in both
+//     arrival orders), then the best Gold Set development strict F1. At
+//     0.15 the containment set is found whole (recall 1.000, no reverse
+//     relation, both orders), Gold Set F1 0.909, Clough-Stevenson cut
+//     0.89 light 0.74 non 0.00; no ETL of the sweep reaches cut 0.95 and
+//     light 0.85 with non ≤ 0.05 (one "cut" answer copies another article
+//     than its task's source, so cut is at most 18/19 = 0.947).
+//   - MinScore = [DefaultMinScore] = 80: not in the papers. Without it,
+//     ETL 0.15 joins 149 Reuters-21578 dividend and bond notices, written
+//     from one template, into one cluster; 40 still joins 134, 80 at most
+//     12 stories, at a Gold Set F1 of 0.909 (examples/defaults).
+//   - IDF = [IDFReference] (English, Turkish), BothDirections off: see
+//     Reading of the papers.
 //   - NodeLimit = [DefaultNodeLimit] = 200: not stated; chosen from our
 //     sweep (quality within 0.03 F1 of no limit) and scaling runs.
 //   - Mode = [ModeTree], Collapse = [CollapseExact]. CollapseNear is not
-//     the default: it is not at least as good everywhere (TestQualityCollapse,
-//     CODET_SWEEP=1): Gold Set strict F1 0.503 → 0.504 at ETL 0.5 and
-//     0.814 → 0.815 at 0.25 with the Reuters reference idf, but 0.300 →
-//     0.299 at 0.5 online (38 to 61 pages collapsed out of 1,077);
-//     Clough-Stevenson is unchanged at both (one answer collapsed), and it
-//     does not bound the near-identical worst case better than node
-//     deactivation does (table above).
+//     the default: it is not better (TestQualitySweep): at ETL 0.15 Gold
+//     Set strict F1 0.902 against 0.907, Clough-Stevenson cut 0.89 either way,
+//     and it does not bound the near-identical worst case better than
+//     node deactivation does (table above).
 //   - CollapseThreshold = [DefaultCollapseThreshold] = 0.9 (CollapseNear
 //     only): not in the papers; mutual containment of 90%.
 //
 // # Concurrency
 //
-// A [Detector] is safe for concurrent use by multiple goroutines: Add,
-// Remove and Expire serialise on a lock; Containers, Matched, Stats and
-// Position share it.
+// A [Detector] is safe for concurrent use by multiple goroutines. Add
+// analyses its text and, with frozen weights, builds its sequences before
+// it takes the detector's lock (each concurrent Add uses its own
+// analyzer; a detector-wide vocabulary maps their terms to the tree's
+// labels under the lock), so Adds from several goroutines overlap; the
+// tree update, Remove and Expire serialise on the lock; Containers,
+// Matched, Stats and Position share it. The answers of concurrent Adds
+// are those of sequential Adds in the order they took the lock
+// (TestConcurrentAddsAreSequential). With online weights the sequences
+// are built under the lock, since they depend on every earlier document.
 // [Sequences] and [Score] are pure functions.
 package codet

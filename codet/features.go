@@ -1,8 +1,8 @@
 package codet
 
 import (
-	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 
@@ -14,6 +14,9 @@ type weighter interface {
 	weight(id uint32, term string) float64
 	// key is the word-sorting key of a term of weight w: higher first.
 	key(id uint32, w float64) float64
+	// hash is a 64-bit hash of the term, for the content signature: it
+	// must depend on the term alone, not on the analyzer's IDs.
+	hash(id uint32, term string) uint64
 }
 
 type tokw struct {
@@ -32,7 +35,7 @@ type seqBuf struct {
 	sent  []uint32  // sentence ordinal of each sequence
 	spans []uint32  // start, end byte offsets of each sentence with a sequence
 	tok   []tokw
-	ids   []uint32
+	hs    []uint64
 	// sig is a 128-bit hash of the document's content as the tree sees
 	// it: each sentence's multiset of terms, in sentence order. It does not
 	// depend on idf, so a copy is recognised however the weights drifted.
@@ -54,10 +57,10 @@ func (b *seqBuf) seq(k int) ([]uint32, []float64) {
 
 // build fills b with the sequences CoDet inserts for an analysed document
 // (Varol 2012 §3.2 and Alg. 1): for each sentence, its words sorted by idf,
-// descending (WS, §5.2.3; ties by term, ALGORITHMS.md §7 [P]), then the
+// descending (WS, §5.2.3; ties by term, our choice), then the
 // first PSC suffixes of that order (§5.2.1), each truncated to its first DT
 // words (§5.2.2). Words beyond DT are never scored, so they are not
-// inserted either (ALGORITHMS.md §7 fix 2: Alg. 2 creates the node at depth
+// inserted either (a fix the pseudo-code needs: Alg. 2 creates the node at depth
 // DT+1 but returns before scoring it; omitting it changes no result).
 func (s *settings) build(b *seqBuf, doc *textproc.Document, wf weighter) {
 	b.reset()
@@ -70,23 +73,28 @@ func (s *settings) build(b *seqBuf, doc *textproc.Document, wf weighter) {
 		if len(b.tok) == 0 {
 			continue
 		}
-		b.ids = b.ids[:0]
+		b.hs = b.hs[:0]
 		for _, t := range b.tok {
-			b.ids = append(b.ids, t.id)
+			b.hs = append(b.hs, wf.hash(t.id, t.term))
 		}
-		slices.Sort(b.ids)
-		b.sig[0] = hashx.Combine(b.sig[0], uint64(len(b.ids)))
-		b.sig[1] = hashx.Combine(b.sig[1], uint64(len(b.ids))^0x5bd1e995)
-		for _, id := range b.ids {
-			b.sig[0] = hashx.Combine(b.sig[0], uint64(id))
-			b.sig[1] = hashx.Combine(b.sig[1], uint64(id)+0x27d4eb2f165667c5)
+		slices.Sort(b.hs)
+		b.sig[0] = hashx.Combine(b.sig[0], uint64(len(b.hs)))
+		b.sig[1] = hashx.Combine(b.sig[1], uint64(len(b.hs))^0x5bd1e995)
+		for _, h := range b.hs {
+			b.sig[0] = hashx.Combine(b.sig[0], h)
+			b.sig[1] = hashx.Combine(b.sig[1], h+0x27d4eb2f165667c5)
 		}
 		if !s.NoWordSort {
-			slices.SortStableFunc(b.tok, func(x, y tokw) int {
-				if c := cmp.Compare(y.key, x.key); c != 0 {
-					return c
+			// Not stable: two entries that compare equal have the same
+			// term, hence the same ID and weight, so the order is the same.
+			slices.SortFunc(b.tok, func(x, y tokw) int {
+				switch {
+				case x.key > y.key:
+					return -1
+				case x.key < y.key:
+					return 1
 				}
-				return cmp.Compare(x.term, y.term)
+				return strings.Compare(x.term, y.term)
 			})
 		}
 		ord := uint32(len(b.spans) / 2)
@@ -120,6 +128,10 @@ type funcWeighter func(term string) float64
 
 func (f funcWeighter) key(_ uint32, w float64) float64 { return w }
 
+func (f funcWeighter) hash(_ uint32, term string) uint64 {
+	return hashx.String64(term, 0x5bd1e995) | 1
+}
+
 func (f funcWeighter) weight(_ uint32, term string) float64 {
 	if f == nil {
 		return 1
@@ -129,7 +141,7 @@ func (f funcWeighter) weight(_ uint32, term string) float64 {
 
 // Sequences returns the word sequences the corpus tree would insert for
 // text under cfg, weighting terms with idf (nil weighs every term 1). It is
-// the pure per-document part of CoDet (DESIGN.md "Beyond one machine"): a
+// the pure per-document part of CoDet (for a worker beyond one machine): a
 // worker can compute it without the index and score pairs with [Score].
 // It returns an error wrapping [detector.ErrInvalidConfig] for an invalid
 // cfg. It allocates a fresh text analyzer per call.

@@ -17,8 +17,13 @@ func FuzzAdd(f *testing.F) {
 	}
 	f.Add("", "\xff\xfe", uint8(2))
 	f.Add("a. a. a. a.", "a a a a a a a a a a a a", uint8(3))
+	f.Add("Kar yağdı. Okullar tatil. Kar yağdı.", "Kar yağdı. Okullar tatil.", uint8(4))
+	f.Add("Kar yağdı. Okullar tatil. Yollar kapandı.", "Okullar tatil. Kar yağdı.", uint8(9))
 	f.Fuzz(func(t *testing.T, a, b string, mode uint8) {
-		d, err := codet.New(codet.Config{Mode: codet.Mode(mode % 2), Collapse: codet.Collapse(mode / 2 % 2), SuffixCount: int(mode%3) + 1})
+		// NodeLimit 0 (the default), 1 or 2: small limits deactivate nodes
+		// and take their contributions back.
+		d, err := codet.New(codet.Config{Mode: codet.Mode(mode % 2), Collapse: codet.Collapse(mode / 2 % 2),
+			SuffixCount: int(mode%3) + 1, NodeLimit: int(mode / 4 % 3)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -101,8 +101,9 @@ func verbose() bool { return os.Getenv("CODET_SWEEP") != "" }
 
 // TestQualityGoldSet measures P/R/F1 on the Gold Set development split (a
 // pair counts as found if either direction is reported), strict and
-// lenient, with online idf and with a Reuters reference table, at the
-// default ETL and at 0.25 (the F1 optimum of the sweep). CODET_SWEEP=1 logs
+// lenient, at the defaults (the embedded English reference table), with
+// online idf and with a table of Reuters alone, at the default ETL (and
+// online at 0.5, the former default). CODET_SWEEP=1 logs
 // the whole ETL sweep.
 func TestQualityGoldSet(t *testing.T) {
 	if testing.Short() || raceEnabled {
@@ -110,14 +111,15 @@ func TestQualityGoldSet(t *testing.T) {
 	}
 	docs, truth := goldset(t)
 	cfg := codet.Config{Language: "en"}
-	online, _ := relations(t, cfg, nil, docs)
+	def, _ := relations(t, cfg, nil, docs)
+	online, _ := relations(t, codet.Config{Language: "en", IDF: codet.IDFOnline}, nil, docs)
 	ref := referenceIDF(t, "en")
 	refEdges, _ := relations(t, cfg, ref, docs)
 	var b strings.Builder
 	for _, run := range []struct {
 		name  string
 		edges []eval.Edge
-	}{{"online", online}, {"reuters-idf", refEdges}} {
+	}{{"default", def}, {"online", online}, {"reuters-idf", refEdges}} {
 		for _, etl := range sweepETL {
 			found := eval.Pairs(above(run.edges, etl))
 			s, l := truth.Score(found, false), truth.Score(found, true)
@@ -133,10 +135,10 @@ func TestQualityGoldSet(t *testing.T) {
 		etl   float64
 		floor float64
 	}{
-		{"online", online, codet.DefaultETL, 0.28},
-		{"reuters-idf", refEdges, codet.DefaultETL, 0.48},
-		{"online", online, 0.25, 0.67},
-		{"reuters-idf", refEdges, 0.25, 0.77},
+		{"default", def, codet.DefaultETL, 0.80},
+		{"online", online, codet.DefaultETL, 0.72},
+		{"reuters-idf", refEdges, codet.DefaultETL, 0.80},
+		{"online", online, 0.5, 0.27},
 	} {
 		found := eval.Pairs(above(c.edges, c.etl))
 		s, l := truth.Score(found, false), truth.Score(found, true)
@@ -147,22 +149,23 @@ func TestQualityGoldSet(t *testing.T) {
 
 // TestQualityClough measures, for every Clough-Stevenson answer, whether it
 // is reported as contained in its task's source, per category, and P/R/F1
-// with cut and light as positives, with online idf and with a Reuters
-// reference table.
+// with cut and light as positives, at the defaults, with online idf and
+// with a table of Reuters alone.
 func TestQualityClough(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("slow under -short and -race")
 	}
 	docs, truth := clough(t)
 	cfg := codet.Config{Language: "en"}
-	online, _ := relations(t, cfg, nil, docs)
+	def, _ := relations(t, cfg, nil, docs)
+	online, _ := relations(t, codet.Config{Language: "en", IDF: codet.IDFOnline}, nil, docs)
 	ref := referenceIDF(t, "en")
 	refEdges, _ := relations(t, cfg, ref, docs)
 	var b strings.Builder
 	for _, run := range []struct {
 		name  string
 		edges []eval.Edge
-	}{{"online", online}, {"reuters-idf", refEdges}} {
+	}{{"default", def}, {"online", online}, {"reuters-idf", refEdges}} {
 		for _, etl := range sweepETL {
 			rates, c := truth.Rates(above(run.edges, etl), "cut", "light")
 			fmt.Fprintf(&b, "clough %s ETL %.2f cut %.2f light %.2f heavy %.2f non %.2f  %v\n",
@@ -179,10 +182,9 @@ func TestQualityClough(t *testing.T) {
 		floor     float64
 		maxNonPos float64
 	}{
-		{"online", online, codet.DefaultETL, 0.08, 0},
-		{"reuters-idf", refEdges, codet.DefaultETL, 0.64, 0},
-		{"online", online, 0.25, 0.33, 0.05},
-		{"reuters-idf", refEdges, 0.25, 0.70, 0.2},
+		{"default", def, codet.DefaultETL, 0.74, 0.05},
+		{"online", online, codet.DefaultETL, 0.2, 0.05},
+		{"reuters-idf", refEdges, codet.DefaultETL, 0.70, 0.06},
 	} {
 		rates, n := truth.Rates(above(c.edges, c.etl), "cut", "light")
 		t.Logf("clough %s ETL %.2f: cut %.2f light %.2f heavy %.2f non %.2f  %v",
@@ -206,11 +208,12 @@ func TestQualityCollapse(t *testing.T) {
 	var b strings.Builder
 	for _, idf := range []*textproc.IDF{nil, ref} {
 		name := "online"
+		src := codet.IDFOnline
 		if idf != nil {
 			name = "reuters-idf"
 		}
 		for _, c := range []codet.Collapse{codet.CollapseExact, codet.CollapseNear} {
-			cfg := codet.Config{Language: "en", Collapse: c}
+			cfg := codet.Config{Language: "en", Collapse: c, IDF: src}
 			ge, gs := relations(t, cfg, idf, gdocs)
 			ce, cs := relations(t, cfg, idf, cdocs)
 			fmt.Fprintf(&b, "collapse %d %s: goldset %d near-collapsed, clough %d\n", c, name, gs.NearCollapsed, cs.NearCollapsed)

@@ -27,13 +27,10 @@ type node struct {
 
 func childKey(parent, term uint32) uint64 { return uint64(parent)<<32 | uint64(term) }
 
-// child returns the child of p labelled term, creating it if absent (Alg. 2
-// lines 20-22).
-func (d *Detector) child(p, term uint32) uint32 {
+// newChild creates the child of p labelled term, which must be absent
+// (Alg. 2 lines 20-22).
+func (d *Detector) newChild(p, term uint32) uint32 {
 	k := childKey(p, term)
-	if c, ok := d.children[k]; ok {
-		return c
-	}
 	var c uint32
 	nd := node{parent: p, term: term, depth: d.nodes[p].depth + 1, active: true}
 	if n := len(d.freeNodes); n > 0 {
@@ -52,7 +49,7 @@ func (d *Detector) child(p, term uint32) uint32 {
 // enter is Alg. 2 lines 1-8 for group g arriving at node c: g joins the
 // visitor list of an active node (a count per group, for ModePairwise),
 // and a list passing NodeLimit deactivates the node for good and is freed
-// (ALGORITHMS.md §7 fix 4; a deactivated node routes children but never
+// (a fix the pseudo-code needs; a deactivated node routes children but never
 // scores). Scoring is done before, by [Detector.probe].
 func (d *Detector) enter(c, g uint32) {
 	nd := &d.nodes[c]
@@ -72,8 +69,10 @@ func (d *Detector) enter(c, g uint32) {
 		// "if node.documentCount > document list size limit then Deactivate
 		// node": its list is freed.
 		nd.active = false
+		vis := nd.vis[:len(nd.vis)-1] // g scored nothing here
 		nd.vis = nil
 		d.stats.Deactivated++
+		d.retract(c, vis)
 	}
 }
 

@@ -70,30 +70,23 @@ const (
 	EncodeConcat
 )
 
-// Stemming selects how terms are reduced before selection.
-type Stemming int
-
-const (
-	// StemPrefix truncates terms to their first PrefixLen runes (Varol 2012
-	// §2.1.1, the preprocessing of every detector in its §5.1). The default.
-	StemPrefix Stemming = iota
-	// StemNone keeps terms whole.
-	StemNone
-)
-
 // Config configures I-Match. The zero value is CoDet's adaptation (seed 000
 // §4.1.3) over language-neutral text: stopword removal (where the language
 // has a list), first-5 stemming, rank selection skipping 2 and keeping 10
 // terms, no lexicon randomisation, length-prefixed encoding.
 type Config struct {
-	// Language is a BCP 47 tag ("en", "tr", ...) selecting case folding and
-	// stopwords; "" is language-neutral.
+	// Language is a BCP 47 tag ("en", "tr", ...) selecting case folding,
+	// stopwords and sentence rules; "" is language-neutral, as is any
+	// language without rules of its own (textproc.RuleSet).
 	Language string
 	// KeepStopwords keeps the language's stopwords (seed 000 §2.1 removes
 	// them).
 	KeepStopwords bool
-	// Stemming selects the stemmer (default StemPrefix).
-	Stemming Stemming
+	// Stemmer selects the stemmer; zero (textproc.StemDefault) is
+	// textproc.StemPrefix, first-N stemming (Varol 2012 §2.1.1, the
+	// preprocessing of every detector in its §5.1). Terms of scripts
+	// written without spaces (character bigrams) are never cut.
+	Stemmer textproc.Stemmer
 	// PrefixLen is the StemPrefix length; 0 means DefaultPrefixLen.
 	PrefixLen int
 
@@ -123,10 +116,19 @@ type Config struct {
 
 	// Encoding serialises the sorted terms (default EncodeLengthPrefixed).
 	Encoding Encoding
+	// Content selects the part of each text that is read: its main-content
+	// blocks (textproc.ContentMain: navigation, menus and other
+	// boilerplate blocks skipped, see textproc.ContentFilter) or the whole
+	// text (textproc.ContentAll); zero means DefaultContent.
+	Content textproc.Content
 	// MaxTextBytes is the largest text Add accepts; 0 means
 	// detector.DefaultMaxTextBytes.
 	MaxTextBytes int
 }
+
+// DefaultContent is the part of a text read by default: the main content,
+// boilerplate blocks skipped (textproc.ContentFilter).
+const DefaultContent = textproc.ContentMain
 
 // maxLexicons bounds Config.Lexicons: each lexicon costs one digest per
 // document.
@@ -137,14 +139,11 @@ func (cfg Config) resolve() (Config, textproc.Config, error) {
 	bad := func(format string, args ...any) (Config, textproc.Config, error) {
 		return cfg, textproc.Config{}, fmt.Errorf("imatch: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
 	}
-	if cfg.Stemming != StemPrefix && cfg.Stemming != StemNone {
-		return bad("Stemming (%d) must be StemPrefix (0) or StemNone (1)", cfg.Stemming)
-	}
-	tc, err := textcfg.Pipeline(cfg.Language, cfg.KeepStopwords, cfg.Stemming == StemPrefix, cfg.PrefixLen)
+	tc, err := textcfg.Pipeline(cfg.Language, cfg.KeepStopwords, cfg.Stemmer, textproc.StemPrefix, cfg.PrefixLen)
 	if err != nil {
-		return bad("%v", err)
+		return cfg, textproc.Config{}, fmt.Errorf("%s: %w", "imatch", err)
 	}
-	cfg.PrefixLen = tc.PrefixLen
+	cfg.Stemmer, cfg.PrefixLen = tc.Stemmer, tc.PrefixLen
 	if cfg.Selection != SelectRank && cfg.Selection != SelectBand {
 		return bad("Selection (%d) must be SelectRank (0) or SelectBand (1)", cfg.Selection)
 	}
@@ -193,6 +192,10 @@ func (cfg Config) resolve() (Config, textproc.Config, error) {
 	if cfg.MaxTextBytes < 0 {
 		return bad("MaxTextBytes (%d) must be ≥ 0", cfg.MaxTextBytes)
 	}
+	if cfg.Content, err = textcfg.Content(cfg.Content, DefaultContent); err != nil {
+		return bad("%v", err)
+	}
+	tc.Content = cfg.Content
 	return cfg, tc, nil
 }
 

@@ -48,7 +48,7 @@ func TestNewErrors(t *testing.T) {
 		want string
 	}{
 		{Config{Language: "not a tag!"}, "Language"},
-		{Config{Stemming: 7}, "Stemming (7)"},
+		{Config{Stemmer: 7}, "Stemmer (7)"},
 		{Config{PrefixLen: -1}, "PrefixLen (-1)"},
 		{Config{Selection: 3}, "Selection (3)"},
 		{Config{Keep: -1}, "Keep (-1)"},
@@ -126,7 +126,7 @@ func TestSelectRank(t *testing.T) {
 		words = append(words, w)
 	}
 	idf := idfOf(t, 100, df)
-	cfg := Config{Stemming: StemNone, KeepStopwords: true}
+	cfg := Config{Stemmer: textproc.StemNone, KeepStopwords: true}
 	s, err := NewSigner(cfg, idf)
 	require.NoError(t, err)
 	// Shuffled order and repeats do not matter.
@@ -138,7 +138,7 @@ func TestSelectRank(t *testing.T) {
 
 	// Ties in idf are broken by ascending term.
 	tie := idfOf(t, 10, map[string]int{"b": 1, "a": 1, "c": 1, "d": 1, "e": 1, "f": 1, "g": 1, "h": 1})
-	s, err = NewSigner(Config{Stemming: StemNone, KeepStopwords: true, Keep: 5}, tie)
+	s, err = NewSigner(Config{Stemmer: textproc.StemNone, KeepStopwords: true, Keep: 5}, tie)
 	require.NoError(t, err)
 	got = s.Sign("h g f e d c b a")
 	require.Len(t, got, 1)
@@ -154,7 +154,7 @@ func TestSelectBand(t *testing.T) {
 	// N = 99: nidf = ln(100/df)/ln(100). df 1 → 1 (too rare), df 2 → 0.85,
 	// df 10 → 0.5, df 40 → 0.199 (too common).
 	idf := idfOf(t, 99, map[string]int{"rare": 1, "edge": 2, "mid": 10, "mid2": 11, "mid3": 12, "mid4": 13, "common": 40})
-	s, err := NewSigner(Config{Selection: SelectBand, Stemming: StemNone, KeepStopwords: true}, idf)
+	s, err := NewSigner(Config{Selection: SelectBand, Stemmer: textproc.StemNone, KeepStopwords: true}, idf)
 	require.NoError(t, err)
 	got := s.Sign("common mid4 rare mid mid3 edge mid2 unseen")
 	require.Len(t, got, 1)
@@ -168,7 +168,7 @@ func TestEncoding(t *testing.T) {
 		enc     Encoding
 		collide bool
 	}{{EncodeLengthPrefixed, false}, {EncodeConcat, true}} {
-		s, err := NewSigner(Config{Encoding: tc.enc, Stemming: StemNone, KeepStopwords: true, Skip: -1, MinTerms: 2}, idf)
+		s, err := NewSigner(Config{Encoding: tc.enc, Stemmer: textproc.StemNone, KeepStopwords: true, Skip: -1, MinTerms: 2}, idf)
 		require.NoError(t, err)
 		x, y := s.Sign("ab c"), s.Sign("a bc")
 		require.Len(t, x, 1)
@@ -196,7 +196,7 @@ func TestLexiconRandomisation(t *testing.T) {
 	// Replace a selected term (t05: rank 6) with another of similar idf.
 	b := strings.Replace(a, "t05", "zz", 1)
 	for _, k := range []int{0, 10} {
-		d, err := NewWithIDF(Config{Stemming: StemNone, KeepStopwords: true, Lexicons: k, Seed: 1}, idf)
+		d, err := NewWithIDF(Config{Stemmer: textproc.StemNone, KeepStopwords: true, Lexicons: k, Seed: 1}, idf)
 		require.NoError(t, err)
 		_, err = d.Add(detector.Doc{ID: "a", Text: a})
 		require.NoError(t, err)
@@ -220,7 +220,7 @@ func TestLexiconRandomisation(t *testing.T) {
 }
 
 func TestLexiconMembership(t *testing.T) {
-	s, err := NewSigner(Config{Lexicons: 4, LexiconKeep: 0.3, Seed: 9, Stemming: StemNone}, textproc.NewIDF(false))
+	s, err := NewSigner(Config{Lexicons: 4, LexiconKeep: 0.3, Seed: 9, Stemmer: textproc.StemNone}, textproc.NewIDF(false))
 	require.NoError(t, err)
 	var text []string
 	for i := range 2000 {
@@ -240,7 +240,7 @@ func TestLexiconMembership(t *testing.T) {
 
 func TestClusterAndRemove(t *testing.T) {
 	idf := idfOf(t, 50, map[string]int{"a": 2, "b": 3, "c": 4, "d": 5, "e": 6, "f": 7, "g": 8, "h": 9})
-	d, err := NewWithIDF(Config{Stemming: StemNone, KeepStopwords: true, Keep: 5}, idf)
+	d, err := NewWithIDF(Config{Stemmer: textproc.StemNone, KeepStopwords: true, Keep: 5}, idf)
 	require.NoError(t, err)
 	for id, text := range map[string]string{
 		"x1": "a b c d e f g",

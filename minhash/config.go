@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math"
 
-	"golang.org/x/text/language"
-
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
+	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 // Mode selects what a [Detector] measures.
@@ -119,9 +119,11 @@ const (
 	// goldset-dev with the default df⁴ rare-50% weighting, 0.868 with df²).
 	DefaultWeightedThreshold = 0.08
 	// DefaultContainmentThreshold is the containment threshold of
-	// Containment mode: 0.6, the containment threshold of the shingling
-	// baselines in seed 000 §4.1.1-4.1.2 (ALGORITHMS.md §5).
-	DefaultContainmentThreshold = 0.6
+	// Containment mode, chosen by the defaults procedure (go run
+	// ./examples/defaults) with DefaultMinOverlap; the 60% of the
+	// shingling baselines in Varol 2012 §4.1.1-4.1.2 found 0.73 of the Gold
+	// Set pairs against 0.85.
+	DefaultContainmentThreshold = 0.4
 	// DefaultFalsePositiveWeight is the weight of false positives in the
 	// (bands, rows) search: datasketch's 0.5 (ALGORITHMS.md §5).
 	DefaultFalsePositiveWeight = 0.5
@@ -162,8 +164,10 @@ const (
 type Config struct {
 	// Mode is Jaccard (0, default), Weighted (1) or Containment (2).
 	Mode Mode
-	// Language is a BCP 47 tag for the text pipeline ("en", "tr"); empty
-	// means language-neutral tokenising and lower-casing (textproc.Config{}).
+	// Language is a BCP 47 tag for the text pipeline ("en", "tr", ...; see
+	// textproc.RuleSet); "" is language-neutral tokenising and
+	// lower-casing, as is any language without rules of its own. Stopwords
+	// are kept and terms are not stemmed, whatever the language.
 	Language string
 	// Shingle is the words per shingle (phrase). Zero means DefaultShingle,
 	// or DefaultPhraseLen in Weighted mode.
@@ -208,10 +212,31 @@ type Config struct {
 	RarePercent float64
 	// Rare selects the rare-phrase rule (RareDocFraction default).
 	Rare RareRule
+	// MinOverlap is the evidence a reported pair needs beyond Threshold:
+	// its estimated shared shingles (phrases in Weighted mode), at least
+	// MinOverlap of them, or 80% of the smaller document's when it has
+	// fewer than MinOverlap/0.8. Short notices written from one template
+	// (dividends, bond issues, daily balances) share a Jaccard of 0.3-0.5
+	// through the template alone; long texts at a low Jaccard share many
+	// shingles. Zero means DefaultMinOverlap; 1 turns the rule off.
+	MinOverlap int
+	// Content selects the part of each text that is read: its main-content
+	// blocks (textproc.ContentMain: navigation, menus and other
+	// boilerplate blocks skipped, see textproc.ContentFilter) or the whole
+	// text (textproc.ContentAll); zero means DefaultContent. Signatures
+	// compare only under equal Content.
+	Content textproc.Content
 	// MaxTextBytes bounds a document's size; zero means
 	// detector.DefaultMaxTextBytes.
 	MaxTextBytes int
 }
+
+// DefaultMinOverlap is the default Config.MinOverlap.
+const DefaultMinOverlap = 50
+
+// DefaultContent is the part of a text every Mode reads by default: the
+// main content, boilerplate blocks skipped (textproc.ContentFilter).
+const DefaultContent = textproc.ContentMain
 
 // WeightedConfig returns the Weighted-mode configuration of seed 004 with
 // every default spelled out: 7-word phrases, df⁴ of the first term, rare
@@ -242,10 +267,8 @@ func (cfg Config) withDefaults() (Config, error) {
 	if cfg.Rare < RareDocFraction || cfg.Rare > RarePercentile {
 		return bad("unknown Rare %d", cfg.Rare)
 	}
-	if cfg.Language != "" {
-		if _, err := language.Parse(cfg.Language); err != nil {
-			return bad("Language %q: %v", cfg.Language, err)
-		}
+	if _, err := textproc.ParseLanguage(cfg.Language); err != nil {
+		return cfg, fmt.Errorf("minhash: %w", err)
 	}
 	if cfg.Shingle == 0 {
 		cfg.Shingle = DefaultShingle
@@ -321,6 +344,16 @@ func (cfg Config) withDefaults() (Config, error) {
 	}
 	if cfg.MaxTextBytes == 0 {
 		cfg.MaxTextBytes = detector.DefaultMaxTextBytes
+	}
+	if cfg.MinOverlap == 0 {
+		cfg.MinOverlap = DefaultMinOverlap
+	}
+	if cfg.MinOverlap < 1 || cfg.MinOverlap > 1<<20 {
+		return bad("MinOverlap (%d) must be in [1, 2^20]", cfg.MinOverlap)
+	}
+	var err error
+	if cfg.Content, err = textcfg.Content(cfg.Content, DefaultContent); err != nil {
+		return bad("%v", err)
 	}
 	return cfg, nil
 }

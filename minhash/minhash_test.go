@@ -217,12 +217,12 @@ func TestDifferential(t *testing.T) {
 		n = 120
 	}
 	docs := synth.Docs(n, synth.Config{Seed: 3})
-	d, err := New(Config{Threshold: th})
+	d, err := New(Config{Threshold: th, Content: textproc.ContentAll, MinOverlap: 1}) // the reference: whole texts, no evidence rule
 	require.NoError(t, err)
 	an, err := textproc.NewAnalyzer(textproc.Config{})
 	require.NoError(t, err)
 	sets := map[string]map[uint64]struct{}{}
-	sk, err := NewSketcher(Config{})
+	sk, err := NewSketcher(Config{Content: textproc.ContentAll})
 	require.NoError(t, err)
 	for _, doc := range docs {
 		sets[doc.ID] = naive.Shingles(an, doc.Text, DefaultShingle)

@@ -141,9 +141,10 @@ func cloughRatesOf(t *testing.T, d detector.Detector) (map[string]float64, eval.
 // in their source (and the rates of heavy and non answers, which should
 // stay low).
 func TestCloughStevenson(t *testing.T) {
-	// The best setting of TestCloughStevensonSweep; exact containment at
+	// The best setting of TestCloughStevensonSweep (without the MinOverlap
+	// evidence rule, which short answers rarely pass); exact containment at
 	// the same setting: cut 0.89, light 0.68, non 0.
-	rates, c := cloughRates(t, Config{Mode: Containment, Shingle: 5, Threshold: 0.2})
+	rates, c := cloughRates(t, Config{Mode: Containment, Shingle: 5, Threshold: 0.2, MinOverlap: 1})
 	t.Logf("containment 5-shingles t=0.20: cut %.2f light %.2f heavy %.2f non %.2f; %v",
 		rates["cut"], rates["light"], rates["heavy"], rates["non"], c)
 	assert.GreaterOrEqual(t, rates["cut"], 0.85, "cut recall")

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/zeebo/xxh3"
-	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/textproc"
@@ -59,11 +58,8 @@ func NewSketcher(cfg Config) (*Sketcher, error) {
 }
 
 func newSketcher(cfg Config) *Sketcher {
-	tag := language.Und
-	if cfg.Language != "" {
-		tag = language.Make(cfg.Language)
-	}
-	an, _ := textproc.NewAnalyzer(textproc.Config{Language: tag}) // never fails for a zero Stemmer
+	tag, _ := textproc.ParseLanguage(cfg.Language)                                      // validated by withDefaults
+	an, _ := textproc.NewAnalyzer(textproc.Config{Language: tag, Content: cfg.Content}) // never fails for a zero Stemmer and a valid Content
 	s := &Sketcher{cfg: cfg, an: an, ring: make([]uint64, 0, cfg.Shingle), bins: make([]uint32, cfg.NumHashes)}
 	// Hash-family seeds come from Config.Seed through PCG (STYLE rule 15).
 	r := rand.New(rand.NewPCG(cfg.Seed, 0x6d696e68617368)) // "minhash"
@@ -109,7 +105,7 @@ func (s *Sketcher) shingles(text string, firsts bool) {
 	s.sh, s.first, s.terms = s.sh[:0], s.first[:0], s.terms[:0]
 	ring := s.ring[:0]
 	n := 0
-	for sp := range textproc.Words(text) {
+	for sp := range s.an.Words(text) {
 		h, ok := s.termHash(text[sp.Start:sp.End])
 		if !ok {
 			continue

@@ -7,8 +7,11 @@ import (
 	"slices"
 	"sync"
 
+	"golang.org/x/text/language"
+
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 // Defaults of the detector. Seed 003 §3.5 leaves t1 and t2 to be
@@ -68,10 +71,20 @@ type Config struct {
 	MissRate float64
 	// Seed draws the hyperplanes.
 	Seed uint64
+	// Content selects the part of each text that is signed: its
+	// main-content blocks (textproc.ContentMain: navigation, menus and
+	// other boilerplate blocks skipped, see textproc.ContentFilter, under
+	// the reference's TextConfig.Language) or the whole text
+	// (textproc.ContentAll) [DefaultContent].
+	Content textproc.Content
 	// MaxTextBytes is the largest text Add accepts
 	// [detector.DefaultMaxTextBytes].
 	MaxTextBytes int
 }
+
+// DefaultContent is the part of a text signed by default: the main content,
+// boilerplate blocks skipped (textproc.ContentFilter).
+const DefaultContent = textproc.ContentMain
 
 func (c Config) withDefaults() Config {
 	t1, t2 := DefaultT1, DefaultT2
@@ -96,6 +109,9 @@ func (c Config) withDefaults() Config {
 	if c.MaxTextBytes == 0 {
 		c.MaxTextBytes = detector.DefaultMaxTextBytes
 	}
+	if c.Content == textproc.ContentDefault {
+		c.Content = DefaultContent
+	}
 	if c.Bands == 0 && !c.Exhaustive && c.T2 > 0 && c.T2 <= 1 && c.Rows >= 1 && c.Rows <= 64 && c.MissRate > 0 && c.MissRate < 1 {
 		c.Bands = Bands(c.T2, c.Rows, c.MissRate)
 	}
@@ -116,6 +132,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("mrcosine: Bands (%d) must be in [1, 4096]", c.Bands)
 	case c.MaxTextBytes < 0:
 		return fmt.Errorf("mrcosine: MaxTextBytes (%d) must be ≥ 0", c.MaxTextBytes)
+	case !c.Content.Valid():
+		return fmt.Errorf("mrcosine: Content (%d) must be ContentDefault, ContentAll or ContentMain", c.Content)
 	}
 	return nil
 }
@@ -175,6 +193,8 @@ type Detector struct {
 	ref   *Reference
 	parts int
 	plane []float32 // Bands·Rows hyperplanes of P dimensions
+	// filters holds *textproc.ContentFilter for ContentMain.
+	filters sync.Pool
 
 	mu      sync.Mutex
 	docs    *docset.Set
@@ -213,6 +233,8 @@ func NewWithReference(cfg Config, ref *Reference) (*Detector, error) {
 		return nil, fmt.Errorf("mrcosine: Centered needs a reference text with a center (Reference.Centered): %w", detector.ErrInvalidConfig)
 	}
 	d := &Detector{cfg: cfg, ref: ref, parts: ref.Parts(), docs: docset.New("mrcosine", cfg.MaxTextBytes)}
+	tag, _ := language.Parse(ref.tc.Language) // validated: a bad tag reads as neutral
+	d.filters.New = func() any { return textproc.NewContentFilter(tag) }
 	if !cfg.Exhaustive {
 		rng := rand.New(rand.NewPCG(cfg.Seed, 0x6879706572706c61))
 		d.plane = make([]float32, cfg.Bands*cfg.Rows*d.parts)
@@ -288,7 +310,13 @@ func zero(sig []float32) bool {
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	var sig []float32
 	if len(doc.Text) <= d.cfg.MaxTextBytes {
-		sig = d.ref.Signature(doc.Text)
+		text := doc.Text
+		if d.cfg.Content == textproc.ContentMain {
+			f := d.filters.Get().(*textproc.ContentFilter)
+			text = f.Text(text)
+			d.filters.Put(f)
+		}
+		sig = d.ref.Signature(text)
 		if d.cfg.Centered {
 			sig = d.ref.AppendCentered(nil, sig)
 		}

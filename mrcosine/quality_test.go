@@ -115,7 +115,7 @@ func randomReference(t *testing.T, texts []string, weighted bool, seed uint64) *
 	var all []uint64
 	seen := map[uint64]bool{}
 	for _, text := range texts {
-		eachTrigram(TextConfig{}, text, func(c uint64) {
+		eachTrigram(TextConfig{}, text, new([]byte), func(c uint64) {
 			if weighted || !seen[c] {
 				all = append(all, c)
 				seen[c] = true

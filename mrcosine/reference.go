@@ -77,7 +77,7 @@ func NewReference(genes []string, parts int, tc TextConfig) (*Reference, error) 
 
 func newReference(codes []uint64, parts int, tc TextConfig) (*Reference, error) {
 	if err := tc.validate("mrcosine"); err != nil {
-		return nil, fmt.Errorf("%w: %w", err, detector.ErrInvalidConfig)
+		return nil, invalid(err)
 	}
 	if len(codes) == 0 {
 		return nil, fmt.Errorf("mrcosine: a reference text needs at least one gene: %w", detector.ErrInvalidConfig)
@@ -210,7 +210,7 @@ func (r *Reference) AppendSignature(dst []float32, text string) []float32 {
 	clear(dot)
 	var ss float64
 	binary := r.tc.Binary
-	eachTrigram(r.tc, text, func(code uint64) {
+	eachTrigram(r.tc, text, &sc.c.text, func(code uint64) {
 		old := sc.c.inc(code)
 		if binary {
 			if old > 0 {

@@ -14,7 +14,7 @@ import (
 
 func trigrams(tc TextConfig, text string) []string {
 	var out []string
-	eachTrigram(tc, text, func(c uint64) { out = append(out, trigramString(c)) })
+	eachTrigram(tc, text, new([]byte), func(c uint64) { out = append(out, trigramString(c)) })
 	return out
 }
 
@@ -135,6 +135,9 @@ func TestNewReferenceInvalid(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.want)
 		}
 	}
+	// The Language error is the one every detector gives, wrapped once.
+	_, err := NewReference([]string{"abc"}, 1, TextConfig{Language: "t r"})
+	assert.EqualError(t, err, `mrcosine: Language ("t r") is not a BCP 47 tag: invalid config`)
 }
 
 func TestCosine(t *testing.T) {

@@ -1,16 +1,17 @@
 package mrcosine
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/unicode/norm"
-
+	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 // Normalization selects how a text becomes the character sequence its
@@ -20,8 +21,9 @@ import (
 type Normalization int
 
 const (
-	// Normalized (the default, 0) folds the text to NFC, lower-cases it with
-	// the language's rules (Turkish "I" → "ı", "İ" → "i"), and maps every run
+	// Normalized (the default, 0) folds the text as the module's text
+	// pipeline does (textproc.Folder: NFC, lower-cased with the language's
+	// rules, Turkish "I" → "ı", "İ" → "i"), and maps every run
 	// of characters that are not letters, digits or combining marks (and
 	// invalid UTF-8) to one space, trimmed at both ends.
 	Normalized Normalization = iota
@@ -53,9 +55,10 @@ func (n Normalization) String() string {
 type TextConfig struct {
 	// Normalization of the text before trigrams are taken.
 	Normalization Normalization
-	// Language is a BCP 47 base language for case folding: "tr" and "az"
-	// fold the dotted and dotless i the Turkish way, anything else (and "")
-	// folds by Unicode's default rules.
+	// Language is a BCP 47 tag for case folding, parsed as every
+	// detector's Language is (textproc.ParseLanguage): "tr" and "az" fold
+	// the dotted and dotless i the Turkish way; "" and every other
+	// language fold by Unicode's default rules (textproc.RuleSet).
 	Language string
 	// Binary selects set cosine (each distinct trigram counts once) instead
 	// of the term-frequency cosine of ALGORITHMS.md §6 gap 4.
@@ -66,18 +69,37 @@ func (tc TextConfig) validate(pkg string) error {
 	if tc.Normalization < Normalized || tc.Normalization > Raw {
 		return fmt.Errorf("%s: Normalization (%d) must be Normalized (0), LettersOnly (1) or Raw (2)", pkg, int(tc.Normalization))
 	}
-	if len(tc.Language) > 16 || strings.ContainsFunc(tc.Language, func(r rune) bool {
-		return !(r == '-' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
-	}) {
-		return fmt.Errorf("%s: Language (%q) must be a BCP 47 tag such as \"en\" or \"tr\"", pkg, tc.Language)
+	if _, err := textproc.ParseLanguage(tc.Language); err != nil {
+		return fmt.Errorf("%s: %w", pkg, err)
 	}
 	return nil
 }
 
-// turkic reports whether lang folds case the Turkish way.
-func turkic(lang string) bool {
-	base, _, _ := strings.Cut(strings.ToLower(lang), "-")
-	return base == "tr" || base == "az"
+// invalid wraps a validation error in detector.ErrInvalidConfig unless it
+// already is one (a Language error from textproc.ParseLanguage).
+func invalid(err error) error {
+	if errors.Is(err, detector.ErrInvalidConfig) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", err, detector.ErrInvalidConfig)
+}
+
+// folders caches the textproc.Folder of each Language (parsing a tag
+// allocates).
+var folders sync.Map // string → textproc.Folder
+
+// folder returns the case folder of tc.Language.
+func (tc TextConfig) folder() textproc.Folder {
+	if tc.Language == "" {
+		return textproc.Folder{}
+	}
+	if f, ok := folders.Load(tc.Language); ok {
+		return f.(textproc.Folder)
+	}
+	tag, _ := textproc.ParseLanguage(tc.Language) // validated: never fails
+	f := textproc.NewFolder(tag)
+	folders.Store(tc.Language, f)
+	return f
 }
 
 // Trigram codes pack three runes of 21 bits each; bit 63 is always set so no
@@ -114,15 +136,6 @@ func parseTrigram(s string) (uint64, bool) {
 	return pack(r[0], r[1], r[2]), true
 }
 
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
 func isWordRune(r rune, digits bool) bool {
 	if r < utf8.RuneSelf {
 		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || digits && '0' <= r && r <= '9'
@@ -134,9 +147,10 @@ func isWordRune(r rune, digits bool) bool {
 }
 
 // eachTrigram calls fn with the code of every overlapping character trigram
-// of text under tc (stride 1, spaces included). It allocates only when text
-// is not in NFC (Normalized and LettersOnly). O(len(text)).
-func eachTrigram(tc TextConfig, text string, fn func(code uint64)) {
+// of text under tc (stride 1, spaces included). Normalized and LettersOnly
+// fold the text into *buf first (textproc.Folder), which allocates only
+// when buf is too small or text is not in NFC. O(len(text)).
+func eachTrigram(tc TextConfig, text string, buf *[]byte, fn func(code uint64)) {
 	var r0, r1 rune
 	n := 0
 	emit := func(r rune) {
@@ -152,16 +166,14 @@ func eachTrigram(tc TextConfig, text string, fn func(code uint64)) {
 		}
 		return
 	}
-	if !isASCII(text) && norm.NFC.QuickSpanString(text) < len(text) {
-		text = norm.NFC.String(text)
-	}
+	*buf = tc.folder().AppendFold((*buf)[:0], text)
+	folded := *buf
 	digits := tc.Normalization == Normalized
-	tr := turkic(tc.Language)
 	space := false
-	for i := 0; i < len(text); {
-		r, w := rune(text[i]), 1
+	for i := 0; i < len(folded); {
+		r, w := rune(folded[i]), 1
 		if r >= utf8.RuneSelf {
-			r, w = utf8.DecodeRuneInString(text[i:])
+			r, w = utf8.DecodeRune(folded[i:])
 		}
 		i += w
 		if !isWordRune(r, digits) {
@@ -171,20 +183,6 @@ func eachTrigram(tc TextConfig, text string, fn func(code uint64)) {
 		if space {
 			emit(' ')
 			space = false
-		}
-		switch {
-		case 'A' <= r && r <= 'Z':
-			if r == 'I' && tr {
-				r = 'ı'
-			} else {
-				r += 'a' - 'A'
-			}
-		case r >= utf8.RuneSelf:
-			if tr {
-				r = unicode.TurkishCase.ToLower(r)
-			} else {
-				r = unicode.ToLower(r)
-			}
 		}
 		emit(r)
 	}
@@ -198,6 +196,7 @@ type counter struct {
 	vals []uint32
 	used []uint32 // occupied slots, in insertion order
 	mask uint64
+	text []byte // scratch: the folded text
 }
 
 func (c *counter) reset() {
@@ -259,7 +258,7 @@ type profile struct {
 // returns the profile.
 func makeProfile(tc TextConfig, text string, c *counter) profile {
 	c.reset()
-	eachTrigram(tc, text, func(code uint64) { c.inc(code) })
+	eachTrigram(tc, text, &c.text, func(code uint64) { c.inc(code) })
 	p := profile{codes: make([]uint64, len(c.used)), counts: make([]uint32, len(c.used))}
 	order := make([]int, len(c.used))
 	for i := range order {

@@ -11,8 +11,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-
-	"github.com/seed-9ef9c1df/neardup/detector"
 )
 
 // Defaults of the genetic algorithm (seed 003 §3.6 and §4.2; the [P] readings
@@ -225,7 +223,7 @@ var ErrTooFewTexts = errors.New("mrcosine: too few texts with trigrams to train 
 func Train(ctx context.Context, texts []string, cfg TrainConfig, progress func(Progress)) (*Reference, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
-		return nil, fmt.Errorf("%w: %w", err, detector.ErrInvalidConfig)
+		return nil, invalid(err)
 	}
 	tc := TextConfig{Normalization: cfg.Normalization, Language: cfg.Language, Binary: cfg.Binary}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6d72636f73696e65))

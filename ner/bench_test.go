@@ -5,10 +5,13 @@ import (
 	"testing"
 
 	"golang.org/x/text/language"
+
+	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 )
 
 // benchText returns about n bytes of Turkish news text: the NER corpus
-// when the shared data is present, else the seed 001 examples repeated.
+// when the shared data is present, else the examples of Uyar 2009
+// (Fig. 3.1, 4.1) repeated.
 func benchText(b *testing.B, n int) string {
 	var src string
 	if path := nerCorpus(); path != "" {
@@ -49,6 +52,20 @@ func BenchmarkFind(b *testing.B) {
 			for b.Loop() {
 				r.Find(text)
 			}
+		})
+	}
+}
+
+// BenchmarkFloor runs the floor benchmark (internal/benchfloor) on the
+// texts of BenchmarkFind, so that NER throughput is reported as a ratio to
+// the floor measured in the same run.
+func BenchmarkFloor(b *testing.B) {
+	for _, size := range []struct {
+		name string
+		n    int
+	}{{"4KB", 4 << 10}, {"100KB", 100 << 10}} {
+		b.Run(size.name, func(b *testing.B) {
+			benchfloor.Run(b, []string{benchText(b, size.n)})
 		})
 	}
 }

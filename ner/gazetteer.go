@@ -9,7 +9,7 @@ import (
 	"golang.org/x/text/language"
 )
 
-// Gazetteer holds the name lists of the gazetteer-lookup step (seed 001
+// Gazetteer holds the name lists of the gazetteer-lookup step (Uyar 2009
 // §3.1, Table 3.1). Entries are matched case-insensitively with the
 // language's case rules, circumflexes ignored ("Hollânda" = "Hollanda").
 type Gazetteer struct {
@@ -22,12 +22,12 @@ type Gazetteer struct {
 	Locations []string
 	// Organizations are organization names; a candidate equal to an entry
 	// is an organization, and so is one that starts with an entry followed
-	// by place names only ("Microsoft Türkiye", seed 001 Fig. 3.1). A name
+	// by place names only ("Microsoft Türkiye", Uyar 2009 Fig. 3.1). A name
 	// in both Organizations and Locations is an organization.
 	Organizations []string
 	// CommonNames are given names that are also common words ("Deniz" =
 	// sea, "Vergi" = tax). Alone, or first in a sentence, they do not make a
-	// person: the failure of seed 001 §3.3, "Deniz bugün çok soğuk".
+	// person: the failure of Uyar 2009 §3.3, "Deniz bugün çok soğuk".
 	CommonNames []string
 	// NotPersons are capitalised words that name no person: peoples,
 	// languages, doctrines, colours of clubs ("Türk", "Almanca", "Budizm",
@@ -67,7 +67,7 @@ var (
 		return Gazetteer{
 			Persons: slices.Concat(readList("tr-given-names.txt"), readList("tr-extra-given-names.txt"),
 				readList("given-names-intl.txt"), readList("tr-notable-persons.txt"), readList("tr-surnames.txt")),
-			Locations:     slices.Concat(readList("tr-places.txt"), readList("tr-extra-places.txt")),
+			Locations:     without(slices.Concat(readList("tr-places.txt"), readList("tr-extra-places.txt")), readList("tr-not-locations.txt")),
 			Organizations: readList("tr-organizations.txt"),
 			CommonNames:   slices.Concat(readList("tr-common-names.txt"), readList("tr-extra-common-names.txt")),
 			NotPersons:    slices.Concat(readList("tr-not-places.txt"), readList("tr-extra-not-names.txt")),
@@ -88,12 +88,13 @@ var (
 //
 // Turkish (and the zero tag, and every tag but English): the given names of
 // Zemberek's person-names.dict, the place names of Zemberek's proper.dict
-// (filtered by gen_gazetteer.go), both Apache-2.0 (see the NOTICE file), the
-// given names among them that news writes mostly in lower case as
-// CommonNames, plus short lists written for this package: common Turkish
-// given names Zemberek lacks, international given names, two-word and
-// foreign places, and about a hundred organizations. English: lists written for this package (about 150
-// given names, 130 places, 30 organizations).
+// (filtered by gen_gazetteer.go, less the religions and peoples of
+// tr-not-locations.txt), both Apache-2.0 (see the NOTICE file), the given
+// names among them that news writes mostly in lower case as CommonNames,
+// plus lists written for this package: Turkish and international given
+// names Zemberek lacks, Turkish districts and towns, world cities and
+// regions, and about 250 organizations. English: lists written for this
+// package (about 400 given names, 130 places, 30 organizations).
 func DefaultGazetteer(lang language.Tag) Gazetteer {
 	g := trGazetteer()
 	if langOf(lang) == "en" {

@@ -105,7 +105,7 @@ func BenchmarkScale(b *testing.B) {
 		name string
 		cfg  shingle.Config
 	}{
-		{"ffp", shingle.Config{Language: "und", Plain: true}},
+		{"ffp", shingle.Config{Language: "und", KeepStopwords: true, Stemmer: textproc.StemNone}},
 		{"spotsigs", shingle.Config{Method: shingle.SpotSigs, Language: "und", Antecedents: synthAntecedents}},
 	} {
 		for _, n := range []int{10_000, 40_000, 160_000} {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/shingle"
+	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 func TestNewErrors(t *testing.T) {
@@ -49,9 +50,9 @@ func TestDefaults(t *testing.T) {
 	d, err := shingle.New(shingle.Config{})
 	require.NoError(t, err)
 	assert.Equal(t, shingle.Config{
-		Language: "en", Threshold: 0.6, Shingle: 4, Modulus: 8, SampleSize: 64, Stride: 3,
+		Stemmer: textproc.StemPrefix, PrefixLen: 5, Threshold: shingle.DefaultContainment, Shingle: 4, Modulus: shingle.DefaultModulus, SampleSize: 64, Stride: 3,
 		Antecedents: "is,the,said,was", ChainLength: 3, SpotDistance: 2, MinSignatures: 4,
-		MinIDF: 0.2, MaxIDF: 0.8,
+		MinIDF: 0.2, MaxIDF: 0.8, MinOverlap: shingle.DefaultMinOverlap, Content: shingle.DefaultContent,
 	}, d.Config())
 	s, err := shingle.New(shingle.Config{Method: shingle.SpotSigs})
 	require.NoError(t, err)

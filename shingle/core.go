@@ -3,9 +3,8 @@ package shingle
 import (
 	"slices"
 
-	"golang.org/x/text/language"
-
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -38,14 +37,15 @@ type extractor struct {
 }
 
 func newExtractor(cfg Config) (*extractor, error) {
-	tag, err := language.Parse(cfg.Language)
+	tcfg, err := textcfg.Pipeline(cfg.Language, cfg.KeepStopwords, cfg.Stemmer, textproc.StemPrefix, cfg.PrefixLen)
 	if err != nil {
 		return nil, err
 	}
-	tcfg := textproc.FullConfig(tag)
-	if cfg.Plain || cfg.Method == SpotSigs {
+	tag := tcfg.Language
+	if cfg.Method == SpotSigs {
 		tcfg = textproc.Config{Language: tag}
 	}
+	tcfg.Content = cfg.Content
 	an, err := textproc.NewAnalyzer(tcfg)
 	if err != nil {
 		return nil, err
@@ -60,6 +60,11 @@ func newExtractor(cfg Config) (*extractor, error) {
 		for _, w := range antecedentList(cfg.Antecedents) {
 			if term, ok := an.Term(w); ok {
 				e.ante[term] = struct{}{}
+				if len(textproc.Stopwords(tag)) == 0 {
+					// No stopword list: the antecedents are the
+					// language's function words the chains skip.
+					e.stop[term] = struct{}{}
+				}
 			}
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/naive"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/shingle"
+	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 // stream returns a deterministic mix of synthetic news (copies, edits,
@@ -54,7 +55,8 @@ func TestFFPDifferential(t *testing.T) {
 				t.Skip("one case under -race keeps CI fast")
 			}
 			ref := naive.New(naive.Config{Shingle: tc.shingle, Threshold: tc.theta})
-			d, err := shingle.New(shingle.Config{Language: "und", Plain: true, Shingle: tc.shingle, Threshold: tc.theta})
+			d, err := shingle.New(shingle.Config{Language: "und", KeepStopwords: true, Stemmer: textproc.StemNone, Shingle: tc.shingle, Threshold: tc.theta,
+				Content: textproc.ContentAll, MinOverlap: 1}) // the reference: whole texts, no evidence rule
 			require.NoError(t, err)
 			docs := stream(300, uint64(tc.shingle))
 			for i, doc := range docs {
@@ -87,7 +89,7 @@ func TestFFPDifferential(t *testing.T) {
 // TestDSCModulusOneIsFFP checks that DSC with m = 1 (every shingle
 // selected) answers exactly as full fingerprinting.
 func TestDSCModulusOneIsFFP(t *testing.T) {
-	ffp, err := shingle.New(shingle.Config{Threshold: 0.3})
+	ffp, err := shingle.New(shingle.Config{Threshold: 0.3, MinOverlap: 1}) // DSC's default: no evidence rule
 	require.NoError(t, err)
 	dsc, err := shingle.New(shingle.Config{Method: shingle.DSC, Modulus: 1, Threshold: 0.3})
 	require.NoError(t, err)
@@ -111,7 +113,8 @@ func TestStrideIsPositional(t *testing.T) {
 		sampling shingle.Sampling
 		shifted  bool
 	}{{shingle.SampleStride, false}, {shingle.SampleModulus, true}} {
-		d, err := shingle.New(shingle.Config{Method: shingle.DSC, Sampling: tc.sampling, Plain: true})
+		d, err := shingle.New(shingle.Config{Method: shingle.DSC, Sampling: tc.sampling, KeepStopwords: true, Stemmer: textproc.StemNone,
+			Content: textproc.ContentAll}) // positions count: every block read
 		require.NoError(t, err)
 		_, err = d.Add(detector.Doc{ID: "long", Text: text + " and a tail of new words at the end"})
 		require.NoError(t, err)

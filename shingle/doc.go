@@ -89,13 +89,18 @@
 //
 // # Parameters
 //
-//   - Shingle 4 words and containment 0.6 ([DefaultShingle],
-//     [DefaultContainment]): Varol 2012 §4.1.1-4.1.2. The text pipeline is
-//     the seed's (§5.1: stopwords removed, first-5 stemming); [Config.Plain]
-//     turns both off, which scores better on English (goldset-dev: F1 0.851
-//     against 0.812 at the best threshold, 0.2 and 0.15).
-//   - DSC modulus m = 8 ([DefaultModulus]; Broder used 25 on web pages,
-//     Uyar 2009 Fig. 2.2), MIN_s size 64, stride 3 (the seed's wording).
+//   - Shingle 4 words ([DefaultShingle]): Varol 2012 §4.1.1-4.1.2.
+//     Containment 0.25 ([DefaultContainment]) with evidence of 30 shared
+//     shingles, 10 sampled ones for DSC ([DefaultMinOverlap],
+//     [DefaultDSCMinOverlap]), where the thesis uses 0.6: see "Defaults"
+//     below. The text pipeline is the thesis's (§5.1: stopwords removed,
+//     first-5 stemming);
+//     [Config.KeepStopwords] with [Config.Stemmer] textproc.StemNone turns
+//     both off, which scores better on English (goldset-dev: F1 0.851
+//     against 0.812 at the best threshold, 0.2 and 0.15). The zero
+//     Language is neutral: no stopwords to remove.
+//   - DSC modulus m = 4 ([DefaultModulus]; Broder used 25 on web pages,
+//     Uyar 2009 Fig. 2.2), MIN_s size 64, stride 3 (the thesis's wording).
 //   - SpotSigs: antecedents is, the, said, was ([DefaultAntecedents]: the
 //     Gold Set's best set, Alonso et al. 2013 §4.8 and Table 5), chain length
 //     c = 3 and spot distance d = 2 (the paper's best setting, Alonso et al.
@@ -103,7 +108,8 @@
 //     release's spotsigs.config), τ = 0.1 (the best F1 on goldset-dev; the
 //     paper's τ is not available and the release's 0.85 finds 12% of the
 //     pairs). The stopwords skipped in chains are textproc's list for the
-//     Language. [Config.ReleaseChains] reproduces the release's chain walk.
+//     Language, or the antecedents for a language without one.
+//     [Config.ReleaseChains] reproduces the release's chain walk.
 //
 // Measured on goldset-dev (strict pair F1; TestGoldSet): SpotSigs at its
 // defaults 0.919 (P 0.948, R 0.892), against 0.915 (P 0.868) for the

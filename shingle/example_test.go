@@ -39,8 +39,10 @@ func Example() {
 }
 
 // SpotSigs is symmetric: two copies of a story under different site
-// templates are each other's near-duplicates. (The chains of the story's
-// last sentence run into the second site's footer, hence 0.69, not 1.)
+// templates are each other's near-duplicates. The content filter skips the
+// templates' menu and footer, so the copies score 1; read whole
+// (Content: textproc.ContentAll), the chains of the story's last sentence
+// run into the second site's footer and they score 0.69.
 func ExampleNew() {
 	d, err := shingle.New(shingle.Config{Method: shingle.SpotSigs, MinSignatures: 2, MinIDF: -1, MaxIDF: 2})
 	if err != nil {
@@ -56,7 +58,7 @@ func ExampleNew() {
 		fmt.Printf("%s %.2f\n", m.ID, m.Score)
 	}
 	// Output:
-	// site-a 0.69
+	// site-a 1.00
 }
 
 // Containers sees containers added after the document.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/shingle"
+	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden.txt")
@@ -29,13 +30,13 @@ func TestGolden(t *testing.T) {
 		name string
 		cfg  shingle.Config
 	}{
-		{"ffp", shingle.Config{}},
-		{"ffp-plain", shingle.Config{Plain: true, Language: "und"}},
-		{"dsc", shingle.Config{Method: shingle.DSC, Modulus: 2}},
-		{"dsc-min", shingle.Config{Method: shingle.DSC, Sampling: shingle.SampleMin, SampleSize: 6}},
-		{"dsc-stride-ss", shingle.Config{Method: shingle.DSC, Sampling: shingle.SampleStride, SuperShingle: 2}},
-		{"spotsigs", shingle.Config{Method: shingle.SpotSigs, MinSignatures: 1, MinIDF: -1, MaxIDF: 2}},
-		{"spotsigs-release", shingle.Config{Method: shingle.SpotSigs, Antecedents: releaseAntecedents, ChainLength: 1, SpotDistance: 1, ReleaseChains: true, MinSignatures: 1, MinIDF: -1, MaxIDF: 2}},
+		{"ffp", shingle.Config{Language: "en"}},
+		{"ffp-plain", shingle.Config{KeepStopwords: true, Stemmer: textproc.StemNone, Language: "und"}},
+		{"dsc", shingle.Config{Language: "en", Method: shingle.DSC, Modulus: 2}},
+		{"dsc-min", shingle.Config{Language: "en", Method: shingle.DSC, Sampling: shingle.SampleMin, SampleSize: 6}},
+		{"dsc-stride-ss", shingle.Config{Language: "en", Method: shingle.DSC, Sampling: shingle.SampleStride, SuperShingle: 2}},
+		{"spotsigs", shingle.Config{Language: "en", Method: shingle.SpotSigs, MinSignatures: 1, MinIDF: -1, MaxIDF: 2}},
+		{"spotsigs-release", shingle.Config{Language: "en", Method: shingle.SpotSigs, Antecedents: releaseAntecedents, ChainLength: 1, SpotDistance: 1, ReleaseChains: true, MinSignatures: 1, MinIDF: -1, MaxIDF: 2}},
 	}
 	texts := map[string]string{"report": report, "roundup": roundup, "other": other}
 	var b strings.Builder

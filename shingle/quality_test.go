@@ -15,6 +15,9 @@ import (
 // relations runs a detector for cfg over the records and returns its edges.
 func relations(t *testing.T, cfg shingle.Config, recs []dataset.Record) []eval.Edge {
 	t.Helper()
+	if cfg.Language == "" {
+		cfg.Language = "en" // the data sets of these tests are English
+	}
 	d, err := shingle.New(cfg)
 	require.NoError(t, err)
 	defer d.Close()

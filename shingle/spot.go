@@ -325,7 +325,7 @@ func (x *spotIndex) similar(self uint32, ndocs int, dst []hit) []hit {
 			} else {
 				s = jaccard(asig, acnt, x.vsig[b], x.vcnt[b], a, fb, tau)
 			}
-			if s >= tau {
+			if s >= tau && (s == 1 || enough(s/(1+s)*float64(a+fb), float64(min(a, fb)), x.cfg.MinOverlap)) {
 				dst = append(dst, hit{b, s})
 			}
 		}

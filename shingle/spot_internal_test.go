@@ -101,7 +101,7 @@ func TestSpotPruningNeverDrops(t *testing.T) {
 	}
 	for trial := range trials {
 		r := rand.New(rand.NewPCG(uint64(trial), 99))
-		cfg := Config{Method: SpotSigs, Threshold: []float64{0.05, 0.1, 0.3, 0.5, 0.7, 0.85, 0.95, 1}[trial%8]}
+		cfg := Config{Method: SpotSigs, MinOverlap: 1, Threshold: []float64{0.05, 0.1, 0.3, 0.5, 0.7, 0.85, 0.95, 1}[trial%8]}
 		if trial%3 != 0 {
 			cfg.MinIDF, cfg.MaxIDF = -1, 2 // no band
 		}

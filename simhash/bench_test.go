@@ -27,7 +27,7 @@ func BenchmarkReuters(b *testing.B) {
 	recs := dataset.Reuters(b, 5000)
 	docs := dataset.Texts(recs)
 	seed := Config{Language: "en"}
-	peer := Config{KeepStopwords: true, Stemming: StemNone, Weights: WeightTF, SkipTop: -1}
+	peer := Config{KeepStopwords: true, Stemmer: textproc.StemNone, Weights: WeightTF, SkipTop: -1}
 	idf := collectionIDF(b, seed, recs)
 	b.Run("Floor", func(b *testing.B) { benchfloor.Run(b, docs) })
 	b.Run("AnalyzerPlain", func(b *testing.B) {

@@ -39,7 +39,7 @@ func Example() {
 func ExampleNew() {
 	// The peers' configuration: every token lower-cased, counted with its
 	// frequency, no idf; neighbours within 6 bits.
-	d, err := simhash.New(simhash.Config{KeepStopwords: true, Stemming: simhash.StemNone, Weights: simhash.WeightTF, SkipTop: -1, K: 6})
+	d, err := simhash.New(simhash.Config{KeepStopwords: true, Stemmer: textproc.StemNone, Weights: simhash.WeightTF, SkipTop: -1, K: 6})
 	if err != nil {
 		panic(err)
 	}

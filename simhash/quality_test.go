@@ -64,7 +64,7 @@ func TestGoldSetQuality(t *testing.T) {
 		truth[r.ID] = r.Cluster
 	}
 	en := func(c Config) Config { c.Language = "en"; c.K = 24; return c }
-	peer := Config{KeepStopwords: true, Stemming: StemNone, Weights: WeightTF, SkipTop: -1}
+	peer := Config{KeepStopwords: true, Stemmer: textproc.StemNone, Weights: WeightTF, SkipTop: -1}
 	for _, tc := range []struct {
 		name   string
 		cfg    Config
@@ -77,7 +77,7 @@ func TestGoldSetQuality(t *testing.T) {
 		{"words tf·idf", en(Config{Weights: WeightTFIDF}), false, 23, 0.46},
 		{"words unit", en(Config{Weights: WeightUnit, SkipTop: -1}), false, 20, 0.45},
 		{"peer-like: words tf", en(peer), false, 10, 0.37},
-		{"python-like: char 4-grams tf", en(Config{KeepStopwords: true, Stemming: StemNone, Weights: WeightTF, SkipTop: -1, Features: FeatureCharNGrams}), false, 14, 0.40},
+		{"python-like: char 4-grams tf", en(Config{KeepStopwords: true, Stemmer: textproc.StemNone, Weights: WeightTF, SkipTop: -1, Features: FeatureCharNGrams}), false, 14, 0.40},
 		{"word 3-grams idf", en(Config{Features: FeatureWordNGrams}), false, 24, 0.35},
 		{"word 3-grams unit", en(Config{Features: FeatureWordNGrams, Weights: WeightUnit, SkipTop: -1}), false, 23, 0.45},
 		{"spots c=1 tf", en(Config{Features: FeatureSpots, Weights: WeightTF, SkipTop: -1}), false, 20, 0.71},

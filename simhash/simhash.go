@@ -77,30 +77,23 @@ const (
 	WeightTFIDF
 )
 
-// Stemming selects how terms are reduced.
-type Stemming int
-
-const (
-	// StemPrefix truncates terms to their first PrefixLen runes (Varol 2012
-	// §2.1.1). The default.
-	StemPrefix Stemming = iota
-	// StemNone keeps terms whole.
-	StemNone
-)
-
 // Config configures SimHash. The zero value is the variant of Varol 2012
 // §4.1.4 with Manku et al.'s parameters: stopwords removed and first-5
 // stemming, unique words weighted by idf, the 2 highest-idf words dropped,
 // 64-bit fingerprints, neighbours within Hamming distance 3.
 type Config struct {
-	// Language is a BCP 47 tag ("en", "tr", ...) selecting case folding and
-	// stopwords; "" is language-neutral.
+	// Language is a BCP 47 tag ("en", "tr", ...) selecting case folding,
+	// stopwords and sentence rules; "" is language-neutral, as is any
+	// language without rules of its own (textproc.RuleSet).
 	Language string
 	// KeepStopwords keeps the language's stopwords (Varol 2012 §2.1 removes
 	// them).
 	KeepStopwords bool
-	// Stemming selects the stemmer (default StemPrefix).
-	Stemming Stemming
+	// Stemmer selects the stemmer; zero (textproc.StemDefault) is
+	// textproc.StemPrefix, first-N stemming (Varol 2012 §2.1.1, the
+	// preprocessing of every detector in its §5.1). Terms of scripts
+	// written without spaces (character bigrams) are never cut.
+	Stemmer textproc.Stemmer
 	// PrefixLen is the StemPrefix length; 0 means DefaultPrefixLen.
 	PrefixLen int
 
@@ -125,23 +118,29 @@ type Config struct {
 	// Blocks is the number of bit blocks of the index (see [NewIndex]); 0
 	// derives it from K.
 	Blocks int
+	// Content selects the part of each text that is read: its main-content
+	// blocks (textproc.ContentMain: navigation, menus and other
+	// boilerplate blocks skipped, see textproc.ContentFilter) or the whole
+	// text (textproc.ContentAll); zero means DefaultContent.
+	Content textproc.Content
 	// MaxTextBytes is the largest text Add accepts; 0 means
 	// detector.DefaultMaxTextBytes.
 	MaxTextBytes int
 }
 
+// DefaultContent is the part of a text read by default: the main content,
+// boilerplate blocks skipped (textproc.ContentFilter).
+const DefaultContent = textproc.ContentMain
+
 func (cfg Config) resolve() (Config, textproc.Config, error) {
 	bad := func(format string, args ...any) (Config, textproc.Config, error) {
 		return cfg, textproc.Config{}, fmt.Errorf("simhash: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
 	}
-	if cfg.Stemming != StemPrefix && cfg.Stemming != StemNone {
-		return bad("Stemming (%d) must be StemPrefix (0) or StemNone (1)", cfg.Stemming)
-	}
-	tc, err := textcfg.Pipeline(cfg.Language, cfg.KeepStopwords, cfg.Stemming == StemPrefix, cfg.PrefixLen)
+	tc, err := textcfg.Pipeline(cfg.Language, cfg.KeepStopwords, cfg.Stemmer, textproc.StemPrefix, cfg.PrefixLen)
 	if err != nil {
-		return bad("%v", err)
+		return cfg, textproc.Config{}, fmt.Errorf("%s: %w", "simhash", err)
 	}
-	cfg.PrefixLen = tc.PrefixLen
+	cfg.Stemmer, cfg.PrefixLen = tc.Stemmer, tc.PrefixLen
 	switch cfg.Features {
 	case FeatureWords:
 	case FeatureWordNGrams:
@@ -189,6 +188,10 @@ func (cfg Config) resolve() (Config, textproc.Config, error) {
 	if cfg.MaxTextBytes < 0 {
 		return bad("MaxTextBytes (%d) must be ≥ 0", cfg.MaxTextBytes)
 	}
+	if cfg.Content, err = textcfg.Content(cfg.Content, DefaultContent); err != nil {
+		return bad("%v", err)
+	}
+	tc.Content = cfg.Content
 	return cfg, tc, nil
 }
 
@@ -371,7 +374,7 @@ func (s *Signer) Sign(text string) (uint64, bool) {
 }
 
 // analyse fills the per-token inputs of collect for text. In lite mode it
-// hashes each term as Words and AppendTerm yield it, which is the token
+// hashes each term as TermSpans and AppendTerm yield it, which is the token
 // sequence of Analyzer.Tokens (TestLiteMatchesTokens), and leaves s.toks
 // empty; otherwise s.toks holds the interned tokens.
 func (s *Signer) analyse(text string) {
@@ -379,7 +382,7 @@ func (s *Signer) analyse(text string) {
 	if s.lite {
 		s.th, s.st, s.tidf = s.th[:0], s.st[:0], s.tidf[:0]
 		s.toks = s.toks[:0]
-		for sp := range textproc.Words(text) {
+		for sp := range s.an.Words(text) {
 			var ok bool
 			s.termBuf, ok = s.an.AppendTerm(s.termBuf[:0], text[sp.Start:sp.End])
 			if !ok {

@@ -22,7 +22,7 @@ func TestConformance(t *testing.T) {
 		cfg  Config
 	}{
 		{"Default", Config{}},
-		{"PeerLike", Config{KeepStopwords: true, Stemming: StemNone, Weights: WeightTF, SkipTop: -1}},
+		{"PeerLike", Config{KeepStopwords: true, Stemmer: textproc.StemNone, Weights: WeightTF, SkipTop: -1}},
 		{"WordNGramsK6", Config{Features: FeatureWordNGrams, K: 6}},
 		{"CharNGramsTFIDF", Config{Features: FeatureCharNGrams, Weights: WeightTFIDF, K: 1}},
 		{"ScanK14", Config{Weights: WeightUnit, K: 14}},
@@ -49,7 +49,7 @@ func TestNewErrors(t *testing.T) {
 		want string
 	}{
 		{Config{Language: "??"}, "Language"},
-		{Config{Stemming: 2}, "Stemming (2)"},
+		{Config{Stemmer: 5}, "Stemmer (5)"},
 		{Config{PrefixLen: -3}, "PrefixLen (-3)"},
 		{Config{Features: 5}, "Features (5)"},
 		{Config{Features: FeatureSpots, Language: "de"}, "Features FeatureSpots needs a Language with stopwords"},
@@ -126,7 +126,7 @@ func TestFastPathsMatchFingerprint(t *testing.T) {
 	}
 	idf.Freeze()
 	for _, w := range []Weights{WeightIDF, WeightUnit, WeightTF, WeightTFIDF} {
-		s, err := NewSigner(Config{Weights: w, SkipTop: -1, Stemming: StemNone, Seed: 3}, idf)
+		s, err := NewSigner(Config{Weights: w, SkipTop: -1, Stemmer: textproc.StemNone, Seed: 3}, idf)
 		require.NoError(t, err)
 		for trial := range 30 {
 			n := 1 + r.IntN(2000) // long documents overflow the byte lanes
@@ -177,7 +177,7 @@ func TestSkipTop(t *testing.T) {
 	}
 	idf.Freeze()
 	for _, skip := range []int{-1, 1, 2, 3} {
-		s, err := NewSigner(Config{SkipTop: skip, Stemming: StemNone, KeepStopwords: true}, idf)
+		s, err := NewSigner(Config{SkipTop: skip, Stemmer: textproc.StemNone, KeepStopwords: true}, idf)
 		require.NoError(t, err)
 		got, ok := s.Sign("common rare2 mid rare1 unseen")
 		// Ranked by idf: unseen (log 20), rare1 = rare2 (log 10, ties by hash), mid, common.
@@ -233,7 +233,7 @@ func TestFeatures(t *testing.T) {
 		{Config{Features: FeatureSpots, Language: "en", N: 2}, 2}, // quick:brown, lazy:dog
 		{Config{Features: FeatureSpots, Language: "en", N: 5}, 1}, // quick brown fox jumps lazy
 	} {
-		tc.cfg.Stemming, tc.cfg.KeepStopwords, tc.cfg.SkipTop, tc.cfg.Weights = StemNone, true, -1, WeightUnit
+		tc.cfg.Stemmer, tc.cfg.KeepStopwords, tc.cfg.SkipTop, tc.cfg.Weights = textproc.StemNone, true, -1, WeightUnit
 		s, err := NewSigner(tc.cfg, nil)
 		require.NoError(t, err)
 		_, ok := s.Sign(text)
@@ -266,7 +266,7 @@ func TestDetectorDistances(t *testing.T) {
 		}
 	}
 	for _, k := range []int{2, 3, 6, 13} {
-		d, err := New(Config{K: k, Weights: WeightUnit, SkipTop: -1, Stemming: StemNone})
+		d, err := New(Config{K: k, Weights: WeightUnit, SkipTop: -1, Stemmer: textproc.StemNone})
 		require.NoError(t, err)
 		fps := map[string]uint64{}
 		for i, text := range texts {

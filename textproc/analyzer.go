@@ -3,14 +3,14 @@ package textproc
 import (
 	"bytes"
 	"fmt"
+	"iter"
 	"slices"
-	"sync"
-	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
-	"golang.org/x/text/unicode/norm"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
 )
 
 // DefaultPrefixLen is the length, in runes, of the first-N prefix stemmer:
@@ -19,33 +19,77 @@ import (
 // al. 2008).
 const DefaultPrefixLen = 5
 
-// Stemmer selects how terms are reduced to stems.
+// Stemmer selects how terms are reduced to stems. It is the one stemming
+// type of the module: every detector Config that stems has a Stemmer field
+// of this type.
 type Stemmer int
 
 const (
+	// StemDefault, the zero value, is the default of whatever is being
+	// configured: no stemming for a [Config], and each detector's documented
+	// default for its Config (first-N prefix stemming for the detectors that
+	// follow Varol 2012 §5.1).
+	StemDefault Stemmer = iota
 	// StemNone keeps every term whole.
-	StemNone Stemmer = iota
-	// StemPrefix truncates every term to its first PrefixLen runes (seed 000
-	// §2.1.1, "first-5").
+	StemNone
+	// StemPrefix truncates every term to its first PrefixLen runes (Varol
+	// 2012 §2.1.1, "first-5"). Terms of scripts written without spaces,
+	// which are character bigrams, are never truncated.
 	StemPrefix
 )
+
+// String returns "StemDefault", "StemNone", "StemPrefix" or "Stemmer(n)".
+func (s Stemmer) String() string {
+	switch s {
+	case StemDefault:
+		return "StemDefault"
+	case StemNone:
+		return "StemNone"
+	case StemPrefix:
+		return "StemPrefix"
+	}
+	return fmt.Sprintf("Stemmer(%d)", int(s))
+}
+
+// Resolve returns s with StemDefault replaced by def, or an error naming the
+// field, wrapping [detector.ErrInvalidConfig], for a value that is not a
+// Stemmer. Detectors use it to validate their Config.Stemmer.
+func (s Stemmer) Resolve(def Stemmer) (Stemmer, error) {
+	switch s {
+	case StemDefault:
+		if def == StemDefault {
+			def = StemNone
+		}
+		return def.Resolve(StemNone)
+	case StemNone, StemPrefix:
+		return s, nil
+	}
+	return s, fmt.Errorf("Stemmer (%d) must be StemDefault (0), StemNone (1) or StemPrefix (2): %w", int(s), detector.ErrInvalidConfig)
+}
 
 // Config configures an [Analyzer]. The zero value analyses language-neutral
 // text, tokenises and lower-cases only: no stopword removal, no stemming.
 type Config struct {
 	// Language selects case-folding rules, the apostrophe rule, the stopword
-	// list and sentence abbreviations. language.Turkish and language.English
-	// (and their regional variants) have full support; any other tag, and
-	// the zero tag, get the neutral default (Unicode lower-casing, no
-	// stopwords, apostrophes kept inside words).
+	// list and sentence abbreviations ([RuleSet]). language.Turkish and
+	// language.English (and their regional variants) have full support; any
+	// other tag, and the zero tag, get the neutral default (Unicode
+	// lower-casing, no stopwords, apostrophes kept inside words). A
+	// language without a stopword list (German, Chinese, Japanese, ...) is
+	// accepted and processed as neutral text.
 	Language language.Tag
 	// RemoveStopwords drops the language's stopwords (see [Stopwords]).
 	RemoveStopwords bool
-	// Stemmer selects the stemmer; zero is StemNone.
+	// Stemmer selects the stemmer; zero (StemDefault) is StemNone.
 	Stemmer Stemmer
 	// PrefixLen is the prefix length for StemPrefix; zero means
 	// DefaultPrefixLen.
 	PrefixLen int
+	// Content selects the part of a text that is analysed: the whole text
+	// (ContentDefault, ContentAll) or its main-content blocks (ContentMain,
+	// see [ContentFilter]). Tokens and sentences keep their offsets into
+	// the whole text either way.
+	Content Content
 }
 
 // FullConfig returns the configuration of seed 000 §2.1 and §5.1 for lang:
@@ -94,10 +138,20 @@ type Document struct {
 //     word that does not start in lower case, and at paragraph breaks (an
 //     empty line). A '.' after a known abbreviation ("Dr.", "Prof.", "vs.")
 //     or an initial ("J.") does not end a sentence, nor does one inside a
-//     number ("3.5", "1.500'ün").
+//     number ("3.5", "1.500'ün"). The full stops of scripts without spaces,
+//     '。', '！', '？', '．' (but not between digits: "３．５") and '｡', end
+//     a sentence whatever follows, closing quotes and brackets ('」', '”',
+//     '）', ...) included.
 //  2. Words are runs of letters, digits and combining marks, joined across an
 //     apostrophe between letters and across '.' and ',' between digits.
-//     Invalid UTF-8 and control characters separate words.
+//     Invalid UTF-8 and control characters separate words. Scripts written
+//     without spaces between words (Han, Hiragana, Katakana, Thai, Lao,
+//     Khmer, Myanmar) have no word boundaries to find: every two adjacent
+//     characters (a letter and its combining marks) form a term, so
+//     "東京都" gives "東京" and "京都" and a lone character stays a unigram,
+//     the bigrams of Lucene's CJK analysis ([TermSpans]). Bigrams are never
+//     stemmed. Hangul is tokenised into words, since Korean separates them
+//     with spaces.
 //  3. Each word is normalised to NFC, its apostrophes unified, and then the
 //     language's apostrophe rule applies: Turkish drops the suffix from the
 //     apostrophe on ("Türkiye'de", "Türkiye’de" → "türkiye"); English drops a
@@ -113,7 +167,8 @@ type Document struct {
 // per goroutine, or guard it with a lock.
 type Analyzer struct {
 	cfg       Config
-	lang      string // "tr", "en" or ""
+	lang      string // RuleSet(cfg.Language): "tr", "en" or ""
+	stem      bool   // first-N prefix stemming
 	caser     cases.Caser
 	split     splitter
 	stop      map[string]struct{}
@@ -125,52 +180,38 @@ type Analyzer struct {
 	// word seen before costs one map lookup (no stopword check, no stemming).
 	surface map[string]int32
 
+	filter *ContentFilter // nil unless Content is ContentMain
+	spans  []Span
+
 	doc  Document
 	buf  []byte
 	buf2 []byte
 	sbuf []byte // sentence splitter scratch
 }
 
-func base(tag language.Tag) string {
-	// The zero tag (und) guesses "en" with Low confidence: neutral, not
-	// English.
-	b, conf := tag.Base()
-	if conf < language.High {
-		return ""
-	}
-	switch s := b.String(); s {
-	case "tr", "az", "en":
-		return s
-	}
-	return ""
-}
-
 // NewAnalyzer returns an Analyzer for cfg. It returns an error only for an
 // unknown Stemmer or a negative PrefixLen.
 func NewAnalyzer(cfg Config) (*Analyzer, error) {
-	if cfg.Stemmer != StemNone && cfg.Stemmer != StemPrefix {
-		return nil, fmt.Errorf("textproc: unknown Stemmer %d", cfg.Stemmer)
+	st, err := cfg.Stemmer.Resolve(StemNone)
+	if err != nil {
+		return nil, fmt.Errorf("textproc: %w", err)
 	}
 	if cfg.PrefixLen < 0 {
-		return nil, fmt.Errorf("textproc: PrefixLen (%d) must be ≥ 0", cfg.PrefixLen)
+		return nil, fmt.Errorf("textproc: PrefixLen (%d) must be ≥ 0: %w", cfg.PrefixLen, detector.ErrInvalidConfig)
 	}
-	a := &Analyzer{cfg: cfg, lang: base(cfg.Language), prefixLen: cfg.PrefixLen, vocab: make(map[string]uint32)}
-	if a.lang == "az" {
-		a.lang = "tr" // same dotted/dotless i and apostrophe conventions
+	if !cfg.Content.Valid() {
+		return nil, fmt.Errorf("textproc: unknown Content %d: %w", cfg.Content, detector.ErrInvalidConfig)
 	}
+	a := &Analyzer{cfg: cfg, lang: RuleSet(cfg.Language), stem: st == StemPrefix, prefixLen: cfg.PrefixLen, vocab: make(map[string]uint32)}
 	if a.prefixLen == 0 {
 		a.prefixLen = DefaultPrefixLen
 	}
-	switch a.lang {
-	case "tr":
-		a.caser = cases.Lower(language.Turkish)
-	case "en":
-		a.caser = cases.Lower(language.English)
-	default:
-		a.caser = cases.Lower(language.Und)
-	}
+	a.caser = newCaser(a.lang)
 	a.split = newSplitter(cfg.Language)
-	if cfg.RemoveStopwords || cfg.Stemmer != StemNone {
+	if cfg.Content == ContentMain {
+		a.filter = NewContentFilter(cfg.Language)
+	}
+	if cfg.RemoveStopwords || a.stem {
 		a.surface = make(map[string]int32)
 	}
 	if cfg.RemoveStopwords {
@@ -185,18 +226,53 @@ func NewAnalyzer(cfg Config) (*Analyzer, error) {
 // Config returns the Analyzer's configuration.
 func (a *Analyzer) Config() Config { return a.cfg }
 
+// ContentSpans returns the spans of text that the Analyzer reads, in order:
+// the whole text, or with ContentMain its main-content blocks (an empty text
+// has none). The slice is valid until the next call of ContentSpans,
+// Analyze or Tokens. Stages that scan text without an Analyzer's tokens
+// (character n-grams, named entities) read these spans to honour Content.
+func (a *Analyzer) ContentSpans(text string) []Span {
+	a.spans = a.spans[:0]
+	if a.filter != nil {
+		a.spans = a.filter.Spans(a.spans, text)
+	} else if len(text) > 0 {
+		a.spans = append(a.spans, Span{0, len(text)})
+	}
+	return a.spans
+}
+
+// Words yields the spans the Analyzer makes terms of ([TermSpans]) inside
+// [Analyzer.ContentSpans], with offsets into the whole text. A caller that
+// hashes terms with [Analyzer.AppendTerm] iterates these to honour Content.
+// Like ContentSpans, it uses the Analyzer's buffers.
+func (a *Analyzer) Words(text string) iter.Seq[Span] {
+	return func(yield func(Span) bool) {
+		for _, c := range a.ContentSpans(text) {
+			for sp := range TermSpans(text[c.Start:c.End]) {
+				if !yield(Span{sp.Start + c.Start, sp.End + c.Start}) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // Analyze analyses text. The returned Document is valid until the next call.
 func (a *Analyzer) Analyze(text string) *Document {
 	d := a.reset(text)
-	a.split.each(text, &a.sbuf, func(s Span) bool {
-		first := len(d.Tokens)
-		d.Tokens = a.appendTokens(d.Tokens, text, s.Start, s.End)
-		if len(d.Tokens) > first {
-			// Tokens are attached below, once d.Tokens no longer grows.
-			d.Sentences = append(d.Sentences, Sentence{Start: s.Start, End: s.End})
-		}
-		return true
-	})
+	for _, c := range a.ContentSpans(text) {
+		a.split.each(text[c.Start:c.End], &a.sbuf, func(s Span) bool {
+			s.Start += c.Start
+			s.End += c.Start
+			first := len(d.Tokens)
+			d.Tokens = a.appendTokens(d.Tokens, text, s.Start, s.End)
+			if len(d.Tokens) > first {
+				// Tokens are attached below, once d.Tokens no longer grows.
+				d.Sentences = append(d.Sentences, Sentence{Start: s.Start, End: s.End})
+			}
+			return true
+		})
+	}
 	// Attach token sub-slices now that d.Tokens no longer moves.
 	k := 0
 	for i := range d.Sentences {
@@ -234,18 +310,24 @@ func (a *Analyzer) reset(text string) *Document {
 // The slice is valid until the next call of Tokens or Analyze.
 func (a *Analyzer) Tokens(text string) []Token {
 	d := a.reset(text)
-	d.Tokens = a.appendTokens(d.Tokens, text, 0, len(text))
+	for _, c := range a.ContentSpans(text) {
+		d.Tokens = a.appendTokens(d.Tokens, text, c.Start, c.End)
+	}
 	return d.Tokens
 }
 
 // appendTokens appends the tokens of the words of text[start:end].
 func (a *Analyzer) appendTokens(toks []Token, text string, start, end int) []Token {
+	text = text[:end]
 	for i := start; ; {
-		w, ok := nextWord(text[:end], i)
+		w, ok := nextWord(text, i)
 		if !ok {
 			return toks
 		}
 		i = w.End
+		if text[w.Start] >= 0xe0 { // a rune ≥ U+0800: maybe a script without spaces
+			w, i = nextUnitAt(text, w)
+		}
 		if term, id, ok := a.term(text[w.Start:w.End]); ok {
 			toks = append(toks, Token{Term: term, ID: id, Start: w.Start, End: w.End})
 		}
@@ -257,96 +339,6 @@ func (a *Analyzer) appendTokens(toks []Token, text string, start, end int) []Tok
 func (a *Analyzer) Term(word string) (term string, ok bool) {
 	term, _, ok = a.term(word)
 	return term, ok
-}
-
-// fold appends word after steps 3-4 of the pipeline (NFC, apostrophes
-// unified, case folded, the language's apostrophe rule) to dst.
-func (a *Analyzer) fold(dst []byte, word string) []byte {
-	n := len(dst)
-	buf := dst
-	ascii := true
-	for i := 0; i < len(word); i++ {
-		if word[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		tr := a.lang == "tr"
-		buf = slices.Grow(buf, len(word))
-		apos := false
-		for i := 0; i < len(word); i++ {
-			c := word[i]
-			if c <= 'Z' && c >= 'A' {
-				if c == 'I' && tr {
-					buf = append(buf, "ı"...) // Turkish: I → ı
-					continue
-				}
-				c += 'a' - 'A'
-			} else if c == '`' || c == '\'' {
-				c, apos = '\'', true
-			}
-			buf = append(buf, c)
-		}
-		if !apos {
-			return buf // no apostrophe: no suffix rule to apply
-		}
-	} else if fast, ok := a.lowerLatin(buf, word); ok {
-		// Every rune is below U+0300, so the word is already NFC (all
-		// such code points have NFC_QC=Yes) and lower-cases rune by rune.
-		buf = fast
-	} else {
-		src := word
-		if norm.NFC.QuickSpanString(src) != len(src) {
-			a.buf2 = norm.NFC.AppendString(a.buf2[:0], src)
-			src = string(a.buf2) // rare path: input not in NFC
-		}
-		// Unify apostrophes while copying into a.buf2, then lower-case into buf.
-		tmp := a.buf2[:0]
-		for _, r := range src {
-			if isApostrophe(r) {
-				r = '\''
-			}
-			tmp = utf8.AppendRune(tmp, r)
-		}
-		a.buf2 = tmp
-		buf = a.lower(buf, tmp)
-		if !loweredIsNFC(buf[n:]) {
-			// Lower-casing can undo NFC: neutral "İ̱" (U+0130 U+0331)
-			// becomes i U+0307 U+0331, whose marks NFC reorders, and
-			// Turkish "İ̆" becomes i U+0306, which composes to ĭ (both
-			// found by FuzzAnalyze).
-			a.buf2 = norm.NFC.Append(a.buf2[:0], buf[n:]...)
-			buf = append(buf[:n], a.buf2...)
-		}
-	}
-	return buf[:n+len(a.apostrophe(buf[n:]))] // the rule keeps a prefix
-}
-
-// loweredIsNFC reports, without allocating (norm's IsNormal, Append and
-// Iter all allocate), that b, the lower-cased form of an NFC word, is
-// still NFC: no rune after the first may combine with or reorder against
-// what precedes it, except U+0307 after "i" and before a boundary, the
-// "i̇" that the default lower-casing of İ produces and NFC leaves alone.
-// A false answer may be conservative: the caller then normalises.
-func loweredIsNFC(b []byte) bool {
-	if len(b) == 0 {
-		return true
-	}
-	first := norm.NFC.Properties(b)
-	for i := max(first.Size(), 1); i < len(b); {
-		p := norm.NFC.Properties(b[i:])
-		size := max(p.Size(), 1)
-		if !p.BoundaryBefore() {
-			dot := size == 2 && b[i] == 0xcc && b[i+1] == 0x87 && b[i-1] == 'i' &&
-				(i+2 == len(b) || norm.NFC.Properties(b[i+2:]).BoundaryBefore())
-			if !dot {
-				return false
-			}
-		}
-		i += size
-	}
-	return true
 }
 
 // AppendTerm appends the processed form of one surface word to dst, as
@@ -367,8 +359,8 @@ func (a *Analyzer) AppendTerm(dst []byte, word string) ([]byte, bool) {
 			return dst, false
 		}
 	}
-	if a.cfg.Stemmer == StemPrefix {
-		t = prefixRunes(t, a.prefixLen)
+	if a.stem {
+		t = a.stemmed(t)
 	}
 	return b[:n+len(t)], true
 }
@@ -395,8 +387,8 @@ func (a *Analyzer) term(word string) (string, uint32, bool) {
 		a.surface[key] = stopSurface
 		return "", 0, false
 	}
-	if a.cfg.Stemmer == StemPrefix {
-		buf = prefixRunes(buf, a.prefixLen)
+	if a.stem {
+		buf = a.stemmed(buf)
 	}
 	term, id := a.intern(buf)
 	a.surface[key] = int32(id)
@@ -405,61 +397,6 @@ func (a *Analyzer) term(word string) (string, uint32, bool) {
 
 // stopSurface marks a stopword in Analyzer.surface.
 const stopSurface = -1
-
-// lowerLatin lower-cases word into dst rune by rune when every rune is below
-// U+0300 (Latin, including all Turkish letters), where the language's
-// lower-casing is context-free: Turkish maps İ → i and I → ı
-// (unicode.TurkishCase), which is what cases.Lower(language.Turkish) does for
-// these runes. Other languages map İ to "i̇" with a combining dot, so a word
-// containing İ outside Turkish takes the general path. It reports false,
-// with dst unchanged in length, when the word needs the general path.
-func (a *Analyzer) lowerLatin(dst []byte, word string) ([]byte, bool) {
-	n := len(dst)
-	table := latinLower()
-	for _, r := range word {
-		switch {
-		case r >= 0x300 || r == utf8.RuneError:
-			return dst[:n], false
-		case isApostrophe(r):
-			dst = append(dst, '\'')
-			continue
-		case r == 'İ' && a.lang != "tr":
-			return dst[:n], false
-		case r == 'I' && a.lang == "tr":
-			r = 'ı'
-		default:
-			r = table[r] // unicode.ToLower; Turkish İ → i
-		}
-		if r < utf8.RuneSelf {
-			dst = append(dst, byte(r))
-		} else {
-			dst = utf8.AppendRune(dst, r)
-		}
-	}
-	return dst, true
-}
-
-// latinLower maps every rune below U+0300 to its lower case
-// (unicode.ToLower, which maps İ to i as unicode.TurkishCase does).
-var latinLower = sync.OnceValue(func() *[0x300]rune {
-	var t [0x300]rune
-	for r := range t {
-		t[r] = unicode.ToLower(rune(r))
-	}
-	return &t
-})
-
-// lower appends the language-folded src to dst using the reused Caser.
-func (a *Analyzer) lower(dst, src []byte) []byte {
-	for {
-		a.caser.Reset()
-		n, _, err := a.caser.Transform(dst[len(dst):cap(dst)], src, true)
-		if err == nil {
-			return dst[:len(dst)+n]
-		}
-		dst = slices.Grow(dst, 2*len(src)+16)
-	}
-}
 
 // apostrophe applies the language's apostrophe rule to a folded term.
 func (a *Analyzer) apostrophe(b []byte) []byte {
@@ -480,6 +417,30 @@ func (a *Analyzer) apostrophe(b []byte) []byte {
 		}
 	}
 	return b
+}
+
+// fold appends word after steps 3-4 of the pipeline (NFC, apostrophes
+// unified, case folded, the language's apostrophe rule) to dst.
+func (a *Analyzer) fold(dst []byte, word string) []byte {
+	n := len(dst)
+	buf, apos := appendFolded(dst, word, a.lang, &a.caser, &a.buf2)
+	if !apos {
+		return buf // no apostrophe: no suffix rule to apply
+	}
+	return buf[:n+len(a.apostrophe(buf[n:]))] // the rule keeps a prefix
+}
+
+// stemmed returns the first-N stem of a folded term. A term of a script
+// written without spaces is a character bigram (or a lone character) and is
+// never cut: its first rune decides, since such runs are tokens of their
+// own.
+func (a *Analyzer) stemmed(t []byte) []byte {
+	if len(t) > 0 && t[0] >= 0xe0 { // a rune ≥ U+0800
+		if r, _ := utf8.DecodeRune(t); isNoSpace(r) {
+			return t
+		}
+	}
+	return prefixRunes(t, a.prefixLen)
 }
 
 // prefixRunes truncates b to its first n runes.

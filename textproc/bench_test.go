@@ -71,3 +71,18 @@ func byteSize(n int) string {
 	}
 	return strconv.Itoa(n) + "B"
 }
+
+// BenchmarkCJK measures the full analyzer on Chinese and Japanese news
+// text, which it tokenises into character bigrams, against the floor
+// (which takes each run of letters as one word).
+func BenchmarkCJK(b *testing.B) {
+	para := "北京地铁十七号线北段将于本月底开通试运营。该线路全长约二十公里，共设车站九座。" +
+		"東京都は来年度の予算案を発表した！新しい交通計画では、バスの運行本数を増やす。"
+	text := ""
+	for len(text) < 4<<10 {
+		text += para
+	}
+	docs := []string{text}
+	b.Run("Floor", func(b *testing.B) { benchfloor.Run(b, docs) })
+	b.Run("Full", func(b *testing.B) { benchAnalyzer(b, textproc.FullConfig(language.Und), docs) })
+}

@@ -63,3 +63,54 @@ func ExampleIDF() {
 	fmt.Printf("%.3f %.3f %.3f\n", idf.Weight("haber"), idf.Weight("ankara"), idf.Weight("unseen"))
 	// Output: 0.000 0.693 0.693
 }
+
+// Scripts written without spaces are tokenised into overlapping character
+// bigrams, with byte offsets into the text; a sentence ends at 。 without
+// a space after it.
+func ExampleAnalyzer_Analyze_bigrams() {
+	a, err := textproc.NewAnalyzer(textproc.FullConfig(language.Chinese))
+	if err != nil {
+		panic(err)
+	}
+	text := "北京市政府。今天"
+	for _, s := range a.Analyze(text).Sentences {
+		for i, tok := range s.Tokens {
+			if i > 0 {
+				fmt.Print(" ")
+			}
+			fmt.Printf("%s[%d:%d]", tok.Term, tok.Start, tok.End)
+		}
+		fmt.Println()
+	}
+	// Output:
+	// 北京[0:6] 京市[3:9] 市政[6:12] 政府[9:15]
+	// 今天[18:24]
+}
+
+// ParseLanguage is how every detector reads its Config.Language: "" and
+// languages without rules of their own are language-neutral.
+func ExampleParseLanguage() {
+	for _, s := range []string{"tr", "en-GB", "zh", ""} {
+		tag, err := textproc.ParseLanguage(s)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%q → %q\n", s, textproc.RuleSet(tag))
+	}
+	_, err := textproc.ParseLanguage("Türkçe")
+	fmt.Println(err)
+	// Output:
+	// "tr" → "tr"
+	// "en-GB" → "en"
+	// "zh" → ""
+	// "" → ""
+	// Language ("Türkçe") is not a BCP 47 tag: invalid config
+}
+
+// A Folder folds text as the Analyzer folds words, for callers that
+// compare text in folded form (a gazetteer of names, say).
+func ExampleFolder() {
+	f := textproc.NewFolder(language.Turkish).WithoutCircumflex()
+	fmt.Println(f.Fold("KADIN İSTANBUL’da Hâlâ"))
+	// Output: kadın istanbul'da hala
+}

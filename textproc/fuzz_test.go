@@ -16,6 +16,7 @@ var fuzzSeeds = []string{
 	"", " ", "\n\n", "İSTANBUL'DA", "Türkiye’de 1.500'ün", "Dr. Smith. Prof. Jones!",
 	"3.5 2%. in", "abc\xffdef", "\xc3", "a'", "'a", "1.", ".1", "J. R. R.", "…?!",
 	"ǅungla ß İı", "e\u0301\u0301", "'''", "a.b.c.", "\u00a0\u2028\u2029", "x\n \n y",
+	"東京都。大阪！", "「行こう。」と", "３．５倍", "ง่าย", "コーヒー", "漢'字", "a東京",
 }
 
 func FuzzAnalyze(f *testing.F) {

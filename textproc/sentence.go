@@ -67,14 +67,24 @@ func buildAbbrevSet(lang string) map[string]struct{} {
 }
 
 func isTerminator(r rune) bool {
-	return r == '.' || r == '!' || r == '?' || r == '…' || r == '。'
+	return r == '.' || r == '!' || r == '?' || r == '…' || r >= 0x3000 && isWideTerminator(r)
+}
+
+// isWideTerminator reports the sentence ends of text written without
+// spaces: the ideographic full stop 。 (and its half-width form ｡), the
+// full-width ！ and ？, and the full-width ．, which Japanese technical
+// writing uses as its full stop. They end a sentence whatever follows,
+// since no space separates the next sentence.
+func isWideTerminator(r rune) bool {
+	return r == '。' || r == '！' || r == '？' || r == '．' || r == '｡'
 }
 
 // isCloser reports runes that may follow a terminator and still belong to the
 // sentence it ends: closing quotes and brackets.
 func isCloser(r rune) bool {
 	switch r {
-	case '"', '\'', '’', '”', '»', ')', ']', '}', '›':
+	case '"', '\'', '’', '”', '»', ')', ']', '}', '›',
+		'」', '』', '）', '】', '〕', '〉', '》', '〗', '〙', '〛', '］', '｝', '＂', '＇', '｣':
 		return true
 	}
 	return false
@@ -141,6 +151,9 @@ func (s *splitter) boundary(text string, termStart, after int, buf *[]byte) bool
 	if after >= len(text) {
 		return true
 	}
+	if s.wide(text, termStart, after) {
+		return true
+	}
 	r, _ := decode(text, after)
 	if !unicode.IsSpace(r) {
 		return false
@@ -172,6 +185,28 @@ func (s *splitter) boundary(text string, termStart, after int, buf *[]byte) bool
 		}
 	}
 	return true
+}
+
+// wide reports whether the terminator run text[termStart:after] contains a
+// wide terminator ([isWideTerminator]) that ends a sentence: every one does
+// but a lone "．" between two digits ("３．５").
+func (s *splitter) wide(text string, termStart, after int) bool {
+	found := false
+	for i := termStart; i < after; {
+		r, w := decode(text, i)
+		if r >= 0x3000 && isWideTerminator(r) {
+			found = true
+			if r == '．' && i == termStart && i+w < len(text) && i > 0 {
+				prev, _ := utf8.DecodeLastRuneInString(text[:i])
+				next, _ := decode(text, i+w)
+				if unicode.IsDigit(prev) && unicode.IsDigit(next) {
+					return false
+				}
+			}
+		}
+		i += w
+	}
+	return found
 }
 
 func isCloserRun(s string) bool {

@@ -50,7 +50,9 @@ func decode(text string, i int) (rune, int) {
 // span, or ok = false. A word is a maximal run of letters, digits and
 // combining marks, also joined across an apostrophe between two word runes
 // ("Türkiye'de", "don't") and across '.' or ',' between two digits ("1.500",
-// "3.5", "1,000").
+// "3.5", "1,000"). A letter of a script written without spaces is a word of
+// its own, with the combining marks after it ([isNoSpace]): "東京" is two
+// words, and "ABC株" is "ABC" and "株".
 func nextWord(text string, i int) (sp Span, ok bool) {
 	for i < len(text) {
 		if c := text[i]; c < utf8.RuneSelf {
@@ -61,6 +63,9 @@ func nextWord(text string, i int) (sp Span, ok bool) {
 			continue
 		}
 		r, w := utf8.DecodeRuneInString(text[i:])
+		if isNoSpace(r) {
+			return Span{i, charEnd(text, i)}, true
+		}
 		if isWordRune(r) {
 			break
 		}
@@ -79,14 +84,14 @@ func nextWord(text string, i int) (sp Span, ok bool) {
 			continue
 		}
 		r, w := decode(text, i)
-		if isWordRune(r) {
+		if isWordRune(r) && !isNoSpace(r) {
 			prev = r
 			i += w
 			continue
 		}
 		if i+w < len(text) {
 			next, _ := decode(text, i+w)
-			if isApostrophe(r) && isWordRune(next) && prev != 0 ||
+			if isApostrophe(r) && isWordRune(next) && !isNoSpace(next) && prev != 0 ||
 				(r == '.' || r == ',') && isDigit(prev) && isDigit(next) {
 				prev = r
 				i += w
@@ -98,9 +103,36 @@ func nextWord(text string, i int) (sp Span, ok bool) {
 	return Span{start, i}, true
 }
 
+// nextUnit finds the first term unit of text at or after byte i: the next
+// word, except that a character of a script written without spaces is
+// joined with the next one when it follows without a break, into a
+// character bigram ([nextBigram]). It returns the unit's span, the byte at
+// which to look for the next unit (inside the span, for a bigram that
+// overlaps the next one), or ok = false.
+func nextUnit(text string, i int) (sp Span, next int, ok bool) {
+	sp, ok = nextWord(text, i)
+	if !ok {
+		return sp, 0, false
+	}
+	if text[sp.Start] < 0xe0 { // a rune below U+0800: not a script without spaces
+		return sp, sp.End, true
+	}
+	sp, next = nextUnitAt(text, sp)
+	return sp, next, true
+}
+
+// nextUnitAt returns the unit that starts with the word w and where the scan
+// resumes: w itself, or the bigram w starts.
+func nextUnitAt(text string, w Span) (sp Span, next int) {
+	if r, _ := utf8.DecodeRuneInString(text[w.Start:]); !isNoSpace(r) {
+		return w, w.End
+	}
+	return nextBigram(text, w.Start)
+}
+
 // Words yields the byte spans of the words of text in order (see the word
-// rule of [Analyzer]). It yields substrings' positions only and does not
-// allocate.
+// rule of [Analyzer]); in scripts written without spaces each character is
+// a word. It yields substrings' positions only and does not allocate.
 func Words(text string) iter.Seq[Span] {
 	return func(yield func(Span) bool) {
 		for i := 0; ; {
@@ -109,6 +141,25 @@ func Words(text string) iter.Seq[Span] {
 				return
 			}
 			i = sp.End
+		}
+	}
+}
+
+// TermSpans yields the byte spans the [Analyzer] makes terms of, in order:
+// the [Words] of text, except that in scripts written without spaces (Han,
+// Hiragana, Katakana, Thai, Lao, Khmer, Myanmar) every two adjacent
+// characters form one overlapping bigram ("東京都" → "東京", "京都"; a lone
+// character stays a unigram), so a span may start before the previous one
+// ends. A caller that hashes terms with [Analyzer.AppendTerm] iterates
+// these. It does not allocate.
+func TermSpans(text string) iter.Seq[Span] {
+	return func(yield func(Span) bool) {
+		for i := 0; ; {
+			sp, next, ok := nextUnit(text, i)
+			if !ok || !yield(sp) {
+				return
+			}
+			i = next
 		}
 	}
 }

@@ -133,8 +133,9 @@ func (d *Detector) matches(idx uint32) []detector.Match {
 		}
 	}
 	for o, n := range shared {
-		j := score(d.signer.cfg.Mode, n, len(ds.hashes), len(d.sigs[o].hashes))
-		if j >= d.signer.cfg.Threshold {
+		la, lb := len(ds.hashes), len(d.sigs[o].hashes)
+		j := score(d.signer.cfg.Mode, n, la, lb)
+		if j >= d.signer.cfg.Threshold && (j == 1 || float64(n) >= min(float64(d.signer.cfg.MinOverlap), 0.8*float64(min(la, lb)))-1e-9) {
 			out = append(out, detector.Match{ID: d.docs.ID(o), Score: j})
 		}
 	}

@@ -38,9 +38,14 @@ func TestGoldSet(t *testing.T) {
 	exact := measure("Exact", Config{Language: en})
 	assert.GreaterOrEqual(t, exact.sp, 0.9, "Exact mode strict precision")
 	jac := measure(fmt.Sprintf("Jaccard ≥ %.2f (default)", DefaultJaccardThreshold), Config{Language: en, Mode: Jaccard})
-	assert.GreaterOrEqual(t, jac.sf, 0.78, "Jaccard mode strict F1")
+	// With the MinOverlap evidence rule (5 shared shingles), which keeps
+	// Reuters' template notices apart: 0.686 (0.80 without the rule).
+	assert.GreaterOrEqual(t, jac.sf, 0.66, "Jaccard mode strict F1")
 	ov := measure(fmt.Sprintf("Overlap ≥ %.2f (default)", DefaultOverlapThreshold), Config{Language: en, Mode: Overlap})
-	assert.GreaterOrEqual(t, ov.sf, 0.79, "Overlap mode strict F1")
+	assert.GreaterOrEqual(t, ov.sf, 0.66, "Overlap mode strict F1") // 0.686; 0.898 without the rule
+	if !testing.Short() {
+		measure("Overlap, MinOverlap 1", Config{Language: en, Mode: Overlap, MinOverlap: 1})
+	}
 	if testing.Short() {
 		return
 	}

@@ -53,7 +53,7 @@ func ExampleNew() {
 // ExampleDetector_Containers shows Jaccard mode: one changed word alters
 // the four windows around it, so 2 of the 10 distinct shingles are shared.
 func ExampleDetector_Containers() {
-	d, err := tweezer.New(tweezer.Config{Mode: tweezer.Jaccard, Threshold: 0.15})
+	d, err := tweezer.New(tweezer.Config{Mode: tweezer.Jaccard, Threshold: 0.15, MinOverlap: 1}) // short texts: no evidence rule
 	if err != nil {
 		panic(err)
 	}

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
 	"github.com/seed-9ef9c1df/neardup/ner"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -71,9 +73,15 @@ func (m Mode) String() string {
 // as published: Turkish, 5NE5 shingles over the document's word stream,
 // exact digest matching.
 type Config struct {
-	// Language is a BCP 47 tag selecting the named-entity recogniser
-	// (package ner): English for "en" and its regional variants, Turkish
-	// for anything else, "" included, as in seed 001.
+	// Language is a BCP 47 tag, parsed as every detector's Language is
+	// (textproc.ParseLanguage; "" is language-neutral). It selects the
+	// named-entity recogniser of package ner, which has rules and
+	// gazetteers for two languages only: English ones for English
+	// (textproc.RuleSet "en"), and TuNER's Turkish ones, as published
+	// (Uyar 2009), for Turkish and for every other language, "" included.
+	// In a script without capital letters (Chinese, Japanese, Thai, ...) no
+	// entity is found, and a document is signed by its FallbackWords
+	// opening and closing words (in those scripts each character is a word).
 	Language string
 	// Prefix and Suffix are p and s, the words kept before and after each
 	// entity; zero means DefaultContext.
@@ -91,9 +99,28 @@ type Config struct {
 	// mode, in (0, 1]; zero means DefaultJaccardThreshold or
 	// DefaultOverlapThreshold. Ignored in Exact mode.
 	Threshold float64
+	// MinOverlap is the evidence a pair needs beyond Threshold in the
+	// Jaccard and Overlap modes: at least MinOverlap shared shingles, or 80%
+	// of the smaller signature's when it has fewer than MinOverlap/0.8.
+	// Wire notices written from one template share their few entities
+	// and the words around them. Zero means DefaultMinOverlap; 1 turns the
+	// rule off.
+	MinOverlap int
+	// Content selects the part of each text that is read: its main-content
+	// blocks (textproc.ContentMain: navigation, menus and other
+	// boilerplate blocks skipped, see textproc.ContentFilter) or the whole
+	// text (textproc.ContentAll); zero means DefaultContent.
+	Content textproc.Content
 	// MaxTextBytes caps Doc.Text; zero means detector.DefaultMaxTextBytes.
 	MaxTextBytes int
 }
+
+// DefaultMinOverlap is the default Config.MinOverlap.
+const DefaultMinOverlap = 5
+
+// DefaultContent is the part of a text read by default: the main content,
+// boilerplate blocks skipped (textproc.ContentFilter).
+const DefaultContent = textproc.ContentMain
 
 // resolve validates cfg and fills in its defaults.
 func (cfg Config) resolve() (Config, error) {
@@ -134,6 +161,16 @@ func (cfg Config) resolve() (Config, error) {
 	if cfg.MaxTextBytes == 0 {
 		cfg.MaxTextBytes = detector.DefaultMaxTextBytes
 	}
+	if cfg.MinOverlap == 0 {
+		cfg.MinOverlap = DefaultMinOverlap
+	}
+	if cfg.MinOverlap < 1 || cfg.MinOverlap > 1<<20 {
+		return bad("MinOverlap (%d) must be in [1, 2^20]", cfg.MinOverlap)
+	}
+	var err error
+	if cfg.Content, err = textcfg.Content(cfg.Content, DefaultContent); err != nil {
+		return bad("%v", err)
+	}
 	return cfg, nil
 }
 
@@ -169,9 +206,10 @@ func (s Signature) Empty() bool { return len(s.Shingles) == 0 }
 //
 // A Signer is immutable and safe for concurrent use by multiple goroutines.
 type Signer struct {
-	cfg Config
-	rec *ner.Recognizer
-	tag language.Tag
+	cfg     Config
+	rec     *ner.Recognizer
+	tag     language.Tag
+	filters sync.Pool // of *textproc.ContentFilter, for ContentMain
 }
 
 // NewSigner returns a Signer for cfg. It returns an error wrapping
@@ -184,21 +222,21 @@ func NewSigner(cfg Config) (*Signer, error) {
 	if err != nil {
 		return nil, err
 	}
-	tag := language.Turkish
-	if cfg.Language != "" {
-		t, err := language.Parse(cfg.Language)
-		if err != nil {
-			return nil, fmt.Errorf("tweezer: Language (%q) is not a BCP 47 tag: %w", cfg.Language, detector.ErrInvalidConfig)
-		}
-		if b, conf := t.Base(); conf >= language.High && b.String() == "en" {
-			tag = language.English
-		}
-	}
-	rec, err := ner.New(ner.Config{Language: tag})
+	t, err := textproc.ParseLanguage(cfg.Language)
 	if err != nil {
 		return nil, fmt.Errorf("tweezer: %w", err)
 	}
-	return &Signer{cfg: cfg, rec: rec, tag: tag}, nil
+	tag := language.Turkish // ner has Turkish and English rules only
+	if textproc.RuleSet(t) == "en" {
+		tag = language.English
+	}
+	rec, err := ner.New(ner.Config{Language: tag, JoinAtApostrophe: true}) // Uyar 2009 Fig. 4.1
+	if err != nil {
+		return nil, fmt.Errorf("tweezer: %w", err)
+	}
+	sg := &Signer{cfg: cfg, rec: rec, tag: tag}
+	sg.filters.New = func() any { return textproc.NewContentFilter(tag) }
+	return sg, nil
 }
 
 // Config returns the Signer's configuration with every default filled in.
@@ -214,6 +252,11 @@ type span struct {
 // text (named-entity recognition dominates) plus O(m log m) to sort its m
 // shingles.
 func (s *Signer) Sign(text string) Signature {
+	if s.cfg.Content == textproc.ContentMain {
+		f := s.filters.Get().(*textproc.ContentFilter)
+		text = f.Text(text)
+		s.filters.Put(f)
+	}
 	ents := s.rec.Find(text)
 	if s.cfg.ClipSentences || len(ents) == 0 {
 		return s.signWords(text, ents)

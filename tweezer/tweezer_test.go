@@ -14,6 +14,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/detectortest"
+	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 func TestConformance(t *testing.T) {
@@ -187,7 +188,7 @@ func TestModes(t *testing.T) {
 		assert.Equal(t, []string{"c"}, cl)
 	})
 	t.Run("Jaccard", func(t *testing.T) {
-		d, err := New(Config{Mode: Jaccard, Threshold: 0.2})
+		d, err := New(Config{Mode: Jaccard, Threshold: 0.2, MinOverlap: 1}) // two short texts: no evidence rule
 		require.NoError(t, err)
 		_, err = d.Add(detector.Doc{ID: "a", Text: base})
 		require.NoError(t, err)
@@ -285,7 +286,7 @@ func TestWindowsMatchWordList(t *testing.T) {
 	}
 	for _, lang := range []language.Tag{language.Turkish, language.English} {
 		for _, p := range []int{1, 5} {
-			s, err := NewSigner(Config{Language: lang.String(), Prefix: p, Suffix: p})
+			s, err := NewSigner(Config{Language: lang.String(), Prefix: p, Suffix: p, Content: textproc.ContentAll})
 			require.NoError(t, err)
 			for _, text := range texts {
 				assert.Equal(t, s.signWords(text, s.rec.Find(text)), s.Sign(text), "Sign(%.60q)", text)

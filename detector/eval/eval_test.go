@@ -52,8 +52,8 @@ func TestRelationsAndRates(t *testing.T) {
 	d := naive.New(naive.Config{})
 	src := "the quick brown fox jumps over the lazy dog near the river bank today"
 	docs := []detector.Doc{
-		{ID: "orig", Text: src},
-		{ID: "cut", Text: "intro words here " + src},
+		{ID: "orig", Text: "intro words stand here before " + src},
+		{ID: "cut", Text: src}, // a part of orig
 		{ID: "non", Text: "completely different text about something else entirely with many words"},
 	}
 	edges, err := Relations(d, docs, nil)
@@ -68,7 +68,7 @@ func TestRelationsAndRates(t *testing.T) {
 	assert.Equal(t, Counts{TP: 1, TN: 1}, counts)
 	pairs := Pairs(edges)
 	assert.Contains(t, pairs, NewPair("orig", "cut"))
-	assert.Equal(t, []Pair{NewPair("cut", "orig"), NewPair("a", "z")}[0], Pool(pairs, map[Pair]float64{NewPair("a", "z"): 1})[1])
+	assert.Equal(t, NewPair("cut", "orig"), Pool(pairs, map[Pair]float64{NewPair("a", "z"): 1})[1])
 }
 
 func TestClusters(t *testing.T) {

@@ -28,11 +28,10 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/text/language"
-
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/examples/internal/registry"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 type options struct {
@@ -51,7 +50,7 @@ func main() {
 	flag.StringVar(&o.detectors, "detector", "", "comma-separated detector names, or 'list'")
 	flag.StringVar(&o.pairs, "pairs", "", "write every reported pair as idA<TAB>idB<TAB>score (idA contains idB) to this file")
 	flag.StringVar(&o.pool, "pool", "", "write the union of the pairs of all detectors (for human judgement, seed 000 §4.2) to this file")
-	flag.StringVar(&o.lang, "lang", "en", "language of the collection: en, tr, or und")
+	flag.StringVar(&o.lang, "lang", "en", "language of the collection, a BCP 47 tag: en, tr, or und (neutral)")
 	flag.IntVar(&o.limit, "limit", 0, "use only the first N documents")
 	flag.Func("set", "override a detector option, key=value (repeatable)", func(s string) error {
 		o.set = append(o.set, s)
@@ -82,9 +81,9 @@ func run(stdout, stderr io.Writer, o options) error {
 	if err != nil {
 		return err
 	}
-	tag, err := language.Parse(o.lang)
+	tag, err := textproc.ParseLanguage(o.lang)
 	if err != nil {
-		return fmt.Errorf("-lang %q: %v", o.lang, err)
+		return fmt.Errorf("-lang: %v", err)
 	}
 	// Build every detector once before reading data, so a bad name or
 	// option fails at once.

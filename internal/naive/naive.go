@@ -91,8 +91,17 @@ func (d *Detector) score(a, c map[uint64]struct{}) float64 {
 	return n / float64(len(a))
 }
 
+// related reports whether c contains a (or is its near-duplicate). A part
+// does not contain its whole: c with 90% of its shingles inside a does not
+// contain a unless 90% of a is inside c.
 func (d *Detector) related(a, c map[uint64]struct{}) (float64, bool) {
 	s := d.score(a, c)
+	if !d.cfg.Symmetric && len(c) > 0 {
+		n := float64(inter(a, c))
+		if n >= 0.9*float64(len(c)) && n < 0.9*float64(len(a)) {
+			return s, false
+		}
+	}
 	return s, s > 0 && s >= d.cfg.Threshold
 }
 

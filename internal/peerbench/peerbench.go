@@ -36,7 +36,7 @@ const (
 )
 
 // Shingler makes the shingle byte strings the peers are fed: the words of
-// textproc.Words, each analysed by a language-neutral textproc.Analyzer
+// textproc.TermSpans, each analysed by a language-neutral textproc.Analyzer
 // (lower-casing only, no stopwords, no stemming: the analysis of
 // minhash.Sketcher with Language ""), joined by one space in runs of w. As
 // in minhash.Sketcher, a text of fewer than w words (but at least one) has
@@ -59,7 +59,7 @@ func NewShingler(w int) *Shingler {
 // Shingles returns the distinct shingles of text, sorted.
 func (s *Shingler) Shingles(text string) []string {
 	s.terms = s.terms[:0]
-	for sp := range textproc.Words(text) {
+	for sp := range textproc.TermSpans(text) {
 		if t, ok := s.an.Term(text[sp.Start:sp.End]); ok {
 			s.terms = append(s.terms, t)
 		}

@@ -31,7 +31,7 @@ var (
 	minhashConfig = minhash.Config{Shingle: ShingleWords, NumHashes: K, Threshold: Threshold}
 	simhashConfig = simhash.Config{
 		KeepStopwords: true,
-		Stemming:      simhash.StemNone,
+		Stemmer:       textproc.StemNone,
 		Features:      simhash.FeatureWordNGrams,
 		N:             ShingleWords,
 		Weights:       simhash.WeightUnit,

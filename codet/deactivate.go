@@ -1,0 +1,95 @@
+package codet
+
+// Node deactivation made independent of arrival order: a node's
+// contribution is taken back from every relation it fed when it is
+// deactivated.
+
+import "slices"
+
+// retract is called when node c is deactivated with the visitor list vis
+// (its entries before the group that deactivated it, which scored nothing
+// there): every pair of groups of vis received imp·min(n, m) (ModeTree)
+// or imp·n·m (ModePairwise) from c when the later of the two was added.
+// retract takes that back from every stored relation between two of
+// them, and re-decides it with the lower CS, so that the relations are
+// those of a tree where c never scored: which nodes end up deactivated
+// (more than NodeLimit distinct contents) does not depend on the order
+// the contents arrived in, so neither do the relations. It needs the
+// weight the increments used, which only a frozen table guarantees; with
+// online weights it does nothing (and the relations keep what c gave
+// while it was active).
+//
+// A pair with no stored relation needs nothing: its CS only decreases. A
+// relation C ⊇ A that the part-of-whole rule refused ([settings.keep]) may
+// become due when CS drops; then A ⊇ C is stored, and it is added when
+// that one is re-decided. Time O(Σ relations of the visitors), once per
+// node.
+func (d *Detector) retract(c uint32, vis []visitor) {
+	if !d.frozen || len(vis) < 2 {
+		return
+	}
+	nd := &d.nodes[c]
+	imp := d.idf.Weight(d.terms[nd.term]) * d.s.pow[nd.depth]
+	if imp == 0 {
+		return
+	}
+	count := make(map[uint32]uint32, len(vis))
+	for _, v := range vis {
+		count[v.g] = v.n
+	}
+	pairwise := d.s.Mode == ModePairwise
+	var added []edgeKey // relations added here, already at their new score
+	for _, v := range vis {
+		a := v.g
+		ga := &d.groups[a]
+		for k := 0; k < len(ga.containers); k++ {
+			e := ga.containers[k]
+			m, ok := count[e.g]
+			if !ok || slices.Contains(added, edgeKey{e.g, a}) {
+				continue
+			}
+			dec := imp * float64(min(v.n, m))
+			if pairwise {
+				dec = imp * float64(v.n) * float64(m)
+			}
+			oldCS := e.score * ga.scs
+			cs := oldCS - dec
+			scsC := d.groups[e.g].scs
+			ra, rc := cs/ga.scs, cs/scsC
+			if d.s.keep(ra, rc) {
+				ga.containers[k].score = ra
+			} else {
+				ga.containers = slices.Delete(ga.containers, k, k+1)
+				o := &d.groups[e.g]
+				o.contains = deleteFirst(o.contains, a)
+				d.stats.Edges--
+				k--
+			}
+			// a ⊇ e.g, refused before by the part-of-whole rule, may be due
+			// now.
+			if oldRC := oldCS / scsC; d.s.keep(rc, ra) && !d.s.keep(oldRC, e.score) {
+				if d.addEdge(a, e.g, rc) {
+					added = append(added, edgeKey{a, e.g})
+				}
+			}
+			ga = &d.groups[a]
+		}
+	}
+}
+
+// edgeKey is a relation container ⊇ contained.
+type edgeKey struct{ container, contained uint32 }
+
+// addEdge stores container ⊇ contained with score unless it is stored,
+// and reports whether it added it.
+func (d *Detector) addEdge(container, contained uint32, score float64) bool {
+	o := &d.groups[contained]
+	if slices.ContainsFunc(o.containers, func(e edge) bool { return e.g == container }) {
+		return false
+	}
+	o.containers = append(o.containers, edge{container, score})
+	g := &d.groups[container]
+	g.contains = append(g.contains, contained)
+	d.stats.Edges++
+	return true
+}

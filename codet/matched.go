@@ -1,0 +1,119 @@
+package codet
+
+// Matched spans: which sentences of a contained document a container
+// has (Varol 2012 §3.1, "also detects similar parts").
+
+import (
+	"slices"
+
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+)
+
+// Span is a sentence of a contained document and how much of it was found in
+// a container (see [Detector.Matched]).
+type Span struct {
+	// Start and End are the byte offsets of the sentence in the text given
+	// to Add.
+	Start, End int
+	// Score is the best cs(s, t)/cs(s, s) over the container's sequences t
+	// (Eq. 3.2 truncated at DT): 1 when the sentence's DT most significant
+	// words all appear, in the same idf order, in one sentence of the
+	// container.
+	Score float64
+}
+
+// Matched returns the sentences of the document contained that were found
+// in the document container: the byte offsets (into the text given to Add)
+// of every sentence of contained that shares a scored prefix with a
+// sentence of container, with the fraction of its self-similarity found,
+// ordered by Start. It works for any two live documents, whether or not
+// container ⊇ contained was decided. Matched time is O((|S_A| + |S_C|)·DT).
+// It returns an error wrapping [detector.ErrUnknownID] or
+// [detector.ErrClosed].
+func (d *Detector) Matched(container, contained string) ([]Span, error) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	ci, err := d.docs.Lookup("Matched", container)
+	if err != nil {
+		return nil, err
+	}
+	ai, err := d.docs.Lookup("Matched", contained)
+	if err != nil {
+		return nil, err
+	}
+	if d.docGroup[ci] == noGroup || d.docGroup[ai] == noGroup || ci == ai {
+		return nil, nil
+	}
+	// The prefixes of the container's sequences, by hash: a sequence of A
+	// shares a prefix of length L with some sequence of C iff its prefix of
+	// length L is in the set (prefix-closed).
+	onC := make(map[[2]uint64]struct{})
+	cTerms, _ := d.sequencesOf(ci)
+	for _, seq := range cTerms {
+		h := prefixSeed
+		for _, t := range seq {
+			h = prefixHash(h, t)
+			onC[h] = struct{}{}
+		}
+	}
+	spans := d.docSpans[ai]
+	best := make([]float64, len(spans)/2)
+	aTerms, aSent := d.sequencesOf(ai)
+	for k, seq := range aTerms {
+		self, found := 0.0, 0.0
+		matching := true
+		h := prefixSeed
+		for i, t := range seq {
+			imp := d.weightNow(t) * d.s.pow[i+1]
+			self += imp
+			h = prefixHash(h, t)
+			if _, ok := onC[h]; ok && matching {
+				found += imp
+			} else {
+				matching = false
+			}
+		}
+		if self > 0 && found > 0 {
+			o := aSent[k]
+			best[o] = max(best[o], found/self)
+		}
+	}
+	var out []Span
+	for o, sc := range best {
+		if sc > 0 {
+			out = append(out, Span{Start: int(spans[2*o]), End: int(spans[2*o+1]), Score: sc})
+		}
+	}
+	return out, nil
+}
+
+var prefixSeed = [2]uint64{0x9e3779b97f4a7c15, 0xc2b2ae3d27d4eb4f}
+
+func prefixHash(h [2]uint64, t uint32) [2]uint64 {
+	return [2]uint64{hashx.Combine(h[0], uint64(t)), hashx.Combine(h[1], uint64(t)+0x27d4eb2f165667c5)}
+}
+
+// sequencesOf returns the term sequences of live document idx and the
+// sentence ordinal of each: read up the tree from its group's sequence
+// ends, or from its near content.
+func (d *Detector) sequencesOf(idx uint32) ([][]uint32, []uint32) {
+	if nr := d.docNear[idx]; nr != noGroup {
+		x := &d.nears[nr]
+		out := make([][]uint32, len(x.off)-1)
+		for k := range out {
+			out[k] = x.terms[x.off[k]:x.off[k+1]]
+		}
+		return out, x.sent
+	}
+	gr := &d.groups[d.docGroup[idx]]
+	out := make([][]uint32, len(gr.ends))
+	for k, e := range gr.ends {
+		var seq []uint32
+		for c := e; c != 0; c = d.nodes[c].parent {
+			seq = append(seq, d.nodes[c].term)
+		}
+		slices.Reverse(seq)
+		out[k] = seq
+	}
+	return out, gr.sent
+}

@@ -1,0 +1,255 @@
+package codet
+
+// Scoring against the corpus tree and inserting into it (Varol 2012
+// Alg. 2-3).
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// edge is one stored containment relation between groups, seen from one
+// side: the other group and CS/SCS of the contained side.
+type edge struct {
+	g     uint32
+	score float64
+}
+
+// hit is a visit of an existing node by the document being probed.
+type hit struct {
+	node uint32
+	imp  float64
+}
+
+// probe is the scoring half of Alg. 1 step 4 with Alg. 2-3 for the
+// document in d.buf: every sequence walks the tree from the root without
+// changing it, and every earlier visitor of an active node gains the
+// node's impact, as if the document had been added to the visitor list
+// first (never itself, a fix the pseudo-code needs): a node whose list
+// would pass NodeLimit with it would be deactivated by that visit and
+// scores nothing. It fills d.acc for the groups in d.touched (sorted),
+// records the node of every visit in d.visits (0 past the existing
+// nodes) and returns the document's SCS. [Detector.commit] then inserts
+// the document; the result is the one of Alg. 2 walking and inserting at
+// once, since a document's own visits never score.
+//
+// A node visited n times by the new document and m times by an earlier
+// one adds imp·min(n, m) to their CS in [ModeTree] (the visitor set of
+// Alg. 2, counted so that the pair's score does not depend on which of
+// the two came first: Alg. 2 as written adds imp·n, the newer document's
+// visits) and imp·n·m in [ModePairwise] (Eq. 3.1). Both are symmetric, so
+// with frozen weights CS(C, A) is the same whichever of C and A arrived
+// first.
+func (d *Detector) probe() float64 {
+	d.touched = d.touched[:0]
+	d.visits = d.visits[:0]
+	d.cur = Stats{}
+	b := d.buf
+	selfTree := 0.0
+	// First pass: walk, and list the visits of existing nodes with their
+	// impact (a node has one term and one depth, so one impact).
+	d.hits = d.hits[:0]
+	for k := range b.n() {
+		ids, ws := b.seq(k)
+		c := uint32(0)
+		for i, id := range ids {
+			// Alg. 3: improvement ← word.idfValue × depth^DSP.
+			imp := ws[i] * d.s.pow[i+1]
+			selfTree += imp
+			if c != noGroup {
+				if ch, ok := d.children[childKey(c, id)]; ok {
+					c = ch
+				} else {
+					c = noGroup // absent: so is every deeper node
+				}
+			}
+			if c == noGroup {
+				d.visits = append(d.visits, 0)
+				continue
+			}
+			d.visits = append(d.visits, c)
+			d.hits = append(d.hits, hit{c, imp})
+		}
+	}
+	// Second pass: score each distinct node once, with its visit count n.
+	slices.SortFunc(d.hits, func(x, y hit) int { return cmp.Compare(x.node, y.node) })
+	pairwise := d.s.Mode == ModePairwise
+	for i := 0; i < len(d.hits); {
+		c, imp := d.hits[i].node, d.hits[i].imp
+		j := i + 1
+		for j < len(d.hits) && d.hits[j].node == c {
+			j++
+		}
+		n := uint32(j - i)
+		i = j
+		nd := &d.nodes[c]
+		if !nd.active || len(nd.vis) >= d.s.limit {
+			continue
+		}
+		for _, v := range nd.vis {
+			// IncreaseSimilarity(d_i, d_j, word, depth): cs[i][j] += imp.
+			// The symmetric cs[j][i] is the same number, kept once.
+			var inc float64
+			if pairwise {
+				inc = imp * float64(n) * float64(v.n)
+			} else {
+				inc = imp * float64(min(n, v.n))
+			}
+			if d.stamp[v.g] != d.gen {
+				d.stamp[v.g] = d.gen
+				d.acc[v.g] = 0
+				d.touched = append(d.touched, v.g)
+			}
+			d.acc[v.g] += inc
+			d.cur.Increments++
+		}
+	}
+	d.cur.Candidates = len(d.touched)
+	d.stats.Increments += d.cur.Increments
+	d.stats.Candidates += d.cur.Candidates
+	slices.Sort(d.touched) // deterministic edge order
+	// SCS with the scoring the tree applies: a copy of this document
+	// visiting its nodes gains imp·min(n, n) = imp·n per node (ModeTree),
+	// or imp·n² (ModePairwise: Eq. 3.3 truncated at DT).
+	if pairwise || d.s.SCSPairs {
+		return d.pairSelf()
+	}
+	return selfTree
+}
+
+// commit inserts the probed document as group g (Alg. 2 lines 1-22
+// without the scoring, done by probe): every sequence walks the tree,
+// creating missing nodes, and g joins the visitor list of every active
+// node it visits; a list passing NodeLimit deactivates its node. A node
+// the probe did not find can only exist now if an earlier sequence of
+// this document created it, so it is looked up among the nodes created by
+// this commit (a small map) rather than in the whole tree's.
+func (d *Detector) commit(g uint32) {
+	b := d.buf
+	gr := &d.groups[g]
+	gr.ends = gr.ends[:0]
+	gr.sent = append(gr.sent[:0], b.sent...)
+	if d.created == nil {
+		d.created = make(map[uint64]uint32)
+	}
+	clear(d.created)
+	p := 0
+	for k := range b.n() {
+		ids, _ := b.seq(k)
+		c := uint32(0)
+		for _, id := range ids {
+			if n := d.visits[p]; n != 0 {
+				c = n
+			} else {
+				key := childKey(c, id)
+				if n, ok := d.created[key]; ok {
+					c = n
+				} else {
+					c = d.newChild(c, id)
+					d.created[key] = c
+				}
+			}
+			p++
+			d.enter(c, g)
+		}
+		gr.ends = append(gr.ends, c)
+	}
+}
+
+// decide is Alg. 3 lines 6-15 for the new group g against every group the
+// probe touched: both containment directions, each kept by [settings.keep].
+func (d *Detector) decide(g uint32) {
+	gr := &d.groups[g]
+	for _, j := range d.touched {
+		cs := d.acc[j]
+		other := &d.groups[j]
+		if gr.scs <= 0 || other.scs <= 0 {
+			continue
+		}
+		rg, ro := cs/gr.scs, cs/other.scs
+		if cs < min(d.s.minScore, 0.8*min(gr.scs, other.scs))-1e-9 {
+			continue // too little shared evidence (Config.MinScore)
+		}
+		// if cs[i][j] > ETL × scs[i]: Containers(d_i) ∪= {d_j}
+		if d.s.keep(rg, ro) {
+			gr.containers = append(gr.containers, edge{j, rg})
+			other.contains = append(other.contains, g)
+			d.stats.Edges++
+		}
+		// if cs[j][i] > ETL × scs[j]: Containers(d_j) ∪= {d_i}
+		if d.s.keep(ro, rg) {
+			other.containers = append(other.containers, edge{g, ro})
+			gr.contains = append(gr.contains, j)
+			d.stats.Edges++
+		}
+	}
+}
+
+// snap rounds a ratio to 9 decimals: a CS summed in another order
+// (another arrival order) differs in its last bits, and a ratio that is
+// exactly 0.9 or ETL (equal weights make such ratios) must decide the
+// same way.
+func snap(r float64) float64 { return math.Round(r*1e9) / 1e9 }
+
+// partThreshold is the share of a document C found in A from which C
+// counts as a part of A ([settings.keep]): DefaultCollapseThreshold, the
+// mutual score of near-duplicates.
+const partThreshold = DefaultCollapseThreshold
+
+// keep decides C ⊇ A from rA = CS(C, A)/SCS(A), the share of A found in
+// C, and rC = CS(C, A)/SCS(C), the share of C found in A, both rounded by
+// snap: rA > ETL (Varol 2012 §3.2), and, unless Config.BothDirections is
+// set, C is not itself a part of A: not rC ≥ 0.9 (partThreshold) while
+// rA is below it. The thesis's rule alone reports a part as containing
+// its whole as soon as the part holds more than ETL of it (the first two
+// thirds of an article contain the article at ETL 0.5); two documents
+// that each hold 90% of the other are near-duplicates and contain each
+// other.
+func (s *settings) keep(rA, rC float64) bool {
+	rA, rC = snap(rA), snap(rC)
+	if rA <= s.etl {
+		return false
+	}
+	return s.BothDirections || rC < partThreshold || rA >= partThreshold
+}
+
+// pairSelf returns Σ_p v(p)²·imp(p) over the distinct prefixes p of the
+// sequences in d.buf, v(p) being how many sequences start with p: the
+// ModePairwise self-similarity (Eq. 3.3 truncated at DT). Sorted
+// lexicographically, the sequences sharing a prefix are contiguous.
+func (d *Detector) pairSelf() float64 {
+	b := d.buf
+	n := b.n()
+	d.order = d.order[:0]
+	for k := range n {
+		d.order = append(d.order, k)
+	}
+	slices.SortFunc(d.order, func(x, y int) int {
+		a, _ := b.seq(x)
+		c, _ := b.seq(y)
+		return slices.Compare(a, c)
+	})
+	s := 0.0
+	for depth := 1; depth <= d.s.dt; depth++ {
+		for i := 0; i < n; {
+			ids, ws := b.seq(d.order[i])
+			if len(ids) < depth {
+				i++
+				continue
+			}
+			j := i + 1
+			for j < n {
+				o, _ := b.seq(d.order[j])
+				if len(o) < depth || !slices.Equal(o[:depth], ids[:depth]) {
+					break
+				}
+				j++
+			}
+			v := float64(j - i)
+			s += v * v * ws[depth-1] * d.s.pow[depth]
+			i = j
+		}
+	}
+	return s
+}

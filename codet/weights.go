@@ -1,0 +1,232 @@
+package codet
+
+// Term weights and the per-goroutine analysis state: a frozen idf table (a
+// caller's, or the embedded reference table of the language) read outside
+// the detector's lock, or the online table of the stream (Varol 2012
+// Eq. 2.1, §5.1.3) kept under it.
+
+import (
+	"math"
+	"sync"
+
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/textproc"
+)
+
+// worker is the state of one Add outside the lock: an analyzer (not safe
+// for concurrent use, so one per concurrent Add), the sequences it builds,
+// and caches by the analyzer's own term IDs. Its term IDs are local: the
+// detector's term IDs (the tree's labels) come from its vocabulary, and
+// gid caches the mapping (the vocabulary only grows, so an entry never
+// goes stale).
+type worker struct {
+	an     *textproc.Analyzer
+	buf    seqBuf
+	wcache []float64 // frozen-table weight by local ID; NaN = not cached
+	thash  []uint64  // term hash by local ID; 0 = not cached
+	gid    []uint32  // detector term ID + 1 by local ID; 0 = not known
+	fw     frozenWeights
+	lw     lockedWeights
+}
+
+// frozen returns the worker's weighter for a frozen table (a pointer into
+// the worker, so passing it as an interface does not allocate).
+func (w *worker) frozen(idf *textproc.IDF) *frozenWeights {
+	w.fw = frozenWeights{w, idf}
+	return &w.fw
+}
+
+// locked returns the worker's weighter under the lock of d.
+func (w *worker) locked(d *Detector) *lockedWeights {
+	w.lw = lockedWeights{w, d}
+	return &w.lw
+}
+
+// workers is a free list of workers, at most max kept.
+type workers struct {
+	mu   sync.Mutex
+	free []*worker
+	max  int
+	cfg  textproc.Config
+}
+
+func (p *workers) get() (*worker, error) {
+	p.mu.Lock()
+	if n := len(p.free); n > 0 {
+		w := p.free[n-1]
+		p.free = p.free[:n-1]
+		p.mu.Unlock()
+		return w, nil
+	}
+	p.mu.Unlock()
+	an, err := textproc.NewAnalyzer(p.cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &worker{an: an}, nil
+}
+
+func (p *workers) put(w *worker) {
+	p.mu.Lock()
+	if len(p.free) < p.max {
+		p.free = append(p.free, w)
+	}
+	p.mu.Unlock()
+}
+
+func (p *workers) drop() {
+	p.mu.Lock()
+	p.free = nil
+	p.mu.Unlock()
+}
+
+// hash is a 64-bit hash of a term, by local ID: the content signature
+// must not depend on which analyzer saw the text.
+func (w *worker) hash(id uint32, term string) uint64 {
+	if int(id) < len(w.thash) && w.thash[id] != 0 {
+		return w.thash[id]
+	}
+	h := hashx.String64(term, 0x5bd1e995) | 1
+	if int(id) >= len(w.thash) {
+		w.thash = grow(w.thash, max(int(id)+1, 2*len(w.thash)))
+	}
+	w.thash[id] = h
+	return h
+}
+
+// frozenWeights weighs terms with a frozen table, cached by local ID: safe
+// outside the detector's lock (the table never changes).
+type frozenWeights struct {
+	w   *worker
+	idf *textproc.IDF
+}
+
+func (f *frozenWeights) weight(id uint32, term string) float64 {
+	w := f.w
+	if int(id) < len(w.wcache) && !math.IsNaN(w.wcache[id]) {
+		return w.wcache[id]
+	}
+	v := f.idf.Weight(term)
+	if int(id) >= len(w.wcache) {
+		w.wcache = growNaN(w.wcache, max(int(id)+1, 2*len(w.wcache)))
+	}
+	w.wcache[id] = v
+	return v
+}
+
+func (f *frozenWeights) key(_ uint32, w float64) float64 { return w }
+
+func (f *frozenWeights) hash(id uint32, term string) uint64 { return f.w.hash(id, term) }
+
+// lockedWeights weighs terms under the detector's lock: with the online
+// table (the document's own terms counted first) or with a caller's table
+// that is not frozen (read as it is now).
+type lockedWeights struct {
+	w *worker
+	d *Detector
+}
+
+func (l *lockedWeights) weight(id uint32, term string) float64 {
+	if l.d.idf != nil {
+		return l.d.idf.Weight(term)
+	}
+	return l.d.onlineWeight(l.w.gid[id] - 1)
+}
+
+func (l *lockedWeights) key(_ uint32, w float64) float64 { return w }
+
+func (l *lockedWeights) hash(id uint32, term string) uint64 { return l.w.hash(id, term) }
+
+func grow[T any](s []T, n int) []T {
+	if n <= len(s) {
+		return s
+	}
+	return append(s, make([]T, n-len(s))...)
+}
+
+func growNaN(s []float64, n int) []float64 {
+	for len(s) < n {
+		s = append(s, math.NaN())
+	}
+	return s
+}
+
+// intern returns the detector's term ID of term, adding it to the
+// vocabulary if new. The caller holds the lock.
+func (d *Detector) intern(term string) uint32 {
+	if id, ok := d.vocab[term]; ok {
+		return id
+	}
+	id := uint32(len(d.terms))
+	d.terms = append(d.terms, term)
+	d.vocab[term] = id
+	return id
+}
+
+// globalID returns the detector's term ID of the worker's local ID id,
+// through the worker's cache. The caller holds the lock.
+func (d *Detector) globalID(w *worker, id uint32) uint32 {
+	if int(id) < len(w.gid) && w.gid[id] != 0 {
+		return w.gid[id] - 1
+	}
+	g := d.intern(w.an.TermOf(id))
+	if int(id) >= len(w.gid) {
+		w.gid = grow(w.gid, max(int(id)+1, 2*len(w.gid)))
+	}
+	w.gid[id] = g + 1
+	return g
+}
+
+// globalize rewrites the sequences of w.buf from local to detector term
+// IDs. The caller holds the lock.
+func (d *Detector) globalize(w *worker) {
+	for i, id := range w.buf.terms {
+		w.buf.terms[i] = d.globalID(w, id)
+	}
+}
+
+// countOnline counts doc in the online table (each distinct term once),
+// interning its terms. The caller holds the lock.
+func (d *Detector) countOnline(w *worker, doc *textproc.Document) {
+	d.nDocs++
+	d.gen++
+	if d.gen == 0 { // wrapped: reset every stamp
+		clear(d.stamp)
+		clear(d.seen)
+		d.gen = 1
+	}
+	for _, t := range doc.Tokens {
+		g := d.globalID(w, t.ID)
+		if int(g) >= len(d.seen) {
+			n := max(int(g)+1, 2*len(d.seen))
+			d.seen = grow(d.seen, n)
+			d.df = grow(d.df, n)
+		}
+		if d.seen[g] != d.gen {
+			d.seen[g] = d.gen
+			d.df[g]++
+		}
+	}
+}
+
+// onlineWeight is log(1 + N/df) of the online table for a detector term
+// ID; df ≥ 1 for every term of the document being added, which is counted
+// first.
+func (d *Detector) onlineWeight(id uint32) float64 {
+	if d.nDocs == 0 {
+		return 0
+	}
+	df := int64(1)
+	if int(id) < len(d.df) && d.df[id] > 0 {
+		df = d.df[id]
+	}
+	return math.Log1p(float64(d.nDocs) / float64(df))
+}
+
+// weightNow is idf(term) of a detector term ID as a reader sees it.
+func (d *Detector) weightNow(id uint32) float64 {
+	if d.idf == nil {
+		return d.onlineWeight(id)
+	}
+	return d.idf.Weight(d.terms[id])
+}

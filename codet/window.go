@@ -1,0 +1,137 @@
+package codet
+
+// Removal and the time window (Varol et al. 2011 §3.3).
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+)
+
+type queued struct {
+	ord uint64
+	idx uint32
+}
+
+// Remove forgets the document id (the time window of Varol et al. 2011
+// §3.3). The last document of a content frees its visitor entries, its
+// stored relations, and every tree node no live document visits any more,
+// so memory follows the live set. Remove time is O(s·PSC·DT·NodeLimit +
+// relations) for s sentences. It returns an error wrapping
+// [detector.ErrUnknownID] or [detector.ErrClosed].
+func (d *Detector) Remove(id string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	idx, err := d.docs.Remove(id)
+	if err != nil {
+		return err
+	}
+	d.forget(idx)
+	return nil
+}
+
+// Expire removes every live document added before position pos, where the
+// n-th successful Add (counting from 0) has position n: a time window that
+// keeps the documents newer than a caller-given position (Varol et al. 2011
+// §3.3, "a time window concept, which makes older documents to be removed
+// from the corpus tree"). It returns the number of documents removed, or
+// an error wrapping [detector.ErrClosed]. Expire time is O(removed
+// documents × Remove).
+func (d *Detector) Expire(pos uint64) (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.docs.Closed() {
+		return 0, fmt.Errorf("codet: Expire(%d): %w", pos, detector.ErrClosed)
+	}
+	n := 0
+	for d.head < len(d.queue) && d.queue[d.head].ord < pos {
+		if d.evictOldest() {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// Position returns the position the next successful Add will have (the
+// number of documents added so far), for [Detector.Expire].
+func (d *Detector) Position() uint64 {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.nextOrd
+}
+
+// evictOldest pops the oldest queue entry and removes its document if it
+// is still the live document of that entry. It reports whether it removed
+// one.
+func (d *Detector) evictOldest() bool {
+	q := d.queue[d.head]
+	d.head++
+	if d.head > 1024 && d.head*2 > len(d.queue) {
+		d.queue = append(d.queue[:0], d.queue[d.head:]...)
+		d.head = 0
+	}
+	if !d.docs.Live(q.idx) || d.docOrd[q.idx] != q.ord {
+		return false // removed by the caller since
+	}
+	if _, err := d.docs.Remove(d.docs.ID(q.idx)); err != nil {
+		return false
+	}
+	d.forget(q.idx)
+	return true
+}
+
+// forget drops document idx from its group (or near content), a near
+// content when it was its last document, and the group from the tree when
+// it has neither live documents nor near contents left.
+func (d *Detector) forget(idx uint32) {
+	g, nr := d.docGroup[idx], d.docNear[idx]
+	d.docGroup[idx] = noGroup
+	d.docNear[idx] = noGroup
+	d.docSpans[idx] = nil
+	if g == noGroup {
+		return
+	}
+	gr := &d.groups[g]
+	if nr != noGroup {
+		x := &d.nears[nr]
+		x.members = deleteFirst(x.members, idx)
+		gr.nearDocs = deleteFirst(gr.nearDocs, idx)
+		if len(x.members) > 0 {
+			return
+		}
+		gr.near = deleteFirst(gr.near, nr)
+		if s, ok := d.nearBySig[x.sig]; ok && s == nr {
+			delete(d.nearBySig, x.sig)
+		}
+		d.nears[nr] = nearContent{}
+		d.freeNears = append(d.freeNears, nr)
+	} else {
+		gr.members = deleteFirst(gr.members, idx)
+	}
+	if len(gr.members) > 0 || len(gr.near) > 0 {
+		return // the content stays, for its members or near contents
+	}
+	d.purge(g, gr.ends)
+	for _, e := range gr.containers {
+		o := &d.groups[e.g]
+		o.contains = deleteFirst(o.contains, g)
+	}
+	for _, a := range gr.contains {
+		o := &d.groups[a]
+		o.containers = slices.DeleteFunc(o.containers, func(e edge) bool { return e.g == g })
+	}
+	d.stats.Edges -= len(gr.containers) + len(gr.contains)
+	if s, ok := d.bySig[gr.sig]; ok && s == g {
+		delete(d.bySig, gr.sig)
+	}
+	d.groups[g] = group{}
+	d.freeGroups = append(d.freeGroups, g)
+}
+
+func deleteFirst(s []uint32, v uint32) []uint32 {
+	if k := slices.Index(s, v); k >= 0 {
+		return slices.Delete(s, k, k+1)
+	}
+	return s
+}

@@ -1,0 +1,97 @@
+package refidf_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/text/language"
+
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/refidf"
+	"github.com/seed-9ef9c1df/neardup/textproc"
+)
+
+func TestEmbeddedTables(t *testing.T) {
+	for _, c := range []struct {
+		tag  language.Tag
+		n    int64
+		term string // a common stem: low weight
+		rare string // a stem absent from the table: weight log(N)
+	}{
+		{language.English, 21268, "said", "zzzzq"},
+		{language.MustParse("en-GB"), 21268, "compa", "zzzzq"},
+		{language.Turkish, 3600, "türki", "zzzzq"},
+	} {
+		idf, ok := refidf.For(c.tag)
+		require.True(t, ok, c.tag)
+		assert.True(t, idf.Frozen())
+		assert.Equal(t, c.n, idf.N())
+		assert.Greater(t, idf.DF(c.term), int64(c.n/20), "%s: df(%s)", c.tag, c.term)
+		assert.Less(t, idf.Weight(c.term), idf.Weight(c.rare))
+		assert.InDelta(t, idf.Weight(c.rare), idf.Weight("zzzzr"), 0)
+	}
+	_, ok := refidf.For(language.French)
+	assert.False(t, ok)
+	_, ok = refidf.For(language.Und)
+	assert.False(t, ok)
+}
+
+func TestMatches(t *testing.T) {
+	assert.True(t, refidf.Matches(textproc.FullConfig(language.English)))
+	full := textproc.FullConfig(language.Turkish)
+	full.PrefixLen = 0
+	assert.True(t, refidf.Matches(full))
+	full.PrefixLen = 6
+	assert.False(t, refidf.Matches(full))
+	keep := textproc.FullConfig(language.English)
+	keep.RemoveStopwords = false
+	assert.False(t, refidf.Matches(keep))
+	assert.False(t, refidf.Matches(textproc.FullConfig(language.German)))
+}
+
+// TestReproducible rebuilds every table from the shared data and checks it
+// is byte for byte the embedded one (the generator has been rerun after any
+// change of the analyzer).
+func TestReproducible(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow under -short")
+	}
+	for _, src := range refidf.Sources {
+		var texts []string
+		for _, f := range src.Files {
+			texts = append(texts, dataset.Texts(dataset.ForTest(t, f))...)
+		}
+		tag := language.MustParse(src.Language)
+		b, err := refidf.Build(textproc.FullConfig(tag), texts, refidf.MinDF)
+		require.NoError(t, err)
+		idf, ok := refidf.For(tag)
+		require.True(t, ok)
+		want, err := idf.MarshalBinary()
+		require.NoError(t, err)
+		assert.Equal(t, want, b, "%s: embedded table differs from a rebuild: run go run ./internal/refidf/gen", src.Language)
+	}
+}
+
+func TestBuildDropsRareTerms(t *testing.T) {
+	cfg := textproc.FullConfig(language.English)
+	texts := []string{"Copper prices rose.", "Copper prices fell sharply.", "Zinc output fell."}
+	b, err := refidf.Build(cfg, texts, 2)
+	require.NoError(t, err)
+	idf := textproc.NewIDF(false)
+	require.NoError(t, idf.UnmarshalBinary(b))
+	full := textproc.BuildIDF(mustAnalyzer(t, cfg), texts, false)
+	for _, term := range []string{"coppe", "price", "fell", "zinc", "outpu", "rose", "sharp"} {
+		assert.InDelta(t, full.Weight(term), idf.Weight(term), 1e-12, term)
+	}
+	assert.Equal(t, int64(0), idf.DF("zinc"))
+	assert.Equal(t, int64(2), idf.DF("coppe"))
+	_, err = refidf.Build(textproc.Config{PrefixLen: -1}, texts, 2)
+	assert.Error(t, err)
+}
+
+func mustAnalyzer(t *testing.T, cfg textproc.Config) *textproc.Analyzer {
+	an, err := textproc.NewAnalyzer(cfg)
+	require.NoError(t, err)
+	return an
+}

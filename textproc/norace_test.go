@@ -1,0 +1,5 @@
+//go:build !race
+
+package textproc
+
+const raceEnabled = false
