@@ -81,7 +81,9 @@ type ContainmentConfig struct {
 //     documents yields one (A, B) record per pair of its members;
 //  3. overlap (CombinePerKey, a sum lifted before the shuffle): the number
 //     m of shared shingles per pair; A ⊆ B is reported when m/|A| reaches
-//     Threshold, B ⊆ A when m/|B| does, each with that ratio as its score.
+//     Threshold and either m = |A| or m is evidence enough
+//     (shingle.Config.MinOverlap) and B is not a part of A; B ⊆ A likewise,
+//     each with its ratio as the score.
 //
 // The set sizes travel in the postings and in the pair key, so no join is
 // needed. Shuffle volume is 8+|ID|+8 bytes per shingle occurrence in stage 2
@@ -92,20 +94,20 @@ type ContainmentConfig struct {
 // config. At run time the pipeline fails on an empty ID or an ID holding a
 // NUL byte; documents over MaxTextBytes are skipped and counted.
 func Containment(s beam.Scope, docs beam.PCollection, cfg ContainmentConfig) (beam.PCollection, error) {
-	sc := cfg.Shingle
-	if _, err := shingle.New(sc); err != nil {
+	// The Detector's own resolution of the config (defaults by Method,
+	// Threshold, MinOverlap, the content filter), so that the pipeline
+	// decides as its Containers does.
+	d, err := shingle.New(cfg.Shingle)
+	if err != nil {
 		return beam.PCollection{}, fmt.Errorf("dedup: %w", err)
 	}
+	sc := d.Config()
 	switch {
 	case sc.Method == shingle.FullFingerprint:
 	case sc.Method == shingle.DSC && sc.SuperShingle == 0 && (sc.Sampling == shingle.SampleModulus || sc.Sampling == shingle.SampleStride):
 	default:
 		return beam.PCollection{}, fmt.Errorf("%s (Method %v, Sampling %v, SuperShingle %d): %w",
 			containmentMethodError, sc.Method, sc.Sampling, sc.SuperShingle, detector.ErrInvalidConfig)
-	}
-	theta := sc.Threshold
-	if theta == 0 {
-		theta = shingle.DefaultContainment
 	}
 	maxDF := cfg.MaxDF
 	if maxDF == 0 {
@@ -119,7 +121,7 @@ func Containment(s beam.Scope, docs beam.PCollection, cfg ContainmentConfig) (be
 	posts := beam.ParDo(s, &shingleFn{Cfg: sc, MaxText: maxText}, docs)
 	pairs := beam.ParDo(s, &postingFn{MaxDF: maxDF}, beam.GroupByKey(s, posts))
 	overlaps := beam.CombinePerKey(s, sumInts, pairs)
-	return beam.ParDo(s, &overlapFn{Threshold: theta}, overlaps), nil
+	return beam.ParDo(s, &overlapFn{Threshold: sc.Threshold, MinOverlap: sc.MinOverlap}, overlaps), nil
 }
 
 func sumInts(a, b int) int { return a + b }
@@ -213,8 +215,13 @@ func pairKey(a, b posting) string {
 }
 
 // overlapFn decides both directions of a pair from its overlap; stage 3.
+// C ⊇ A is reported, as shingle.Detector.Containers does, when m/|A|
+// reaches Threshold and either C holds all of A (m = |A|) or the overlap
+// is evidence enough (see [enoughOverlap]) and C is not a part of A (see
+// [partOf]).
 type overlapFn struct {
-	Threshold float64
+	Threshold  float64
+	MinOverlap int // resolved shingle.Config.MinOverlap
 }
 
 func (f *overlapFn) ProcessElement(_ context.Context, key string, m int, emit func(Contained)) error {
@@ -229,11 +236,27 @@ func (f *overlapFn) ProcessElement(_ context.Context, key string, m int, emit fu
 	}
 	// "if document d_C contains 60% of d_A's hash values, then d_C ⊇ d_A"
 	// (Varol 2012 §4.1.2): |S(A) ∩ S(C)| / |S(A)| ≥ θ.
-	if s := float64(m) / float64(na); s >= f.Threshold {
+	if s := float64(m) / float64(na); s >= f.Threshold && f.contains(m, nb, na) {
 		emit(Contained{Doc: parts[0], Container: parts[1], Score: s})
 	}
-	if s := float64(m) / float64(nb); s >= f.Threshold {
+	if s := float64(m) / float64(nb); s >= f.Threshold && f.contains(m, na, nb) {
 		emit(Contained{Doc: parts[1], Container: parts[0], Score: s})
 	}
 	return nil
+}
+
+// contains reports whether a container of c features, sharing m with a
+// document of a features whose share m/a already reached Threshold, is
+// reported: all of the document (m = a), or evidence enough and not a part
+// of the document.
+func (f *overlapFn) contains(m, c, a int) bool {
+	return m == a || enoughOverlap(float64(m), float64(min(a, c)), f.MinOverlap) && !partOf(m, c, a)
+}
+
+// partOf reports whether a document C of c features, sharing m with a
+// document A of a features, is a part of A: at least 90% of C inside A
+// while A is not 90% inside C. A part does not contain its whole, however
+// low the threshold (shingle.Detector's rule).
+func partOf(m, c, a int) bool {
+	return float64(m) >= 0.9*float64(c) && float64(m) < 0.9*float64(a)
 }

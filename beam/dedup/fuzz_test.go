@@ -39,16 +39,24 @@ func FuzzPairKey(f *testing.F) {
 		}
 		a, b = ordered(a, b)
 		var got []Contained
-		err := (&overlapFn{Threshold: 0.5}).ProcessElement(context.Background(), pairKey(posting{a, na}, posting{b, nb}), m,
+		err := (&overlapFn{Threshold: 0.5, MinOverlap: 30}).ProcessElement(context.Background(), pairKey(posting{a, na}, posting{b, nb}), m,
 			func(c Contained) { got = append(got, c) })
 		require.NoError(t, err)
 		for _, c := range got {
 			require.True(t, c.Doc == a && c.Container == b || c.Doc == b && c.Container == a)
 			require.GreaterOrEqual(t, c.Score, 0.5)
 		}
+		// The shingle detector's rule, written out: the share reaches the
+		// threshold and C holds all of A, or they share at least 30
+		// features (80% of the smaller set when it is short) and C is
+		// not a part of A (90% of C in A while A is not 90% in C).
 		want := 0
-		for _, n := range []int{na, nb} {
-			if float64(m)/float64(n) >= 0.5 {
+		for _, nc := range [][2]int{{na, nb}, {nb, na}} {
+			n, c := float64(nc[0]), float64(nc[1])
+			x := float64(m)
+			evidence := x >= min(30, 0.8*min(n, c))-1e-9
+			part := x >= 0.9*c && x < 0.9*n
+			if x/n >= 0.5 && (x == n || evidence && !part) {
 				want++
 			}
 		}

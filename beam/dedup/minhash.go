@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -12,34 +13,53 @@ import (
 	"github.com/seed-9ef9c1df/neardup/minhash"
 )
 
-// Signed is a document's MinHash signature in the shuffle.
+// Signed is a document's MinHash signature in the shuffle, with the
+// number of distinct shingles it was drawn from (the set size the
+// evidence rule of minhash.Config.MinOverlap needs).
 type Signed struct {
-	ID  string
-	Sig []uint32
+	ID   string
+	Sig  []uint32
+	Size int
+}
+
+// sized is a representative's signature and set size, keyed by its ID, as
+// the verification joins receive it.
+type sized struct {
+	Sig  []uint32
+	Size int
+}
+
+// member is a document of an exact-copy class: its ID and set size.
+// Copies share a signature but not necessarily a set size.
+type member struct {
+	ID   string
+	Size int
 }
 
 // half is a candidate pair after the first verification join: the
 // members of A's exact-copy class (A first) and A's signature, keyed by B.
 type half struct {
-	Members []string
+	Members []member
 	Sig     []uint32
 }
 
 func init() {
 	register.DoFn3x1[context.Context, Doc, func(uint64, Signed), error](&signFn{})
-	register.DoFn7x1[context.Context, uint64, func(*Signed) bool, func(uint64, string), func(string, []uint32), func(string, string), func(Pair), error](&collapseFn{})
+	register.DoFn7x1[context.Context, uint64, func(*Signed) bool, func(uint64, string), func(string, sized), func(string, member), func(Pair), error](&collapseFn{})
 	register.DoFn4x0[context.Context, uint64, func(*string) bool, func(string, string)](&bucketFn{})
-	register.DoFn6x1[context.Context, string, func(*string) bool, func(*[]uint32) bool, func(*string) bool, func(string, half), error](&join1Fn{})
-	register.DoFn6x1[context.Context, string, func(*half) bool, func(*[]uint32) bool, func(*string) bool, func(Pair), error](&join2Fn{})
+	register.DoFn6x1[context.Context, string, func(*string) bool, func(*sized) bool, func(*member) bool, func(string, half), error](&join1Fn{})
+	register.DoFn6x1[context.Context, string, func(*half) bool, func(*sized) bool, func(*member) bool, func(Pair), error](&join2Fn{})
 	register.Emitter2[uint64, Signed]()
 	register.Emitter2[uint64, string]()
-	register.Emitter2[string, []uint32]()
+	register.Emitter2[string, sized]()
+	register.Emitter2[string, member]()
 	register.Emitter2[string, string]()
 	register.Emitter2[string, half]()
 	register.Emitter1[Pair]()
 	register.Iter1[Signed]()
 	register.Iter1[string]()
-	register.Iter1[[]uint32]()
+	register.Iter1[sized]()
+	register.Iter1[member]()
 	register.Iter1[half]()
 }
 
@@ -91,6 +111,7 @@ type minhashPlan struct {
 	sketch      minhash.Config
 	bands, rows int
 	maxBucket   int
+	minOverlap  int // resolved minhash.Config.MinOverlap
 }
 
 func (c MinHashConfig) plan() (minhashPlan, error) {
@@ -103,7 +124,7 @@ func (c MinHashConfig) plan() (minhashPlan, error) {
 		return minhashPlan{}, fmt.Errorf("dedup: MinHashPairs needs Mode Jaccard without Supershingles (Mode %d, Supershingles %d): %w",
 			cfg.Mode, cfg.Supershingles, detector.ErrInvalidConfig)
 	}
-	p := minhashPlan{sketch: cfg, bands: cfg.Bands, rows: cfg.Rows, maxBucket: c.MaxBucket}
+	p := minhashPlan{sketch: cfg, bands: cfg.Bands, rows: cfg.Rows, maxBucket: c.MaxBucket, minOverlap: cfg.MinOverlap}
 	if p.bands == 0 {
 		// The banding minhash.New derives (minhash.Params).
 		p.bands, p.rows, err = minhash.Params(cfg.Threshold, cfg.NumHashes, cfg.FalsePositiveWeight, cfg.FalseNegativeWeight)
@@ -192,21 +213,25 @@ func minhashStages(s beam.Scope, docs beam.PCollection, cfg MinHashConfig, last 
 		repSigs = beam.ParDo(s, dropSig, repSigs)
 	}
 	halves := beam.ParDo(s, &join1Fn{}, beam.CoGroupByKey(s, out.cands, repSigs, copies))
-	pairs := beam.ParDo(s, &join2Fn{Threshold: p.sketch.Threshold, NoVerify: cfg.NoVerify},
+	pairs := beam.ParDo(s, &join2Fn{Threshold: p.sketch.Threshold, MinOverlap: p.minOverlap, NoVerify: cfg.NoVerify},
 		beam.CoGroupByKey(s, halves, repSigs, copies))
 	out.pairs = beam.Flatten(s, copyPairs, pairs)
 	return out, nil
 }
 
 // dropSig discards signatures: the joins of NoVerify carry none.
-func dropSig(string, []uint32, func(string, []uint32)) {}
+func dropSig(string, sized, func(string, sized)) {}
 
 func init() {
 	register.Function3x0(dropSig)
 }
 
-// payload is the shuffle-byte estimate of one signature.
+// sigBytes is the shuffle-byte estimate of one signature.
 func sigBytes(sig []uint32) int64 { return 4 * int64(len(sig)) }
+
+// sizeBytes is the shuffle-byte estimate of one set size (an int counted at
+// 8 bytes, its fixed width).
+const sizeBytes = 8
 
 // signFn signs documents; stage 1.
 type signFn struct {
@@ -250,8 +275,8 @@ func (f *signFn) ProcessElement(ctx context.Context, d Doc, emit func(uint64, Si
 	}
 	// The whole signature as one band: a digest of all K values.
 	f.keys = minhash.AppendBandKeys(f.keys[:0], sig, 1, len(sig))
-	f.shufBy.Inc(ctx, 8+int64(len(d.ID))+sigBytes(sig))
-	emit(f.keys[0], Signed{ID: d.ID, Sig: sig})
+	f.shufBy.Inc(ctx, 8+int64(len(d.ID))+sigBytes(sig)+sizeBytes)
+	emit(f.keys[0], Signed{ID: d.ID, Sig: sig, Size: size})
 	return nil
 }
 
@@ -276,7 +301,7 @@ func (f *collapseFn) Setup() {
 }
 
 func (f *collapseFn) ProcessElement(ctx context.Context, _ uint64, iter func(*Signed) bool,
-	band func(uint64, string), sigs func(string, []uint32), copies func(string, string), pairs func(Pair)) error {
+	band func(uint64, string), sigs func(string, sized), copies func(string, member), pairs func(Pair)) error {
 	var all []Signed
 	var d Signed
 	for iter(&d) {
@@ -314,19 +339,19 @@ func (f *collapseFn) ProcessElement(ctx context.Context, _ uint64, iter func(*Si
 					pairs(Pair{A: class[a].ID, B: class[b].ID, Score: score})
 				}
 				if a > 0 {
-					copies(rep.ID, class[a].ID)
+					copies(rep.ID, member{ID: class[a].ID, Size: class[a].Size})
 					// Each copy record goes into both joins.
-					f.shufJ1.Inc(ctx, int64(len(rep.ID)+len(class[a].ID)))
-					f.shufJ2.Inc(ctx, int64(len(rep.ID)+len(class[a].ID)))
+					f.shufJ1.Inc(ctx, int64(len(rep.ID)+len(class[a].ID))+sizeBytes)
+					f.shufJ2.Inc(ctx, int64(len(rep.ID)+len(class[a].ID))+sizeBytes)
 				}
 			}
 			f.copies.Inc(ctx, int64(len(class)-1))
 		}
-		sigs(rep.ID, rep.Sig)
+		sigs(rep.ID, sized{Sig: rep.Sig, Size: rep.Size})
 		if !f.NoVerify {
-			// Every representative's signature goes into both joins.
-			f.shufJ1.Inc(ctx, int64(len(rep.ID))+sigBytes(rep.Sig))
-			f.shufJ2.Inc(ctx, int64(len(rep.ID))+sigBytes(rep.Sig))
+			// Every representative's signature and size go into both joins.
+			f.shufJ1.Inc(ctx, int64(len(rep.ID))+sigBytes(rep.Sig)+sizeBytes)
+			f.shufJ2.Inc(ctx, int64(len(rep.ID))+sigBytes(rep.Sig)+sizeBytes)
 		}
 		f.keys = minhash.AppendBandKeys(f.keys[:0], rep.Sig, f.Bands, f.Rows)
 		for _, k := range f.keys {
@@ -398,8 +423,8 @@ func (f *join1Fn) Setup() {
 	f.shufJ = beam.NewCounter(Namespace, MetricShuffleJoin2)
 }
 
-func (f *join1Fn) ProcessElement(ctx context.Context, a string, bs func(*string) bool, sigs func(*[]uint32) bool,
-	copies func(*string) bool, emit func(string, half)) error {
+func (f *join1Fn) ProcessElement(ctx context.Context, a string, bs func(*string) bool, sigs func(*sized) bool,
+	copies func(*member) bool, emit func(string, half)) error {
 	var others []string
 	var b string
 	for bs(&b) {
@@ -412,14 +437,14 @@ func (f *join1Fn) ProcessElement(ctx context.Context, a string, bs func(*string)
 	if err != nil {
 		return err
 	}
-	members := classOf(a, copies)
+	members := classOf(a, sig.Size, copies)
 	slices.Sort(others)
 	others = slices.Compact(others)
 	f.distinct.Inc(ctx, int64(len(others)))
-	h := half{Members: members, Sig: sig}
-	var per int64 = sigBytes(sig)
+	h := half{Members: members, Sig: sig.Sig}
+	var per int64 = sigBytes(sig.Sig)
 	for _, m := range members {
-		per += int64(len(m))
+		per += int64(len(m.ID)) + sizeBytes
 	}
 	for _, b := range others {
 		f.shufJ.Inc(ctx, per+int64(len(b)))
@@ -429,14 +454,18 @@ func (f *join1Fn) ProcessElement(ctx context.Context, a string, bs func(*string)
 }
 
 // join2Fn meets each half pair with B's signature and copies, verifies it
-// and emits the pairs of the two classes; stage 4, second join.
+// and emits the pairs of the two classes; stage 4, second join. A pair of
+// estimate J ≥ Threshold is reported when J = 1 or when its estimated
+// shared shingles, J/(1+J)·(|A|+|B|), are evidence enough (see
+// [enoughOverlap]), the rule minhash.Detector applies.
 type join2Fn struct {
-	Threshold float64
-	NoVerify  bool
+	Threshold  float64
+	MinOverlap int // resolved minhash.Config.MinOverlap
+	NoVerify   bool
 }
 
-func (f *join2Fn) ProcessElement(_ context.Context, b string, halves func(*half) bool, sigs func(*[]uint32) bool,
-	copies func(*string) bool, emit func(Pair)) error {
+func (f *join2Fn) ProcessElement(_ context.Context, b string, halves func(*half) bool, sigs func(*sized) bool,
+	copies func(*member) bool, emit func(Pair)) error {
 	var hs []half
 	var h half
 	for halves(&h) {
@@ -450,50 +479,66 @@ func (f *join2Fn) ProcessElement(_ context.Context, b string, halves func(*half)
 	if err != nil {
 		return err
 	}
-	members := classOf(b, copies)
+	members := classOf(b, sig.Size, copies)
 	for _, h := range hs {
 		score := 0.0
 		if !f.NoVerify {
-			if len(h.Sig) != len(sig) {
-				return fmt.Errorf("dedup: signatures of %q and %q have %d and %d values", h.Members[0], b, len(h.Sig), len(sig))
+			if len(h.Sig) != len(sig.Sig) {
+				return fmt.Errorf("dedup: signatures of %q and %q have %d and %d values", h.Members[0].ID, b, len(h.Sig), len(sig.Sig))
 			}
-			score = minhash.Similarity(h.Sig, sig)
+			score = minhash.Similarity(h.Sig, sig.Sig)
 			if score < f.Threshold {
 				continue
 			}
 		}
 		for _, x := range h.Members {
 			for _, y := range members {
-				x, y := ordered(x, y)
-				emit(Pair{A: x, B: y, Score: score})
+				// Copies share the signature, not the set size: the
+				// evidence is decided per pair of members.
+				if !f.NoVerify && score != 1 && !enoughOverlap(score/(1+score)*float64(x.Size+y.Size), float64(min(x.Size, y.Size)), f.MinOverlap) {
+					continue
+				}
+				a, c := ordered(x.ID, y.ID)
+				emit(Pair{A: a, B: c, Score: score})
 			}
 		}
 	}
 	return nil
 }
 
+// enoughOverlap reports whether shared features are evidence enough of
+// copying between two documents the smaller of which has small features:
+// at least minOverlap of them, or 80% of the smaller's when it has fewer
+// than minOverlap/0.8 (a near-copy of a short text). It is the rule of
+// minhash.Config.MinOverlap and shingle.Config.MinOverlap, with the
+// detectors' tolerance of 1e-9.
+func enoughOverlap(shared, small float64, minOverlap int) bool {
+	return shared >= min(float64(minOverlap), 0.8*small)-1e-9
+}
+
 // onlySig reads the one signature of id from a join (none under NoVerify).
-func onlySig(id string, sigs func(*[]uint32) bool) ([]uint32, error) {
-	var sig, s []uint32
+func onlySig(id string, sigs func(*sized) bool) (sized, error) {
+	var sig, s sized
 	n := 0
 	for sigs(&s) {
 		sig = s
-		s = nil
+		s = sized{}
 		n++
 	}
 	if n > 1 {
-		return nil, fmt.Errorf("dedup: document %q appears %d times: %w", id, n, detector.ErrDuplicateID)
+		return sized{}, fmt.Errorf("dedup: document %q appears %d times: %w", id, n, detector.ErrDuplicateID)
 	}
 	return sig, nil
 }
 
-// classOf returns rep followed by its copies, sorted.
-func classOf(rep string, copies func(*string) bool) []string {
-	members := []string{rep}
-	var c string
+// classOf returns rep (of set size size) followed by its copies, sorted
+// by ID.
+func classOf(rep string, size int, copies func(*member) bool) []member {
+	members := []member{{ID: rep, Size: size}}
+	var c member
 	for copies(&c) {
 		members = append(members, c)
 	}
-	slices.Sort(members[1:])
+	slices.SortFunc(members[1:], func(a, b member) int { return strings.Compare(a.ID, b.ID) })
 	return members
 }

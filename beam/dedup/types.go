@@ -38,7 +38,7 @@ type Label struct {
 // The element types of the pipelines, registered so that workers of a
 // distributed runner decode them by name.
 func init() {
-	for _, t := range []any{Doc{}, Pair{}, Contained{}, Label{}, Signed{}, half{}, posting{}, Edge{}, termDF{}} {
+	for _, t := range []any{Doc{}, Pair{}, Contained{}, Label{}, Signed{}, sized{}, member{}, half{}, posting{}, Edge{}, termDF{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
 }
