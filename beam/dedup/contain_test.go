@@ -65,17 +65,34 @@ func TestContainmentEqualsDetectorCloughStevenson(t *testing.T) {
 	containmentEquality(t, realDocs(t, "clough-stevenson.jsonl"), shingle.Config{})
 }
 
+// TestContainmentNegativeControl: one extra expected triple fails the
+// pipeline whose unedited expected set passes.
 func TestContainmentNegativeControl(t *testing.T) {
 	docs := synthDocs(500, 6)
 	want := memContained(t, shingle.Config{}, docs)
 	require.NotEmpty(t, want)
 	bad := append(append([]Contained(nil), want...), Contained{Doc: docs[0].ID, Container: docs[1].ID, Score: 0.9})
-	p, s := beam.NewPipelineWithRoot()
-	got, err := Containment(s, beam.CreateList(s, docs), ContainmentConfig{MaxDF: -1})
-	require.NoError(t, err)
-	passert.EqualsList(s, got, bad)
-	_, err = run(t, p)
-	require.Error(t, err, "an expected set with one extra triple must fail")
+	for _, tc := range []struct {
+		name   string
+		expect []Contained
+		fail   bool
+	}{
+		{"unedited", want, false},
+		{"extra triple", bad, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, s := beam.NewPipelineWithRoot()
+			got, err := Containment(s, beam.CreateList(s, docs), ContainmentConfig{MaxDF: -1})
+			require.NoError(t, err)
+			passert.EqualsList(s, got, tc.expect)
+			_, err = run(t, p)
+			if tc.fail {
+				require.Error(t, err, "an expected set with one extra triple must fail")
+			} else {
+				require.NoError(t, err)
+			}
+		})
+	}
 }
 
 // TestContainmentMaxDF: a shingle shared by more documents than MaxDF is
