@@ -64,8 +64,12 @@ type ContainmentConfig struct {
 	// than MaxDF documents (boilerplate, quotations) yields no overlap and
 	// is counted in MetricCappedShingles, so a reported score is the
 	// overlap over the other shingles, a lower bound, and a pair whose
-	// overlap lies in capped shingles is missed. A posting list of n
-	// documents costs n(n−1)/2 pair records. Zero means DefaultMaxDF;
+	// overlap lies in capped shingles is missed. The set sizes stay whole,
+	// so a lowered overlap can also lift the part-of rule: a part whose
+	// overlap with its whole fell below 90% of the part, by capped
+	// shingles alone, may then be reported as its container. A posting
+	// list of n documents costs n(n−1)/2 pair records. Zero means
+	// DefaultMaxDF;
 	// a negative value never caps.
 	MaxDF int
 }

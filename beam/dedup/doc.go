@@ -27,9 +27,13 @@
 // negatives of MinHash with LSH, none added by distribution); with
 // MaxBucket engaged it reports a subset, every pair still verified.
 // Containment with no shingle capped reports exactly the triples of a
-// shingle.Detector's Containers (exact for full fingerprinting); a capped
-// shingle can only lose overlap, so capping adds false negatives and lowers
-// scores, never a false positive of its own. Clusters is exact;
+// shingle.Detector's Containers (exact for full fingerprinting). Both
+// apply their detector's evidence rules (Config.MinOverlap; for
+// containment also "a part does not contain its whole") from the same
+// resolved config. A capped shingle can only lose overlap, so capping
+// adds false negatives and lowers scores; the one decision it can turn the
+// other way is the part-of rule, when a part's overlap with its whole
+// falls below 90% of the part through capped shingles alone. Clusters is exact;
 // StarClusters is exact once MetricUnconverged is zero.
 //
 // # Complexity
@@ -49,9 +53,12 @@
 // # Parameters
 //
 //   - MinHash: the defaults of minhash.Config (K = 128, 5-word shingles,
-//     banding by minhash.Params); DefaultMaxBucket = 1000.
-//   - Containment: the defaults of shingle.Config (4-word shingles,
-//     θ = 0.6); DefaultMaxDF = 1000.
+//     banding by minhash.Params, MinOverlap 50, main content only);
+//     DefaultMaxBucket = 1000.
+//   - Containment: the defaults of shingle.Config as a shingle.Detector
+//     resolves them (4-word shingles, θ = 0.25, DSC modulus 4, MinOverlap
+//     30 shingles or 10 DSC samples, main content only); DefaultMaxDF =
+//     1000.
 //   - StarClusters: DefaultStarRounds = 6.
 //
 // # Concurrency
