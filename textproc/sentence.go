@@ -225,21 +225,7 @@ func (s *splitter) each(text string, scratch *[]byte, fn func(Span) bool) {
 	defer func() { *scratch = buf }()
 	start := 0
 	emit := func(end int) bool {
-		a, b := start, end
-		for a < b {
-			r, w := decode(text, a)
-			if !unicode.IsSpace(r) {
-				break
-			}
-			a += w
-		}
-		for b > a {
-			r, w := utf8.DecodeLastRuneInString(text[a:b])
-			if !unicode.IsSpace(r) {
-				break
-			}
-			b -= w
-		}
+		a, b := trimSpace(text, start, end)
 		if a < b {
 			return fn(Span{a, b})
 		}
