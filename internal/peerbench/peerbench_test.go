@@ -26,10 +26,15 @@ import (
 var docsFlag = flag.Int("docs", DefaultDocs, "number of Reuters documents (the first n of the file)")
 
 // Configurations of our side. Both see the shingles of Shingler: word
-// 3-shingles of textproc.Words, lower-cased, no stopwords, no stemming.
+// 3-shingles of textproc.Words, lower-cased, no stopwords, no stemming, of
+// the whole text (the peers have no content filter), and MinHash reports
+// every pair whose estimate reaches the threshold (the peers have no
+// evidence rule).
 var (
-	minhashConfig = minhash.Config{Shingle: ShingleWords, NumHashes: K, Threshold: Threshold}
+	minhashConfig = minhash.Config{Shingle: ShingleWords, NumHashes: K, Threshold: Threshold,
+		Content: textproc.ContentAll, MinOverlap: 1}
 	simhashConfig = simhash.Config{
+		Content:       textproc.ContentAll,
 		KeepStopwords: true,
 		Stemmer:       textproc.StemNone,
 		Features:      simhash.FeatureWordNGrams,
