@@ -112,9 +112,9 @@ const turkishStopLow, turkishStopHigh = 0.03, 0.06
 //  2. Each block is classified by its own features: fewer than 10 words is
 //     short; a block whose menu separators ("|", "•", "»", ...) exceed 10%
 //     of its words, or with no sentence ending and more than half of its
-//     words starting in upper case (menus, headline lists), is bad; otherwise a block whose stopword
-//     share is at least 30% is good, at least 25% near-good, and the rest
-//     bad. Turkish, whose function words are mostly suffixes, takes 6% and
+//     words starting in upper case (menus, headline lists), is bad;
+//     otherwise a block whose stopword share is at least 30% is good, at
+//     least 25% near-good, and the rest bad. Turkish, whose function words are mostly suffixes, takes 6% and
 //     3% (block stopword shares, median and tenth percentile: 12% and 5% on
 //     TTC-3600 news, 41% and 30% on BBC news). For a language without a
 //     stopword list, a block with a sentence ending is good and one without
@@ -145,8 +145,8 @@ type ContentFilter struct {
 // [Stopwords]) measures how much a block reads like prose.
 func NewContentFilter(lang language.Tag) *ContentFilter {
 	f := &ContentFilter{th: defaultContent}
-	switch base(lang) {
-	case "tr", "az":
+	switch RuleSet(lang) {
+	case "tr": // and Azerbaijani
 		f.turkish = true
 		f.stop = turkishStopSet()
 		// Turkish is agglutinative: function words are suffixes, so its
