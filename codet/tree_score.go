@@ -7,6 +7,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 )
 
 // edge is one stored containment relation between groups, seen from one
@@ -168,7 +170,7 @@ func (d *Detector) decide(g uint32) {
 			continue
 		}
 		rg, ro := cs/gr.scs, cs/other.scs
-		if cs < min(d.s.minScore, 0.8*min(gr.scs, other.scs))-1e-9 {
+		if !evidence.Enough(cs, min(gr.scs, other.scs), d.s.minScore) {
 			continue // too little shared evidence (Config.MinScore)
 		}
 		// if cs[i][j] > ETL × scs[i]: Containers(d_i) ∪= {d_j}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 )
 
@@ -351,32 +352,20 @@ func (d *Detector) query(idx uint32) []detector.Match {
 		var shared float64
 		if d.cfg.Mode == Containment {
 			score = ContainmentOf(score, int(sa), int(sb))
-			if shared := score * sa; shared >= 0.9*sb && score < 0.9 {
+			if evidence.PartOf(score*sa, sb, sa) {
 				continue // c is a part of idx: a part does not contain its whole
 			}
 			shared = score * sa
 		} else {
 			shared = score / (1 + score) * (sa + sb)
 		}
-		if score >= d.cfg.Threshold && (score == 1 || enough(shared, min(sa, sb), d.cfg.MinOverlap)) {
+		if score >= d.cfg.Threshold && (score == 1 || evidence.Enough(shared, min(sa, sb), float64(d.cfg.MinOverlap))) {
 			ms = append(ms, detector.Match{ID: d.docs.ID(c), Score: score})
 		}
 	}
 	detector.SortMatches(ms)
 	return ms
 }
-
-// enough reports whether shared features are evidence enough of copying
-// between two documents the smaller of which has small features: at least
-// minOverlap of them, or, for a document with fewer than minOverlap/0.8
-// features, 80% of its own (a near-copy of a short text).
-func enough(shared, small float64, minOverlap int) bool {
-	return shared >= min(float64(minOverlap), nearCopyShare*small)-1e-9
-}
-
-// nearCopyShare is the share of a short document's features another must
-// share with it (see Config.MinOverlap).
-const nearCopyShare = 0.8
 
 // containmentCandidates collects the candidate containers of idx into
 // d.cands: for each size partition p that can hold a container (upper size

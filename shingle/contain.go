@@ -2,6 +2,8 @@ package shingle
 
 import (
 	"slices"
+
+	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 )
 
 // containIndex is the index of full fingerprinting and DSC: each live
@@ -79,8 +81,8 @@ type hit struct {
 }
 
 // containers returns the documents C (other than self) with
-// |S(A) ∩ S(C)| / |S(A)| ≥ Threshold, where S(A) = a, that are not a part
-// of A (see partOf), with their ratios
+// |S(A) ∩ S(C)| / |S(A)| ≥ Threshold, where S(A) = a, that share evidence
+// enough and are not a part of A (package evidence), with their ratios
 // ("if document d_C contains 60% of d_A's hash values, then d_C ⊇ d_A",
 // Varol 2012 §4.1.2; DSC applies it to the samples, §4.1.1).
 //
@@ -138,33 +140,16 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndoc
 		set := x.sets[c]
 		small := float64(min(n, len(set)))
 		if minSample {
-			if s := minContainment(a, set, x.size[c]); s >= theta && (s == 1 || enough(s*float64(n), small, x.cfg.MinOverlap) && !(s < 0.9 && minContainment(set, a, x.size[self]) >= 0.9)) {
+			if s := minContainment(a, set, x.size[c]); s >= theta && (s == 1 || evidence.Enough(s*float64(n), small, float64(x.cfg.MinOverlap)) && !(s < 0.9 && minContainment(set, a, x.size[self]) >= 0.9)) {
 				dst = append(dst, hit{c, s})
 			}
 			continue
 		}
-		if m := intersect(a, set, k); m >= k && (m == n || enough(float64(m), small, x.cfg.MinOverlap) && !partOf(m, len(set), n)) {
+		if m := intersect(a, set, k); m >= k && (m == n || evidence.Enough(float64(m), small, float64(x.cfg.MinOverlap)) && !evidence.PartOf(float64(m), float64(len(set)), float64(n))) {
 			dst = append(dst, hit{c, float64(m) / float64(n)})
 		}
 	}
 	return dst
-}
-
-// partOf reports whether a document C with c features, sharing m with a
-// document A of a features, is a part of A: at least 90% of C inside A
-// while A is not 90% inside C. A part does not contain its whole, however
-// low the threshold: at 0.25, the first half of a text would otherwise
-// contain the whole text.
-func partOf(m, c, a int) bool {
-	return float64(m) >= 0.9*float64(c) && float64(m) < 0.9*float64(a)
-}
-
-// enough reports whether shared features are evidence enough of copying
-// between two documents the smaller of which has small features: at least
-// minOverlap of them, or 80% of the smaller's (a near-copy of a short text;
-// see Config.MinOverlap).
-func enough(shared, small float64, minOverlap int) bool {
-	return shared >= min(float64(minOverlap), 0.8*small)-1e-9
 }
 
 // minContainment estimates the containment of A in C from bottom-s

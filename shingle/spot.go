@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 )
 
 // eps is the slack of every pruning test: a bound must undercut τ by more
@@ -325,7 +327,7 @@ func (x *spotIndex) similar(self uint32, ndocs int, dst []hit) []hit {
 			} else {
 				s = jaccard(asig, acnt, x.vsig[b], x.vcnt[b], a, fb, tau)
 			}
-			if s >= tau && (s == 1 || enough(s/(1+s)*float64(a+fb), float64(min(a, fb)), x.cfg.MinOverlap)) {
+			if s >= tau && (s == 1 || evidence.Enough(s/(1+s)*float64(a+fb), float64(min(a, fb)), float64(x.cfg.MinOverlap))) {
 				dst = append(dst, hit{b, s})
 			}
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 )
 
@@ -135,7 +136,7 @@ func (d *Detector) matches(idx uint32) []detector.Match {
 	for o, n := range shared {
 		la, lb := len(ds.hashes), len(d.sigs[o].hashes)
 		j := score(d.signer.cfg.Mode, n, la, lb)
-		if j >= d.signer.cfg.Threshold && (j == 1 || float64(n) >= min(float64(d.signer.cfg.MinOverlap), 0.8*float64(min(la, lb)))-1e-9) {
+		if j >= d.signer.cfg.Threshold && (j == 1 || evidence.Enough(float64(n), float64(min(la, lb)), float64(d.signer.cfg.MinOverlap))) {
 			out = append(out, detector.Match{ID: d.docs.ID(o), Score: j})
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -98,7 +99,7 @@ func (d *Detector) related(a, c map[uint64]struct{}) (float64, bool) {
 	s := d.score(a, c)
 	if !d.cfg.Symmetric && len(c) > 0 {
 		n := float64(inter(a, c))
-		if n >= 0.9*float64(len(c)) && n < 0.9*float64(len(a)) {
+		if evidence.PartOf(n, float64(len(c)), float64(len(a))) {
 			return s, false
 		}
 	}
