@@ -11,6 +11,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 	"github.com/seed-9ef9c1df/neardup/shingle"
 )
 
@@ -221,8 +222,8 @@ func pairKey(a, b posting) string {
 // overlapFn decides both directions of a pair from its overlap; stage 3.
 // C ⊇ A is reported, as shingle.Detector.Containers does, when m/|A|
 // reaches Threshold and either C holds all of A (m = |A|) or the overlap
-// is evidence enough (see [enoughOverlap]) and C is not a part of A (see
-// [partOf]).
+// is evidence enough and C is not a part of A (evidence.Enough and
+// evidence.PartOf, the core's rules).
 type overlapFn struct {
 	Threshold  float64
 	MinOverlap int // resolved shingle.Config.MinOverlap
@@ -254,13 +255,6 @@ func (f *overlapFn) ProcessElement(_ context.Context, key string, m int, emit fu
 // reported: all of the document (m = a), or evidence enough and not a part
 // of the document.
 func (f *overlapFn) contains(m, c, a int) bool {
-	return m == a || enoughOverlap(float64(m), float64(min(a, c)), f.MinOverlap) && !partOf(m, c, a)
-}
-
-// partOf reports whether a document C of c features, sharing m with a
-// document A of a features, is a part of A: at least 90% of C inside A
-// while A is not 90% inside C. A part does not contain its whole, however
-// low the threshold (shingle.Detector's rule).
-func partOf(m, c, a int) bool {
-	return float64(m) >= 0.9*float64(c) && float64(m) < 0.9*float64(a)
+	return m == a || evidence.Enough(float64(m), float64(min(a, c)), float64(f.MinOverlap)) &&
+		!evidence.PartOf(float64(m), float64(c), float64(a))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 	"github.com/seed-9ef9c1df/neardup/minhash"
 )
 
@@ -457,7 +458,7 @@ func (f *join1Fn) ProcessElement(ctx context.Context, a string, bs func(*string)
 // and emits the pairs of the two classes; stage 4, second join. A pair of
 // estimate J ≥ Threshold is reported when J = 1 or when its estimated
 // shared shingles, J/(1+J)·(|A|+|B|), are evidence enough (see
-// [enoughOverlap]), the rule minhash.Detector applies.
+// evidence.Enough of the core), the rule minhash.Detector applies.
 type join2Fn struct {
 	Threshold  float64
 	MinOverlap int // resolved minhash.Config.MinOverlap
@@ -495,7 +496,7 @@ func (f *join2Fn) ProcessElement(_ context.Context, b string, halves func(*half)
 			for _, y := range members {
 				// Copies share the signature, not the set size: the
 				// evidence is decided per pair of members.
-				if !f.NoVerify && score != 1 && !enoughOverlap(score/(1+score)*float64(x.Size+y.Size), float64(min(x.Size, y.Size)), f.MinOverlap) {
+				if !f.NoVerify && score != 1 && !evidence.Enough(score/(1+score)*float64(x.Size+y.Size), float64(min(x.Size, y.Size)), float64(f.MinOverlap)) {
 					continue
 				}
 				a, c := ordered(x.ID, y.ID)
@@ -504,16 +505,6 @@ func (f *join2Fn) ProcessElement(_ context.Context, b string, halves func(*half)
 		}
 	}
 	return nil
-}
-
-// enoughOverlap reports whether shared features are evidence enough of
-// copying between two documents the smaller of which has small features:
-// at least minOverlap of them, or 80% of the smaller's when it has fewer
-// than minOverlap/0.8 (a near-copy of a short text). It is the rule of
-// minhash.Config.MinOverlap and shingle.Config.MinOverlap, with the
-// detectors' tolerance of 1e-9.
-func enoughOverlap(shared, small float64, minOverlap int) bool {
-	return shared >= min(float64(minOverlap), 0.8*small)-1e-9
 }
 
 // onlySig reads the one signature of id from a join (none under NoVerify).
