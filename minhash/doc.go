@@ -79,9 +79,10 @@
 //     [DefaultPhraseLen] = 7 in Weighted mode (Alonso et al. 2013 §4.4).
 //   - Threshold: [DefaultThreshold] = 0.08 (Jaccard; best strict F1 on
 //     goldset-dev, as for exact Jaccard), [DefaultWeightedThreshold] (Weighted),
-//     [DefaultContainmentThreshold] = 0.6 (Containment; Varol 2012, "CoDet:
-//     a new algorithm for containment and near duplicate detection in text
-//     corpora", M.S. thesis, Bilkent, §4.1).
+//     [DefaultContainmentThreshold] = 0.4 (Containment; chosen by the
+//     defaults procedure, see Defaults, where the shingling baselines of
+//     Varol 2012, "CoDet: a new algorithm for containment and near duplicate
+//     detection in text corpora", M.S. thesis, Bilkent, §4.1 use 0.6).
 //   - Banding: [Params] with false negatives weighing four times false
 //     positives ([DefaultFalsePositiveWeight] 0.5, as datasketch's,
 //     [DefaultFalseNegativeWeight] 2): every candidate is verified, so a
