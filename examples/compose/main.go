@@ -42,7 +42,7 @@ func ffpFeatures(cfg shingle.Config) func(string) shingle.Features {
 }
 
 // ffpVerify is full fingerprinting's pairwise check: containment of word
-// 4-shingles ≥ 0.6 (Varol 2012 §4.1.2).
+// 4-shingles ≥ shingle.DefaultContainment (Varol 2012 §4.1.2 uses 0.6).
 func ffpVerify(container, contained shingle.Features) (float64, bool) {
 	s := shingle.Containment(contained, container)
 	return s, s >= shingle.DefaultContainment
