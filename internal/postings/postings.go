@@ -1,22 +1,39 @@
-// Package postings holds the posting-list maintenance that detectors with a
-// map from a key (digest, band key, shingle) to the dense indexes of the
-// documents holding it share.
+// Package postings holds the posting-list maintenance shared by detectors
+// that keep a map from a key (digest, band key, shingle, term) to the
+// documents holding it.
 package postings
 
 import "slices"
 
-// Delete removes idx from the posting list of k in m, and drops k when its
+// Delete removes v from the posting list of k in m, and drops k when its
 // list becomes empty, so the map shrinks with the live set. The order of the
-// remaining entries is not kept (the last entry moves into the gap).
-func Delete[K comparable](m map[K][]uint32, k K, idx uint32) {
+// remaining entries is not kept (the last entry moves into the gap): use it
+// where lists are sets.
+func Delete[K, V comparable](m map[K][]V, k K, v V) {
 	p := m[k]
-	if i := slices.Index(p, idx); i >= 0 {
+	if i := slices.Index(p, v); i >= 0 {
 		p[i] = p[len(p)-1]
 		p = p[:len(p)-1]
 	}
+	store(m, k, p)
+}
+
+// DeleteOrdered is Delete for lists whose order matters (for example lists
+// kept in arrival order so results are deterministic): the remaining
+// entries keep their order.
+func DeleteOrdered[K, V comparable](m map[K][]V, k K, v V) {
+	p := m[k]
+	if i := slices.Index(p, v); i >= 0 {
+		p = slices.Delete(p, i, i+1)
+	}
+	store(m, k, p)
+}
+
+// store puts p back under k, or drops k when p is empty.
+func store[K comparable, V any](m map[K][]V, k K, p []V) {
 	if len(p) == 0 {
 		delete(m, k)
-	} else {
-		m[k] = p
+		return
 	}
+	m[k] = p
 }

@@ -18,3 +18,13 @@ func TestDelete(t *testing.T) {
 	Delete(m, "zzz", 1)
 	assert.Len(t, m, 1)
 }
+
+func TestDeleteOrdered(t *testing.T) {
+	m := map[uint64][]int32{7: {5, 6, 7, 8}, 9: {1}}
+	DeleteOrdered(m, 7, 6)
+	assert.Equal(t, []int32{5, 7, 8}, m[7], "order kept")
+	DeleteOrdered(m, 7, 42)
+	assert.Equal(t, []int32{5, 7, 8}, m[7])
+	DeleteOrdered(m, 9, 1)
+	assert.NotContains(t, m, uint64(9))
+}
