@@ -1,7 +1,10 @@
 // Package neardup finds near-duplicate and contained documents in streams of
-// text, news first. Nine published detectors sit behind one small interface
-// ([detector.Detector]: Add, Containers, Close), share one text pipeline
-// ([textproc]) and one IDF table, and do no I/O of their own.
+// text, news first. Eleven published algorithms (the detectors of nine
+// papers, plus weighted MinHash and LSH Ensemble containment) sit behind one
+// small interface ([detector.Detector]: Add, Containers, Close), share one
+// text pipeline ([textproc]) and one IDF table, and do no I/O of their own.
+// [New] builds any of them by name ([Names] lists them), with Config fields
+// as options, for services that read their detector from configuration.
 //
 // # Which detector for which job
 //

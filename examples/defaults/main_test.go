@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/seed-9ef9c1df/neardup"
 	"github.com/seed-9ef9c1df/neardup/examples/internal/registry"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
@@ -21,7 +22,7 @@ func TestDefaultsHold(t *testing.T) {
 		t.Skip("the procedure runs whole collections; skipped under -race and -short")
 	}
 	if _, err := dataset.Dir(); err != nil {
-		t.Skip(err)
+		dataset.Missing(t, "goldset-dev.jsonl", err)
 	}
 	inputs, err := load(options{})
 	require.NoError(t, err)
@@ -45,7 +46,7 @@ func TestDefaultsHold(t *testing.T) {
 
 // TestFeasibleRejects checks the procedure's rejections on made-up results.
 func TestFeasibleRejects(t *testing.T) {
-	e := registry.Entry{Name: "x", Containment: true}
+	e := registry.Entry{Info: neardup.Info{Name: "x", Containment: true}}
 	assert.Empty(t, feasible(e, result{stories: []int{20}}, 20))
 	assert.Contains(t, feasible(e, result{stories: []int{21}}, 20), "21 stories")
 	r := result{cs: map[string]float64{"non": 0.06}}
