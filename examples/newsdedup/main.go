@@ -151,7 +151,7 @@ func printTable(w io.Writer, results []result) {
 	truth := sample.TruthPairs()
 	fmt.Fprintf(w, "\nAgainst the %d known relations of the stream (a pair counts if either direction is reported):\n\n", len(truth))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "detector\tdetects\tpairs\tprecision\trecall\ttime")
+	fmt.Fprintln(tw, "detector\tdetects\tpairs\tprecision\trecall\ttime (ms)")
 	for _, r := range results {
 		found := eval.Pairs(r.edges)
 		var c eval.Counts
@@ -167,7 +167,11 @@ func printTable(w io.Writer, results []result) {
 		if r.entry.Containment {
 			kind = "containment"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.2f\t%s\n", r.entry.Name, kind, len(found), c.Precision(), c.Recall(), r.elapsed.Round(10*time.Microsecond))
+		precision := "–" // no pair reported: precision is undefined
+		if len(found) > 0 {
+			precision = fmt.Sprintf("%.2f", c.Precision())
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%.2f\t%.2f\n", r.entry.Name, kind, len(found), precision, c.Recall(), float64(r.elapsed.Microseconds())/1000)
 	}
 	tw.Flush()
 }

@@ -16,5 +16,7 @@ func TestRun(t *testing.T) {
 	assert.Contains(t, s, "precision")
 	// The reference detector finds the round-up's contents.
 	assert.Contains(t, s, "en-vaccine         ⊆ en-roundup")
+	assert.Regexp(t, `(?m)^imatch +near-duplicate +0 +– `, s, "no pair: precision undefined, not 1.00")
+	assert.NotContains(t, s, "µs", "one time unit")
 	assert.Error(t, run(&out, "no-such-detector", true))
 }
