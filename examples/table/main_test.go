@@ -20,7 +20,7 @@ func TestRun(t *testing.T) {
 	var b strings.Builder
 	err := run(&b, "imatch", 100)
 	if errors.Is(err, dataset.ErrNoData) {
-		t.Skipf("skipping: needs ../shared/data: %v", err)
+		dataset.Missing(t, "goldset-dev.jsonl", err)
 	}
 	require.NoError(t, err)
 	assert.Contains(t, b.String(), "| `imatch` | near-duplicate |")

@@ -116,13 +116,28 @@ func Load(name string) ([]Record, error) {
 	return LoadFile(p)
 }
 
+// RequireEnv names the environment variable that turns a missing data
+// directory from a skip into a failure, for a CI runner that has the data
+// and must not pass by skipping the tests that read it.
+const RequireEnv = "NEARDUP_REQUIRE_DATA"
+
+// Missing skips tb, or fails it when RequireEnv is set, because file (a
+// name in the shared data directory) is absent.
+func Missing(tb testing.TB, file string, err error) {
+	tb.Helper()
+	if os.Getenv(RequireEnv) != "" {
+		tb.Fatalf("%s needs ../shared/data/%s and %s is set: %v", tb.Name(), file, RequireEnv, err)
+	}
+	tb.Skipf("skipping: %s needs ../shared/data/%s beside the repository (or NEARDUP_DATA): %v", tb.Name(), file, err)
+}
+
 // ForTest loads a collection, or skips tb with a clear message when the
-// shared data is absent (a fresh clone without ../shared).
+// shared data is absent (a fresh clone without ../shared); see [Missing].
 func ForTest(tb testing.TB, name string) []Record {
 	tb.Helper()
 	recs, err := Load(name)
 	if errors.Is(err, ErrNoData) {
-		tb.Skipf("skipping: %s needs ../shared/data/%s beside the repository: %v", tb.Name(), name, err)
+		Missing(tb, name, err)
 	}
 	if err != nil {
 		tb.Fatalf("dataset.Load(%q): %v", name, err)

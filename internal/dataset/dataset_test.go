@@ -1,6 +1,8 @@
 package dataset
 
 import (
+	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -32,4 +34,27 @@ func TestExactTruth(t *testing.T) {
 	truth := ExactTruth(recs)
 	assert.Equal(t, truth["a"], truth["c"])
 	assert.NotContains(t, truth, "b")
+}
+
+// TestMissing runs itself in a subprocess with an empty data directory:
+// without RequireEnv a data test skips, with it the test fails.
+func TestMissing(t *testing.T) {
+	if os.Getenv("DATASET_MISSING_CHILD") != "" {
+		ForTest(t, "goldset-dev.jsonl")
+		return
+	}
+	for _, c := range []struct {
+		require string
+		want    string
+		fails   bool
+	}{
+		{"", "--- SKIP: TestMissing", false},
+		{"1", "--- FAIL: TestMissing", true},
+	} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestMissing$", "-test.v")
+		cmd.Env = append(os.Environ(), "DATASET_MISSING_CHILD=1", "NEARDUP_DATA="+t.TempDir()+"/absent", RequireEnv+"="+c.require)
+		out, err := cmd.CombinedOutput()
+		assert.Contains(t, string(out), c.want)
+		assert.Equal(t, c.fails, err != nil, "%s", out)
+	}
 }
