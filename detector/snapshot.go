@@ -1,0 +1,43 @@
+package detector
+
+import (
+	"errors"
+	"io"
+)
+
+// ErrSnapshot is wrapped by every error of a [Persister]'s ReadFrom for
+// input it cannot load: not a snapshot, another detector kind or layout
+// version, a truncated or damaged stream, a Config or caller-owned table
+// that differs from the receiving detector's, or a receiving detector that
+// is not empty. After such an error the detector is as it was.
+var ErrSnapshot = errors.New("not a readable snapshot")
+
+// Persister is implemented by detectors whose state can be saved and
+// loaded, so that a service survives a restart without adding every text
+// again. The format (docs/snapshot.md in the repository) is framed and
+// checksummed, and canonical: writing a loaded snapshot gives the same
+// bytes.
+//
+// WriteTo writes a consistent snapshot of the live documents; concurrent
+// Adds and Removes are either wholly in it or wholly not. ReadFrom loads a
+// snapshot into an empty detector made by the same constructor with the
+// same Config and the same caller-owned tables (an IDF table, a reference
+// text), which the snapshot identifies by fingerprint but does not hold.
+// The loaded detector answers every later call as the saved one would. A
+// snapshot and the [Journal] written after it reproduce the detector
+// exactly ([Replay]).
+type Persister interface {
+	io.WriterTo
+	io.ReaderFrom
+}
+
+// Querier is implemented by detectors that can look a document up without
+// indexing it.
+//
+// Query returns what Add(d) would return at that moment, without storing d
+// or changing anything a later call observes; it is safe under concurrent
+// Adds, and no other caller ever sees d. d.ID may be empty; a live document
+// with the same ID is not reported. Errors wrap ErrTooLarge or ErrClosed.
+type Querier interface {
+	Query(d Doc) ([]Match, error)
+}

@@ -1,0 +1,190 @@
+package snapshot
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// Enc appends the encodings a section's payload is made of.
+type Enc struct {
+	// B is the payload so far.
+	B []byte
+}
+
+// Uvarint appends x as an unsigned varint.
+func (e *Enc) Uvarint(x uint64) { e.B = binary.AppendUvarint(e.B, x) }
+
+// Int appends a non-negative int as an unsigned varint.
+func (e *Enc) Int(x int) { e.Uvarint(uint64(x)) }
+
+// U64 appends 8 bytes, little endian.
+func (e *Enc) U64(x uint64) { e.B = binary.LittleEndian.AppendUint64(e.B, x) }
+
+// U32 appends 4 bytes, little endian.
+func (e *Enc) U32(x uint32) { e.B = binary.LittleEndian.AppendUint32(e.B, x) }
+
+// F64 appends the IEEE 754 bits of x.
+func (e *Enc) F64(x float64) { e.U64(math.Float64bits(x)) }
+
+// String appends a length-prefixed string.
+func (e *Enc) String(s string) {
+	e.Int(len(s))
+	e.B = append(e.B, s...)
+}
+
+// Bool appends 0 or 1.
+func (e *Enc) Bool(b bool) {
+	if b {
+		e.B = append(e.B, 1)
+	} else {
+		e.B = append(e.B, 0)
+	}
+}
+
+// Dec reads a payload written with [Enc]. Errors are sticky: after the
+// first, every read returns a zero value and [Dec.Err] the error, which
+// wraps [detector.ErrSnapshot].
+type Dec struct {
+	b   []byte
+	err error
+}
+
+// NewDec returns a decoder of payload.
+func NewDec(payload []byte) *Dec { return &Dec{b: payload} }
+
+// Err returns the first error.
+func (d *Dec) Err() error { return d.err }
+
+// Done returns the first error, or an error if bytes remain unread.
+func (d *Dec) Done() error {
+	if d.err == nil && len(d.b) > 0 {
+		d.fail("%d bytes after the section's content", len(d.b))
+	}
+	return d.err
+}
+
+// Fail records a semantic error found by the caller (a value out of
+// range, lists out of order), unless an error is already recorded.
+func (d *Dec) Fail(format string, args ...any) { d.fail(format, args...) }
+
+func (d *Dec) fail(format string, args ...any) {
+	if d.err == nil {
+		d.err = corrupt(format, args...)
+		d.b = nil
+	}
+}
+
+// Uvarint reads a canonical unsigned varint.
+func (d *Dec) Uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	x, n := binary.Uvarint(d.b)
+	switch {
+	case n == 0:
+		d.fail("truncated varint")
+		return 0
+	case n < 0:
+		d.fail("varint overflows 64 bits")
+		return 0
+	case n > 1 && d.b[n-1] == 0:
+		d.fail("non-canonical varint")
+		return 0
+	}
+	d.b = d.b[n:]
+	return x
+}
+
+// Len reads a count of items each at least minBytes long (minBytes ≥ 1
+// for lists in the payload; 0 for a count of things not stored), and
+// fails when the payload cannot hold them, so a damaged count never
+// becomes a huge allocation. limit caps the count outright (≤ 0: none).
+func (d *Dec) Len(minBytes, limit int) int {
+	x := d.Uvarint()
+	if d.err != nil {
+		return 0
+	}
+	if limit > 0 && x > uint64(limit) {
+		d.fail("count %d over the limit %d", x, limit)
+		return 0
+	}
+	if minBytes > 0 && x > uint64(len(d.b)/minBytes) {
+		d.fail("count %d needs more than the %d bytes left", x, len(d.b))
+		return 0
+	}
+	if x > math.MaxInt32 {
+		d.fail("count %d", x)
+		return 0
+	}
+	return int(x)
+}
+
+// Int reads a non-negative int written by [Enc.Int], at most limit (≤ 0:
+// math.MaxInt32).
+func (d *Dec) Int(limit int) int {
+	if limit <= 0 {
+		limit = math.MaxInt32
+	}
+	return d.Len(0, limit)
+}
+
+// U64 reads 8 bytes, little endian.
+func (d *Dec) U64() uint64 {
+	b := d.take(8)
+	if b == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint64(b)
+}
+
+// U32 reads 4 bytes, little endian.
+func (d *Dec) U32() uint32 {
+	b := d.take(4)
+	if b == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint32(b)
+}
+
+// F64 reads a float64 and fails on NaN or an infinity, which no detector
+// stores.
+func (d *Dec) F64() float64 {
+	x := math.Float64frombits(d.U64())
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		d.fail("non-finite number")
+		return 0
+	}
+	return x
+}
+
+// String reads a length-prefixed string.
+func (d *Dec) String() string {
+	n := d.Len(1, 0)
+	b := d.take(n)
+	return string(b)
+}
+
+// Bool reads 0 or 1.
+func (d *Dec) Bool() bool {
+	b := d.take(1)
+	if b == nil {
+		return false
+	}
+	if b[0] > 1 {
+		d.fail("boolean %d", b[0])
+	}
+	return b[0] == 1
+}
+
+func (d *Dec) take(n int) []byte {
+	if d.err != nil {
+		return nil
+	}
+	if n > len(d.b) {
+		d.fail("truncated: %d bytes wanted, %d left", n, len(d.b))
+		return nil
+	}
+	b := d.b[:n:n]
+	d.b = d.b[n:]
+	return b
+}

@@ -1,0 +1,180 @@
+package snapshot
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+)
+
+type cfg struct {
+	Threshold float64
+	Bands     int
+	Language  string
+}
+
+var header = Header{Kind: "test", KindVersion: 3, Config: cfg{0.5, 20, "tr"}, Tables: map[string]uint64{"IDF": 42, "Reference": 7}}
+
+func write(t testing.TB) []byte {
+	var buf bytes.Buffer
+	w := NewWriter(&buf, header)
+	var e Enc
+	e.Int(3)
+	e.String("ünicode")
+	e.F64(0.25)
+	e.U64(math.MaxUint64)
+	e.U32(9)
+	e.Bool(true)
+	w.Section("docs", e.B)
+	w.Section("empty", nil)
+	n, err := w.Finish(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != int64(buf.Len()) {
+		t.Fatalf("Finish reports %d bytes, wrote %d", n, buf.Len())
+	}
+	return buf.Bytes()
+}
+
+// read reads what write wrote, returning the first error.
+func read(data []byte, h Header) error {
+	r, err := NewReader(bytes.NewReader(data), h)
+	if err != nil {
+		return err
+	}
+	p, err := r.Section("docs")
+	if err != nil {
+		return err
+	}
+	d := NewDec(p)
+	if d.Int(0) != 3 || d.String() != "ünicode" || d.F64() != 0.25 || d.U64() != math.MaxUint64 || d.U32() != 9 || !d.Bool() {
+		return errors.New("payload differs")
+	}
+	if err := d.Done(); err != nil {
+		return err
+	}
+	if _, err := r.Section("empty"); err != nil {
+		return err
+	}
+	docs, n, err := r.Finish()
+	if err != nil {
+		return err
+	}
+	if docs != 3 || n != int64(len(data)) {
+		return errors.New("trailer differs")
+	}
+	return nil
+}
+
+func TestRoundTrip(t *testing.T) {
+	data := write(t)
+	require.NoError(t, read(data, header))
+	assert.Equal(t, data, write(t), "deterministic")
+}
+
+func TestEveryTruncationAndByteChange(t *testing.T) {
+	data := write(t)
+	for cut := range len(data) {
+		require.ErrorIs(t, read(data[:cut], header), detector.ErrSnapshot, "cut at %d", cut)
+	}
+	for i := range data {
+		for _, x := range []byte{0x01, 0x80, 0xff} {
+			bad := bytes.Clone(data)
+			bad[i] ^= x
+			require.ErrorIs(t, read(bad, header), detector.ErrSnapshot, "byte %d ^ %#x", i, x)
+		}
+	}
+	require.ErrorIs(t, read(append(bytes.Clone(data), 0), header), detector.ErrSnapshot, "a byte after the trailer")
+}
+
+func TestHeaderMismatchesNameWhatDiffers(t *testing.T) {
+	data := write(t)
+	for _, c := range []struct {
+		change func(*Header)
+		want   string
+	}{
+		{func(h *Header) { h.Kind = "other" }, `a "test" snapshot, not "other"`},
+		{func(h *Header) { h.KindVersion = 4 }, "layout version 3"},
+		{func(h *Header) { h.Config = cfg{0.5, 21, "tr"} }, "Config.Bands is 20 in the snapshot and 21 in the detector"},
+		{func(h *Header) { h.Config = cfg{0.5, 20, "en"} }, `Config.Language is "tr" in the snapshot and "en"`},
+		{func(h *Header) { h.Tables = map[string]uint64{"IDF": 43, "Reference": 7} }, "another IDF table"},
+		{func(h *Header) { h.Tables = map[string]uint64{"IDF": 42} }, "a Reference table the detector does not have"},
+		{func(h *Header) { h.Tables = map[string]uint64{"IDF": 42, "Reference": 7, "Stats": 1} }, "without the Stats table"},
+	} {
+		h := header
+		c.change(&h)
+		err := read(data, h)
+		require.ErrorIs(t, err, detector.ErrSnapshot)
+		assert.ErrorContains(t, err, c.want)
+	}
+	_, err := NewReader(bytes.NewReader([]byte("PK\x03\x04 a zip file")), header)
+	assert.ErrorContains(t, err, "not a neardup snapshot")
+}
+
+func TestSectionOrder(t *testing.T) {
+	data := write(t)
+	r, err := NewReader(bytes.NewReader(data), header)
+	require.NoError(t, err)
+	_, err = r.Section("empty")
+	assert.ErrorContains(t, err, `expected section "empty", found "docs"`)
+}
+
+func TestWriterErrorsStick(t *testing.T) {
+	w := NewWriter(failing{}, header)
+	w.Section("x", []byte{1})
+	_, err := w.Finish(0)
+	assert.ErrorContains(t, err, "disk full")
+	w = NewWriter(&bytes.Buffer{}, Header{Config: func() {}})
+	_, err = w.Finish(0)
+	assert.ErrorContains(t, err, "encoding the Config")
+}
+
+type failing struct{}
+
+func (failing) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+func TestDec(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		b    []byte
+		read func(*Dec)
+	}{
+		{"non-canonical", []byte{0x81, 0x00}, func(d *Dec) { d.Uvarint() }},
+		{"overflow", bytes.Repeat([]byte{0xff}, 11), func(d *Dec) { d.Uvarint() }},
+		{"truncated varint", []byte{0x80}, func(d *Dec) { d.Uvarint() }},
+		{"count beyond the payload", []byte{100, 1, 2}, func(d *Dec) { d.Len(1, 0) }},
+		{"count over the limit", []byte{100}, func(d *Dec) { d.Len(0, 10) }},
+		{"NaN", Enc{}.withF64(math.NaN()), func(d *Dec) { d.F64() }},
+		{"Inf", Enc{}.withF64(math.Inf(-1)), func(d *Dec) { d.F64() }},
+		{"bool", []byte{2}, func(d *Dec) { d.Bool() }},
+		{"string too long", []byte{5, 'a'}, func(d *Dec) { _ = d.String() }},
+		{"leftover", []byte{1, 2}, func(d *Dec) { d.Uvarint() }},
+	} {
+		d := NewDec(c.b)
+		c.read(d)
+		assert.ErrorIs(t, d.Done(), detector.ErrSnapshot, c.name)
+	}
+	d := NewDec([]byte{1})
+	d.Fail("bad value %d", 7)
+	assert.ErrorContains(t, d.Done(), "bad value 7")
+	assert.Zero(t, d.Uvarint(), "sticky")
+}
+
+func (e Enc) withF64(x float64) []byte { e.F64(x); return e.B }
+
+func FuzzReader(f *testing.F) {
+	data := write(f)
+	f.Add(data)
+	f.Add(data[:len(data)/2])
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if err := read(b, header); err != nil && !errors.Is(err, detector.ErrSnapshot) {
+			t.Fatalf("an error that does not wrap ErrSnapshot: %v", err)
+		}
+	})
+}
