@@ -126,36 +126,34 @@ func Sibling(cluster string) string {
 }
 
 // Score compares found pairs with the clusters: a pair is positive when both
-// documents have the same non-empty cluster. In lenient mode, clusters
-// equal after [Sibling] count as the same cluster. Documents without a
-// label are ignored.
+// documents have the same non-empty cluster. Strict mode counts every other
+// reported pair as a false positive. Lenient mode does not count a reported
+// pair across sibling clusters (different clusters equal after [Sibling],
+// which cover related stories) as an error; such pairs are never positives
+// either, so recall is the same in both modes. Documents without a label
+// are ignored.
 func (t ClusterTruth) Score(found map[Pair]float64, lenient bool) Counts {
-	key := func(id string) (string, bool) {
+	label := func(id string) (string, bool) {
 		c, ok := t[id]
-		if !ok || c == "" {
-			return "", false
-		}
-		if lenient {
-			c = Sibling(c)
-		}
-		return c, true
+		return c, ok && c != ""
 	}
 	var c Counts
 	for p := range found {
-		ka, oka := key(p.A)
-		kb, okb := key(p.B)
-		if !oka || !okb {
-			continue
-		}
-		if ka == kb {
+		ka, oka := label(p.A)
+		kb, okb := label(p.B)
+		switch {
+		case !oka || !okb:
+		case ka == kb:
 			c.TP++
-		} else {
+		case lenient && Sibling(ka) == Sibling(kb):
+			// related stories: neither right nor wrong
+		default:
 			c.FP++
 		}
 	}
 	size := map[string]int{}
 	for id := range t {
-		if k, ok := key(id); ok {
+		if k, ok := label(id); ok {
 			size[k]++
 		}
 	}

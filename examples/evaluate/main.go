@@ -8,8 +8,9 @@
 //
 // The file holds one JSON object per line with "id" and "text". A "cluster"
 // field means documents in one cluster are near-duplicates: evaluate prints
-// pair-level precision, recall and F1, strict and lenient (clusters named
-// alike but for a trailing digit count as one), and the Matthews
+// pair-level precision, recall and F1, strict and lenient (a reported pair
+// across clusters named alike but for a trailing digit, which cover related
+// stories, is not counted as an error), and the Matthews
 // correlation. A "category"/"task" field, as in clough-stevenson.jsonl, means
 // graded containment of answers in their task's "orig": evaluate prints the
 // fraction of each category reported as contained, and precision/recall
