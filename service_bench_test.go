@@ -1,0 +1,134 @@
+package neardup
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/soak"
+	"github.com/seed-9ef9c1df/neardup/internal/synth"
+)
+
+// The benchmarks in this file measure, for every named detector, what a
+// service must budget for: a flood of identical copies and the memory a
+// large document holds. Run them alone:
+//
+//	go test -run XXX -bench 'Flood|MemoryPerByte' -benchtime 1x .
+
+// BenchmarkFlood adds 2,000 unrelated stories, then 3,000 identical
+// copies of one story, one by one, and reports the cost of the last 300
+// copies as a multiple of the first 300 ("last/first"): 1 is a flat cost
+// per Add, and a detector that returns every earlier copy on each Add
+// grows linearly. It also reports the matches the last Add returned.
+func BenchmarkFlood(b *testing.B) {
+	stories := synth.Docs(2000, synth.Config{Seed: 3, VariantRate: -1})
+	copyText := stories[0].Text
+	for _, name := range Names() {
+		if name == "reference" {
+			continue // exact and quadratic by design
+		}
+		b.Run(name, func(b *testing.B) {
+			for range b.N {
+				d, err := New(name, withLanguageOpt(name, "en"))
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, s := range stories[1:] {
+					if _, err := d.Add(s); err != nil {
+						b.Fatal(err)
+					}
+				}
+				const copies, window = 3000, 300
+				var first, last time.Duration
+				var lastMatches int
+				for i := range copies {
+					start := time.Now()
+					ms, err := d.Add(detector.Doc{ID: "copy" + strconv.Itoa(i), Text: copyText})
+					if err != nil {
+						b.Fatal(err)
+					}
+					el := time.Since(start)
+					switch {
+					case i < window:
+						first += el
+					case i >= copies-window:
+						last += el
+					}
+					lastMatches = len(ms)
+				}
+				d.Close()
+				b.ReportMetric(float64(last)/float64(first), "last/first")
+				b.ReportMetric(float64(last.Microseconds())/window, "µs/last-add")
+				b.ReportMetric(float64(lastMatches), "matches/last-add")
+			}
+		})
+	}
+}
+
+// BenchmarkMemoryPerByte adds one large document and reports the live
+// heap it holds per byte of text ("heapB/textB"), for ordinary news text
+// and for hostile text in which every token is new.
+func BenchmarkMemoryPerByte(b *testing.B) {
+	const size = 8 << 20
+	var news strings.Builder
+	for _, d := range synth.Docs(4000, synth.Config{Seed: 5}) {
+		if news.Len() > size {
+			break
+		}
+		news.WriteString(d.Text)
+		news.WriteString(" ")
+	}
+	var hostile strings.Builder
+	for i := 0; hostile.Len() < size; i++ {
+		fmt.Fprintf(&hostile, "t%x ", i*2654435761)
+	}
+	texts := map[string]string{"news": news.String(), "hostile": hostile.String()}
+	for _, name := range Names() {
+		if name == "reference" {
+			continue
+		}
+		for _, kind := range []string{"news", "hostile"} {
+			text := texts[kind]
+			b.Run(name+"/"+kind, func(b *testing.B) {
+				for range b.N {
+					d, err := New(name, withLanguageOpt(name, "en"))
+					if err != nil {
+						b.Fatal(err)
+					}
+					before := soak.LiveHeap()
+					if _, err := d.Add(detector.Doc{ID: "big", Text: text}); err != nil {
+						b.Fatal(err)
+					}
+					held := soak.LiveHeap()
+					if r, ok := d.(detector.Remover); ok {
+						if err := r.Remove("big"); err != nil {
+							b.Fatal(err)
+						}
+					}
+					after := soak.LiveHeap()
+					b.ReportMetric(float64(int64(held)-int64(before))/float64(len(text)), "heapB/textB")
+					b.ReportMetric(float64(int64(after)-int64(before))/float64(len(text)), "keptB/textB")
+					d.Close()
+				}
+			})
+		}
+	}
+}
+
+// withLanguageOpt returns the options setting Language, or none for a
+// detector without a Language field.
+func withLanguageOpt(name, lang string) map[string]string {
+	info, err := Lookup(name)
+	if err != nil {
+		return nil
+	}
+	for _, o := range info.Options {
+		if o == "Language" {
+			return map[string]string{"Language": lang}
+		}
+	}
+	return nil
+}
