@@ -1,6 +1,7 @@
 package neardup
 
 import (
+	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -13,10 +14,11 @@ import (
 )
 
 // The benchmarks in this file measure, for every named detector, what a
-// service must budget for: a flood of identical copies and the memory a
-// large document holds. Run them alone:
+// service must budget for: a flood of identical copies, the memory a large
+// document holds, and the memory of an endless windowed stream. Run them
+// alone:
 //
-//	go test -run XXX -bench 'Flood|MemoryPerByte' -benchtime 1x .
+//	go test -run XXX -bench 'Flood|MemoryPerByte|Soak' -benchtime 1x .
 
 // BenchmarkFlood adds 2,000 unrelated stories, then 3,000 identical
 // copies of one story, one by one, and reports the cost of the last 300
@@ -131,4 +133,39 @@ func withLanguageOpt(name, lang string) map[string]string {
 		}
 	}
 	return nil
+}
+
+var soakAdds = flag.Int("soak.adds", 200_000, "Adds per detector in BenchmarkSoak")
+
+// BenchmarkSoak streams -soak.adds documents (three tokens of each found in
+// no other) through every named detector in a window of 10,000 live
+// documents, and reports the live heap once the window is full and its
+// growth after that: a detector that gives memory back when documents
+// leave grows by little more than noise.
+//
+//	go test -run XXX -bench Soak -benchtime 1x . -args -soak.adds 1000000
+func BenchmarkSoak(b *testing.B) {
+	for _, name := range Names() {
+		if name == "reference" {
+			continue
+		}
+		b.Run(name, func(b *testing.B) {
+			for range b.N {
+				d, err := New(name, withLanguageOpt(name, "en"))
+				if err != nil {
+					b.Fatal(err)
+				}
+				s, err := soak.Run(d, soak.Config{Adds: *soakAdds, Window: 10_000, Every: max(*soakAdds/10, 1)})
+				if err != nil {
+					b.Fatal(err)
+				}
+				d.Close()
+				for _, x := range s {
+					b.Logf("%s: %d Adds, live heap %.1f MB", name, x.Adds, float64(x.HeapBytes)/1e6)
+				}
+				b.ReportMetric(float64(s[0].HeapBytes)/1e6, "MB-at-window")
+				b.ReportMetric(float64(soak.Growth(s))/1e6, "MB-growth")
+			}
+		})
+	}
 }

@@ -32,8 +32,7 @@ func Clusters(order []string, edges []Edge, symmetric bool) []Cluster {
 	for i := range parent {
 		parent[i] = i
 	}
-	var find func(int) int
-	find = func(x int) int {
+	find := func(x int) int {
 		for parent[x] != x {
 			parent[x] = parent[parent[x]]
 			x = parent[x]
