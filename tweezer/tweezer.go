@@ -235,10 +235,7 @@ func NewSigner(cfg Config) (*Signer, error) {
 	if textproc.RuleSet(t) == "en" {
 		tag = language.English
 	}
-	rec, err := ner.New(ner.Config{Language: tag, JoinAtApostrophe: true}) // Uyar 2009 Fig. 4.1
-	if err != nil {
-		return nil, fmt.Errorf("tweezer: %w", err)
-	}
+	rec := ner.New(ner.Config{Language: tag, JoinAtApostrophe: true}) // Uyar 2009 Fig. 4.1
 	sg := &Signer{cfg: cfg, rec: rec, tag: tag}
 	sg.filters.New = func() any { return textproc.NewContentFilter(tag) }
 	return sg, nil
