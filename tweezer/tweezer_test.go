@@ -141,13 +141,25 @@ func TestSimilarity(t *testing.T) {
 }
 
 func TestNewErrors(t *testing.T) {
-	for _, cfg := range []Config{
-		{Prefix: -1}, {Suffix: -1}, {FallbackWords: -2}, {Mode: 7},
-		{Threshold: 1.5}, {Threshold: -0.1}, {Threshold: math.NaN()}, {MaxTextBytes: -1},
+	for _, c := range []struct {
+		cfg   Config
+		field string
+	}{
+		{Config{Prefix: -1}, "Prefix"}, {Config{Prefix: MaxContext + 1}, "Prefix"},
+		{Config{Suffix: -1}, "Suffix"}, {Config{Suffix: math.MaxInt}, "Suffix"},
+		{Config{FallbackWords: -2}, "FallbackWords"}, {Config{FallbackWords: math.MaxInt / 2}, "FallbackWords"},
+		{Config{Mode: 7}, "Mode"},
+		{Config{Threshold: 1.5}, "Threshold"}, {Config{Threshold: -0.1}, "Threshold"},
+		{Config{Threshold: math.NaN()}, "Threshold"}, {Config{Mode: Exact, Threshold: math.Inf(1)}, "Threshold"},
+		{Config{MinOverlap: -1}, "MinOverlap"}, {Config{MinOverlap: MaxMinOverlap + 1}, "MinOverlap"},
+		{Config{MaxTextBytes: -1}, "MaxTextBytes"},
+		{Config{Content: 99}, "Content"},
+		{Config{Language: "not a tag!"}, "Language"},
 	} {
-		_, err := New(cfg)
-		assert.ErrorIs(t, err, detector.ErrInvalidConfig, "New(%+v)", cfg)
+		_, err := New(c.cfg)
+		require.ErrorIs(t, err, detector.ErrInvalidConfig, "New(%+v)", c.cfg)
 		assert.True(t, strings.HasPrefix(err.Error(), "tweezer: "), "error %q lacks the package prefix", err)
+		assert.Contains(t, err.Error(), c.field, "New(%+v) must name the field", c.cfg)
 	}
 	d, err := New(Config{})
 	require.NoError(t, err)
@@ -157,6 +169,9 @@ func TestNewErrors(t *testing.T) {
 	assert.Equal(t, DefaultFallbackWords, cfg.FallbackWords)
 	assert.Equal(t, DefaultOverlapThreshold, cfg.Threshold, "Overlap, the default mode")
 	assert.Equal(t, DefaultMinOverlap, cfg.MinOverlap)
+	assert.Equal(t, DefaultContent, cfg.Content)
+	assert.Equal(t, detector.DefaultMaxTextBytes, cfg.MaxTextBytes)
+	assert.Equal(t, cfg, d.Signer().Config())
 	d, err = New(Config{Mode: Exact})
 	require.NoError(t, err)
 	assert.Equal(t, 0.0, d.Config().Threshold, "Exact mode has no threshold")
