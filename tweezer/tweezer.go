@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/language"
 
@@ -33,6 +35,18 @@ type Signature struct {
 	// (each shingle length-prefixed, after a tag saying whether it is the
 	// fallback), zero for a text without words.
 	Digest Digest
+	// Caseless reports a text written without case distinctions: it has
+	// letters with a case, all in lower case or all in capitals. Its named
+	// entities cannot be told by their capitals, so it is signed by its
+	// fallback words (Uyar 2009 §4.2) folded to lower case, and it matches
+	// the documents with its Key.
+	Caseless bool
+	// Key is the xxh3-128 digest of the document's fallback words folded
+	// to lower case by the language's rules, with dotted and dotless i
+	// taken as one letter: a text and its copies in lower case or in
+	// capitals, made by Turkish or by language-blind rules, have one Key.
+	// Zero for a text without words.
+	Key Digest
 }
 
 // Empty reports whether the signature has no shingles (a text without
@@ -48,6 +62,7 @@ type Signer struct {
 	cfg     Config
 	rec     *ner.Recognizer
 	tag     language.Tag
+	folder  textproc.Folder
 	filters sync.Pool // of *textproc.ContentFilter, for ContentMain
 }
 
@@ -69,7 +84,7 @@ func NewSigner(cfg Config) (*Signer, error) {
 		tag = language.English
 	}
 	rec := ner.New(ner.Config{Language: tag, JoinAtApostrophe: true}) // Uyar 2009 Fig. 4.1
-	sg := &Signer{cfg: cfg, rec: rec, tag: tag}
+	sg := &Signer{cfg: cfg, rec: rec, tag: tag, folder: textproc.NewFolder(tag)}
 	sg.filters.New = func() any { return textproc.NewContentFilter(tag) }
 	return sg, nil
 }
@@ -86,12 +101,34 @@ type span struct {
 // Sign returns the signature of text. Sign time is O(n) in the length of the
 // text (named-entity recognition dominates) plus O(m log m) to sort its m
 // shingles.
+//
+// A text written all in lower case or all in capitals is signed by its
+// fallback words folded to lower case (see [Signature].Caseless): without
+// capitals the recogniser finds no entity, or different ones.
 func (s *Signer) Sign(text string) Signature {
 	if s.cfg.Content == textproc.ContentMain {
 		f := s.filters.Get().(*textproc.ContentFilter)
 		text = f.Text(text)
 		s.filters.Put(f)
 	}
+	folded, ok := s.foldedFallback(text)
+	if !ok {
+		return Signature{}
+	}
+	key := caseKey(folded)
+	if caseless(text) {
+		sig := finish([]string{folded}, true)
+		sig.Caseless, sig.Key = true, key
+		return sig
+	}
+	sig := s.signCased(text)
+	sig.Key = key
+	return sig
+}
+
+// signCased returns the signature of a text with case information, without
+// its Key: its NE shingles, or its fallback words as written.
+func (s *Signer) signCased(text string) Signature {
 	ents := s.rec.Find(text)
 	if s.cfg.ClipSentences || len(ents) == 0 {
 		return s.signWords(text, ents)
@@ -232,6 +269,85 @@ func (s *Signer) signWords(text string, ents []ner.Entity) Signature {
 	return finish([]string{b.String()}, true)
 }
 
+// caseless reports whether text has letters with a case and all of them in
+// one case.
+func caseless(text string) bool {
+	upper, lower := false, false
+	for _, r := range text {
+		switch {
+		case r < utf8.RuneSelf:
+			upper = upper || 'A' <= r && r <= 'Z'
+			lower = lower || 'a' <= r && r <= 'z'
+		case unicode.IsUpper(r):
+			upper = true
+		case unicode.IsLower(r):
+			lower = true
+		}
+		if upper && lower {
+			return false
+		}
+	}
+	return upper || lower
+}
+
+// foldedFallback returns the fallback words of text (Uyar 2009 §4.2: the
+// first and last FallbackWords words, or all of them when there are fewer
+// than twice as many) folded to lower case and joined by single spaces. It
+// reports false for a text without words.
+func (s *Signer) foldedFallback(text string) (string, bool) {
+	n := s.cfg.FallbackWords
+	words := make([]textproc.Span, 0, 2*n)
+	more := false
+	for w := range textproc.Words(text) {
+		if len(words) == 2*n {
+			more = true
+			break
+		}
+		words = append(words, w)
+	}
+	if len(words) == 0 {
+		return "", false
+	}
+	if more {
+		last, ok := wordsBefore(text, len(text), n, nil)
+		if !ok { // no white space to start from: read every word
+			last = last[:0]
+			for w := range textproc.Words(text) {
+				last = append(last, w)
+			}
+			last = last[len(last)-n:]
+		}
+		words = append(words[:n], last...)
+	}
+	buf := make([]byte, 0, 256)
+	for i, w := range words {
+		if i > 0 {
+			buf = append(buf, ' ')
+		}
+		buf = s.folder.AppendFold(buf, text[w.Start:w.End])
+	}
+	return string(buf), true
+}
+
+// caseKey digests folded fallback words into a Key. Dotted and dotless i
+// count as one letter, and a combining dot above is dropped, so that
+// copies cased by Turkish rules ("İ" ↔ "i", "I" ↔ "ı") and by
+// language-blind ones ("I" ↔ "i", "İ" → "i̇") have the Key of the original.
+func caseKey(folded string) Digest {
+	buf := make([]byte, 0, len(folded)+1)
+	buf = append(buf, 'K')
+	for _, r := range folded {
+		switch r {
+		case 'ı':
+			r = 'i'
+		case '\u0307': // combining dot above
+			continue
+		}
+		buf = utf8.AppendRune(buf, r)
+	}
+	return Digest(hashx.Bytes128(buf))
+}
+
 // finish sorts and deduplicates the shingles (Uyar 2009 Fig. 4.2 steps 2-3)
 // and digests them.
 func finish(shingles []string, fallback bool) Signature {
@@ -283,12 +399,17 @@ func digest(shingles []string, fallback bool) Digest {
 // Similarity returns the similarity of the shingle sets of two signatures
 // under mode: the Jaccard similarity |A ∩ B| / |A ∪ B| for [Jaccard], the
 // overlap coefficient |A ∩ B| / min(|A|, |B|) for [Overlap], and 1 or 0 for
-// equal or different digests for [Exact]. It is 0 when either signature is
+// equal or different digests for [Exact]. In every mode it is 1 when either
+// signature is [Signature].Caseless and their Keys are equal (a text and its
+// copy in lower case or in capitals). It is 0 when either signature is
 // empty. It is the verification step of each mode, callable without an
 // index. Similarity time is O(|A| + |B|).
 func Similarity(mode Mode, a, b Signature) float64 {
 	if a.Empty() || b.Empty() {
 		return 0
+	}
+	if (a.Caseless || b.Caseless) && a.Key == b.Key {
+		return 1
 	}
 	if mode == Exact {
 		if a.Digest == b.Digest {

@@ -288,7 +288,8 @@ func FuzzSign(f *testing.F) {
 }
 
 // TestWindowsMatchWordList checks the windowed context of Sign against the
-// full word list of signWords, on the Fig. 4.1 text, edge cases, and the
+// full word list of signWords, and the fallback words of the Key against
+// the full word list too, on the Fig. 4.1 text, edge cases, and the
 // Turkish and English data when present.
 func TestWindowsMatchWordList(t *testing.T) {
 	texts := []string{fig41, "", "Ankara", "x Ankara", "Ankara x", strings.Repeat("a ", 300) + "Ankara'da" + strings.Repeat(" b", 3),
@@ -308,7 +309,19 @@ func TestWindowsMatchWordList(t *testing.T) {
 			s, err := NewSigner(Config{Language: lang.String(), Prefix: p, Suffix: p, Content: textproc.ContentAll})
 			require.NoError(t, err)
 			for _, text := range texts {
-				assert.Equal(t, s.signWords(text, s.rec.Find(text)), s.Sign(text), "Sign(%.60q)", text)
+				assert.Equal(t, s.signWords(text, s.rec.Find(text)), s.signCased(text), "Sign(%.60q)", text)
+				// The fallback words of the Key, read from both ends,
+				// against the full word list.
+				var all []string
+				for w := range textproc.Words(text) {
+					all = append(all, s.folder.Fold(text[w.Start:w.End]))
+				}
+				if n := s.cfg.FallbackWords; len(all) > 2*n {
+					all = append(all[:n], all[len(all)-n:]...)
+				}
+				got, ok := s.foldedFallback(text)
+				assert.Equal(t, len(all) > 0, ok)
+				assert.Equal(t, strings.Join(all, " "), got, "foldedFallback(%.60q)", text)
 			}
 		}
 	}
