@@ -7,8 +7,8 @@ import (
 	"github.com/seed-9ef9c1df/neardup/tweezer"
 )
 
-// Example signs the sample text of seed 001 Fig. 4.1 into its 5NE5
-// shingles.
+// Example signs the sample text of Uyar 2009, "Near-duplicate news
+// detection using named entities", Fig. 4.1, into its 5NE5 shingles.
 func Example() {
 	s, err := tweezer.NewSigner(tweezer.Config{})
 	if err != nil {

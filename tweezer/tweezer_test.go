@@ -37,16 +37,17 @@ func TestConformance(t *testing.T) {
 	}
 }
 
-// fig41 is the sample text of seed 001 Fig. 4.1.
+// fig41 is the sample text of Uyar 2009, "Near-duplicate news detection
+// using named entities", Fig. 4.1.
 const fig41 = "Bursa'nın Orhangazi İlçesi'nde apandisit ameliyatı sırasında doktor hatasına bağlı olarak " +
 	"kalın bağırsağının yırtıldığı ve bunun sonucunda vücuduna enfeksiyon yayıldığı için öldüğü ileri " +
 	"sürülen 13 yaşındaki Sevecan Ercan'ın dün toprağa verilen cesedi, bugün otopsi yapılmak üzere " +
 	"mezardan çıkartıldı."
 
-// TestFigure41 checks the 5NE5 shingles of seed 001 Fig. 4.1. The figure's
-// second shingle has eight words after the entity ("dün toprağa verilen
-// cesedi bugün otopsi yapılmak üzere"), contradicting s = 5; we implement
-// s = 5 (ALGORITHMS.md §8), so the shingle ends at "bugün".
+// TestFigure41 checks the 5NE5 shingles of Uyar 2009 Fig. 4.1. The
+// figure's second shingle has eight words after the entity ("dün toprağa
+// verilen cesedi bugün otopsi yapılmak üzere"), contradicting the s = 5 of
+// §4.1 and Table 4.1; we implement s = 5, so the shingle ends at "bugün".
 func TestFigure41(t *testing.T) {
 	s, err := NewSigner(Config{})
 	require.NoError(t, err)
