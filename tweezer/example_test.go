@@ -77,3 +77,33 @@ func ExampleDetector_Containers() {
 	// Output:
 	// b 0.20
 }
+
+// ExampleSignature_caseless shows copies of a Turkish text written all in
+// capitals and all in lower case: they have no entities to sign, so they
+// are signed by their folded words and found by their Key.
+func ExampleSignature_caseless() {
+	d, err := tweezer.New(tweezer.Config{Language: "tr"})
+	if err != nil {
+		panic(err)
+	}
+	defer d.Close()
+	story := "İstanbul Valisi Kerem Işık dün Kadıköy'de gazetecilere açıklama yaptı. " +
+		"Işık, yeni köprünün gelecek yıl açılacağını söyledi."
+	for _, doc := range []detector.Doc{
+		{ID: "original", Text: story},
+		{ID: "capitals", Text: "İSTANBUL VALİSİ KEREM IŞIK DÜN KADIKÖY'DE GAZETECİLERE AÇIKLAMA YAPTI. " +
+			"IŞIK, YENİ KÖPRÜNÜN GELECEK YIL AÇILACAĞINI SÖYLEDİ."},
+		{ID: "lower", Text: "istanbul valisi kerem ışık dün kadıköy'de gazetecilere açıklama yaptı. " +
+			"ışık, yeni köprünün gelecek yıl açılacağını söyledi."},
+	} {
+		ms, err := d.Add(doc)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(doc.ID, d.Signer().Sign(doc.Text).Caseless, ms)
+	}
+	// Output:
+	// original false []
+	// capitals true [{original 1}]
+	// lower true [{capitals 1} {original 1}]
+}
