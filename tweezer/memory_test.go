@@ -76,3 +76,20 @@ func TestSoak(t *testing.T) {
 	t.Logf("growth %.2f MB", float64(g)/(1<<20))
 	assert.Less(t, g, uint64(2<<20), "live heap growth over the soak")
 }
+
+// TestScratchShrinksAfterOutlier signs a text of 300,000 short blocks,
+// then a short text: the scratch grown for the outlier must not stay live.
+// The Signer keeps no scratch of its own (the recogniser's state is per
+// call); the content filters it pools go with the pool at the next
+// collections.
+func TestScratchShrinksAfterOutlier(t *testing.T) {
+	s, err := NewSigner(Config{Language: "tr", MaxTextBytes: 8 << 20})
+	require.NoError(t, err)
+	s.Sign(fig41)
+	before := soak.LiveHeap()
+	s.Sign(strings.Repeat("Ankara\n\n", 300000))
+	s.Sign(fig41)
+	after := soak.LiveHeap()
+	t.Logf("live heap %d B before the outlier, %d after", before, after)
+	assert.Less(t, int64(after)-int64(before), int64(1<<20), "scratch kept after the outlier")
+}

@@ -111,18 +111,17 @@ func (s *Signer) Sign(text string) Signature {
 		text = f.Text(text)
 		s.filters.Put(f)
 	}
-	folded, ok := s.foldedFallback(text)
+	folded, ok := s.foldedFallback(make([]byte, 0, 256), text)
 	if !ok {
 		return Signature{}
 	}
-	key := caseKey(folded)
 	if caseless(text) {
-		sig := finish([]string{folded}, true)
-		sig.Caseless, sig.Key = true, key
+		sig := finish([]string{string(folded)}, true)
+		sig.Caseless, sig.Key = true, caseKey(folded)
 		return sig
 	}
 	sig := s.signCased(text)
-	sig.Key = key
+	sig.Key = caseKey(folded)
 	return sig
 }
 
@@ -189,13 +188,23 @@ func wordsBefore(text string, pos, p int, dst []textproc.Span) ([]textproc.Span,
 			}
 			lo += k + 1
 		}
+		// Keep the last p words in a ring, so that dst never holds more.
 		dst = dst[:0]
+		n := 0
 		for sp := range textproc.Words(text[lo:pos]) {
-			dst = append(dst, textproc.Span{Start: lo + sp.Start, End: lo + sp.End})
+			s := textproc.Span{Start: lo + sp.Start, End: lo + sp.End}
+			if len(dst) < p {
+				dst = append(dst, s)
+			} else {
+				dst[n%p] = s
+			}
+			n++
 		}
-		if len(dst) >= p || lo == 0 {
-			if len(dst) > p {
-				dst = append(dst[:0], dst[len(dst)-p:]...)
+		if n >= p || lo == 0 {
+			if k := n % p; n > p && k > 0 { // rotate the oldest word to the front
+				slices.Reverse(dst[:k])
+				slices.Reverse(dst[k:])
+				slices.Reverse(dst)
 			}
 			return dst, true
 		}
@@ -290,13 +299,13 @@ func caseless(text string) bool {
 	return upper || lower
 }
 
-// foldedFallback returns the fallback words of text (Uyar 2009 §4.2: the
-// first and last FallbackWords words, or all of them when there are fewer
-// than twice as many) folded to lower case and joined by single spaces. It
-// reports false for a text without words.
-func (s *Signer) foldedFallback(text string) (string, bool) {
+// foldedFallback appends to dst the fallback words of text (Uyar 2009
+// §4.2: the first and last FallbackWords words, or all of them when there
+// are fewer than twice as many) folded to lower case and joined by single
+// spaces. It reports false for a text without words.
+func (s *Signer) foldedFallback(dst []byte, text string) ([]byte, bool) {
 	n := s.cfg.FallbackWords
-	words := make([]textproc.Span, 0, 2*n)
+	words := make([]textproc.Span, 0, 3*n) // the last n words go to [2n, 3n)
 	more := false
 	for w := range textproc.Words(text) {
 		if len(words) == 2*n {
@@ -306,10 +315,10 @@ func (s *Signer) foldedFallback(text string) (string, bool) {
 		words = append(words, w)
 	}
 	if len(words) == 0 {
-		return "", false
+		return dst, false
 	}
 	if more {
-		last, ok := wordsBefore(text, len(text), n, nil)
+		last, ok := wordsBefore(text, len(text), n, words[2*n:2*n])
 		if !ok { // no white space to start from: read every word
 			last = last[:0]
 			for w := range textproc.Words(text) {
@@ -319,33 +328,34 @@ func (s *Signer) foldedFallback(text string) (string, bool) {
 		}
 		words = append(words[:n], last...)
 	}
-	buf := make([]byte, 0, 256)
 	for i, w := range words {
 		if i > 0 {
-			buf = append(buf, ' ')
+			dst = append(dst, ' ')
 		}
-		buf = s.folder.AppendFold(buf, text[w.Start:w.End])
+		dst = s.folder.AppendFold(dst, text[w.Start:w.End])
 	}
-	return string(buf), true
+	return dst, true
 }
 
-// caseKey digests folded fallback words into a Key. Dotted and dotless i
-// count as one letter, and a combining dot above is dropped, so that
-// copies cased by Turkish rules ("İ" ↔ "i", "I" ↔ "ı") and by
-// language-blind ones ("I" ↔ "i", "İ" → "i̇") have the Key of the original.
-func caseKey(folded string) Digest {
-	buf := make([]byte, 0, len(folded)+1)
-	buf = append(buf, 'K')
-	for _, r := range folded {
+// caseKey digests folded fallback words into a Key, overwriting folded.
+// Dotted and dotless i count as one letter, and a combining dot above is
+// dropped, so that copies cased by Turkish rules ("İ" ↔ "i", "I" ↔ "ı")
+// and by language-blind ones ("I" ↔ "i", "İ" → "i̇") have the Key of the
+// original.
+func caseKey(folded []byte) Digest {
+	out := folded[:0] // each rune is rewritten no longer than it was
+	for i := 0; i < len(folded); {
+		r, w := utf8.DecodeRune(folded[i:])
+		i += w
 		switch r {
 		case 'ı':
-			r = 'i'
+			out = append(out, 'i')
 		case '\u0307': // combining dot above
-			continue
+		default:
+			out = append(out, folded[i-w:i]...)
 		}
-		buf = utf8.AppendRune(buf, r)
 	}
-	return Digest(hashx.Bytes128(buf))
+	return Digest(hashx.Bytes128(append(out, 'K')))
 }
 
 // finish sorts and deduplicates the shingles (Uyar 2009 Fig. 4.2 steps 2-3)

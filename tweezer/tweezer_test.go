@@ -320,9 +320,9 @@ func TestWindowsMatchWordList(t *testing.T) {
 				if n := s.cfg.FallbackWords; len(all) > 2*n {
 					all = append(all[:n], all[len(all)-n:]...)
 				}
-				got, ok := s.foldedFallback(text)
+				got, ok := s.foldedFallback(nil, text)
 				assert.Equal(t, len(all) > 0, ok)
-				assert.Equal(t, strings.Join(all, " "), got, "foldedFallback(%.60q)", text)
+				assert.Equal(t, strings.Join(all, " "), string(got), "foldedFallback(%.60q)", text)
 			}
 		}
 	}
