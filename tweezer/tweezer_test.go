@@ -7,9 +7,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
@@ -275,6 +277,9 @@ func FuzzSign(f *testing.F) {
 	}
 	s, err := NewSigner(Config{ClipSentences: true})
 	require.NoError(f, err)
+	whole, err := NewSigner(Config{Language: "tr", Content: textproc.ContentAll})
+	require.NoError(f, err)
+	lower := cases.Lower(language.Turkish)
 	f.Fuzz(func(t *testing.T, text string) {
 		sig := s.Sign(text)
 		if !sig.Empty() && sig.Digest == (Digest{}) {
@@ -284,6 +289,18 @@ func FuzzSign(f *testing.F) {
 			if sig.Shingles[i-1] >= sig.Shingles[i] {
 				t.Fatalf("Sign(%q): shingles not sorted and distinct: %q", text, sig.Shingles)
 			}
+		}
+		// A text and its lower-case copy have one Key: the caseless
+		// copy is found by it.
+		if !utf8.ValidString(text) {
+			return
+		}
+		low := lower.String(text)
+		a, b := whole.Sign(text), whole.Sign(low)
+		if a.Empty() != b.Empty() || a.Key != b.Key {
+			fa, _ := whole.foldedFallback(nil, text)
+			fb, _ := whole.foldedFallback(nil, low)
+			t.Fatalf("Sign(%q) and Sign(%q): Keys differ: folded words %q and %q", text, low, fa, fb)
 		}
 	})
 }
