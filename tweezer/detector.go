@@ -28,13 +28,14 @@ type Detector struct {
 	docs   *docset.Set
 	digest map[Digest][]uint32 // Exact mode and Cluster: digest → live docs
 	keys   map[Digest][]uint32 // Signature.Key → live docs
+	bare   map[Digest][]uint32 // Signature.Key → live caseless docs
 	post   map[uint64][]uint32 // set modes: shingle hash → live docs
 	sigs   []docSig            // by dense index
 
-	// The most keys digest, keys and post have held since they were last
-	// rebuilt: a Go map keeps its buckets when keys are deleted, so Remove
-	// rebuilds a map that has fallen to a quarter of its peak.
-	digestPeak, keysPeak, postPeak int
+	// The most keys each map has held since it was last rebuilt: a Go map
+	// keeps its buckets when keys are deleted, so Remove rebuilds a map
+	// that has fallen to a quarter of its peak.
+	digestPeak, keysPeak, barePeak, postPeak int
 }
 
 // docSig is what the index keeps of a document.
@@ -64,6 +65,7 @@ func New(cfg Config) (*Detector, error) {
 		docs:   docset.New("tweezer", s.cfg.MaxTextBytes),
 		digest: make(map[Digest][]uint32),
 		keys:   make(map[Digest][]uint32),
+		bare:   make(map[Digest][]uint32),
 		post:   make(map[uint64][]uint32),
 	}, nil
 }
@@ -115,11 +117,15 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	}
 	d.digest[ds.digest] = append(d.digest[ds.digest], idx)
 	d.keys[ds.key] = append(d.keys[ds.key], idx)
+	if ds.caseless {
+		d.bare[ds.key] = append(d.bare[ds.key], idx)
+	}
 	for _, h := range ds.hashes {
 		d.post[h] = append(d.post[h], idx)
 	}
 	d.digestPeak = max(d.digestPeak, len(d.digest))
 	d.keysPeak = max(d.keysPeak, len(d.keys))
+	d.barePeak = max(d.barePeak, len(d.bare))
 	d.postPeak = max(d.postPeak, len(d.post))
 	return d.matches(idx), nil
 }
@@ -132,10 +138,15 @@ func (d *Detector) matches(idx uint32) []detector.Match {
 	}
 	var out []detector.Match
 	// Caseless documents match by Key (see Similarity): found here, they
-	// are skipped below.
+	// are skipped below. A caseless document reads every document with its
+	// Key, one with case only the caseless ones.
 	var byKey map[uint32]bool
-	for _, o := range d.keys[ds.key] {
-		if o != idx && (ds.caseless || d.sigs[o].caseless) {
+	withKey := d.bare[ds.key]
+	if ds.caseless {
+		withKey = d.keys[ds.key]
+	}
+	for _, o := range withKey {
+		if o != idx {
 			if byKey == nil {
 				byKey = map[uint32]bool{}
 			}
@@ -228,11 +239,15 @@ func (d *Detector) Remove(id string) error {
 	// delete serves.
 	postings.Delete(d.digest, ds.digest, idx)
 	postings.Delete(d.keys, ds.key, idx)
+	if ds.caseless {
+		postings.Delete(d.bare, ds.key, idx)
+	}
 	for _, h := range ds.hashes {
 		postings.Delete(d.post, h, idx)
 	}
 	d.digest = shrink(d.digest, &d.digestPeak)
 	d.keys = shrink(d.keys, &d.keysPeak)
+	d.bare = shrink(d.bare, &d.barePeak)
 	d.post = shrink(d.post, &d.postPeak)
 	return nil
 }
@@ -270,7 +285,7 @@ func (d *Detector) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.docs.Close() {
-		d.digest, d.keys, d.post, d.sigs = nil, nil, nil, nil
+		d.digest, d.keys, d.bare, d.post, d.sigs = nil, nil, nil, nil, nil
 	}
 	return nil
 }
