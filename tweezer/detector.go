@@ -84,6 +84,13 @@ const shingleSeed = 0x7477_6565_7a65_7231 // "tweezer1"
 // ordered by [detector.SortMatches]. Add time is that of [Signer.Sign] plus,
 // in Exact mode, one hash-table probe and the size of the matching group; in
 // the set modes, the total length of the posting lists of its shingles.
+//
+// Before it reads the text, Add returns an error wrapping
+// detector.ErrClosed after Close, detector.ErrEmptyID for an empty ID,
+// detector.ErrTooLarge for a text over Config.MaxTextBytes, and
+// detector.ErrDuplicateID for the ID of a live document. It signs the text
+// without holding the lock, then checks the ID again under it: of several
+// concurrent Adds of one new ID, exactly one indexes its document.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	d.mu.RLock()
 	err := d.docs.Check(doc)
