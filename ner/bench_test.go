@@ -43,10 +43,7 @@ func BenchmarkFind(b *testing.B) {
 	}{{"4KB", 4 << 10}, {"100KB", 100 << 10}} {
 		b.Run(size.name, func(b *testing.B) {
 			text := benchText(b, size.n)
-			r, err := New(Config{})
-			if err != nil {
-				b.Fatal(err)
-			}
+			r := New(Config{})
 			b.ReportAllocs()
 			b.SetBytes(int64(len(text)))
 			for b.Loop() {
@@ -77,9 +74,7 @@ func BenchmarkNew(b *testing.B) {
 		b.Run(tag.String(), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := New(Config{Language: tag}); err != nil {
-					b.Fatal(err)
-				}
+				_ = New(Config{Language: tag})
 			}
 		})
 	}

@@ -4,15 +4,13 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestSuffixForms checks that an apostrophe suffix gives the same entities
 // whether attached with a straight or a typographic apostrophe or written
 // as a word of its own, the gold standard's tokenisation.
 func TestSuffixForms(t *testing.T) {
-	r, err := New(Config{})
-	require.NoError(t, err)
+	r := New(Config{})
 	for _, tc := range []struct {
 		name  string
 		forms []string
@@ -50,8 +48,7 @@ func TestSuffixForms(t *testing.T) {
 	}
 	// With JoinAtApostrophe the separated suffix joins as the attached one
 	// does (Fig. 4.1 of Uyar 2009).
-	j, err := New(Config{JoinAtApostrophe: true})
-	require.NoError(t, err)
+	j := New(Config{JoinAtApostrophe: true})
 	for _, text := range []string{"Bursa'nın Orhangazi İlçesi'nde", "Bursa 'nın Orhangazi İlçesi 'nde"} {
 		assert.Equal(t, []found{{Location, "Bursa Orhangazi İlçesi"}}, foundList(j.Find(text)), "Find(%q)", text)
 	}
@@ -61,8 +58,7 @@ func TestSuffixForms(t *testing.T) {
 // an entity inherit its type, across sentences, and nothing is kept
 // between calls.
 func TestDocumentMemory(t *testing.T) {
-	r, err := New(Config{})
-	require.NoError(t, err)
+	r := New(Config{})
 	tests := []struct {
 		name string
 		text string
@@ -93,8 +89,7 @@ func TestDocumentMemory(t *testing.T) {
 
 // TestOrganizationRules covers heads, boundaries and the acronym rule.
 func TestOrganizationRules(t *testing.T) {
-	r, err := New(Config{})
-	require.NoError(t, err)
+	r := New(Config{})
 	tests := []struct {
 		name string
 		text string

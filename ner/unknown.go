@@ -63,69 +63,73 @@ func (r *Recognizer) commaAfter(d *doc, end int) bool {
 }
 
 // unknownIsPerson reports whether the unclassified candidate [i, end) of
-// one or two words is taken for a person anyway: written in ordinary
-// capitalisation, none of its words written in lower case in the document
-// or shaped like a noun, and marked as a name by the text. The marks: the
-// last word written somewhere in the document with an apostrophe suffix,
-// the sign of a proper noun in Turkish ("the possibility that a word
-// containing an apostrophe to be a proper noun is high", Uyar 2009 §3.3);
-// the slot of a quoted speaker; in Turkish, two such words in mid-sentence,
-// or one with a surname's shape or in a person's context (personContext). First in a sentence only the word's own
-// suffix or a surname's shape counts. Such a name that no list knows is
-// most often a person's surname or a foreign name ("Lewinsky'nin"), which
-// TuNER would drop as unclassified.
+// one or two words is taken for a person anyway: marked as a name by the
+// text (markedAsName), written like a name (nameWords) and, in Turkish, not
+// shaped like a noun (nounShaped). Such a name that no list knows is most
+// often a person's surname or a foreign name ("Lewinsky'nin"), which TuNER
+// would drop as unclassified.
 func (r *Recognizer) unknownIsPerson(d *doc, i, end int) bool {
+	if end-i > 2 || !r.markedAsName(d, i, end) || !r.nameWords(d, i, end) {
+		return false
+	}
+	return r.lang != "tr" || !nounShaped(d, i, end)
+}
+
+// markedAsName reports whether the text marks the candidate [i, end) as a
+// name. The marks: the last word written somewhere in the document with an
+// apostrophe suffix, the sign of a proper noun in Turkish ("the possibility
+// that a word containing an apostrophe to be a proper noun is high", Uyar
+// 2009 §3.3); the slot of a quoted speaker; in Turkish, two capitalised
+// words in mid-sentence, or one with a surname's shape or in a person's
+// context (personContext). First in a sentence, where a capital proves
+// nothing, only a Turkish word's own apostrophe suffix ("Kohl'un"; a place
+// with a locative one, "Bonn'da") or a surname's shape counts.
+func (r *Recognizer) markedAsName(d *doc, i, end int) bool {
 	ws := d.words
-	if end-i > 2 {
-		return false
-	}
-	if ws[i].sentStart && r.lang != "tr" {
-		return false
-	}
+	single := end-i == 1
 	if ws[i].sentStart {
-		// First in its sentence, the capital proves nothing: only an
-		// apostrophe suffix on this very word ("Kohl'un"; a place with a
-		// locative one, "Bonn'da") or a surname's shape marks a name.
-		if !ws[end-1].apos && !(end-i == 1 && surnameShape(ws[i].key)) {
-			return false
-		}
-	} else {
-		marked := d.apos[ws[end-1].key] || r.subjectSlot(d, i, end) ||
-			r.lang == "tr" && (end-i == 2 || end-i == 1 && (surnameShape(ws[i].key) || r.personContext(d, i, end)))
-		if !marked {
-			return false
-		}
+		return r.lang == "tr" && (ws[end-1].apos || single && surnameShape(ws[i].key))
 	}
-	for k := i; k < end; k++ {
-		w := ws[k]
+	return d.apos[ws[end-1].key] || r.subjectSlot(d, i, end) ||
+		r.lang == "tr" && (!single || surnameShape(ws[i].key) || r.personContext(d, i, end))
+}
+
+// nameWords reports whether every word of [i, end) is written like a name:
+// in ordinary capitalisation, of at least three letters, never written in
+// lower case in the document, and no rule word (a title, a person, place or
+// organization suffix word) or listed non-person.
+func (r *Recognizer) nameWords(d *doc, i, end int) bool {
+	for _, w := range d.words[i:end] {
 		if w.allCaps || d.lower[w.key] || r.notPersons[w.key] || r.personSuf[w.key] || r.prefixes[w.key] ||
 			r.locSuf[w.key] || r.orgSuf[w.key] || utf8.RuneCountInString(w.key) < 3 {
 			return false
 		}
 	}
-	if r.lang == "tr" {
-		// Nouns, not names: plurals, possessive compounds ("Dünya
-		// Kupası"), demonyms ("Tibetli") and language names ("Türkçe").
-		last := ws[end-1].key
-		for _, suf := range nounEndings {
-			if strings.HasSuffix(last, suf) && !strings.HasSuffix(last, "oğlu") {
-				return false
-			}
-		}
-		// Two words ending in a possessive vowel are a compound noun
-		// ("Starr Raporu", "Borçlar Kanunu"), and two words opening with
-		// an adjective in -li are a noun phrase ("Kalemli Çete"): no name.
-		if end-i == 2 {
-			if c, _ := utf8.DecodeLastRuneInString(last); strings.ContainsRune("ıiuü", c) {
-				return false
-			}
-			if first := ws[i].key; strings.HasSuffix(first, "li") || strings.HasSuffix(first, "lı") ||
-				strings.HasSuffix(first, "lu") || strings.HasSuffix(first, "lü") {
-				return false
-			}
+	return true
+}
+
+// nounShaped reports whether the Turkish candidate [i, end) of one or two
+// words is shaped like a noun, not a name: its last word a plural, a
+// possessive compound ("Dünya Kupası"), a demonym ("Tibetli") or a
+// language name ("Türkçe"); or two words ending in a possessive vowel, a
+// compound noun ("Starr Raporu", "Borçlar Kanunu"); or two words opening
+// with an adjective in -li, a noun phrase ("Kalemli Çete").
+func nounShaped(d *doc, i, end int) bool {
+	last := d.words[end-1].key
+	for _, suf := range nounEndings {
+		if strings.HasSuffix(last, suf) && !strings.HasSuffix(last, "oğlu") {
+			return true
 		}
 	}
-	return true
+	if end-i != 2 {
+		return false
+	}
+	if c, _ := utf8.DecodeLastRuneInString(last); strings.ContainsRune("ıiuü", c) {
+		return true
+	}
+	first := d.words[i].key
+	return strings.HasSuffix(first, "li") || strings.HasSuffix(first, "lı") ||
+		strings.HasSuffix(first, "lu") || strings.HasSuffix(first, "lü")
 }
 
 // nounEndings end Turkish nouns, not names: plurals, possessives (also

@@ -2,14 +2,17 @@ package tweezer
 
 import (
 	"fmt"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/imatch"
+	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -126,6 +129,41 @@ func BenchmarkContainers(b *testing.B) {
 				}
 				i++
 			}
+		})
+	}
+}
+
+// BenchmarkAddGoroutines adds the first 2000 Reuters-21578 bodies to a
+// fresh detector per iteration from 1 and from 2 goroutines (each adding
+// every other document), beside the floor benchmark over the same texts:
+// signing runs outside the lock, so 2 goroutines on 2 cores should add
+// close to twice as many documents per second.
+func BenchmarkAddGoroutines(b *testing.B) {
+	texts, total := benchDocs(b, 2000)
+	b.Run("Floor", func(b *testing.B) { benchfloor.Run(b, texts) })
+	for _, g := range []int{1, 2} {
+		b.Run(fmt.Sprintf("goroutines=%d", g), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(total)
+			for b.Loop() {
+				d, err := New(Config{Language: "en"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				var wg sync.WaitGroup
+				for k := range g {
+					wg.Go(func() {
+						for i := k; i < len(texts); i += g {
+							if _, err := d.Add(detector.Doc{ID: strconv.Itoa(i), Text: texts[i]}); err != nil {
+								panic(err)
+							}
+						}
+					})
+				}
+				wg.Wait()
+				d.Close()
+			}
+			b.ReportMetric(float64(len(texts))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
 		})
 	}
 }

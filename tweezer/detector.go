@@ -1,6 +1,7 @@
 package tweezer
 
 import (
+	"maps"
 	"slices"
 	"sync"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/postings"
 )
 
 // Detector is a Tweezer near-duplicate detector (symmetric). In [Exact]
@@ -25,15 +27,24 @@ type Detector struct {
 	mu     sync.RWMutex
 	docs   *docset.Set
 	digest map[Digest][]uint32 // Exact mode and Cluster: digest → live docs
+	keys   map[Digest][]uint32 // Signature.Key → live docs
+	bare   map[Digest][]uint32 // Signature.Key → live caseless docs
 	post   map[uint64][]uint32 // set modes: shingle hash → live docs
 	sigs   []docSig            // by dense index
+
+	// The most keys each map has held since it was last rebuilt: a Go map
+	// keeps its buckets when keys are deleted, so Remove rebuilds a map
+	// that has fallen to a quarter of its peak.
+	digestPeak, keysPeak, barePeak, postPeak int
 }
 
 // docSig is what the index keeps of a document.
 type docSig struct {
-	digest Digest
-	empty  bool
-	hashes []uint64 // set modes: sorted distinct shingle hashes
+	digest   Digest
+	key      Digest
+	empty    bool
+	caseless bool
+	hashes   []uint64 // set modes: sorted distinct shingle hashes
 }
 
 var (
@@ -53,6 +64,8 @@ func New(cfg Config) (*Detector, error) {
 		signer: s,
 		docs:   docset.New("tweezer", s.cfg.MaxTextBytes),
 		digest: make(map[Digest][]uint32),
+		keys:   make(map[Digest][]uint32),
+		bare:   make(map[Digest][]uint32),
 		post:   make(map[uint64][]uint32),
 	}, nil
 }
@@ -71,6 +84,13 @@ const shingleSeed = 0x7477_6565_7a65_7231 // "tweezer1"
 // ordered by [detector.SortMatches]. Add time is that of [Signer.Sign] plus,
 // in Exact mode, one hash-table probe and the size of the matching group; in
 // the set modes, the total length of the posting lists of its shingles.
+//
+// Before it reads the text, Add returns an error wrapping
+// detector.ErrClosed after Close, detector.ErrEmptyID for an empty ID,
+// detector.ErrTooLarge for a text over Config.MaxTextBytes, and
+// detector.ErrDuplicateID for the ID of a live document. It signs the text
+// without holding the lock, then checks the ID again under it: of several
+// concurrent Adds of one new ID, exactly one indexes its document.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	d.mu.RLock()
 	err := d.docs.Check(doc)
@@ -79,7 +99,7 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		return nil, err
 	}
 	sig := d.signer.Sign(doc.Text)
-	ds := docSig{digest: sig.Digest, empty: sig.Empty()}
+	ds := docSig{digest: sig.Digest, key: sig.Key, empty: sig.Empty(), caseless: sig.Caseless}
 	if d.signer.cfg.Mode != Exact && !ds.empty {
 		ds.hashes = make([]uint64, len(sig.Shingles))
 		for i, sh := range sig.Shingles {
@@ -103,9 +123,17 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		return nil, nil
 	}
 	d.digest[ds.digest] = append(d.digest[ds.digest], idx)
+	d.keys[ds.key] = append(d.keys[ds.key], idx)
+	if ds.caseless {
+		d.bare[ds.key] = append(d.bare[ds.key], idx)
+	}
 	for _, h := range ds.hashes {
 		d.post[h] = append(d.post[h], idx)
 	}
+	d.digestPeak = max(d.digestPeak, len(d.digest))
+	d.keysPeak = max(d.keysPeak, len(d.keys))
+	d.barePeak = max(d.barePeak, len(d.bare))
+	d.postPeak = max(d.postPeak, len(d.post))
 	return d.matches(idx), nil
 }
 
@@ -116,9 +144,26 @@ func (d *Detector) matches(idx uint32) []detector.Match {
 		return nil
 	}
 	var out []detector.Match
+	// Caseless documents match by Key (see Similarity): found here, they
+	// are skipped below. A caseless document reads every document with its
+	// Key, one with case only the caseless ones.
+	var byKey map[uint32]bool
+	withKey := d.bare[ds.key]
+	if ds.caseless {
+		withKey = d.keys[ds.key]
+	}
+	for _, o := range withKey {
+		if o != idx {
+			if byKey == nil {
+				byKey = map[uint32]bool{}
+			}
+			byKey[o] = true
+			out = append(out, detector.Match{ID: d.docs.ID(o), Score: 1})
+		}
+	}
 	if d.signer.cfg.Mode == Exact {
 		for _, o := range d.digest[ds.digest] {
-			if o != idx {
+			if o != idx && !byKey[o] {
 				out = append(out, detector.Match{ID: d.docs.ID(o), Score: 1})
 			}
 		}
@@ -128,7 +173,7 @@ func (d *Detector) matches(idx uint32) []detector.Match {
 	shared := map[uint32]int{}
 	for _, h := range ds.hashes {
 		for _, o := range d.post[h] {
-			if o != idx {
+			if o != idx && !byKey[o] {
 				shared[o]++
 			}
 		}
@@ -179,8 +224,12 @@ func (d *Detector) Cluster(id string) ([]string, error) {
 	return out, nil
 }
 
-// Remove forgets the live document id. Remove time is the length of the
-// posting lists it is on.
+// Remove forgets the live document id and gives back the memory its
+// shingles took: the posting lists it was the last document on are
+// deleted, and an index map that has fallen to a quarter of the most keys
+// it held is rebuilt at its current size (Go maps keep their buckets after
+// deletions). Remove time is the length of the posting lists it is on,
+// plus the rebuilds, O(1) amortised per deleted key.
 func (d *Detector) Remove(id string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -193,25 +242,40 @@ func (d *Detector) Remove(id string) error {
 	if ds.empty {
 		return nil
 	}
-	d.digest[ds.digest] = drop(d.digest[ds.digest], idx)
-	if len(d.digest[ds.digest]) == 0 {
-		delete(d.digest, ds.digest)
+	// Lists are sets: every reader sorts its results, so the unordered
+	// delete serves.
+	postings.Delete(d.digest, ds.digest, idx)
+	postings.Delete(d.keys, ds.key, idx)
+	if ds.caseless {
+		postings.Delete(d.bare, ds.key, idx)
 	}
 	for _, h := range ds.hashes {
-		d.post[h] = drop(d.post[h], idx)
-		if len(d.post[h]) == 0 {
-			delete(d.post, h)
-		}
+		postings.Delete(d.post, h, idx)
 	}
+	d.digest = shrink(d.digest, &d.digestPeak)
+	d.keys = shrink(d.keys, &d.keysPeak)
+	d.bare = shrink(d.bare, &d.barePeak)
+	d.post = shrink(d.post, &d.postPeak)
 	return nil
 }
 
-// drop removes idx from list, keeping the order.
-func drop(list []uint32, idx uint32) []uint32 {
-	if i := slices.Index(list, idx); i >= 0 {
-		return slices.Delete(list, i, i+1)
+// minShrink is the least peak size at which a map is rebuilt: below it the
+// buckets a map keeps are not worth a copy.
+const minShrink = 1024
+
+// shrink returns m rebuilt at its current size when it holds fewer than a
+// quarter of its peak number of keys, and resets the peak; otherwise m.
+// The rebuild copies at most a third of the keys deleted since the last
+// one, so its cost is O(1) amortised per deletion.
+func shrink[K comparable, V any](m map[K]V, peak *int) map[K]V {
+	if *peak < minShrink || len(m) >= *peak/4 {
+		return m
 	}
-	return list
+	*peak = len(m)
+	// Not maps.Clone, which may copy the buckets at their old size.
+	out := make(map[K]V, len(m))
+	maps.Copy(out, m)
+	return out
 }
 
 // Len returns the number of live documents.
@@ -228,7 +292,7 @@ func (d *Detector) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.docs.Close() {
-		d.digest, d.post, d.sigs = nil, nil, nil
+		d.digest, d.keys, d.bare, d.post, d.sigs = nil, nil, nil, nil, nil
 	}
 	return nil
 }

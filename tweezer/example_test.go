@@ -7,8 +7,8 @@ import (
 	"github.com/seed-9ef9c1df/neardup/tweezer"
 )
 
-// Example signs the sample text of seed 001 Fig. 4.1 into its 5NE5
-// shingles.
+// Example signs the sample text of Uyar 2009, "Near-duplicate news
+// detection using named entities", Fig. 4.1, into its 5NE5 shingles.
 func Example() {
 	s, err := tweezer.NewSigner(tweezer.Config{})
 	if err != nil {
@@ -76,4 +76,34 @@ func ExampleDetector_Containers() {
 	}
 	// Output:
 	// b 0.20
+}
+
+// ExampleSignature_caseless shows copies of a Turkish text written all in
+// capitals and all in lower case: they have no entities to sign, so they
+// are signed by their folded words and found by their Key.
+func ExampleSignature_caseless() {
+	d, err := tweezer.New(tweezer.Config{Language: "tr"})
+	if err != nil {
+		panic(err)
+	}
+	defer d.Close()
+	story := "İstanbul Valisi Kerem Işık dün Kadıköy'de gazetecilere açıklama yaptı. " +
+		"Işık, yeni köprünün gelecek yıl açılacağını söyledi."
+	for _, doc := range []detector.Doc{
+		{ID: "original", Text: story},
+		{ID: "capitals", Text: "İSTANBUL VALİSİ KEREM IŞIK DÜN KADIKÖY'DE GAZETECİLERE AÇIKLAMA YAPTI. " +
+			"IŞIK, YENİ KÖPRÜNÜN GELECEK YIL AÇILACAĞINI SÖYLEDİ."},
+		{ID: "lower", Text: "istanbul valisi kerem ışık dün kadıköy'de gazetecilere açıklama yaptı. " +
+			"ışık, yeni köprünün gelecek yıl açılacağını söyledi."},
+	} {
+		ms, err := d.Add(doc)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(doc.ID, d.Signer().Sign(doc.Text).Caseless, ms)
+	}
+	// Output:
+	// original false []
+	// capitals true [{original 1}]
+	// lower true [{capitals 1} {original 1}]
 }

@@ -2,182 +2,18 @@ package tweezer
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/language"
 
-	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
 	"github.com/seed-9ef9c1df/neardup/ner"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
-
-// DefaultContext is the number of words taken before (p) and after (s) each
-// named entity: "we used five for p and s values", the point where the
-// number of detected duplicates stabilises (Uyar 2009 §4.1, Table 4.1:
-// 5NE5 1,083, 6NE6 and 7NE7 1,082).
-const DefaultContext = 5
-
-// DefaultFallbackWords is the number of words taken from each end of a
-// document without named entities: "Tweezer uses first and last twenty
-// words of a document ... If the document size is smaller than forty words,
-// whole of the document is used" (Uyar 2009 §4.2).
-const DefaultFallbackWords = 20
-
-// Default thresholds of the set modes. Empirical, chosen on
-// goldset-dev.jsonl (TestGoldSet; the only labelled English set, so there
-// is no held-out figure): among 0.02, 0.04, ..., 0.15 they give the best
-// strict pair-level F1 with 5NE5 shingles. They are low because the Gold Set
-// pages keep their navigation: two copies of a story on different sites
-// share only the shingles of the story itself.
-const (
-	DefaultJaccardThreshold = 0.02
-	DefaultOverlapThreshold = 0.06
-)
-
-// Mode selects how documents are compared.
-type Mode int
-
-const (
-	// Overlap treats the NE shingles as features and compares them by the
-	// overlap coefficient |A ∩ B| / min(|A|, |B|): documents reaching
-	// Config.Threshold, with Config.MinOverlap shared shingles of evidence,
-	// are near-duplicates, Score = the coefficient. An extension, not in
-	// the thesis; the default, chosen by the defaults procedure (see the
-	// package doc).
-	Overlap Mode = iota
-	// Exact is Tweezer as published (Uyar 2009 Fig. 4.2): documents whose
-	// signature digests are equal are near-duplicates, Score 1.
-	Exact
-	// Jaccard is Overlap with the Jaccard similarity |A ∩ B| / |A ∪ B| in
-	// place of the overlap coefficient.
-	Jaccard
-)
-
-// String returns "Overlap", "Exact", "Jaccard" or "Mode(n)".
-func (m Mode) String() string {
-	switch m {
-	case Exact:
-		return "Exact"
-	case Jaccard:
-		return "Jaccard"
-	case Overlap:
-		return "Overlap"
-	}
-	return fmt.Sprintf("Mode(%d)", int(m))
-}
-
-// Config configures a [Signer] and a [Detector]. The zero value is Tweezer's
-// 5NE5 shingles over the document's word stream (Uyar 2009), compared by
-// overlap with evidence ([Overlap]); Mode [Exact] is the exact digest
-// matching of the thesis.
-type Config struct {
-	// Language is a BCP 47 tag, parsed as every detector's Language is
-	// (textproc.ParseLanguage; "" is language-neutral). It selects the
-	// named-entity recogniser of package ner, which has rules and
-	// gazetteers for two languages only: English ones for English
-	// (textproc.RuleSet "en"), and TuNER's Turkish ones, as published
-	// (Uyar 2009), for Turkish and for every other language, "" included.
-	// In a script without capital letters (Chinese, Japanese, Thai, ...) no
-	// entity is found, and a document is signed by its FallbackWords
-	// opening and closing words (in those scripts each character is a word).
-	Language string
-	// Prefix and Suffix are p and s, the words kept before and after each
-	// entity; zero means DefaultContext.
-	Prefix, Suffix int
-	// ClipSentences stops context windows at the entity's sentence. The
-	// thesis does not say; by default windows run over the document's word
-	// stream across sentence ends (its Fig. 4.1 fits both readings).
-	ClipSentences bool
-	// FallbackWords is the number of words taken from each end of a
-	// document with no entity; zero means DefaultFallbackWords.
-	FallbackWords int
-	// Mode selects a set similarity (Overlap, the default) or exact
-	// digests as published (Exact).
-	Mode Mode
-	// Threshold is the least similarity reported in Jaccard and Overlap
-	// mode, in (0, 1]; zero means DefaultJaccardThreshold or
-	// DefaultOverlapThreshold. Ignored in Exact mode.
-	Threshold float64
-	// MinOverlap is the evidence a pair needs beyond Threshold in the
-	// Jaccard and Overlap modes: at least MinOverlap shared shingles, or 80%
-	// of the smaller signature's when it has fewer than MinOverlap/0.8.
-	// Wire notices written from one template share their few entities
-	// and the words around them. Zero means DefaultMinOverlap; 1 turns the
-	// rule off.
-	MinOverlap int
-	// Content selects the part of each text that is read: its main-content
-	// blocks (textproc.ContentMain: navigation, menus and other
-	// boilerplate blocks skipped, see textproc.ContentFilter) or the whole
-	// text (textproc.ContentAll); zero means DefaultContent.
-	Content textproc.Content
-	// MaxTextBytes caps Doc.Text; zero means detector.DefaultMaxTextBytes.
-	MaxTextBytes int
-}
-
-// DefaultMinOverlap is the default Config.MinOverlap, chosen by the
-// defaults procedure (see the package doc).
-const DefaultMinOverlap = 3
-
-// DefaultContent is the part of a text read by default: the main content,
-// boilerplate blocks skipped (textproc.ContentFilter).
-const DefaultContent = textproc.ContentMain
-
-// resolve validates cfg and fills in its defaults.
-func (cfg Config) resolve() (Config, error) {
-	bad := func(format string, args ...any) (Config, error) {
-		return Config{}, fmt.Errorf("tweezer: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
-	}
-	switch {
-	case cfg.Prefix < 0:
-		return bad("Prefix (%d) must be ≥ 0", cfg.Prefix)
-	case cfg.Suffix < 0:
-		return bad("Suffix (%d) must be ≥ 0", cfg.Suffix)
-	case cfg.FallbackWords < 0:
-		return bad("FallbackWords (%d) must be ≥ 0", cfg.FallbackWords)
-	case cfg.Mode != Exact && cfg.Mode != Jaccard && cfg.Mode != Overlap:
-		return bad("unknown Mode %d", int(cfg.Mode))
-	case cfg.Threshold < 0 || cfg.Threshold > 1 || cfg.Threshold != cfg.Threshold:
-		return bad("Threshold (%v) must be in (0, 1]", cfg.Threshold)
-	case cfg.MaxTextBytes < 0:
-		return bad("MaxTextBytes (%d) must be ≥ 0", cfg.MaxTextBytes)
-	}
-	if cfg.Prefix == 0 {
-		cfg.Prefix = DefaultContext
-	}
-	if cfg.Suffix == 0 {
-		cfg.Suffix = DefaultContext
-	}
-	if cfg.FallbackWords == 0 {
-		cfg.FallbackWords = DefaultFallbackWords
-	}
-	if cfg.Threshold == 0 {
-		switch cfg.Mode {
-		case Jaccard:
-			cfg.Threshold = DefaultJaccardThreshold
-		case Overlap:
-			cfg.Threshold = DefaultOverlapThreshold
-		}
-	}
-	if cfg.MaxTextBytes == 0 {
-		cfg.MaxTextBytes = detector.DefaultMaxTextBytes
-	}
-	if cfg.MinOverlap == 0 {
-		cfg.MinOverlap = DefaultMinOverlap
-	}
-	if cfg.MinOverlap < 1 || cfg.MinOverlap > 1<<20 {
-		return bad("MinOverlap (%d) must be in [1, 2^20]", cfg.MinOverlap)
-	}
-	var err error
-	if cfg.Content, err = textcfg.Content(cfg.Content, DefaultContent); err != nil {
-		return bad("%v", err)
-	}
-	return cfg, nil
-}
 
 // Digest is the 128-bit xxh3 digest of a document's sorted, deduplicated
 // shingles, in place of the SHA1 of Uyar 2009 Fig. 4.2 (only
@@ -199,6 +35,18 @@ type Signature struct {
 	// (each shingle length-prefixed, after a tag saying whether it is the
 	// fallback), zero for a text without words.
 	Digest Digest
+	// Caseless reports a text written without case distinctions: it has
+	// letters with a case, all in lower case or all in capitals. Its named
+	// entities cannot be told by their capitals, so it is signed by its
+	// fallback words (Uyar 2009 §4.2) folded to lower case, and it matches
+	// the documents with its Key.
+	Caseless bool
+	// Key is the xxh3-128 digest of the document's fallback words folded
+	// to lower case by the language's rules, with dotted and dotless i
+	// taken as one letter: a text and its copies in lower case or in
+	// capitals, made by Turkish or by language-blind rules, have one Key.
+	// Zero for a text without words.
+	Key Digest
 }
 
 // Empty reports whether the signature has no shingles (a text without
@@ -214,32 +62,29 @@ type Signer struct {
 	cfg     Config
 	rec     *ner.Recognizer
 	tag     language.Tag
+	folder  textproc.Folder
 	filters sync.Pool // of *textproc.ContentFilter, for ContentMain
 }
 
 // NewSigner returns a Signer for cfg. It returns an error wrapping
-// detector.ErrInvalidConfig for a Language that is not a BCP 47 tag, a
-// negative Prefix, Suffix, FallbackWords or
-// MaxTextBytes, an unknown Mode, or a Threshold outside [0, 1]; nil
-// otherwise.
+// detector.ErrInvalidConfig, naming the field, for a Language that is not a
+// BCP 47 tag, a Prefix or Suffix outside [0, MaxContext], a negative or too
+// large FallbackWords, an unknown Mode, a Threshold outside (0, 1] in the
+// set modes, a MinOverlap above MaxMinOverlap, a negative MaxTextBytes or
+// an unknown Content; nil otherwise.
 func NewSigner(cfg Config) (*Signer, error) {
 	cfg, err := cfg.resolve()
 	if err != nil {
 		return nil, err
 	}
-	t, err := textproc.ParseLanguage(cfg.Language)
-	if err != nil {
-		return nil, fmt.Errorf("tweezer: %w", err)
-	}
-	tag := language.Turkish // ner has Turkish and English rules only
+	t, _ := textproc.ParseLanguage(cfg.Language) // resolve has checked it
+	// ner has Turkish and English rules only.
+	tag := language.Turkish
 	if textproc.RuleSet(t) == "en" {
 		tag = language.English
 	}
-	rec, err := ner.New(ner.Config{Language: tag, JoinAtApostrophe: true}) // Uyar 2009 Fig. 4.1
-	if err != nil {
-		return nil, fmt.Errorf("tweezer: %w", err)
-	}
-	sg := &Signer{cfg: cfg, rec: rec, tag: tag}
+	rec := ner.New(ner.Config{Language: tag, JoinAtApostrophe: true}) // Uyar 2009 Fig. 4.1
+	sg := &Signer{cfg: cfg, rec: rec, tag: tag, folder: textproc.NewFolder(tag)}
 	sg.filters.New = func() any { return textproc.NewContentFilter(tag) }
 	return sg, nil
 }
@@ -256,12 +101,33 @@ type span struct {
 // Sign returns the signature of text. Sign time is O(n) in the length of the
 // text (named-entity recognition dominates) plus O(m log m) to sort its m
 // shingles.
+//
+// A text written all in lower case or all in capitals is signed by its
+// fallback words folded to lower case (see [Signature].Caseless): without
+// capitals the recogniser finds no entity, or different ones.
 func (s *Signer) Sign(text string) Signature {
 	if s.cfg.Content == textproc.ContentMain {
 		f := s.filters.Get().(*textproc.ContentFilter)
 		text = f.Text(text)
 		s.filters.Put(f)
 	}
+	folded, ok := s.foldedFallback(make([]byte, 0, 256), text)
+	if !ok {
+		return Signature{}
+	}
+	if caseless(text) {
+		sig := finish([]string{string(folded)}, true)
+		sig.Caseless, sig.Key = true, caseKey(folded)
+		return sig
+	}
+	sig := s.signCased(text)
+	sig.Key = caseKey(folded)
+	return sig
+}
+
+// signCased returns the signature of a text with case information, without
+// its Key: its NE shingles, or its fallback words as written.
+func (s *Signer) signCased(text string) Signature {
 	ents := s.rec.Find(text)
 	if s.cfg.ClipSentences || len(ents) == 0 {
 		return s.signWords(text, ents)
@@ -322,13 +188,23 @@ func wordsBefore(text string, pos, p int, dst []textproc.Span) ([]textproc.Span,
 			}
 			lo += k + 1
 		}
+		// Keep the last p words in a ring, so that dst never holds more.
 		dst = dst[:0]
+		n := 0
 		for sp := range textproc.Words(text[lo:pos]) {
-			dst = append(dst, textproc.Span{Start: lo + sp.Start, End: lo + sp.End})
+			s := textproc.Span{Start: lo + sp.Start, End: lo + sp.End}
+			if len(dst) < p {
+				dst = append(dst, s)
+			} else {
+				dst[n%p] = s
+			}
+			n++
 		}
-		if len(dst) >= p || lo == 0 {
-			if len(dst) > p {
-				dst = append(dst[:0], dst[len(dst)-p:]...)
+		if n >= p || lo == 0 {
+			if k := n % p; n > p && k > 0 { // rotate the oldest word to the front
+				slices.Reverse(dst[:k])
+				slices.Reverse(dst[k:])
+				slices.Reverse(dst)
 			}
 			return dst, true
 		}
@@ -402,6 +278,86 @@ func (s *Signer) signWords(text string, ents []ner.Entity) Signature {
 	return finish([]string{b.String()}, true)
 }
 
+// caseless reports whether text has letters with a case and all of them in
+// one case.
+func caseless(text string) bool {
+	upper, lower := false, false
+	for _, r := range text {
+		switch {
+		case r < utf8.RuneSelf:
+			upper = upper || 'A' <= r && r <= 'Z'
+			lower = lower || 'a' <= r && r <= 'z'
+		case unicode.IsUpper(r):
+			upper = true
+		case unicode.IsLower(r):
+			lower = true
+		}
+		if upper && lower {
+			return false
+		}
+	}
+	return upper || lower
+}
+
+// foldedFallback appends to dst the fallback words of text (Uyar 2009
+// §4.2: the first and last FallbackWords words, or all of them when there
+// are fewer than twice as many) folded to lower case and joined by single
+// spaces. It reports false for a text without words.
+func (s *Signer) foldedFallback(dst []byte, text string) ([]byte, bool) {
+	n := s.cfg.FallbackWords
+	words := make([]textproc.Span, 0, 3*n) // the last n words go to [2n, 3n)
+	more := false
+	for w := range textproc.Words(text) {
+		if len(words) == 2*n {
+			more = true
+			break
+		}
+		words = append(words, w)
+	}
+	if len(words) == 0 {
+		return dst, false
+	}
+	if more {
+		last, ok := wordsBefore(text, len(text), n, words[2*n:2*n])
+		if !ok { // no white space to start from: read every word
+			last = last[:0]
+			for w := range textproc.Words(text) {
+				last = append(last, w)
+			}
+			last = last[len(last)-n:]
+		}
+		words = append(words[:n], last...)
+	}
+	for i, w := range words {
+		if i > 0 {
+			dst = append(dst, ' ')
+		}
+		dst = s.folder.AppendFold(dst, text[w.Start:w.End])
+	}
+	return dst, true
+}
+
+// caseKey digests folded fallback words into a Key, overwriting folded.
+// Dotted and dotless i count as one letter, and a combining dot above is
+// dropped, so that copies cased by Turkish rules ("İ" ↔ "i", "I" ↔ "ı")
+// and by language-blind ones ("I" ↔ "i", "İ" → "i̇") have the Key of the
+// original.
+func caseKey(folded []byte) Digest {
+	out := folded[:0] // each rune is rewritten no longer than it was
+	for i := 0; i < len(folded); {
+		r, w := utf8.DecodeRune(folded[i:])
+		i += w
+		switch r {
+		case 'ı':
+			out = append(out, 'i')
+		case '\u0307': // combining dot above
+		default:
+			out = append(out, folded[i-w:i]...)
+		}
+	}
+	return Digest(hashx.Bytes128(append(out, 'K')))
+}
+
 // finish sorts and deduplicates the shingles (Uyar 2009 Fig. 4.2 steps 2-3)
 // and digests them.
 func finish(shingles []string, fallback bool) Signature {
@@ -453,12 +409,17 @@ func digest(shingles []string, fallback bool) Digest {
 // Similarity returns the similarity of the shingle sets of two signatures
 // under mode: the Jaccard similarity |A ∩ B| / |A ∪ B| for [Jaccard], the
 // overlap coefficient |A ∩ B| / min(|A|, |B|) for [Overlap], and 1 or 0 for
-// equal or different digests for [Exact]. It is 0 when either signature is
+// equal or different digests for [Exact]. In every mode it is 1 when either
+// signature is [Signature].Caseless and their Keys are equal (a text and its
+// copy in lower case or in capitals). It is 0 when either signature is
 // empty. It is the verification step of each mode, callable without an
 // index. Similarity time is O(|A| + |B|).
 func Similarity(mode Mode, a, b Signature) float64 {
 	if a.Empty() || b.Empty() {
 		return 0
+	}
+	if (a.Caseless || b.Caseless) && a.Key == b.Key {
+		return 1
 	}
 	if mode == Exact {
 		if a.Digest == b.Digest {

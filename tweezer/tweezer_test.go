@@ -7,9 +7,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
@@ -37,16 +39,17 @@ func TestConformance(t *testing.T) {
 	}
 }
 
-// fig41 is the sample text of seed 001 Fig. 4.1.
+// fig41 is the sample text of Uyar 2009, "Near-duplicate news detection
+// using named entities", Fig. 4.1.
 const fig41 = "Bursa'nın Orhangazi İlçesi'nde apandisit ameliyatı sırasında doktor hatasına bağlı olarak " +
 	"kalın bağırsağının yırtıldığı ve bunun sonucunda vücuduna enfeksiyon yayıldığı için öldüğü ileri " +
 	"sürülen 13 yaşındaki Sevecan Ercan'ın dün toprağa verilen cesedi, bugün otopsi yapılmak üzere " +
 	"mezardan çıkartıldı."
 
-// TestFigure41 checks the 5NE5 shingles of seed 001 Fig. 4.1. The figure's
-// second shingle has eight words after the entity ("dün toprağa verilen
-// cesedi bugün otopsi yapılmak üzere"), contradicting s = 5; we implement
-// s = 5 (ALGORITHMS.md §8), so the shingle ends at "bugün".
+// TestFigure41 checks the 5NE5 shingles of Uyar 2009 Fig. 4.1. The
+// figure's second shingle has eight words after the entity ("dün toprağa
+// verilen cesedi bugün otopsi yapılmak üzere"), contradicting the s = 5 of
+// §4.1 and Table 4.1; we implement s = 5, so the shingle ends at "bugün".
 func TestFigure41(t *testing.T) {
 	s, err := NewSigner(Config{})
 	require.NoError(t, err)
@@ -141,13 +144,25 @@ func TestSimilarity(t *testing.T) {
 }
 
 func TestNewErrors(t *testing.T) {
-	for _, cfg := range []Config{
-		{Prefix: -1}, {Suffix: -1}, {FallbackWords: -2}, {Mode: 7},
-		{Threshold: 1.5}, {Threshold: -0.1}, {Threshold: math.NaN()}, {MaxTextBytes: -1},
+	for _, c := range []struct {
+		cfg   Config
+		field string
+	}{
+		{Config{Prefix: -1}, "Prefix"}, {Config{Prefix: MaxContext + 1}, "Prefix"},
+		{Config{Suffix: -1}, "Suffix"}, {Config{Suffix: math.MaxInt}, "Suffix"},
+		{Config{FallbackWords: -2}, "FallbackWords"}, {Config{FallbackWords: math.MaxInt / 2}, "FallbackWords"},
+		{Config{Mode: 7}, "Mode"},
+		{Config{Threshold: 1.5}, "Threshold"}, {Config{Threshold: -0.1}, "Threshold"},
+		{Config{Threshold: math.NaN()}, "Threshold"}, {Config{Mode: Exact, Threshold: math.Inf(1)}, "Threshold"},
+		{Config{MinOverlap: -1}, "MinOverlap"}, {Config{MinOverlap: MaxMinOverlap + 1}, "MinOverlap"},
+		{Config{MaxTextBytes: -1}, "MaxTextBytes"},
+		{Config{Content: 99}, "Content"},
+		{Config{Language: "not a tag!"}, "Language"},
 	} {
-		_, err := New(cfg)
-		assert.ErrorIs(t, err, detector.ErrInvalidConfig, "New(%+v)", cfg)
+		_, err := New(c.cfg)
+		require.ErrorIs(t, err, detector.ErrInvalidConfig, "New(%+v)", c.cfg)
 		assert.True(t, strings.HasPrefix(err.Error(), "tweezer: "), "error %q lacks the package prefix", err)
+		assert.Contains(t, err.Error(), c.field, "New(%+v) must name the field", c.cfg)
 	}
 	d, err := New(Config{})
 	require.NoError(t, err)
@@ -157,6 +172,9 @@ func TestNewErrors(t *testing.T) {
 	assert.Equal(t, DefaultFallbackWords, cfg.FallbackWords)
 	assert.Equal(t, DefaultOverlapThreshold, cfg.Threshold, "Overlap, the default mode")
 	assert.Equal(t, DefaultMinOverlap, cfg.MinOverlap)
+	assert.Equal(t, DefaultContent, cfg.Content)
+	assert.Equal(t, detector.DefaultMaxTextBytes, cfg.MaxTextBytes)
+	assert.Equal(t, cfg, d.Signer().Config())
 	d, err = New(Config{Mode: Exact})
 	require.NoError(t, err)
 	assert.Equal(t, 0.0, d.Config().Threshold, "Exact mode has no threshold")
@@ -259,6 +277,9 @@ func FuzzSign(f *testing.F) {
 	}
 	s, err := NewSigner(Config{ClipSentences: true})
 	require.NoError(f, err)
+	whole, err := NewSigner(Config{Language: "tr", Content: textproc.ContentAll})
+	require.NoError(f, err)
+	lower := cases.Lower(language.Turkish)
 	f.Fuzz(func(t *testing.T, text string) {
 		sig := s.Sign(text)
 		if !sig.Empty() && sig.Digest == (Digest{}) {
@@ -269,11 +290,24 @@ func FuzzSign(f *testing.F) {
 				t.Fatalf("Sign(%q): shingles not sorted and distinct: %q", text, sig.Shingles)
 			}
 		}
+		// A text and its lower-case copy have one Key: the caseless
+		// copy is found by it.
+		if !utf8.ValidString(text) {
+			return
+		}
+		low := lower.String(text)
+		a, b := whole.Sign(text), whole.Sign(low)
+		if a.Empty() != b.Empty() || a.Key != b.Key {
+			fa, _ := whole.foldedFallback(nil, text)
+			fb, _ := whole.foldedFallback(nil, low)
+			t.Fatalf("Sign(%q) and Sign(%q): Keys differ: folded words %q and %q", text, low, fa, fb)
+		}
 	})
 }
 
 // TestWindowsMatchWordList checks the windowed context of Sign against the
-// full word list of signWords, on the Fig. 4.1 text, edge cases, and the
+// full word list of signWords, and the fallback words of the Key against
+// the full word list too, on the Fig. 4.1 text, edge cases, and the
 // Turkish and English data when present.
 func TestWindowsMatchWordList(t *testing.T) {
 	texts := []string{fig41, "", "Ankara", "x Ankara", "Ankara x", strings.Repeat("a ", 300) + "Ankara'da" + strings.Repeat(" b", 3),
@@ -293,7 +327,19 @@ func TestWindowsMatchWordList(t *testing.T) {
 			s, err := NewSigner(Config{Language: lang.String(), Prefix: p, Suffix: p, Content: textproc.ContentAll})
 			require.NoError(t, err)
 			for _, text := range texts {
-				assert.Equal(t, s.signWords(text, s.rec.Find(text)), s.Sign(text), "Sign(%.60q)", text)
+				assert.Equal(t, s.signWords(text, s.rec.Find(text)), s.signCased(text), "Sign(%.60q)", text)
+				// The fallback words of the Key, read from both ends,
+				// against the full word list.
+				var all []string
+				for w := range textproc.Words(text) {
+					all = append(all, s.folder.Fold(text[w.Start:w.End]))
+				}
+				if n := s.cfg.FallbackWords; len(all) > 2*n {
+					all = append(all[:n], all[len(all)-n:]...)
+				}
+				got, ok := s.foldedFallback(nil, text)
+				assert.Equal(t, len(all) > 0, ok)
+				assert.Equal(t, strings.Join(all, " "), string(got), "foldedFallback(%.60q)", text)
 			}
 		}
 	}

@@ -1,0 +1,50 @@
+package tweezer
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/configsweep"
+)
+
+// TestConfigSweep sets every numeric Config field to the extremes (0, -1,
+// 1, the largest and smallest values, half the largest, NaN, ±Inf): New
+// must reject every value that Add cannot survive. It runs in each Mode,
+// since the Mode decides which fields are read.
+func TestConfigSweep(t *testing.T) {
+	for _, mode := range []Mode{Overlap, Exact, Jaccard} {
+		t.Run(mode.String(), func(t *testing.T) {
+			c := configsweep.Run(t, Config{Mode: mode, Language: "tr"}, func(cfg Config) (detector.Detector, error) {
+				return New(cfg)
+			})
+			t.Logf("%v: cases %d, rejected %d, accepted %d", mode, c.Cases, c.Rejected, c.Accepted)
+			assert.Positive(t, c.Rejected)
+			assert.Positive(t, c.Accepted)
+		})
+	}
+}
+
+// TestContextOverflow adds a document under the largest context a Config
+// may ask for: before the bounds on Prefix and Suffix, math.MaxInt passed
+// New and then overflowed the window arithmetic inside Add.
+func TestContextOverflow(t *testing.T) {
+	for _, v := range []int{math.MaxInt, math.MaxInt / 2} {
+		for _, cfg := range []Config{{Prefix: v}, {Suffix: v}, {FallbackWords: v}} {
+			_, err := New(cfg)
+			require.ErrorIs(t, err, detector.ErrInvalidConfig, "New(%+v)", cfg)
+		}
+	}
+	for _, cfg := range []Config{{Prefix: 1 << 16, Suffix: 1 << 16}, {FallbackWords: 1 << 16, ClipSentences: true}} {
+		d, err := New(cfg)
+		require.NoError(t, err)
+		_, err = d.Add(detector.Doc{ID: "a", Text: fig41})
+		require.NoError(t, err)
+		ms, err := d.Add(detector.Doc{ID: "b", Text: fig41})
+		require.NoError(t, err)
+		assert.Len(t, ms, 1, "an exact copy under %+v", cfg)
+	}
+}
