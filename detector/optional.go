@@ -41,3 +41,21 @@ type Persister interface {
 type Querier interface {
 	Query(d Doc) ([]Match, error)
 }
+
+// DefaultMaxResults is the most matches Add, Containers and Query return
+// unless a detector's Config says otherwise (the strongest first, by
+// [SortMatches]). A flood of identical copies (a syndicated wire, spam)
+// would otherwise make every Add return every earlier copy: quadratic in
+// the flood. Detectors that collapse exact copies list all of them through
+// [CopyLister].
+const DefaultMaxResults = 100
+
+// CopyLister is implemented by detectors that collapse exact copies: the
+// documents whose content, as the detector reads it, is identical share
+// one representative in the index, so each further copy costs O(1).
+type CopyLister interface {
+	// Copies returns the live documents whose content is identical to the
+	// live document id's, in ascending ID order, without id. It returns an
+	// error wrapping ErrUnknownID or ErrClosed.
+	Copies(id string) ([]string, error)
+}
