@@ -20,11 +20,26 @@ import (
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
+// analyzers holds analyzers for the test's goroutines (an Analyzer is not
+// safe for concurrent use).
+var analyzers = sync.Pool{New: func() any {
+	an, err := textproc.NewAnalyzer(textproc.Config{})
+	if err != nil {
+		panic(err)
+	}
+	return an
+}}
+
+func shingles(text string) map[uint64]struct{} {
+	an := analyzers.Get().(*textproc.Analyzer)
+	defer analyzers.Put(an)
+	return naive.Shingles(an, text, 4)
+}
+
 // exact4 is an exact containment check over word 4-shingles at 0.6.
 func exact4(container, contained string) (float64, bool) {
-	an, _ := textproc.NewAnalyzer(textproc.Config{})
-	a := naive.Shingles(an, contained, 4)
-	c := naive.Shingles(an, container, 4)
+	a := shingles(contained)
+	c := shingles(container)
 	if len(a) == 0 {
 		return 0, false
 	}
@@ -46,8 +61,7 @@ type noRemove struct{ detector.Detector }
 type slow struct{ *naive.Detector }
 
 func (s slow) Add(d detector.Doc) ([]detector.Match, error) {
-	an, _ := textproc.NewAnalyzer(textproc.Config{})
-	naive.Shingles(an, d.Text, 4)
+	shingles(d.Text)
 	return s.Detector.Add(d)
 }
 
