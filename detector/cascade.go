@@ -5,14 +5,14 @@ import (
 	"sync"
 )
 
-// VerdictsPerDoc bounds the verdicts a [Cascade] caches per document: at
+// verdictsPerDoc bounds the verdicts a Cascade caches per document: at
 // most this many verify results whose contained side is the document. A
 // candidate past the bound is verified again each time it is nominated; the
 // answers are the same, only slower. The bound keeps the cache linear in
 // the number of live documents where an unbounded one grows with the
 // square of the copies of one text (every copy is a candidate of every
 // other).
-const VerdictsPerDoc = 16
+const verdictsPerDoc = 16
 
 // Cascade returns a detector in which propose, a cheap detector, nominates
 // candidates and an exact pairwise check confirms them. features computes a
@@ -28,8 +28,9 @@ const VerdictsPerDoc = 16
 // Add checks the ID (closed, empty, already live) before any work, then
 // hands the document to propose, which checks its size limit before
 // analysing the text, and computes the features only once propose has
-// accepted it. Verdicts are cached, at most [VerdictsPerDoc] per contained
-// document, and dropped when either document is removed. Errors name the
+// accepted it. Verdicts are cached, at most 16 per contained document (a
+// candidate past that is verified again when nominated again), and dropped
+// when either document is removed. Errors name the
 // cascade ("detector: Cascade: ...") and wrap propose's errors.
 //
 // The returned detector implements [Remover] exactly when propose does.
@@ -100,7 +101,7 @@ func (c *cascade[F]) errClosed(op, id string) error {
 }
 
 // Add implements Detector.
-func (c *cascade[F]) Add(d Doc) (ms []Match, err error) {
+func (c *cascade[F]) Add(d Doc) ([]Match, error) {
 	c.mu.Lock()
 	switch {
 	case c.closed:
@@ -214,7 +215,7 @@ func (c *cascade[F]) confirm(a *entry[F], cands []Match) []Match {
 func (c *cascade[F]) remember(a, e *entry[F], v verdict) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed || a.removing || e.removing || len(a.verdicts) >= VerdictsPerDoc {
+	if c.closed || a.removing || e.removing || len(a.verdicts) >= verdictsPerDoc {
 		return
 	}
 	if a.verdicts == nil {

@@ -103,8 +103,8 @@ func TestCascadeVerdictCacheBounded(t *testing.T) {
 	if v != by {
 		t.Errorf("%d verdicts cached but %d back references", v, by)
 	}
-	if v > copies*VerdictsPerDoc {
-		t.Errorf("%d verdicts cached for %d copies, want at most %d", v, copies, copies*VerdictsPerDoc)
+	if v > copies*verdictsPerDoc {
+		t.Errorf("%d verdicts cached for %d copies, want at most %d", v, copies, copies*verdictsPerDoc)
 	}
 	t.Logf("%d copies: %d verdicts cached, %d verify calls", copies, v, calls)
 	r := d.(Remover)
