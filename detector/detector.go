@@ -39,14 +39,15 @@ type Doc struct {
 	Text string
 }
 
-// Match is one related document reported by a detector.
+// Match is one related document reported by a detector. It encodes to
+// JSON as {"id": ..., "score": ...}.
 type Match struct {
 	// ID is the other document.
-	ID string
+	ID string `json:"id"`
 	// Score is the detector's own strength of the relation (a similarity,
 	// a containment ratio, ...), documented by each package. Higher is
-	// stronger.
-	Score float64
+	// stronger. It is never NaN or infinite.
+	Score float64 `json:"score"`
 }
 
 // Detector finds documents that contain (or, for symmetric detectors,
@@ -79,7 +80,8 @@ type Detector interface {
 // Remover is implemented by detectors that can forget a document, so that a
 // stream runs in a bounded window (Varol et al. 2011 §3.3, "time window").
 // After Remove(id), id is reported by no call, its own relations are gone,
-// and the ID may be added again.
+// and the ID may be added again. The combinators [Cascade] and [Vote]
+// implement it exactly when every detector they wrap does.
 type Remover interface {
 	// Remove forgets the live document id. It returns an error wrapping
 	// ErrUnknownID or ErrClosed.

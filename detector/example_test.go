@@ -33,7 +33,10 @@ func ExampleCascade() {
 		s := shingle.Containment(contained, container)
 		return s, s >= shingle.DefaultContainment
 	}
-	d := detector.Cascade(propose, features, verify)
+	d, err := detector.Cascade(propose, features, verify)
+	if err != nil {
+		panic(err)
+	}
 	defer d.Close()
 	d.Add(detector.Doc{ID: "wire", Text: story})
 	ms, _ := d.Add(detector.Doc{ID: "copy", Text: "Reuters - " + story})
@@ -53,7 +56,10 @@ func ExampleVote() {
 		}
 		ds = append(ds, d)
 	}
-	v := detector.Vote(2, ds...)
+	v, err := detector.Vote(2, ds...)
+	if err != nil {
+		panic(err)
+	}
 	defer v.Close()
 	v.Add(detector.Doc{ID: "wire", Text: story})
 	ms, _ := v.Add(detector.Doc{ID: "copy", Text: story})

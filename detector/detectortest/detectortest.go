@@ -13,18 +13,17 @@
 //			return d
 //		}, detectortest.Options{Symmetric: true})
 //	}
+//
+// The package depends on the standard library and package detector only.
 package detectortest
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 )
@@ -46,7 +45,47 @@ type Options struct {
 }
 
 // Run runs every check of the suite as a subtest of t, each on a new
-// detector from newDetector.
+// detector from newDetector. The subtests, in order:
+//
+//   - ExactDuplicate: an exact copy of each article is reported by Add and
+//     by Containers, both ways, with a positive score, and nothing else is.
+//   - Unrelated: unrelated articles, in English and Turkish, report nothing.
+//   - NeverSelf: neither Add nor Containers ever reports the document itself,
+//     even among copies and repetitions of it.
+//   - Symmetric (Options.Symmetric): every relation Containers reports holds
+//     both ways. Asymmetric (otherwise): a long article that quotes a short
+//     one in full contains it and not the reverse, whichever is added first.
+//   - LaterContainers: Containers includes documents added after the one
+//     asked about.
+//   - Deterministic: two detectors fed the same documents in the same order
+//     give identical answers, scores included.
+//   - Errors: an empty ID fails with ErrEmptyID; a live ID with
+//     ErrDuplicateID, and the rejected text is not indexed; an unknown ID
+//     with ErrUnknownID in Containers and Remove; a text one byte over the
+//     size limit with ErrTooLarge, and it is not registered.
+//   - Close: Close is idempotent and returns nil; later Add, Containers and
+//     Remove fail with ErrClosed.
+//   - EdgeInputs: empty, blank, punctuation-only, binary, invalid UTF-8,
+//     highly repetitive, one-word and 5 MB texts are accepted; the ones
+//     with no terms match nothing; none is reported as related to an
+//     article.
+//   - Remove (unless Options.NoRemove): a removed document is reported no
+//     more, its relations are gone both ways, its ID is free again and a
+//     second Remove fails with ErrUnknownID.
+//   - Concurrent: 8 goroutines Add copies of every article, read
+//     Containers and (with Remove) add and remove a temporary copy; then
+//     each copy's containers are exactly the other goroutines' copies.
+//   - ConcurrentClose: 8 goroutines run Add, Containers and Remove while
+//     two more call Close: nothing panics, every error wraps ErrClosed, and
+//     every call that starts after Close has returned fails with ErrClosed.
+//   - SameID: repeatedly, 6 goroutines Add the same new ID at once, each
+//     with a different article: exactly one succeeds, the others fail with
+//     ErrDuplicateID, an exact copy of the winner's text added afterwards
+//     finds it (and it finds the copy), and a copy of a loser's text does
+//     not.
+//
+// Run the suite under the race detector (go test -race) so that the
+// concurrent checks can report data races.
 func Run(t *testing.T, newDetector func() detector.Detector, opts Options) {
 	s := suite{newDetector: newDetector, opts: opts}
 	t.Run("ExactDuplicate", s.exactDuplicate)
@@ -64,6 +103,8 @@ func Run(t *testing.T, newDetector func() detector.Detector, opts Options) {
 	t.Run("EdgeInputs", s.edgeInputs)
 	t.Run("Remove", s.remove)
 	t.Run("Concurrent", s.concurrent)
+	t.Run("ConcurrentClose", s.concurrentClose)
+	t.Run("SameID", s.sameID)
 }
 
 type suite struct {
@@ -74,15 +115,27 @@ type suite struct {
 func (s suite) fresh(t *testing.T) detector.Detector {
 	t.Helper()
 	d := s.newDetector()
-	require.NotNil(t, d, "newDetector returned nil")
+	if d == nil {
+		t.Fatal("newDetector returned nil")
+	}
 	t.Cleanup(func() { _ = d.Close() })
 	return d
+}
+
+// remover returns d's Remove, or nil if the suite is not to use it.
+func (s suite) remover(d detector.Detector) detector.Remover {
+	if r, ok := d.(detector.Remover); ok && !s.opts.NoRemove {
+		return r
+	}
+	return nil
 }
 
 func add(t *testing.T, d detector.Detector, id, text string) []detector.Match {
 	t.Helper()
 	ms, err := d.Add(detector.Doc{ID: id, Text: text})
-	require.NoError(t, err, "Add(%q)", id)
+	if err != nil {
+		t.Fatalf("Add(%q): %v", id, err)
+	}
 	checkOrder(t, "Add("+id+")", ms)
 	return ms
 }
@@ -90,21 +143,27 @@ func add(t *testing.T, d detector.Detector, id, text string) []detector.Match {
 func containers(t *testing.T, d detector.Detector, id string) []detector.Match {
 	t.Helper()
 	ms, err := d.Containers(id)
-	require.NoError(t, err, "Containers(%q)", id)
+	if err != nil {
+		t.Fatalf("Containers(%q): %v", id, err)
+	}
 	checkOrder(t, "Containers("+id+")", ms)
 	return ms
 }
 
-// checkOrder asserts ms is ordered by detector.SortMatches and has no
-// repeated ID.
+// checkOrder fails t unless ms is ordered by detector.SortMatches and has
+// no repeated ID.
 func checkOrder(t *testing.T, call string, ms []detector.Match) {
 	t.Helper()
 	sorted := slices.Clone(ms)
 	detector.SortMatches(sorted)
-	assert.Equal(t, sorted, ms, "%s is not ordered by descending score, then ID", call)
+	if !slices.Equal(sorted, ms) {
+		t.Errorf("%s = %v is not ordered by descending score, then ID", call, ms)
+	}
 	seen := map[string]bool{}
 	for _, m := range ms {
-		assert.False(t, seen[m.ID], "%s reports %q twice", call, m.ID)
+		if seen[m.ID] {
+			t.Errorf("%s = %v reports %q twice", call, ms, m.ID)
+		}
 		seen[m.ID] = true
 	}
 }
@@ -122,18 +181,37 @@ func has(ms []detector.Match, id string) bool {
 	return slices.ContainsFunc(ms, func(m detector.Match) bool { return m.ID == id })
 }
 
+// wantIDs fails t unless the IDs of ms are want.
+func wantIDs(t *testing.T, call string, ms []detector.Match, want ...string) {
+	t.Helper()
+	slices.Sort(want)
+	if got := ids(ms); !slices.Equal(got, want) {
+		t.Errorf("%s = %v, want the IDs %v", call, ms, want)
+	}
+}
+
+// wantErr fails t unless err wraps target.
+func wantErr(t *testing.T, call string, err, target error) {
+	t.Helper()
+	if !errors.Is(err, target) {
+		t.Errorf("%s: error %v, want one wrapping %q", call, err, target)
+	}
+}
+
 func (s suite) exactDuplicate(t *testing.T) {
 	for k, text := range articles {
 		d := s.fresh(t)
 		a, b := fmt.Sprintf("a%d", k), fmt.Sprintf("b%d", k)
-		assert.Empty(t, add(t, d, a, text), "Add(%q) into an empty detector", a)
+		wantIDs(t, fmt.Sprintf("Add(%q) into an empty detector", a), add(t, d, a, text))
 		got := add(t, d, b, text)
-		assert.Equal(t, []string{a}, ids(got), "Add(%q), an exact duplicate of %q", b, a)
+		wantIDs(t, fmt.Sprintf("Add(%q), an exact duplicate of %q,", b, a), got, a)
 		for _, m := range got {
-			assert.Greater(t, m.Score, 0.0, "Add(%q) score", b)
+			if !(m.Score > 0) {
+				t.Errorf("Add(%q) = %v: score of an exact duplicate is not positive", b, got)
+			}
 		}
-		assert.Equal(t, []string{b}, ids(containers(t, d, a)), "Containers(%q)", a)
-		assert.Equal(t, []string{a}, ids(containers(t, d, b)), "Containers(%q)", b)
+		wantIDs(t, fmt.Sprintf("Containers(%q)", a), containers(t, d, a), b)
+		wantIDs(t, fmt.Sprintf("Containers(%q)", b), containers(t, d, b), a)
 	}
 }
 
@@ -141,12 +219,12 @@ func (s suite) unrelated(t *testing.T) {
 	d := s.fresh(t)
 	for k, text := range articles {
 		id := fmt.Sprintf("u%d", k)
-		assert.Empty(t, add(t, d, id, text), "Add(%q) of an unrelated article", id)
+		wantIDs(t, fmt.Sprintf("Add(%q) of an unrelated article", id), add(t, d, id, text))
 	}
-	assert.Empty(t, add(t, d, "ext", extension), "Add of unrelated text")
+	wantIDs(t, "Add(ext) of unrelated text", add(t, d, "ext", extension))
 	for k := range articles {
 		id := fmt.Sprintf("u%d", k)
-		assert.Empty(t, containers(t, d, id), "Containers(%q) among unrelated articles", id)
+		wantIDs(t, fmt.Sprintf("Containers(%q) among unrelated articles", id), containers(t, d, id))
 	}
 }
 
@@ -155,11 +233,15 @@ func (s suite) neverSelf(t *testing.T) {
 	long := articles[0] + "\n\n" + extension
 	for i, text := range []string{articles[0], articles[0], long, articles[1], strings.Repeat(articles[1]+"\n\n", 3)} {
 		id := fmt.Sprintf("s%d", i)
-		assert.False(t, has(add(t, d, id, text), id), "Add(%q) reports the document itself", id)
+		if ms := add(t, d, id, text); has(ms, id) {
+			t.Errorf("Add(%q) = %v reports the document itself", id, ms)
+		}
 	}
 	for i := range 5 {
 		id := fmt.Sprintf("s%d", i)
-		assert.False(t, has(containers(t, d, id), id), "Containers(%q) reports the document itself", id)
+		if ms := containers(t, d, id); has(ms, id) {
+			t.Errorf("Containers(%q) = %v reports the document itself", id, ms)
+		}
 	}
 }
 
@@ -176,17 +258,17 @@ func (s suite) asymmetric(t *testing.T) {
 	t.Run("ShortFirst", func(t *testing.T) {
 		d := s.fresh(t)
 		add(t, d, "short", short)
-		got := add(t, d, "long", long)
-		assert.False(t, has(got, "short"), "Add(long) = %v: the short article does not contain the long one", got)
-		assert.Equal(t, []string{"long"}, ids(containers(t, d, "short")), "Containers(short): long ⊇ short")
-		assert.Empty(t, containers(t, d, "long"), "Containers(long)")
+		if got := add(t, d, "long", long); has(got, "short") {
+			t.Errorf("Add(long) = %v: the short article does not contain the long one", got)
+		}
+		wantIDs(t, "Containers(short), where long ⊇ short,", containers(t, d, "short"), "long")
+		wantIDs(t, "Containers(long)", containers(t, d, "long"))
 	})
 	t.Run("LongFirst", func(t *testing.T) {
 		d := s.fresh(t)
 		add(t, d, "long", long)
-		got := add(t, d, "short", short)
-		assert.Equal(t, []string{"long"}, ids(got), "Add(short): long ⊇ short")
-		assert.Empty(t, containers(t, d, "long"), "Containers(long)")
+		wantIDs(t, "Add(short), where long ⊇ short,", add(t, d, "short", short), "long")
+		wantIDs(t, "Containers(long)", containers(t, d, "long"))
 	})
 }
 
@@ -201,8 +283,9 @@ func (s suite) symmetric(t *testing.T) {
 	for i := range docs {
 		a := fmt.Sprintf("y%d", i)
 		for _, m := range containers(t, d, a) {
-			back := containers(t, d, m.ID)
-			assert.True(t, has(back, a), "Containers(%q) has %q but Containers(%q) = %v lacks %q", a, m.ID, m.ID, back, a)
+			if back := containers(t, d, m.ID); !has(back, a) {
+				t.Errorf("Containers(%q) has %q but Containers(%q) = %v lacks %q", a, m.ID, m.ID, back, a)
+			}
 		}
 	}
 }
@@ -212,12 +295,12 @@ func (s suite) laterContainers(t *testing.T) {
 	add(t, d, "first", articles[2])
 	add(t, d, "other", articles[3])
 	add(t, d, "second", articles[2])
-	assert.Equal(t, []string{"second"}, ids(containers(t, d, "first")), "Containers(first) after a later duplicate")
+	wantIDs(t, "Containers(first) after a later duplicate", containers(t, d, "first"), "second")
 	if !s.opts.Symmetric {
 		short, long := containment()
 		add(t, d, "short", short)
 		add(t, d, "long", long)
-		assert.Equal(t, []string{"long"}, ids(containers(t, d, "short")), "Containers(short) after a later container")
+		wantIDs(t, "Containers(short) after a later container", containers(t, d, "short"), "long")
 	}
 }
 
@@ -246,22 +329,26 @@ func (s suite) deterministic(t *testing.T) {
 		return out
 	}
 	first, second := run(), run()
-	assert.Equal(t, first, second, "two runs over the same documents differ")
+	for i := range first {
+		if !slices.Equal(first[i], second[i]) {
+			t.Errorf("two runs over the same documents differ at call %d: %v, then %v", i, first[i], second[i])
+		}
+	}
 }
 
 func (s suite) errors(t *testing.T) {
 	d := s.fresh(t)
 	_, err := d.Add(detector.Doc{ID: "", Text: articles[0]})
-	assert.ErrorIs(t, err, detector.ErrEmptyID, "Add with an empty ID")
+	wantErr(t, "Add with an empty ID", err, detector.ErrEmptyID)
 	add(t, d, "x", articles[0])
 	_, err = d.Add(detector.Doc{ID: "x", Text: articles[1]})
-	assert.ErrorIs(t, err, detector.ErrDuplicateID, "Add with a live ID")
+	wantErr(t, "Add with a live ID", err, detector.ErrDuplicateID)
 	// The rejected document must not have been indexed.
-	assert.Empty(t, add(t, d, "y", articles[1]), "a rejected Add indexed its text")
+	wantIDs(t, "Add(y) after a rejected Add of the same text", add(t, d, "y", articles[1]))
 	_, err = d.Containers("nope")
-	assert.ErrorIs(t, err, detector.ErrUnknownID, "Containers of an unknown ID")
-	if r, ok := d.(detector.Remover); ok && !s.opts.NoRemove {
-		assert.ErrorIs(t, r.Remove("nope"), detector.ErrUnknownID, "Remove of an unknown ID")
+	wantErr(t, "Containers of an unknown ID", err, detector.ErrUnknownID)
+	if r := s.remover(d); r != nil {
+		wantErr(t, "Remove of an unknown ID", r.Remove("nope"), detector.ErrUnknownID)
 	}
 	if s.opts.MaxTextBytes >= 0 {
 		limit := s.opts.MaxTextBytes
@@ -269,23 +356,27 @@ func (s suite) errors(t *testing.T) {
 			limit = detector.DefaultMaxTextBytes
 		}
 		_, err = d.Add(detector.Doc{ID: "huge", Text: strings.Repeat("a", limit+1)})
-		assert.ErrorIs(t, err, detector.ErrTooLarge, "Add of %d bytes", limit+1)
+		wantErr(t, fmt.Sprintf("Add of %d bytes", limit+1), err, detector.ErrTooLarge)
 		_, err = d.Containers("huge")
-		assert.ErrorIs(t, err, detector.ErrUnknownID, "a document rejected as too large was registered")
+		wantErr(t, "Containers of a document rejected as too large", err, detector.ErrUnknownID)
 	}
 }
 
 func (s suite) close(t *testing.T) {
 	d := s.fresh(t)
 	add(t, d, "x", articles[0])
-	require.NoError(t, d.Close(), "Close")
-	assert.NoError(t, d.Close(), "a second Close")
+	if err := d.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if err := d.Close(); err != nil {
+		t.Errorf("a second Close: %v", err)
+	}
 	_, err := d.Add(detector.Doc{ID: "y", Text: articles[1]})
-	assert.ErrorIs(t, err, detector.ErrClosed, "Add after Close")
+	wantErr(t, "Add after Close", err, detector.ErrClosed)
 	_, err = d.Containers("x")
-	assert.ErrorIs(t, err, detector.ErrClosed, "Containers after Close")
-	if r, ok := d.(detector.Remover); ok && !s.opts.NoRemove {
-		assert.ErrorIs(t, r.Remove("x"), detector.ErrClosed, "Remove after Close")
+	wantErr(t, "Containers after Close", err, detector.ErrClosed)
+	if r := s.remover(d); r != nil {
+		wantErr(t, "Remove after Close", r.Remove("x"), detector.ErrClosed)
 	}
 }
 
@@ -331,19 +422,17 @@ func (s suite) edgeInputs(t *testing.T) {
 		{"oneword", "Ankara"},
 	}
 	for _, e := range edge {
-		ms, err := d.Add(detector.Doc{ID: e.id, Text: e.text})
-		require.NoError(t, err, "Add(%q)", e.id)
-		checkOrder(t, "Add("+e.id+")", ms)
+		add(t, d, e.id, e.text)
 	}
 	// Documents without indexable terms match nothing.
 	for _, id := range []string{"empty", "empty2", "space", "space2", "punct"} {
-		assert.Empty(t, containers(t, d, id), "Containers(%q) of a document with no terms", id)
+		wantIDs(t, fmt.Sprintf("Containers(%q) of a document with no terms", id), containers(t, d, id))
 	}
 	// A real article is not related to any of them.
-	got := add(t, d, "article", articles[2])
-	assert.Empty(t, got, "Add(article) after the edge inputs")
-	got = add(t, d, "article2", articles[1])
-	assert.False(t, has(got, "huge"), "the 5 MB noise document is reported as related to an article")
+	wantIDs(t, "Add(article) after the edge inputs", add(t, d, "article", articles[2]))
+	if got := add(t, d, "article2", articles[1]); has(got, "huge") {
+		t.Errorf("Add(article2) = %v: the 5 MB noise document is reported as related to an article", got)
+	}
 	for _, e := range edge {
 		containers(t, d, e.id) // must not fail
 	}
@@ -355,81 +444,36 @@ func (s suite) remove(t *testing.T) {
 	}
 	d := s.fresh(t)
 	r, ok := d.(detector.Remover)
-	require.True(t, ok, "%T does not implement detector.Remover", d)
+	if !ok {
+		t.Fatalf("%T does not implement detector.Remover (set Options.NoRemove to skip)", d)
+	}
+	remove := func(id string) {
+		t.Helper()
+		if err := r.Remove(id); err != nil {
+			t.Fatalf("Remove(%q): %v", id, err)
+		}
+	}
 	add(t, d, "a", articles[3])
 	add(t, d, "b", articles[3])
 	add(t, d, "c", articles[3])
-	require.NoError(t, r.Remove("b"), "Remove(b)")
-	assert.Equal(t, []string{"c"}, ids(containers(t, d, "a")), "Containers(a) after Remove(b)")
-	assert.Equal(t, []string{"a"}, ids(containers(t, d, "c")), "Containers(c) after Remove(b)")
+	remove("b")
+	wantIDs(t, "Containers(a) after Remove(b)", containers(t, d, "a"), "c")
+	wantIDs(t, "Containers(c) after Remove(b)", containers(t, d, "c"), "a")
 	_, err := d.Containers("b")
-	assert.ErrorIs(t, err, detector.ErrUnknownID, "Containers of a removed ID")
-	assert.ErrorIs(t, r.Remove("b"), detector.ErrUnknownID, "a second Remove(b)")
+	wantErr(t, "Containers of a removed ID", err, detector.ErrUnknownID)
+	wantErr(t, "a second Remove(b)", r.Remove("b"), detector.ErrUnknownID)
 	// The removed document is forgotten in both directions; its ID is free.
-	assert.Equal(t, []string{"a", "c"}, ids(add(t, d, "b", articles[3])), "Add(b) again")
-	require.NoError(t, r.Remove("a"))
-	require.NoError(t, r.Remove("b"))
-	require.NoError(t, r.Remove("c"))
-	assert.Empty(t, add(t, d, "d", articles[3]), "Add(d) after every copy was removed")
+	wantIDs(t, "Add(b) again", add(t, d, "b", articles[3]), "a", "c")
+	remove("a")
+	remove("b")
+	remove("c")
+	wantIDs(t, "Add(d) after every copy was removed", add(t, d, "d", articles[3]))
 	if !s.opts.Symmetric {
 		short, long := containment()
 		add(t, d, "short", short)
 		add(t, d, "long", long)
-		require.NoError(t, r.Remove("long"))
-		assert.Empty(t, containers(t, d, "short"), "Containers(short) after Remove(long)")
-		assert.Equal(t, []string{"short"}, ids(add(t, d, "short2", short)), "Add(short2) after Remove(long)")
-	}
-}
-
-// concurrent adds copies of every article from 8 goroutines while they read
-// Containers, then checks that each copy's containers are exactly the other
-// copies of the same article.
-func (s suite) concurrent(t *testing.T) {
-	d := s.fresh(t)
-	const workers = 8
-	var wg sync.WaitGroup
-	errs := make(chan error, workers)
-	for g := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k, text := range articles {
-				id := fmt.Sprintf("g%d-a%d", g, k)
-				if _, err := d.Add(detector.Doc{ID: id, Text: text}); err != nil {
-					errs <- fmt.Errorf("Add(%q): %w", id, err)
-					return
-				}
-				if _, err := d.Containers(id); err != nil {
-					errs <- fmt.Errorf("Containers(%q): %w", id, err)
-					return
-				}
-				if k > 0 {
-					if _, err := d.Containers(fmt.Sprintf("g%d-a%d", g, k-1)); err != nil {
-						errs <- err
-						return
-					}
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		assert.NoError(t, err)
-	}
-	for g := range workers {
-		for k := range articles {
-			id := fmt.Sprintf("g%d-a%d", g, k)
-			var want []string
-			for h := range workers {
-				if h != g {
-					want = append(want, fmt.Sprintf("g%d-a%d", h, k))
-				}
-			}
-			got, err := d.Containers(id)
-			if assert.NoError(t, err) {
-				assert.Equal(t, want, ids(got), "Containers(%q) after concurrent adds", id)
-			}
-		}
+		remove("long")
+		wantIDs(t, "Containers(short) after Remove(long)", containers(t, d, "short"))
+		wantIDs(t, "Add(short2) after Remove(long)", add(t, d, "short2", short), "short")
 	}
 }

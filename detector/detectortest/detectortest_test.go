@@ -1,6 +1,7 @@
 package detectortest_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/detectortest"
 	"github.com/seed-9ef9c1df/neardup/internal/naive"
+	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 // The reference detector passes the suite in both modes.
@@ -33,11 +35,66 @@ type broken struct {
 	rule   string
 	mu     sync.Mutex
 	seen   map[string][]detector.Match
+	feats  map[string]bool
 	closed bool
+}
+
+// live keeps the matches whose features "lose-winner" still holds.
+func (b *broken) live(ms []detector.Match) []detector.Match {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []detector.Match
+	for _, m := range ms {
+		if b.feats[m.ID] {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func (b *broken) Add(d detector.Doc) ([]detector.Match, error) {
 	switch b.rule {
+	case "lose-winner":
+		// A combinator that stores a document's features before its inner
+		// detector accepts the ID, and deletes them if that fails: a losing
+		// Add of the same ID deletes the features of the winner when the
+		// two reach the inner detector in the other order.
+		b.mu.Lock()
+		if b.feats == nil {
+			b.feats = map[string]bool{}
+		}
+		exists := b.feats[d.ID]
+		b.feats[d.ID] = true
+		b.mu.Unlock()
+		an, _ := textproc.NewAnalyzer(textproc.Config{})
+		naive.Shingles(an, d.Text, 4) // analysis before the inner lock, as real detectors do
+		ms, err := b.Detector.Add(d)
+		if err != nil {
+			if !exists {
+				b.mu.Lock()
+				delete(b.feats, d.ID)
+				b.mu.Unlock()
+			}
+			return nil, err
+		}
+		return b.live(ms), nil
+	case "close-race":
+		// Checks the closed state, then works without holding a lock: a
+		// Close in between makes the inner call fail with an error that
+		// no longer says "closed".
+		b.mu.Lock()
+		closed := b.closed
+		b.mu.Unlock()
+		if closed {
+			return nil, fmt.Errorf("broken: Add(%q): %w", d.ID, detector.ErrClosed)
+		}
+		an, _ := textproc.NewAnalyzer(textproc.Config{})
+		naive.Shingles(an, d.Text, 4) // analysis outside the lock
+		ms, err := b.Detector.Add(d)
+		if errors.Is(err, detector.ErrClosed) {
+			return nil, fmt.Errorf("broken: Add(%q): index released", d.ID)
+		}
+		return ms, err
 	case "empty-id":
 		if d.ID == "" {
 			return nil, nil
@@ -84,6 +141,8 @@ func (b *broken) Containers(id string) ([]detector.Match, error) {
 		return ms, err
 	}
 	switch b.rule {
+	case "lose-winner":
+		ms = b.live(ms)
 	case "self":
 		ms = append(ms, detector.Match{ID: id, Score: 0})
 	case "both-ways":
@@ -115,6 +174,11 @@ func (b *broken) Remove(id string) error {
 }
 
 func (b *broken) Close() error {
+	if b.rule == "close-race" {
+		b.mu.Lock()
+		b.closed = true
+		b.mu.Unlock()
+	}
 	if b.rule == "close" {
 		b.mu.Lock()
 		b.closed = true
@@ -154,6 +218,8 @@ var brokenRules = map[string]string{
 	"close":           "Close",
 	"panic-empty":     "EdgeInputs",
 	"no-forget":       "Remove",
+	"lose-winner":     "SameID",
+	"close-race":      "ConcurrentClose",
 }
 
 // TestBrokenHelper runs the suite on one broken detector; it does something

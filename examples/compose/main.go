@@ -108,7 +108,7 @@ func run(w io.Writer, n int, mode string, propose float64) error {
 			if err != nil {
 				return nil, err
 			}
-			return detector.Cascade(m, ffpFeatures(cfg), ffpVerify), nil
+			return detector.Cascade(m, ffpFeatures(cfg), ffpVerify)
 		}},
 	} {
 		d, err := c.make()
