@@ -129,8 +129,11 @@ const turkishStopLow, turkishStopHigh = 0.03, 0.06
 // The good blocks are the main content. A text with a single block, or in
 // which no block is good, is read whole: a filter never empties a document.
 //
-// A ContentFilter is not safe for concurrent use (it reuses buffers): use one
-// per goroutine. In the steady state it allocates nothing.
+// The zero ContentFilter is ready to use and language-neutral (it has no
+// stopword list), like NewContentFilter(language.Und). A ContentFilter is
+// not safe for concurrent use (it reuses buffers): use one per goroutine.
+// In the steady state it allocates nothing, and it keeps no buffer a huge
+// text grew beyond about 1 MiB.
 type ContentFilter struct {
 	th      contentThresholds
 	stop    map[string]struct{}
@@ -182,6 +185,10 @@ func (f *ContentFilter) Spans(dst []Span, text string) []Span {
 	if len(text) == 0 {
 		return dst
 	}
+	if f.th == (contentThresholds{}) {
+		f.th = defaultContent // the zero ContentFilter
+	}
+	defer f.releaseScratch()
 	f.segment(text)
 	if len(f.blocks) <= 1 {
 		return append(dst, Span{0, len(text)})
@@ -210,12 +217,21 @@ func (f *ContentFilter) Spans(dst []Span, text string) []Span {
 	return dst
 }
 
+// maxScratchBlocks is the largest block buffer kept between calls.
+const maxScratchBlocks = maxScratchBytes / 64
+
+// releaseScratch drops the buffers a huge text left behind.
+func (f *ContentFilter) releaseScratch() {
+	f.blocks = release(f.blocks, maxScratchBlocks)
+	f.buf = release(f.buf, maxScratchBytes)
+}
+
 // Text returns the main content of text: its main-content blocks (see
 // [ContentFilter.Spans]) joined by blank lines, or text itself when it is
 // read whole (then nothing is allocated). For stages that need one string
 // and no offsets into the original.
 func (f *ContentFilter) Text(text string) string {
-	f.spans = f.Spans(f.spans[:0], text)
+	f.spans = f.Spans(release(f.spans, maxScratchSpans), text)
 	if len(f.spans) == 1 && f.spans[0] == (Span{0, len(text)}) || len(f.spans) == 0 {
 		return text
 	}
