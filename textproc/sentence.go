@@ -116,9 +116,10 @@ func isOrdinal(text string, end int) bool {
 	return i < end && end-i <= 3 && (i == 0 || !isDigit(rune(text[i-1])) && text[i-1] != '.' && text[i-1] != ',')
 }
 
-// lowerASCIIWord writes the lower-cased word ending just before byte end into
-// buf, stopping at the first non-letter; it reports the word and whether it
-// is a single capital letter (an initial).
+// prevWord writes the lower-cased word ending just before byte end into buf
+// (letters and inner dots, "e.g", scanning back to the first other rune);
+// it reports the word and whether it is a single capital letter (an
+// initial).
 func (s *splitter) prevWord(text string, end int, buf []byte) (word []byte, initial bool) {
 	i := end
 	for i > 0 {
