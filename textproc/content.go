@@ -139,6 +139,7 @@ type ContentFilter struct {
 	stop    map[string]struct{}
 	maxStop int // longest stopword in bytes
 	turkish bool
+	lower   caseUse // whether the text being filtered has lower-case letters
 	blocks  []block
 	spans   []Span
 	buf     []byte
@@ -189,6 +190,7 @@ func (f *ContentFilter) Spans(dst []Span, text string) []Span {
 		f.th = defaultContent // the zero ContentFilter
 	}
 	defer f.releaseScratch()
+	f.lower = caseUnknown
 	f.segment(text)
 	if len(f.blocks) <= 1 {
 		return append(dst, Span{0, len(text)})
@@ -333,7 +335,7 @@ func (f *ContentFilter) measure(text string, b *block) {
 		}
 		i = sp.End
 	}
-	b.class = f.classify(b)
+	b.class = f.classify(b, text)
 }
 
 // isStop reports whether word, lower-cased, is a stopword. Lower-casing is
@@ -369,14 +371,18 @@ func (f *ContentFilter) isStop(word string) bool {
 	return ok
 }
 
-// classify gives the context-free class of a measured block.
-func (f *ContentFilter) classify(b *block) uint8 {
+// classify gives the context-free class of a measured block of text.
+func (f *ContentFilter) classify(b *block, text string) uint8 {
 	th := &f.th
 	switch {
 	case b.words < th.shortWords:
 		return classShort
-	case float64(b.seps) > th.maxSeps*float64(b.words),
-		b.terms == 0 && float64(b.caps) > th.maxCaps*float64(b.words):
+	case float64(b.seps) > th.maxSeps*float64(b.words):
+		return classBad
+	case b.terms == 0 && float64(b.caps) > th.maxCaps*float64(b.words) && !noLower(text, &f.lower):
+		// Title case marks menus and headline lists only in a text that
+		// has lower case: in one written all in capitals (an upper-cased
+		// copy) every word starts with one.
 		return classBad
 	}
 	if f.stop == nil {
