@@ -47,7 +47,10 @@ type Document struct {
 //
 //  1. Sentences are split at '.', '!', '?', '…' followed by white space and a
 //     word that does not start in lower case, and at paragraph breaks (an
-//     empty line). A '.' after a known abbreviation ("Dr.", "Prof.", "vs.")
+//     empty line). A text without any capital letter (a lower-cased copy)
+//     gives no such signal, so there the next word's case is ignored and
+//     any single letter before '.' counts as an initial: a copy is split
+//     where its original is. A '.' after a known abbreviation ("Dr.", "Prof.", "vs.")
 //     or an initial ("J.") does not end a sentence, nor does one inside a
 //     number ("3.5", "1.500'ün"). The full stops of scripts without spaces,
 //     '。', '！', '？', '．' (but not between digits: "３．５") and '｡', end

@@ -87,7 +87,8 @@ type contentThresholds struct {
 // 2008: 37 of its clusters; exact word 5-shingle Jaccard over all pairs,
 // best pair F1 0.844 on whole pages, 0.910 on the filtered ones, and 0.50
 // against 0.81 at Jaccard 0.3) and checked on clean news, where they keep
-// 97-100% of the text (Reuters-21578, BBC, TTC-3600, Clough-Stevenson).
+// 97-100% of the text (Reuters-21578, BBC, TTC-3600, Clough-Stevenson);
+// the figures are in docs/textproc.md.
 var defaultContent = contentThresholds{
 	shortWords: 10,
 	stopLow:    0.25,
@@ -112,11 +113,13 @@ const turkishStopLow, turkishStopHigh = 0.03, 0.06
 //  2. Each block is classified by its own features: fewer than 10 words is
 //     short; a block whose menu separators ("|", "•", "»", ...) exceed 10%
 //     of its words, or with no sentence ending and more than half of its
-//     words starting in upper case (menus, headline lists), is bad;
+//     words starting in upper case (menus, headline lists; only in a text
+//     that has lower case at all), is bad;
 //     otherwise a block whose stopword share is at least 30% is good, at
-//     least 25% near-good, and the rest bad. Turkish, whose function words are mostly suffixes, takes 6% and
-//     3% (block stopword shares, median and tenth percentile: 12% and 5% on
-//     TTC-3600 news, 41% and 30% on BBC news). For a language without a
+//     least 25% near-good, and the rest bad. Turkish, whose function
+//     words are mostly suffixes, takes 6% and 3%: its news prose has about
+//     a third of the stopword share of English news prose (figures in
+//     docs/textproc.md in the repository). For a language without a
 //     stopword list, a block with a sentence ending is good and one without
 //     bad.
 //  3. Context decides the rest, after jusText: a near-good block is good
