@@ -1,6 +1,7 @@
 package textproc
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -123,4 +124,32 @@ func flatten(ss [][]string) []string {
 		out = append(out, s...)
 	}
 	return out
+}
+
+// FuzzTurkishLowerCopy: any text and its copy lower-cased by Turkish rules
+// (cases.Lower(language.Turkish)) analyse to the same terms under the
+// Turkish pipeline.
+func FuzzTurkishLowerCopy(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Add(caseCopyText)
+	a, err := NewAnalyzer(Config{Language: language.Turkish})
+	if err != nil {
+		f.Fatal(err)
+	}
+	lower := cases.Lower(language.Turkish)
+	f.Fuzz(func(t *testing.T, text string) {
+		var want, got []string
+		for _, tok := range a.Tokens(text) {
+			want = append(want, tok.Term)
+		}
+		lo := lower.String(text)
+		for _, tok := range a.Tokens(lo) {
+			got = append(got, tok.Term)
+		}
+		if !slices.Equal(want, got) {
+			t.Fatalf("%q gives %q; its lower-cased copy %q gives %q", text, want, lo, got)
+		}
+	})
 }
