@@ -2,102 +2,13 @@ package textproc
 
 import (
 	"bytes"
-	"fmt"
 	"iter"
 	"slices"
 	"unicode/utf8"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
-
-	"github.com/seed-9ef9c1df/neardup/detector"
 )
-
-// DefaultPrefixLen is the length, in runes, of the first-N prefix stemmer:
-// "first-5 characters of each word is treated as its root. Words with less
-// than 5 characters are not reduced at all" (Varol 2012 §2.1.1, after Can et
-// al. 2008).
-const DefaultPrefixLen = 5
-
-// Stemmer selects how terms are reduced to stems. It is the one stemming
-// type of the module: every detector Config that stems has a Stemmer field
-// of this type.
-type Stemmer int
-
-const (
-	// StemDefault, the zero value, is the default of whatever is being
-	// configured: no stemming for a [Config], and each detector's documented
-	// default for its Config (first-N prefix stemming for the detectors that
-	// follow Varol 2012 §5.1).
-	StemDefault Stemmer = iota
-	// StemNone keeps every term whole.
-	StemNone
-	// StemPrefix truncates every term to its first PrefixLen runes (Varol
-	// 2012 §2.1.1, "first-5"). Terms of scripts written without spaces,
-	// which are character bigrams, are never truncated.
-	StemPrefix
-)
-
-// String returns "StemDefault", "StemNone", "StemPrefix" or "Stemmer(n)".
-func (s Stemmer) String() string {
-	switch s {
-	case StemDefault:
-		return "StemDefault"
-	case StemNone:
-		return "StemNone"
-	case StemPrefix:
-		return "StemPrefix"
-	}
-	return fmt.Sprintf("Stemmer(%d)", int(s))
-}
-
-// Resolve returns s with StemDefault replaced by def, or an error naming the
-// field, wrapping [detector.ErrInvalidConfig], for a value that is not a
-// Stemmer. Detectors use it to validate their Config.Stemmer.
-func (s Stemmer) Resolve(def Stemmer) (Stemmer, error) {
-	switch s {
-	case StemDefault:
-		if def == StemDefault {
-			def = StemNone
-		}
-		return def.Resolve(StemNone)
-	case StemNone, StemPrefix:
-		return s, nil
-	}
-	return s, fmt.Errorf("Stemmer (%d) must be StemDefault (0), StemNone (1) or StemPrefix (2): %w", int(s), detector.ErrInvalidConfig)
-}
-
-// Config configures an [Analyzer]. The zero value analyses language-neutral
-// text, tokenises and lower-cases only: no stopword removal, no stemming.
-type Config struct {
-	// Language selects case-folding rules, the apostrophe rule, the stopword
-	// list and sentence abbreviations ([RuleSet]). language.Turkish and
-	// language.English (and their regional variants) have full support; any
-	// other tag, and the zero tag, get the neutral default (Unicode
-	// lower-casing, no stopwords, apostrophes kept inside words). A
-	// language without a stopword list (German, Chinese, Japanese, ...) is
-	// accepted and processed as neutral text.
-	Language language.Tag
-	// RemoveStopwords drops the language's stopwords (see [Stopwords]).
-	RemoveStopwords bool
-	// Stemmer selects the stemmer; zero (StemDefault) is StemNone.
-	Stemmer Stemmer
-	// PrefixLen is the prefix length for StemPrefix; zero means
-	// DefaultPrefixLen.
-	PrefixLen int
-	// Content selects the part of a text that is analysed: the whole text
-	// (ContentDefault, ContentAll) or its main-content blocks (ContentMain,
-	// see [ContentFilter]). Tokens and sentences keep their offsets into
-	// the whole text either way.
-	Content Content
-}
-
-// FullConfig returns the configuration of Varol 2012 §2.1 and §5.1 for lang:
-// stopwords removed and first-5 stemming, the preprocessing every detector of
-// the CoDet study used.
-func FullConfig(lang language.Tag) Config {
-	return Config{Language: lang, RemoveStopwords: true, Stemmer: StemPrefix, PrefixLen: DefaultPrefixLen}
-}
 
 // Token is one term of an analysed text.
 type Token struct {
@@ -136,7 +47,10 @@ type Document struct {
 //
 //  1. Sentences are split at '.', '!', '?', '…' followed by white space and a
 //     word that does not start in lower case, and at paragraph breaks (an
-//     empty line). A '.' after a known abbreviation ("Dr.", "Prof.", "vs.")
+//     empty line). A text without any capital letter (a lower-cased copy)
+//     gives no such signal, so there the next word's case is ignored and
+//     any single letter before '.' counts as an initial: a copy is split
+//     where its original is. A '.' after a known abbreviation ("Dr.", "Prof.", "vs.")
 //     or an initial ("J.") does not end a sentence, nor does one inside a
 //     number ("3.5", "1.500'ün"). The full stops of scripts without spaces,
 //     '。', '！', '？', '．' (but not between digits: "３．５") and '｡', end
@@ -163,10 +77,13 @@ type Document struct {
 //
 // In the steady state (every term seen before) Analyze allocates nothing.
 //
-// An Analyzer is not safe for concurrent use: it reuses its buffers. Use one
-// per goroutine, or guard it with a lock.
+// The zero Analyzer is ready to use: it is the Analyzer of the zero
+// [Config] (language-neutral, no stopwords, no stemming). An Analyzer is not
+// safe for concurrent use: it reuses its buffers. Use one per goroutine, or
+// guard it with a lock.
 type Analyzer struct {
-	cfg       Config
+	cfg       Config // with defaults filled in
+	ready     bool   // false in the zero Analyzer until its first use
 	lang      string // RuleSet(cfg.Language): "tr", "en" or ""
 	stem      bool   // first-N prefix stemming
 	caser     cases.Caser
@@ -189,23 +106,24 @@ type Analyzer struct {
 	sbuf []byte // sentence splitter scratch
 }
 
-// NewAnalyzer returns an Analyzer for cfg. It returns an error only for an
-// unknown Stemmer or a negative PrefixLen.
+// NewAnalyzer returns an Analyzer for cfg. It returns an error, naming the
+// field and wrapping [detector.ErrInvalidConfig], only for an unknown
+// Stemmer or Content or a negative PrefixLen.
 func NewAnalyzer(cfg Config) (*Analyzer, error) {
-	st, err := cfg.Stemmer.Resolve(StemNone)
-	if err != nil {
-		return nil, fmt.Errorf("textproc: %w", err)
+	cfg = cfg.setDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
 	}
-	if cfg.PrefixLen < 0 {
-		return nil, fmt.Errorf("textproc: PrefixLen (%d) must be ≥ 0: %w", cfg.PrefixLen, detector.ErrInvalidConfig)
-	}
-	if !cfg.Content.Valid() {
-		return nil, fmt.Errorf("textproc: unknown Content %d: %w", cfg.Content, detector.ErrInvalidConfig)
-	}
-	a := &Analyzer{cfg: cfg, lang: RuleSet(cfg.Language), stem: st == StemPrefix, prefixLen: cfg.PrefixLen, vocab: make(map[string]uint32)}
-	if a.prefixLen == 0 {
-		a.prefixLen = DefaultPrefixLen
-	}
+	a := new(Analyzer)
+	a.init(cfg)
+	return a, nil
+}
+
+// init sets a up for the defaulted, valid cfg, with an empty vocabulary
+// and no buffers.
+func (a *Analyzer) init(cfg Config) {
+	*a = Analyzer{cfg: cfg, ready: true, lang: RuleSet(cfg.Language), stem: cfg.Stemmer == StemPrefix,
+		prefixLen: cfg.PrefixLen, vocab: make(map[string]uint32)}
 	a.caser = newCaser(a.lang)
 	a.split = newSplitter(cfg.Language)
 	if cfg.Content == ContentMain {
@@ -220,11 +138,41 @@ func NewAnalyzer(cfg Config) (*Analyzer, error) {
 			a.stop[w] = struct{}{}
 		}
 	}
-	return a, nil
 }
 
-// Config returns the Analyzer's configuration.
-func (a *Analyzer) Config() Config { return a.cfg }
+// ensure makes the zero Analyzer the Analyzer of the zero Config.
+func (a *Analyzer) ensure() {
+	if !a.ready {
+		a.init(Config{}.setDefaults())
+	}
+}
+
+// Config returns the Analyzer's effective configuration: the Config it was
+// made with, with every default filled in (Stemmer StemNone for
+// StemDefault, PrefixLen [DefaultPrefixLen] for 0, Content ContentAll for
+// ContentDefault).
+func (a *Analyzer) Config() Config {
+	if !a.ready {
+		return Config{}.setDefaults()
+	}
+	return a.cfg
+}
+
+// Reset empties the Analyzer's vocabulary and releases every buffer it
+// holds, keeping its configuration: the memory that a huge document's
+// distinct terms took comes back. Term strings returned before stay valid
+// (they are ordinary strings), but term IDs start again from 0 and are
+// reissued to other terms, so a caller that keeps IDs must drop them at the
+// same time. The vocabulary is the only part of an Analyzer that outlives a
+// document; everything else is scratch, which a huge document does not
+// leave behind (each buffer above about 1 MiB is released by the next
+// call).
+func (a *Analyzer) Reset() {
+	if !a.ready {
+		return
+	}
+	a.init(a.cfg)
+}
 
 // ContentSpans returns the spans of text that the Analyzer reads, in order:
 // the whole text, or with ContentMain its main-content blocks (an empty text
@@ -232,7 +180,8 @@ func (a *Analyzer) Config() Config { return a.cfg }
 // Analyze or Tokens. Stages that scan text without an Analyzer's tokens
 // (character n-grams, named entities) read these spans to honour Content.
 func (a *Analyzer) ContentSpans(text string) []Span {
-	a.spans = a.spans[:0]
+	a.ensure()
+	a.spans = release(a.spans, maxScratchSpans)
 	if a.filter != nil {
 		a.spans = a.filter.Spans(a.spans, text)
 	} else if len(text) > 0 {
@@ -260,6 +209,7 @@ func (a *Analyzer) Words(text string) iter.Seq[Span] {
 // Analyze analyses text. The returned Document is valid until the next call.
 func (a *Analyzer) Analyze(text string) *Document {
 	d := a.reset(text)
+	defer a.releaseScratch()
 	for _, c := range a.ContentSpans(text) {
 		a.split.each(text[c.Start:c.End], &a.sbuf, func(s Span) bool {
 			s.Start += c.Start
@@ -292,16 +242,33 @@ func (a *Analyzer) Analyze(text string) *Document {
 
 // reset empties the document buffer for text.
 func (a *Analyzer) reset(text string) *Document {
+	a.ensure()
 	d := &a.doc
 	// Size the token buffer from the text (news averages 6-7 bytes a
-	// word), and let go of a huge buffer a huge document left behind.
-	est := len(text)/6 + 16
+	// word), up to 2^16 tokens (append grows it beyond), and let go of a
+	// huge buffer a huge document left behind.
+	est := min(len(text)/6+16, 1<<16)
 	if c := cap(d.Tokens); c < est || c > 1<<16 && c > 8*est {
 		d.Tokens = make([]Token, 0, est)
 	}
 	d.Tokens = d.Tokens[:0]
+	// Stale sentences would keep their token sub-slices, and so an old
+	// token buffer, alive.
+	clear(d.Sentences)
+	if c := cap(d.Sentences); c > 1<<12 && c > 8*(len(text)/64+4) {
+		d.Sentences = nil // a huge document's sentences, or many tiny ones
+	}
 	d.Sentences = d.Sentences[:0]
 	return d
+}
+
+// releaseScratch drops the internal buffers a huge document left behind.
+// Buffers the caller holds until the next call (Document, ContentSpans) are
+// released by that call instead.
+func (a *Analyzer) releaseScratch() {
+	a.buf = release(a.buf, maxScratchBytes)
+	a.buf2 = release(a.buf2, maxScratchBytes)
+	a.sbuf = release(a.sbuf, maxScratchBytes)
 }
 
 // Tokens returns the tokens [Analyze] would return for text, without
@@ -310,6 +277,7 @@ func (a *Analyzer) reset(text string) *Document {
 // The slice is valid until the next call of Tokens or Analyze.
 func (a *Analyzer) Tokens(text string) []Token {
 	d := a.reset(text)
+	defer a.releaseScratch()
 	for _, c := range a.ContentSpans(text) {
 		d.Tokens = a.appendTokens(d.Tokens, text, c.Start, c.End)
 	}
@@ -337,7 +305,9 @@ func (a *Analyzer) appendTokens(toks []Token, text string, start, end int) []Tok
 // Term processes one surface word (steps 3-6 of the pipeline) and returns
 // its interned term, or ok = false if the word is a stopword or empty.
 func (a *Analyzer) Term(word string) (term string, ok bool) {
+	a.ensure()
 	term, _, ok = a.term(word)
+	a.releaseScratch()
 	return term, ok
 }
 
@@ -348,8 +318,10 @@ func (a *Analyzer) Term(word string) (term string, ok bool) {
 // once dst has room, so a caller that only hashes terms (a MinHash sketch
 // over Words) runs the pipeline's rules without the vocabulary's map.
 func (a *Analyzer) AppendTerm(dst []byte, word string) ([]byte, bool) {
+	a.ensure()
 	n := len(dst)
 	b := a.fold(dst, word)
+	a.buf2 = release(a.buf2, maxScratchBytes)
 	t := b[n:]
 	if len(t) == 0 {
 		return dst, false
@@ -381,6 +353,11 @@ func (a *Analyzer) term(word string) (string, uint32, bool) {
 			return "", 0, false
 		}
 		return a.terms[id], uint32(id), true
+	}
+	if len(a.surface) >= maxSurface {
+		// The cache only saves work: start it afresh rather than let a
+		// stream of new words grow it without bound.
+		a.surface = make(map[string]int32)
 	}
 	key := string(buf)
 	if _, stop := a.stop[key]; stop {
@@ -473,13 +450,18 @@ func (a *Analyzer) Lookup(term string) (uint32, bool) {
 	return id, ok
 }
 
-// TermOf returns the term of a dense ID. It panics if id was never issued.
+// TermOf returns the term of a dense ID. It panics if id was never issued
+// (or not since the last [Analyzer.Reset]).
 func (a *Analyzer) TermOf(id uint32) string { return a.terms[id] }
 
-// VocabularySize returns the number of distinct terms interned so far. The
-// vocabulary (and, with stopwords or stemming on, a cache of the surface forms
-// that map to each term) only grows; over an endless stream it grows as the
-// number of distinct words does (sublinearly in practice, Heaps' law).
+// VocabularySize returns the number of distinct terms interned so far (since
+// the last [Analyzer.Reset]). The vocabulary only grows: over an endless
+// stream it grows as the number of distinct words does (sublinearly in
+// practice, Heaps' law, but without bound over a stream of new
+// identifiers), about 60 bytes per term plus the term's bytes. A caller
+// that can drop its term IDs bounds it with Reset. With stopwords or
+// stemming on, a cache of surface forms adds at most 2^16 entries (about
+// 4 MB).
 func (a *Analyzer) VocabularySize() int { return len(a.terms) }
 
 // Stopwords returns a sorted copy of the stopword list of lang: for Turkish

@@ -87,7 +87,8 @@ type contentThresholds struct {
 // 2008: 37 of its clusters; exact word 5-shingle Jaccard over all pairs,
 // best pair F1 0.844 on whole pages, 0.910 on the filtered ones, and 0.50
 // against 0.81 at Jaccard 0.3) and checked on clean news, where they keep
-// 97-100% of the text (Reuters-21578, BBC, TTC-3600, Clough-Stevenson).
+// 97-100% of the text (Reuters-21578, BBC, TTC-3600, Clough-Stevenson);
+// the figures are in docs/textproc.md.
 var defaultContent = contentThresholds{
 	shortWords: 10,
 	stopLow:    0.25,
@@ -112,11 +113,13 @@ const turkishStopLow, turkishStopHigh = 0.03, 0.06
 //  2. Each block is classified by its own features: fewer than 10 words is
 //     short; a block whose menu separators ("|", "•", "»", ...) exceed 10%
 //     of its words, or with no sentence ending and more than half of its
-//     words starting in upper case (menus, headline lists), is bad;
+//     words starting in upper case (menus, headline lists; only in a text
+//     that has lower case at all), is bad;
 //     otherwise a block whose stopword share is at least 30% is good, at
-//     least 25% near-good, and the rest bad. Turkish, whose function words are mostly suffixes, takes 6% and
-//     3% (block stopword shares, median and tenth percentile: 12% and 5% on
-//     TTC-3600 news, 41% and 30% on BBC news). For a language without a
+//     least 25% near-good, and the rest bad. Turkish, whose function
+//     words are mostly suffixes, takes 6% and 3%: its news prose has about
+//     a third of the stopword share of English news prose (figures in
+//     docs/textproc.md in the repository). For a language without a
 //     stopword list, a block with a sentence ending is good and one without
 //     bad.
 //  3. Context decides the rest, after jusText: a near-good block is good
@@ -129,13 +132,17 @@ const turkishStopLow, turkishStopHigh = 0.03, 0.06
 // The good blocks are the main content. A text with a single block, or in
 // which no block is good, is read whole: a filter never empties a document.
 //
-// A ContentFilter is not safe for concurrent use (it reuses buffers): use one
-// per goroutine. In the steady state it allocates nothing.
+// The zero ContentFilter is ready to use and language-neutral (it has no
+// stopword list), like NewContentFilter(language.Und). A ContentFilter is
+// not safe for concurrent use (it reuses buffers): use one per goroutine.
+// In the steady state it allocates nothing, and it keeps no buffer a huge
+// text grew beyond about 1 MiB.
 type ContentFilter struct {
 	th      contentThresholds
 	stop    map[string]struct{}
 	maxStop int // longest stopword in bytes
 	turkish bool
+	lower   caseUse // whether the text being filtered has lower-case letters
 	blocks  []block
 	spans   []Span
 	buf     []byte
@@ -182,6 +189,11 @@ func (f *ContentFilter) Spans(dst []Span, text string) []Span {
 	if len(text) == 0 {
 		return dst
 	}
+	if f.th == (contentThresholds{}) {
+		f.th = defaultContent // the zero ContentFilter
+	}
+	defer f.releaseScratch()
+	f.lower = caseUnknown
 	f.segment(text)
 	if len(f.blocks) <= 1 {
 		return append(dst, Span{0, len(text)})
@@ -210,12 +222,21 @@ func (f *ContentFilter) Spans(dst []Span, text string) []Span {
 	return dst
 }
 
+// maxScratchBlocks is the largest block buffer kept between calls.
+const maxScratchBlocks = maxScratchBytes / 64
+
+// releaseScratch drops the buffers a huge text left behind.
+func (f *ContentFilter) releaseScratch() {
+	f.blocks = release(f.blocks, maxScratchBlocks)
+	f.buf = release(f.buf, maxScratchBytes)
+}
+
 // Text returns the main content of text: its main-content blocks (see
 // [ContentFilter.Spans]) joined by blank lines, or text itself when it is
 // read whole (then nothing is allocated). For stages that need one string
 // and no offsets into the original.
 func (f *ContentFilter) Text(text string) string {
-	f.spans = f.Spans(f.spans[:0], text)
+	f.spans = f.Spans(release(f.spans, maxScratchSpans), text)
 	if len(f.spans) == 1 && f.spans[0] == (Span{0, len(text)}) || len(f.spans) == 0 {
 		return text
 	}
@@ -317,7 +338,7 @@ func (f *ContentFilter) measure(text string, b *block) {
 		}
 		i = sp.End
 	}
-	b.class = f.classify(b)
+	b.class = f.classify(b, text)
 }
 
 // isStop reports whether word, lower-cased, is a stopword. Lower-casing is
@@ -353,14 +374,18 @@ func (f *ContentFilter) isStop(word string) bool {
 	return ok
 }
 
-// classify gives the context-free class of a measured block.
-func (f *ContentFilter) classify(b *block) uint8 {
+// classify gives the context-free class of a measured block of text.
+func (f *ContentFilter) classify(b *block, text string) uint8 {
 	th := &f.th
 	switch {
 	case b.words < th.shortWords:
 		return classShort
-	case float64(b.seps) > th.maxSeps*float64(b.words),
-		b.terms == 0 && float64(b.caps) > th.maxCaps*float64(b.words):
+	case float64(b.seps) > th.maxSeps*float64(b.words):
+		return classBad
+	case b.terms == 0 && float64(b.caps) > th.maxCaps*float64(b.words) && !noLower(text, &f.lower):
+		// Title case marks menus and headline lists only in a text that
+		// has lower case: in one written all in capitals (an upper-cased
+		// copy) every word starts with one.
 		return classBad
 	}
 	if f.stop == nil {

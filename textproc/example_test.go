@@ -1,6 +1,7 @@
 package textproc_test
 
 import (
+	"errors"
 	"fmt"
 
 	"golang.org/x/text/language"
@@ -113,4 +114,35 @@ func ExampleFolder() {
 	f := textproc.NewFolder(language.Turkish).WithoutCircumflex()
 	fmt.Println(f.Fold("KADIN İSTANBUL’da Hâlâ"))
 	// Output: kadın istanbul'da hala
+}
+
+// NewIDFFromCounts builds a table from counts made elsewhere; its binary
+// form carries a checksum, and a corrupted copy is rejected.
+func ExampleNewIDFFromCounts() {
+	idf, err := textproc.NewIDFFromCounts(4, map[string]int64{"haber": 4, "ankara": 1}, false)
+	if err != nil {
+		panic(err)
+	}
+	idf.Freeze()
+	fmt.Printf("%.3f %.3f\n", idf.Weight("haber"), idf.Weight("ankara"))
+	b, _ := idf.MarshalBinary()
+	b[10] ^= 1
+	err = new(textproc.IDF).UnmarshalBinary(b)
+	fmt.Println(errors.Is(err, textproc.ErrFormat))
+	// Output:
+	// 0.000 1.386
+	// true
+}
+
+// Reset gives back the vocabulary a huge document grew; term IDs start
+// again from 0.
+func ExampleAnalyzer_Reset() {
+	var a textproc.Analyzer // the zero Analyzer: language-neutral
+	a.Analyze("one two three four")
+	fmt.Println(a.VocabularySize())
+	a.Reset()
+	fmt.Println(a.VocabularySize(), a.Analyze("four").Tokens[0].ID)
+	// Output:
+	// 4
+	// 0 0
 }

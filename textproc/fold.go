@@ -1,6 +1,7 @@
 package textproc
 
 import (
+	"errors"
 	"slices"
 	"sync"
 	"unicode"
@@ -8,6 +9,7 @@ import (
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
+	"golang.org/x/text/transform"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -65,7 +67,7 @@ func appendFolded(dst []byte, word, lang string, c *cases.Caser, tmp *[]byte) (o
 		t = utf8.AppendRune(t, r)
 	}
 	*tmp = t
-	dst = lower(c, dst, t)
+	dst = lower(c, dst, t, lang)
 	if !loweredIsNFC(dst[n:]) {
 		// Lower-casing can undo NFC: neutral "İ̱" (U+0130 U+0331)
 		// becomes i U+0307 U+0331, whose marks NFC reorders, and
@@ -86,16 +88,47 @@ func isASCII(s string) bool {
 	return true
 }
 
-// lower appends the lower-cased src to dst using the reused Caser c.
-func lower(c *cases.Caser, dst, src []byte) []byte {
+// resetTransformer is the part of a cases.Caser that lower uses (tests
+// substitute a failing one).
+type resetTransformer interface {
+	Reset()
+	Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error)
+}
+
+// lower appends the lower-cased src to dst using the reused Caser c. It
+// gives c more room while it reports transform.ErrShortDst, up to four
+// times the length of src (lower-casing at most doubles it: "Ⱥ", two bytes,
+// becomes "ⱥ", three); on any other error, or if c still wants more room,
+// it falls back to lowerRunes, which cannot fail.
+func lower(c resetTransformer, dst, src []byte, lang string) []byte {
 	for {
 		c.Reset()
 		n, _, err := c.Transform(dst[len(dst):cap(dst)], src, true)
-		if err == nil {
+		switch {
+		case err == nil:
 			return dst[:len(dst)+n]
+		case errors.Is(err, transform.ErrShortDst) && cap(dst)-len(dst) < 4*len(src)+16:
+			dst = slices.Grow(dst, 4*len(src)+16)
+		default:
+			return lowerRunes(dst, src, lang)
 		}
-		dst = slices.Grow(dst, 2*len(src)+16)
 	}
+}
+
+// lowerRunes appends src lower-cased rune by rune with the simple case
+// mappings of lang (unicode.TurkishCase for "tr"): the Caser's result on
+// every word but those with context-dependent rules (final sigma, a
+// combining dot after I).
+func lowerRunes(dst, src []byte, lang string) []byte {
+	for _, r := range string(src) {
+		if lang == "tr" {
+			r = unicode.TurkishCase.ToLower(r)
+		} else {
+			r = unicode.ToLower(r)
+		}
+		dst = utf8.AppendRune(dst, r)
+	}
+	return dst
 }
 
 // loweredIsNFC reports, without allocating (norm's IsNormal, Append and
@@ -267,7 +300,7 @@ func (f Folder) AppendFold(dst []byte, s string) []byte {
 	} else {
 		sc := f.pool().Get().(*foldScratch)
 		dst, _ = appendFolded(dst, s, f.lang, &sc.caser, &sc.tmp)
-		f.pool().Put(sc)
+		f.put(sc)
 	}
 	if f.noCirc {
 		dst = append(dst[:n], stripCircumflex(dst[n:])...)
@@ -290,8 +323,15 @@ func (f Folder) Fold(s string) string {
 	if string(sc.out) != s {
 		out = string(sc.out)
 	}
-	f.pool().Put(sc)
+	f.put(sc)
 	return out
+}
+
+// put returns scratch to its pool, without the buffers a huge text grew.
+func (f Folder) put(sc *foldScratch) {
+	sc.out = release(sc.out, maxScratchBytes)
+	sc.tmp = release(sc.tmp, maxScratchBytes)
+	f.pool().Put(sc)
 }
 
 // unchanged reports, without allocating, that folding leaves s as it is:

@@ -59,23 +59,6 @@ func TestIDFMarshal(t *testing.T) {
 	assert.Error(t, new(IDF).UnmarshalBinary(append(b, 0)), "trailing byte")
 }
 
-func FuzzIDFUnmarshal(f *testing.F) {
-	idf := NewIDF(false)
-	_ = idf.AddDocument([]string{"a", "b"})
-	b, _ := idf.MarshalBinary()
-	f.Add(b)
-	f.Add([]byte("NDIDF\x01"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var x IDF
-		if x.UnmarshalBinary(data) == nil {
-			out, err := x.MarshalBinary()
-			if err != nil || string(out) != string(data) {
-				t.Fatalf("accepted input does not round-trip")
-			}
-		}
-	})
-}
-
 func TestIDFConcurrent(t *testing.T) {
 	idf := NewIDF(false)
 	var wg sync.WaitGroup
@@ -111,4 +94,49 @@ func ExampleBuildIDF() {
 	fmt.Printf("%.3f %.3f\n", idf.Weight("istan"), idf.Weight("ankar"))
 	// Output:
 	// 0.405 1.099
+}
+
+// TestIDFWeightRacesUnmarshal reads weights while another goroutine
+// replaces the table: under -race, every field Weight reads must be read
+// under the lock.
+func TestIDFWeightRacesUnmarshal(t *testing.T) {
+	src := NewIDF(true)
+	require.NoError(t, src.AddDocument([]string{"a", "b"}))
+	b, err := src.MarshalBinary()
+	require.NoError(t, err)
+	var idf IDF
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for range 200 {
+			_ = idf.UnmarshalBinary(b)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for range 200 {
+			_ = idf.Weight("a")
+		}
+	}()
+	wg.Wait()
+	assert.InDelta(t, math.Log1p(1), idf.Weight("a"), 1e-12)
+}
+
+// TestIDFZeroValue: the zero IDF is an empty, unsmoothed, unfrozen table.
+func TestIDFZeroValue(t *testing.T) {
+	var idf IDF
+	assert.Zero(t, idf.Weight("x"))
+	require.NoError(t, idf.AddDocument([]string{"a", "b"}))
+	require.NoError(t, idf.AddDocument([]string{"a"}))
+	assert.EqualValues(t, 2, idf.N())
+	assert.InDelta(t, math.Log(2), idf.Weight("b"), 1e-12)
+	require.NoError(t, idf.RemoveDocument([]string{"a"}))
+	var zero IDF
+	require.NoError(t, zero.RemoveDocument([]string{"a"}), "removing from the zero table")
+	b, err := zero.MarshalBinary()
+	require.NoError(t, err)
+	require.NoError(t, new(IDF).UnmarshalBinary(b))
+	zero.Freeze()
+	assert.ErrorIs(t, zero.AddDocument([]string{"x"}), ErrFrozen)
 }

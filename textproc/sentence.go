@@ -24,7 +24,7 @@ var (
 	abbrevTR = []string{
 		"dr", "prof", "doç", "yrd", "öğr", "gör", "av", "vb", "vd", "bkz", "örn", "sn", "alb",
 		"org", "gen", "müh", "cad", "sok", "mah", "apt", "ltd", "şti", "hz", "yy", "bşk", "uzm",
-		"kor", "tuğg", "korg", "ord", "bnb", "yzb", "tğm", "ütğm",
+		"kor", "tuğg", "korg", "ord", "bnb", "yzb", "tğm", "ütğm", "a.ş",
 	}
 )
 
@@ -116,10 +116,11 @@ func isOrdinal(text string, end int) bool {
 	return i < end && end-i <= 3 && (i == 0 || !isDigit(rune(text[i-1])) && text[i-1] != '.' && text[i-1] != ',')
 }
 
-// lowerASCIIWord writes the lower-cased word ending just before byte end into
-// buf, stopping at the first non-letter; it reports the word and whether it
-// is a single capital letter (an initial).
-func (s *splitter) prevWord(text string, end int, buf []byte) (word []byte, initial bool) {
+// prevWord writes the lower-cased word ending just before byte end into buf
+// (letters and inner dots, "e.g", scanning back to the first other rune).
+// A word of one letter is returned as that letter (single) and an empty
+// word: it may be an initial.
+func (s *splitter) prevWord(text string, end int, buf []byte) (word []byte, single rune) {
 	i := end
 	for i > 0 {
 		r, w := utf8.DecodeLastRuneInString(text[:i])
@@ -133,19 +134,81 @@ func (s *splitter) prevWord(text string, end int, buf []byte) (word []byte, init
 		i++
 	}
 	w := text[i:end]
-	if r, n := utf8.DecodeRuneInString(w); n == len(w) && n > 0 && unicode.IsUpper(r) {
-		return buf[:0], true
+	if r, n := utf8.DecodeRuneInString(w); n == len(w) && n > 0 && unicode.IsLetter(r) {
+		return buf[:0], r
 	}
 	buf = buf[:0]
 	for _, r := range w {
 		buf = utf8.AppendRune(buf, unicode.ToLower(r))
 	}
-	return buf, false
+	return buf, 0
+}
+
+// caseUse records whether a text has upper-case letters: unknown until
+// needed, then cased or uncased.
+type caseUse uint8
+
+const (
+	caseUnknown caseUse = iota
+	caseCased
+	caseUncased
+)
+
+// uncased reports whether text has no upper-case (or title-case) letter,
+// as a lower-cased copy of a text has none; *cu caches the answer for the
+// text being split.
+func uncased(text string, cu *caseUse) bool {
+	if *cu == caseUnknown {
+		*cu = caseUncased
+		for i := 0; i < len(text); {
+			if c := text[i]; c < utf8.RuneSelf {
+				if 'A' <= c && c <= 'Z' {
+					*cu = caseCased
+					break
+				}
+				i++
+				continue
+			}
+			r, w := utf8.DecodeRuneInString(text[i:])
+			if unicode.IsUpper(r) || unicode.IsTitle(r) {
+				*cu = caseCased
+				break
+			}
+			i += w
+		}
+	}
+	return *cu == caseUncased
+}
+
+// noLower reports whether text has no lower-case letter, as an upper-cased
+// copy of a text has none; *cu caches the answer (caseUncased: none).
+func noLower(text string, cu *caseUse) bool {
+	if *cu == caseUnknown {
+		*cu = caseUncased
+		for i := 0; i < len(text); {
+			if c := text[i]; c < utf8.RuneSelf {
+				if 'a' <= c && c <= 'z' {
+					*cu = caseCased
+					break
+				}
+				i++
+				continue
+			}
+			r, w := utf8.DecodeRuneInString(text[i:])
+			if unicode.IsLower(r) {
+				*cu = caseCased
+				break
+			}
+			i += w
+		}
+	}
+	return *cu == caseUncased
 }
 
 // boundary decides whether the terminator run text[termStart:after] ends a
-// sentence; after is the index just past the run and its closers.
-func (s *splitter) boundary(text string, termStart, after int, buf *[]byte) bool {
+// sentence; after is the index just past the run and its closers. cu
+// caches whether text uses case at all.
+func (s *splitter) boundary(text string, termStart, after int, buf *[]byte, cu *caseUse) bool {
 	// The run must be followed by white space or the end of the text:
 	// "3.5", "1.500'ün", "a.b.com" are not boundaries.
 	if after >= len(text) {
@@ -159,11 +222,14 @@ func (s *splitter) boundary(text string, termStart, after int, buf *[]byte) bool
 		return false
 	}
 	// The next word must not start in lower case: "2%. arttı", "15. yüzyıl".
+	// Text without any upper-case letter (a lower-cased copy, a chat
+	// message) gives no such signal: there the other rules decide alone,
+	// so that a copy is split where its original is.
 	j := after
 	for j < len(text) {
 		r, w := decode(text, j)
 		if !unicode.IsSpace(r) {
-			if unicode.IsLower(r) {
+			if unicode.IsLower(r) && !uncased(text, cu) {
 				return false
 			}
 			break
@@ -175,9 +241,11 @@ func (s *splitter) boundary(text string, termStart, after int, buf *[]byte) bool
 		if s.ordinals && isOrdinal(text, termStart) {
 			return false
 		}
-		word, initial := s.prevWord(text, termStart, (*buf)[:0])
+		word, single := s.prevWord(text, termStart, (*buf)[:0])
 		*buf = word
-		if initial {
+		// An initial: one capital letter, or in text without case any
+		// one letter ("j. r. r. tolkien").
+		if single != 0 && (unicode.IsUpper(single) || uncased(text, cu)) {
 			return false
 		}
 		if _, ok := s.abbrev[string(word)]; ok && len(word) > 0 {
@@ -223,6 +291,7 @@ func isCloserRun(s string) bool {
 func (s *splitter) each(text string, scratch *[]byte, fn func(Span) bool) {
 	buf := *scratch
 	defer func() { *scratch = buf }()
+	var cu caseUse
 	start := 0
 	emit := func(end int) bool {
 		a, b := trimSpace(text, start, end)
@@ -271,7 +340,7 @@ func (s *splitter) each(text string, scratch *[]byte, fn func(Span) bool) {
 				}
 				j += w2
 			}
-			if s.boundary(text, termStart, j, &buf) {
+			if s.boundary(text, termStart, j, &buf, &cu) {
 				if !emit(j) {
 					return
 				}

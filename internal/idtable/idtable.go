@@ -1,7 +1,9 @@
 // Package idtable maps strings to dense uint32 IDs and back, with removal.
 //
-// Freed IDs are reused (lowest recently freed first), so a table that sees an
-// endless stream of insertions and deletions stays as large as its live set.
+// Freed IDs are reused, the most recently freed first (a stack: O(1), and
+// the ID reused is the one whose slots in a caller's ID-indexed slices were
+// touched last), so a table that sees an endless stream of insertions and
+// deletions stays as large as its live set.
 // A caller that keeps IDs elsewhere (posting lists, score rows) must purge
 // them before, or when, it deletes the name.
 //

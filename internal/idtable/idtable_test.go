@@ -44,3 +44,33 @@ func TestChurnStaysFlat(t *testing.T) {
 	assert.Equal(t, 10, tb.Len())
 	assert.LessOrEqual(t, tb.Cap(), 11)
 }
+
+// TestReuseOrder: freed IDs are reused most recently freed first, as the
+// package documentation says.
+func TestReuseOrder(t *testing.T) {
+	var tb Table
+	for _, s := range []string{"a", "b", "c", "d"} {
+		tb.Insert(s)
+	}
+	tb.Delete("b") // ID 1
+	tb.Delete("d") // ID 3
+	tb.Delete("a") // ID 0
+	for _, want := range []uint32{0, 3, 1, 4} {
+		id, fresh := tb.Insert(string(rune('p' + want)))
+		assert.True(t, fresh)
+		assert.Equal(t, want, id)
+	}
+}
+
+// TestZeroTable: the zero Table answers every read.
+func TestZeroTable(t *testing.T) {
+	var tb Table
+	_, ok := tb.Lookup("x")
+	assert.False(t, ok)
+	_, ok = tb.Delete("x")
+	assert.False(t, ok)
+	assert.False(t, tb.Live(0))
+	assert.Equal(t, "", tb.Name(0))
+	assert.Zero(t, tb.Len())
+	assert.Zero(t, tb.Cap())
+}

@@ -5,8 +5,8 @@
 // University, §5.1.3: "idf values are attained on last 25% of our
 // dataset", a reference collection set aside from the stream).
 //
-// Tables, in the versioned binary form of [textproc.IDF] (unsmoothed,
-// idf(w) = log(N/df(w)), frozen):
+// Tables, in the binary form of [textproc.IDF] (version 2, checksummed;
+// unsmoothed, idf(w) = log(N/df(w)), frozen):
 //
 //   - "en": Reuters-21578 (the 19,043 newswire bodies of the Distribution
 //     1.0 release, 1987; copyright Reuters Ltd., distributed by Reuters and

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/zeebo/xxh3"
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
@@ -94,4 +95,34 @@ func mustAnalyzer(t *testing.T, cfg textproc.Config) *textproc.Analyzer {
 	an, err := textproc.NewAnalyzer(cfg)
 	require.NoError(t, err)
 	return an
+}
+
+// TestEmbeddedTablesUnchanged pins the contents of the embedded tables:
+// the xxh3 hash of their body (flags, N and every term with its document
+// frequency, the bytes between the version byte and the checksum, which
+// versions 1 and 2 of the binary form share) and some exact weights, as
+// the tables were first built. Regenerating them in a new version of the
+// format must keep every count, and so every weight.
+func TestEmbeddedTablesUnchanged(t *testing.T) {
+	for _, c := range []struct {
+		tag     language.Tag
+		body    uint64
+		weights map[string]float64
+	}{
+		{language.English, 0xee1ff6901d72b56c, map[string]float64{
+			"said": 0.21037744534265204, "coppe": 5.0596840961858, "istan": 7.567063601825859, "zzzzq": 9.964958874624228,
+		}},
+		{language.Turkish, 0x95d2c3dfc2f8b4c6, map[string]float64{
+			"said": 6.579251212010101, "türki": 1.0427046567298137, "istan": 1.669541836503806, "ankar": 2.582887058148204, "zzzzq": 8.1886891244442,
+		}},
+	} {
+		idf, ok := refidf.For(c.tag)
+		require.True(t, ok, c.tag)
+		b, err := idf.MarshalBinary()
+		require.NoError(t, err)
+		assert.Equal(t, c.body, xxh3.Hash(b[len("NDIDF\x02"):len(b)-8]), "%s: body of the table", c.tag)
+		for w, want := range c.weights {
+			assert.Equal(t, want, idf.Weight(w), "%s: Weight(%q)", c.tag, w)
+		}
+	}
 }
