@@ -2,7 +2,6 @@ package dedup
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -131,43 +130,18 @@ func (f *idfFn) ExtractOutput(a idfAcc) ([]byte, error) {
 	return encodeIDF(a.N, a.DF, f.Smooth, true)
 }
 
-// encodeIDF writes the binary form textproc.IDF.AppendBinary documents —
-// its magic and version, flags (frozen 1, smooth 2), N, the number of
-// terms, then each term, length-prefixed, with its document frequency, in
-// sorted term order — and checks it by decoding. The core has no
-// constructor from counts (textproc.IDF is built by AddDocument); the
-// magic is taken from an empty table, so it follows the core's version.
+// encodeIDF builds the table from the combined counts through the core's
+// constructor, so its binary form (version, checksum) is always the
+// core's.
 func encodeIDF(n int64, df map[string]int64, smooth, frozen bool) ([]byte, error) {
-	empty, err := textproc.NewIDF(false).MarshalBinary()
+	t, err := textproc.NewIDFFromCounts(n, df, smooth)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("dedup: %w", err)
 	}
-	// An empty unfrozen table is magic, flags 0, uvarint 0 (N), uvarint 0 (terms).
-	b := slices.Clone(empty[:len(empty)-3])
-	var flags byte
 	if frozen {
-		flags |= 1
+		t.Freeze()
 	}
-	if smooth {
-		flags |= 2
-	}
-	b = append(b, flags)
-	b = binary.AppendUvarint(b, uint64(n))
-	b = binary.AppendUvarint(b, uint64(len(df)))
-	terms := make([]string, 0, len(df))
-	for t := range df {
-		terms = append(terms, t)
-	}
-	slices.Sort(terms)
-	for _, t := range terms {
-		b = binary.AppendUvarint(b, uint64(len(t)))
-		b = append(b, t...)
-		b = binary.AppendUvarint(b, uint64(df[t]))
-	}
-	if _, err := DecodeIDF(b); err != nil {
-		return nil, err
-	}
-	return b, nil
+	return t.MarshalBinary()
 }
 
 // DecodeIDF returns the table [IDF] produced, for a DoFn that reads it as
