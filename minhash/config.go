@@ -40,6 +40,22 @@ const (
 	KHash
 )
 
+// Sampler selects how Weighted mode samples a weighted set.
+type Sampler int
+
+const (
+	// Darts (0, default) is DartMinHash (Christiani, DartMinHash: Fast
+	// Sketching for Weighted Sets, 2020): one hash per element and dyadic
+	// weight level and about K(ln K + 2) darts in all, instead of K
+	// samples per element. Same collision probability and variance as
+	// ICWS, about 20 times faster on news text.
+	Darts Sampler = iota
+	// IoffeICWS (1) is Ioffe's improved consistent weighted sampling
+	// (ICDM 2010), the sampler of Alonso et al. 2013 §4.3: three hashes and
+	// three logarithms per element and sample.
+	IoffeICWS
+)
+
 // Weighting is a final-weight function of Alonso et al. 2013 Table 4,
 // applied to the document frequency df of a phrase's first term.
 type Weighting int
@@ -203,6 +219,10 @@ type Config struct {
 	// SupershingleMatches is the number of equal supershingles a candidate
 	// needs; zero means DefaultSupershingleMatches.
 	SupershingleMatches int
+	// Sampler is the weighted sampler of Weighted mode: Darts (0,
+	// default) or IoffeICWS (1). Signatures compare only under equal
+	// Sampler.
+	Sampler Sampler
 	// Weighting is the Table 4 function of Weighted mode; zero is
 	// WeightDFPow (df⁴ with the default Power).
 	Weighting Weighting
@@ -276,6 +296,9 @@ func (cfg Config) withDefaults() (Config, error) {
 	}
 	if cfg.Weighting < WeightDFPow || cfg.Weighting > WeightIDF {
 		return bad("unknown Weighting %d", cfg.Weighting)
+	}
+	if cfg.Sampler < Darts || cfg.Sampler > IoffeICWS {
+		return bad("unknown Sampler %d", cfg.Sampler)
 	}
 	if cfg.Scale < ScaleNone || cfg.Scale > ScaleInverse {
 		return bad("unknown Scale %d", cfg.Scale)

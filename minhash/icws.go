@@ -301,9 +301,12 @@ func (s *Sketcher) weighted(dst []uint32, stats *Stats, count bool) ([]uint32, i
 	return s.icwsLog(dst, s.keys, s.lw), size
 }
 
-// icwsLog is ICWS over log-weights (−Inf = absent), so that df⁴/dfp never
-// overflows.
+// icwsLog samples by the configured Sampler over log-weights (−Inf =
+// absent), so that df⁴/dfp never overflows.
 func (s *Sketcher) icwsLog(dst []uint32, keys []uint64, lw []float64) []uint32 {
+	if s.cfg.Sampler == Darts {
+		return s.darts.sample(dst, keys, lw, s.cfg.NumHashes, s.seedMix)
+	}
 	return icws(dst, keys, s.cfg.NumHashes, s.seedMix, func(e int) (float64, bool) {
 		return lw[e], !math.IsInf(lw[e], -1) && !math.IsNaN(lw[e])
 	})

@@ -46,6 +46,7 @@ type Sketcher struct {
 	lw    []float64
 	keys  []uint64
 	out   []uint32 // Detector: signature scratch
+	darts dartScratch
 }
 
 // NewSketcher returns a Sketcher for cfg, validated as [New] does.
