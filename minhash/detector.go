@@ -418,7 +418,9 @@ func (d *Detector) query(idx uint32) []detector.Match {
 		// text signed at different times may disagree: the exact-set index
 		// keeps the contract "an exact duplicate is always reported", also
 		// for texts whose every phrase weighs 0.
-		for _, c := range d.exact[d.meta[idx].digest] {
+		// The newest maxProbe, as in the bands.
+		same := d.exact[d.meta[idx].digest]
+		for _, c := range same[max(0, len(same)-maxProbe):] {
 			for range d.minHit {
 				mark(c)
 			}
@@ -522,6 +524,7 @@ func containmentLevel(cfg Config, q, x float64) int8 {
 // and phrases leave the statistics too, which then describe the live
 // documents. Remove is O(bands · chain length), plus O(n) for the n terms
 // and phrases of a Weighted-mode document with online statistics.
+// (and O(copies) for the list of its exact copies in Weighted mode).
 func (d *Detector) Remove(id string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
