@@ -2,7 +2,6 @@ package minhash
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
@@ -192,7 +191,8 @@ type Config struct {
 	// Shingle is the words per shingle (phrase). Zero means DefaultShingle,
 	// or DefaultPhraseLen in Weighted mode.
 	Shingle int
-	// NumHashes is K, the signature length; zero means DefaultNumHashes.
+	// NumHashes is K, the signature length, in [1, 4096]; zero means
+	// DefaultNumHashes.
 	NumHashes int
 	// Scheme is OnePermutation (0, default) or KHash (1).
 	Scheme Scheme
@@ -204,11 +204,12 @@ type Config struct {
 	// reported; zero means the mode's default.
 	Threshold float64
 	// Bands and Rows fix the LSH banding; zero means derived by [Params]
-	// from Threshold and NumHashes. Bands·Rows must not exceed NumHashes.
+	// from Threshold and NumHashes. Each is at most NumHashes, and so is
+	// Bands·Rows.
 	// Ignored in Containment mode, which chooses rows per size partition.
 	Bands, Rows int
 	// FalsePositiveWeight and FalseNegativeWeight weigh the two error
-	// integrals in the (bands, rows) search; zero means
+	// integrals in the (bands, rows) search, each in (0, 1e100]; zero means
 	// DefaultFalsePositiveWeight and DefaultFalseNegativeWeight.
 	FalsePositiveWeight, FalseNegativeWeight float64
 	// Supershingles, when > 0, replaces LSH banding by that many
@@ -283,46 +284,40 @@ func WeightedConfig() Config {
 		RarePercent: DefaultRarePercent, Rare: RareDocFraction, Scale: ScaleNone, Threshold: DefaultWeightedThreshold}
 }
 
-// withDefaults validates cfg and fills its zero fields.
+// Upper bounds of the integer options, so that no product or allocation
+// they size can overflow or exhaust memory: K values per signature (and
+// so Bands, Rows, Supershingles) up to maxNumHashes, phrases of up to
+// maxShingle words.
+const (
+	maxNumHashes = 4096
+	maxShingle   = 64
+	maxOverlap   = 1 << 20
+	maxPower     = 64
+)
+
+// withDefaults returns cfg with its zero fields set to their defaults,
+// then checks it; the error wraps detector.ErrInvalidConfig and names the
+// field. Defaulting and checking are separate steps, so that the check
+// sees every field as the Detector will use it.
 func (cfg Config) withDefaults() (Config, error) {
-	bad := func(format string, args ...any) (Config, error) {
-		return cfg, fmt.Errorf("minhash: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
+	cfg = cfg.setDefaults()
+	if err := cfg.validate(); err != nil {
+		return Config{}, err
 	}
-	if cfg.Mode < Jaccard || cfg.Mode > Containment {
-		return bad("unknown Mode %d", cfg.Mode)
-	}
-	if cfg.Scheme < OnePermutation || cfg.Scheme > KHash {
-		return bad("unknown Scheme %d", cfg.Scheme)
-	}
-	if cfg.Weighting < WeightDFPow || cfg.Weighting > WeightIDF {
-		return bad("unknown Weighting %d", cfg.Weighting)
-	}
-	if cfg.Sampler < Darts || cfg.Sampler > IoffeICWS {
-		return bad("unknown Sampler %d", cfg.Sampler)
-	}
-	if cfg.Scale < ScaleNone || cfg.Scale > ScaleInverse {
-		return bad("unknown Scale %d", cfg.Scale)
-	}
-	if cfg.Rare < RareDocFraction || cfg.Rare > RarePercentile {
-		return bad("unknown Rare %d", cfg.Rare)
-	}
-	if _, err := textproc.ParseLanguage(cfg.Language); err != nil {
-		return cfg, fmt.Errorf("minhash: %w", err)
-	}
+	return cfg, nil
+}
+
+// setDefaults fills the zero fields of cfg with the defaults of its Mode.
+// It never fails: a field out of range is left for validate.
+func (cfg Config) setDefaults() Config {
 	if cfg.Shingle == 0 {
 		cfg.Shingle = DefaultShingle
 		if cfg.Mode == Weighted {
 			cfg.Shingle = DefaultPhraseLen
 		}
 	}
-	if cfg.Shingle < 1 || cfg.Shingle > 64 {
-		return bad("Shingle (%d) must be in [1, 64]", cfg.Shingle)
-	}
 	if cfg.NumHashes == 0 {
 		cfg.NumHashes = DefaultNumHashes
-	}
-	if cfg.NumHashes < 1 || cfg.NumHashes > 4096 {
-		return bad("NumHashes (%d) must be in [1, 4096]", cfg.NumHashes)
 	}
 	if cfg.Threshold == 0 {
 		switch cfg.Mode {
@@ -334,52 +329,20 @@ func (cfg Config) withDefaults() (Config, error) {
 			cfg.Threshold = DefaultThreshold
 		}
 	}
-	if !(cfg.Threshold > 0 && cfg.Threshold <= 1) {
-		return bad("Threshold (%v) must be in (0, 1]", cfg.Threshold)
-	}
 	if cfg.FalsePositiveWeight == 0 {
 		cfg.FalsePositiveWeight = DefaultFalsePositiveWeight
 	}
 	if cfg.FalseNegativeWeight == 0 {
 		cfg.FalseNegativeWeight = DefaultFalseNegativeWeight
 	}
-	for _, w := range []*float64{&cfg.FalsePositiveWeight, &cfg.FalseNegativeWeight} {
-		if !(*w > 0) || math.IsInf(*w, 0) {
-			return bad("FalsePositiveWeight and FalseNegativeWeight (%v) must be positive", *w)
-		}
-	}
-	if cfg.Supershingles < 0 || cfg.Supershingles > cfg.NumHashes {
-		return bad("Supershingles (%d) must be in [0, NumHashes (%d)]", cfg.Supershingles, cfg.NumHashes)
-	}
 	if cfg.SupershingleMatches == 0 {
 		cfg.SupershingleMatches = DefaultSupershingleMatches
-	}
-	if cfg.SupershingleMatches < 1 || cfg.Supershingles > 0 && cfg.SupershingleMatches > cfg.Supershingles {
-		return bad("SupershingleMatches (%d) must be in [1, Supershingles (%d)]", cfg.SupershingleMatches, cfg.Supershingles)
-	}
-	if cfg.Bands < 0 || cfg.Rows < 0 {
-		return bad("Bands (%d) and Rows (%d) must be ≥ 0", cfg.Bands, cfg.Rows)
-	}
-	if (cfg.Bands == 0) != (cfg.Rows == 0) {
-		return bad("Bands (%d) and Rows (%d) must be set together", cfg.Bands, cfg.Rows)
-	}
-	if cfg.Bands*cfg.Rows > cfg.NumHashes {
-		return bad("Bands·Rows (%d·%d) must not exceed NumHashes (%d)", cfg.Bands, cfg.Rows, cfg.NumHashes)
 	}
 	if cfg.Power == 0 {
 		cfg.Power = DefaultPower
 	}
-	if !(cfg.Power > 0 && cfg.Power <= 64) {
-		return bad("Power (%v) must be in (0, 64]", cfg.Power)
-	}
 	if cfg.RarePercent == 0 {
 		cfg.RarePercent = DefaultRarePercent
-	}
-	if !(cfg.RarePercent > 0 && cfg.RarePercent <= 100) {
-		return bad("RarePercent (%v) must be in (0, 100]", cfg.RarePercent)
-	}
-	if cfg.MaxTextBytes < 0 {
-		return bad("MaxTextBytes (%d) must be ≥ 0", cfg.MaxTextBytes)
 	}
 	if cfg.MaxTextBytes == 0 {
 		cfg.MaxTextBytes = detector.DefaultMaxTextBytes
@@ -390,12 +353,83 @@ func (cfg Config) withDefaults() (Config, error) {
 			cfg.MinOverlap = DefaultWeightedMinOverlap
 		}
 	}
-	if cfg.MinOverlap < 1 || cfg.MinOverlap > 1<<20 {
+	if cfg.Content == 0 {
+		cfg.Content = DefaultContent
+	}
+	return cfg
+}
+
+// validate checks a Config whose defaults are set. Integer options are
+// bounded before any product is formed, so that no value (2^32 Bands and
+// Rows, MaxInt anywhere) can overflow a check and pass.
+func (cfg Config) validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("minhash: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
+	}
+	switch {
+	case cfg.Mode < Jaccard || cfg.Mode > Containment:
+		return bad("unknown Mode %d", cfg.Mode)
+	case cfg.Scheme < OnePermutation || cfg.Scheme > KHash:
+		return bad("unknown Scheme %d", cfg.Scheme)
+	case cfg.Sampler < Darts || cfg.Sampler > IoffeICWS:
+		return bad("unknown Sampler %d", cfg.Sampler)
+	case cfg.Weighting < WeightDFPow || cfg.Weighting > WeightIDF:
+		return bad("unknown Weighting %d", cfg.Weighting)
+	case cfg.Scale < ScaleNone || cfg.Scale > ScaleInverse:
+		return bad("unknown Scale %d", cfg.Scale)
+	case cfg.Rare < RareDocFraction || cfg.Rare > RarePercentile:
+		return bad("unknown Rare %d", cfg.Rare)
+	}
+	if _, err := textproc.ParseLanguage(cfg.Language); err != nil {
+		return fmt.Errorf("minhash: %w", err)
+	}
+	if cfg.Shingle < 1 || cfg.Shingle > maxShingle {
+		return bad("Shingle (%d) must be in [1, %d]", cfg.Shingle, maxShingle)
+	}
+	if cfg.NumHashes < 1 || cfg.NumHashes > maxNumHashes {
+		return bad("NumHashes (%d) must be in [1, %d]", cfg.NumHashes, maxNumHashes)
+	}
+	if !(cfg.Threshold > 0 && cfg.Threshold <= 1) {
+		return bad("Threshold (%v) must be in (0, 1]", cfg.Threshold)
+	}
+	// Params multiplies each weight by an integral in [0, 1]: a weight
+	// must leave room for the sum of two.
+	for _, w := range []float64{cfg.FalsePositiveWeight, cfg.FalseNegativeWeight} {
+		if !(w > 0 && w <= 1e100) {
+			return bad("FalsePositiveWeight and FalseNegativeWeight (%v) must be in (0, 1e100]", w)
+		}
+	}
+	if cfg.Supershingles < 0 || cfg.Supershingles > cfg.NumHashes {
+		return bad("Supershingles (%d) must be in [0, NumHashes (%d)]", cfg.Supershingles, cfg.NumHashes)
+	}
+	if cfg.SupershingleMatches < 1 || cfg.SupershingleMatches > maxNumHashes ||
+		cfg.Supershingles > 0 && cfg.SupershingleMatches > cfg.Supershingles {
+		return bad("SupershingleMatches (%d) must be in [1, Supershingles (%d)]", cfg.SupershingleMatches, cfg.Supershingles)
+	}
+	if cfg.Bands < 0 || cfg.Rows < 0 || cfg.Bands > cfg.NumHashes || cfg.Rows > cfg.NumHashes {
+		return bad("Bands (%d) and Rows (%d) must be in [0, NumHashes (%d)]", cfg.Bands, cfg.Rows, cfg.NumHashes)
+	}
+	if (cfg.Bands == 0) != (cfg.Rows == 0) {
+		return bad("Bands (%d) and Rows (%d) must be set together", cfg.Bands, cfg.Rows)
+	}
+	// Both are at most maxNumHashes here: the product cannot overflow.
+	if cfg.Bands*cfg.Rows > cfg.NumHashes {
+		return bad("Bands·Rows (%d·%d) must not exceed NumHashes (%d)", cfg.Bands, cfg.Rows, cfg.NumHashes)
+	}
+	if !(cfg.Power > 0 && cfg.Power <= maxPower) {
+		return bad("Power (%v) must be in (0, %d]", cfg.Power, maxPower)
+	}
+	if !(cfg.RarePercent > 0 && cfg.RarePercent <= 100) {
+		return bad("RarePercent (%v) must be in (0, 100]", cfg.RarePercent)
+	}
+	if cfg.MaxTextBytes < 0 {
+		return bad("MaxTextBytes (%d) must be ≥ 0", cfg.MaxTextBytes)
+	}
+	if cfg.MinOverlap < 1 || cfg.MinOverlap > maxOverlap {
 		return bad("MinOverlap (%d) must be in [1, 2^20]", cfg.MinOverlap)
 	}
-	var err error
-	if cfg.Content, err = textcfg.Content(cfg.Content, DefaultContent); err != nil {
+	if _, err := textcfg.Content(cfg.Content, DefaultContent); err != nil {
 		return bad("%v", err)
 	}
-	return cfg, nil
+	return nil
 }
