@@ -231,7 +231,7 @@ func (d *Detector) addOnline(sk *Sketcher, doc detector.Doc) ([]detector.Match, 
 		d.mu.Unlock()
 		return nil, err
 	}
-	sk.weigh(d.stats, true)
+	sk.count(d.stats)
 	for len(d.counted) <= int(idx) {
 		d.counted = append(d.counted, countedKeys{})
 	}
@@ -243,6 +243,7 @@ func (d *Detector) addOnline(sk *Sketcher, doc detector.Doc) ([]detector.Match, 
 	d.issued++
 	d.mu.Unlock()
 
+	sk.weighCounted()
 	sig := sk.sampleWeighted(sk.out[:0])
 	sk.out = sig
 	size, digest := len(sk.keys), setDigest(sk.keys)

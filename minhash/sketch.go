@@ -51,7 +51,8 @@ type Sketcher struct {
 	kfirst []uint64 // Weighted: first-term hash of each of keys
 	dterms []uint64 // Weighted: distinct terms
 	termDF uset     // Weighted: term → df, when counting
-	phrDF  []int64  // Weighted: df of each of keys, when counting
+	phrDF  []int64  // Weighted: df of each of keys
+	cut, n int64    // Weighted: the rare-phrase cut and N of the weights
 }
 
 // shrinkCap is the capacity (elements) above which a Sketcher drops a

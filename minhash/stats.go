@@ -190,7 +190,7 @@ func logWeight(cfg Config, dfFirst, dfPhrase, n, cut int64) float64 {
 // (see [DartMinHash]).
 func (s *Sketcher) AppendWeightedSignature(dst []uint32, text string, stats *Stats) ([]uint32, int) {
 	s.phrases(text)
-	s.weigh(stats, false)
+	s.weigh(stats)
 	return s.sampleWeighted(dst), len(s.keys)
 }
 
@@ -216,10 +216,8 @@ func (s *Sketcher) phrases(text string) {
 }
 
 // weigh fills s.lw with the log-weights of the phrases s.phrases found,
-// under stats (nil: every weight 1). When count is true it first counts
-// the document into stats, in the same critical section, so that its
-// weights include itself.
-func (s *Sketcher) weigh(stats *Stats, count bool) {
+// under stats (nil: every weight 1).
+func (s *Sketcher) weigh(stats *Stats) {
 	s.lw = s.lw[:0]
 	if len(s.keys) == 0 {
 		return
@@ -230,32 +228,39 @@ func (s *Sketcher) weigh(stats *Stats, count bool) {
 		}
 		return
 	}
-	if count {
-		// The new counts come back from the counting itself: one probe
-		// per phrase and term instead of a count and a lookup.
-		s.phrDF = growInt64(s.phrDF, len(s.keys))
-		s.termDF.reset(len(s.dterms))
-		stats.mu.Lock()
-		stats.add(s.dterms, s.keys, &s.termDF, s.phrDF)
-		cut, n := stats.rareCut(s.cfg), stats.n
-		stats.mu.Unlock()
-		cut = floodCut(s.phrDF, cut)
-		for i := range s.keys {
-			s.lw = append(s.lw, logWeight(s.cfg, s.termDF.get(s.kfirst[i]), s.phrDF[i], n, cut))
-		}
-		return
-	}
 	s.phrDF = growInt64(s.phrDF, len(s.keys))
+	s.termDF.reset(len(s.kfirst))
 	stats.mu.RLock()
-	cut, n := stats.rareCut(s.cfg), stats.n
+	s.cut, s.n = stats.rareCut(s.cfg), stats.n
 	for i, h := range s.keys {
 		s.phrDF[i] = stats.phrDF.get(h)
-	}
-	cut = floodCut(s.phrDF, cut)
-	for i := range s.keys {
-		s.lw = append(s.lw, logWeight(s.cfg, stats.termDF.get(s.kfirst[i]), s.phrDF[i], n, cut))
+		s.termDF.put(s.kfirst[i], stats.termDF.get(s.kfirst[i]))
 	}
 	stats.mu.RUnlock()
+	s.weighCounted()
+}
+
+// count counts the document s.phrases found into stats and keeps the
+// counts its weights need (the new df of each phrase and term, the cut,
+// N): one probe per phrase and term instead of a count and a lookup. It
+// is the part of weighing that must happen in the order of the stream;
+// weighCounted does the rest outside any lock.
+func (s *Sketcher) count(stats *Stats) {
+	s.phrDF = growInt64(s.phrDF, len(s.keys))
+	s.termDF.reset(len(s.dterms))
+	stats.mu.Lock()
+	stats.add(s.dterms, s.keys, &s.termDF, s.phrDF)
+	s.cut, s.n = stats.rareCut(s.cfg), stats.n
+	stats.mu.Unlock()
+}
+
+// weighCounted fills s.lw from the counts weigh or count kept.
+func (s *Sketcher) weighCounted() {
+	s.lw = s.lw[:0]
+	cut := floodCut(s.phrDF, s.cut)
+	for i := range s.keys {
+		s.lw = append(s.lw, logWeight(s.cfg, s.termDF.get(s.kfirst[i]), s.phrDF[i], s.n, cut))
+	}
 }
 
 // floodCut returns the rare-phrase cut for a document whose phrases have
