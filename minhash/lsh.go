@@ -159,25 +159,23 @@ func AppendBandKeys(dst []uint64, sig []uint32, bands, rows int) []uint64 {
 // still finds its near-duplicates among the newest of them.
 const maxProbe = 1024
 
-// table is one LSH banding over the dense document indexes: per band a map
-// from key to the newest document of a chain; next.of(doc)[band] is the
-// next (older) document of doc's chain in that band and prev.of(doc)[band]
-// the previous (newer) one (−1 ends them), so that removal unlinks in O(1);
-// keys.of(doc)[band] is doc's key there. Go's maps measured as fast as one
-// open-addressing table for all bands and take half its memory (that table
-// had to stay at most half full with 16-byte slots).
+// table is one LSH banding over the dense document indexes: per band a
+// [bandMap] from key to the newest document of a chain; next.of(doc)[band]
+// is the next (older) document of doc's chain in that band and
+// prev.of(doc)[band] the previous (newer) one (−1 ends them), so that
+// removal unlinks in O(1); keys.of(doc)[band] is doc's key there.
 type table struct {
 	bands, rows int
-	heads       []map[uint64]int32
+	heads       []bandMap
 	next, prev  strided[int32]
 	keys        strided[uint64]
 }
 
 func newTable(bands, rows int) *table {
-	t := &table{bands: bands, rows: rows, heads: make([]map[uint64]int32, bands),
+	t := &table{bands: bands, rows: rows, heads: make([]bandMap, bands),
 		next: newStrided[int32](bands, -1), prev: newStrided[int32](bands, -1), keys: newStrided[uint64](bands, 0)}
 	for i := range t.heads {
-		t.heads[i] = map[uint64]int32{}
+		t.heads[i] = newBandMap()
 	}
 	return t
 }
@@ -191,13 +189,11 @@ func (t *table) insert(doc uint32, keys []uint64) {
 	copy(own, keys)
 	for b, key := range keys {
 		prev[b] = -1
-		if h, ok := t.heads[b][key]; ok {
-			next[b] = h
+		h := t.heads[b].set(key, int32(doc))
+		next[b] = h
+		if h >= 0 {
 			t.prev.of(uint32(h))[b] = int32(doc)
-		} else {
-			next[b] = -1
 		}
-		t.heads[b][key] = int32(doc)
 	}
 }
 
@@ -213,9 +209,9 @@ func (t *table) remove(doc uint32) {
 		case p >= 0:
 			t.next.of(uint32(p))[b] = n
 		case n >= 0:
-			t.heads[b][own[b]] = n
+			t.heads[b].set(own[b], n)
 		default:
-			delete(t.heads[b], own[b])
+			t.heads[b].delete(own[b])
 		}
 		next[b], prev[b] = -1, -1
 	}
@@ -225,7 +221,7 @@ func (t *table) remove(doc uint32) {
 // keys[b] in band b, for every band.
 func (t *table) each(keys []uint64, fn func(doc uint32)) {
 	for b, key := range keys {
-		h, ok := t.heads[b][key]
+		h, ok := t.heads[b].get(key)
 		if !ok {
 			continue
 		}
