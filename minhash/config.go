@@ -17,7 +17,8 @@ const (
 	Jaccard Mode = iota
 	// Weighted (1) reports near-duplicates by the weighted Jaccard of
 	// 7-word phrases under an Alonso et al. 2013 Table 4 weighting, sampled
-	// by Ioffe's ICWS (Alonso et al. 2013 §4.3). Symmetric.
+	// by the configured Sampler (DartMinHash, or Ioffe's ICWS as in Alonso
+	// et al. 2013 §4.3). Symmetric.
 	Weighted
 	// Containment (2) reports C ⊇ A when |S(A)∩S(C)|/|S(A)| reaches the
 	// threshold, with LSH Ensemble style partitioning by set size
@@ -61,8 +62,8 @@ type Weighting int
 
 const (
 	// WeightDFPow (0, default): df^Power; Table 4 lists powers 2, 3, 4, and
-	// df⁴ is the best Gold Set weighting of §4.8 (on goldset-dev df²
-	// measures higher: strict F1 0.868 against 0.865, TestGoldset).
+	// df⁴ is the best Gold Set weighting of §4.8 (measured figures:
+	// docs/minhash.md in the repository).
 	WeightDFPow Weighting = iota
 	// WeightUniform (1): every phrase weighs 1.
 	WeightUniform
@@ -83,9 +84,8 @@ type PhraseScale int
 
 const (
 	// ScaleNone (0, default): no scaling beyond the rare-phrase cut, which
-	// already zeroes common phrases. Measured best on goldset-dev (strict
-	// F1 0.858 all pairs, against 0.845 for ScaleLogIDF and 0.592 for
-	// ScaleInverse with df⁴, rare 50%; TestGoldsetSweep).
+	// already zeroes common phrases; the best of the three on news pages
+	// with boilerplate (docs/minhash.md in the repository).
 	ScaleNone PhraseScale = iota
 	// ScaleLogIDF (1): multiply by the phrase's inverse document frequency
 	// ln(1 + N/dfp), §4.3's "inverse document frequency" read as the usual
@@ -93,8 +93,8 @@ const (
 	ScaleLogIDF
 	// ScaleInverse (2): divide by dfp, the literal reading of the df⁴
 	// example of Alonso et al. 2013 §4.4 ("divided by the document
-	// frequency of the entire phrase"). On goldset-dev it suppresses the
-	// very phrases a cluster of near-duplicates shares.
+	// frequency of the entire phrase"). It suppresses the very phrases a
+	// cluster of near-duplicates shares.
 	ScaleInverse
 )
 
@@ -120,20 +120,19 @@ const (
 	// the usual setting of MinHash libraries (128).
 	DefaultNumHashes = 128
 	// DefaultShingle is the words per shingle in Jaccard and Containment
-	// modes: 5, the setting under which exact Jaccard reaches F1 0.849 on
-	// goldset-dev; empirical: TestGoldset.
+	// modes: 5, the best setting of exact Jaccard on news pages with
+	// boilerplate; empirical: TestGoldset.
 	DefaultShingle = 5
 	// DefaultPhraseLen is the phrase length of Weighted mode: "All of the
 	// experiments in this paper use a phrase length of 7" (Alonso et al.
 	// 2013 §4.4).
 	DefaultPhraseLen = 7
-	// DefaultThreshold is the Jaccard threshold of Jaccard mode; empirical:
-	// TestGoldset: strict F1 0.858 on goldset-dev, where exact 5-shingle
-	// Jaccard peaks at the same 0.08.
+	// DefaultThreshold is the Jaccard threshold of Jaccard mode, where
+	// exact 5-shingle Jaccard peaks on news pages with boilerplate;
+	// empirical: TestGoldset.
 	DefaultThreshold = 0.08
 	// DefaultWeightedThreshold is the weighted-Jaccard threshold of
-	// Weighted mode; empirical: TestGoldsetSweep (strict F1 0.865 on
-	// goldset-dev with the default df⁴ rare-50% weighting, 0.868 with df²).
+	// Weighted mode; empirical: TestGoldsetSweep.
 	DefaultWeightedThreshold = 0.08
 	// DefaultContainmentThreshold is the containment threshold of
 	// Containment mode, chosen by the defaults procedure (go run
@@ -150,13 +149,9 @@ const (
 	// false-positive candidate costs one O(K) comparison while a false
 	// negative is a pair lost; at equal weights a pair exactly at the
 	// threshold becomes a candidate with probability 0.55 at t = 0.5 (25
-	// bands of 5 rows) and 0.40 at t = 0.8. Measured (minhash and
-	// internal/peerbench): goldset-dev strict F1 0.856 → 0.855 at t = 0.08
-	// (19 → 35 bands of 1 row, +6% time, and about 1,400 → 2,100 bytes per
-	// stored Reuters document, the price of the extra band entries);
-	// Reuters word 3-shingles at t = 0.5, recall of the exact Jaccard ≥ 0.5
-	// pairs over 16 seeds 0.896 → 0.94 (30 bands of 4 rows instead of 25
-	// of 5). Set 0.5 for datasketch's balance and the smaller index.
+	// bands of 5 rows) and 0.40 at t = 0.8. The price is more band entries
+	// per stored document (measured figures: docs/minhash.md in the
+	// repository). Set 0.5 for datasketch's balance and the smaller index.
 	DefaultFalseNegativeWeight = 2
 	// DefaultWeighting is df⁴, the best Gold Set weighting of Alonso et al.
 	// 2013 §4.8.
@@ -262,9 +257,7 @@ type Config struct {
 // Config.MinOverlap of the Jaccard and Containment modes (shingles) and of
 // Weighted mode (phrases), chosen by the defaults procedure (go run
 // ./examples/defaults): the smallest that keep Reuters-21578's template
-// notices apart (at most 20 different stories in a cluster; without the
-// rule, 698 documents join one cluster at the Jaccard default), at a cost
-// to the Gold Set of under 0.005 of F1.
+// notices apart (at most 20 different stories in a cluster).
 const (
 	DefaultMinOverlap         = 50
 	DefaultWeightedMinOverlap = 30

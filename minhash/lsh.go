@@ -17,9 +17,9 @@ import (
 // only so that LSH bands stay comparable; bins marked in both signatures
 // are left out and a bin marked in one only counts as a disagreement. That
 // is the estimator N_mat/(K − N_emp) of Li, Owen and Zhang (One Permutation
-// Hashing, NIPS 2012, §3), unbiased, whose error on Reuters pairs near
-// J = 0.5 is 0.71× the densified signatures' and 0.76× K-hash MinHash's
-// (internal/peerbench TestRecallOverSeeds). K-hash and ICWS signatures
+// Hashing, NIPS 2012, §3), unbiased, with an error below the densified
+// signatures' and K-hash MinHash's (internal/peerbench
+// TestRecallOverSeeds). K-hash and weighted signatures
 // never mark a value, so for them it is the plain fraction of agreeing
 // positions, standard error √(J(1−J)/K).
 //
