@@ -43,13 +43,14 @@ type Detector struct {
 
 	// Weighted mode with online statistics: counted holds each live
 	// document's distinct terms and phrases (to take them out of the
-	// statistics on Remove); issued and done number the Adds that counted
-	// a document into the statistics and those that have indexed it, so
-	// that documents are indexed in the order their statistics were
-	// counted (turn signals a change of done).
-	counted      []countedKeys
-	issued, done uint64
-	turn         sync.Cond
+	// statistics on Remove). Each Add draws a ticket (issued) when it
+	// registers its ID, counts its document into the statistics when
+	// counting reaches its ticket (countTurn, under stats.mu), and indexes
+	// it when done does (turn, under mu): documents are counted and
+	// indexed in the order they registered, as sequential Adds would be.
+	counted                []countedKeys
+	issued, counting, done uint64
+	turn, countTurn        sync.Cond
 
 	k      int
 	sigs   strided[uint32] // k values per dense index
@@ -124,6 +125,7 @@ func NewWithStats(cfg Config, stats *Stats) (*Detector, error) {
 	d.turn.L = &d.mu
 	if cfg.Mode == Weighted && stats == nil {
 		d.stats, d.online = newStats(cfg), true
+		d.countTurn.L = &d.stats.mu
 	}
 	if cfg.Mode == Weighted {
 		d.exact = map[uint64][]uint32{}
@@ -219,29 +221,39 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 
 // addOnline is Add in Weighted mode with online statistics. A document's
 // weights include the statistics of itself and of every document counted
-// before it, so counting, registering the ID and taking a turn happen in
-// one critical section; sampling, the expensive part, runs outside the
-// lock; indexing waits for the turn, so that every document is indexed
-// after those counted before it, as sequential Adds would.
+// before it: registering the ID draws a ticket, and counting and indexing
+// each wait for the ticket's turn; analysis, weighing and sampling run
+// outside both locks.
 func (d *Detector) addOnline(sk *Sketcher, doc detector.Doc) ([]detector.Match, error) {
 	sk.phrases(doc.Text)
+	keys := make([]uint64, 0, len(sk.dterms)+len(sk.keys))
+	keys = append(append(keys, sk.dterms...), sk.keys...)
 	d.mu.Lock()
 	idx, err := d.docs.Add(doc)
 	if err != nil {
 		d.mu.Unlock()
 		return nil, err
 	}
-	sk.count(d.stats)
 	for len(d.counted) <= int(idx) {
 		d.counted = append(d.counted, countedKeys{})
 	}
-	keys := make([]uint64, 0, len(sk.dterms)+len(sk.keys))
-	d.counted[idx] = countedKeys{keys: append(append(keys, sk.dterms...), sk.keys...), terms: len(sk.dterms)}
+	d.counted[idx] = countedKeys{keys: keys, terms: len(sk.dterms)}
 	d.ensureMeta(idx)
 	d.meta[idx] = docMeta{stamp: d.meta[idx].stamp, hits: d.meta[idx].hits, pending: true}
 	ticket := d.issued
 	d.issued++
 	d.mu.Unlock()
+
+	// Counting, O(n), holds only the statistics' lock, in ticket order:
+	// Containers, Remove of other documents and Close do not wait for it.
+	d.stats.mu.Lock()
+	for d.counting != ticket {
+		d.countTurn.Wait()
+	}
+	sk.countLocked(d.stats)
+	d.counting++
+	d.countTurn.Broadcast()
+	d.stats.mu.Unlock()
 
 	sk.weighCounted()
 	sig := sk.sampleWeighted(sk.out[:0])

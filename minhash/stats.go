@@ -240,18 +240,17 @@ func (s *Sketcher) weigh(stats *Stats) {
 	s.weighCounted()
 }
 
-// count counts the document s.phrases found into stats and keeps the
+// countLocked counts the document s.phrases found into stats and keeps the
 // counts its weights need (the new df of each phrase and term, the cut,
 // N): one probe per phrase and term instead of a count and a lookup. It
 // is the part of weighing that must happen in the order of the stream;
 // weighCounted does the rest outside any lock.
-func (s *Sketcher) count(stats *Stats) {
+// Caller holds stats.mu.
+func (s *Sketcher) countLocked(stats *Stats) {
 	s.phrDF = growInt64(s.phrDF, len(s.keys))
 	s.termDF.reset(len(s.dterms))
-	stats.mu.Lock()
 	stats.add(s.dterms, s.keys, &s.termDF, s.phrDF)
 	s.cut, s.n = stats.rareCut(s.cfg), stats.n
-	stats.mu.Unlock()
 }
 
 // weighCounted fills s.lw from the counts weigh or count kept.
