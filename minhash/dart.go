@@ -15,14 +15,14 @@ import (
 //
 // Like [ICWS], sample i of two sets S and T agrees with probability the
 // weighted Jaccard Σ min(S_k, T_k) / Σ max(S_k, T_k) (up to 32-bit hash
-// collisions and a truncation whose effect is below 10⁻⁸ per element), and
+// collisions and a truncation whose effect is below 10⁻⁶ per element), and
 // the k samples are independent, so [Similarity] estimates the weighted
 // Jaccard without bias and with the variance of ICWS (TestDartMatchesICWS
 // measures both side by side). Its samples are not ICWS samples: the two
 // never compare.
 //
 // DartMinHash is O(n·log(range) + k log k) for n elements, where range is
-// about the ratio of an element's weight share to 10⁻⁹: one hash per
+// about the ratio of an element's weight share to 10⁻⁶: one hash per
 // element and dyadic weight level, and about k(ln k + 2) darts of two
 // hashes and one logarithm each, against ICWS's k hashes and logarithms
 // per element. It allocates its scratch and the growth of dst.

@@ -156,13 +156,13 @@ func logWeight(cfg Config, dfFirst, dfPhrase, n, cut int64) float64 {
 	case WeightUniform:
 		lw = 0
 	case WeightDF:
-		lw = math.Log(d)
+		lw = lnCount(dfFirst)
 	case WeightLnDF:
-		lw = math.Log(math.Log(d))
+		lw = math.Log(lnCount(dfFirst))
 	case WeightLnDFPow:
-		lw = cfg.Power * math.Log(math.Log(d))
+		lw = cfg.Power * math.Log(lnCount(dfFirst))
 	case WeightDFPow:
-		lw = cfg.Power * math.Log(d)
+		lw = cfg.Power * lnCount(dfFirst)
 	case WeightIDF:
 		lw = math.Log(math.Log(float64(n) / d))
 	}
@@ -176,6 +176,22 @@ func logWeight(cfg Config, dfFirst, dfPhrase, n, cut int64) float64 {
 		return math.Inf(-1)
 	}
 	return lw
+}
+
+// lnSmall[i] = ln i for the document frequencies most phrases have.
+var lnSmall = func() (t [4096]float64) {
+	for i := range t {
+		t[i] = math.Log(float64(i))
+	}
+	return t
+}()
+
+// lnCount returns ln n for a count n ≥ 1, from a table when small.
+func lnCount(n int64) float64 {
+	if n < int64(len(lnSmall)) {
+		return lnSmall[n]
+	}
+	return math.Log(float64(n))
 }
 
 // AppendWeightedSignature appends the weighted signature of the distinct
