@@ -22,10 +22,11 @@ import (
 // never compare.
 //
 // DartMinHash is O(n·log(range) + k log k) for n elements, where range is
-// about the ratio of an element's weight share to 10⁻⁶: one hash per
-// element and dyadic weight level, and about k(ln k + 2) darts of two
-// hashes and one logarithm each, against ICWS's k hashes and logarithms
-// per element. It allocates its scratch and the growth of dst.
+// about the ratio of an element's weight share to 10⁻⁶: one hash per two
+// dyadic weight levels of an element, and about k(ln k + 2) darts of one
+// hash each (and one logarithm per weight level that holds any), against
+// ICWS's k hashes and three logarithms per element. It allocates its
+// scratch and the growth of dst.
 func DartMinHash(dst []uint32, keys []uint64, weights []float64, k int, seed uint64) []uint32 {
 	if k < 1 {
 		return dst
@@ -77,9 +78,10 @@ const (
 	// out changes a sample with probability below that (per element).
 	dartMinArea = 1.0 / (1 << 20)
 	// dartExtra sets the expected darts of the first round, k(ln k +
-	// dartExtra): a slot stays empty with probability e^(−dartExtra)/…
-	// per slot·k, about 0.135 for the whole signature, and an empty slot
-	// doubles θ and throws again (Christiani 2020 §3 uses the same budget).
+	// dartExtra): a slot stays empty with probability e^(−dartExtra)/k,
+	// some slot with about 1 − exp(−e^(−dartExtra)) = 0.13, and an empty
+	// slot doubles θ and throws again (Christiani 2020 §3 uses the same
+	// budget).
 	dartExtra = 2
 	// dartMaxRounds bounds the doublings of θ; after 20 an empty slot has
 	// probability below exp(−2^20), so the bound is never reached.
