@@ -57,11 +57,11 @@
 // the variance J(1−J)/K (TestDartMatchesICWS compares the two on the same
 // weighted sets; TestICWSUnbiased, TestDartUnbiased).
 //
-// With online statistics ([New] in Weighted mode) a phrase that occurs in
-// more than RarePercent of the documents weighs 0 (Alonso et al. 2013
-// §4.5), except in a document most of whose phrases are that common: such
-// a document is a copy of a story that fills much of the stream, and
-// cutting its phrases would blind the Detector to a flood of near-copies.
+// A phrase that occurs in more than RarePercent of the documents weighs 0
+// (Alonso et al. 2013 §4.3, §4.5), except in a document most of whose
+// phrases are that common: such a document is a copy of a story that fills
+// much of the collection, and cutting its phrases would blind the Detector
+// to a flood of near-copies (not in the paper).
 //
 // # Guarantees
 //
