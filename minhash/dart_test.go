@@ -63,7 +63,11 @@ func TestDartMatchesICWS(t *testing.T) {
 		{400, 8, 0.1},  // larger sets, low similarity
 		{3, 1, 0.5},    // fewer elements than samples
 	}
-	const k, seeds, pairs = 128, 30, 15
+	const k = 128
+	seeds, pairs := 30, 15
+	if raceEnabled || testing.Short() {
+		seeds, pairs = 6, 5 // the race detector slows ICWS tenfold
+	}
 	var dNorm, iNorm []float64
 	for _, tc := range cases {
 		t.Run(fmt.Sprintf("n=%d,decades=%g,keep=%g", tc.n, tc.decades, tc.keep), func(t *testing.T) {
