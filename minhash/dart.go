@@ -8,7 +8,7 @@ import (
 
 // DartMinHash appends k weighted MinHash samples of the weighted set
 // {keys[i] ↦ weights[i]} to dst by dart throwing, the sampler of
-// Christiani (DartMinHash: Fast Sketching for Weighted Sets, 2020, §3),
+// Christiani (DartMinHash: Fast Sketching for Weighted Sets, 2020),
 // and returns the extended slice. Elements whose weight is not a positive
 // finite number are absent; keys must be distinct. If no element is
 // present, dst is returned unchanged.
@@ -21,9 +21,22 @@ import (
 // measures both side by side). Its samples are not ICWS samples: the two
 // never compare.
 //
+// Why darts: Wu, Li, Chen, Gao and Zhang (A Review for Weighted MinHash
+// Algorithms, IEEE TKDE 2020) trace the consistent weighted
+// samplers from Ioffe's ICWS, whose every sample costs a pass over the
+// elements, to the ones that draw all k samples in one pass. Ertl
+// (BagMinHash — Minwise Hashing Algorithm for Weighted Sets, KDD 2018)
+// does so with a Poisson process per element refined by interval
+// splitting, stopping once no point can lower the largest of the k minima;
+// Christiani's dart throwing reaches the same k independent samples more
+// simply and measures faster than both on sparse sets (Christiani 2020),
+// which phrase sets are. The layout of the darts here (dyadic weight
+// columns cut into rank cells, see [throwDarts]) is this package's own,
+// not the paper's.
+//
 // DartMinHash is O(n·log(range) + k log k) for n elements, where range is
 // about the ratio of an element's weight share to 10⁻⁶: one hash per two
-// dyadic weight levels of an element, and about k(ln k + 2) darts of one
+// dyadic weight levels of an element, and about k(ln k + 1) darts of one
 // hash each (and one logarithm per weight level that holds any), against
 // ICWS's k hashes and three logarithms per element. It allocates its
 // scratch and the growth of dst.
@@ -81,7 +94,7 @@ const (
 	// dartExtra): a slot stays empty with probability e^(−dartExtra)/k,
 	// some slot with about 1 − exp(−e^(−dartExtra)) = 0.31, and an empty
 	// slot doubles θ and throws the darts between the old and the new θ.
-	// Christiani 2020 §3 takes k(ln k + 2) and throws again from 0; with
+	// Christiani 2020 takes k(ln k + 2) and throws again from 0; with
 	// the second round costing one budget instead of two, 1 costs about
 	// 12% fewer darts on average.
 	dartExtra = 1
@@ -108,9 +121,9 @@ const (
 // keeps the owned dart of least rank. For two sets the least dart of slot
 // i under their union (the area Σ max) lies under both (Σ min) with
 // probability Σmin/Σmax, and then both keep it: the weighted Jaccard
-// (Christiani 2020, §3). Only ranks below θ are generated, θ chosen so
-// that k(ln k + 2) darts fall below it in expectation; if a slot gets
-// none, θ doubles and the throw repeats.
+// (Christiani 2020). Only ranks below θ are generated, θ chosen so
+// that k(ln k + 1) darts fall below it in expectation; if a slot gets
+// none, θ doubles and the darts up to the new θ are thrown.
 func (ds *dartScratch) sample(dst []uint32, keys []uint64, lw []float64, k int, seed uint64) []uint32 {
 	ds.elems = ds.elems[:0]
 	maxLW := math.Inf(-1)

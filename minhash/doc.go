@@ -42,11 +42,11 @@
 // Classic K-hash MinHash stays available as [KHash]. Values are 31 bits.
 //
 // Weighted signatures are drawn by [Config].Sampler. The default, Darts,
-// is DartMinHash (Christiani 2020, §3): each phrase owns the points of a
+// is DartMinHash (Christiani 2020): each phrase owns the points of a
 // Poisson process on (weight, rank) under its weight, fixed by a hash of
 // the phrase; every point falls into one of K slots, and each slot keeps
 // its point of least rank. Only ranks below a θ chosen for about
-// K(ln K + 2) points are generated, by dyadic weight columns and cells of
+// K(ln K + 1) points are generated, by dyadic weight columns and cells of
 // one expected point, so a document costs O(n + K log K) hashes instead of
 // ICWS's O(n·K) hashes and logarithms. IoffeICWS is Ioffe's ICWS (ICDM
 // 2010), as Alonso et al. 2013 §4.3 restates it: per sample and phrase,
