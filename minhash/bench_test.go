@@ -236,3 +236,35 @@ func BenchmarkVsFloor(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWeighted is Add of every Reuters document into a fresh
+// Weighted-mode Detector at the package defaults (online statistics), by
+// each sampler.
+func BenchmarkWeighted(b *testing.B) {
+	for _, s := range []struct {
+		name    string
+		sampler Sampler
+	}{{"Darts", Darts}, {"ICWS", IoffeICWS}} {
+		b.Run(s.name, func(b *testing.B) {
+			_, docs, total := reutersTexts(b)
+			b.SetBytes(total)
+			b.ReportAllocs()
+			found := 0
+			for b.Loop() {
+				d, err := New(Config{Mode: Weighted, Sampler: s.sampler})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, doc := range docs {
+					ms, err := d.Add(doc)
+					if err != nil {
+						b.Fatal(err)
+					}
+					found += len(ms)
+				}
+			}
+			b.ReportMetric(float64(len(docs))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+			b.ReportMetric(float64(found)/float64(b.N), "matches")
+		})
+	}
+}

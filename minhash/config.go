@@ -2,7 +2,6 @@ package minhash
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
@@ -18,7 +17,8 @@ const (
 	Jaccard Mode = iota
 	// Weighted (1) reports near-duplicates by the weighted Jaccard of
 	// 7-word phrases under an Alonso et al. 2013 Table 4 weighting, sampled
-	// by Ioffe's ICWS (Alonso et al. 2013 §4.3). Symmetric.
+	// by the configured Sampler (DartMinHash, or Ioffe's ICWS as in Alonso
+	// et al. 2013 §4.3). Symmetric.
 	Weighted
 	// Containment (2) reports C ⊇ A when |S(A)∩S(C)|/|S(A)| reaches the
 	// threshold, with LSH Ensemble style partitioning by set size
@@ -40,14 +40,30 @@ const (
 	KHash
 )
 
+// Sampler selects how Weighted mode samples a weighted set.
+type Sampler int
+
+const (
+	// Darts (0, default) is DartMinHash (Christiani, DartMinHash: Fast
+	// Sketching for Weighted Sets, 2020): one hash per element and dyadic
+	// weight level and about K(ln K + 2) darts in all, instead of K
+	// samples per element. Same collision probability and variance as
+	// ICWS, about 20 times faster on news text.
+	Darts Sampler = iota
+	// IoffeICWS (1) is Ioffe's improved consistent weighted sampling
+	// (ICDM 2010), the sampler of Alonso et al. 2013 §4.3: three hashes and
+	// three logarithms per element and sample.
+	IoffeICWS
+)
+
 // Weighting is a final-weight function of Alonso et al. 2013 Table 4,
 // applied to the document frequency df of a phrase's first term.
 type Weighting int
 
 const (
 	// WeightDFPow (0, default): df^Power; Table 4 lists powers 2, 3, 4, and
-	// df⁴ is the best Gold Set weighting of §4.8 (on goldset-dev df²
-	// measures higher: strict F1 0.868 against 0.865, TestGoldset).
+	// df⁴ is the best Gold Set weighting of §4.8 (measured figures:
+	// docs/minhash.md in the repository).
 	WeightDFPow Weighting = iota
 	// WeightUniform (1): every phrase weighs 1.
 	WeightUniform
@@ -68,9 +84,8 @@ type PhraseScale int
 
 const (
 	// ScaleNone (0, default): no scaling beyond the rare-phrase cut, which
-	// already zeroes common phrases. Measured best on goldset-dev (strict
-	// F1 0.858 all pairs, against 0.845 for ScaleLogIDF and 0.592 for
-	// ScaleInverse with df⁴, rare 50%; TestGoldsetSweep).
+	// already zeroes common phrases; the best of the three on news pages
+	// with boilerplate (docs/minhash.md in the repository).
 	ScaleNone PhraseScale = iota
 	// ScaleLogIDF (1): multiply by the phrase's inverse document frequency
 	// ln(1 + N/dfp), §4.3's "inverse document frequency" read as the usual
@@ -78,8 +93,8 @@ const (
 	ScaleLogIDF
 	// ScaleInverse (2): divide by dfp, the literal reading of the df⁴
 	// example of Alonso et al. 2013 §4.4 ("divided by the document
-	// frequency of the entire phrase"). On goldset-dev it suppresses the
-	// very phrases a cluster of near-duplicates shares.
+	// frequency of the entire phrase"). It suppresses the very phrases a
+	// cluster of near-duplicates shares.
 	ScaleInverse
 )
 
@@ -105,20 +120,19 @@ const (
 	// the usual setting of MinHash libraries (128).
 	DefaultNumHashes = 128
 	// DefaultShingle is the words per shingle in Jaccard and Containment
-	// modes: 5, the setting under which exact Jaccard reaches F1 0.849 on
-	// goldset-dev; empirical: TestGoldset.
+	// modes: 5, the best setting of exact Jaccard on news pages with
+	// boilerplate; empirical: TestGoldset.
 	DefaultShingle = 5
 	// DefaultPhraseLen is the phrase length of Weighted mode: "All of the
 	// experiments in this paper use a phrase length of 7" (Alonso et al.
 	// 2013 §4.4).
 	DefaultPhraseLen = 7
-	// DefaultThreshold is the Jaccard threshold of Jaccard mode; empirical:
-	// TestGoldset: strict F1 0.858 on goldset-dev, where exact 5-shingle
-	// Jaccard peaks at the same 0.08.
+	// DefaultThreshold is the Jaccard threshold of Jaccard mode, where
+	// exact 5-shingle Jaccard peaks on news pages with boilerplate;
+	// empirical: TestGoldset.
 	DefaultThreshold = 0.08
 	// DefaultWeightedThreshold is the weighted-Jaccard threshold of
-	// Weighted mode; empirical: TestGoldsetSweep (strict F1 0.865 on
-	// goldset-dev with the default df⁴ rare-50% weighting, 0.868 with df²).
+	// Weighted mode; empirical: TestGoldsetSweep.
 	DefaultWeightedThreshold = 0.08
 	// DefaultContainmentThreshold is the containment threshold of
 	// Containment mode, chosen by the defaults procedure (go run
@@ -135,13 +149,9 @@ const (
 	// false-positive candidate costs one O(K) comparison while a false
 	// negative is a pair lost; at equal weights a pair exactly at the
 	// threshold becomes a candidate with probability 0.55 at t = 0.5 (25
-	// bands of 5 rows) and 0.40 at t = 0.8. Measured (minhash and
-	// internal/peerbench): goldset-dev strict F1 0.856 → 0.855 at t = 0.08
-	// (19 → 35 bands of 1 row, +6% time, and about 1,400 → 2,100 bytes per
-	// stored Reuters document, the price of the extra band entries);
-	// Reuters word 3-shingles at t = 0.5, recall of the exact Jaccard ≥ 0.5
-	// pairs over 16 seeds 0.896 → 0.94 (30 bands of 4 rows instead of 25
-	// of 5). Set 0.5 for datasketch's balance and the smaller index.
+	// bands of 5 rows) and 0.40 at t = 0.8. The price is more band entries
+	// per stored document (measured figures: docs/minhash.md in the
+	// repository). Set 0.5 for datasketch's balance and the smaller index.
 	DefaultFalseNegativeWeight = 2
 	// DefaultWeighting is df⁴, the best Gold Set weighting of Alonso et al.
 	// 2013 §4.8.
@@ -176,7 +186,8 @@ type Config struct {
 	// Shingle is the words per shingle (phrase). Zero means DefaultShingle,
 	// or DefaultPhraseLen in Weighted mode.
 	Shingle int
-	// NumHashes is K, the signature length; zero means DefaultNumHashes.
+	// NumHashes is K, the signature length, in [1, 4096]; zero means
+	// DefaultNumHashes.
 	NumHashes int
 	// Scheme is OnePermutation (0, default) or KHash (1).
 	Scheme Scheme
@@ -188,11 +199,12 @@ type Config struct {
 	// reported; zero means the mode's default.
 	Threshold float64
 	// Bands and Rows fix the LSH banding; zero means derived by [Params]
-	// from Threshold and NumHashes. Bands·Rows must not exceed NumHashes.
+	// from Threshold and NumHashes. Each is at most NumHashes, and so is
+	// Bands·Rows.
 	// Ignored in Containment mode, which chooses rows per size partition.
 	Bands, Rows int
 	// FalsePositiveWeight and FalseNegativeWeight weigh the two error
-	// integrals in the (bands, rows) search; zero means
+	// integrals in the (bands, rows) search, each in (0, 1e100]; zero means
 	// DefaultFalsePositiveWeight and DefaultFalseNegativeWeight.
 	FalsePositiveWeight, FalseNegativeWeight float64
 	// Supershingles, when > 0, replaces LSH banding by that many
@@ -203,6 +215,10 @@ type Config struct {
 	// SupershingleMatches is the number of equal supershingles a candidate
 	// needs; zero means DefaultSupershingleMatches.
 	SupershingleMatches int
+	// Sampler is the weighted sampler of Weighted mode: Darts (0,
+	// default) or IoffeICWS (1). Signatures compare only under equal
+	// Sampler.
+	Sampler Sampler
 	// Weighting is the Table 4 function of Weighted mode; zero is
 	// WeightDFPow (df⁴ with the default Power).
 	Weighting Weighting
@@ -241,9 +257,7 @@ type Config struct {
 // Config.MinOverlap of the Jaccard and Containment modes (shingles) and of
 // Weighted mode (phrases), chosen by the defaults procedure (go run
 // ./examples/defaults): the smallest that keep Reuters-21578's template
-// notices apart (at most 20 different stories in a cluster; without the
-// rule, 698 documents join one cluster at the Jaccard default), at a cost
-// to the Gold Set of under 0.005 of F1.
+// notices apart (at most 20 different stories in a cluster).
 const (
 	DefaultMinOverlap         = 50
 	DefaultWeightedMinOverlap = 30
@@ -263,43 +277,40 @@ func WeightedConfig() Config {
 		RarePercent: DefaultRarePercent, Rare: RareDocFraction, Scale: ScaleNone, Threshold: DefaultWeightedThreshold}
 }
 
-// withDefaults validates cfg and fills its zero fields.
+// Upper bounds of the integer options, so that no product or allocation
+// they size can overflow or exhaust memory: K values per signature (and
+// so Bands, Rows, Supershingles) up to maxNumHashes, phrases of up to
+// maxShingle words.
+const (
+	maxNumHashes = 4096
+	maxShingle   = 64
+	maxOverlap   = 1 << 20
+	maxPower     = 64
+)
+
+// withDefaults returns cfg with its zero fields set to their defaults,
+// then checks it; the error wraps detector.ErrInvalidConfig and names the
+// field. Defaulting and checking are separate steps, so that the check
+// sees every field as the Detector will use it.
 func (cfg Config) withDefaults() (Config, error) {
-	bad := func(format string, args ...any) (Config, error) {
-		return cfg, fmt.Errorf("minhash: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
+	cfg = cfg.setDefaults()
+	if err := cfg.validate(); err != nil {
+		return Config{}, err
 	}
-	if cfg.Mode < Jaccard || cfg.Mode > Containment {
-		return bad("unknown Mode %d", cfg.Mode)
-	}
-	if cfg.Scheme < OnePermutation || cfg.Scheme > KHash {
-		return bad("unknown Scheme %d", cfg.Scheme)
-	}
-	if cfg.Weighting < WeightDFPow || cfg.Weighting > WeightIDF {
-		return bad("unknown Weighting %d", cfg.Weighting)
-	}
-	if cfg.Scale < ScaleNone || cfg.Scale > ScaleInverse {
-		return bad("unknown Scale %d", cfg.Scale)
-	}
-	if cfg.Rare < RareDocFraction || cfg.Rare > RarePercentile {
-		return bad("unknown Rare %d", cfg.Rare)
-	}
-	if _, err := textproc.ParseLanguage(cfg.Language); err != nil {
-		return cfg, fmt.Errorf("minhash: %w", err)
-	}
+	return cfg, nil
+}
+
+// setDefaults fills the zero fields of cfg with the defaults of its Mode.
+// It never fails: a field out of range is left for validate.
+func (cfg Config) setDefaults() Config {
 	if cfg.Shingle == 0 {
 		cfg.Shingle = DefaultShingle
 		if cfg.Mode == Weighted {
 			cfg.Shingle = DefaultPhraseLen
 		}
 	}
-	if cfg.Shingle < 1 || cfg.Shingle > 64 {
-		return bad("Shingle (%d) must be in [1, 64]", cfg.Shingle)
-	}
 	if cfg.NumHashes == 0 {
 		cfg.NumHashes = DefaultNumHashes
-	}
-	if cfg.NumHashes < 1 || cfg.NumHashes > 4096 {
-		return bad("NumHashes (%d) must be in [1, 4096]", cfg.NumHashes)
 	}
 	if cfg.Threshold == 0 {
 		switch cfg.Mode {
@@ -311,52 +322,20 @@ func (cfg Config) withDefaults() (Config, error) {
 			cfg.Threshold = DefaultThreshold
 		}
 	}
-	if !(cfg.Threshold > 0 && cfg.Threshold <= 1) {
-		return bad("Threshold (%v) must be in (0, 1]", cfg.Threshold)
-	}
 	if cfg.FalsePositiveWeight == 0 {
 		cfg.FalsePositiveWeight = DefaultFalsePositiveWeight
 	}
 	if cfg.FalseNegativeWeight == 0 {
 		cfg.FalseNegativeWeight = DefaultFalseNegativeWeight
 	}
-	for _, w := range []*float64{&cfg.FalsePositiveWeight, &cfg.FalseNegativeWeight} {
-		if !(*w > 0) || math.IsInf(*w, 0) {
-			return bad("FalsePositiveWeight and FalseNegativeWeight (%v) must be positive", *w)
-		}
-	}
-	if cfg.Supershingles < 0 || cfg.Supershingles > cfg.NumHashes {
-		return bad("Supershingles (%d) must be in [0, NumHashes (%d)]", cfg.Supershingles, cfg.NumHashes)
-	}
 	if cfg.SupershingleMatches == 0 {
 		cfg.SupershingleMatches = DefaultSupershingleMatches
-	}
-	if cfg.SupershingleMatches < 1 || cfg.Supershingles > 0 && cfg.SupershingleMatches > cfg.Supershingles {
-		return bad("SupershingleMatches (%d) must be in [1, Supershingles (%d)]", cfg.SupershingleMatches, cfg.Supershingles)
-	}
-	if cfg.Bands < 0 || cfg.Rows < 0 {
-		return bad("Bands (%d) and Rows (%d) must be ≥ 0", cfg.Bands, cfg.Rows)
-	}
-	if (cfg.Bands == 0) != (cfg.Rows == 0) {
-		return bad("Bands (%d) and Rows (%d) must be set together", cfg.Bands, cfg.Rows)
-	}
-	if cfg.Bands*cfg.Rows > cfg.NumHashes {
-		return bad("Bands·Rows (%d·%d) must not exceed NumHashes (%d)", cfg.Bands, cfg.Rows, cfg.NumHashes)
 	}
 	if cfg.Power == 0 {
 		cfg.Power = DefaultPower
 	}
-	if !(cfg.Power > 0 && cfg.Power <= 64) {
-		return bad("Power (%v) must be in (0, 64]", cfg.Power)
-	}
 	if cfg.RarePercent == 0 {
 		cfg.RarePercent = DefaultRarePercent
-	}
-	if !(cfg.RarePercent > 0 && cfg.RarePercent <= 100) {
-		return bad("RarePercent (%v) must be in (0, 100]", cfg.RarePercent)
-	}
-	if cfg.MaxTextBytes < 0 {
-		return bad("MaxTextBytes (%d) must be ≥ 0", cfg.MaxTextBytes)
 	}
 	if cfg.MaxTextBytes == 0 {
 		cfg.MaxTextBytes = detector.DefaultMaxTextBytes
@@ -367,12 +346,83 @@ func (cfg Config) withDefaults() (Config, error) {
 			cfg.MinOverlap = DefaultWeightedMinOverlap
 		}
 	}
-	if cfg.MinOverlap < 1 || cfg.MinOverlap > 1<<20 {
+	if cfg.Content == 0 {
+		cfg.Content = DefaultContent
+	}
+	return cfg
+}
+
+// validate checks a Config whose defaults are set. Integer options are
+// bounded before any product is formed, so that no value (2^32 Bands and
+// Rows, MaxInt anywhere) can overflow a check and pass.
+func (cfg Config) validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("minhash: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
+	}
+	switch {
+	case cfg.Mode < Jaccard || cfg.Mode > Containment:
+		return bad("unknown Mode %d", cfg.Mode)
+	case cfg.Scheme < OnePermutation || cfg.Scheme > KHash:
+		return bad("unknown Scheme %d", cfg.Scheme)
+	case cfg.Sampler < Darts || cfg.Sampler > IoffeICWS:
+		return bad("unknown Sampler %d", cfg.Sampler)
+	case cfg.Weighting < WeightDFPow || cfg.Weighting > WeightIDF:
+		return bad("unknown Weighting %d", cfg.Weighting)
+	case cfg.Scale < ScaleNone || cfg.Scale > ScaleInverse:
+		return bad("unknown Scale %d", cfg.Scale)
+	case cfg.Rare < RareDocFraction || cfg.Rare > RarePercentile:
+		return bad("unknown Rare %d", cfg.Rare)
+	}
+	if _, err := textproc.ParseLanguage(cfg.Language); err != nil {
+		return fmt.Errorf("minhash: %w", err)
+	}
+	if cfg.Shingle < 1 || cfg.Shingle > maxShingle {
+		return bad("Shingle (%d) must be in [1, %d]", cfg.Shingle, maxShingle)
+	}
+	if cfg.NumHashes < 1 || cfg.NumHashes > maxNumHashes {
+		return bad("NumHashes (%d) must be in [1, %d]", cfg.NumHashes, maxNumHashes)
+	}
+	if !(cfg.Threshold > 0 && cfg.Threshold <= 1) {
+		return bad("Threshold (%v) must be in (0, 1]", cfg.Threshold)
+	}
+	// Params multiplies each weight by an integral in [0, 1]: a weight
+	// must leave room for the sum of two.
+	for _, w := range []float64{cfg.FalsePositiveWeight, cfg.FalseNegativeWeight} {
+		if !(w > 0 && w <= 1e100) {
+			return bad("FalsePositiveWeight and FalseNegativeWeight (%v) must be in (0, 1e100]", w)
+		}
+	}
+	if cfg.Supershingles < 0 || cfg.Supershingles > cfg.NumHashes {
+		return bad("Supershingles (%d) must be in [0, NumHashes (%d)]", cfg.Supershingles, cfg.NumHashes)
+	}
+	if cfg.SupershingleMatches < 1 || cfg.SupershingleMatches > maxNumHashes ||
+		cfg.Supershingles > 0 && cfg.SupershingleMatches > cfg.Supershingles {
+		return bad("SupershingleMatches (%d) must be in [1, Supershingles (%d)]", cfg.SupershingleMatches, cfg.Supershingles)
+	}
+	if cfg.Bands < 0 || cfg.Rows < 0 || cfg.Bands > cfg.NumHashes || cfg.Rows > cfg.NumHashes {
+		return bad("Bands (%d) and Rows (%d) must be in [0, NumHashes (%d)]", cfg.Bands, cfg.Rows, cfg.NumHashes)
+	}
+	if (cfg.Bands == 0) != (cfg.Rows == 0) {
+		return bad("Bands (%d) and Rows (%d) must be set together", cfg.Bands, cfg.Rows)
+	}
+	// Both are at most maxNumHashes here: the product cannot overflow.
+	if cfg.Bands*cfg.Rows > cfg.NumHashes {
+		return bad("Bands·Rows (%d·%d) must not exceed NumHashes (%d)", cfg.Bands, cfg.Rows, cfg.NumHashes)
+	}
+	if !(cfg.Power > 0 && cfg.Power <= maxPower) {
+		return bad("Power (%v) must be in (0, %d]", cfg.Power, maxPower)
+	}
+	if !(cfg.RarePercent > 0 && cfg.RarePercent <= 100) {
+		return bad("RarePercent (%v) must be in (0, 100]", cfg.RarePercent)
+	}
+	if cfg.MaxTextBytes < 0 {
+		return bad("MaxTextBytes (%d) must be ≥ 0", cfg.MaxTextBytes)
+	}
+	if cfg.MinOverlap < 1 || cfg.MinOverlap > maxOverlap {
 		return bad("MinOverlap (%d) must be in [1, 2^20]", cfg.MinOverlap)
 	}
-	var err error
-	if cfg.Content, err = textcfg.Content(cfg.Content, DefaultContent); err != nil {
+	if _, err := textcfg.Content(cfg.Content, DefaultContent); err != nil {
 		return bad("%v", err)
 	}
-	return cfg, nil
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/postings"
 )
 
 // containmentLevels are the rows per band of the LSH tables of Containment
@@ -36,10 +37,20 @@ type Detector struct {
 
 	mu     sync.Mutex
 	docs   *docset.Set
-	sk     *Sketcher // signs under mu in Weighted mode with online stats
 	stats  *Stats
 	online bool
 	exact  map[uint64][]uint32 // Weighted: digest → documents
+
+	// Weighted mode with online statistics: counted holds each live
+	// document's distinct terms and phrases (to take them out of the
+	// statistics on Remove). Each Add draws a ticket (issued) when it
+	// registers its ID, counts its document into the statistics when
+	// counting reaches its ticket (countTurn, under stats.mu), and indexes
+	// it when done does (turn, under mu): documents are counted and
+	// indexed in the order they registered, as sequential Adds would be.
+	counted                []countedKeys
+	issued, counting, done uint64
+	turn, countTurn        sync.Cond
 
 	k      int
 	sigs   strided[uint32] // k values per dense index
@@ -53,6 +64,13 @@ type Detector struct {
 	cands   []uint32
 }
 
+// countedKeys are the distinct terms and phrases a document added to the
+// online statistics: keys[:terms] the terms, keys[terms:] the phrases.
+type countedKeys struct {
+	keys  []uint64
+	terms int
+}
+
 // docMeta is what the Detector keeps per document besides its signature.
 type docMeta struct {
 	digest uint64 // Weighted: digest of the phrase set
@@ -61,6 +79,9 @@ type docMeta struct {
 	hits   uint16 // band hits in that query
 	part   int8   // size partition (Containment)
 	hasSig bool
+	// pending: registered and counted into the online statistics, not
+	// yet indexed (its Add is sampling outside the lock).
+	pending bool
 }
 
 var (
@@ -101,9 +122,10 @@ func NewWithStats(cfg Config, stats *Stats) (*Detector, error) {
 	d := &Detector{cfg: cfg, docs: docset.New("minhash", cfg.MaxTextBytes), k: cfg.NumHashes, stats: stats,
 		sigs: newStrided[uint32](cfg.NumHashes, 0)}
 	d.pool.New = func() any { return newSketcher(cfg) }
+	d.turn.L = &d.mu
 	if cfg.Mode == Weighted && stats == nil {
 		d.stats, d.online = newStats(cfg), true
-		d.sk = newSketcher(cfg)
+		d.countTurn.L = &d.stats.mu
 	}
 	if cfg.Mode == Weighted {
 		d.exact = map[uint64][]uint32{}
@@ -142,12 +164,9 @@ func (d *Detector) Banding() (bands, rows int) {
 	return d.tables[0].bands, d.tables[0].rows
 }
 
-// sign computes the signature of text outside the lock where possible.
-// The signature is in sk.out, valid until sk signs again.
+// sign computes the signature of text (not in Weighted mode with online
+// statistics). The signature is in sk.out, valid until sk signs again.
 func (d *Detector) sign(sk *Sketcher, text string) ([]uint32, int, uint64) {
-	if d.online {
-		return nil, -1, 0 // signed under the lock
-	}
 	if d.cfg.Mode == Weighted {
 		sig, size := sk.AppendWeightedSignature(sk.out[:0], text, d.stats)
 		sk.out = sig
@@ -163,8 +182,18 @@ func (d *Detector) sign(sk *Sketcher, text string) ([]uint32, int, uint64) {
 // then ID. Match.Score is the signature estimate of the Jaccard, weighted
 // Jaccard or containment.
 //
-// Add is O(n) in the text length for signing (O(n·K) in Weighted mode),
-// plus O(bands) index probes and O(K) per candidate for verification.
+// Add checks the document (Close, ID, size) before any work and analyses
+// and signs the text outside the Detector's lock, which it holds only to
+// register and index the signature: Adds from several goroutines sign in
+// parallel, and their results are those of the same Adds made one after
+// another (in Weighted mode with online statistics, in the order they
+// counted their document into the statistics). Of concurrent Adds of one
+// new ID exactly one succeeds; the others return an error wrapping
+// detector.ErrDuplicateID.
+//
+// Add is O(n) in the text length for signing (Weighted mode: O(n + K log K)
+// with Darts, O(n·K) with IoffeICWS), plus O(bands) index probes and O(K)
+// per candidate for verification.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	d.mu.Lock()
 	err := d.docs.Check(doc)
@@ -173,7 +202,13 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		return nil, err
 	}
 	sk := d.pool.Get().(*Sketcher)
-	defer d.pool.Put(sk)
+	defer func() {
+		sk.shrink()
+		d.pool.Put(sk)
+	}()
+	if d.online {
+		return d.addOnline(sk, doc)
+	}
 	sig, size, digest := d.sign(sk, doc.Text)
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -181,12 +216,79 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	if size < 0 {
-		d.sk.shingles(doc.Text, true)
-		sig, size = d.sk.weighted(d.sigBuf(), d.stats, true)
-		digest = setDigest(d.sk.keys)
+	return d.index(idx, sig, size, digest), nil
+}
+
+// addOnline is Add in Weighted mode with online statistics. A document's
+// weights include the statistics of itself and of every document counted
+// before it: registering the ID draws a ticket, and counting and indexing
+// each wait for the ticket's turn; analysis, weighing and sampling run
+// outside both locks.
+func (d *Detector) addOnline(sk *Sketcher, doc detector.Doc) ([]detector.Match, error) {
+	sk.phrases(doc.Text)
+	keys := make([]uint64, 0, len(sk.dterms)+len(sk.keys))
+	keys = append(append(keys, sk.dterms...), sk.keys...)
+	d.mu.Lock()
+	idx, err := d.docs.Add(doc)
+	if err != nil {
+		d.mu.Unlock()
+		return nil, err
+	}
+	for len(d.counted) <= int(idx) {
+		d.counted = append(d.counted, countedKeys{})
+	}
+	d.counted[idx] = countedKeys{keys: keys, terms: len(sk.dterms)}
+	d.ensureMeta(idx)
+	d.meta[idx] = docMeta{stamp: d.meta[idx].stamp, hits: d.meta[idx].hits, pending: true}
+	ticket := d.issued
+	d.issued++
+	d.mu.Unlock()
+
+	// Counting, O(n), holds only the statistics' lock, in ticket order:
+	// Containers, Remove of other documents and Close do not wait for it.
+	d.stats.mu.Lock()
+	for d.counting != ticket {
+		d.countTurn.Wait()
+	}
+	sk.countLocked(d.stats)
+	d.counting++
+	d.countTurn.Broadcast()
+	d.stats.mu.Unlock()
+
+	sk.weighCounted()
+	sig := sk.sampleWeighted(sk.out[:0])
+	sk.out = sig
+	size, digest := len(sk.keys), setDigest(sk.keys)
+
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for d.done != ticket {
+		d.turn.Wait()
+	}
+	d.done++
+	d.turn.Broadcast()
+	if d.docs.Closed() {
+		return nil, fmt.Errorf("minhash: Add(%q): %w", doc.ID, detector.ErrClosed)
 	}
 	return d.index(idx, sig, size, digest), nil
+}
+
+// settled waits until the document id is not pending and returns its
+// dense index, or the error of Lookup. Caller holds mu.
+func (d *Detector) settled(op, id string) (uint32, error) {
+	for {
+		idx, err := d.docs.Lookup(op, id)
+		if err != nil || !d.meta[idx].pending {
+			return idx, err
+		}
+		d.turn.Wait()
+	}
+}
+
+func (d *Detector) ensureMeta(idx uint32) {
+	for len(d.meta) <= int(idx) {
+		d.meta = append(d.meta, docMeta{})
+	}
 }
 
 // AddSignature indexes the document id by a signature made elsewhere, by
@@ -222,9 +324,7 @@ func (d *Detector) AddSignature(id string, sig []uint32, size int) ([]detector.M
 // index stores the signature of the just-added document idx, queries it
 // and inserts it into the bands. Caller holds mu.
 func (d *Detector) index(idx uint32, sig []uint32, size int, digest uint64) []detector.Match {
-	for len(d.meta) <= int(idx) {
-		d.meta = append(d.meta, docMeta{})
-	}
+	d.ensureMeta(idx)
 	m := &d.meta[idx]
 	*m = docMeta{stamp: m.stamp, hits: m.hits}
 	if size == 0 {
@@ -253,8 +353,6 @@ func (d *Detector) index(idx uint32, sig []uint32, size int, digest uint64) []de
 	return ms
 }
 
-func (d *Detector) sigBuf() []uint32 { return make([]uint32, 0, d.k) }
-
 // setDigest is an order-independent 64-bit digest of a set of hashes.
 func setDigest(keys []uint64) uint64 {
 	var s uint64
@@ -280,7 +378,7 @@ func partition(n int) int8 {
 func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	idx, err := d.docs.Lookup("Containers", id)
+	idx, err := d.settled("Containers", id)
 	if err != nil {
 		return nil, err
 	}
@@ -333,7 +431,9 @@ func (d *Detector) query(idx uint32) []detector.Match {
 		// text signed at different times may disagree: the exact-set index
 		// keeps the contract "an exact duplicate is always reported", also
 		// for texts whose every phrase weighs 0.
-		for _, c := range d.exact[d.meta[idx].digest] {
+		// The newest maxProbe, as in the bands.
+		same := d.exact[d.meta[idx].digest]
+		for _, c := range same[max(0, len(same)-maxProbe):] {
 			for range d.minHit {
 				mark(c)
 			}
@@ -433,12 +533,17 @@ func containmentLevel(cfg Config, q, x float64) int8 {
 }
 
 // Remove forgets the document id: it is reported by no later call and its
-// ID may be added again. In Weighted mode with online statistics its
-// phrases stay counted in the statistics (they describe the stream seen).
-// Remove is O(bands · chain length).
+// ID may be added again. In Weighted mode with online statistics its terms
+// and phrases leave the statistics too, which then describe the live
+// documents. Remove is O(bands · chain length), plus O(n) for the n terms
+// and phrases of a Weighted-mode document with online statistics.
+// (and O(copies) for the list of its exact copies in Weighted mode).
 func (d *Detector) Remove(id string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if _, err := d.settled("Remove", id); err != nil {
+		return err
+	}
 	idx, err := d.docs.Remove(id)
 	if err != nil {
 		return err
@@ -448,22 +553,15 @@ func (d *Detector) Remove(id string) error {
 			t.remove(idx) // indexed exactly when it has a signature
 		}
 	}
-	if d.meta[idx].size != 0 {
-		if d.exact != nil {
-			dg := d.meta[idx].digest
-			list := d.exact[dg]
-			for i, c := range list {
-				if c == idx {
-					list = append(list[:i], list[i+1:]...)
-					break
-				}
-			}
-			if len(list) == 0 {
-				delete(d.exact, dg)
-			} else {
-				d.exact[dg] = list
-			}
-		}
+	if d.meta[idx].size != 0 && d.exact != nil {
+		postings.DeleteOrdered(d.exact, d.meta[idx].digest, idx)
+	}
+	if d.online && int(idx) < len(d.counted) {
+		c := d.counted[idx]
+		d.stats.mu.Lock()
+		d.stats.remove(c.keys[:c.terms], c.keys[c.terms:])
+		d.stats.mu.Unlock()
+		d.counted[idx] = countedKeys{}
 	}
 	d.meta[idx].size, d.meta[idx].hasSig = 0, false
 	return nil
@@ -476,8 +574,9 @@ func (d *Detector) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.docs.Close() {
-		d.sigs, d.meta, d.tables = strided[uint32]{}, nil, nil
-		d.cands, d.keys = nil, nil
+		d.sigs, d.tables, d.meta = strided[uint32]{}, nil, nil
+		d.cands, d.keys, d.counted, d.exact = nil, nil, nil, nil
+		d.turn.Broadcast()
 	}
 	return nil
 }

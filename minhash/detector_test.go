@@ -43,8 +43,9 @@ func TestConformance(t *testing.T) {
 }
 
 // TestWeightedConcurrent exercises Weighted mode's locking (online
-// statistics signed under the lock, frozen statistics signed outside it)
-// from several goroutines; run it with -race.
+// statistics counted in turn and sampled outside the lock, frozen
+// statistics signed outside it) from several goroutines; run it with
+// -race.
 func TestWeightedConcurrent(t *testing.T) {
 	docs := synth.Docs(200, synth.Config{Seed: 5})
 	st, err := NewStats(WeightedConfig())

@@ -17,9 +17,9 @@ import (
 // only so that LSH bands stay comparable; bins marked in both signatures
 // are left out and a bin marked in one only counts as a disagreement. That
 // is the estimator N_mat/(K − N_emp) of Li, Owen and Zhang (One Permutation
-// Hashing, NIPS 2012, §3), unbiased, whose error on Reuters pairs near
-// J = 0.5 is 0.71× the densified signatures' and 0.76× K-hash MinHash's
-// (internal/peerbench TestRecallOverSeeds). K-hash and ICWS signatures
+// Hashing, NIPS 2012, §3), unbiased, with an error below the densified
+// signatures' and K-hash MinHash's (internal/peerbench
+// TestRecallOverSeeds). K-hash and weighted signatures
 // never mark a value, so for them it is the plain fraction of agreeing
 // positions, standard error √(J(1−J)/K).
 //
@@ -151,78 +151,81 @@ func AppendBandKeys(dst []uint64, sig []uint32, bands, rows int) []uint64 {
 	return dst
 }
 
-// table is one LSH banding over the dense document indexes: per band a map
-// from key to the first document of a chain; next.of(doc)[band] is the next
-// document of doc's chain in that band (−1 ends it) and keys.of(doc)[band]
-// doc's key there (to unlink it on removal). Go's maps measured as fast as
-// one open-addressing table for all bands and take half its memory (that
-// table had to stay at most half full with 16-byte slots).
+// maxProbe bounds the documents probed per band key by Add and Containers:
+// the newest maxProbe documents sharing a key. A key shared by more (a
+// stream flooded with near-copies of one story) then costs a query no
+// more than maxProbe candidates per band, where walking the whole chain
+// made each Add O(copies) and a flood of 5,000 copies quadratic; a copy
+// still finds its near-duplicates among the newest of them.
+const maxProbe = 1024
+
+// table is one LSH banding over the dense document indexes: per band a
+// [bandMap] from key to the newest document of a chain; next.of(doc)[band]
+// is the next (older) document of doc's chain in that band and
+// prev.of(doc)[band] the previous (newer) one (−1 ends them), so that
+// removal unlinks in O(1); keys.of(doc)[band] is doc's key there.
 type table struct {
 	bands, rows int
-	heads       []map[uint64]int32
-	next        strided[int32]
+	heads       []bandMap
+	next, prev  strided[int32]
 	keys        strided[uint64]
 }
 
 func newTable(bands, rows int) *table {
-	t := &table{bands: bands, rows: rows, heads: make([]map[uint64]int32, bands),
-		next: newStrided[int32](bands, -1), keys: newStrided[uint64](bands, 0)}
+	t := &table{bands: bands, rows: rows, heads: make([]bandMap, bands),
+		next: newStrided[int32](bands, -1), prev: newStrided[int32](bands, -1), keys: newStrided[uint64](bands, 0)}
 	for i := range t.heads {
-		t.heads[i] = map[uint64]int32{}
+		t.heads[i] = newBandMap()
 	}
 	return t
 }
 
-// insert indexes doc under its band keys.
+// insert indexes doc under its band keys, at the head of each chain.
 func (t *table) insert(doc uint32, keys []uint64) {
 	t.next.ensure(doc)
+	t.prev.ensure(doc)
 	t.keys.ensure(doc)
-	next, own := t.next.of(doc), t.keys.of(doc)
+	next, prev, own := t.next.of(doc), t.prev.of(doc), t.keys.of(doc)
 	copy(own, keys)
 	for b, key := range keys {
-		if h, ok := t.heads[b][key]; ok {
-			next[b] = h
-		} else {
-			next[b] = -1
+		prev[b] = -1
+		h := t.heads[b].set(key, int32(doc))
+		next[b] = h
+		if h >= 0 {
+			t.prev.of(uint32(h))[b] = int32(doc)
 		}
-		t.heads[b][key] = int32(doc)
 	}
 }
 
-// remove unlinks doc, which must be indexed, from every chain.
-// O(bands · chain length).
+// remove unlinks doc, which must be indexed, from every chain. O(bands).
 func (t *table) remove(doc uint32) {
-	next, own := t.next.of(doc), t.keys.of(doc)
+	next, prev, own := t.next.of(doc), t.prev.of(doc), t.keys.of(doc)
 	for b := range t.bands {
-		key := own[b]
-		if h := t.heads[b][key]; h == int32(doc) {
-			if next[b] < 0 {
-				delete(t.heads[b], key)
-			} else {
-				t.heads[b][key] = next[b]
-			}
-		} else {
-			for p := h; p >= 0; {
-				pn := t.next.of(uint32(p))
-				if pn[b] == int32(doc) {
-					pn[b] = next[b]
-					break
-				}
-				p = pn[b]
-			}
+		n, p := next[b], prev[b]
+		if n >= 0 {
+			t.prev.of(uint32(n))[b] = p
 		}
-		next[b] = -1
+		switch {
+		case p >= 0:
+			t.next.of(uint32(p))[b] = n
+		case n >= 0:
+			t.heads[b].set(own[b], n)
+		default:
+			t.heads[b].delete(own[b])
+		}
+		next[b], prev[b] = -1, -1
 	}
 }
 
-// each calls fn for every document sharing band key keys[b] in band b.
+// each calls fn for the newest maxProbe documents sharing band key
+// keys[b] in band b, for every band.
 func (t *table) each(keys []uint64, fn func(doc uint32)) {
 	for b, key := range keys {
-		h, ok := t.heads[b][key]
+		h, ok := t.heads[b].get(key)
 		if !ok {
 			continue
 		}
-		for p := h; p >= 0; p = t.next.of(uint32(p))[b] {
+		for p, n := h, 0; p >= 0 && n < maxProbe; p, n = t.next.of(uint32(p))[b], n+1 {
 			fn(uint32(p))
 		}
 	}

@@ -287,7 +287,7 @@ func TestConfigErrors(t *testing.T) {
 		{Config{Rare: 9}, "unknown Rare 9"},
 		{Config{Language: "!!"}, "Language"},
 		{Config{MaxTextBytes: -1}, "MaxTextBytes (-1)"},
-		{Config{FalsePositiveWeight: -1}, "must be positive"},
+		{Config{FalsePositiveWeight: -1}, "must be in (0, 1e100]"},
 	} {
 		_, err := New(tc.cfg)
 		require.Error(t, err, "New(%+v)", tc.cfg)

@@ -44,8 +44,33 @@ type Sketcher struct {
 	bins  []uint32
 	set   uset
 	lw    []float64
-	keys  []uint64
+	keys  []uint64 // Weighted: distinct phrases
 	out   []uint32 // Detector: signature scratch
+	darts dartScratch
+
+	kfirst []uint64 // Weighted: first-term hash of each of keys
+	dterms []uint64 // Weighted: distinct terms
+	termDF uset     // Weighted: term → df, when counting
+	phrDF  []int64  // Weighted: df of each of keys
+	cut, n int64    // Weighted: the rare-phrase cut and N of the weights
+}
+
+// shrinkCap is the capacity (elements) above which a Sketcher drops a
+// scratch buffer after use: one outlier document must not keep its
+// buffers, tens of megabytes for a 20 MB text, for the rest of the run.
+const shrinkCap = 1 << 16
+
+// shrink releases the scratch buffers an outlier grew beyond shrinkCap.
+func (s *Sketcher) shrink() {
+	drop := func(n int) bool { return n > shrinkCap }
+	if drop(cap(s.sh)) || drop(cap(s.first)) || drop(cap(s.terms)) || drop(cap(s.keys)) ||
+		drop(cap(s.kfirst)) || drop(cap(s.dterms)) || drop(cap(s.lw)) || drop(cap(s.phrDF)) ||
+		drop(cap(s.set.tab)) || drop(cap(s.termDF.tab)) || drop(cap(s.darts.elems)) || drop(cap(s.buf)) {
+		s.sh, s.first, s.terms, s.keys, s.kfirst, s.dterms = nil, nil, nil, nil, nil, nil
+		s.lw, s.phrDF, s.buf = nil, nil, nil
+		s.set, s.termDF = uset{}, uset{}
+		s.darts.elems = nil
+	}
 }
 
 // NewSketcher returns a Sketcher for cfg, validated as [New] does.
@@ -314,10 +339,13 @@ func (s *Sketcher) probe(j, attempt uint64) uint64 {
 }
 
 // uset is a reusable open-addressing set of 64-bit hashes (zero stored
-// out of band), used to count distinct shingles without allocating.
+// out of band), used to count distinct shingles without allocating, and,
+// through put and get, a map from them to counts.
 type uset struct {
 	tab     []uint64
+	vals    []int64 // parallel to tab, grown by put
 	hasZero bool
+	zeroVal int64
 	n       int
 }
 
@@ -355,6 +383,48 @@ func (u *uset) add(x uint64) bool {
 			u.tab[i] = x
 			u.n++
 			return true
+		}
+	}
+}
+
+// put sets the value of x, inserting it.
+func (u *uset) put(x uint64, v int64) {
+	if x == 0 {
+		u.hasZero, u.zeroVal = true, v
+		return
+	}
+	if len(u.vals) < len(u.tab) {
+		u.vals = make([]int64, len(u.tab))
+	}
+	mask := uint64(len(u.tab) - 1)
+	for i := x & mask; ; i = (i + 1) & mask {
+		switch u.tab[i] {
+		case x:
+			u.vals[i] = v
+			return
+		case 0:
+			u.tab[i], u.vals[i] = x, v
+			u.n++
+			return
+		}
+	}
+}
+
+// get returns the value put for x, or 0.
+func (u *uset) get(x uint64) int64 {
+	if x == 0 {
+		if u.hasZero {
+			return u.zeroVal
+		}
+		return 0
+	}
+	mask := uint64(len(u.tab) - 1)
+	for i := x & mask; ; i = (i + 1) & mask {
+		switch u.tab[i] {
+		case x:
+			return u.vals[i]
+		case 0:
+			return 0
 		}
 	}
 }

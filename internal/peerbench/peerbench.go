@@ -1,6 +1,6 @@
 // Package peerbench times the neardup MinHash/LSH and SimHash against two
 // Go peers, github.com/ekzhu/minhash-lsh and github.com/dgryski/go-minhash,
-// on the Reuters-21578 corpus (issue 9, "Peer benchmark"). It is a nested
+// on the Reuters-21578 corpus. It is a nested
 // module so that the peers never become dependencies of the library.
 //
 // This file holds the measurement support: the shared shingle sets, exact
@@ -199,7 +199,7 @@ func Evaluate[V any](truth map[Pair]V, reported []Pair) Score {
 }
 
 // AtLeastAsGood reports whether ours recalls at least as many true pairs as
-// peer, out of the same truth: the issue's "equal or better recall".
+// peer, out of the same truth: the target, equal or better recall.
 func AtLeastAsGood(ours, peer Score) bool {
 	return ours.Truth == peer.Truth && ours.Hits >= peer.Hits
 }

@@ -1,0 +1,67 @@
+package minhash
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/configsweep"
+)
+
+// TestConfigSweep sets every numeric Config field to 0, -1, 1, the
+// extremes of its type, NaN and ±Inf, in each Mode: New must reject what
+// Add cannot survive.
+func TestConfigSweep(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the sweep builds hundreds of detectors; it runs without -race")
+	}
+	for _, mode := range []Mode{Jaccard, Weighted, Containment} {
+		t.Run(fmt.Sprint(mode), func(t *testing.T) {
+			c := configsweep.Run(t, Config{Mode: mode}, func(cfg Config) (detector.Detector, error) {
+				return New(cfg)
+			})
+			t.Logf("Mode %d: %d cases, %d rejected, %d accepted", mode, c.Cases, c.Rejected, c.Accepted)
+			assert.Positive(t, c.Rejected)
+			assert.Positive(t, c.Accepted)
+		})
+	}
+}
+
+// TestConfigBounds: options whose product or size once overflowed are
+// rejected with the field named, and Config returns the effective
+// configuration.
+func TestConfigBounds(t *testing.T) {
+	for _, tc := range []struct {
+		cfg   Config
+		field string
+	}{
+		{Config{Bands: 1 << 32, Rows: 1 << 32}, "Bands"},
+		{Config{Bands: math.MaxInt, Rows: 2}, "Bands"},
+		{Config{Bands: 2, Rows: math.MaxInt / 2}, "Bands"},
+		{Config{Bands: 64, Rows: 64}, "Bands·Rows"},
+		{Config{NumHashes: math.MaxInt}, "NumHashes"},
+		{Config{Supershingles: math.MaxInt}, "Supershingles"},
+		{Config{Supershingles: 4, SupershingleMatches: math.MaxInt}, "SupershingleMatches"},
+		{Config{FalsePositiveWeight: math.MaxFloat64}, "FalsePositiveWeight"},
+		{Config{FalseNegativeWeight: math.Inf(1)}, "FalseNegativeWeight"},
+		{Config{Power: math.NaN(), Mode: Weighted}, "Power"},
+		{Config{MinOverlap: math.MaxInt}, "MinOverlap"},
+		{Config{Shingle: math.MaxInt}, "Shingle"},
+		{Config{Sampler: 7}, "Sampler"},
+	} {
+		_, err := New(tc.cfg)
+		require.ErrorIs(t, err, detector.ErrInvalidConfig, "%+v", tc.cfg)
+		assert.Contains(t, err.Error(), tc.field)
+	}
+	d, err := New(Config{Mode: Weighted})
+	require.NoError(t, err)
+	want := WeightedConfig()
+	want.NumHashes, want.MinOverlap, want.Content = DefaultNumHashes, DefaultWeightedMinOverlap, DefaultContent
+	want.FalsePositiveWeight, want.FalseNegativeWeight = DefaultFalsePositiveWeight, DefaultFalseNegativeWeight
+	want.SupershingleMatches, want.MaxTextBytes = DefaultSupershingleMatches, detector.DefaultMaxTextBytes
+	assert.Equal(t, want, d.Config(), "Config returns the effective configuration")
+}

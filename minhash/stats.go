@@ -1,0 +1,327 @@
+package minhash
+
+import (
+	"math"
+	"sync"
+)
+
+// Stats holds the document frequencies Alonso et al. 2013 weigh phrases by:
+// the df of every term (for "the document frequency of the first term in the
+// window") and of every phrase, and the number of documents N (§4.3). It is
+// built from a reference collection with [Stats.AddDocument], or kept
+// online by a Weighted-mode [Detector] that was given none; such a Detector
+// takes a removed document's terms and phrases out again, so the
+// statistics describe the live documents and their memory follows them.
+//
+// A Stats is safe for concurrent use by multiple goroutines.
+type Stats struct {
+	mu     sync.RWMutex
+	sk     *Sketcher
+	n      int64
+	termDF dfTable
+	phrDF  dfTable
+	hist   []int64 // hist[d] = number of phrases with df d
+	nphr   int64
+}
+
+// NewStats returns empty statistics for the tokenising and phrase length of
+// cfg (its Language and Shingle, DefaultPhraseLen in Weighted mode).
+func NewStats(cfg Config) (*Stats, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	return newStats(cfg), nil
+}
+
+func newStats(cfg Config) *Stats {
+	return &Stats{sk: newSketcher(cfg)}
+}
+
+// AddDocument counts the distinct terms and phrases of text once each.
+func (st *Stats) AddDocument(text string) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.sk.phrases(text)
+	st.add(st.sk.dterms, st.sk.keys, nil, nil)
+	st.sk.shrink()
+}
+
+// add counts one document of the distinct terms and phrases given. When
+// termDF is not nil it receives each term's new df (keyed as terms), and
+// phrDF, when not nil, each phrase's new df in the order of phrases.
+// Caller holds st.mu.
+func (st *Stats) add(terms, phrases []uint64, termDF *uset, phrDF []int64) {
+	st.n++
+	for _, h := range terms {
+		n := st.termDF.inc(h)
+		if termDF != nil {
+			termDF.put(h, n)
+		}
+	}
+	for i, h := range phrases {
+		d := st.phrDF.inc(h) - 1
+		if phrDF != nil {
+			phrDF[i] = d + 1
+		}
+		if d > 0 {
+			st.hist[d]--
+		} else {
+			st.nphr++
+		}
+		for int64(len(st.hist)) <= d+1 {
+			st.hist = append(st.hist, 0)
+		}
+		st.hist[d+1]++
+	}
+}
+
+// remove takes one document of the distinct terms and phrases given out of
+// the counts, the inverse of add. Caller holds st.mu.
+func (st *Stats) remove(terms, phrases []uint64) {
+	st.n--
+	for _, h := range terms {
+		st.termDF.dec(h)
+	}
+	for _, h := range phrases {
+		d := st.phrDF.get(h)
+		if d == 0 {
+			continue
+		}
+		st.phrDF.dec(h)
+		st.hist[d]--
+		if d > 1 {
+			st.hist[d-1]++
+		} else {
+			st.nphr--
+		}
+	}
+	// The histogram is as long as the largest df ever seen; trim its
+	// zero tail so that an outlier's length does not stay.
+	for len(st.hist) > 2 && st.hist[len(st.hist)-1] == 0 {
+		st.hist = st.hist[:len(st.hist)-1]
+	}
+	if cap(st.hist) > 64 && 4*len(st.hist) < cap(st.hist) {
+		st.hist = append([]int64(nil), st.hist...)
+	}
+}
+
+// N returns the number of documents counted.
+func (st *Stats) N() int64 {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	return st.n
+}
+
+// rareCut returns the largest phrase df that is still rare.
+func (st *Stats) rareCut(cfg Config) int64 {
+	if cfg.RarePercent >= 100 {
+		return math.MaxInt64
+	}
+	// A phrase shared by two documents is always rare (not in the paper): the
+	// percentage rules are meant for large collections, and on a small one
+	// they would zero the very phrases a duplicate pair shares.
+	const minCut = 2
+	if cfg.Rare == RareDocFraction {
+		// §4.3: "occurs in at most n% of the documents".
+		return max(minCut, int64(math.Floor(cfg.RarePercent/100*float64(st.n))))
+	}
+	// §4.5: the bottom n% of phrases by df; phrases tied at the cut are in.
+	want := int64(math.Ceil(cfg.RarePercent / 100 * float64(st.nphr)))
+	var cum int64
+	for d, c := range st.hist {
+		cum += c
+		if cum >= want {
+			return max(minCut, int64(d))
+		}
+	}
+	return math.MaxInt64
+}
+
+// logWeight returns ln of the Alonso et al. 2013 weight of a phrase whose
+// first term has df dfFirst and which itself has df dfPhrase, among n
+// documents, or -Inf for weight 0. The combination is F(df_first) ·
+// scale(df_phrase) · rare (§4.3; the §4.4 example "df⁴ … divided by the
+// document frequency of the entire phrase" fixes that F applies to the
+// first-term df alone). Frequencies below 1 (a text not in the statistics)
+// count as 1.
+func logWeight(cfg Config, dfFirst, dfPhrase, n, cut int64) float64 {
+	dfFirst, dfPhrase, n = max(dfFirst, 1), max(dfPhrase, 1), max(n, 1)
+	if dfPhrase > cut {
+		return math.Inf(-1) // a common phrase weighs 0 (§4.5)
+	}
+	d := float64(dfFirst)
+	var lw float64
+	switch cfg.Weighting {
+	case WeightUniform:
+		lw = 0
+	case WeightDF:
+		lw = lnCount(dfFirst)
+	case WeightLnDF:
+		lw = math.Log(lnCount(dfFirst))
+	case WeightLnDFPow:
+		lw = cfg.Power * math.Log(lnCount(dfFirst))
+	case WeightDFPow:
+		lw = cfg.Power * lnCount(dfFirst)
+	case WeightIDF:
+		lw = math.Log(math.Log(float64(n) / d))
+	}
+	switch cfg.Scale {
+	case ScaleInverse:
+		lw -= math.Log(float64(dfPhrase))
+	case ScaleLogIDF:
+		lw += math.Log(math.Log1p(float64(n) / float64(dfPhrase)))
+	}
+	if math.IsNaN(lw) {
+		return math.Inf(-1)
+	}
+	return lw
+}
+
+// lnSmall[i] = ln i for the document frequencies most phrases have.
+var lnSmall = func() (t [4096]float64) {
+	for i := range t {
+		t[i] = math.Log(float64(i))
+	}
+	return t
+}()
+
+// lnCount returns ln n for a count n ≥ 1, from a table when small.
+func lnCount(n int64) float64 {
+	if n < int64(len(lnSmall)) {
+		return lnSmall[n]
+	}
+	return math.Log(float64(n))
+}
+
+// AppendWeightedSignature appends the weighted signature of the distinct
+// phrases of text, weighted by the configured Alonso et al. 2013 weighting
+// under stats and sampled by the configured Sampler, and returns it with
+// the number of distinct phrases. A nil stats weighs every phrase 1 (the
+// plain set). Phrases of weight 0 (common, or ln 1 = 0) are left out; a
+// text none of whose phrases weigh anything has no signature (dst
+// unchanged) but still its phrase count.
+//
+// It is O(n·K) for n phrases with IoffeICWS, O(n + K log K) with Darts
+// (see [DartMinHash]).
+func (s *Sketcher) AppendWeightedSignature(dst []uint32, text string, stats *Stats) ([]uint32, int) {
+	s.phrases(text)
+	s.weigh(stats)
+	return s.sampleWeighted(dst), len(s.keys)
+}
+
+// phrases fills s.keys with the distinct phrase hashes of text, s.kfirst
+// with the first-term hash of each, and s.dterms with the distinct terms.
+func (s *Sketcher) phrases(text string) {
+	s.shingles(text, true)
+	s.set.reset(len(s.sh))
+	s.keys, s.kfirst = s.keys[:0], s.kfirst[:0]
+	for i, h := range s.sh {
+		if s.set.add(h) {
+			s.keys = append(s.keys, h)
+			s.kfirst = append(s.kfirst, s.first[i])
+		}
+	}
+	s.set.reset(len(s.terms))
+	s.dterms = s.dterms[:0]
+	for _, h := range s.terms {
+		if s.set.add(h) {
+			s.dterms = append(s.dterms, h)
+		}
+	}
+}
+
+// weigh fills s.lw with the log-weights of the phrases s.phrases found,
+// under stats (nil: every weight 1).
+func (s *Sketcher) weigh(stats *Stats) {
+	s.lw = s.lw[:0]
+	if len(s.keys) == 0 {
+		return
+	}
+	if stats == nil {
+		for range s.keys {
+			s.lw = append(s.lw, 0)
+		}
+		return
+	}
+	s.phrDF = growInt64(s.phrDF, len(s.keys))
+	s.termDF.reset(len(s.kfirst))
+	stats.mu.RLock()
+	s.cut, s.n = stats.rareCut(s.cfg), stats.n
+	for i, h := range s.keys {
+		s.phrDF[i] = stats.phrDF.get(h)
+		s.termDF.put(s.kfirst[i], stats.termDF.get(s.kfirst[i]))
+	}
+	stats.mu.RUnlock()
+	s.weighCounted()
+}
+
+// countLocked counts the document s.phrases found into stats and keeps the
+// counts its weights need (the new df of each phrase and term, the cut,
+// N): one probe per phrase and term instead of a count and a lookup. It
+// is the part of weighing that must happen in the order of the stream;
+// weighCounted does the rest outside any lock.
+// Caller holds stats.mu.
+func (s *Sketcher) countLocked(stats *Stats) {
+	s.phrDF = growInt64(s.phrDF, len(s.keys))
+	s.termDF.reset(len(s.dterms))
+	stats.add(s.dterms, s.keys, &s.termDF, s.phrDF)
+	s.cut, s.n = stats.rareCut(s.cfg), stats.n
+}
+
+// weighCounted fills s.lw from the counts weigh or count kept.
+func (s *Sketcher) weighCounted() {
+	s.lw = s.lw[:0]
+	cut := floodCut(s.phrDF, s.cut)
+	for i := range s.keys {
+		s.lw = append(s.lw, logWeight(s.cfg, s.termDF.get(s.kfirst[i]), s.phrDF[i], s.n, cut))
+	}
+}
+
+// floodCut returns the rare-phrase cut for a document whose phrases have
+// the document frequencies df: cut itself, unless more than half of them
+// are common (df above cut), in which case no phrase of the document is cut.
+//
+// The rare-phrase rule (Alonso et al. 2013 §4.3, §4.5) zeroes the phrases
+// that many different stories share, boilerplate beside each story's own
+// text. A document most of whose phrases are common is not a story with
+// some boilerplate but a copy of a story that fills much of the
+// collection: cutting its phrases would leave only its edits, and a
+// stream flooded with near-copies of one story (more than RarePercent of
+// the documents) would stop finding them. Without the exception 2,000
+// stories and 3,500 near-copies of one made the later copies find
+// nothing (TestNearCopyFlood).
+func floodCut(df []int64, cut int64) int64 {
+	common := 0
+	for _, d := range df {
+		if d > cut {
+			common++
+		}
+	}
+	if 2*common > len(df) {
+		return math.MaxInt64
+	}
+	return cut
+}
+
+// sampleWeighted appends the signature of s.keys under the log-weights
+// s.lw (−Inf = absent) by the configured Sampler; log-weights keep df⁴/dfp
+// from overflowing.
+func (s *Sketcher) sampleWeighted(dst []uint32) []uint32 {
+	if len(s.keys) == 0 {
+		return dst
+	}
+	if s.cfg.Sampler == Darts {
+		return s.darts.sample(dst, s.keys, s.lw, s.cfg.NumHashes, s.seedMix)
+	}
+	return icws(dst, s.keys, s.cfg.NumHashes, s.seedMix, func(e int) (float64, bool) {
+		return s.lw[e], !math.IsInf(s.lw[e], -1) && !math.IsNaN(s.lw[e])
+	})
+}
+
+func growInt64(s []int64, n int) []int64 {
+	if cap(s) < n {
+		return make([]int64, n)
+	}
+	return s[:n]
+}
