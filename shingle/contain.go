@@ -31,16 +31,17 @@ func (x *containIndex) grow(idx uint32) {
 	}
 }
 
-// insert stores the features of document idx (copied).
+// insert stores the features of document idx; the index keeps set and
+// super (the caller hands over copies it made outside the lock).
 func (x *containIndex) insert(idx uint32, set []uint64, size int, super []uint64) {
 	x.grow(idx)
-	x.sets[idx] = slices.Clone(set)
+	x.sets[idx] = set
 	x.size[idx] = size
 	for _, f := range set {
 		x.post.add(f, idx)
 	}
 	if x.cfg.SuperShingle > 0 {
-		x.super[idx] = slices.Clone(super)
+		x.super[idx] = super
 		for _, f := range super {
 			x.sup.add(f, idx)
 		}
@@ -59,6 +60,8 @@ func (x *containIndex) remove(idx uint32) {
 		x.sup.remove(f, idx)
 	}
 	x.sets[idx], x.super[idx], x.size[idx] = nil, nil, 0
+	x.post.shrink()
+	x.sup.shrink()
 }
 
 // need returns the least count k with k/n ≥ θ in float64 arithmetic, the
@@ -126,7 +129,21 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndoc
 			x.ents = append(x.ents, v)
 		}
 		if prefix < n {
-			slices.SortFunc(x.order, func(i, j int) int { return x.lens[i] - x.lens[j] })
+			// Features only A holds (a list of one) are the rarest and
+			// yield no candidate: put them first without sorting, and
+			// sort the rest by posting length. Any prefix of n−k+1
+			// features is complete, so this changes no result; it keeps
+			// a long text of new words from sorting all of them.
+			k1 := 0
+			for p, i := range x.order {
+				if x.lens[i] <= 1 {
+					x.order[p], x.order[k1] = x.order[k1], i
+					k1++
+				}
+			}
+			if k1 < prefix {
+				slices.SortFunc(x.order[k1:], func(i, j int) int { return x.lens[i] - x.lens[j] })
+			}
 		}
 		for _, i := range x.order[:prefix] {
 			for _, c := range x.post.entryList(x.ents[i], x.lens[i] > 0) {
@@ -136,6 +153,7 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndoc
 			}
 		}
 	}
+	defer x.releaseScratch()
 	for _, c := range x.cands {
 		set := x.sets[c]
 		small := float64(min(n, len(set)))
@@ -150,6 +168,16 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndoc
 		}
 	}
 	return dst
+}
+
+// releaseScratch lets go of query scratch an outlier text grew.
+func (x *containIndex) releaseScratch() {
+	if cap(x.order) > largeScratch {
+		x.order, x.lens, x.ents = nil, nil, nil
+	}
+	if cap(x.cands) > largeScratch {
+		x.cands = nil
+	}
 }
 
 // minContainment estimates the containment of A in C from bottom-s

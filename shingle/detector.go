@@ -6,29 +6,31 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	plist "github.com/seed-9ef9c1df/neardup/internal/postings"
 )
 
 // Detector is a full-fingerprinting, DSC or SpotSigs detector, as its
 // Config.Method says, over one inverted index of integer posting lists.
 //
-// A Detector is safe for concurrent use by multiple goroutines: one mutex
-// serialises every call.
+// A Detector is safe for concurrent use by multiple goroutines. Text is
+// analysed and signed outside the index's lock, so concurrent Adds analyse
+// in parallel and a long Add holds up other calls only while it inserts
+// its features and answers.
 type Detector struct {
 	cfg Config
+	ex  sync.Pool // *extractor, one per concurrent Add
 
 	mu   sync.Mutex
 	docs *docset.Set
-	ex   *extractor
 	con  *containIndex // FullFingerprint, DSC
 	spot *spotIndex    // SpotSigs
 
 	// Exact duplicates for SpotSigs: the release reports a pair whose
 	// contents hash alike whatever their signatures (SpotSigs.java
 	// deduplicateIndex: counter.SHA1.equals(counter2.SHA1)).
-	digest  []uint64 // by dense index; 0 = no words
-	byHash  map[uint64][]uint32
-	hits    []hit
-	scratch []uint64
+	digest []uint64 // by dense index; 0 = no words
+	byHash map[uint64][]uint32
+	hits   []hit
 }
 
 var (
@@ -38,9 +40,9 @@ var (
 
 // New returns a detector for cfg. It returns an error wrapping
 // detector.ErrInvalidConfig, naming the field, when a field is out of
-// range (a negative length, a threshold outside (0, 1], MinIDF ≥ MaxIDF, an
-// unknown Method or Sampling, a Language that is not a BCP 47 tag, ...);
-// otherwise the error is nil.
+// range (a negative length, a threshold outside (0, 1], MinIDF ≥ MaxIDF, a
+// NaN, an unknown Method or Sampling, a Language that is not a BCP 47
+// tag, ...); otherwise the error is nil.
 func New(cfg Config) (*Detector, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
@@ -50,7 +52,15 @@ func New(cfg Config) (*Detector, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Detector{cfg: cfg, docs: docset.New("shingle", cfg.MaxTextBytes), ex: ex}
+	d := &Detector{cfg: cfg, docs: docset.New("shingle", cfg.MaxTextBytes)}
+	d.ex.New = func() any {
+		e, err := newExtractor(cfg)
+		if err != nil {
+			panic(err) // unreachable: the same cfg built one above
+		}
+		return e
+	}
+	d.ex.Put(ex)
 	if cfg.Method == SpotSigs {
 		d.spot = &spotIndex{cfg: cfg}
 		d.byHash = map[uint64][]uint32{}
@@ -60,53 +70,86 @@ func New(cfg Config) (*Detector, error) {
 	return d, nil
 }
 
-// Config returns the detector's configuration with every default filled in.
+// Config returns the detector's effective configuration: every default
+// filled in.
 func (d *Detector) Config() Config { return d.cfg }
+
+// analysis is a text's features, computed outside the lock and owned by
+// the Add that computed them.
+type analysis struct {
+	set, super []uint64 // FullFingerprint, DSC
+	size       int
+	hashes     []uint64 // SpotSigs
+	cnt        []uint32
+	digest     uint64
+	words      bool
+}
+
+// analyse computes the features of text with a pooled extractor.
+func (d *Detector) analyse(text string) analysis {
+	e := d.ex.Get().(*extractor)
+	var a analysis
+	switch d.cfg.Method {
+	case SpotSigs:
+		h, c := e.spots(text)
+		a.hashes, a.cnt = slices.Clone(h), slices.Clone(c)
+		a.digest, a.words = e.hash, e.ntok > 0
+	case FullFingerprint:
+		a.set = slices.Clone(e.shingles(text))
+		a.size = len(a.set)
+	default:
+		set, size := e.sample(text)
+		a.set, a.size = slices.Clone(set), size
+		if d.cfg.SuperShingle > 0 {
+			a.super = slices.Clone(e.superShingles(a.set, d.cfg.SuperShingle))
+		}
+	}
+	if e.release(len(text)) {
+		d.ex.Put(e)
+	}
+	return a
+}
 
 // Add indexes doc and returns the live documents that contain it: for full
 // fingerprinting and DSC the documents holding at least Threshold of its
 // shingles (or sample), scored by that fraction; for SpotSigs its
 // near-duplicates, scored by multiset Jaccard similarity (1 for an exact
-// duplicate). Matches are ordered by [detector.SortMatches].
+// duplicate). Matches are ordered by [detector.SortMatches]. The answer is
+// the one [Detector.Containers] gives for doc right after the Add.
+//
+// The closed, ID and size checks come first; the text is then analysed
+// without the lock, and only the insertion and the answer hold it (the ID
+// is checked again under the lock: of concurrent Adds of one new ID,
+// exactly one succeeds and the others return an error wrapping
+// detector.ErrDuplicateID).
 //
 // Add time for full fingerprinting is O(n log n + P + K·n) for a text of n
 // shingles, P the postings of its n−⌈θn⌉+1 rarest shingles and K the
-// candidates they yield; DSC works on the sample. SpotSigs is
-// O(P' + K'·n) amortised, with P' the postings scanned before early
-// termination, plus an O(total signatures) refresh of the idf view once
-// the collection has changed by an eighth since the last one.
+// candidates they yield; DSC works on the sample. SpotSigs is O(n + P' +
+// K'·n), with P' the postings scanned before early termination, plus the
+// documents holding a signature whose idf crosses the band's edge with
+// this Add (see the package documentation).
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	if err := d.docs.Check(doc); err != nil {
+	err := d.docs.Check(doc)
+	d.mu.Unlock()
+	if err != nil {
 		return nil, err
 	}
-	switch d.cfg.Method {
-	case SpotSigs:
-		hashes, cnt := d.ex.spots(doc.Text)
-		idx, _ := d.docs.Add(doc)
-		d.spot.insert(idx, hashes, cnt)
-		d.setDigest(idx, d.ex.hash, d.ex.ntok > 0)
+	a := d.analyse(doc.Text)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	idx, err := d.docs.Add(doc) // closed or a duplicate ID since the check
+	if err != nil {
+		return nil, err
+	}
+	if d.cfg.Method == SpotSigs {
+		d.spot.insert(idx, a.hashes, a.cnt)
+		d.setDigest(idx, a.digest, a.words)
 		return d.similar(idx), nil
-	default:
-		set, size, super := d.features(doc.Text)
-		idx, _ := d.docs.Add(doc)
-		d.con.insert(idx, set, size, super)
-		return d.containers(idx), nil
 	}
-}
-
-// features extracts FFP's shingle set or DSC's sample and super-shingles.
-func (d *Detector) features(text string) (set []uint64, size int, super []uint64) {
-	if d.cfg.Method == FullFingerprint {
-		set = d.ex.shingles(text)
-		return set, len(set), nil
-	}
-	set, size = d.ex.sample(text)
-	if d.cfg.SuperShingle > 0 {
-		super = d.ex.superShingles(set, d.cfg.SuperShingle)
-	}
-	return set, size, super
+	d.con.insert(idx, a.set, a.size, a.super)
+	return d.containers(idx), nil
 }
 
 func (d *Detector) setDigest(idx uint32, h uint64, ok bool) {
@@ -163,9 +206,9 @@ func (d *Detector) matches() []detector.Match {
 // Containers returns the live documents that contain the document id (for
 // SpotSigs, its near-duplicates), including ones added after it, ordered by
 // [detector.SortMatches]. It is computed from the index on every call, with
-// the cost of an Add of the same text; for SpotSigs, a call after Adds or
-// Removes first refreshes the idf view (O(total signatures)), so the answer
-// is exact under the live document frequencies.
+// the cost of an Add of the same text (no analysis); for SpotSigs it is
+// exact under the live document frequencies, which the index keeps up to
+// date with every Add and Remove.
 func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -174,7 +217,6 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 		return nil, err
 	}
 	if d.cfg.Method == SpotSigs {
-		d.spot.fresh()
 		return d.similar(idx), nil
 	}
 	return d.containers(idx), nil
@@ -191,15 +233,7 @@ func (d *Detector) Remove(id string) error {
 	if d.cfg.Method == SpotSigs {
 		d.spot.remove(idx)
 		if h := d.digest[idx]; h != 0 {
-			l := d.byHash[h]
-			if i := slices.Index(l, idx); i >= 0 {
-				l = slices.Delete(l, i, i+1)
-			}
-			if len(l) == 0 {
-				delete(d.byHash, h)
-			} else {
-				d.byHash[h] = l
-			}
+			plist.Delete(d.byHash, h, idx)
 			d.digest[idx] = 0
 		}
 		return nil
