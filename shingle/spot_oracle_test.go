@@ -48,7 +48,7 @@ type oldSpotIndex struct {
 	ids  map[uint64]uint32 // signature hash → signature ID
 	df   []int32           // by signature ID: live counted documents holding it
 	n    int               // live counted documents (the N of the idf)
-	docs []oldSpotDoc         // by dense index
+	docs []oldSpotDoc      // by dense index
 
 	live int // live documents, counted or not
 
@@ -331,7 +331,6 @@ func (x *oldSpotIndex) similar(self uint32, ndocs int, dst []hit) []hit {
 	}
 	return dst
 }
-
 
 // compareWithOracle adds texts to an incremental index and to the
 // refreshed-view oracle, removes every third document at the end, and at
