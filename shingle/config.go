@@ -84,8 +84,8 @@ const (
 	// shared features as evidence: chosen by the defaults procedure (go run
 	// ./examples/defaults) over news pages, graded reuse, wire copy and
 	// Turkish news. Varol 2012 §4.1.1-4.1.2 uses 60% ("if a document d_C
-	// contains 60% of d_A's shingles, then d_C ⊇ d_A"), which finds 72% of
-	// the Gold Set pairs against 88% (FFP).
+	// contains 60% of d_A's shingles, then d_C ⊇ d_A"), which misses many
+	// more Gold Set pairs (docs/shingle.md).
 	DefaultContainment = 0.25
 	// DefaultModulus is DSC's modulus m for SampleModulus. Broder's DSC kept
 	// fingerprints ≡ 0 mod 25 of 10-word shingles of web pages (Uyar 2009
@@ -106,7 +106,7 @@ const (
 	// DefaultAntecedents are SpotSigs' antecedents: the set with the best
 	// Gold Set F1 (0.87) in Alonso et al. 2013 §4.8, a row of their Table 5.
 	// (Table 5's best row on ClueWeb adds there, a, it: F1 0.797 there, and
-	// 0.907 against 0.919 here on goldset-dev at τ = 0.1.)
+	// lower than this set here on goldset-dev: docs/shingle.md.)
 	DefaultAntecedents = "is,the,said,was"
 	// DefaultChainLength is SpotSigs' chain length c: "the best settings
 	// reported in the SpotSigs paper are a chain length of 3 plus a distance
@@ -126,8 +126,8 @@ const (
 	DefaultMaxIDF = 0.8
 	// DefaultJaccard is SpotSigs' similarity threshold τ. The paper's value
 	// could not be obtained; the authors' release ships 0.85, which
-	// finds 12% of the goldset-dev pairs. 0.1 has the best F1 of our sweep
-	// on goldset-dev (empirical: TestGoldSet).
+	// finds few of the goldset-dev pairs. 0.1 has the best F1 of our sweep
+	// on goldset-dev (TestGoldSet; docs/shingle.md).
 	DefaultJaccard = 0.1
 )
 
