@@ -21,6 +21,11 @@ type containIndex struct {
 	lens  []int    // scratch: posting lengths of a query's features
 	ents  []uint32 // scratch: posting entries of a query's features (lens < 0: absent)
 	cands []uint32 // scratch: candidates
+
+	// prepared is the document whose posting entries and lengths insert
+	// left in lens and ents, so that Add's query does not look its
+	// features up a second time (noPrepared: none).
+	prepared uint32
 }
 
 func (x *containIndex) grow(idx uint32) {
@@ -37,9 +42,14 @@ func (x *containIndex) insert(idx uint32, set []uint64, size int, super []uint64
 	x.grow(idx)
 	x.sets[idx] = set
 	x.size[idx] = size
+	x.lens, x.ents = x.lens[:0], x.ents[:0]
+	x.post.reserve(len(set))
 	for _, f := range set {
-		x.post.add(f, idx)
+		v, n := x.post.add(f, idx)
+		x.lens = append(x.lens, n)
+		x.ents = append(x.ents, v)
 	}
+	x.prepared = idx
 	if x.cfg.SuperShingle > 0 {
 		x.super[idx] = super
 		for _, f := range super {
@@ -48,8 +58,12 @@ func (x *containIndex) insert(idx uint32, set []uint64, size int, super []uint64
 	}
 }
 
+// noPrepared is containIndex.prepared when no query is prepared.
+const noPrepared = ^uint32(0)
+
 // remove forgets document idx and purges it from the postings.
 func (x *containIndex) remove(idx uint32) {
+	x.prepared = noPrepared
 	if int(idx) >= len(x.sets) {
 		return
 	}
@@ -98,6 +112,8 @@ type hit struct {
 // estimate is conditioned on C's sketch) and counts over all of A's sample.
 func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndocs int, dst []hit) []hit {
 	n := len(a)
+	prepared := x.prepared == self && len(x.lens) == n
+	x.prepared = noPrepared
 	if n == 0 {
 		return dst
 	}
@@ -121,12 +137,19 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndoc
 		if !minSample {
 			prefix = n - k + 1
 		}
-		x.order, x.lens, x.ents = x.order[:0], x.lens[:0], x.ents[:0]
-		for i, f := range a {
-			v, ok := x.post.lookup(f)
+		x.order = x.order[:0]
+		for i := range a {
 			x.order = append(x.order, i)
-			x.lens = append(x.lens, x.post.entryLen(v, ok))
-			x.ents = append(x.ents, v)
+		}
+		if !prepared {
+			// Containers, or an Add whose insert left no entries: look
+			// the features up.
+			x.lens, x.ents = x.lens[:0], x.ents[:0]
+			for _, f := range a {
+				v, ok := x.post.lookup(f)
+				x.lens = append(x.lens, x.post.entryLen(v, ok))
+				x.ents = append(x.ents, v)
+			}
 		}
 		if prefix < n {
 			// Features only A holds (a list of one) are the rarest and
@@ -146,7 +169,10 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndoc
 			}
 		}
 		for _, i := range x.order[:prefix] {
-			for _, c := range x.post.entryList(x.ents[i], x.lens[i] > 0) {
+			if x.lens[i] <= 1 {
+				continue // A alone holds it
+			}
+			for _, c := range x.post.entryList(x.ents[i], true) {
 				if x.mark.visit(c) {
 					x.cands = append(x.cands, c)
 				}

@@ -334,16 +334,33 @@ func (p *postings) entryList(v uint32, ok bool) []uint32 {
 	return p.lists[v]
 }
 
-func (p *postings) add(f uint64, doc uint32) {
+// reserve makes room for n more features when n is large against the map
+// (a Go map doubles as it grows, rehashing everything each time): one
+// rebuild at the final size instead of several doublings under the lock.
+func (p *postings) reserve(n int) {
+	if n < minRebuild || n <= len(p.ids) {
+		return
+	}
+	ids := make(map[uint64]uint32, len(p.ids)+n)
+	for f, v := range p.ids {
+		ids[f] = v
+	}
+	p.ids = ids
+}
+
+// add records doc under f and returns f's entry and list length after it,
+// as lookup and entryLen would.
+func (p *postings) add(f uint64, doc uint32) (uint32, int) {
 	if p.ids == nil {
 		p.ids = make(map[uint64]uint32)
 	}
 	v, ok := p.ids[f]
 	switch {
 	case !ok:
-		p.ids[f] = single | doc
+		v = single | doc
+		p.ids[f] = v
 		p.peak = max(p.peak, len(p.ids))
-		return
+		return v, 1
 	case v&single != 0:
 		var id uint32
 		if n := len(p.free); n > 0 {
@@ -355,9 +372,10 @@ func (p *postings) add(f uint64, doc uint32) {
 		}
 		p.lists[id] = append(p.lists[id][:0], v&^single, doc)
 		p.ids[f] = id
-		return
+		return id, 2
 	}
 	p.lists[v] = append(p.lists[v], doc)
+	return v, len(p.lists[v])
 }
 
 // remove deletes doc from f's list (order within a list is not kept).

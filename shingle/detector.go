@@ -65,7 +65,7 @@ func New(cfg Config) (*Detector, error) {
 		d.spot = &spotIndex{cfg: cfg}
 		d.byHash = map[uint64][]uint32{}
 	} else {
-		d.con = &containIndex{cfg: cfg}
+		d.con = &containIndex{cfg: cfg, prepared: noPrepared}
 	}
 	return d, nil
 }
