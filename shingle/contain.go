@@ -2,6 +2,7 @@ package shingle
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 )
@@ -9,47 +10,85 @@ import (
 // containIndex is the index of full fingerprinting and DSC: each live
 // document's sorted feature set (all shingles, or DSC's sample) and an
 // inverted index from feature to documents.
+//
+// The feature postings, the bulk of an Add's index work, are split into
+// shards by the feature's top bits, each with its own mutex, so that an Add
+// inserts its postings without the Detector's lock (insertPostings) and
+// concurrent Adds insert in parallel. Everything else (the sets, the
+// DSC-SS postings, the queries, removal) runs under the Detector's lock;
+// queries and removal lock a shard around each access. A document whose
+// postings are being inserted is pending: queries skip it, and it becomes
+// visible when publish stores its set.
 type containIndex struct {
-	cfg   Config
-	sets  [][]uint64 // by dense index: sorted features
-	size  []int      // by dense index: distinct shingles the set was drawn from
-	super [][]uint64 // by dense index: DSC-SS super-shingles
-	post  postings
-	sup   postings
-	mark  marks
-	order []int    // scratch: feature order of a query
-	lens  []int    // scratch: posting lengths of a query's features
-	ents  []uint32 // scratch: posting entries of a query's features (lens < 0: absent)
-	cands []uint32 // scratch: candidates
-
-	// prepared is the document whose posting entries and lengths insert
-	// left in lens and ents, so that Add's query does not look its
-	// features up a second time (noPrepared: none).
-	prepared uint32
+	cfg     Config
+	sets    [][]uint64 // by dense index: sorted features
+	size    []int      // by dense index: distinct shingles the set was drawn from
+	super   [][]uint64 // by dense index: DSC-SS super-shingles
+	pending []bool     // by dense index: postings being inserted, not yet published
+	post    [nShards]shard
+	sup     postings
+	mark    marks
+	order   []int    // scratch: feature order of a query
+	lens    []int    // scratch: posting lengths of a query's features
+	cands   []uint32 // scratch: candidates
 }
+
+// nShards is the number of posting shards (a power of two).
+const nShards = 64
+
+// shard is one lock-guarded part of the feature postings.
+type shard struct {
+	mu sync.Mutex
+	p  postings
+	_  [40]byte // keep two shards' mutexes off one cache line
+}
+
+// shardOf returns the shard of feature f.
+func (x *containIndex) shardOf(f uint64) *shard { return &x.post[f>>58] }
 
 func (x *containIndex) grow(idx uint32) {
 	for int(idx) >= len(x.sets) {
 		x.sets = append(x.sets, nil)
 		x.size = append(x.size, 0)
 		x.super = append(x.super, nil)
+		x.pending = append(x.pending, false)
 	}
 }
 
-// insert stores the features of document idx; the index keeps set and
-// super (the caller hands over copies it made outside the lock).
-func (x *containIndex) insert(idx uint32, set []uint64, size int, super []uint64) {
+// reserve marks document idx pending (under the Detector's lock).
+func (x *containIndex) reserve(idx uint32) {
+	x.grow(idx)
+	x.pending[idx] = true
+}
+
+// insertPostings adds document idx under each of its features; it takes
+// only the shards' locks, so the Detector's lock need not be held.
+func (x *containIndex) insertPostings(idx uint32, set []uint64) {
+	if len(set) >= nShards*minRebuild {
+		// A large document: size each shard's map once.
+		for i := range x.post {
+			s := &x.post[i]
+			s.mu.Lock()
+			s.p.reserve(len(set) / nShards)
+			s.mu.Unlock()
+		}
+	}
+	for _, f := range set {
+		s := x.shardOf(f)
+		s.mu.Lock()
+		s.p.add(f, idx)
+		s.mu.Unlock()
+	}
+}
+
+// publish stores the features of pending document idx, whose postings are
+// in, and makes it visible (under the Detector's lock). The index keeps set
+// and super.
+func (x *containIndex) publish(idx uint32, set []uint64, size int, super []uint64) {
 	x.grow(idx)
 	x.sets[idx] = set
 	x.size[idx] = size
-	x.lens, x.ents = x.lens[:0], x.ents[:0]
-	x.post.reserve(len(set))
-	for _, f := range set {
-		v, n := x.post.add(f, idx)
-		x.lens = append(x.lens, n)
-		x.ents = append(x.ents, v)
-	}
-	x.prepared = idx
+	x.pending[idx] = false
 	if x.cfg.SuperShingle > 0 {
 		x.super[idx] = super
 		for _, f := range super {
@@ -58,23 +97,27 @@ func (x *containIndex) insert(idx uint32, set []uint64, size int, super []uint64
 	}
 }
 
-// noPrepared is containIndex.prepared when no query is prepared.
-const noPrepared = ^uint32(0)
+// isPending reports whether document idx is still being inserted.
+func (x *containIndex) isPending(idx uint32) bool {
+	return int(idx) < len(x.pending) && x.pending[idx]
+}
 
 // remove forgets document idx and purges it from the postings.
 func (x *containIndex) remove(idx uint32) {
-	x.prepared = noPrepared
 	if int(idx) >= len(x.sets) {
 		return
 	}
 	for _, f := range x.sets[idx] {
-		x.post.remove(f, idx)
+		s := x.shardOf(f)
+		s.mu.Lock()
+		s.p.remove(f, idx)
+		s.p.shrink()
+		s.mu.Unlock()
 	}
 	for _, f := range x.super[idx] {
 		x.sup.remove(f, idx)
 	}
 	x.sets[idx], x.super[idx], x.size[idx] = nil, nil, 0
-	x.post.shrink()
 	x.sup.shrink()
 }
 
@@ -112,8 +155,6 @@ type hit struct {
 // estimate is conditioned on C's sketch) and counts over all of A's sample.
 func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndocs int, dst []hit) []hit {
 	n := len(a)
-	prepared := x.prepared == self && len(x.lens) == n
-	x.prepared = noPrepared
 	if n == 0 {
 		return dst
 	}
@@ -137,19 +178,15 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndoc
 		if !minSample {
 			prefix = n - k + 1
 		}
-		x.order = x.order[:0]
-		for i := range a {
+		x.order, x.lens = x.order[:0], x.lens[:0]
+		for i, f := range a {
+			sh := x.shardOf(f)
+			sh.mu.Lock()
+			v, ok := sh.p.lookup(f)
+			n := sh.p.entryLen(v, ok)
+			sh.mu.Unlock()
 			x.order = append(x.order, i)
-		}
-		if !prepared {
-			// Containers, or an Add whose insert left no entries: look
-			// the features up.
-			x.lens, x.ents = x.lens[:0], x.ents[:0]
-			for _, f := range a {
-				v, ok := x.post.lookup(f)
-				x.lens = append(x.lens, x.post.entryLen(v, ok))
-				x.ents = append(x.ents, v)
-			}
+			x.lens = append(x.lens, n)
 		}
 		if prefix < n {
 			// Features only A holds (a list of one) are the rarest and
@@ -170,17 +207,23 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndoc
 		}
 		for _, i := range x.order[:prefix] {
 			if x.lens[i] <= 1 {
-				continue // A alone holds it
+				continue // A alone holds it (or, inserted since, a pending document)
 			}
-			for _, c := range x.post.entryList(x.ents[i], true) {
+			sh := x.shardOf(a[i])
+			sh.mu.Lock()
+			for _, c := range sh.p.list(a[i]) {
 				if x.mark.visit(c) {
 					x.cands = append(x.cands, c)
 				}
 			}
+			sh.mu.Unlock()
 		}
 	}
 	defer x.releaseScratch()
 	for _, c := range x.cands {
+		if x.pending[c] {
+			continue // its postings are in, its set is not yet
+		}
 		set := x.sets[c]
 		small := float64(min(n, len(set)))
 		if minSample {
@@ -199,7 +242,7 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndoc
 // releaseScratch lets go of query scratch an outlier text grew.
 func (x *containIndex) releaseScratch() {
 	if cap(x.order) > largeScratch {
-		x.order, x.lens, x.ents = nil, nil, nil
+		x.order, x.lens = nil, nil
 	}
 	if cap(x.cands) > largeScratch {
 		x.cands = nil

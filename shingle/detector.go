@@ -1,6 +1,7 @@
 package shingle
 
 import (
+	"fmt"
 	"slices"
 	"sync"
 
@@ -13,9 +14,10 @@ import (
 // Config.Method says, over one inverted index of integer posting lists.
 //
 // A Detector is safe for concurrent use by multiple goroutines. Text is
-// analysed and signed outside the index's lock, so concurrent Adds analyse
-// in parallel and a long Add holds up other calls only while it inserts
-// its features and answers.
+// analysed and signed outside the index's lock (and, for full
+// fingerprinting and DSC, postings are inserted under per-shard locks), so
+// concurrent Adds work in parallel and a long Add holds up other calls
+// only while it answers (and, for SpotSigs, inserts).
 type Detector struct {
 	cfg Config
 	ex  sync.Pool // *extractor, one per concurrent Add
@@ -65,7 +67,7 @@ func New(cfg Config) (*Detector, error) {
 		d.spot = &spotIndex{cfg: cfg}
 		d.byHash = map[uint64][]uint32{}
 	} else {
-		d.con = &containIndex{cfg: cfg, prepared: noPrepared}
+		d.con = &containIndex{cfg: cfg}
 	}
 	return d, nil
 }
@@ -118,10 +120,13 @@ func (d *Detector) analyse(text string) analysis {
 // the one [Detector.Containers] gives for doc right after the Add.
 //
 // The closed, ID and size checks come first; the text is then analysed
-// without the lock, and only the insertion and the answer hold it (the ID
-// is checked again under the lock: of concurrent Adds of one new ID,
-// exactly one succeeds and the others return an error wrapping
-// detector.ErrDuplicateID).
+// without the lock, which is taken again to register the ID (checked
+// again: of concurrent Adds of one new ID, exactly one succeeds and the
+// others return an error wrapping detector.ErrDuplicateID). Full
+// fingerprinting and DSC then insert their postings under per-shard locks
+// only, and take the lock a last time to publish the document and answer;
+// until then Containers and Remove of its ID report it unknown. SpotSigs
+// inserts and answers under the lock.
 //
 // Add time for full fingerprinting is O(n log n + P + K·n) for a text of n
 // shingles, P the postings of its n−⌈θn⌉+1 rarest shingles and K the
@@ -138,18 +143,40 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	}
 	a := d.analyse(doc.Text)
 	d.mu.Lock()
-	defer d.mu.Unlock()
 	idx, err := d.docs.Add(doc) // closed or a duplicate ID since the check
 	if err != nil {
+		d.mu.Unlock()
 		return nil, err
 	}
 	if d.cfg.Method == SpotSigs {
+		defer d.mu.Unlock()
 		d.spot.insert(idx, a.hashes, a.cnt)
 		d.setDigest(idx, a.digest, a.words)
 		return d.similar(idx), nil
 	}
-	d.con.insert(idx, a.set, a.size, a.super)
+	// The postings go in under their shards' locks only; until publish,
+	// the document is pending: registered (its ID taken) but invisible.
+	x := d.con
+	x.reserve(idx)
+	d.mu.Unlock()
+	x.insertPostings(idx, a.set)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.docs.Closed() {
+		return nil, fmt.Errorf("shingle: Add(%q): %w", doc.ID, detector.ErrClosed)
+	}
+	x.publish(idx, a.set, a.size, a.super)
 	return d.containers(idx), nil
+}
+
+// lookup returns the dense index of a live, published document.
+func (d *Detector) lookup(op, id string) (uint32, error) {
+	idx, err := d.docs.Lookup(op, id)
+	if err == nil && d.con != nil && d.con.isPending(idx) {
+		// Its Add has not returned: as if the call came before it.
+		return 0, fmt.Errorf("shingle: %s(%q): %w", op, id, detector.ErrUnknownID)
+	}
+	return idx, err
 }
 
 func (d *Detector) setDigest(idx uint32, h uint64, ok bool) {
@@ -212,7 +239,7 @@ func (d *Detector) matches() []detector.Match {
 func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	idx, err := d.docs.Lookup("Containers", id)
+	idx, err := d.lookup("Containers", id)
 	if err != nil {
 		return nil, err
 	}
@@ -226,6 +253,9 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 func (d *Detector) Remove(id string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if _, err := d.lookup("Remove", id); err != nil {
+		return err
+	}
 	idx, err := d.docs.Remove(id)
 	if err != nil {
 		return err

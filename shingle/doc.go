@@ -145,8 +145,10 @@
 //
 // A [Detector] is safe for concurrent use by multiple goroutines. Add
 // checks the document (closed, ID, size) before any work, analyses and
-// signs the text without holding the index's lock, and takes the lock only
-// to insert and answer; Containers, Remove and Close hold it briefly. Of
+// signs the text without holding the index's lock, and takes the lock to
+// register the ID and, after inserting its postings under per-shard locks
+// (full fingerprinting, DSC) or under the lock (SpotSigs), to answer;
+// Containers, Remove and Close hold it briefly. Of
 // concurrent Adds of one new ID exactly one succeeds and the others return
 // detector.ErrDuplicateID. [Extract], [Containment] and [Jaccard] are pure
 // functions.

@@ -175,3 +175,49 @@ func TestConcurrentAddsMatchSequential(t *testing.T) {
 		})
 	}
 }
+
+// TestRacingCalls runs Add, Containers and Remove of a small pool of IDs
+// from 8 goroutines, with Close racing them half-way: no panic, every
+// error one of the documented sentinels, and only ErrClosed after Close.
+func TestRacingCalls(t *testing.T) {
+	docs := synth.Docs(40, synth.Config{Seed: 50, VariantRate: 0.5, Recent: 10})
+	for _, mc := range methodConfigs {
+		t.Run(mc.name, func(t *testing.T) {
+			d, err := shingle.New(synthConfig(mc.cfg))
+			require.NoError(t, err)
+			allowed := func(err error) bool {
+				return err == nil || errors.Is(err, detector.ErrDuplicateID) || errors.Is(err, detector.ErrUnknownID) || errors.Is(err, detector.ErrClosed)
+			}
+			var wg sync.WaitGroup
+			for g := range 8 {
+				wg.Go(func() {
+					r := rand.New(rand.NewPCG(uint64(g), 1))
+					for i := range 300 {
+						if g == 0 && i == 150 {
+							assert.NoError(t, d.Close())
+						}
+						doc := docs[r.IntN(len(docs))]
+						var err error
+						switch r.IntN(3) {
+						case 0:
+							_, err = d.Add(doc)
+						case 1:
+							_, err = d.Containers(doc.ID)
+						default:
+							err = d.Remove(doc.ID)
+						}
+						if !allowed(err) {
+							t.Errorf("unexpected error: %v", err)
+						}
+					}
+				})
+			}
+			wg.Wait()
+			_, err = d.Add(docs[0])
+			assert.ErrorIs(t, err, detector.ErrClosed)
+			_, err = d.Containers(docs[0].ID)
+			assert.ErrorIs(t, err, detector.ErrClosed)
+			assert.ErrorIs(t, d.Remove(docs[0].ID), detector.ErrClosed)
+		})
+	}
+}
