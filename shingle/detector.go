@@ -22,7 +22,11 @@ type Detector struct {
 	cfg Config
 	ex  sync.Pool // *extractor, one per concurrent Add
 
-	mu   sync.Mutex
+	// mu guards the index. FullFingerprint and DSC hold it exclusively;
+	// SpotSigs searches (the answer of Add, Containers) share it, each
+	// with scratch from sq.
+	mu   sync.RWMutex
+	sq   sync.Pool // *spotQuery
 	docs *docset.Set
 	con  *containIndex // FullFingerprint, DSC
 	spot *spotIndex    // SpotSigs
@@ -32,7 +36,7 @@ type Detector struct {
 	// deduplicateIndex: counter.SHA1.equals(counter2.SHA1)).
 	digest []uint64 // by dense index; 0 = no words
 	byHash map[uint64][]uint32
-	hits   []hit
+	hits   []hit // FullFingerprint, DSC: scratch of the answer
 }
 
 var (
@@ -126,7 +130,11 @@ func (d *Detector) analyse(text string) analysis {
 // fingerprinting and DSC then insert their postings under per-shard locks
 // only, and take the lock a last time to publish the document and answer;
 // until then Containers and Remove of its ID report it unknown. SpotSigs
-// inserts and answers under the lock.
+// inserts under the lock and searches under a read lock shared with other
+// searches: under concurrent Adds its answer reflects the index when the
+// search runs, which may already hold a document added concurrently (whose
+// own Add then reports the pair too); if the document was removed before
+// its answer, Add returns no match.
 //
 // Add time for full fingerprinting is O(n log n + P + K·n) for a text of n
 // shingles, P the postings of its n−⌈θn⌉+1 rarest shingles and K the
@@ -149,9 +157,18 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		return nil, err
 	}
 	if d.cfg.Method == SpotSigs {
-		defer d.mu.Unlock()
 		d.spot.insert(idx, a.hashes, a.cnt)
 		d.setDigest(idx, a.digest, a.words)
+		d.mu.Unlock()
+		// The search only reads: it shares the lock with other searches.
+		d.mu.RLock()
+		defer d.mu.RUnlock()
+		if cur, err := d.docs.Lookup("Add", doc.ID); err != nil || cur != idx {
+			if d.docs.Closed() {
+				return nil, fmt.Errorf("shingle: Add(%q): %w", doc.ID, detector.ErrClosed)
+			}
+			return nil, nil // removed by a concurrent Remove before the answer
+		}
 		return d.similar(idx), nil
 	}
 	// The postings go in under their shards' locks only; until publish,
@@ -196,34 +213,46 @@ func (d *Detector) setDigest(idx uint32, h uint64, ok bool) {
 func (d *Detector) containers(idx uint32) []detector.Match {
 	x := d.con
 	d.hits = x.containers(x.sets[idx], x.super[idx], idx, d.docs.Cap(), d.hits[:0])
-	return d.matches()
+	if cap(d.hits) > largeScratch {
+		defer func() { d.hits = nil }()
+	}
+	return d.matches(d.hits)
 }
 
-// similar answers for SpotSigs: the view's near-duplicates plus the exact
-// duplicates.
+// similar answers for SpotSigs: the near-duplicates under the live
+// statistics plus the exact duplicates. It needs the lock, shared or not.
 func (d *Detector) similar(idx uint32) []detector.Match {
-	d.hits = d.spot.similar(idx, d.docs.Cap(), d.hits[:0])
+	q, _ := d.sq.Get().(*spotQuery)
+	if q == nil {
+		q = &spotQuery{}
+	}
+	defer d.sq.Put(q)
+	hits := d.spot.similar(idx, d.docs.Cap(), q.hits[:0], q)
 	if h := d.digest[idx]; h != 0 {
 		for _, o := range d.byHash[h] {
 			if o == idx {
 				continue
 			}
-			if i := slices.IndexFunc(d.hits, func(x hit) bool { return x.idx == o }); i >= 0 {
-				d.hits[i].score = 1
+			if i := slices.IndexFunc(hits, func(x hit) bool { return x.idx == o }); i >= 0 {
+				hits[i].score = 1
 			} else {
-				d.hits = append(d.hits, hit{o, 1})
+				hits = append(hits, hit{o, 1})
 			}
 		}
 	}
-	return d.matches()
+	q.hits = hits
+	if cap(q.hits) > largeScratch {
+		q.hits = nil
+	}
+	return d.matches(hits)
 }
 
-func (d *Detector) matches() []detector.Match {
-	if len(d.hits) == 0 {
+func (d *Detector) matches(hits []hit) []detector.Match {
+	if len(hits) == 0 {
 		return nil
 	}
-	out := make([]detector.Match, len(d.hits))
-	for i, h := range d.hits {
+	out := make([]detector.Match, len(hits))
+	for i, h := range hits {
 		out[i] = detector.Match{ID: d.docs.ID(h.idx), Score: h.score}
 	}
 	detector.SortMatches(out)
@@ -237,14 +266,20 @@ func (d *Detector) matches() []detector.Match {
 // exact under the live document frequencies, which the index keeps up to
 // date with every Add and Remove.
 func (d *Detector) Containers(id string) ([]detector.Match, error) {
+	if d.cfg.Method == SpotSigs {
+		d.mu.RLock()
+		defer d.mu.RUnlock()
+		idx, err := d.docs.Lookup("Containers", id)
+		if err != nil {
+			return nil, err
+		}
+		return d.similar(idx), nil
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	idx, err := d.lookup("Containers", id)
 	if err != nil {
 		return nil, err
-	}
-	if d.cfg.Method == SpotSigs {
-		return d.similar(idx), nil
 	}
 	return d.containers(idx), nil
 }

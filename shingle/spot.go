@@ -75,10 +75,18 @@ type spotIndex struct {
 	// band (never set otherwise).
 	noRescue bool
 
-	mark  marks
-	order []int // scratch
+	order []int // scratch of insert
 	ids32 []uint32
 	cnt32 []uint32
+}
+
+// spotQuery is the scratch of one search. Searches only read the index, so
+// several may run at once (under the Detector's read lock), each with its
+// own spotQuery.
+type spotQuery struct {
+	mark  marks
+	order []int
+	hits  []hit
 }
 
 // idf is the normalised idf ln((n+1)/df)/ln(n+1) of the release's
@@ -380,7 +388,7 @@ func (x *spotIndex) releaseScratch() {
 //   - The pairwise comparison exits once (S−D)/(S+D) < τ, where S = |A|+|B|
 //     and D the Σ|A_s − B_s| seen so far; J = (S−D)/(S+D) exactly at the
 //     end. (The release's exit (max − D)/max < τ is not a bound.)
-func (x *spotIndex) similar(self uint32, ndocs int, dst []hit) []hit {
+func (x *spotIndex) similar(self uint32, ndocs int, dst []hit, q *spotQuery) []hit {
 	if int(self) >= len(x.docs) {
 		return dst
 	}
@@ -390,21 +398,21 @@ func (x *spotIndex) similar(self uint32, ndocs int, dst []hit) []hit {
 	}
 	tau := x.cfg.Threshold
 	asig, acnt := x.docs[self].sigs, x.docs[self].cnt
-	x.mark.next(ndocs)
-	x.mark.visit(self)
-	x.order = x.order[:0]
+	q.mark.next(ndocs)
+	q.mark.visit(self)
+	q.order = q.order[:0]
 	for i, s := range asig {
 		if in(x.place[s], arescued) {
-			x.order = append(x.order, i)
+			q.order = append(q.order, i)
 		}
 	}
-	slices.SortFunc(x.order, func(i, j int) int {
+	slices.SortFunc(q.order, func(i, j int) int {
 		return cmp.Or(cmp.Compare(x.df[asig[i]], x.df[asig[j]]), cmp.Compare(i, j))
 	})
 	fa := float64(a)
 	longest := fa/tau + eps
 	delta := 0
-	for _, i := range x.order {
+	for _, i := range q.order {
 		if float64(delta) > (1-tau)*fa+eps {
 			break
 		}
@@ -416,7 +424,7 @@ func (x *spotIndex) similar(self uint32, ndocs int, dst []hit) []hit {
 			if x.releaseBounds && fb <= a && float64(delta+a-fb) > (1-tau)*fa {
 				continue // SpotSigs.java: "Early threshold break for index list traversal"
 			}
-			if !x.mark.visit(b) {
+			if !q.mark.visit(b) {
 				continue
 			}
 			m := min(fb, a-delta)
@@ -425,7 +433,7 @@ func (x *spotIndex) similar(self uint32, ndocs int, dst []hit) []hit {
 			}
 			var s float64
 			if x.releaseBounds {
-				s = x.releaseJaccard(asig, acnt, b, a, fb, brescued, tau)
+				s = x.releaseJaccard(asig, acnt, b, a, fb, brescued, tau, q.order)
 			} else {
 				bd := &x.docs[b]
 				s = jaccard(asig, acnt, bd.sigs, bd.cnt, a, fb, tau, x.place, arescued, brescued)
@@ -436,8 +444,8 @@ func (x *spotIndex) similar(self uint32, ndocs int, dst []hit) []hit {
 		}
 		delta += int(acnt[i])
 	}
-	if cap(x.order) > largeScratch {
-		x.order = nil
+	if cap(q.order) > largeScratch {
+		q.order = nil
 	}
 	return dst
 }
@@ -497,11 +505,11 @@ func jaccard(asig, acnt, bsig, bcnt []uint32, a, b int, tau float64, place []uin
 // D summing |A_s − B_s| over A's signatures only. That exit is not a bound
 // (for |A| = |B| = 100 and D = 20, J = 0.818 but the exit test reads 0.80);
 // it exists to measure what it drops.
-func (x *spotIndex) releaseJaccard(asig, acnt []uint32, b uint32, a, fb int, brescued bool, tau float64) float64 {
+func (x *spotIndex) releaseJaccard(asig, acnt []uint32, b uint32, a, fb int, brescued bool, tau float64, order []int) float64 {
 	bsig, bcnt := x.docs[b].sigs, x.docs[b].cnt
 	upper := float64(max(a, fb))
 	d, smin := 0, 0
-	for _, i := range x.order {
+	for _, i := range order {
 		ca, cb := int(acnt[i]), 0
 		if j, ok := slices.BinarySearch(bsig, asig[i]); ok && in(x.place[asig[i]], brescued) {
 			cb = int(bcnt[j])

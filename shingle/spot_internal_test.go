@@ -185,7 +185,7 @@ func TestSpotPruningNeverDrops(t *testing.T) {
 			want := spotReference(x, live)
 			for self := range live {
 				got := map[uint32]float64{}
-				for _, h := range x.similar(self, len(x.docs), nil) {
+				for _, h := range x.similar(self, len(x.docs), nil, &spotQuery{}) {
 					got[h.idx] = h.score
 				}
 				require.Equal(t, len(want[self]), len(got), "trial %d %s τ=%v doc %d: similar = %v, exhaustive = %v", trial, when, cfg.Threshold, self, got, want[self])
@@ -274,14 +274,14 @@ func TestSpotReleaseBreakBug(t *testing.T) {
 	x.insert(0, bh, bc)
 	x.insert(1, bh, bc)
 	x.insert(2, ah, ac)
-	got := x.similar(2, 3, nil)
+	got := x.similar(2, 3, nil, &spotQuery{})
 	require.Len(t, got, 2, "similar(A) = %v", got)
 	assert.InDelta(t, 0.92, got[0].score, 1e-12)
 	// The release's bound, δ + Δ > (1−τ)|A|, breaks off here and loses B.
 	delta, dA, dB := 8.0, 100.0, 92.0
 	assert.Greater(t, delta+dA-dB, (1-0.85)*dA, "the case must trigger the release's break")
 	x.releaseBounds = true
-	assert.Empty(t, x.similar(2, 3, nil), "with the release's bounds the pair is lost")
+	assert.Empty(t, x.similar(2, 3, nil, &spotQuery{}), "with the release's bounds the pair is lost")
 }
 
 // TestJaccardEarlyExit checks the corrected pairwise bound: the release's

@@ -348,7 +348,7 @@ func compareWithOracle(t *testing.T, cfg Config, texts []string, every int, noRe
 	check := func(when string) {
 		o.fresh()
 		for i := range live {
-			got := x.similar(i, len(texts), nil)
+			got := x.similar(i, len(texts), nil, &spotQuery{})
 			want := o.similar(i, len(texts), nil)
 			slices.SortFunc(got, func(a, b hit) int { return cmp.Compare(a.idx, b.idx) })
 			slices.SortFunc(want, func(a, b hit) int { return cmp.Compare(a.idx, b.idx) })
