@@ -27,10 +27,17 @@ type containIndex struct {
 	pending []bool     // by dense index: postings being inserted, not yet published
 	post    [nShards]shard
 	sup     postings
-	mark    marks
-	order   []int    // scratch: feature order of a query
-	lens    []int    // scratch: posting lengths of a query's features
-	cands   []uint32 // scratch: candidates
+}
+
+// containQuery is the scratch of one query. Queries only read the index
+// (the shards under their locks), so several may run at once under the
+// Detector's read lock, each with its own containQuery.
+type containQuery struct {
+	mark  marks
+	order []int    // feature order
+	lens  []int    // posting lengths of the features
+	cands []uint32 // candidates
+	hits  []hit
 }
 
 // nShards is the number of posting shards (a power of two).
@@ -153,23 +160,23 @@ type hit struct {
 // once A's unexamined features cannot reach k. DSC-SS takes its candidates
 // from shared super-shingles instead. SampleMin has no prefix filter (its
 // estimate is conditioned on C's sketch) and counts over all of A's sample.
-func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndocs int, dst []hit) []hit {
+func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndocs int, dst []hit, q *containQuery) []hit {
 	n := len(a)
 	if n == 0 {
 		return dst
 	}
 	theta := x.cfg.Threshold
-	x.mark.next(ndocs)
-	x.mark.visit(self)
-	x.cands = x.cands[:0]
+	q.mark.next(ndocs)
+	q.mark.visit(self)
+	q.cands = q.cands[:0]
 	minSample := x.cfg.Method == DSC && x.cfg.Sampling == SampleMin
 	k := need(n, theta)
 	switch {
 	case x.cfg.Method == DSC && x.cfg.SuperShingle > 0:
 		for _, f := range asuper {
 			for _, c := range x.sup.list(f) {
-				if x.mark.visit(c) {
-					x.cands = append(x.cands, c)
+				if q.mark.visit(c) {
+					q.cands = append(q.cands, c)
 				}
 			}
 		}
@@ -178,15 +185,15 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndoc
 		if !minSample {
 			prefix = n - k + 1
 		}
-		x.order, x.lens = x.order[:0], x.lens[:0]
+		q.order, q.lens = q.order[:0], q.lens[:0]
 		for i, f := range a {
 			sh := x.shardOf(f)
 			sh.mu.Lock()
 			v, ok := sh.p.lookup(f)
 			n := sh.p.entryLen(v, ok)
 			sh.mu.Unlock()
-			x.order = append(x.order, i)
-			x.lens = append(x.lens, n)
+			q.order = append(q.order, i)
+			q.lens = append(q.lens, n)
 		}
 		if prefix < n {
 			// Features only A holds (a list of one) are the rarest and
@@ -195,32 +202,32 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndoc
 			// features is complete, so this changes no result; it keeps
 			// a long text of new words from sorting all of them.
 			k1 := 0
-			for p, i := range x.order {
-				if x.lens[i] <= 1 {
-					x.order[p], x.order[k1] = x.order[k1], i
+			for p, i := range q.order {
+				if q.lens[i] <= 1 {
+					q.order[p], q.order[k1] = q.order[k1], i
 					k1++
 				}
 			}
 			if k1 < prefix {
-				slices.SortFunc(x.order[k1:], func(i, j int) int { return x.lens[i] - x.lens[j] })
+				slices.SortFunc(q.order[k1:], func(i, j int) int { return q.lens[i] - q.lens[j] })
 			}
 		}
-		for _, i := range x.order[:prefix] {
-			if x.lens[i] <= 1 {
+		for _, i := range q.order[:prefix] {
+			if q.lens[i] <= 1 {
 				continue // A alone holds it (or, inserted since, a pending document)
 			}
 			sh := x.shardOf(a[i])
 			sh.mu.Lock()
 			for _, c := range sh.p.list(a[i]) {
-				if x.mark.visit(c) {
-					x.cands = append(x.cands, c)
+				if q.mark.visit(c) {
+					q.cands = append(q.cands, c)
 				}
 			}
 			sh.mu.Unlock()
 		}
 	}
-	defer x.releaseScratch()
-	for _, c := range x.cands {
+	defer q.release()
+	for _, c := range q.cands {
 		if x.pending[c] {
 			continue // its postings are in, its set is not yet
 		}
@@ -239,13 +246,13 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndoc
 	return dst
 }
 
-// releaseScratch lets go of query scratch an outlier text grew.
-func (x *containIndex) releaseScratch() {
-	if cap(x.order) > largeScratch {
-		x.order, x.lens = nil, nil
+// release lets go of query scratch an outlier text grew.
+func (q *containQuery) release() {
+	if cap(q.order) > largeScratch {
+		q.order, q.lens = nil, nil
 	}
-	if cap(x.cands) > largeScratch {
-		x.cands = nil
+	if cap(q.cands) > largeScratch {
+		q.cands = nil
 	}
 }
 

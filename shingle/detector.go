@@ -14,19 +14,21 @@ import (
 // Config.Method says, over one inverted index of integer posting lists.
 //
 // A Detector is safe for concurrent use by multiple goroutines. Text is
-// analysed and signed outside the index's lock (and, for full
-// fingerprinting and DSC, postings are inserted under per-shard locks), so
-// concurrent Adds work in parallel and a long Add holds up other calls
-// only while it answers (and, for SpotSigs, inserts).
+// analysed and signed outside the index's lock, full-fingerprinting and DSC
+// postings are inserted under per-shard locks, and searches (Add's answer,
+// Containers) share a read lock, so concurrent Adds work in parallel and a
+// long Add holds up other calls only while it registers, publishes (and,
+// for SpotSigs, inserts) its document.
 type Detector struct {
 	cfg Config
 	ex  sync.Pool // *extractor, one per concurrent Add
 
-	// mu guards the index. FullFingerprint and DSC hold it exclusively;
-	// SpotSigs searches (the answer of Add, Containers) share it, each
-	// with scratch from sq.
+	// mu guards the index: held exclusively to change it, shared by
+	// searches (the answer of Add, Containers), each with scratch from sq
+	// (SpotSigs) or cq (FullFingerprint, DSC).
 	mu   sync.RWMutex
 	sq   sync.Pool // *spotQuery
+	cq   sync.Pool // *containQuery
 	docs *docset.Set
 	con  *containIndex // FullFingerprint, DSC
 	spot *spotIndex    // SpotSigs
@@ -36,7 +38,6 @@ type Detector struct {
 	// deduplicateIndex: counter.SHA1.equals(counter2.SHA1)).
 	digest []uint64 // by dense index; 0 = no words
 	byHash map[uint64][]uint32
-	hits   []hit // FullFingerprint, DSC: scratch of the answer
 }
 
 var (
@@ -127,14 +128,13 @@ func (d *Detector) analyse(text string) analysis {
 // without the lock, which is taken again to register the ID (checked
 // again: of concurrent Adds of one new ID, exactly one succeeds and the
 // others return an error wrapping detector.ErrDuplicateID). Full
-// fingerprinting and DSC then insert their postings under per-shard locks
-// only, and take the lock a last time to publish the document and answer;
-// until then Containers and Remove of its ID report it unknown. SpotSigs
-// inserts under the lock and searches under a read lock shared with other
-// searches: under concurrent Adds its answer reflects the index when the
-// search runs, which may already hold a document added concurrently (whose
-// own Add then reports the pair too); if the document was removed before
-// its answer, Add returns no match.
+// fingerprinting and DSC insert their postings under per-shard locks only
+// and take the lock briefly to publish the document (until then
+// Containers and Remove of its ID report it unknown); SpotSigs inserts
+// under the lock. The answer is searched under a read lock shared with
+// other searches: under concurrent Adds it reflects the index when the
+// search runs, which may already hold a document added concurrently; if
+// the document was removed before its answer, Add returns no match.
 //
 // Add time for full fingerprinting is O(n log n + P + K·n) for a text of n
 // shingles, P the postings of its n−⌈θn⌉+1 rarest shingles and K the
@@ -160,30 +160,41 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		d.spot.insert(idx, a.hashes, a.cnt)
 		d.setDigest(idx, a.digest, a.words)
 		d.mu.Unlock()
-		// The search only reads: it shares the lock with other searches.
-		d.mu.RLock()
-		defer d.mu.RUnlock()
-		if cur, err := d.docs.Lookup("Add", doc.ID); err != nil || cur != idx {
-			if d.docs.Closed() {
-				return nil, fmt.Errorf("shingle: Add(%q): %w", doc.ID, detector.ErrClosed)
-			}
-			return nil, nil // removed by a concurrent Remove before the answer
+	} else {
+		// The postings go in under their shards' locks only; until
+		// publish, the document is pending: registered (its ID taken) but
+		// invisible.
+		x := d.con
+		x.reserve(idx)
+		d.mu.Unlock()
+		x.insertPostings(idx, a.set)
+		d.mu.Lock()
+		if d.docs.Closed() {
+			d.mu.Unlock()
+			return nil, fmt.Errorf("shingle: Add(%q): %w", doc.ID, detector.ErrClosed)
 		}
-		return d.similar(idx), nil
+		x.publish(idx, a.set, a.size, a.super)
+		d.mu.Unlock()
 	}
-	// The postings go in under their shards' locks only; until publish,
-	// the document is pending: registered (its ID taken) but invisible.
-	x := d.con
-	x.reserve(idx)
-	d.mu.Unlock()
-	x.insertPostings(idx, a.set)
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.docs.Closed() {
-		return nil, fmt.Errorf("shingle: Add(%q): %w", doc.ID, detector.ErrClosed)
+	// The search only reads: it shares the lock with other searches.
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if cur, err := d.docs.Lookup("Add", doc.ID); err != nil || cur != idx {
+		if d.docs.Closed() {
+			return nil, fmt.Errorf("shingle: Add(%q): %w", doc.ID, detector.ErrClosed)
+		}
+		return nil, nil // removed by a concurrent Remove before the answer
 	}
-	x.publish(idx, a.set, a.size, a.super)
-	return d.containers(idx), nil
+	return d.answer(idx), nil
+}
+
+// answer returns the matches of live document idx: its containers (FFP,
+// DSC) or near-duplicates (SpotSigs). It needs the lock, shared or not.
+func (d *Detector) answer(idx uint32) []detector.Match {
+	if d.cfg.Method == SpotSigs {
+		return d.similar(idx)
+	}
+	return d.containers(idx)
 }
 
 // lookup returns the dense index of a live, published document.
@@ -209,14 +220,21 @@ func (d *Detector) setDigest(idx uint32, h uint64, ok bool) {
 	d.byHash[h] = append(d.byHash[h], idx)
 }
 
-// containers answers for FullFingerprint and DSC.
+// containers answers for FullFingerprint and DSC. It needs the lock,
+// shared or not.
 func (d *Detector) containers(idx uint32) []detector.Match {
-	x := d.con
-	d.hits = x.containers(x.sets[idx], x.super[idx], idx, d.docs.Cap(), d.hits[:0])
-	if cap(d.hits) > largeScratch {
-		defer func() { d.hits = nil }()
+	q, _ := d.cq.Get().(*containQuery)
+	if q == nil {
+		q = &containQuery{}
 	}
-	return d.matches(d.hits)
+	defer d.cq.Put(q)
+	x := d.con
+	q.hits = x.containers(x.sets[idx], x.super[idx], idx, d.docs.Cap(), q.hits[:0], q)
+	out := d.matches(q.hits)
+	if cap(q.hits) > largeScratch {
+		q.hits = nil
+	}
+	return out
 }
 
 // similar answers for SpotSigs: the near-duplicates under the live
@@ -266,22 +284,13 @@ func (d *Detector) matches(hits []hit) []detector.Match {
 // exact under the live document frequencies, which the index keeps up to
 // date with every Add and Remove.
 func (d *Detector) Containers(id string) ([]detector.Match, error) {
-	if d.cfg.Method == SpotSigs {
-		d.mu.RLock()
-		defer d.mu.RUnlock()
-		idx, err := d.docs.Lookup("Containers", id)
-		if err != nil {
-			return nil, err
-		}
-		return d.similar(idx), nil
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	d.mu.RLock()
+	defer d.mu.RUnlock()
 	idx, err := d.lookup("Containers", id)
 	if err != nil {
 		return nil, err
 	}
-	return d.containers(idx), nil
+	return d.answer(idx), nil
 }
 
 // Remove forgets the document id and purges it from every posting list.

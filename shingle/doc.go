@@ -144,11 +144,11 @@
 // # Concurrency
 //
 // A [Detector] is safe for concurrent use by multiple goroutines. Add
-// checks the document (closed, ID, size) before any work, analyses and
-// signs the text without holding the index's lock, and takes the lock to
-// register the ID and, after inserting its postings under per-shard locks
-// (full fingerprinting, DSC) or under the lock (SpotSigs), to answer;
-// Containers, Remove and Close hold it briefly. Of
+// checks the document (closed, ID, size) before any work and analyses and
+// signs the text without holding the index's lock; full fingerprinting and
+// DSC insert postings under per-shard locks; searches (Add's answer,
+// Containers) share a read lock; registering, publishing, SpotSigs
+// insertion, Remove and Close hold the lock exclusively and briefly. Of
 // concurrent Adds of one new ID exactly one succeeds and the others return
 // detector.ErrDuplicateID. [Extract], [Containment] and [Jaccard] are pure
 // functions.
