@@ -288,6 +288,7 @@ type postings struct {
 	lists [][]uint32
 	free  []uint32
 	peak  int       // len(ids) at its largest since the last rebuild
+	dels  int       // features deleted since the last rebuild
 	one   [1]uint32 // backing array for list of a single-document feature
 }
 
@@ -387,6 +388,7 @@ func (p *postings) remove(f uint64, doc uint32) {
 	if v&single != 0 {
 		if v&^single == doc {
 			delete(p.ids, f)
+			p.dels++
 		}
 		return
 	}
@@ -401,6 +403,7 @@ func (p *postings) remove(f uint64, doc uint32) {
 	switch len(l) {
 	case 0:
 		delete(p.ids, f)
+		p.dels++
 		p.freeList(v)
 		return
 	case 1:
@@ -425,9 +428,12 @@ func (p *postings) freeList(v uint32) {
 }
 
 // shrink rebuilds the map and the lists once the live features are fewer
-// than a quarter of the peak: call it after a batch of removes.
+// than a quarter of the peak, or once more features were deleted than 2
+// times those live (a map that keeps its size under churn accumulates
+// deleted slots): call it after removes. Its cost is amortised over those
+// deletions.
 func (p *postings) shrink() {
-	if p.peak < minRebuild || len(p.ids) >= p.peak/4 {
+	if p.peak < minRebuild || len(p.ids) >= p.peak/4 && p.dels <= 2*len(p.ids) {
 		return
 	}
 	ids := make(map[uint64]uint32, len(p.ids))
@@ -439,7 +445,7 @@ func (p *postings) shrink() {
 		}
 		ids[f] = v
 	}
-	p.ids, p.lists, p.free, p.peak = ids, lists, nil, len(ids)
+	p.ids, p.lists, p.free, p.peak, p.dels = ids, lists, nil, len(ids), 0
 }
 
 // marks is a per-query visited set over dense document indexes: a stamp
