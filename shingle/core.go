@@ -433,7 +433,9 @@ func (p *postings) freeList(v uint32) {
 // deleted slots): call it after removes. Its cost is amortised over those
 // deletions.
 func (p *postings) shrink() {
-	if p.peak < minRebuild || len(p.ids) >= p.peak/4 && p.dels <= 2*len(p.ids) {
+	shrunk := p.peak >= minRebuild && len(p.ids) < p.peak/4
+	churned := p.dels > 2*max(len(p.ids), 1024)
+	if !shrunk && !churned {
 		return
 	}
 	ids := make(map[uint64]uint32, len(p.ids))
