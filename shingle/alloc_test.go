@@ -40,7 +40,7 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 	assert.Zero(t, testing.AllocsPerRun(100, func() { intersect(a, c, 2) }))
 	as, ac := []uint32{1, 2, 3}, []uint32{2, 1, 1}
 	bs, bc := []uint32{2, 3, 4}, []uint32{1, 3, 1}
-	assert.Zero(t, testing.AllocsPerRun(100, func() { jaccard(as, ac, bs, bc, 4, 5, 0.5) }))
+	assert.Zero(t, testing.AllocsPerRun(100, func() { jaccard(as, ac, bs, bc, 4, 5, 0.5, nil, false, false) }))
 	assert.Equal(t, 3, intersect(a, c, 0))
-	assert.InDelta(t, 2.0/7.0, jaccard(as, ac, bs, bc, 4, 5, 0), 1e-12)
+	assert.InDelta(t, 2.0/7.0, jaccard(as, ac, bs, bc, 4, 5, 0, nil, false, false), 1e-12)
 }

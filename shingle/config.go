@@ -2,6 +2,7 @@ package shingle
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
@@ -83,8 +84,8 @@ const (
 	// shared features as evidence: chosen by the defaults procedure (go run
 	// ./examples/defaults) over news pages, graded reuse, wire copy and
 	// Turkish news. Varol 2012 §4.1.1-4.1.2 uses 60% ("if a document d_C
-	// contains 60% of d_A's shingles, then d_C ⊇ d_A"), which finds 72% of
-	// the Gold Set pairs against 88% (FFP).
+	// contains 60% of d_A's shingles, then d_C ⊇ d_A"), which misses many
+	// more Gold Set pairs (docs/shingle.md).
 	DefaultContainment = 0.25
 	// DefaultModulus is DSC's modulus m for SampleModulus. Broder's DSC kept
 	// fingerprints ≡ 0 mod 25 of 10-word shingles of web pages (Uyar 2009
@@ -105,7 +106,7 @@ const (
 	// DefaultAntecedents are SpotSigs' antecedents: the set with the best
 	// Gold Set F1 (0.87) in Alonso et al. 2013 §4.8, a row of their Table 5.
 	// (Table 5's best row on ClueWeb adds there, a, it: F1 0.797 there, and
-	// 0.907 against 0.919 here on goldset-dev at τ = 0.1.)
+	// lower than this set here on goldset-dev: docs/shingle.md.)
 	DefaultAntecedents = "is,the,said,was"
 	// DefaultChainLength is SpotSigs' chain length c: "the best settings
 	// reported in the SpotSigs paper are a chain length of 3 plus a distance
@@ -125,8 +126,8 @@ const (
 	DefaultMaxIDF = 0.8
 	// DefaultJaccard is SpotSigs' similarity threshold τ. The paper's value
 	// could not be obtained; the authors' release ships 0.85, which
-	// finds 12% of the goldset-dev pairs. 0.1 has the best F1 of our sweep
-	// on goldset-dev (empirical: TestGoldSet).
+	// finds few of the goldset-dev pairs. 0.1 has the best F1 of our sweep
+	// on goldset-dev (TestGoldSet; docs/shingle.md).
 	DefaultJaccard = 0.1
 )
 
@@ -246,75 +247,59 @@ type Config struct {
 	MaxTextBytes int
 }
 
-// withDefaults returns c with every zero field replaced by its default, or
-// an error wrapping detector.ErrInvalidConfig.
+// Largest values of the integer options that step through a text: a larger
+// step could overflow an index. They are far beyond any useful setting.
+const (
+	maxSpotDistance = 1 << 16
+	maxStride       = 1 << 16
+)
+
+// withDefaults returns the effective configuration: c with every zero field
+// replaced by its default ([Config.setDefaults]), then checked
+// ([Config.validate]). The error wraps detector.ErrInvalidConfig.
 func (c Config) withDefaults() (Config, error) {
-	bad := func(format string, args ...any) (Config, error) {
-		return Config{}, fmt.Errorf("shingle: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
+	c.setDefaults()
+	if err := c.validate(); err != nil {
+		return Config{}, err
 	}
-	switch c.Method {
-	case FullFingerprint, DSC, SpotSigs:
-	default:
-		return bad("unknown Method (%d)", int(c.Method))
+	return c, nil
+}
+
+// setDefaults replaces every zero field of c with its default. It checks
+// nothing: a field it cannot resolve (an unknown Language or Stemmer) is
+// left for validate to reject.
+func (c *Config) setDefaults() {
+	if tc, err := textcfg.Pipeline(c.Language, c.KeepStopwords, c.Stemmer, textproc.StemPrefix, c.PrefixLen); err == nil {
+		c.Stemmer, c.PrefixLen = tc.Stemmer, tc.PrefixLen
 	}
-	tc, err := textcfg.Pipeline(c.Language, c.KeepStopwords, c.Stemmer, textproc.StemPrefix, c.PrefixLen)
-	if err != nil {
-		return Config{}, fmt.Errorf("shingle: %w", err)
-	}
-	c.Stemmer, c.PrefixLen = tc.Stemmer, tc.PrefixLen
 	if c.Threshold == 0 {
 		c.Threshold = DefaultContainment
 		if c.Method == SpotSigs {
 			c.Threshold = DefaultJaccard
 		}
 	}
-	if !(c.Threshold > 0 && c.Threshold <= 1) {
-		return bad("Threshold (%v) must be in (0, 1]", c.Threshold)
+	zero := func(p *int, def int) {
+		if *p == 0 {
+			*p = def
+		}
 	}
-	if c.Shingle == 0 {
-		c.Shingle = DefaultShingle
-	}
-	if c.Shingle < 1 || c.Shingle > 64 {
-		return bad("Shingle (%d) must be in [1, 64]", c.Shingle)
-	}
-	switch c.Sampling {
-	case SampleModulus, SampleMin, SampleStride:
+	zero(&c.Shingle, DefaultShingle)
+	zero(&c.Modulus, DefaultModulus)
+	zero(&c.SampleSize, DefaultSampleSize)
+	zero(&c.Stride, DefaultStride)
+	zero(&c.ChainLength, DefaultChainLength)
+	zero(&c.SpotDistance, DefaultSpotDistance)
+	zero(&c.MinSignatures, DefaultMinSignatures)
+	switch c.Method {
+	case SpotSigs:
+		zero(&c.MinOverlap, DefaultSpotMinOverlap)
+	case DSC:
+		zero(&c.MinOverlap, DefaultDSCMinOverlap)
 	default:
-		return bad("unknown Sampling (%d)", int(c.Sampling))
-	}
-	if c.Modulus == 0 {
-		c.Modulus = DefaultModulus
-	}
-	if c.SampleSize == 0 {
-		c.SampleSize = DefaultSampleSize
-	}
-	if c.Stride == 0 {
-		c.Stride = DefaultStride
-	}
-	switch {
-	case c.Modulus < 1:
-		return bad("Modulus (%d) must be ≥ 1", c.Modulus)
-	case c.SampleSize < 1:
-		return bad("SampleSize (%d) must be ≥ 1", c.SampleSize)
-	case c.Stride < 1:
-		return bad("Stride (%d) must be ≥ 1", c.Stride)
-	case c.SuperShingle < 0 || c.SuperShingle > 64:
-		return bad("SuperShingle (%d) must be in [0, 64]", c.SuperShingle)
+		zero(&c.MinOverlap, DefaultMinOverlap)
 	}
 	if c.Antecedents == "" {
 		c.Antecedents = DefaultAntecedents
-	}
-	if len(antecedentList(c.Antecedents)) == 0 {
-		return bad("Antecedents (%q) names no word", c.Antecedents)
-	}
-	if c.ChainLength == 0 {
-		c.ChainLength = DefaultChainLength
-	}
-	if c.SpotDistance == 0 {
-		c.SpotDistance = DefaultSpotDistance
-	}
-	if c.MinSignatures == 0 {
-		c.MinSignatures = DefaultMinSignatures
 	}
 	if c.MinIDF == 0 {
 		c.MinIDF = DefaultMinIDF
@@ -322,35 +307,67 @@ func (c Config) withDefaults() (Config, error) {
 	if c.MaxIDF == 0 {
 		c.MaxIDF = DefaultMaxIDF
 	}
+	if content, err := textcfg.Content(c.Content, DefaultContent); err == nil {
+		c.Content = content
+	}
+}
+
+// validate checks a configuration whose defaults are set, returning an
+// error that names the first field out of range and wraps
+// detector.ErrInvalidConfig.
+func (c Config) validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("shingle: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
+	}
+	switch c.Method {
+	case FullFingerprint, DSC, SpotSigs:
+	default:
+		return bad("unknown Method (%d)", int(c.Method))
+	}
+	if _, err := textcfg.Pipeline(c.Language, c.KeepStopwords, c.Stemmer, textproc.StemPrefix, c.PrefixLen); err != nil {
+		return fmt.Errorf("shingle: %w", err)
+	}
+	switch c.Sampling {
+	case SampleModulus, SampleMin, SampleStride:
+	default:
+		return bad("unknown Sampling (%d)", int(c.Sampling))
+	}
 	switch {
+	case !(c.Threshold > 0 && c.Threshold <= 1):
+		return bad("Threshold (%v) must be in (0, 1]", c.Threshold)
+	case c.Shingle < 1 || c.Shingle > 64:
+		return bad("Shingle (%d) must be in [1, 64]", c.Shingle)
+	case c.Modulus < 1:
+		return bad("Modulus (%d) must be ≥ 1", c.Modulus)
+	case c.SampleSize < 1:
+		return bad("SampleSize (%d) must be ≥ 1", c.SampleSize)
+	case c.Stride < 1 || c.Stride > maxStride:
+		return bad("Stride (%d) must be in [1, %d]", c.Stride, maxStride)
+	case c.SuperShingle < 0 || c.SuperShingle > 64:
+		return bad("SuperShingle (%d) must be in [0, 64]", c.SuperShingle)
+	case len(antecedentList(c.Antecedents)) == 0:
+		return bad("Antecedents (%q) names no word", c.Antecedents)
 	case c.ChainLength < 1 || c.ChainLength > 64:
 		return bad("ChainLength (%d) must be in [1, 64]", c.ChainLength)
-	case c.SpotDistance < 1:
-		return bad("SpotDistance (%d) must be ≥ 1", c.SpotDistance)
+	case c.SpotDistance < 1 || c.SpotDistance > maxSpotDistance:
+		return bad("SpotDistance (%d) must be in [1, %d]", c.SpotDistance, maxSpotDistance)
 	case c.MinSignatures < 1:
 		return bad("MinSignatures (%d) must be ≥ 1", c.MinSignatures)
+	case math.IsNaN(c.MinIDF):
+		return bad("MinIDF (%v) must be a number", c.MinIDF)
+	case math.IsNaN(c.MaxIDF):
+		return bad("MaxIDF (%v) must be a number", c.MaxIDF)
 	case c.MinIDF >= c.MaxIDF:
 		return bad("MinIDF (%v) must be below MaxIDF (%v)", c.MinIDF, c.MaxIDF)
+	case c.MinOverlap < 1 || c.MinOverlap > 1<<20:
+		return bad("MinOverlap (%d) must be in [1, 2^20]", c.MinOverlap)
 	case c.MaxTextBytes < 0:
 		return bad("MaxTextBytes (%d) must be ≥ 0", c.MaxTextBytes)
 	}
-	if c.MinOverlap == 0 {
-		switch c.Method {
-		case SpotSigs:
-			c.MinOverlap = DefaultSpotMinOverlap
-		case DSC:
-			c.MinOverlap = DefaultDSCMinOverlap
-		default:
-			c.MinOverlap = DefaultMinOverlap
-		}
-	}
-	if c.MinOverlap < 1 || c.MinOverlap > 1<<20 {
-		return bad("MinOverlap (%d) must be in [1, 2^20]", c.MinOverlap)
-	}
-	if c.Content, err = textcfg.Content(c.Content, DefaultContent); err != nil {
+	if _, err := textcfg.Content(c.Content, DefaultContent); err != nil {
 		return bad("%v", err)
 	}
-	return c, nil
+	return nil
 }
 
 // antecedentList splits a comma-separated antecedent list into its

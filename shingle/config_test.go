@@ -2,12 +2,15 @@ package shingle_test
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/configsweep"
 	"github.com/seed-9ef9c1df/neardup/shingle"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -25,11 +28,16 @@ func TestNewErrors(t *testing.T) {
 		{shingle.Config{Sampling: 9}, "shingle: unknown Sampling (9)"},
 		{shingle.Config{Modulus: -2}, "shingle: Modulus (-2) must be ≥ 1"},
 		{shingle.Config{SampleSize: -1}, "shingle: SampleSize (-1) must be ≥ 1"},
-		{shingle.Config{Stride: -3}, "shingle: Stride (-3) must be ≥ 1"},
+		{shingle.Config{Stride: -3}, "shingle: Stride (-3) must be in [1, 65536]"},
+		{shingle.Config{Stride: math.MaxInt}, fmt.Sprintf("shingle: Stride (%d) must be in [1, 65536]", math.MaxInt)},
 		{shingle.Config{SuperShingle: 65}, "shingle: SuperShingle (65) must be in [0, 64]"},
 		{shingle.Config{Antecedents: " , ,"}, `shingle: Antecedents (" , ,") names no word`},
 		{shingle.Config{ChainLength: -1}, "shingle: ChainLength (-1) must be in [1, 64]"},
-		{shingle.Config{SpotDistance: -1}, "shingle: SpotDistance (-1) must be ≥ 1"},
+		{shingle.Config{SpotDistance: -1}, "shingle: SpotDistance (-1) must be in [1, 65536]"},
+		{shingle.Config{SpotDistance: math.MaxInt}, fmt.Sprintf("shingle: SpotDistance (%d) must be in [1, 65536]", math.MaxInt)},
+		{shingle.Config{MinIDF: math.NaN()}, "shingle: MinIDF (NaN) must be a number"},
+		{shingle.Config{MaxIDF: math.NaN()}, "shingle: MaxIDF (NaN) must be a number"},
+		{shingle.Config{Threshold: math.NaN()}, "shingle: Threshold (NaN) must be in (0, 1]"},
 		{shingle.Config{MinSignatures: -4}, "shingle: MinSignatures (-4) must be ≥ 1"},
 		{shingle.Config{MinIDF: 0.9}, "shingle: MinIDF (0.9) must be below MaxIDF (0.8)"},
 		{shingle.Config{MaxTextBytes: -1}, "shingle: MaxTextBytes (-1) must be ≥ 0"},
@@ -100,4 +108,41 @@ func TestFeatures(t *testing.T) {
 	f, err := shingle.Extract(shingle.Config{}, report)
 	require.NoError(t, err)
 	assert.Panics(t, func() { shingle.Containment(f, a) })
+}
+
+// TestConfigSweep sets every numeric Config field of each method to the
+// extremes (0, -1, 1, the largest and smallest values, NaN, ±Inf) and
+// requires New to reject what Add cannot survive.
+func TestConfigSweep(t *testing.T) {
+	for _, base := range []shingle.Config{
+		{}, {Method: shingle.DSC}, {Method: shingle.DSC, Sampling: shingle.SampleMin},
+		{Method: shingle.DSC, Sampling: shingle.SampleStride, SuperShingle: 2}, {Method: shingle.SpotSigs},
+	} {
+		t.Run(fmt.Sprintf("%v-%v", base.Method, base.Sampling), func(t *testing.T) {
+			c := configsweep.Run(t, base, func(cfg shingle.Config) (detector.Detector, error) {
+				d, err := shingle.New(cfg)
+				if err != nil {
+					return nil, err
+				}
+				return d, nil
+			})
+			t.Logf("%v: %d cases, %d rejected, %d accepted", base.Method, c.Cases, c.Rejected, c.Accepted)
+			assert.Positive(t, c.Rejected)
+			assert.Positive(t, c.Accepted)
+		})
+	}
+}
+
+// TestConfigIsEffective: Config returns what New resolved, and New of
+// that Config is the same detector.
+func TestConfigIsEffective(t *testing.T) {
+	for _, m := range []shingle.Method{shingle.FullFingerprint, shingle.DSC, shingle.SpotSigs} {
+		d, err := shingle.New(shingle.Config{Method: m})
+		require.NoError(t, err)
+		e, err := shingle.New(d.Config())
+		require.NoError(t, err)
+		assert.Equal(t, d.Config(), e.Config(), "%v: the effective config is a fixed point", m)
+		assert.NotZero(t, d.Config().Threshold)
+		assert.NotZero(t, d.Config().MinOverlap)
+	}
 }

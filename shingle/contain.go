@@ -2,6 +2,7 @@ package shingle
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 )
@@ -9,42 +10,103 @@ import (
 // containIndex is the index of full fingerprinting and DSC: each live
 // document's sorted feature set (all shingles, or DSC's sample) and an
 // inverted index from feature to documents.
+//
+// The feature postings, the bulk of an Add's index work, are split into
+// shards by the feature's top bits, each with its own mutex, so that an Add
+// inserts its postings without the Detector's lock (insertPostings) and
+// concurrent Adds insert in parallel. Everything else (the sets, the
+// DSC-SS postings, the queries, removal) runs under the Detector's lock;
+// queries and removal lock a shard around each access. A document whose
+// postings are being inserted is pending: queries skip it, and it becomes
+// visible when publish stores its set.
 type containIndex struct {
-	cfg   Config
-	sets  [][]uint64 // by dense index: sorted features
-	size  []int      // by dense index: distinct shingles the set was drawn from
-	super [][]uint64 // by dense index: DSC-SS super-shingles
-	post  postings
-	sup   postings
-	mark  marks
-	order []int    // scratch: feature order of a query
-	lens  []int    // scratch: posting lengths of a query's features
-	ents  []uint32 // scratch: posting entries of a query's features (lens < 0: absent)
-	cands []uint32 // scratch: candidates
+	cfg     Config
+	sets    [][]uint64 // by dense index: sorted features
+	size    []int      // by dense index: distinct shingles the set was drawn from
+	super   [][]uint64 // by dense index: DSC-SS super-shingles
+	pending []bool     // by dense index: postings being inserted, not yet published
+	post    [nShards]shard
+	sup     postings
 }
+
+// containQuery is the scratch of one query. Queries only read the index
+// (the shards under their locks), so several may run at once under the
+// Detector's read lock, each with its own containQuery.
+type containQuery struct {
+	mark  marks
+	order []int    // feature order
+	lens  []int    // posting lengths of the features
+	cands []uint32 // candidates
+	hits  []hit
+}
+
+// nShards is the number of posting shards (a power of two).
+const nShards = 64
+
+// shard is one lock-guarded part of the feature postings.
+type shard struct {
+	mu sync.Mutex
+	p  postings
+	_  [40]byte // keep two shards' mutexes off one cache line
+}
+
+// shardOf returns the shard of feature f.
+func (x *containIndex) shardOf(f uint64) *shard { return &x.post[f>>58] }
 
 func (x *containIndex) grow(idx uint32) {
 	for int(idx) >= len(x.sets) {
 		x.sets = append(x.sets, nil)
 		x.size = append(x.size, 0)
 		x.super = append(x.super, nil)
+		x.pending = append(x.pending, false)
 	}
 }
 
-// insert stores the features of document idx (copied).
-func (x *containIndex) insert(idx uint32, set []uint64, size int, super []uint64) {
+// reserve marks document idx pending (under the Detector's lock).
+func (x *containIndex) reserve(idx uint32) {
 	x.grow(idx)
-	x.sets[idx] = slices.Clone(set)
-	x.size[idx] = size
-	for _, f := range set {
-		x.post.add(f, idx)
+	x.pending[idx] = true
+}
+
+// insertPostings adds document idx under each of its features; it takes
+// only the shards' locks, so the Detector's lock need not be held.
+func (x *containIndex) insertPostings(idx uint32, set []uint64) {
+	if len(set) >= nShards*minRebuild {
+		// A large document: size each shard's map once.
+		for i := range x.post {
+			s := &x.post[i]
+			s.mu.Lock()
+			s.p.reserve(len(set) / nShards)
+			s.mu.Unlock()
+		}
 	}
+	for _, f := range set {
+		s := x.shardOf(f)
+		s.mu.Lock()
+		s.p.add(f, idx)
+		s.mu.Unlock()
+	}
+}
+
+// publish stores the features of pending document idx, whose postings are
+// in, and makes it visible (under the Detector's lock). The index keeps set
+// and super.
+func (x *containIndex) publish(idx uint32, set []uint64, size int, super []uint64) {
+	x.grow(idx)
+	x.sets[idx] = set
+	x.size[idx] = size
+	x.pending[idx] = false
 	if x.cfg.SuperShingle > 0 {
-		x.super[idx] = slices.Clone(super)
+		x.super[idx] = super
 		for _, f := range super {
 			x.sup.add(f, idx)
 		}
 	}
+}
+
+// isPending reports whether document idx is still being inserted.
+func (x *containIndex) isPending(idx uint32) bool {
+	return int(idx) < len(x.pending) && x.pending[idx]
 }
 
 // remove forgets document idx and purges it from the postings.
@@ -53,12 +115,17 @@ func (x *containIndex) remove(idx uint32) {
 		return
 	}
 	for _, f := range x.sets[idx] {
-		x.post.remove(f, idx)
+		s := x.shardOf(f)
+		s.mu.Lock()
+		s.p.remove(f, idx)
+		s.p.shrink()
+		s.mu.Unlock()
 	}
 	for _, f := range x.super[idx] {
 		x.sup.remove(f, idx)
 	}
 	x.sets[idx], x.super[idx], x.size[idx] = nil, nil, 0
+	x.sup.shrink()
 }
 
 // need returns the least count k with k/n ≥ θ in float64 arithmetic, the
@@ -93,23 +160,23 @@ type hit struct {
 // once A's unexamined features cannot reach k. DSC-SS takes its candidates
 // from shared super-shingles instead. SampleMin has no prefix filter (its
 // estimate is conditioned on C's sketch) and counts over all of A's sample.
-func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndocs int, dst []hit) []hit {
+func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndocs int, dst []hit, q *containQuery) []hit {
 	n := len(a)
 	if n == 0 {
 		return dst
 	}
 	theta := x.cfg.Threshold
-	x.mark.next(ndocs)
-	x.mark.visit(self)
-	x.cands = x.cands[:0]
+	q.mark.next(ndocs)
+	q.mark.visit(self)
+	q.cands = q.cands[:0]
 	minSample := x.cfg.Method == DSC && x.cfg.Sampling == SampleMin
 	k := need(n, theta)
 	switch {
 	case x.cfg.Method == DSC && x.cfg.SuperShingle > 0:
 		for _, f := range asuper {
 			for _, c := range x.sup.list(f) {
-				if x.mark.visit(c) {
-					x.cands = append(x.cands, c)
+				if q.mark.visit(c) {
+					q.cands = append(q.cands, c)
 				}
 			}
 		}
@@ -118,25 +185,52 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndoc
 		if !minSample {
 			prefix = n - k + 1
 		}
-		x.order, x.lens, x.ents = x.order[:0], x.lens[:0], x.ents[:0]
+		q.order, q.lens = q.order[:0], q.lens[:0]
 		for i, f := range a {
-			v, ok := x.post.lookup(f)
-			x.order = append(x.order, i)
-			x.lens = append(x.lens, x.post.entryLen(v, ok))
-			x.ents = append(x.ents, v)
+			sh := x.shardOf(f)
+			sh.mu.Lock()
+			v, ok := sh.p.lookup(f)
+			n := sh.p.entryLen(v, ok)
+			sh.mu.Unlock()
+			q.order = append(q.order, i)
+			q.lens = append(q.lens, n)
 		}
 		if prefix < n {
-			slices.SortFunc(x.order, func(i, j int) int { return x.lens[i] - x.lens[j] })
-		}
-		for _, i := range x.order[:prefix] {
-			for _, c := range x.post.entryList(x.ents[i], x.lens[i] > 0) {
-				if x.mark.visit(c) {
-					x.cands = append(x.cands, c)
+			// Features only A holds (a list of one) are the rarest and
+			// yield no candidate: put them first without sorting, and
+			// sort the rest by posting length. Any prefix of n−k+1
+			// features is complete, so this changes no result; it keeps
+			// a long text of new words from sorting all of them.
+			k1 := 0
+			for p, i := range q.order {
+				if q.lens[i] <= 1 {
+					q.order[p], q.order[k1] = q.order[k1], i
+					k1++
 				}
 			}
+			if k1 < prefix {
+				slices.SortFunc(q.order[k1:], func(i, j int) int { return q.lens[i] - q.lens[j] })
+			}
+		}
+		for _, i := range q.order[:prefix] {
+			if q.lens[i] <= 1 {
+				continue // A alone holds it (or, inserted since, a pending document)
+			}
+			sh := x.shardOf(a[i])
+			sh.mu.Lock()
+			for _, c := range sh.p.list(a[i]) {
+				if q.mark.visit(c) {
+					q.cands = append(q.cands, c)
+				}
+			}
+			sh.mu.Unlock()
 		}
 	}
-	for _, c := range x.cands {
+	defer q.release()
+	for _, c := range q.cands {
+		if x.pending[c] {
+			continue // its postings are in, its set is not yet
+		}
 		set := x.sets[c]
 		small := float64(min(n, len(set)))
 		if minSample {
@@ -150,6 +244,16 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndoc
 		}
 	}
 	return dst
+}
+
+// release lets go of query scratch an outlier text grew.
+func (q *containQuery) release() {
+	if cap(q.order) > largeScratch {
+		q.order, q.lens = nil, nil
+	}
+	if cap(q.cands) > largeScratch {
+		q.cands = nil
+	}
 }
 
 // minContainment estimates the containment of A in C from bottom-s

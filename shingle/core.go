@@ -8,27 +8,28 @@ import (
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
-// Token classes cached per vocabulary ID by the extractor.
+// Token classes of SpotSigs, as bit flags (0 is a plain word).
 const (
-	classUnknown uint8 = iota
-	classPlain
-	classStop       = 1 << 2
-	classAntecedent = 1 << 3
+	classStop       uint8 = 1 << 0
+	classAntecedent uint8 = 1 << 1
 )
 
 // extractor turns text into the features of one Method: sorted shingle
 // hashes (or a DSC sample of them), or a spot-signature multiset. It owns a
 // textproc.Analyzer and scratch buffers, so it is not safe for concurrent
-// use; a Detector guards its extractor with its lock.
+// use; a Detector keeps a pool of them, one per concurrent Add.
+//
+// Terms are hashed as they come ([textproc.Analyzer.AppendTerm]), never
+// interned: an extractor's memory does not grow with the vocabulary of the
+// texts it has seen, only with the largest text (see release).
 type extractor struct {
-	cfg   Config
-	an    *textproc.Analyzer
-	stop  map[string]struct{}
-	ante  map[string]struct{}
-	th    []uint64 // token hash by vocabulary ID (0 = not computed)
-	class []uint8  // token class by vocabulary ID
+	cfg     Config
+	an      *textproc.Analyzer
+	classes map[string]uint8 // SpotSigs: stopword and antecedent flags by term
 
+	buf  []byte   // scratch: one term
 	hs   []uint64 // scratch: token hashes of the current text
+	cls  []uint8  // scratch: token classes of the current text (SpotSigs)
 	out  []uint64 // scratch: features
 	cnt  []uint32 // scratch: multiplicities (SpotSigs)
 	sup  []uint64 // scratch: super-shingles
@@ -52,18 +53,18 @@ func newExtractor(cfg Config) (*extractor, error) {
 	}
 	e := &extractor{cfg: cfg, an: an}
 	if cfg.Method == SpotSigs {
-		e.stop = map[string]struct{}{}
-		for _, w := range textproc.Stopwords(tag) {
-			e.stop[w] = struct{}{}
+		e.classes = map[string]uint8{}
+		stop := textproc.Stopwords(tag)
+		for _, w := range stop {
+			e.classes[w] |= classStop
 		}
-		e.ante = map[string]struct{}{}
 		for _, w := range antecedentList(cfg.Antecedents) {
-			if term, ok := an.Term(w); ok {
-				e.ante[term] = struct{}{}
-				if len(textproc.Stopwords(tag)) == 0 {
+			if term, ok := an.AppendTerm(nil, w); ok {
+				e.classes[string(term)] |= classAntecedent
+				if len(stop) == 0 {
 					// No stopword list: the antecedents are the
 					// language's function words the chains skip.
-					e.stop[term] = struct{}{}
+					e.classes[string(term)] |= classStop
 				}
 			}
 		}
@@ -71,28 +72,52 @@ func newExtractor(cfg Config) (*extractor, error) {
 	return e, nil
 }
 
-// tokens analyses text and fills e.hs with one hash per token, using the
-// per-vocabulary cache so steady-state analysis hashes nothing twice.
-func (e *extractor) tokens(text string) []textproc.Token {
-	toks := e.an.Tokens(text)
-	if n := e.an.VocabularySize(); n > len(e.th) {
-		e.th = append(e.th, make([]uint64, n-len(e.th))...)
-		e.class = append(e.class, make([]uint8, n-len(e.class))...)
+// largeScratch is the scratch capacity, in elements, above which an
+// extractor lets its buffers go after use (see release).
+const largeScratch = 1 << 16
+
+// release drops scratch buffers an outlier text grew beyond largeScratch,
+// so one huge document does not pin its buffers for the life of the
+// detector. It reports whether the extractor is worth keeping: after a text
+// of more than 1 MB the analyzer's own buffers are large too, and a fresh
+// extractor is cheaper than what this one holds.
+func (e *extractor) release(textLen int) bool {
+	if textLen > 1<<20 {
+		return false
 	}
-	e.hs = e.hs[:0]
+	if cap(e.hs) > largeScratch {
+		e.hs, e.cls = nil, nil
+	}
+	if cap(e.out) > largeScratch {
+		e.out, e.cnt = nil, nil
+	}
+	if cap(e.sup) > largeScratch {
+		e.sup = nil
+	}
+	return true
+}
+
+// tokens analyses text and fills e.hs with one hash per token (and, for
+// SpotSigs, e.cls with its class).
+func (e *extractor) tokens(text string) {
+	e.hs, e.cls = e.hs[:0], e.cls[:0]
+	spot := e.classes != nil
 	var digest uint64 = 0x5350_4f54 // digest of the token sequence
-	for _, t := range toks {
-		h := e.th[t.ID]
-		if h == 0 {
-			h = hashx.String64(t.Term, 0) | 1
-			e.th[t.ID] = h
+	for sp := range e.an.Words(text) {
+		var ok bool
+		e.buf, ok = e.an.AppendTerm(e.buf[:0], text[sp.Start:sp.End])
+		if !ok {
+			continue
 		}
+		h := hashx.Bytes64(e.buf, 0) | 1
 		e.hs = append(e.hs, h)
+		if spot {
+			e.cls = append(e.cls, e.classes[string(e.buf)])
+		}
 		digest = hashx.Combine(digest, h)
 	}
-	e.hash = hashx.Combine(digest, uint64(len(toks)))
-	e.ntok = len(toks)
-	return toks
+	e.hash = hashx.Combine(digest, uint64(len(e.hs)))
+	e.ntok = len(e.hs)
 }
 
 // shingles returns the sorted, de-duplicated hashes of the word w-shingles
@@ -181,22 +206,6 @@ func (e *extractor) superShingles(sample []uint64, k int) []uint64 {
 	return e.sup
 }
 
-// classOf returns the cached class of a token.
-func (e *extractor) classOf(t textproc.Token) uint8 {
-	c := e.class[t.ID]
-	if c == classUnknown {
-		c = classPlain
-		if _, ok := e.stop[t.Term]; ok {
-			c |= classStop
-		}
-		if _, ok := e.ante[t.Term]; ok {
-			c |= classAntecedent
-		}
-		e.class[t.ID] = c
-	}
-	return c
-}
-
 // spots returns the spot-signature multiset of text as sorted signature
 // hashes with their multiplicities (Theobald et al. 2008):
 // for each token that is an antecedent, a chain of ChainLength non-stopword
@@ -204,13 +213,13 @@ func (e *extractor) classOf(t textproc.Token) uint8 {
 // one SpotDistance tokens after the previous, stopwords skipped. The results
 // alias e.out and e.cnt.
 func (e *extractor) spots(text string) ([]uint64, []uint32) {
-	toks := e.tokens(text)
+	e.tokens(text)
 	cfg := e.cfg
-	n := len(toks)
-	stop := func(k int) bool { return e.classOf(toks[k])&classStop != 0 }
+	n := len(e.hs)
+	stop := func(k int) bool { return e.cls[k]&classStop != 0 }
 	raw := e.sup[:0] // scratch for the unsorted signature hashes
 	for i := 0; i < n-1; i++ {
-		if e.classOf(toks[i])&classAntecedent == 0 {
+		if e.cls[i]&classAntecedent == 0 {
 			continue
 		}
 		var h uint64 = 0x5350_4f54_5349_4753
@@ -268,15 +277,26 @@ func (e *extractor) spots(text string) ([]uint64, []uint32) {
 // of the documents holding it, as plain integer slices. Most shingles occur
 // in one document only, so a feature's first document is kept in the map
 // value itself (flagged by single) and a slice is allocated only for a
-// second one.
+// second one. This packed layout is why postings keeps its own deletion
+// instead of internal/postings, whose lists are map values.
+//
+// Memory follows the live features: a Go map never gives back its buckets,
+// so once deletions leave it a quarter of its peak, remove rebuilds it (and
+// renumbers the lists), at a cost amortised over those deletions.
 type postings struct {
 	ids   map[uint64]uint32 // feature → list ID, or single|document
 	lists [][]uint32
 	free  []uint32
+	peak  int       // len(ids) at its largest since the last rebuild
+	dels  int       // features deleted since the last rebuild
 	one   [1]uint32 // backing array for list of a single-document feature
 }
 
 const single = 1 << 31
+
+// minRebuild is the map size below which postings never rebuilds: a small
+// map costs little, and rebuilding it often would.
+const minRebuild = 1 << 12
 
 // list returns the documents holding f. The slice is valid until the next
 // call of any postings method.
@@ -315,15 +335,33 @@ func (p *postings) entryList(v uint32, ok bool) []uint32 {
 	return p.lists[v]
 }
 
-func (p *postings) add(f uint64, doc uint32) {
+// reserve makes room for n more features when n is large against the map
+// (a Go map doubles as it grows, rehashing everything each time): one
+// rebuild at the final size instead of several doublings under the lock.
+func (p *postings) reserve(n int) {
+	if n < minRebuild || n <= len(p.ids) {
+		return
+	}
+	ids := make(map[uint64]uint32, len(p.ids)+n)
+	for f, v := range p.ids {
+		ids[f] = v
+	}
+	p.ids = ids
+}
+
+// add records doc under f and returns f's entry and list length after it,
+// as lookup and entryLen would.
+func (p *postings) add(f uint64, doc uint32) (uint32, int) {
 	if p.ids == nil {
 		p.ids = make(map[uint64]uint32)
 	}
 	v, ok := p.ids[f]
 	switch {
 	case !ok:
-		p.ids[f] = single | doc
-		return
+		v = single | doc
+		p.ids[f] = v
+		p.peak = max(p.peak, len(p.ids))
+		return v, 1
 	case v&single != 0:
 		var id uint32
 		if n := len(p.free); n > 0 {
@@ -335,9 +373,10 @@ func (p *postings) add(f uint64, doc uint32) {
 		}
 		p.lists[id] = append(p.lists[id][:0], v&^single, doc)
 		p.ids[f] = id
-		return
+		return id, 2
 	}
 	p.lists[v] = append(p.lists[v], doc)
+	return v, len(p.lists[v])
 }
 
 // remove deletes doc from f's list (order within a list is not kept).
@@ -349,6 +388,7 @@ func (p *postings) remove(f uint64, doc uint32) {
 	if v&single != 0 {
 		if v&^single == doc {
 			delete(p.ids, f)
+			p.dels++
 		}
 		return
 	}
@@ -363,13 +403,51 @@ func (p *postings) remove(f uint64, doc uint32) {
 	switch len(l) {
 	case 0:
 		delete(p.ids, f)
-		p.free = append(p.free, v)
+		p.dels++
+		p.freeList(v)
+		return
 	case 1:
 		p.ids[f] = single | l[0]
-		p.free = append(p.free, v)
-		l = l[:0]
+		p.freeList(v)
+		return
+	}
+	if cap(l) > 64 && len(l) < cap(l)/4 {
+		l = slices.Clip(slices.Clone(l)) // a list that shrank gives back its array
 	}
 	p.lists[v] = l
+}
+
+// freeList returns list v to the free list; a small array stays for reuse.
+func (p *postings) freeList(v uint32) {
+	if cap(p.lists[v]) > 8 {
+		p.lists[v] = nil
+	} else {
+		p.lists[v] = p.lists[v][:0]
+	}
+	p.free = append(p.free, v)
+}
+
+// shrink rebuilds the map and the lists once the live features are fewer
+// than a quarter of the peak, or once more features were deleted than 2
+// times those live (a map that keeps its size under churn accumulates
+// deleted slots): call it after removes. Its cost is amortised over those
+// deletions.
+func (p *postings) shrink() {
+	shrunk := p.peak >= minRebuild && len(p.ids) < p.peak/4
+	churned := p.dels > 2*max(len(p.ids), 1024)
+	if !shrunk && !churned {
+		return
+	}
+	ids := make(map[uint64]uint32, len(p.ids))
+	var lists [][]uint32
+	for f, v := range p.ids {
+		if v&single == 0 {
+			lists = append(lists, p.lists[v])
+			v = uint32(len(lists) - 1)
+		}
+		ids[f] = v
+	}
+	p.ids, p.lists, p.free, p.peak, p.dels = ids, lists, nil, len(ids), 0
 }
 
 // marks is a per-query visited set over dense document indexes: a stamp

@@ -1,34 +1,43 @@
 package shingle
 
 import (
+	"fmt"
 	"slices"
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	plist "github.com/seed-9ef9c1df/neardup/internal/postings"
 )
 
 // Detector is a full-fingerprinting, DSC or SpotSigs detector, as its
 // Config.Method says, over one inverted index of integer posting lists.
 //
-// A Detector is safe for concurrent use by multiple goroutines: one mutex
-// serialises every call.
+// A Detector is safe for concurrent use by multiple goroutines. Text is
+// analysed and signed outside the index's lock, full-fingerprinting and DSC
+// postings are inserted under per-shard locks, and searches (Add's answer,
+// Containers) share a read lock, so concurrent Adds work in parallel and a
+// long Add holds up other calls only while it registers, publishes (and,
+// for SpotSigs, inserts) its document.
 type Detector struct {
 	cfg Config
+	ex  sync.Pool // *extractor, one per concurrent Add
 
-	mu   sync.Mutex
+	// mu guards the index: held exclusively to change it, shared by
+	// searches (the answer of Add, Containers), each with scratch from sq
+	// (SpotSigs) or cq (FullFingerprint, DSC).
+	mu   sync.RWMutex
+	sq   sync.Pool // *spotQuery
+	cq   sync.Pool // *containQuery
 	docs *docset.Set
-	ex   *extractor
 	con  *containIndex // FullFingerprint, DSC
 	spot *spotIndex    // SpotSigs
 
 	// Exact duplicates for SpotSigs: the release reports a pair whose
 	// contents hash alike whatever their signatures (SpotSigs.java
 	// deduplicateIndex: counter.SHA1.equals(counter2.SHA1)).
-	digest  []uint64 // by dense index; 0 = no words
-	byHash  map[uint64][]uint32
-	hits    []hit
-	scratch []uint64
+	digest []uint64 // by dense index; 0 = no words
+	byHash map[uint64][]uint32
 }
 
 var (
@@ -38,9 +47,9 @@ var (
 
 // New returns a detector for cfg. It returns an error wrapping
 // detector.ErrInvalidConfig, naming the field, when a field is out of
-// range (a negative length, a threshold outside (0, 1], MinIDF ≥ MaxIDF, an
-// unknown Method or Sampling, a Language that is not a BCP 47 tag, ...);
-// otherwise the error is nil.
+// range (a negative length, a threshold outside (0, 1], MinIDF ≥ MaxIDF, a
+// NaN, an unknown Method or Sampling, a Language that is not a BCP 47
+// tag, ...); otherwise the error is nil.
 func New(cfg Config) (*Detector, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
@@ -50,7 +59,15 @@ func New(cfg Config) (*Detector, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Detector{cfg: cfg, docs: docset.New("shingle", cfg.MaxTextBytes), ex: ex}
+	d := &Detector{cfg: cfg, docs: docset.New("shingle", cfg.MaxTextBytes)}
+	d.ex.New = func() any {
+		e, err := newExtractor(cfg)
+		if err != nil {
+			panic(err) // unreachable: the same cfg built one above
+		}
+		return e
+	}
+	d.ex.Put(ex)
 	if cfg.Method == SpotSigs {
 		d.spot = &spotIndex{cfg: cfg}
 		d.byHash = map[uint64][]uint32{}
@@ -60,53 +77,134 @@ func New(cfg Config) (*Detector, error) {
 	return d, nil
 }
 
-// Config returns the detector's configuration with every default filled in.
+// Config returns the detector's effective configuration: every default
+// filled in.
 func (d *Detector) Config() Config { return d.cfg }
+
+// analysis is a text's features, computed outside the lock and owned by
+// the Add that computed them.
+type analysis struct {
+	set, super []uint64 // FullFingerprint, DSC
+	size       int
+	hashes     []uint64 // SpotSigs
+	cnt        []uint32
+	digest     uint64
+	words      bool
+}
+
+// analyse computes the features of text with a pooled extractor.
+func (d *Detector) analyse(text string) analysis {
+	e := d.ex.Get().(*extractor)
+	var a analysis
+	switch d.cfg.Method {
+	case SpotSigs:
+		h, c := e.spots(text)
+		a.hashes, a.cnt = slices.Clone(h), slices.Clone(c)
+		a.digest, a.words = e.hash, e.ntok > 0
+	case FullFingerprint:
+		a.set = slices.Clone(e.shingles(text))
+		a.size = len(a.set)
+	default:
+		set, size := e.sample(text)
+		a.set, a.size = slices.Clone(set), size
+		if d.cfg.SuperShingle > 0 {
+			a.super = slices.Clone(e.superShingles(a.set, d.cfg.SuperShingle))
+		}
+	}
+	if e.release(len(text)) {
+		d.ex.Put(e)
+	}
+	return a
+}
 
 // Add indexes doc and returns the live documents that contain it: for full
 // fingerprinting and DSC the documents holding at least Threshold of its
 // shingles (or sample), scored by that fraction; for SpotSigs its
 // near-duplicates, scored by multiset Jaccard similarity (1 for an exact
-// duplicate). Matches are ordered by [detector.SortMatches].
+// duplicate). Matches are ordered by [detector.SortMatches]. The answer is
+// the one [Detector.Containers] gives for doc right after the Add.
+//
+// The closed, ID and size checks come first; the text is then analysed
+// without the lock, which is taken again to register the ID (checked
+// again: of concurrent Adds of one new ID, exactly one succeeds and the
+// others return an error wrapping detector.ErrDuplicateID). Full
+// fingerprinting and DSC insert their postings under per-shard locks only
+// and take the lock briefly to publish the document (until then
+// Containers and Remove of its ID report it unknown); SpotSigs inserts
+// under the lock. The answer is searched under a read lock shared with
+// other searches: under concurrent Adds it reflects the index when the
+// search runs, which may already hold a document added concurrently; if
+// the document was removed before its answer, Add returns no match.
 //
 // Add time for full fingerprinting is O(n log n + P + K·n) for a text of n
 // shingles, P the postings of its n−⌈θn⌉+1 rarest shingles and K the
-// candidates they yield; DSC works on the sample. SpotSigs is
-// O(P' + K'·n) amortised, with P' the postings scanned before early
-// termination, plus an O(total signatures) refresh of the idf view once
-// the collection has changed by an eighth since the last one.
+// candidates they yield; DSC works on the sample. SpotSigs is O(n + P' +
+// K'·n), with P' the postings scanned before early termination, plus the
+// documents holding a signature whose idf crosses the band's edge with
+// this Add (see the package documentation).
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	if err := d.docs.Check(doc); err != nil {
+	err := d.docs.Check(doc)
+	d.mu.Unlock()
+	if err != nil {
 		return nil, err
 	}
-	switch d.cfg.Method {
-	case SpotSigs:
-		hashes, cnt := d.ex.spots(doc.Text)
-		idx, _ := d.docs.Add(doc)
-		d.spot.insert(idx, hashes, cnt)
-		d.setDigest(idx, d.ex.hash, d.ex.ntok > 0)
-		return d.similar(idx), nil
-	default:
-		set, size, super := d.features(doc.Text)
-		idx, _ := d.docs.Add(doc)
-		d.con.insert(idx, set, size, super)
-		return d.containers(idx), nil
+	a := d.analyse(doc.Text)
+	d.mu.Lock()
+	idx, err := d.docs.Add(doc) // closed or a duplicate ID since the check
+	if err != nil {
+		d.mu.Unlock()
+		return nil, err
 	}
+	if d.cfg.Method == SpotSigs {
+		d.spot.insert(idx, a.hashes, a.cnt)
+		d.setDigest(idx, a.digest, a.words)
+		d.mu.Unlock()
+	} else {
+		// The postings go in under their shards' locks only; until
+		// publish, the document is pending: registered (its ID taken) but
+		// invisible.
+		x := d.con
+		x.reserve(idx)
+		d.mu.Unlock()
+		x.insertPostings(idx, a.set)
+		d.mu.Lock()
+		if d.docs.Closed() {
+			d.mu.Unlock()
+			return nil, fmt.Errorf("shingle: Add(%q): %w", doc.ID, detector.ErrClosed)
+		}
+		x.publish(idx, a.set, a.size, a.super)
+		d.mu.Unlock()
+	}
+	// The search only reads: it shares the lock with other searches.
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if cur, err := d.docs.Lookup("Add", doc.ID); err != nil || cur != idx {
+		if d.docs.Closed() {
+			return nil, fmt.Errorf("shingle: Add(%q): %w", doc.ID, detector.ErrClosed)
+		}
+		return nil, nil // removed by a concurrent Remove before the answer
+	}
+	return d.answer(idx), nil
 }
 
-// features extracts FFP's shingle set or DSC's sample and super-shingles.
-func (d *Detector) features(text string) (set []uint64, size int, super []uint64) {
-	if d.cfg.Method == FullFingerprint {
-		set = d.ex.shingles(text)
-		return set, len(set), nil
+// answer returns the matches of live document idx: its containers (FFP,
+// DSC) or near-duplicates (SpotSigs). It needs the lock, shared or not.
+func (d *Detector) answer(idx uint32) []detector.Match {
+	if d.cfg.Method == SpotSigs {
+		return d.similar(idx)
 	}
-	set, size = d.ex.sample(text)
-	if d.cfg.SuperShingle > 0 {
-		super = d.ex.superShingles(set, d.cfg.SuperShingle)
+	return d.containers(idx)
+}
+
+// lookup returns the dense index of a live, published document.
+func (d *Detector) lookup(op, id string) (uint32, error) {
+	idx, err := d.docs.Lookup(op, id)
+	if err == nil && d.con != nil && d.con.isPending(idx) {
+		// Its Add has not returned: as if the call came before it.
+		return 0, fmt.Errorf("shingle: %s(%q): %w", op, id, detector.ErrUnknownID)
 	}
-	return set, size, super
+	return idx, err
 }
 
 func (d *Detector) setDigest(idx uint32, h uint64, ok bool) {
@@ -122,38 +220,57 @@ func (d *Detector) setDigest(idx uint32, h uint64, ok bool) {
 	d.byHash[h] = append(d.byHash[h], idx)
 }
 
-// containers answers for FullFingerprint and DSC.
+// containers answers for FullFingerprint and DSC. It needs the lock,
+// shared or not.
 func (d *Detector) containers(idx uint32) []detector.Match {
+	q, _ := d.cq.Get().(*containQuery)
+	if q == nil {
+		q = &containQuery{}
+	}
+	defer d.cq.Put(q)
 	x := d.con
-	d.hits = x.containers(x.sets[idx], x.super[idx], idx, d.docs.Cap(), d.hits[:0])
-	return d.matches()
+	q.hits = x.containers(x.sets[idx], x.super[idx], idx, d.docs.Cap(), q.hits[:0], q)
+	out := d.matches(q.hits)
+	if cap(q.hits) > largeScratch {
+		q.hits = nil
+	}
+	return out
 }
 
-// similar answers for SpotSigs: the view's near-duplicates plus the exact
-// duplicates.
+// similar answers for SpotSigs: the near-duplicates under the live
+// statistics plus the exact duplicates. It needs the lock, shared or not.
 func (d *Detector) similar(idx uint32) []detector.Match {
-	d.hits = d.spot.similar(idx, d.docs.Cap(), d.hits[:0])
+	q, _ := d.sq.Get().(*spotQuery)
+	if q == nil {
+		q = &spotQuery{}
+	}
+	defer d.sq.Put(q)
+	hits := d.spot.similar(idx, d.docs.Cap(), q.hits[:0], q)
 	if h := d.digest[idx]; h != 0 {
 		for _, o := range d.byHash[h] {
 			if o == idx {
 				continue
 			}
-			if i := slices.IndexFunc(d.hits, func(x hit) bool { return x.idx == o }); i >= 0 {
-				d.hits[i].score = 1
+			if i := slices.IndexFunc(hits, func(x hit) bool { return x.idx == o }); i >= 0 {
+				hits[i].score = 1
 			} else {
-				d.hits = append(d.hits, hit{o, 1})
+				hits = append(hits, hit{o, 1})
 			}
 		}
 	}
-	return d.matches()
+	q.hits = hits
+	if cap(q.hits) > largeScratch {
+		q.hits = nil
+	}
+	return d.matches(hits)
 }
 
-func (d *Detector) matches() []detector.Match {
-	if len(d.hits) == 0 {
+func (d *Detector) matches(hits []hit) []detector.Match {
+	if len(hits) == 0 {
 		return nil
 	}
-	out := make([]detector.Match, len(d.hits))
-	for i, h := range d.hits {
+	out := make([]detector.Match, len(hits))
+	for i, h := range hits {
 		out[i] = detector.Match{ID: d.docs.ID(h.idx), Score: h.score}
 	}
 	detector.SortMatches(out)
@@ -163,27 +280,26 @@ func (d *Detector) matches() []detector.Match {
 // Containers returns the live documents that contain the document id (for
 // SpotSigs, its near-duplicates), including ones added after it, ordered by
 // [detector.SortMatches]. It is computed from the index on every call, with
-// the cost of an Add of the same text; for SpotSigs, a call after Adds or
-// Removes first refreshes the idf view (O(total signatures)), so the answer
-// is exact under the live document frequencies.
+// the cost of an Add of the same text (no analysis); for SpotSigs it is
+// exact under the live document frequencies, which the index keeps up to
+// date with every Add and Remove.
 func (d *Detector) Containers(id string) ([]detector.Match, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	idx, err := d.docs.Lookup("Containers", id)
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	idx, err := d.lookup("Containers", id)
 	if err != nil {
 		return nil, err
 	}
-	if d.cfg.Method == SpotSigs {
-		d.spot.fresh()
-		return d.similar(idx), nil
-	}
-	return d.containers(idx), nil
+	return d.answer(idx), nil
 }
 
 // Remove forgets the document id and purges it from every posting list.
 func (d *Detector) Remove(id string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if _, err := d.lookup("Remove", id); err != nil {
+		return err
+	}
 	idx, err := d.docs.Remove(id)
 	if err != nil {
 		return err
@@ -191,15 +307,7 @@ func (d *Detector) Remove(id string) error {
 	if d.cfg.Method == SpotSigs {
 		d.spot.remove(idx)
 		if h := d.digest[idx]; h != 0 {
-			l := d.byHash[h]
-			if i := slices.Index(l, idx); i >= 0 {
-				l = slices.Delete(l, i, i+1)
-			}
-			if len(l) == 0 {
-				delete(d.byHash, h)
-			} else {
-				d.byHash[h] = l
-			}
+			plist.Delete(d.byHash, h, idx)
 			d.digest[idx] = 0
 		}
 		return nil

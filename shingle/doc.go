@@ -60,16 +60,18 @@
 // (TestSpotPruningNeverDrops). It corrects two bounds of the reference
 // release (the authors' Java code): its pairwise exit (max−D)/max < τ, which
 // rejects pairs with J ≥ τ, and its posting-list break δ + |A| − |B| >
-// (1−τ)|A|, which skips them (TestSpotReleaseBreakBug). On goldset-dev the
-// two happen to drop no pair (TestGoldSetReference). Because the idf
-// band depends on the whole collection, the filtered multisets come from a
-// view of the document frequencies: Containers always refreshes the view
-// first and answers under the live statistics (for a collection added and
-// then queried, as eval.Relations does, this is the release's batch
-// algorithm); Add answers under the view of the last refresh, which it
-// repeats whenever the collection has changed by an eighth. A new story's
-// first copies therefore match each other through Containers sooner than
-// through Add.
+// (1−τ)|A|, which skips them (TestSpotReleaseBreakBug). The idf band
+// depends on the whole collection; the index keeps every signature's place
+// against it under the live document frequencies, updated by each Add and
+// Remove, so Add and Containers both answer under the live statistics:
+// Add's answer is what Containers returns right after it, and the relation
+// is symmetric (for a collection added and then queried, as
+// eval.Relations does, this is the release's batch algorithm). A document
+// the band's upper edge would leave with fewer than MinSignatures
+// signatures (a story copied more often than N^(1−MinIDF) times, whose own
+// signatures all become "too common") keeps its too-common signatures, so
+// near-copies of a flooded story keep finding each other; no document of
+// Reuters-21578 or goldset-dev is in that case at the defaults.
 //
 // # Complexity
 //
@@ -83,14 +85,21 @@
 // the cost does not depend on N except through memory latency; every
 // true containment costs O(n + |C|). DSC costs the same on its sample (1/m
 // of the shingles). SpotSigs visits signatures by ascending posting length
-// and stops when the mass visited exceeds (1−τ)|A|; each posting list is
-// sorted by filtered length, so documents outside [τ|A|, |A|/τ] are skipped
-// by binary search and a break. A refresh of the idf view costs O(total
-// signatures + N log N), amortised over N/8 changes for Add. Memory is one
-// sorted []uint64 (FFP, DSC) or []uint32 pair (SpotSigs) per document,
-// one posting entry per feature occurrence, and one map entry per distinct
-// feature; a feature held by one document stores it in the map entry.
-// Measured speeds and scaling are in BenchmarkReuters and BenchmarkScale.
+// and stops when the mass visited exceeds (1−τ)|A|; documents outside
+// [τ|A|, |A|/τ] are skipped. An Add or Remove moves the document
+// frequencies of its own signatures and the band's edges by at most one
+// step each: its cost is O(n) plus, for each signature that crosses an
+// edge, the documents holding it (about N^0.2 at the lower edge and
+// N^(1−MinIDF) at the upper one, rarely); no step costs O(total
+// signatures). A flood of k near-copies of one story costs O(k·n) per
+// Add, proportional to the k matches it returns. Memory is one sorted
+// []uint64 (FFP, DSC) or []uint32 pair (SpotSigs) per document, one posting
+// entry per feature occurrence, and one map entry per distinct live
+// feature; a feature held by one document stores it in the map entry. A
+// removed document's features leave the maps, which are rebuilt once they
+// hold less than a quarter of their peak, and text analysis keeps no
+// vocabulary, so memory follows the live documents. Measured speeds: see
+// docs/shingle.md in the repository.
 //
 // # Parameters
 //
@@ -101,9 +110,8 @@
 //     below. The text pipeline is the thesis's (§5.1: stopwords removed,
 //     first-5 stemming);
 //     [Config.KeepStopwords] with [Config.Stemmer] textproc.StemNone turns
-//     both off, which scores better on English (goldset-dev: F1 0.851
-//     against 0.812 at the best threshold, 0.2 and 0.15). The zero
-//     Language is neutral: no stopwords to remove.
+//     both off, which scores better on English news (docs/shingle.md).
+//     The zero Language is neutral: no stopwords to remove.
 //   - DSC modulus m = 4 ([DefaultModulus]; Broder used 25 on web pages,
 //     Uyar 2009 Fig. 2.2), MIN_s size 64, stride 3 (the thesis's wording).
 //   - SpotSigs: antecedents is, the, said, was ([DefaultAntecedents]: the
@@ -111,23 +119,14 @@
 //     c = 3 and spot distance d = 2 (the paper's best setting, Alonso et al.
 //     2013 §4.4), at least 4 signatures and the idf band [0.2, 0.8] (the
 //     release's spotsigs.config), τ = 0.1 (the best F1 on goldset-dev; the
-//     paper's τ is not available and the release's 0.85 finds 12% of the
+//     paper's τ is not available and the release's 0.85 finds few of the
 //     pairs). The stopwords skipped in chains are textproc's list for the
 //     Language, or the antecedents for a language without one.
 //     [Config.ReleaseChains] reproduces the release's chain walk.
 //
-// Measured on goldset-dev (strict pair F1; TestGoldSet): SpotSigs at its
-// defaults 0.919 (P 0.948, R 0.892), against 0.915 (P 0.868) for the
-// reference Java code at its best τ; configured as the release ships, 0.908,
-// 0.913 and 0.901 at τ = 0.10, 0.15, 0.20 where the Java code gives 0.915,
-// 0.911 and 0.893. The difference is precision: the release's one-word
-// signatures after 24 function words match in unrelated text of one site,
-// while chains of three words after is, the, said, was are specific to a
-// story; 94% of the false positives left share a boilerplate line
-// (TestGoldSetBoilerplate). Full fingerprinting 0.334 and DSC 0.322 at the
-// thesis's 60% on whole pages: the Gold Set's pages are one story under
-// different site templates, not containments; the defaults (main content,
-// 0.25, evidence) reach 0.912 and 0.881.
+// Quality on the Gold Set against the reference Java code, and the other
+// measured figures, are in docs/shingle.md in the repository, with the
+// commands that regenerate them.
 //
 // # Defaults
 //
@@ -139,14 +138,18 @@
 // report no unrelated Clough-Stevenson answer beyond 5% (go run
 // ./examples/defaults; the README says how). Every Method reads the main
 // content ([DefaultContent]) and needs evidence beyond its threshold
-// ([Config].MinOverlap). At the defaults, Gold Set dev strict F1: full
-// fingerprinting 0.912, DSC 0.881, SpotSigs 0.921 (0.33, 0.32 and 0.92
-// with whole pages and the thesis's 60%); the largest Reuters cluster holds
-// 11, 16 and 17 different stories.
+// ([Config].MinOverlap). The figures each default was chosen on are in
+// docs/shingle.md.
 //
 // # Concurrency
 //
-// A [Detector] is safe for concurrent use by multiple goroutines; one mutex
-// serialises its calls. [Extract], [Containment] and [Jaccard] are pure
+// A [Detector] is safe for concurrent use by multiple goroutines. Add
+// checks the document (closed, ID, size) before any work and analyses and
+// signs the text without holding the index's lock; full fingerprinting and
+// DSC insert postings under per-shard locks; searches (Add's answer,
+// Containers) share a read lock; registering, publishing, SpotSigs
+// insertion, Remove and Close hold the lock exclusively and briefly. Of
+// concurrent Adds of one new ID exactly one succeeds and the others return
+// detector.ErrDuplicateID. [Extract], [Containment] and [Jaccard] are pure
 // functions.
 package shingle

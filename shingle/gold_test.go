@@ -45,7 +45,7 @@ func releaseConfig() shingle.Config {
 //	ffp plain                     θ=0.6 0.472   best θ=0.20 0.851
 //	dsc mod 8                     θ=0.6 0.322   best θ=0.15 0.818
 //	dsc min-64                    θ=0.6 0.340   best θ=0.15 0.799
-//	dsc stride 3 (seed reading a) θ=0.6 0.081   θ=0.1 0.522 (0.604 at 0.05)
+//	dsc stride 3 (reading a)   θ=0.6 0.081   θ=0.1 0.522 (0.604 at 0.05)
 //	spotsigs default              τ=0.1 0.919 (P 0.948 R 0.892)
 //	spotsigs release config       τ=0.10 0.908, 0.15 0.913, 0.20 0.901, 0.85 0.213
 //	  (reference Java code: 0.915, 0.911, 0.893, 0.156)
@@ -105,7 +105,7 @@ func TestGoldSetReference(t *testing.T) {
 		s, _ := goldScores(recs, atLeast(edges, ref.tau))
 		assert.InDelta(t, ref.f1, s.F1(), 0.015, "release config at τ=%v: %v, reference F1 %v", ref.tau, s, ref.f1)
 	}
-	// The release's unsound bounds (ALGORITHMS.md §2) can only drop pairs.
+	// The release's unsound bounds (see spotIndex.similar) can only drop pairs.
 	// On goldset-dev they drop none at the shipped τ = 0.85 (measured
 	// 2026-11-22: TP 4397 either way), so the recall we find above the Java
 	// code's there (0.119 against 0.085) comes from the text pipeline
@@ -205,7 +205,7 @@ func mapKeys(m map[string]bool) func(func(string) bool) {
 // TestClough measures FFP and DSC containment on the Clough-Stevenson
 // corpus: the fraction of answers of each category reported as contained
 // in their task's source ("cut" and "light" are positives), across
-// thresholds, as the CoDet issue reports it.
+// thresholds.
 //
 // Measured at θ = 0.6 (paper default) on 2026-11-22: ffp cut 0.53 light 0.16
 // heavy 0.05 non 0.00; dsc (mod 8) cut 0.47 light 0.21 heavy 0.11 non 0.00.

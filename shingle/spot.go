@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sort"
 
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 )
@@ -13,104 +14,270 @@ import (
 // make the search look at more pairs, never fewer.
 const eps = 1e-9
 
-// spotDoc is one document's spot-signature multiset: signature IDs sorted
-// ascending with their multiplicities.
+// spotDoc is one counted document's spot-signature multiset: signature
+// IDs sorted ascending with their multiplicities, and its mass inside and
+// above the idf band under the live document frequencies.
 type spotDoc struct {
 	sigs    []uint32
 	cnt     []uint32
-	total   int  // Σ cnt
-	counted bool // total ≥ MinSignatures: counts towards df and N
+	band    int  // Σ cnt of the signatures inside the band
+	above   int  // Σ cnt of the signatures too common for the band
+	counted bool // Σ cnt ≥ MinSignatures: counts towards df and N
 }
+
+// Where a signature's document frequency puts it against the idf band.
+const (
+	sigBelow uint8 = iota // too rare: idf above MaxIDF
+	sigBand               // kept
+	sigAbove              // too common: idf below MinIDF
+)
 
 // spotIndex is the SpotSigs index (Theobald et al. 2008).
 //
-// Raw multisets and signature document frequencies are kept exactly and
-// updated by every Add and Remove. The idf band filter makes each
-// document's filtered multiset depend on the whole collection, so the
-// searchable state is a view: the filtered multisets under one snapshot of
-// the document frequencies, with posting lists sorted by descending
-// filtered length. A refresh recomputes the view from the live statistics
-// in O(total signatures); between refreshes, added documents are filtered
-// with the snapshot's keep decisions (signatures first seen since then are
-// judged by their live df against the snapshot's N) and inserted into the
-// sorted lists.
+// The idf band keeps a signature of document frequency df among N counted
+// documents when MinIDF ≤ ln((N+1)/df)/ln(N+1) ≤ MaxIDF. The idf falls as
+// df grows, so the band is an interval of df, [lo(N), hi(N)], and the
+// index keeps every signature's place against it (below, in, above) under
+// the live statistics: an Add or Remove moves the df of its own
+// signatures by one, and moves lo and hi by at most a step, so only the
+// signatures at the edges change place, found through a bucket of
+// signatures per df. A change of place updates the band and above masses
+// of the documents holding the signature. Searches then read the live
+// state directly: no view to refresh, and Add and Containers answer alike.
+//
+// A document keeps the signatures in the band. One left with fewer than
+// MinSignatures of them because the rest are too common (a story copied
+// more often than the band's upper edge, N^(1−MinIDF), allows) keeps its
+// too-common signatures as well, so a flood of near-copies does not make
+// the story invisible; other documents are unaffected.
 type spotIndex struct {
 	cfg Config
 
-	ids  map[uint64]uint32 // signature hash → signature ID
-	df   []int32           // by signature ID: live counted documents holding it
-	n    int               // live counted documents (the N of the idf)
-	docs []spotDoc         // by dense index
+	ids   map[uint64]uint32 // signature hash → signature ID
+	peak  int               // len(ids) at its largest since the last rebuild
+	hash  []uint64          // by signature ID: its hash
+	df    []int32           // by signature ID: counted live documents holding it (0: free ID)
+	post  [][]uint32        // by signature ID: those documents, unordered
+	place []uint8           // by signature ID: sigBelow, sigBand or sigAbove
+	bpos  []int32           // by signature ID: position in byDF[df]
+	byDF  [][]uint32        // by df ≥ 1: the signatures with that df
+	free  []uint32          // free signature IDs
 
-	live int // live documents, counted or not
-
-	// The view.
-	kept     []bool // by signature ID at the last refresh
-	viewN    int
-	viewLive int        // live documents at the last refresh
-	changes  int        // Adds and Removes since the last refresh
-	vsig     [][]uint32 // by dense index: filtered signature IDs
-	vcnt     [][]uint32 // by dense index: their multiplicities
-	flen     []int      // by dense index: filtered length, -1 outside the view
-	post     [][]uint32 // by signature ID: documents by (flen desc, index asc)
+	n      int // live counted documents (the N of the idf)
+	lo, hi int // the band: lo ≤ df ≤ hi
+	docs   []spotDoc
 
 	// releaseBounds makes similar use the reference release's two unsound
 	// bounds, for tests that measure what they cost (never set otherwise).
 	releaseBounds bool
+	// noRescue turns off the rescue of documents the band's upper edge
+	// leaves without signatures, for tests that compare with the plain
+	// band (never set otherwise).
+	noRescue bool
 
-	mark  marks
-	order []int // scratch
+	order []int // scratch of insert
 	ids32 []uint32
 	cnt32 []uint32
+}
+
+// spotQuery is the scratch of one search. Searches only read the index, so
+// several may run at once (under the Detector's read lock), each with its
+// own spotQuery.
+type spotQuery struct {
+	mark  marks
+	order []int
+	hits  []hit
+}
+
+// idf is the normalised idf ln((n+1)/df)/ln(n+1) of the release's
+// SpotSigsIndexer.
+func idf(df, n int) float64 {
+	return math.Log(float64(n+1)/float64(df)) / math.Log(float64(n+1))
+}
+
+// keep reports whether a signature of document frequency df among n
+// documents passes the band filter MinIDF ≤ idf ≤ MaxIDF (the release's
+// SpotSigsIndexer: "Skip overly long (meaningless?) lists by global DF
+// value").
+func (x *spotIndex) keep(df, n int) bool {
+	if df <= 0 || n <= 0 {
+		return false
+	}
+	v := idf(df, n)
+	return v >= x.cfg.MinIDF && v <= x.cfg.MaxIDF
+}
+
+// bounds returns the band [lo, hi] of df among n documents: lo the first df
+// with idf ≤ MaxIDF, hi the last with idf ≥ MinIDF (idf falls as df grows,
+// so keep(df, n) ⟺ lo ≤ df ≤ hi; TestSpotBounds checks it).
+func (x *spotIndex) bounds(n int) (lo, hi int) {
+	if n <= 0 {
+		return 1, 0
+	}
+	lo = 1 + sort.Search(n, func(i int) bool { return idf(i+1, n) <= x.cfg.MaxIDF })
+	hi = sort.Search(n, func(i int) bool { return idf(i+1, n) < x.cfg.MinIDF })
+	return lo, hi
+}
+
+// placeOf returns where df lies against the current band.
+func (x *spotIndex) placeOf(df int) uint8 {
+	switch {
+	case df > x.hi:
+		return sigAbove
+	case df < x.lo:
+		return sigBelow
+	}
+	return sigBand
+}
+
+// mass returns the mass of document b's filtered multiset and whether it
+// is rescued (keeps its too-common signatures), or -1 when b is outside
+// the search (not counted, or too few signatures left).
+func (x *spotIndex) mass(b uint32) (int, bool) {
+	d := &x.docs[b]
+	if !d.counted {
+		return -1, false
+	}
+	if d.band >= x.cfg.MinSignatures {
+		return d.band, false
+	}
+	// "Threshold for min. amount of SpotSigs", applied after filtering too
+	// (SpotSigsIndexer: "if (counter.totalCount >= SpotSigs.minSpotSigs)").
+	if !x.noRescue && d.above > 0 && d.band+d.above >= x.cfg.MinSignatures {
+		return d.band + d.above, true
+	}
+	return -1, false
+}
+
+// in reports whether signature s is in the filtered multiset of a document
+// that is rescued or not.
+func in(place uint8, rescued bool) bool {
+	return place == sigBand || rescued && place == sigAbove
 }
 
 func (x *spotIndex) grow(idx uint32) {
 	for int(idx) >= len(x.docs) {
 		x.docs = append(x.docs, spotDoc{})
-		x.vsig = append(x.vsig, nil)
-		x.vcnt = append(x.vcnt, nil)
-		x.flen = append(x.flen, -1)
 	}
 }
 
-// keep reports whether a signature of document frequency df among n
-// documents passes the band filter MinIDF ≤ ln((n+1)/df)/ln(n+1) ≤ MaxIDF
-// (the release's SpotSigsIndexer: "Skip overly long (meaningless?) lists by
-// global DF value").
-func (x *spotIndex) keep(df int32, n int) bool {
-	if df <= 0 || n <= 0 {
-		return false
+// sigID returns the ID of signature hash h, allocating one.
+func (x *spotIndex) sigID(h uint64) uint32 {
+	if s, ok := x.ids[h]; ok {
+		return s
 	}
-	idf := math.Log(float64(n+1)/float64(df)) / math.Log(float64(n+1))
-	return idf >= x.cfg.MinIDF && idf <= x.cfg.MaxIDF
+	var s uint32
+	if n := len(x.free); n > 0 {
+		s = x.free[n-1]
+		x.free = x.free[:n-1]
+	} else {
+		s = uint32(len(x.df))
+		x.hash = append(x.hash, 0)
+		x.df = append(x.df, 0)
+		x.post = append(x.post, nil)
+		x.place = append(x.place, sigBelow)
+		x.bpos = append(x.bpos, 0)
+	}
+	x.ids[h] = s
+	x.hash[s], x.df[s], x.place[s] = h, 0, sigBelow
+	x.peak = max(x.peak, len(x.ids))
+	return s
 }
 
-func (x *spotIndex) kept1(s uint32) bool {
-	if int(s) < len(x.kept) {
-		return x.kept[s]
+// setDF moves signature s to document frequency df, keeping byDF.
+func (x *spotIndex) setDF(s uint32, df int) {
+	if old := x.df[s]; old > 0 {
+		b := x.byDF[old]
+		p := x.bpos[s]
+		last := b[len(b)-1]
+		b[p], x.bpos[last] = last, p
+		x.byDF[old] = b[:len(b)-1]
 	}
-	return x.keep(x.df[s], x.viewN)
+	x.df[s] = int32(df)
+	if df > 0 {
+		for df >= len(x.byDF) {
+			x.byDF = append(x.byDF, nil)
+		}
+		x.bpos[s] = int32(len(x.byDF[df]))
+		x.byDF[df] = append(x.byDF[df], s)
+	}
+}
+
+// count returns the multiplicity of signature s in document b.
+func (x *spotIndex) count(b, s uint32) int {
+	d := &x.docs[b]
+	if i, ok := slices.BinarySearch(d.sigs, s); ok {
+		return int(d.cnt[i])
+	}
+	return 0
+}
+
+// replace moves signature s to place p and updates the masses of the
+// documents on its posting list.
+func (x *spotIndex) replace(s uint32, p uint8) {
+	old := x.place[s]
+	if old == p {
+		return
+	}
+	x.place[s] = p
+	for _, b := range x.post[s] {
+		c := x.count(b, s)
+		d := &x.docs[b]
+		switch old {
+		case sigBand:
+			d.band -= c
+		case sigAbove:
+			d.above -= c
+		}
+		switch p {
+		case sigBand:
+			d.band += c
+		case sigAbove:
+			d.above += c
+		}
+	}
+}
+
+// setN moves the band to n counted documents: the signatures whose df lies
+// between the old and the new edges change place.
+func (x *spotIndex) setN(n int) {
+	lo, hi := x.bounds(n)
+	oldLo, oldHi := x.lo, x.hi
+	x.n, x.lo, x.hi = n, lo, hi
+	visit := func(from, to int) {
+		for df := max(from, 1); df <= to && df < len(x.byDF); df++ {
+			for _, s := range x.byDF[df] {
+				x.replace(s, x.placeOf(df))
+			}
+		}
+	}
+	// A df changes place only if it lies between the old and new lower
+	// edges, or between the old and new upper edges.
+	visit(min(lo, oldLo), max(lo, oldLo)-1)
+	visit(min(hi, oldHi)+1, max(hi, oldHi))
 }
 
 // insert records document idx's raw multiset (hashes sorted, with counts).
+// A document of fewer than MinSignatures signatures is not counted: it
+// neither counts towards the statistics nor is searched.
 func (x *spotIndex) insert(idx uint32, hashes []uint64, cnt []uint32) {
 	x.grow(idx)
+	total := 0
+	for _, c := range cnt {
+		total += int(c)
+	}
+	if total < x.cfg.MinSignatures {
+		x.docs[idx] = spotDoc{}
+		return
+	}
 	if x.ids == nil {
 		x.ids = make(map[uint64]uint32)
+		x.lo, x.hi = x.bounds(0)
 	}
 	x.ids32, x.cnt32 = x.ids32[:0], x.cnt32[:0]
-	total := 0
 	for i, h := range hashes {
-		s, ok := x.ids[h]
-		if !ok {
-			s = uint32(len(x.df))
-			x.ids[h] = s
-			x.df = append(x.df, 0)
-			x.post = append(x.post, nil)
-		}
-		x.ids32 = append(x.ids32, s)
+		x.ids32 = append(x.ids32, x.sigID(h))
 		x.cnt32 = append(x.cnt32, cnt[i])
-		total += int(cnt[i])
 	}
 	// Sort by signature ID, carrying the counts.
 	x.order = x.order[:0]
@@ -118,157 +285,102 @@ func (x *spotIndex) insert(idx uint32, hashes []uint64, cnt []uint32) {
 		x.order = append(x.order, i)
 	}
 	slices.SortFunc(x.order, func(i, j int) int { return cmp.Compare(x.ids32[i], x.ids32[j]) })
-	d := spotDoc{total: total, counted: total >= x.cfg.MinSignatures}
-	d.sigs = make([]uint32, len(x.order))
-	d.cnt = make([]uint32, len(x.order))
+	d := spotDoc{counted: true, sigs: make([]uint32, len(x.order)), cnt: make([]uint32, len(x.order))}
 	for k, i := range x.order {
 		d.sigs[k], d.cnt[k] = x.ids32[i], x.cnt32[i]
 	}
+	x.setN(x.n + 1)
+	for k, s := range d.sigs {
+		df := int(x.df[s]) + 1
+		x.setDF(s, df)
+		x.replace(s, x.placeOf(df))
+		x.post[s] = append(x.post[s], idx)
+		switch x.place[s] {
+		case sigBand:
+			d.band += int(d.cnt[k])
+		case sigAbove:
+			d.above += int(d.cnt[k])
+		}
+	}
 	x.docs[idx] = d
-	x.live++
-	if d.counted {
-		x.n++
-		for _, s := range d.sigs {
-			x.df[s]++
-		}
-	}
-	x.changes++
-	// Refresh once the collection has changed by an eighth since the last
-	// refresh: amortised O(total signatures / N) per Add.
-	if x.changes*8 > x.viewLive {
-		x.refresh()
-		return
-	}
-	x.enter(idx)
-}
-
-// filter sets document idx's filtered multiset under the view.
-func (x *spotIndex) filter(idx uint32) {
-	d := &x.docs[idx]
-	x.vsig[idx], x.vcnt[idx], x.flen[idx] = x.vsig[idx][:0], x.vcnt[idx][:0], -1
-	if !d.counted {
-		return
-	}
-	f := 0
-	for i, s := range d.sigs {
-		if x.kept1(s) {
-			x.vsig[idx] = append(x.vsig[idx], s)
-			x.vcnt[idx] = append(x.vcnt[idx], d.cnt[i])
-			f += int(d.cnt[i])
-		}
-	}
-	// "Threshold for min. amount of SpotSigs", applied after filtering too
-	// (SpotSigsIndexer: "if (counter.totalCount >= SpotSigs.minSpotSigs)").
-	if f >= x.cfg.MinSignatures {
-		x.flen[idx] = f
-	}
-}
-
-// before orders documents as the posting lists do: by descending filtered
-// length, then ascending index.
-func (x *spotIndex) before(a, b uint32) int {
-	if c := cmp.Compare(x.flen[b], x.flen[a]); c != 0 {
-		return c
-	}
-	return cmp.Compare(a, b)
-}
-
-// enter filters document idx under the current view and inserts it into
-// the sorted posting lists.
-func (x *spotIndex) enter(idx uint32) {
-	x.filter(idx)
-	if x.flen[idx] < 0 {
-		return
-	}
-	for _, s := range x.vsig[idx] {
-		l := x.post[s]
-		i, _ := slices.BinarySearchFunc(l, idx, x.before)
-		x.post[s] = slices.Insert(l, i, idx)
-	}
-}
-
-// leave removes document idx from the view's posting lists.
-func (x *spotIndex) leave(idx uint32) {
-	if x.flen[idx] < 0 {
-		return
-	}
-	for _, s := range x.vsig[idx] {
-		l := x.post[s]
-		if i, ok := slices.BinarySearchFunc(l, idx, x.before); ok {
-			x.post[s] = slices.Delete(l, i, i+1)
-		}
-	}
-	x.flen[idx] = -1
+	x.releaseScratch()
 }
 
 // remove forgets document idx.
 func (x *spotIndex) remove(idx uint32) {
-	if int(idx) >= len(x.docs) {
+	if int(idx) >= len(x.docs) || !x.docs[idx].counted {
 		return
 	}
-	x.leave(idx)
-	d := &x.docs[idx]
-	if d.counted {
-		x.n--
-		for _, s := range d.sigs {
-			x.df[s]--
+	d := x.docs[idx]
+	x.docs[idx] = spotDoc{}
+	for _, s := range d.sigs {
+		// The one deletion from a list indexed by signature ID rather
+		// than a map (internal/postings serves map-held lists).
+		l := x.post[s]
+		if i := slices.Index(l, idx); i >= 0 {
+			l[i] = l[len(l)-1]
+			l = l[:len(l)-1]
 		}
+		x.post[s] = l
+		df := int(x.df[s]) - 1
+		x.setDF(s, df)
+		if df == 0 {
+			x.freeSig(s)
+			continue
+		}
+		x.replace(s, x.placeOf(df))
 	}
-	*d = spotDoc{}
-	x.live--
-	x.vsig[idx], x.vcnt[idx] = nil, nil
-	x.changes++
+	x.setN(x.n - 1)
+	x.shrink()
 }
 
-// refresh rebuilds the view from the live document frequencies: every
-// signature's keep decision, every filtered multiset, and the posting lists
-// in (flen desc, index asc) order.
-func (x *spotIndex) refresh() {
-	x.viewN, x.viewLive = x.n, x.live
-	x.changes = 0
-	x.kept = slices.Grow(x.kept[:0], len(x.df))[:len(x.df)]
-	for s, df := range x.df {
-		x.kept[s] = x.keep(df, x.n)
-	}
-	for s := range x.post {
+// freeSig forgets signature s, whose last document left.
+func (x *spotIndex) freeSig(s uint32) {
+	delete(x.ids, x.hash[s])
+	x.place[s] = sigBelow
+	if cap(x.post[s]) > 8 {
+		x.post[s] = nil
+	} else {
 		x.post[s] = x.post[s][:0]
 	}
-	var live []uint32
-	for i := range x.docs {
-		x.filter(uint32(i))
-		if x.flen[i] >= 0 {
-			live = append(live, uint32(i))
-		}
+	x.free = append(x.free, s)
+}
+
+// shrink rebuilds the signature map once it holds less than a quarter of
+// its peak (a Go map never gives back its buckets). Signature IDs stay:
+// the per-ID arrays keep the length of the most distinct signatures ever
+// live at once, and freed IDs are reused.
+func (x *spotIndex) shrink() {
+	if x.peak < minRebuild || len(x.ids) >= x.peak/4 {
+		return
 	}
-	slices.SortFunc(live, x.before)
-	for _, i := range live {
-		for _, s := range x.vsig[i] {
-			x.post[s] = append(x.post[s], i)
-		}
+	ids := make(map[uint64]uint32, len(x.ids))
+	for h, s := range x.ids {
+		ids[h] = s
+	}
+	x.ids, x.peak = ids, len(ids)
+}
+
+// releaseScratch lets go of scratch an outlier text grew.
+func (x *spotIndex) releaseScratch() {
+	if cap(x.order) > largeScratch {
+		x.order, x.ids32, x.cnt32 = nil, nil, nil
 	}
 }
 
-// fresh brings the view up to date with every Add and Remove so far.
-func (x *spotIndex) fresh() {
-	if x.changes > 0 {
-		x.refresh()
-	}
-}
-
-// similar returns the documents of the view (other than self) whose
-// filtered multiset has Jaccard similarity ≥ τ with document self's, found
-// through the inverted index with early termination (SpotSigs.java
-// deduplicateIndex, with the bounds corrected):
+// similar returns the documents (other than self) whose filtered multiset
+// has Jaccard similarity ≥ τ with document self's, found through the
+// inverted index with early termination (SpotSigs.java deduplicateIndex,
+// with the bounds corrected):
 //
-//   - A's signatures are visited by ascending posting length; δ is A's
-//     mass on the signatures visited so far. A document first met after
-//     that has Σmin ≤ |A| − δ and Σmax ≥ |A|, so once δ > (1−τ)|A| no unseen
-//     document can reach τ and the search stops.
-//   - Lists are sorted by descending |B|. Documents with |B| > |A|/τ are
-//     skipped by binary search (J ≤ |A|/|B|), and the scan of a list
-//     breaks at the first |B| < τ|A| (J ≤ |B|/|A|, and every later B is
-//     shorter). This is the release's length partitioning, applied per
-//     query with exact bounds. (The release breaks at δ + |A| − |B| >
+//   - A's signatures are visited by ascending document frequency; δ is A's
+//     mass on the signatures visited so far. A posting list holds every
+//     document with the signature, so a document first met after that has
+//     Σmin ≤ |A| − δ and Σmax ≥ |A|; once δ > (1−τ)|A| no unseen document
+//     can reach τ and the search stops.
+//   - Documents with |B| > |A|/τ (J ≤ |A|/|B|) or |B| < τ|A| (J ≤ |B|/|A|)
+//     are skipped: the release's length partitioning, applied per query
+//     with exact bounds. (The release breaks off a list at δ + |A| − |B| >
 //     (1−τ)|A|, which is not a bound: it drops, e.g., |A| = 100, |B| = 92,
 //     δ = 8 at τ = 0.85, a pair with J = 0.92.)
 //   - A document met for the first time with m = min(|B|, |A|−δ) and
@@ -276,45 +388,43 @@ func (x *spotIndex) fresh() {
 //   - The pairwise comparison exits once (S−D)/(S+D) < τ, where S = |A|+|B|
 //     and D the Σ|A_s − B_s| seen so far; J = (S−D)/(S+D) exactly at the
 //     end. (The release's exit (max − D)/max < τ is not a bound.)
-func (x *spotIndex) similar(self uint32, ndocs int, dst []hit) []hit {
-	a := x.flen[self]
+func (x *spotIndex) similar(self uint32, ndocs int, dst []hit, q *spotQuery) []hit {
+	if int(self) >= len(x.docs) {
+		return dst
+	}
+	a, arescued := x.mass(self)
 	if a < 0 {
 		return dst
 	}
 	tau := x.cfg.Threshold
-	asig, acnt := x.vsig[self], x.vcnt[self]
-	x.mark.next(ndocs)
-	x.mark.visit(self)
-	x.order = x.order[:0]
-	for i := range asig {
-		x.order = append(x.order, i)
+	asig, acnt := x.docs[self].sigs, x.docs[self].cnt
+	q.mark.next(ndocs)
+	q.mark.visit(self)
+	q.order = q.order[:0]
+	for i, s := range asig {
+		if in(x.place[s], arescued) {
+			q.order = append(q.order, i)
+		}
 	}
-	slices.SortFunc(x.order, func(i, j int) int {
-		return cmp.Or(cmp.Compare(len(x.post[asig[i]]), len(x.post[asig[j]])), cmp.Compare(i, j))
+	slices.SortFunc(q.order, func(i, j int) int {
+		return cmp.Or(cmp.Compare(x.df[asig[i]], x.df[asig[j]]), cmp.Compare(i, j))
 	})
 	fa := float64(a)
 	longest := fa/tau + eps
 	delta := 0
-	for _, i := range x.order {
+	for _, i := range q.order {
 		if float64(delta) > (1-tau)*fa+eps {
 			break
 		}
-		l := x.post[asig[i]]
-		lo, _ := slices.BinarySearchFunc(l, longest, func(b uint32, limit float64) int {
-			if float64(x.flen[b]) > limit {
-				return -1
-			}
-			return 1
-		})
-		for _, b := range l[lo:] {
-			fb := x.flen[b]
-			if float64(fb) < tau*fa-eps {
-				break
+		for _, b := range x.post[asig[i]] {
+			fb, brescued := x.mass(b)
+			if fb < 0 || float64(fb) > longest || float64(fb) < tau*fa-eps {
+				continue
 			}
 			if x.releaseBounds && fb <= a && float64(delta+a-fb) > (1-tau)*fa {
-				break // SpotSigs.java: "Early threshold break for index list traversal"
+				continue // SpotSigs.java: "Early threshold break for index list traversal"
 			}
-			if !x.mark.visit(b) {
+			if !q.mark.visit(b) {
 				continue
 			}
 			m := min(fb, a-delta)
@@ -323,9 +433,10 @@ func (x *spotIndex) similar(self uint32, ndocs int, dst []hit) []hit {
 			}
 			var s float64
 			if x.releaseBounds {
-				s = x.releaseJaccard(asig, acnt, b, a, fb, tau)
+				s = x.releaseJaccard(asig, acnt, b, a, fb, brescued, tau, q.order)
 			} else {
-				s = jaccard(asig, acnt, x.vsig[b], x.vcnt[b], a, fb, tau)
+				bd := &x.docs[b]
+				s = jaccard(asig, acnt, bd.sigs, bd.cnt, a, fb, tau, x.place, arescued, brescued)
 			}
 			if s >= tau && (s == 1 || evidence.Enough(s/(1+s)*float64(a+fb), float64(min(a, fb)), float64(x.cfg.MinOverlap))) {
 				dst = append(dst, hit{b, s})
@@ -333,32 +444,51 @@ func (x *spotIndex) similar(self uint32, ndocs int, dst []hit) []hit {
 		}
 		delta += int(acnt[i])
 	}
+	if cap(q.order) > largeScratch {
+		q.order = nil
+	}
 	return dst
 }
 
 // jaccard returns the multiset Jaccard similarity Σmin/Σmax of two
 // filtered multisets of masses a and b (Theobald et al. 2008), or 0 as soon
-// as it is certain to stay below tau (tau ≤ 0 never exits early).
-func jaccard(asig, acnt, bsig, bcnt []uint32, a, b int, tau float64) float64 {
+// as it is certain to stay below tau (tau ≤ 0 never exits early). With a
+// non-nil place, a signature counts for a side only when in(place[s],
+// rescued) holds for it; with nil, every signature counts.
+func jaccard(asig, acnt, bsig, bcnt []uint32, a, b int, tau float64, place []uint8, arescued, brescued bool) float64 {
 	s := float64(a + b)
 	d := 0 // Σ|A_s − B_s| so far
 	smin := 0
+	counts := func(sig uint32, rescued bool) bool { return place == nil || in(place[sig], rescued) }
 	i, j := 0, 0
 	for i < len(asig) || j < len(bsig) {
+		ca, cb := 0, 0
 		switch {
 		case j >= len(bsig) || i < len(asig) && asig[i] < bsig[j]:
-			d += int(acnt[i])
+			if counts(asig[i], arescued) {
+				ca = int(acnt[i])
+			}
 			i++
 		case i >= len(asig) || bsig[j] < asig[i]:
-			d += int(bcnt[j])
+			if counts(bsig[j], brescued) {
+				cb = int(bcnt[j])
+			}
 			j++
 		default:
-			ca, cb := int(acnt[i]), int(bcnt[j])
-			smin += min(ca, cb)
-			d += max(ca, cb) - min(ca, cb)
+			if counts(asig[i], arescued) {
+				ca = int(acnt[i])
+			}
+			if counts(bsig[j], brescued) {
+				cb = int(bcnt[j])
+			}
 			i++
 			j++
 		}
+		if ca == 0 && cb == 0 {
+			continue
+		}
+		smin += min(ca, cb)
+		d += max(ca, cb) - min(ca, cb)
 		// Σmin = (S−D)/2 and Σmax = (S+D)/2 at the end, and D only grows.
 		if tau > 0 && (s-float64(d))/(s+float64(d)) < tau-eps {
 			return 0
@@ -375,13 +505,13 @@ func jaccard(asig, acnt, bsig, bcnt []uint32, a, b int, tau float64) float64 {
 // D summing |A_s − B_s| over A's signatures only. That exit is not a bound
 // (for |A| = |B| = 100 and D = 20, J = 0.818 but the exit test reads 0.80);
 // it exists to measure what it drops.
-func (x *spotIndex) releaseJaccard(asig, acnt []uint32, b uint32, a, fb int, tau float64) float64 {
-	bsig, bcnt := x.vsig[b], x.vcnt[b]
+func (x *spotIndex) releaseJaccard(asig, acnt []uint32, b uint32, a, fb int, brescued bool, tau float64, order []int) float64 {
+	bsig, bcnt := x.docs[b].sigs, x.docs[b].cnt
 	upper := float64(max(a, fb))
 	d, smin := 0, 0
-	for _, i := range x.order {
+	for _, i := range order {
 		ca, cb := int(acnt[i]), 0
-		if j, ok := slices.BinarySearch(bsig, asig[i]); ok {
+		if j, ok := slices.BinarySearch(bsig, asig[i]); ok && in(x.place[asig[i]], brescued) {
 			cb = int(bcnt[j])
 		}
 		smin += min(ca, cb)

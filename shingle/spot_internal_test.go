@@ -2,6 +2,7 @@ package shingle
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -88,12 +89,78 @@ func randomMultisets(r *rand.Rand, n int) [][2][]uint64 {
 	return out
 }
 
+// spotReference computes, from first principles, what the SpotSigs index
+// must answer for a collection of raw multisets: the live statistics, the
+// band of each signature, each document's filtered multiset (with the
+// rescue of documents the upper edge empties, unless noRescue) and the
+// exhaustive multiset Jaccard of every pair.
+func spotReference(x *spotIndex, raw map[uint32][2][]uint64) map[uint32]map[uint32]float64 {
+	cfg := x.cfg
+	n := 0
+	df := map[uint64]int{}
+	for _, r := range raw {
+		total := 0
+		for _, c := range r[1] {
+			total += int(c)
+		}
+		if total < cfg.MinSignatures {
+			continue
+		}
+		n++
+		for _, h := range r[0] {
+			df[h]++
+		}
+	}
+	// Filtered multisets keyed by hash (the random hashes are small).
+	byHash := map[uint32]map[uint32]int{}
+	for i, r := range raw {
+		total, band, above := 0, map[uint32]int{}, map[uint32]int{}
+		nb, na := 0, 0
+		for k, h := range r[0] {
+			c := int(r[1][k])
+			total += c
+			switch {
+			case x.keep(df[h], n):
+				band[uint32(h)] = c
+				nb += c
+			case idf(df[h], n) < cfg.MinIDF:
+				above[uint32(h)] = c
+				na += c
+			}
+		}
+		switch {
+		case total < cfg.MinSignatures:
+		case nb >= cfg.MinSignatures:
+			byHash[i] = band
+		case !x.noRescue && na > 0 && nb+na >= cfg.MinSignatures:
+			maps.Copy(band, above)
+			byHash[i] = band
+		}
+	}
+	want := map[uint32]map[uint32]float64{}
+	for i := range raw {
+		want[i] = map[uint32]float64{}
+		if _, ok := byHash[i]; !ok {
+			continue
+		}
+		for j := range byHash {
+			if j == i {
+				continue
+			}
+			if s := exhaustiveJaccard(byHash[i], byHash[j]); s >= cfg.Threshold {
+				want[i][j] = s
+			}
+		}
+	}
+	return want
+}
+
 // TestSpotPruningNeverDrops is the property test of the SpotSigs search:
 // on random collections, at random thresholds, with and without the idf
-// band, with refreshes and stale views, with removals, the inverted-index
-// search with early termination returns exactly the pairs (and scores) an
-// exhaustive multiset-Jaccard comparison of the same filtered multisets
-// finds at the same τ.
+// band (and its rescue of emptied documents), through adds and removals,
+// the inverted-index search with early termination returns exactly the
+// pairs (and scores) an exhaustive multiset-Jaccard comparison of the
+// filtered multisets under the live statistics finds at the same τ.
 func TestSpotPruningNeverDrops(t *testing.T) {
 	trials := 40
 	if testing.Short() || raceEnabled {
@@ -102,51 +169,44 @@ func TestSpotPruningNeverDrops(t *testing.T) {
 	for trial := range trials {
 		r := rand.New(rand.NewPCG(uint64(trial), 99))
 		cfg := Config{Method: SpotSigs, MinOverlap: 1, Threshold: []float64{0.05, 0.1, 0.3, 0.5, 0.7, 0.85, 0.95, 1}[trial%8]}
-		if trial%3 != 0 {
+		switch trial % 3 {
+		case 1:
 			cfg.MinIDF, cfg.MaxIDF = -1, 2 // no band
+		case 2:
+			cfg.MinIDF, cfg.MaxIDF = 0.5, 0.9 // a narrow band: many rescued documents
 		}
 		cfg.MinSignatures = 1 + r.IntN(4)
 		cfg, err := cfg.withDefaults()
 		require.NoError(t, err)
-		x := &spotIndex{cfg: cfg}
+		x := &spotIndex{cfg: cfg, noRescue: trial%5 == 4}
 		sets := randomMultisets(r, 40+r.IntN(120))
-		live := map[uint32]bool{}
+		live := map[uint32][2][]uint64{}
 		check := func(when string) {
-			ms := map[uint32]map[uint32]int{}
-			for i := range live {
-				ms[i] = multiset(x.vsig[i], x.vcnt[i])
-			}
+			want := spotReference(x, live)
 			for self := range live {
 				got := map[uint32]float64{}
-				for _, h := range x.similar(self, len(x.docs), nil) {
+				for _, h := range x.similar(self, len(x.docs), nil, &spotQuery{}) {
 					got[h.idx] = h.score
 				}
-				want := map[uint32]float64{}
-				if x.flen[self] >= 0 {
-					for other := range live {
-						if other == self || x.flen[other] < 0 {
-							continue
-						}
-						if s := exhaustiveJaccard(ms[self], ms[other]); s >= cfg.Threshold {
-							want[other] = s
-						}
-					}
-				}
-				require.Equal(t, len(want), len(got), "trial %d %s τ=%v doc %d: similar = %v, exhaustive = %v", trial, when, cfg.Threshold, self, got, want)
-				for o, s := range want {
+				require.Equal(t, len(want[self]), len(got), "trial %d %s τ=%v doc %d: similar = %v, exhaustive = %v", trial, when, cfg.Threshold, self, got, want[self])
+				for o, s := range want[self] {
 					assert.InDelta(t, s, got[o], 1e-12, "trial %d %s doc %d vs %d", trial, when, self, o)
 				}
 			}
 		}
-		for i, s := range sets {
+		insert := func(i int) {
+			s := sets[i]
 			cnt := make([]uint32, len(s[1]))
 			for k, c := range s[1] {
 				cnt[k] = uint32(c)
 			}
 			x.insert(uint32(i), s[0], cnt)
-			live[uint32(i)] = true
+			live[uint32(i)] = s
+		}
+		for i := range sets {
+			insert(i)
 			if i%17 == 5 {
-				check(fmt.Sprintf("after %d adds (stale view)", i+1))
+				check(fmt.Sprintf("after %d adds", i+1))
 			}
 		}
 		check("after all adds")
@@ -156,9 +216,40 @@ func TestSpotPruningNeverDrops(t *testing.T) {
 				delete(live, uint32(i))
 			}
 		}
-		check("after removals (stale view)")
-		x.fresh()
-		check("after removals and refresh")
+		check("after removals")
+		for i := range sets {
+			if _, ok := live[uint32(i)]; !ok && r.IntN(2) == 0 {
+				insert(i)
+			}
+		}
+		check("after re-adds")
+	}
+}
+
+// TestSpotBounds checks that the band [lo, hi] of bounds is exactly the
+// set of document frequencies keep accepts.
+func TestSpotBounds(t *testing.T) {
+	for _, band := range [][2]float64{{0.2, 0.8}, {-1, 2}, {0.5, 0.9}, {0, 0.3}, {0.7, 0.71}} {
+		cfg, err := Config{Method: SpotSigs, MinIDF: band[0], MaxIDF: band[1]}.withDefaults()
+		require.NoError(t, err)
+		x := &spotIndex{cfg: cfg}
+		check := func(n, df int) {
+			lo, hi := x.bounds(n)
+			require.Equal(t, x.keep(df, n), lo <= df && df <= hi, "band %v n=%d df=%d: [%d, %d]", band, n, df, lo, hi)
+		}
+		for n := 1; n <= 600; n++ {
+			for df := 1; df <= n; df++ {
+				check(n, df)
+			}
+		}
+		for _, n := range []int{10_000, 123_457, 1 << 20, 50_000_000} {
+			lo, hi := x.bounds(n)
+			for _, df := range []int{1, lo - 1, lo, lo + 1, hi - 1, hi, hi + 1, n} {
+				if df >= 1 && df <= n {
+					check(n, df)
+				}
+			}
+		}
 	}
 }
 
@@ -183,15 +274,14 @@ func TestSpotReleaseBreakBug(t *testing.T) {
 	x.insert(0, bh, bc)
 	x.insert(1, bh, bc)
 	x.insert(2, ah, ac)
-	x.fresh()
-	got := x.similar(2, 3, nil)
+	got := x.similar(2, 3, nil, &spotQuery{})
 	require.Len(t, got, 2, "similar(A) = %v", got)
 	assert.InDelta(t, 0.92, got[0].score, 1e-12)
 	// The release's bound, δ + Δ > (1−τ)|A|, breaks off here and loses B.
 	delta, dA, dB := 8.0, 100.0, 92.0
 	assert.Greater(t, delta+dA-dB, (1-0.85)*dA, "the case must trigger the release's break")
 	x.releaseBounds = true
-	assert.Empty(t, x.similar(2, 3, nil), "with the release's bounds the pair is lost")
+	assert.Empty(t, x.similar(2, 3, nil, &spotQuery{}), "with the release's bounds the pair is lost")
 }
 
 // TestJaccardEarlyExit checks the corrected pairwise bound: the release's
@@ -208,7 +298,7 @@ func TestJaccardEarlyExit(t *testing.T) {
 		bs, bc = append(bs, s+100), append(bc, 1)
 	}
 	want := 90.0 / 110.0
-	assert.InDelta(t, want, jaccard(as, ac, bs, bc, 100, 100, 0.81), 1e-12)
+	assert.InDelta(t, want, jaccard(as, ac, bs, bc, 100, 100, 0.81, nil, false, false), 1e-12)
 	assert.Less(t, (100.0-20)/100, 0.81, "the release's bound would have rejected the pair")
-	assert.Zero(t, jaccard(as, ac, bs, bc, 100, 100, 0.9), "J = 0.818 < 0.9 must be rejected")
+	assert.Zero(t, jaccard(as, ac, bs, bc, 100, 100, 0.9, nil, false, false), "J = 0.818 < 0.9 must be rejected")
 }
