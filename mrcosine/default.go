@@ -33,5 +33,7 @@ var defaultOnce = sync.OnceValue(func() *Reference {
 // Default returns the default reference text, trained on English newswire
 // (Reuters-21578) by this package's genetic algorithm: 1000 trigram genes in
 // 150 parts, Normalized text, term-frequency cosine, with a center for
-// [Config].Centered. The returned value is shared and immutable.
-func Default() *Reference { return defaultOnce() }
+// [Config].Centered. Every call returns a new Reference sharing the
+// default's read-only tables (O(1)), so a caller that replaces its value
+// (UnmarshalBinary) changes neither the default nor detectors made with it.
+func Default() *Reference { return defaultOnce().clone() }

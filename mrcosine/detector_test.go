@@ -76,7 +76,7 @@ func TestDefaults(t *testing.T) {
 	assert.Equal(t, DefaultMissRate, cfg.MissRate)
 	assert.Equal(t, DefaultContent, cfg.Content)
 	assert.Equal(t, detector.DefaultMaxTextBytes, cfg.MaxTextBytes)
-	assert.Same(t, Default(), d.Reference())
+	assert.Equal(t, Default().Genes(), d.Reference().Genes())
 	d, err = New(Config{Centered: true})
 	require.NoError(t, err)
 	assert.Equal(t, DefaultCenteredT1, d.Config().T1)
