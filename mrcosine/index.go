@@ -55,11 +55,16 @@ func newHasher(parts, bands, rows int, seed uint64) *hasher {
 	}
 	pool := h.rots * dim
 	h.pick = make([]uint16, bands*rows)
+	perm := make([]uint16, pool)
+	for i := range perm {
+		perm[i] = uint16(i)
+	}
 	for b := range bands {
-		// Distinct signs within a band.
-		perm := rng.Perm(pool)
+		// Distinct signs within a band: a partial Fisher-Yates shuffle.
 		for r := range rows {
-			h.pick[b*rows+r] = uint16(perm[r%pool])
+			j := r + rng.IntN(pool-r)
+			perm[r], perm[j] = perm[j], perm[r]
+			h.pick[b*rows+r] = perm[r]
 		}
 	}
 	return h
