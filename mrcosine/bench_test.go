@@ -107,7 +107,7 @@ func signedStream(b *testing.B, n int) *signedDocs {
 // BenchmarkQuery measures Containers of a random live document in a
 // detector holding 10k and 100k Reuters documents (signedStream), through the LSH
 // index (plain and Centered, default thresholds) and by exhaustive
-// comparison (seed 003's all pairs).
+// comparison (the all-pairs comparison of Mohammadi and Khasteh 2020 §3.5).
 func BenchmarkQuery(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
 		for _, mode := range []string{"index", "centered", "exhaustive"} {

@@ -95,9 +95,10 @@ type Config struct {
 // center: a pair at plain cosine T2 has centered cosine at least
 // 1 − (1 − T2)/(‖x‖·‖y‖) for centered vectors x and y (the distance of two
 // points does not change when both move by the center); news signatures
-// have ‖x‖·‖y‖ above 1/3 but for a few generic texts, so the index hashes
-// at 1 − 3·(1 − T2). Measured on the Gold Set pages and Reuters-21578, no
-// pair at plain cosine 0.80-0.98 fell below 1 − 3.1·(1 − T2) (docs/mrcosine.md).
+// have ‖x‖·‖y‖ above about 1/3 but for a few generic texts, so the index
+// hashes at 1 − PlainSlack·(1 − T2): on the Gold Set pages and
+// Reuters-21578 no pair at plain cosine 0.80-0.98 fell below
+// 1 − 3.1·(1 − T2) (docs/mrcosine.md in the repository).
 const PlainSlack = 3.3
 
 // setDefaults fills in zero fields. It does not check anything, so it may

@@ -298,7 +298,8 @@ func Cosine(a, b []float32) float64 {
 // comparing signatures by [Config].Centered. The center is not in the paper:
 // every signature is non-negative and shares a common direction, so the
 // cosine of two unrelated news texts is already about 0.76; measured from
-// the center, signatures of unrelated texts spread out (TestGoldSetSweep).
+// the center, signatures of unrelated texts spread out (measured figures:
+// docs/mrcosine.md in the repository).
 // Time O(Σ len(text) + len(texts)·Genes).
 func (r *Reference) Centered(texts []string) *Reference {
 	mean := make([]float64, r.Parts())

@@ -54,12 +54,12 @@ func TestPartBounds(t *testing.T) {
 			assert.LessOrEqual(t, b[j+1]-b[j], b[j]-b[j-1], "longer parts first")
 		}
 	}
-	assert.Equal(t, map[int]int{7: 100, 6: 50}, sizes, "ALGORITHMS.md §6 gap 3: 100 parts of 7, 50 of 6")
+	assert.Equal(t, map[int]int{7: 100, 6: 50}, sizes, "near-equal contiguous parts, longer first: 100 parts of 7, 50 of 6")
 	assert.Equal(t, 1000, b[150])
 }
 
 // TestSignatureByHand checks a signature computed by hand from the formula
-// of ALGORITHMS.md §6 gap 4.
+// of Mohammadi and Khasteh 2020 §3.4 under the term-frequency reading.
 func TestSignatureByHand(t *testing.T) {
 	// "abcabc": abc×2, bca, cab → ‖tf_D‖ = √6.
 	// Part 0 = {abc, xyz}: dot 2, ‖R0‖ = √2 → 2/√12.
