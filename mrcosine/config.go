@@ -14,12 +14,13 @@ import (
 // Set (Theobald, Siddharth and Paepcke 2008) with the default reference.
 const (
 	// DefaultT1 is the signature cosine at or above which a pair is a
-	// duplicate candidate (Mohammadi and Khasteh 2020 §3.5, s ≥ t1): where
-	// precision on the Gold Set pages reaches 0.98.
+	// duplicate candidate (Mohammadi and Khasteh 2020 §3.5, s ≥ t1), chosen
+	// for high precision on the Gold Set pages.
 	DefaultT1 = 0.98
 	// DefaultT2 is the signature cosine at or above which a pair is a
 	// near-duplicate candidate (Mohammadi and Khasteh 2020 §3.5,
-	// t2 ≤ s < t1): the threshold of highest F1 on the Gold Set pages.
+	// t2 ≤ s < t1), chosen for F1 on the Gold Set pages (F1 by threshold:
+	// docs/mrcosine.md in the repository).
 	DefaultT2 = 0.88
 	// DefaultCenteredT1 and DefaultCenteredT2 are the thresholds of
 	// Config.Centered, chosen the same way.
@@ -32,7 +33,7 @@ const (
 	DefaultMissRate = 0.002
 	// DefaultRows is the number of hyperplane signs per LSH band when Rows
 	// is zero, for plain and centered signatures alike.
-	DefaultRows = 8
+	DefaultRows = 7
 	// DefaultCenteredRows is DefaultRows under Config.Centered.
 	DefaultCenteredRows = DefaultRows
 	// DefaultContent is the part of a text signed by default: the main

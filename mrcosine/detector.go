@@ -335,7 +335,7 @@ func (d *Detector) query(self uint32, vec []float32, rnorm float32, sketch, keys
 	var out []detector.Match
 	P := d.parts
 	check := func(o uint32) {
-		if o == self || !d.has[o] || !d.docs.Live(o) {
+		if o == self || !d.has[o] { // has: live, with a non-zero signature
 			return
 		}
 		d.checked++
@@ -366,12 +366,11 @@ func (d *Detector) query(self uint32, vec []float32, rnorm float32, sketch, keys
 				continue
 			}
 			d.stamp[o] = d.epoch
-			if perPair {
-				// Plain cosine T2 needs centered cosine at least
-				// 1 − (1 − T2)/(‖x‖·‖y‖): translation keeps distances.
-				lo = 1 - slack/(float64(rnorm)*float64(d.rnorm[o]))
-			}
-			if lo > hi[hamming(sk, d.sketch[int(o)*sketchWords:])] {
+			h := hi[hamming(sk, d.sketch[int(o)*sketchWords:])]
+			// Plain cosine T2 needs centered cosine at least
+			// lo = 1 − (1 − T2)/(‖x‖·‖y‖), translation keeping distances:
+			// lo > h ⟺ (1 − h)·‖x‖·‖y‖ > 1 − T2.
+			if perPair && (1-h)*float64(rnorm)*float64(d.rnorm[o]) > slack || !perPair && lo > h {
 				d.rejected++
 				continue
 			}

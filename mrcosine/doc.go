@@ -87,9 +87,9 @@
 //     (Table 1) rules out all pairs of its 8,000 training documents.
 //   - [DefaultT1], [DefaultT2]: "determined empirically" (§3.5); chosen
 //     on labelled near-duplicate news pages of the SpotSigs Gold Set
-//     (Theobald, Siddharth and Paepcke 2008): T2 where strict F1 is
-//     highest, T1 where precision reaches 0.98. [DefaultCenteredT1] and
-//     [DefaultCenteredT2] likewise for [Config].Centered.
+//     (Theobald, Siddharth and Paepcke 2008): T2 for F1, T1 for high
+//     precision. [DefaultCenteredT1] and [DefaultCenteredT2] likewise for
+//     [Config].Centered.
 //   - [DefaultRows], [DefaultMissRate], [PlainSlack]: the index, ours;
 //     [Bands] derives the number of bands from the index threshold.
 //
