@@ -82,6 +82,7 @@ type Detector struct {
 	buckets  buckets
 	stamp    []uint32
 	epoch    uint32
+	lists    [][]uint32 // scratch of query
 	checked  int // exact cosines computed by queries (for tests)
 	rejected int // candidates the sketch dropped (for tests)
 }
@@ -350,31 +351,54 @@ func (d *Detector) query(self uint32, vec []float32, rnorm float32, sketch, keys
 		detector.SortMatches(out)
 		return out
 	}
-	d.epoch++
-	if d.epoch == 0 { // wrapped: clear the stamps
-		clear(d.stamp)
-		d.epoch = 1
-	}
 	hi := hiCos()
 	lo := d.sketchLo
 	perPair := math.IsNaN(lo)
 	slack := 1 - d.cfg.T2
 	sk := sketch[:sketchWords]
+	// sift drops o if its sketch says the pair cannot reach T2, else
+	// computes the exact cosine.
+	sift := func(o uint32) {
+		h := hi[hamming(sk, d.sketch[int(o)*sketchWords:])]
+		// Plain cosine T2 needs centered cosine at least
+		// lo = 1 − (1 − T2)/(‖x‖·‖y‖), translation keeping distances:
+		// lo > h ⟺ (1 − h)·‖x‖·‖y‖ > 1 − T2.
+		if perPair && (1-h)*float64(rnorm)*float64(d.rnorm[o]) > slack || !perPair && lo > h {
+			d.rejected++
+			return
+		}
+		check(o)
+	}
+	lists, total := d.lists[:0], 0
 	for b, k := range keys {
-		for _, o := range d.buckets.get(uint32(b), k) {
-			if d.stamp[o] == d.epoch {
-				continue
+		l := d.buckets.get(uint32(b), k)
+		lists = append(lists, l)
+		total += len(l)
+	}
+	d.lists = lists[:0]
+	if total >= len(d.has) {
+		// The buckets hold more entries than there are documents (close
+		// texts, or a low threshold): a sequential pass over the sketches
+		// costs less than visiting them, and misses nothing they hold.
+		for o, ok := range d.has {
+			if ok && uint32(o) != self {
+				sift(uint32(o))
 			}
-			d.stamp[o] = d.epoch
-			h := hi[hamming(sk, d.sketch[int(o)*sketchWords:])]
-			// Plain cosine T2 needs centered cosine at least
-			// lo = 1 − (1 − T2)/(‖x‖·‖y‖), translation keeping distances:
-			// lo > h ⟺ (1 − h)·‖x‖·‖y‖ > 1 − T2.
-			if perPair && (1-h)*float64(rnorm)*float64(d.rnorm[o]) > slack || !perPair && lo > h {
-				d.rejected++
-				continue
+		}
+		detector.SortMatches(out)
+		return out
+	}
+	d.epoch++
+	if d.epoch == 0 { // wrapped: clear the stamps
+		clear(d.stamp)
+		d.epoch = 1
+	}
+	for _, l := range lists {
+		for _, o := range l {
+			if d.stamp[o] != d.epoch {
+				d.stamp[o] = d.epoch
+				sift(o)
 			}
-			check(o)
 		}
 	}
 	detector.SortMatches(out)

@@ -124,7 +124,7 @@ func TestRemoveShrinks(t *testing.T) {
 	assert.Greater(t, full, 4096)
 }
 
-// TestSoak streams a window of 5,000 live documents with three fresh
+// TestSoak streams a window of 1,000 live documents with three fresh
 // tokens each and requires a flat live heap. It runs with MRCOSINE_SOAK=N
 // (the number of Adds, e.g. 1000000).
 func TestSoak(t *testing.T) {
@@ -135,7 +135,7 @@ func TestSoak(t *testing.T) {
 	}
 	d, err := New(Config{})
 	require.NoError(t, err)
-	samples, err := soak.Run(d, soak.Config{Adds: n, Window: 5000, Every: max(n/10, 1)})
+	samples, err := soak.Run(d, soak.Config{Adds: n, Window: 1000, Every: max(n/10, 1)})
 	require.NoError(t, err)
 	for _, s := range samples {
 		t.Logf("%8d Adds: live heap %.1f MB", s.Adds, float64(s.HeapBytes)/(1<<20))
