@@ -99,7 +99,7 @@ type Config struct {
 // have ‖x‖·‖y‖ above about 1/3 but for a few generic texts, so the index
 // hashes at 1 − PlainSlack·(1 − T2): on the Gold Set pages and
 // Reuters-21578 no pair at plain cosine 0.80-0.98 fell below
-// 1 − 3.1·(1 − T2) (docs/mrcosine.md in the repository).
+// 1 − 3.13·(1 − T2) (docs/mrcosine.md in the repository).
 const PlainSlack = 3.3
 
 // setDefaults fills in zero fields. It does not check anything, so it may
