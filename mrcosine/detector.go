@@ -83,8 +83,8 @@ type Detector struct {
 	stamp    []uint32
 	epoch    uint32
 	lists    [][]uint32 // scratch of query
-	checked  int // exact cosines computed by queries (for tests)
-	rejected int // candidates the sketch dropped (for tests)
+	checked  int        // exact cosines computed by queries (for tests)
+	rejected int        // candidates the sketch dropped (for tests)
 }
 
 var (
