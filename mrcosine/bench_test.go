@@ -141,7 +141,8 @@ func BenchmarkQuery(b *testing.B) {
 // documents, pool 9000) on GOMAXPROCS workers.
 func BenchmarkTrainGeneration(b *testing.B) {
 	texts := synthTexts(2000, 5)
-	cfg := TrainConfig{Seed: 1}.withDefaults()
+	cfg := TrainConfig{Seed: 1}
+	cfg.setDefaults()
 	tc := TextConfig{}
 	profs, err := profiles(context.Background(), tc, texts, cfg.Workers)
 	if err != nil {

@@ -144,3 +144,27 @@ func TestSoak(t *testing.T) {
 	t.Logf("growth %.2f MB", float64(g)/(1<<20))
 	assert.Less(t, float64(g), 0.1*float64(samples[0].HeapBytes), "live heap stays flat")
 }
+
+// TestScratchShrinks signs an outlier text of a million distinct trigrams:
+// the signature scratch it grew is dropped, not kept for later texts.
+func TestScratchShrinks(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items at random under the race detector")
+	}
+	ref := Default()
+	var b strings.Builder
+	for i := range 300_000 {
+		fmt.Fprintf(&b, "w%x ", i*7919)
+	}
+	ref.Signature(b.String())
+	for range 4 { // whatever the pool hands out now is small
+		sc := ref.scratch.Get().(*sigScratch)
+		assert.LessOrEqual(t, len(sc.c.keys), maxKeptSlots)
+		assert.LessOrEqual(t, cap(sc.c.text), maxKeptText)
+		defer ref.scratch.Put(sc)
+	}
+	ref.Signature("an ordinary text keeps its scratch")
+	sc := ref.scratch.Get().(*sigScratch)
+	assert.NotZero(t, len(sc.c.keys), "ordinary scratch is kept")
+	ref.scratch.Put(sc)
+}
