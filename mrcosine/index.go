@@ -27,7 +27,7 @@ type hasher struct {
 	dim   int      // padded length, a power of two ≥ Parts
 	rots  int      // rotations
 	signs []uint64 // rots·3·dim/64 words: bit set = −1 on the diagonal
-	pick  []uint16 // Bands·Rows indices into the sign pool
+	pick  []uint32 // Bands·Rows indices into the sign pool
 	rows  int
 	bands int
 }
@@ -54,10 +54,10 @@ func newHasher(parts, bands, rows int, seed uint64) *hasher {
 		h.signs[i] = rng.Uint64()
 	}
 	pool := h.rots * dim
-	h.pick = make([]uint16, bands*rows)
-	perm := make([]uint16, pool)
+	h.pick = make([]uint32, bands*rows)
+	perm := make([]uint32, pool)
 	for i := range perm {
-		perm[i] = uint16(i)
+		perm[i] = uint32(i)
 	}
 	for b := range bands {
 		// Distinct signs within a band: a partial Fisher-Yates shuffle.
