@@ -51,9 +51,15 @@ func (c Class) String() string {
 // unrelated texts poorly, while from the center unrelated texts are about
 // orthogonal. Plain signatures are still compared by their plain cosine;
 // the index is then built for centered cosine 1 − [PlainSlack]·(1 − T2).
-// Candidates whose sketch of 512 signs is too far from the query's for the
-// pair to reach the threshold (an upper bound that errs with probability
-// below 10⁻⁶) are dropped before the exact cosine.
+// Each document keeps a sketch of 512 of those signs; a candidate whose
+// sketch differs from the query's in too many signs for the pair to reach
+// the threshold is dropped before the exact cosine (a statistical test
+// that drops a pair at the threshold with probability below 10⁻⁶ under
+// the random-hyperplane model). When the buckets of a query hold more
+// entries than there are documents, as on newswire where most stories
+// share a band with many others, the query compares the sketches of all
+// live documents in one sequential pass instead, so its cost never exceeds
+// O(N) sketch comparisons plus the exact cosines.
 //
 // A Detector is safe for concurrent use by multiple goroutines. Add checks
 // the document (closed, empty or duplicate ID, size) before any work, signs
