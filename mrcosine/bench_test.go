@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
@@ -61,7 +62,7 @@ func BenchmarkCosine(b *testing.B) {
 	_ = s
 }
 
-type signed struct {
+type signedDocs struct {
 	docs []detector.Doc
 	sigs [][]float32
 }
@@ -74,12 +75,12 @@ var streams sync.Map // n → *signed
 // of every story. The synthetic stream of internal/synth is no use here: its
 // invented words give every document the same trigram statistics, so all
 // its signatures are within T2 of each other.
-func signedStream(b *testing.B, n int) *signed {
+func signedStream(b *testing.B, n int) *signedDocs {
 	if v, ok := streams.Load(n); ok {
-		return v.(*signed)
+		return v.(*signedDocs)
 	}
 	recs := dataset.Reuters(b, 0)
-	s := &signed{docs: make([]detector.Doc, n), sigs: make([][]float32, n)}
+	s := &signedDocs{docs: make([]detector.Doc, n), sigs: make([][]float32, n)}
 	for i := range s.docs {
 		r := recs[i%len(recs)]
 		text := r.Text
@@ -106,7 +107,7 @@ func signedStream(b *testing.B, n int) *signed {
 // BenchmarkQuery measures Containers of a random live document in a
 // detector holding 10k and 100k Reuters documents (signedStream), through the LSH
 // index (plain and Centered, default thresholds) and by exhaustive
-// comparison (seed 003's all pairs).
+// comparison (the all-pairs comparison of Mohammadi and Khasteh 2020 §3.5).
 func BenchmarkQuery(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
 		for _, mode := range []string{"index", "centered", "exhaustive"} {
@@ -117,11 +118,7 @@ func BenchmarkQuery(b *testing.B) {
 					b.Fatal(err)
 				}
 				for i, doc := range s.docs {
-					sig := s.sigs[i]
-					if mode == "centered" {
-						sig = Default().AppendCentered(nil, sig)
-					}
-					if _, err := d.addSigned(doc, sig, false); err != nil {
+					if _, err := d.addSigned(doc, s.sigs[i], false); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -144,7 +141,8 @@ func BenchmarkQuery(b *testing.B) {
 // documents, pool 9000) on GOMAXPROCS workers.
 func BenchmarkTrainGeneration(b *testing.B) {
 	texts := synthTexts(2000, 5)
-	cfg := TrainConfig{Seed: 1}.withDefaults()
+	cfg := TrainConfig{Seed: 1}
+	cfg.setDefaults()
 	tc := TextConfig{}
 	profs, err := profiles(context.Background(), tc, texts, cfg.Workers)
 	if err != nil {
@@ -172,4 +170,96 @@ func BenchmarkTrainGeneration(b *testing.B) {
 		}
 	}
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/generation")
+}
+
+// reutersBench is the stream the Add throughput is measured on: the first
+// 5000 Reuters bodies in date order (as examples/table measures every
+// detector).
+func reutersBench(b *testing.B) []detector.Doc {
+	return dataset.Docs(dataset.Reuters(b, 5000))
+}
+
+// BenchmarkFloorReuters is the floor over the Reuters stream of
+// BenchmarkAddReuters, in the same run.
+func BenchmarkFloorReuters(b *testing.B) {
+	texts := dataset.Texts(dataset.Reuters(b, 5000))
+	cpu := cpuTime()
+	benchfloor.Run(b, texts)
+	// Run passes over the texts once before timing: b.N+1 passes in all.
+	if c := cpuTime() - cpu; c > 0 {
+		b.ReportMetric(float64(len(texts))*float64(b.N+1)/c.Seconds(), "cpu-docs/s")
+	}
+}
+
+// reportCPU reports docs per second of process CPU time since cpu.
+func reportCPU(b *testing.B, cpu time.Duration, docs int) {
+	if c := cpuTime() - cpu; c > 0 {
+		b.ReportMetric(float64(docs)*float64(b.N)/c.Seconds(), "cpu-docs/s")
+	}
+}
+
+// BenchmarkAddReuters adds the Reuters stream to a new detector per
+// iteration (plain and Centered signatures, default thresholds): Add only,
+// content filter on.
+func BenchmarkAddReuters(b *testing.B) {
+	docs := reutersBench(b)
+	total := 0
+	for _, d := range docs {
+		total += len(d.Text)
+	}
+	for _, mode := range []string{"plain", "centered"} {
+		b.Run(mode, func(b *testing.B) {
+			b.SetBytes(int64(total))
+			b.ReportAllocs()
+			cpu := cpuTime()
+			for b.Loop() {
+				d, err := New(Config{Centered: mode == "centered"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, doc := range docs {
+					if _, err := d.Add(doc); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(len(docs))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+			reportCPU(b, cpu, len(docs))
+		})
+	}
+}
+
+// BenchmarkAddGoroutines adds the Reuters stream of BenchmarkAddReuters
+// from 1 and 2 goroutines (document i from goroutine i mod g): signing and
+// hashing run outside the lock, so 2 goroutines add faster on 2 cores.
+func BenchmarkAddGoroutines(b *testing.B) {
+	docs := reutersBench(b)
+	for _, mode := range []string{"plain", "centered"} {
+		for _, g := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/%d", mode, g), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					d, err := New(Config{Centered: mode == "centered"})
+					if err != nil {
+						b.Fatal(err)
+					}
+					var wg sync.WaitGroup
+					for w := range g {
+						wg.Add(1)
+						go func() {
+							defer wg.Done()
+							for i := w; i < len(docs); i += g {
+								if _, err := d.Add(docs[i]); err != nil {
+									b.Error(err)
+									return
+								}
+							}
+						}()
+					}
+					wg.Wait()
+				}
+				b.ReportMetric(float64(len(docs))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+			})
+		}
+	}
 }

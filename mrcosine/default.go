@@ -11,9 +11,9 @@ import (
 // 1000 genes, 150 parts, population 100, 50 generations, a fixed sample of
 // 200 documents, pool of the 9000 trigrams of highest summed TF-IDF,
 // normalized text, term-frequency cosine; its center measured on the
-// training part) on all 19,043 bodies of Reuters-21578 (reuters21578.jsonl
-// of the shared data, 1987 newswire; research use), on 2026-11-22, and is
-// regenerated with
+// training part) on all 19,043 bodies of the Reuters-21578 newswire
+// collection (1987; research use), on 2026-11-22, and is regenerated from
+// reuters21578.jsonl (see the repository README for the data) with
 //
 //	MRCOSINE_TRAIN_DEFAULT=1 go test -run TestGenerateDefault -timeout 60m -v ./mrcosine/
 //
@@ -33,5 +33,7 @@ var defaultOnce = sync.OnceValue(func() *Reference {
 // Default returns the default reference text, trained on English newswire
 // (Reuters-21578) by this package's genetic algorithm: 1000 trigram genes in
 // 150 parts, Normalized text, term-frequency cosine, with a center for
-// [Config].Centered. The returned value is shared and immutable.
-func Default() *Reference { return defaultOnce() }
+// [Config].Centered. Every call returns a new Reference sharing the
+// default's read-only tables (O(1)), so a caller that replaces its value
+// (UnmarshalBinary) changes neither the default nor detectors made with it.
+func Default() *Reference { return defaultOnce().clone() }

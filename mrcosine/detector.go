@@ -3,8 +3,6 @@ package mrcosine
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
-	"slices"
 	"sync"
 
 	"golang.org/x/text/language"
@@ -13,148 +11,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
-
-// Defaults of the detector. Mohammadi and Khasteh 2020 §3.5 leaves t1 and t2
-// to be "determined empirically ... for each specific application"; these were
-// tuned on goldset-dev.jsonl with the default reference (TestGoldSetSweep).
-const (
-	// DefaultT1 is the signature cosine at or above which a pair is a
-	// duplicate candidate (Mohammadi and Khasteh 2020 §3.5, s ≥ t1).
-	DefaultT1 = 0.98
-	// DefaultT2 is the signature cosine at or above which a pair is a
-	// near-duplicate candidate (Mohammadi and Khasteh 2020 §3.5,
-	// t2 ≤ s < t1). Empirical: TestGoldSetSweep.
-	DefaultT2 = 0.88
-	// DefaultCenteredT1 and DefaultCenteredT2 are the thresholds of
-	// Config.Centered, tuned the same way (TestGoldSetSweep).
-	DefaultCenteredT1 = 0.95
-	DefaultCenteredT2 = 0.67
-	// DefaultMissRate is the probability, under the random-hyperplane model
-	// (Charikar 2002), that the index misses a pair whose signature cosine
-	// is exactly T2; pairs above T2 are missed less often.
-	DefaultMissRate = 0.002
-	// DefaultRows is the number of hyperplanes per LSH band when Rows is
-	// zero. Empirical: BenchmarkQuery and TestIndexRecall.
-	DefaultRows = 16
-	// DefaultCenteredRows is DefaultRows under Config.Centered, whose lower
-	// threshold needs 879 bands of 16 rows (7 KB of keys per document), 253
-	// of 12 or 71 of 8 (TestIndexRecall: 12 rows compute 2.6 times fewer
-	// cosines than 8 on Reuters).
-	DefaultCenteredRows = 12
-)
-
-// Config configures a [Detector]. A zero field means its documented default.
-type Config struct {
-	// T1 is the duplicate threshold on signature cosine [DefaultT1].
-	T1 float64
-	// T2 is the near-duplicate threshold [DefaultT2]; Add and Containers
-	// report pairs with signature cosine ≥ T2. 0 < T2 ≤ T1 ≤ 1.
-	T2 float64
-	// Centered compares signatures by the cosine of their unit vectors
-	// minus the reference's center ([Reference.Centered]) instead of the
-	// plain signature cosine of Mohammadi and Khasteh 2020 §3.5. Not in the
-	// paper; it needs a reference with a center, such as [Default] or one
-	// made by [Train]. With Centered, zero T1 and T2 mean [DefaultCenteredT1]
-	// and [DefaultCenteredT2].
-	Centered bool
-	// Exhaustive compares every new document with every live one, as seed
-	// 003 does, instead of using the LSH index. Exact, O(N) per call.
-	Exhaustive bool
-	// Rows is the number of random hyperplanes per LSH band [DefaultRows],
-	// [DefaultCenteredRows] with Centered; at most 64.
-	Rows int
-	// Bands is the number of LSH bands; zero derives it from T2, Rows and
-	// MissRate with [Bands].
-	Bands int
-	// MissRate is the target probability that the index misses a pair at
-	// cosine T2 [DefaultMissRate]; in (0, 1).
-	MissRate float64
-	// Seed draws the hyperplanes.
-	Seed uint64
-	// Content selects the part of each text that is signed: its
-	// main-content blocks (textproc.ContentMain: navigation, menus and
-	// other boilerplate blocks skipped, see textproc.ContentFilter, under
-	// the reference's TextConfig.Language) or the whole text
-	// (textproc.ContentAll) [DefaultContent].
-	Content textproc.Content
-	// MaxTextBytes is the largest text Add accepts
-	// [detector.DefaultMaxTextBytes].
-	MaxTextBytes int
-}
-
-// DefaultContent is the part of a text signed by default: the main content,
-// boilerplate blocks skipped (textproc.ContentFilter).
-const DefaultContent = textproc.ContentMain
-
-func (c Config) withDefaults() Config {
-	t1, t2 := DefaultT1, DefaultT2
-	if c.Centered {
-		t1, t2 = DefaultCenteredT1, DefaultCenteredT2
-	}
-	if c.T1 == 0 {
-		c.T1 = max(t1, c.T2)
-	}
-	if c.T2 == 0 {
-		c.T2 = min(t2, c.T1)
-	}
-	if c.Rows == 0 {
-		c.Rows = DefaultRows
-		if c.Centered {
-			c.Rows = DefaultCenteredRows
-		}
-	}
-	if c.MissRate == 0 {
-		c.MissRate = DefaultMissRate
-	}
-	if c.MaxTextBytes == 0 {
-		c.MaxTextBytes = detector.DefaultMaxTextBytes
-	}
-	if c.Content == textproc.ContentDefault {
-		c.Content = DefaultContent
-	}
-	if c.Bands == 0 && !c.Exhaustive && c.T2 > 0 && c.T2 <= 1 && c.Rows >= 1 && c.Rows <= 64 && c.MissRate > 0 && c.MissRate < 1 {
-		c.Bands = Bands(c.T2, c.Rows, c.MissRate)
-	}
-	return c
-}
-
-func (c Config) validate() error {
-	switch {
-	case !(c.T2 > 0 && c.T2 <= 1):
-		return fmt.Errorf("mrcosine: T2 (%g) must be in (0, 1]", c.T2)
-	case !(c.T1 >= c.T2 && c.T1 <= 1):
-		return fmt.Errorf("mrcosine: T1 (%g) must be in [T2 (%g), 1]", c.T1, c.T2)
-	case c.Rows < 1 || c.Rows > 64:
-		return fmt.Errorf("mrcosine: Rows (%d) must be in [1, 64]", c.Rows)
-	case !(c.MissRate > 0 && c.MissRate < 1):
-		return fmt.Errorf("mrcosine: MissRate (%g) must be in (0, 1)", c.MissRate)
-	case !c.Exhaustive && (c.Bands < 1 || c.Bands > 4096):
-		return fmt.Errorf("mrcosine: Bands (%d) must be in [1, 4096]", c.Bands)
-	case c.MaxTextBytes < 0:
-		return fmt.Errorf("mrcosine: MaxTextBytes (%d) must be ≥ 0", c.MaxTextBytes)
-	case !c.Content.Valid():
-		return fmt.Errorf("mrcosine: Content (%d) must be ContentDefault, ContentAll or ContentMain", c.Content)
-	}
-	return nil
-}
-
-// Bands returns the number of LSH bands of rows random hyperplanes each
-// that misses a pair of signature cosine t at most with probability miss:
-// one hyperplane separates two vectors at angle θ with probability θ/π
-// (Charikar 2002 §3), so a band of rows hyperplanes agrees with
-// probability p = (1 − arccos(t)/π)^rows and bands bands all disagree with
-// probability (1 − p)^bands ≤ miss. Pairs of higher cosine are missed less
-// often. It returns at least 1.
-func Bands(t float64, rows int, miss float64) int {
-	p := math.Pow(1-math.Acos(min(max(t, -1), 1))/math.Pi, float64(rows))
-	if p >= 1 {
-		return 1
-	}
-	if p <= 0 {
-		return math.MaxInt32
-	}
-	return max(1, int(math.Ceil(math.Log(miss)/math.Log(1-p))))
-}
 
 // Class is the relation of a pair by signature cosine (Mohammadi and Khasteh
 // 2020 §3.5).
@@ -182,29 +38,59 @@ func (c Class) String() string {
 	return fmt.Sprintf("Class(%d)", int(c))
 }
 
-// Detector finds near-duplicates by multireference cosine signatures (seed
-// 003 §3.5). It is symmetric: [detector.Match.Score] is the cosine of the
-// two signatures (of the centered signatures with Config.Centered), and [Detector.Classify] says whether it passed T1
-// (duplicate) or only T2 (near-duplicate).
+// Detector finds near-duplicates by multireference cosine signatures
+// (Mohammadi and Khasteh 2020 §3.5). It is symmetric:
+// [detector.Match.Score] is the cosine of the two signatures (of the
+// centered signatures with Config.Centered), and [Detector.Classify] says
+// whether it passed T1 (duplicate) or only T2 (near-duplicate).
 //
-// A Detector is safe for concurrent use by multiple goroutines; signatures
-// are computed outside its lock.
+// The index hashes the unit signature minus the reference's center (the
+// plain unit signature for a reference without one): every news signature
+// shares one direction, so the plain cosine of unrelated texts is about
+// 0.76 and signs of projections of the raw signature separate related from
+// unrelated texts poorly, while from the center unrelated texts are about
+// orthogonal. Plain signatures are still compared by their plain cosine;
+// the index is then built for centered cosine 1 − [PlainSlack]·(1 − T2).
+// Each document keeps a sketch of 512 of those signs; a candidate whose
+// sketch differs from the query's in too many signs for the pair to reach
+// the threshold is dropped before the exact cosine (a statistical test
+// that drops a pair at the threshold with probability below 10⁻⁶ under
+// the random-hyperplane model). When the buckets of a query hold more
+// entries than there are documents, as on newswire where most stories
+// share a band with many others, the query compares the sketches of all
+// live documents in one sequential pass instead, so its cost never exceeds
+// O(N) sketch comparisons plus the exact cosines.
+//
+// A Detector is safe for concurrent use by multiple goroutines. Add checks
+// the document (closed, empty or duplicate ID, size) before any work, signs
+// and hashes it outside the lock, and takes the lock only to query and
+// insert; of several Adds of one new ID at once exactly one succeeds.
 type Detector struct {
-	cfg   Config
-	ref   *Reference
-	parts int
-	plane []float32 // Bands·Rows hyperplanes of P dimensions
+	cfg    Config
+	ref    *Reference
+	parts  int
+	center []float32 // origin of the hashed vectors, or nil
+	hash   *hasher   // nil when Exhaustive
+	// sketchLo is the lowest hashed cosine a candidate can have, for
+	// Centered or a reference without center; NaN means per pair.
+	sketchLo float64
 	// filters holds *textproc.ContentFilter for ContentMain.
 	filters sync.Pool
+	scratch sync.Pool // *signed
 
-	mu      sync.Mutex
-	docs    *docset.Set
-	sigs    [][]float32 // by dense index; nil: free or zero signature
-	keys    []uint64    // keys[idx*Bands+b]: band keys of idx
-	buckets []map[uint64][]uint32
-	stamp   []uint32
-	epoch   uint32
-	checked int // signature cosines computed by queries (for tests)
+	mu       sync.Mutex
+	docs     *docset.Set
+	vecs     []float32 // vecs[idx*parts:]: unit vector compared by dot product
+	has      []bool    // has[idx]: live with a non-zero signature
+	rnorm    []float32 // rnorm[idx]: length of the hashed vector
+	sketch   []uint64  // sketch[idx*sketchWords:]
+	keys     []uint64  // keys[idx*Bands+b]: band keys of idx
+	buckets  buckets
+	stamp    []uint32
+	epoch    uint32
+	lists    [][]uint32 // scratch of query
+	checked  int        // exact cosines computed by queries (for tests)
+	rejected int        // candidates the sketch dropped (for tests)
 }
 
 var (
@@ -221,36 +107,35 @@ func New(cfg Config) (*Detector, error) {
 
 // NewWithReference returns a Detector that signs documents with ref, for
 // example one made by [Train] on the caller's own collection. It returns an
-// error wrapping [detector.ErrInvalidConfig] if cfg is invalid or ref is nil.
+// error wrapping [detector.ErrInvalidConfig] if cfg is invalid or ref is nil
+// or empty (the zero Reference).
 func NewWithReference(cfg Config, ref *Reference) (*Detector, error) {
-	cfg = cfg.withDefaults()
-	if err := cfg.validate(); err != nil {
-		return nil, fmt.Errorf("%w: %w", err, detector.ErrInvalidConfig)
-	}
 	if ref == nil || len(ref.genes) == 0 {
-		return nil, fmt.Errorf("mrcosine: nil reference text: %w", detector.ErrInvalidConfig)
+		return nil, fmt.Errorf("mrcosine: nil or empty reference text: %w", detector.ErrInvalidConfig)
+	}
+	cfg.setDefaults(len(ref.center) > 0)
+	if err := cfg.validate(); err != nil {
+		return nil, err
 	}
 	if cfg.Centered && len(ref.center) == 0 {
 		return nil, fmt.Errorf("mrcosine: Centered needs a reference text with a center (Reference.Centered): %w", detector.ErrInvalidConfig)
 	}
-	d := &Detector{cfg: cfg, ref: ref, parts: ref.Parts(), docs: docset.New("mrcosine", cfg.MaxTextBytes)}
+	d := &Detector{cfg: cfg, ref: ref, parts: ref.Parts(), center: ref.center, docs: docset.New("mrcosine", cfg.MaxTextBytes)}
 	tag, _ := language.Parse(ref.tc.Language) // validated: a bad tag reads as neutral
 	d.filters.New = func() any { return textproc.NewContentFilter(tag) }
-	if !cfg.Exhaustive {
-		rng := rand.New(rand.NewPCG(cfg.Seed, 0x6879706572706c61))
-		d.plane = make([]float32, cfg.Bands*cfg.Rows*d.parts)
-		for i := range d.plane {
-			d.plane[i] = float32(rng.NormFloat64())
-		}
-		d.buckets = make([]map[uint64][]uint32, cfg.Bands)
-		for b := range d.buckets {
-			d.buckets[b] = map[uint64][]uint32{}
-		}
+	d.sketchLo = math.NaN()
+	if cfg.Centered || d.center == nil {
+		d.sketchLo = cfg.T2
 	}
+	if !cfg.Exhaustive {
+		d.hash = newHasher(d.parts, cfg.Bands, cfg.Rows, cfg.Seed)
+	}
+	d.scratch.New = func() any { return d.newSigned() }
 	return d, nil
 }
 
-// Config returns the detector's configuration with defaults filled in.
+// Config returns the detector's effective configuration: defaults filled
+// in, Bands derived.
 func (d *Detector) Config() Config { return d.cfg }
 
 // Reference returns the reference text the detector signs documents with.
@@ -268,135 +153,286 @@ func (d *Detector) Classify(score float64) Class {
 	return Unrelated
 }
 
-// AppendBandKeys appends the LSH band keys of a signature to dst: key b
-// packs the signs of sig's projections on the Rows hyperplanes of band b.
-// It is the pure part of the index, for sharding signatures by key on
-// several machines. It returns dst unchanged for an Exhaustive detector.
-// It panics if len(sig) is not the reference's Parts.
+// signed is one document's signature prepared for the index (and the
+// scratch it is prepared in).
+type signed struct {
+	raw    []float32 // the signature
+	vec    []float32 // unit vector compared by dot product; nil: matches nothing
+	x      []float32 // hashed vector
+	rnorm  float32
+	buf    []float32 // rotation scratch
+	pool   []uint64  // sign pool; its first sketchWords words are the sketch
+	keys   []uint64
+	vecBuf []float32
+}
+
+func (d *Detector) newSigned() *signed {
+	s := &signed{raw: make([]float32, 0, d.parts), vecBuf: make([]float32, d.parts), x: make([]float32, d.parts)}
+	if d.hash != nil {
+		s.buf = make([]float32, d.hash.dim)
+		s.pool = make([]uint64, 0, d.hash.poolWords())
+		s.keys = make([]uint64, 0, d.cfg.Bands)
+	}
+	return s
+}
+
+// prepare derives the compared vector, the hashed vector, its sign pool and
+// band keys from s.raw.
+func (d *Detector) prepare(s *signed) {
+	s.vec, s.pool, s.keys = nil, s.pool[:0], s.keys[:0]
+	var ss float64
+	for _, v := range s.raw {
+		ss += float64(v) * float64(v)
+	}
+	if ss == 0 {
+		return // the zero signature matches nothing
+	}
+	inv := 1 / math.Sqrt(ss)
+	var xs float64
+	for j, v := range s.raw {
+		u := float64(v) * inv
+		x := u
+		if d.center != nil {
+			x -= float64(d.center[j])
+		}
+		s.vecBuf[j], s.x[j] = float32(u), float32(x)
+		xs += x * x
+	}
+	s.rnorm = float32(math.Sqrt(xs))
+	if d.cfg.Centered {
+		if xs == 0 {
+			return // the center itself: no direction to compare
+		}
+		xinv := 1 / math.Sqrt(xs)
+		for j, x := range s.x {
+			s.vecBuf[j] = float32(float64(x) * xinv)
+		}
+	}
+	s.vec = s.vecBuf
+	if d.hash != nil {
+		s.pool = d.hash.pool(s.pool, s.x, s.buf)
+		s.keys = d.hash.keys(s.keys, s.pool)
+	}
+}
+
+// AppendBandKeys appends the LSH band keys of a signature (as returned by
+// [Reference.Signature]) to dst. It is the pure part of the index, for
+// sharding signatures by key on several machines. It returns dst unchanged
+// for an Exhaustive detector or the zero signature. It panics if len(sig)
+// is not the reference's Parts.
 func (d *Detector) AppendBandKeys(dst []uint64, sig []float32) []uint64 {
 	if len(sig) != d.parts {
 		panic(fmt.Sprintf("mrcosine: AppendBandKeys of a signature of length %d, want %d", len(sig), d.parts))
 	}
-	R := d.cfg.Rows
-	for b := range d.cfg.Bands {
-		var key uint64
-		for r := range R {
-			h := d.plane[(b*R+r)*d.parts : (b*R+r+1)*d.parts]
-			var s float32
-			for j, x := range sig {
-				s += h[j] * x
-			}
-			if s >= 0 {
-				key |= 1 << r
-			}
-		}
-		dst = append(dst, key)
+	s := d.scratch.Get().(*signed)
+	defer d.scratch.Put(s)
+	s.raw = append(s.raw[:0], sig...)
+	d.prepare(s)
+	if s.vec == nil {
+		return dst
 	}
-	return dst
+	return append(dst, s.keys...)
 }
 
-func zero(sig []float32) bool {
-	for _, x := range sig {
-		if x != 0 {
-			return false
-		}
-	}
-	return true
-}
+// bigText is the text size above which Add drops its content filter
+// instead of keeping it for the next text, so one outlier does not pin
+// its scratch.
+const bigText = 1 << 20
 
 // Add signs d and indexes it, returning the live documents whose signature
-// cosine with it is at least T2, by descending score. Time O(len(Text) +
-// Genes) for the signature, plus O(Bands·Rows·Parts) for its band keys and
-// O(C·Parts) for C candidates from the index (O(N·Parts) when Exhaustive).
+// cosine with it is at least T2, by descending score. It checks d (closed,
+// empty or duplicate ID, size) before any work. Time O(len(Text) + Genes)
+// for the signature and O(Parts·log Parts + Bands·Rows) for its band keys,
+// outside the lock, plus O(Bands) lookups and O(C·Parts) for C candidates
+// from the index (O(N·Parts) when Exhaustive).
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	var sig []float32
-	if len(doc.Text) <= d.cfg.MaxTextBytes {
-		text := doc.Text
-		if d.cfg.Content == textproc.ContentMain {
-			f := d.filters.Get().(*textproc.ContentFilter)
-			text = f.Text(text)
+	d.mu.Lock()
+	err := d.docs.Check(doc)
+	d.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	text := doc.Text
+	if d.cfg.Content == textproc.ContentMain {
+		f := d.filters.Get().(*textproc.ContentFilter)
+		text = f.Text(text)
+		if len(doc.Text) <= bigText {
 			d.filters.Put(f)
 		}
-		sig = d.ref.Signature(text)
-		if d.cfg.Centered {
-			sig = d.ref.AppendCentered(nil, sig)
-		}
 	}
-	return d.addSigned(doc, sig, true)
+	s := d.scratch.Get().(*signed)
+	s.raw = d.ref.AppendSignature(s.raw[:0], text)
+	d.prepare(s)
+	out, err := d.insert(doc, s, true)
+	d.scratch.Put(s)
+	return out, err
 }
 
 // addSigned indexes doc under its signature sig, and returns its matches if
 // query is set (benchmarks fill a detector without querying).
 func (d *Detector) addSigned(doc detector.Doc, sig []float32, query bool) ([]detector.Match, error) {
-	if zero(sig) {
-		sig = nil // matches nothing
-	}
-	var keys []uint64
-	if sig != nil && !d.cfg.Exhaustive {
-		keys = d.AppendBandKeys(make([]uint64, 0, d.cfg.Bands), sig)
-	}
+	s := d.scratch.Get().(*signed)
+	s.raw = append(s.raw[:0], sig...)
+	d.prepare(s)
+	out, err := d.insert(doc, s, query)
+	d.scratch.Put(s)
+	return out, err
+}
+
+// insert registers doc under the lock (checking it again) and indexes s.
+func (d *Detector) insert(doc detector.Doc, s *signed, query bool) ([]detector.Match, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	idx, err := d.docs.Add(doc)
 	if err != nil {
 		return nil, err
 	}
-	for len(d.sigs) <= int(idx) {
-		d.sigs = append(d.sigs, nil)
+	for len(d.has) <= int(idx) {
+		d.has = append(d.has, false)
+		d.rnorm = append(d.rnorm, 0)
 		d.stamp = append(d.stamp, 0)
-		d.keys = append(d.keys, make([]uint64, d.cfg.Bands)...)
+		d.vecs = append(d.vecs, make([]float32, d.parts)...)
+		if d.hash != nil {
+			d.sketch = append(d.sketch, make([]uint64, sketchWords)...)
+			d.keys = append(d.keys, make([]uint64, d.cfg.Bands)...)
+		}
 	}
 	var out []detector.Match
 	if query {
-		out = d.query(idx, sig, keys)
+		out = d.query(idx, s.vec, s.rnorm, s.pool, s.keys)
 	}
-	d.sigs[idx] = sig
-	if keys != nil {
-		copy(d.keys[int(idx)*d.cfg.Bands:], keys)
-		for b, k := range keys {
-			d.buckets[b][k] = append(d.buckets[b][k], idx)
+	if s.vec == nil {
+		return out, nil
+	}
+	d.has[idx] = true
+	d.rnorm[idx] = s.rnorm
+	copy(d.vecs[int(idx)*d.parts:], s.vec)
+	if d.hash != nil {
+		copy(d.sketch[int(idx)*sketchWords:], s.pool[:sketchWords])
+		copy(d.keys[int(idx)*d.cfg.Bands:], s.keys)
+		for b, k := range s.keys {
+			d.buckets.add(uint32(b), k, idx)
 		}
 	}
 	return out, nil
 }
 
-// query returns the live documents other than self within T2 of sig.
-func (d *Detector) query(self uint32, sig []float32, keys []uint64) []detector.Match {
-	if sig == nil {
+// dot is the dot product of two vectors of equal length.
+func dot(a, b []float32) float64 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return min(max(float64((s0+s1)+(s2+s3)), -1), 1)
+}
+
+// query returns the live documents other than self within T2 of vec.
+func (d *Detector) query(self uint32, vec []float32, rnorm float32, sketch, keys []uint64) []detector.Match {
+	if vec == nil {
 		return nil
 	}
 	var out []detector.Match
+	P := d.parts
 	check := func(o uint32) {
-		if o == self || d.sigs[o] == nil || !d.docs.Live(o) {
+		if o == self || !d.has[o] { // has: live, with a non-zero signature
 			return
 		}
 		d.checked++
-		if s := Cosine(sig, d.sigs[o]); s >= d.cfg.T2 {
+		if s := dot(vec, d.vecs[int(o)*P:int(o+1)*P]); s >= d.cfg.T2 {
 			out = append(out, detector.Match{ID: d.docs.ID(o), Score: s})
 		}
 	}
 	if d.cfg.Exhaustive {
-		for o := range d.sigs {
+		for o := range d.has {
 			check(uint32(o))
 		}
-	} else {
-		d.epoch++
-		if d.epoch == 0 { // wrapped: clear the stamps
-			clear(d.stamp)
-			d.epoch = 1
+		detector.SortMatches(out)
+		return out
+	}
+	hi := hiCos()
+	lo := d.sketchLo
+	perPair := math.IsNaN(lo)
+	slack := 1 - d.cfg.T2
+	sk := sketch[:sketchWords]
+	// sift drops o if its sketch says the pair cannot reach T2, else
+	// computes the exact cosine.
+	sift := func(o uint32) {
+		h := hi[hamming(sk, d.sketch[int(o)*sketchWords:])]
+		// Plain cosine T2 needs centered cosine at least
+		// lo = 1 − (1 − T2)/(‖x‖·‖y‖), translation keeping distances:
+		// lo > h ⟺ (1 − h)·‖x‖·‖y‖ > 1 − T2.
+		if perPair && (1-h)*float64(rnorm)*float64(d.rnorm[o]) > slack || !perPair && lo > h {
+			d.rejected++
+			return
 		}
-		for b, k := range keys {
-			for _, o := range d.buckets[b][k] {
-				if d.stamp[o] != d.epoch {
-					d.stamp[o] = d.epoch
-					check(o)
-				}
+		check(o)
+	}
+	lists, total := d.lists[:0], 0
+	for b, k := range keys {
+		l := d.buckets.get(uint32(b), k)
+		lists = append(lists, l)
+		total += len(l)
+	}
+	d.lists = lists[:0]
+	if total >= len(d.has) {
+		// The buckets hold more entries than there are documents (close
+		// texts, or a low threshold): a sequential pass over the sketches
+		// costs less than visiting them, and misses nothing they hold.
+		for o, ok := range d.has {
+			if ok && uint32(o) != self {
+				sift(uint32(o))
+			}
+		}
+		detector.SortMatches(out)
+		return out
+	}
+	d.epoch++
+	if d.epoch == 0 { // wrapped: clear the stamps
+		clear(d.stamp)
+		d.epoch = 1
+	}
+	for _, l := range lists {
+		for _, o := range l {
+			if d.stamp[o] != d.epoch {
+				d.stamp[o] = d.epoch
+				sift(o)
 			}
 		}
 	}
 	detector.SortMatches(out)
 	return out
 }
+
+// hiCos returns, for each number of differing sketch bits, the highest
+// hashed cosine a pair can have (see maxHamming).
+var hiCos = sync.OnceValue(func() []float64 {
+	out := make([]float64, sketchWords*64+1)
+	for h := range out {
+		lo, hi := -1.0, 1.0 // maxHamming(lo) ≥ h; find the largest such lo
+		if maxHamming(hi) >= h {
+			out[h] = 2 // never reject
+			continue
+		}
+		for range 60 {
+			m := (lo + hi) / 2
+			if maxHamming(m) >= h {
+				lo = m
+			} else {
+				hi = m
+			}
+		}
+		out[h] = lo
+	}
+	return out
+})
 
 // Containers returns the live documents whose signature cosine with the
 // live document id is at least T2, including ones added after it, by
@@ -408,14 +444,21 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	var keys []uint64
-	if !d.cfg.Exhaustive && d.sigs[idx] != nil {
-		keys = d.keys[int(idx)*d.cfg.Bands : int(idx+1)*d.cfg.Bands]
+	if int(idx) >= len(d.has) || !d.has[idx] {
+		return nil, nil
 	}
-	return d.query(idx, d.sigs[idx], keys), nil
+	i := int(idx)
+	var sketch, keys []uint64
+	if d.hash != nil {
+		sketch = d.sketch[i*sketchWords : (i+1)*sketchWords]
+		keys = d.keys[i*d.cfg.Bands : (i+1)*d.cfg.Bands]
+	}
+	return d.query(idx, d.vecs[i*d.parts:(i+1)*d.parts], d.rnorm[i], sketch, keys), nil
 }
 
-// Remove forgets the live document id. Time O(Bands·bucket size).
+// Remove forgets the live document id. Time O(Bands·bucket size); the
+// bucket table shrinks when an eighth of it or less is in use, so memory
+// comes back when the collection shrinks.
 func (d *Detector) Remove(id string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -423,20 +466,16 @@ func (d *Detector) Remove(id string) error {
 	if err != nil {
 		return err
 	}
-	if d.sigs[idx] != nil && !d.cfg.Exhaustive {
-		for b, k := range d.keys[int(idx)*d.cfg.Bands : int(idx+1)*d.cfg.Bands] {
-			list := d.buckets[b][k]
-			if i := slices.Index(list, idx); i >= 0 {
-				list = slices.Delete(list, i, i+1)
-			}
-			if len(list) == 0 {
-				delete(d.buckets[b], k)
-			} else {
-				d.buckets[b][k] = list
-			}
-		}
+	if int(idx) >= len(d.has) || !d.has[idx] {
+		return nil
 	}
-	d.sigs[idx] = nil
+	d.has[idx] = false
+	if d.hash == nil {
+		return nil
+	}
+	for b, k := range d.keys[int(idx)*d.cfg.Bands : int(idx+1)*d.cfg.Bands] {
+		d.buckets.remove(uint32(b), k, idx)
+	}
 	return nil
 }
 
@@ -454,7 +493,8 @@ func (d *Detector) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.docs.Close() {
-		d.sigs, d.keys, d.buckets, d.stamp = nil, nil, nil, nil
+		d.vecs, d.has, d.rnorm, d.sketch, d.keys, d.stamp = nil, nil, nil, nil, nil, nil
+		d.buckets = buckets{}
 	}
 	return nil
 }

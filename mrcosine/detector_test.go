@@ -47,7 +47,7 @@ func TestNewInvalid(t *testing.T) {
 		{Config{Rows: -1}, "mrcosine: Rows (-1) must be in [1, 64]"},
 		{Config{MissRate: 1}, "mrcosine: MissRate (1) must be in (0, 1)"},
 		{Config{Bands: -3}, "mrcosine: Bands (-3) must be in [1, 4096]"},
-		{Config{MaxTextBytes: -1}, "mrcosine: MaxTextBytes (-1) must be ≥ 0"},
+		{Config{MaxTextBytes: -1}, "mrcosine: MaxTextBytes (-1) must be ≥ 1"},
 	} {
 		_, err := New(tc.cfg)
 		if assert.ErrorIs(t, err, detector.ErrInvalidConfig, "New(%+v)", tc.cfg) {
@@ -71,12 +71,23 @@ func TestDefaults(t *testing.T) {
 	assert.Equal(t, DefaultT1, cfg.T1)
 	assert.Equal(t, DefaultT2, cfg.T2)
 	assert.Equal(t, DefaultRows, cfg.Rows)
-	assert.Equal(t, Bands(DefaultT2, DefaultRows, DefaultMissRate), cfg.Bands)
-	assert.Same(t, Default(), d.Reference())
+	assert.Equal(t, Bands(1-PlainSlack*(1-DefaultT2), DefaultRows, DefaultMissRate), cfg.Bands,
+		"plain signatures are hashed from the center, at the slackened threshold")
+	assert.Equal(t, DefaultMissRate, cfg.MissRate)
+	assert.Equal(t, DefaultContent, cfg.Content)
+	assert.Equal(t, detector.DefaultMaxTextBytes, cfg.MaxTextBytes)
+	assert.Equal(t, Default().Genes(), d.Reference().Genes())
 	d, err = New(Config{Centered: true})
 	require.NoError(t, err)
 	assert.Equal(t, DefaultCenteredT1, d.Config().T1)
 	assert.Equal(t, DefaultCenteredT2, d.Config().T2)
+	assert.Equal(t, Bands(DefaultCenteredT2, DefaultCenteredRows, DefaultMissRate), d.Config().Bands)
+	// A reference without a center hashes plain signatures at T2 itself.
+	plain, err := NewReference(Default().Genes(), DefaultParts, TextConfig{})
+	require.NoError(t, err)
+	d, err = NewWithReference(Config{}, plain)
+	require.NoError(t, err)
+	assert.Equal(t, Bands(DefaultT2, DefaultRows, DefaultMissRate), d.Config().Bands)
 	// A T2 above the default T1 lifts T1 with it.
 	d, err = New(Config{T2: 0.99})
 	require.NoError(t, err)
@@ -162,11 +173,12 @@ func TestRemoveReusesIndex(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 1, d.Len())
-	for b := range d.buckets {
-		for _, list := range d.buckets[b] {
-			assert.Len(t, list, 1, "bucket lists hold only live documents")
+	for s, b := range d.buckets.band {
+		if b != 0 {
+			assert.Len(t, d.buckets.list[s], 1, "bucket lists hold only live documents")
 		}
 	}
+	assert.Equal(t, d.Config().Bands, d.buckets.used, "one key per band")
 }
 
 func TestAppendBandKeys(t *testing.T) {

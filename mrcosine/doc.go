@@ -16,9 +16,10 @@
 // out of the box.
 //
 // The paper compares every pair of signatures; the [Detector] instead
-// indexes them with random-hyperplane LSH (Charikar 2002) and checks the
-// exact signature cosine of the candidates. [Config].Exhaustive restores the
-// all-pairs comparison.
+// indexes them with random-hyperplane LSH (Charikar 2002) over the
+// signature minus the reference's center, and checks the exact signature
+// cosine of the candidates. [Config].Exhaustive restores the all-pairs
+// comparison.
 //
 // Where the paper is silent this package chooses a reading, each with its
 // alternatives as options:
@@ -44,27 +45,35 @@
 //
 // Both false positives and false negatives. The signature is a lossy
 // projection of the trigram vector: unrelated documents can have close
-// signatures (all signatures are non-negative, so the cosine of unrelated
-// texts is already high, about 0.76 on news pages; [Config].Centered
+// signatures (all signatures are non-negative, so the plain cosine of
+// unrelated news texts is already high, about 0.76; [Config].Centered
 // measures from the collection's center instead), and a document none of
 // whose trigrams occurs in the reference text (a few words at most, with
 // the default reference) has the zero signature and matches nothing, even
-// an exact copy of itself. The index adds false negatives only: it never reports a
-// pair whose signature cosine is below T2, and it misses a pair of cosine
-// exactly T2 with probability at most MissRate (see [Bands]); measured loss
-// against exhaustive comparison is under 0.1% of the pairs at or above T2 on
-// goldset-dev and Reuters (TestIndexRecall). Scores are exact signature
-// cosines in both modes.
+// an exact copy of itself. The index adds false negatives only: it never
+// reports a pair whose signature cosine is below T2. Under Centered it
+// misses a pair of cosine exactly T2 with probability about MissRate (see
+// [Bands]; bands share signs, so this is a model figure); for plain
+// signatures the bound holds for pairs whose centered vectors are not both
+// short (see [PlainSlack]). The loss against exhaustive comparison is
+// measured on real news pages and newswire and kept under 1% of the pairs
+// at or above T2 by a test. Scores are exact signature cosines in both
+// modes.
 //
 // # Complexity
 //
 // [Reference.Signature] is O(|D| + Genes) through a trigram → parts table.
-// [Detector.Add] adds O(Bands·Rows·Parts) for the band keys and O(C·Parts)
-// for C candidates; [Detector.Containers] costs the same without the
-// signature; Exhaustive makes both O(N·Parts) for N live documents.
-// Memory is 4·Parts + 8·Bands bytes per document plus the bucket lists.
-// [Train] costs O(Population·(Genes + Parts·SampleDocs)·SampleDocs) per
-// generation.
+// [Detector.Add] adds O(Parts·log Parts) for the signs of its pseudo-random
+// rotations and O(Bands·Rows) for its band keys (both outside the lock),
+// O(Bands) bucket lookups, O(C) sketch comparisons for C candidates and
+// O(E·Parts) for the E candidates whose sketch passes; [Detector.Containers]
+// costs the same without the signature; Exhaustive makes both O(N·Parts)
+// for N live documents. Memory is about 4·Parts + 12·Bands + 72 bytes per
+// document: the unit signature (4·Parts), its band keys (8·Bands), its
+// sketch (64), a bucket entry per band (4·Bands) and the bucket table. The
+// bucket table shrinks when documents are removed; the per-document
+// arrays keep the size of the largest live set. [Train] costs
+// O(Population·(Genes + Parts·SampleDocs)·SampleDocs) per generation.
 //
 // # Parameters
 //
@@ -76,18 +85,33 @@
 //     winner chosen on the 20% ([DefaultHoldout], §4.2).
 //   - [DefaultSampleDocs] = 200: not in the paper, whose 20 s a generation
 //     (Table 1) rules out all pairs of its 8,000 training documents.
-//   - [DefaultT1], [DefaultT2]: "determined empirically" (§3.5); tuned on
-//     goldset-dev.jsonl (TestGoldSetSweep): T2 = 0.88 maximises strict F1
-//     (0.61), T1 = 0.98 is where precision reaches 0.98.
-//     [DefaultCenteredT1] and [DefaultCenteredT2] likewise for
-//     [Config].Centered (T2 = 0.67, F1 0.66; T1 = 0.95, precision 0.99).
-//   - [DefaultRows], [DefaultCenteredRows], [DefaultMissRate]: the index,
-//     ours; [Bands] derives the number of bands from T2.
+//   - [DefaultT1], [DefaultT2]: "determined empirically" (§3.5); chosen
+//     on labelled near-duplicate news pages of the SpotSigs Gold Set
+//     (Theobald, Siddharth and Paepcke 2008): T2 for F1, T1 for high
+//     precision. [DefaultCenteredT1] and [DefaultCenteredT2] likewise for
+//     [Config].Centered.
+//   - [DefaultRows], [DefaultMissRate], [PlainSlack]: the index, ours;
+//     [Bands] derives the number of bands from the index threshold.
+//
+// Measured figures (F1 by threshold, index loss and cost, speed): see
+// docs/mrcosine.md in the repository, with the commands that regenerate
+// them.
 //
 // # Concurrency
 //
-// A [Detector] is safe for concurrent use by multiple goroutines. A
+// A [Detector] is safe for concurrent use by multiple goroutines: Add
+// checks the document before any work, signs and hashes outside the lock,
+// and of several concurrent Adds of one new ID exactly one succeeds. A
 // [Reference] is immutable and safe for concurrent use (UnmarshalBinary
-// excepted, which must not run while the Reference is in use). [Train] uses
-// Workers goroutines of its own and returns only when they have finished.
+// excepted, which must not run while the Reference is in use); [Default]
+// returns a new value each call, so replacing one changes nothing else.
+// [Train] uses Workers goroutines of its own and returns only when they
+// have finished.
+//
+// # Errors
+//
+// New and NewWithReference wrap [detector.ErrInvalidConfig]; Add, Containers
+// and Remove wrap the sentinels of package detector (ErrClosed,
+// ErrEmptyID, ErrTooLarge, ErrDuplicateID, ErrUnknownID);
+// [Reference.UnmarshalBinary] wraps [ErrFormat].
 package mrcosine

@@ -25,8 +25,14 @@ const (
 
 // Reference is a multireference text (Mohammadi and Khasteh 2020 §3.3): a
 // sequence of character-trigram genes split into contiguous parts, each part
-// one reference a document is compared with. It is immutable, and safe for
-// concurrent use by multiple goroutines.
+// one reference a document is compared with. It is immutable (but for
+// [Reference.UnmarshalBinary]), and safe for concurrent use by multiple
+// goroutines.
+//
+// The zero Reference is an empty reference text of no genes and no parts:
+// its signatures are empty (and compare at cosine 0), [NewWithReference]
+// rejects it, and [Reference.MarshalBinary] returns an error. Make one with
+// [NewReference], [Train] or [Reference.UnmarshalBinary], or use [Default].
 //
 // The paper (§3.6) calls the reference "a sequence of characters" but
 // mutates it trigram by trigram; here it is a list of trigram genes (repeats
@@ -184,7 +190,7 @@ func (r *Reference) Genes() []string {
 }
 
 // Parts returns the number of parts, which is the length of a signature.
-func (r *Reference) Parts() int { return len(r.bounds) - 1 }
+func (r *Reference) Parts() int { return max(len(r.bounds)-1, 0) }
 
 // TextConfig returns the text configuration signatures are made under.
 func (r *Reference) TextConfig() TextConfig { return r.tc }
@@ -209,6 +215,9 @@ func (r *Reference) Signature(text string) []float32 {
 // extended slice. It allocates nothing when dst has room and text is in NFC
 // (after warm-up of the reference's scratch buffers).
 func (r *Reference) AppendSignature(dst []float32, text string) []float32 {
+	if len(r.genes) == 0 {
+		return dst // the zero Reference: no parts
+	}
 	sc := r.scratch.Get().(*sigScratch)
 	sc.c.reset()
 	dot := sc.dot
@@ -237,9 +246,18 @@ func (r *Reference) AppendSignature(dst []float32, text string) []float32 {
 		}
 		dst = append(dst, float32(v))
 	}
-	r.scratch.Put(sc)
+	if cap(sc.c.keys) <= maxKeptSlots && cap(sc.c.text) <= maxKeptText {
+		r.scratch.Put(sc) // else drop it: one outlier must not pin its tables
+	}
 	return dst
 }
+
+// Scratch larger than this (after an outlier text) is dropped instead of
+// being kept for the next signature.
+const (
+	maxKeptSlots = 1 << 17 // counter slots: texts of about 64k distinct trigrams
+	maxKeptText  = 1 << 20 // bytes of folded text
+)
 
 // TrigramCosine returns the cosine between the full character-trigram
 // vectors of a and b under the reference's TextConfig: the "traditional
@@ -280,7 +298,8 @@ func Cosine(a, b []float32) float64 {
 // comparing signatures by [Config].Centered. The center is not in the paper:
 // every signature is non-negative and shares a common direction, so the
 // cosine of two unrelated news texts is already about 0.76; measured from
-// the center, signatures of unrelated texts spread out (TestGoldSetSweep).
+// the center, signatures of unrelated texts spread out (measured figures:
+// docs/mrcosine.md in the repository).
 // Time O(Σ len(text) + len(texts)·Genes).
 func (r *Reference) Centered(texts []string) *Reference {
 	mean := make([]float64, r.Parts())
@@ -301,15 +320,23 @@ func (r *Reference) Centered(texts []string) *Reference {
 		}
 		n++
 	}
-	c := &Reference{tc: r.tc, genes: r.genes, bounds: r.bounds, pnorm: r.pnorm,
-		keys: r.keys, lo: r.lo, n: r.n, mask: r.mask, entries: r.entries}
-	c.scratch.New = r.scratch.New
+	c := r.clone()
+	c.center = nil
 	if n > 0 {
 		c.center = make([]float32, len(mean))
 		for j, m := range mean {
 			c.center[j] = float32(m / float64(n))
 		}
 	}
+	return c
+}
+
+// clone returns a Reference sharing r's immutable tables, with scratch of
+// its own.
+func (r *Reference) clone() *Reference {
+	c := &Reference{tc: r.tc, genes: r.genes, bounds: r.bounds, pnorm: r.pnorm, center: r.center,
+		keys: r.keys, lo: r.lo, n: r.n, mask: r.mask, entries: r.entries}
+	c.scratch.New = r.scratch.New
 	return c
 }
 
@@ -354,7 +381,12 @@ const (
 var ErrFormat = errors.New("mrcosine: malformed reference text")
 
 // AppendBinary appends the binary encoding of r to b (encoding.BinaryAppender).
+// It fails only for the zero Reference, with an error wrapping
+// errors.ErrUnsupported.
 func (r *Reference) AppendBinary(b []byte) ([]byte, error) {
+	if len(r.genes) == 0 {
+		return b, fmt.Errorf("mrcosine: cannot marshal the zero Reference: %w", errors.ErrUnsupported)
+	}
 	start := len(b)
 	b = append(b, refMagic...)
 	b = append(b, refVersion, byte(r.tc.Normalization))
@@ -378,12 +410,16 @@ func (r *Reference) AppendBinary(b []byte) ([]byte, error) {
 	return binary.LittleEndian.AppendUint64(b, hashx.Bytes64(b[start:], 0)), nil
 }
 
-// MarshalBinary encodes r (encoding.BinaryMarshaler). It never fails.
+// MarshalBinary encodes r (encoding.BinaryMarshaler). It fails only for the
+// zero Reference.
 func (r *Reference) MarshalBinary() ([]byte, error) { return r.AppendBinary(nil) }
 
 // UnmarshalBinary replaces r with the reference text encoded in data
 // (encoding.BinaryUnmarshaler). It returns an error wrapping [ErrFormat] for
-// anything but the exact output of MarshalBinary, and never panics.
+// anything but the exact output of MarshalBinary (every varint in its
+// shortest form, a checksum over all of it), leaving r unchanged, and never
+// panics. It must not run while r is in use; the value [Default] returns is
+// the caller's own, so replacing it does not change the default.
 func (r *Reference) UnmarshalBinary(data []byte) error {
 	bad := func(what string) error { return fmt.Errorf("%w: %s", ErrFormat, what) }
 	if len(data) < len(refMagic)+3+8 || string(data[:len(refMagic)]) != refMagic {
@@ -408,8 +444,8 @@ func (r *Reference) UnmarshalBinary(data []byte) error {
 	p = p[3:]
 	uv := func() (uint64, bool) {
 		v, n := binary.Uvarint(p)
-		if n <= 0 {
-			return 0, false
+		if n <= 0 || n != uvarintLen(v) {
+			return 0, false // truncated, overflowing or not in shortest form
 		}
 		p = p[n:]
 		return v, true
@@ -463,3 +499,13 @@ func (r *Reference) UnmarshalBinary(data []byte) error {
 }
 
 const maxRune = 0x10ffff
+
+// uvarintLen is the length of the shortest varint encoding of v.
+func uvarintLen(v uint64) int {
+	n := 1
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
+}

@@ -1,15 +1,20 @@
 package mrcosine
 
 import (
+	"encoding/binary"
+	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 )
 
 func trigrams(tc TextConfig, text string) []string {
@@ -49,12 +54,12 @@ func TestPartBounds(t *testing.T) {
 			assert.LessOrEqual(t, b[j+1]-b[j], b[j]-b[j-1], "longer parts first")
 		}
 	}
-	assert.Equal(t, map[int]int{7: 100, 6: 50}, sizes, "ALGORITHMS.md §6 gap 3: 100 parts of 7, 50 of 6")
+	assert.Equal(t, map[int]int{7: 100, 6: 50}, sizes, "near-equal contiguous parts, longer first: 100 parts of 7, 50 of 6")
 	assert.Equal(t, 1000, b[150])
 }
 
 // TestSignatureByHand checks a signature computed by hand from the formula
-// of ALGORITHMS.md §6 gap 4.
+// of Mohammadi and Khasteh 2020 §3.4 under the term-frequency reading.
 func TestSignatureByHand(t *testing.T) {
 	// "abcabc": abc×2, bca, cab → ‖tf_D‖ = √6.
 	// Part 0 = {abc, xyz}: dot 2, ‖R0‖ = √2 → 2/√12.
@@ -260,4 +265,86 @@ func TestCentered(t *testing.T) {
 	assert.Equal(t, []float32{0, 0}, c.AppendCentered(nil, []float32{0, 0}))
 	assert.Panics(t, func() { c.AppendCentered(nil, []float32{1}) })
 	assert.Nil(t, ref.Centered(nil).Center(), "no text: no center")
+}
+
+// overlong returns the encoding of a small reference whose Parts varint is
+// re-encoded in two bytes instead of one, with a valid checksum: the input
+// coverage-guided fuzzing first found accepted.
+func overlong(t testing.TB) []byte {
+	ref, err := NewReference([]string{"abc", "xyz", "bca"}, 2, TextConfig{})
+	require.NoError(t, err)
+	b, err := ref.MarshalBinary()
+	require.NoError(t, err)
+	const at = len(refMagic) + 3 + 1 // magic, version, Normalization, Binary, empty Language
+	require.Equal(t, byte(2), b[at], "Parts")
+	body := slices.Concat(b[:at], []byte{0x82, 0x00}, b[at+1:len(b)-8])
+	return binary.LittleEndian.AppendUint64(body, hashx.Bytes64(body, 0))
+}
+
+func TestUnmarshalOverlongVarint(t *testing.T) {
+	data := overlong(t)
+	var r Reference
+	err := r.UnmarshalBinary(data)
+	require.ErrorIs(t, err, ErrFormat, "a varint not in its shortest form")
+	assert.Zero(t, r.Parts(), "r is left unchanged")
+	// The same bytes with the shortest varint decode.
+	ok := slices.Concat(data[:8], []byte{0x02}, data[10:len(data)-8])
+	ok = binary.LittleEndian.AppendUint64(ok, hashx.Bytes64(ok, 0))
+	require.NoError(t, r.UnmarshalBinary(ok))
+	assert.Equal(t, 2, r.Parts())
+}
+
+func TestZeroReference(t *testing.T) {
+	var r Reference
+	assert.Zero(t, r.Parts())
+	assert.Empty(t, r.Genes())
+	assert.Empty(t, r.Signature("Oil prices rose sharply."))
+	assert.Equal(t, []float32{7}, r.AppendSignature([]float32{7}, "text"))
+	assert.Zero(t, Cosine(r.Signature("a b c"), r.Signature("a b c")))
+	assert.InDelta(t, 1, r.TrigramCosine("same text", "same text"), 1e-9, "TrigramCosine needs no genes")
+	assert.Nil(t, r.Centered([]string{"some text"}).Center())
+	_, err := r.MarshalBinary()
+	assert.ErrorIs(t, err, errors.ErrUnsupported)
+	_, err = NewWithReference(Config{}, &r)
+	assert.ErrorIs(t, err, detector.ErrInvalidConfig)
+}
+
+// TestDefaultImmutable replaces the value Default returns while detectors
+// made with the default run: neither later Defaults nor the detectors
+// change (and -race sees no race).
+func TestDefaultImmutable(t *testing.T) {
+	want := Default().Genes()
+	other, err := NewReference([]string{"abc", "xyz", "bca"}, 2, TextConfig{})
+	require.NoError(t, err)
+	otherBytes, err := other.MarshalBinary()
+	require.NoError(t, err)
+	d, err := New(Config{})
+	require.NoError(t, err)
+	text := "Wheat and corn exports from the port rose 12 pct in the week."
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for range 50 {
+			r := Default()
+			assert.NoError(t, r.UnmarshalBinary(otherBytes))
+			assert.Equal(t, 2, r.Parts())
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for i := range 50 {
+			_, err := d.Add(detector.Doc{ID: fmt.Sprint(i), Text: text})
+			assert.NoError(t, err)
+			e, err := New(Config{})
+			assert.NoError(t, err)
+			assert.Equal(t, DefaultParts, e.Reference().Parts())
+		}
+	}()
+	wg.Wait()
+	assert.Equal(t, want, Default().Genes())
+	assert.Equal(t, DefaultParts, d.Reference().Parts())
+	ms, err := d.Add(detector.Doc{ID: "last", Text: text})
+	require.NoError(t, err)
+	assert.Len(t, ms, 50, "every earlier copy is still found")
 }

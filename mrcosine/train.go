@@ -7,172 +7,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
 )
-
-// Defaults of the genetic algorithm (Mohammadi and Khasteh 2020 §3.6 and
-// §4.2; our own choices where the paper is silent).
-const (
-	// DefaultPopulation is the number of reference texts per generation
-	// (Mohammadi and Khasteh 2020 Table 1: 100, chosen over 50 and 150).
-	DefaultPopulation = 100
-	// DefaultGenerations is the number of generations (Mohammadi and Khasteh
-	// 2020 §4.2: "Fifty generations are used").
-	DefaultGenerations = 50
-	// DefaultPoolSize is the number of highest-TF-IDF trigrams genes are
-	// drawn from (Mohammadi and Khasteh 2020 §3.6.1: "A total of 9000 3-grams
-	// with highest Tf-idf score").
-	DefaultPoolSize = 9000
-	// DefaultMutationRate is the fraction of a child's genes replaced by
-	// random pool trigrams (Mohammadi and Khasteh 2020 §3.6.2: "randomly
-	// replace 10 percent of 3-grams").
-	DefaultMutationRate = 0.1
-	// DefaultSampleDocs is N of Eq. 1, the documents whose pairs the fitness
-	// is measured on (see TrainConfig.Resample). The paper gives no number;
-	// all pairs of its 8,000 training documents would not fit the 20 s a
-	// generation of its Table 1, so we take 200 documents (19,900 pairs).
-	DefaultSampleDocs = 200
-	// DefaultHoldout is the fraction of the collection kept out of the GA to
-	// pick the winner of the final population (Mohammadi and Khasteh 2020
-	// §4.2: 80/20 split).
-	DefaultHoldout = 0.2
-)
-
-// PoolRanking selects how the TF-IDF of a trigram over many documents is
-// aggregated into one score for the gene pool. Mohammadi and Khasteh 2020
-// §3.6.1 ranks the trigrams of a corpus by "Tf-idf score" without saying how
-// per-document scores are combined.
-type PoolRanking int
-
-const (
-	// RankSum (the default, 0) scores a trigram by the sum of its tf·idf
-	// over the documents, tf being its count over the document's trigram
-	// count and idf = log(N/df). It favours trigrams frequent across the
-	// collection without occurring in every document. Measured on Reuters
-	// it trains references of lower error (held-in MAE 0.064 against 0.076)
-	// whose genes occur in short texts too.
-	RankSum PoolRanking = iota
-	// RankMax scores a trigram by its highest tf·idf over the documents: the
-	// other plausible reading. It favours trigrams rare in the collection
-	// (one short document suffices), so short texts often share no trigram
-	// with the reference and get the zero signature.
-	RankMax
-)
-
-// TrainConfig configures [Train]. A zero field means its documented default.
-type TrainConfig struct {
-	// Normalization, Language and Binary form the [TextConfig] of the
-	// reference text (zero: Normalized, language-neutral, term frequency).
-	Normalization Normalization
-	Language      string
-	Binary        bool
-	// Genes is the length R of the reference text in trigrams
-	// [DefaultGenes].
-	Genes int
-	// Parts is the number P of parts [DefaultParts]; 1 ≤ Parts ≤ Genes.
-	Parts int
-	// Population is the number of reference texts per generation
-	// [DefaultPopulation]; at least 2.
-	Population int
-	// Generations is the number of generations after the initial one
-	// [DefaultGenerations]. A negative value runs none: Train returns the
-	// best reference of the initial population (the top-TF-IDF
-	// initialisation of Mohammadi and Khasteh 2020 §3.6.1).
-	Generations int
-	// PoolSize is the number of highest-ranked trigrams genes are drawn
-	// from [DefaultPoolSize].
-	PoolSize int
-	// Ranking aggregates TF-IDF over documents for the pool [RankSum].
-	Ranking PoolRanking
-	// MutationRate is the fraction of each child's genes replaced by random
-	// pool trigrams [DefaultMutationRate]; in (0, 1]. A negative value
-	// disables mutation.
-	MutationRate float64
-	// SampleDocs is the number N of documents of Eq. 1 per generation
-	// [DefaultSampleDocs]; at least 2.
-	SampleDocs int
-	// Resample redraws the SampleDocs documents every generation (our
-	// first reading) instead of drawing them once and scoring every
-	// generation on the same ones. Mohammadi and Khasteh 2020 §3.6.3 say
-	// only "a number of randomly selected documents". The fixed sample is the
-	// default: on Reuters it trains references with lower error on texts
-	// outside the sample (MAE 0.068 against 0.077 after 30 generations).
-	Resample bool
-	// Holdout is the fraction of the texts kept out of the GA to choose the
-	// winner of the final population [DefaultHoldout]; in (0, 1).
-	Holdout float64
-	// Seed makes training deterministic: the same texts, Config and Seed
-	// give the same reference text whatever Workers is.
-	Seed uint64
-	// Workers is the number of goroutines that evaluate fitness; zero means
-	// runtime.GOMAXPROCS(0).
-	Workers int
-}
-
-func (c TrainConfig) withDefaults() TrainConfig {
-	if c.Genes == 0 {
-		c.Genes = DefaultGenes
-	}
-	if c.Parts == 0 {
-		c.Parts = DefaultParts
-	}
-	if c.Population == 0 {
-		c.Population = DefaultPopulation
-	}
-	if c.Generations == 0 {
-		c.Generations = DefaultGenerations
-	}
-	if c.Generations < 0 {
-		c.Generations = 0
-	}
-	if c.PoolSize == 0 {
-		c.PoolSize = DefaultPoolSize
-	}
-	if c.MutationRate == 0 {
-		c.MutationRate = DefaultMutationRate
-	}
-	if c.SampleDocs == 0 {
-		c.SampleDocs = DefaultSampleDocs
-	}
-	if c.Holdout == 0 {
-		c.Holdout = DefaultHoldout
-	}
-	if c.Workers == 0 {
-		c.Workers = runtime.GOMAXPROCS(0)
-	}
-	return c
-}
-
-func (c TrainConfig) validate() error {
-	tc := TextConfig{Normalization: c.Normalization, Language: c.Language, Binary: c.Binary}
-	if err := tc.validate("mrcosine"); err != nil {
-		return err
-	}
-	switch {
-	case c.Genes < 1:
-		return fmt.Errorf("mrcosine: Genes (%d) must be ≥ 1", c.Genes)
-	case c.Parts < 1 || c.Parts > c.Genes:
-		return fmt.Errorf("mrcosine: Parts (%d) must be in [1, Genes (%d)]", c.Parts, c.Genes)
-	case c.Population < 2:
-		return fmt.Errorf("mrcosine: Population (%d) must be ≥ 2", c.Population)
-	case c.PoolSize < 1:
-		return fmt.Errorf("mrcosine: PoolSize (%d) must be ≥ 1", c.PoolSize)
-	case c.Ranking != RankMax && c.Ranking != RankSum:
-		return fmt.Errorf("mrcosine: Ranking (%d) must be RankSum (0) or RankMax (1)", int(c.Ranking))
-	case c.MutationRate > 1 || math.IsNaN(c.MutationRate):
-		return fmt.Errorf("mrcosine: MutationRate (%g) must be in (0, 1], or negative for none", c.MutationRate)
-	case c.SampleDocs < 2:
-		return fmt.Errorf("mrcosine: SampleDocs (%d) must be ≥ 2", c.SampleDocs)
-	case !(c.Holdout > 0 && c.Holdout < 1):
-		return fmt.Errorf("mrcosine: Holdout (%g) must be in (0, 1)", c.Holdout)
-	case c.Workers < 1:
-		return fmt.Errorf("mrcosine: Workers (%d) must be ≥ 1", c.Workers)
-	}
-	return nil
-}
 
 // Progress reports one generation of [Train].
 type Progress struct {
@@ -223,7 +61,7 @@ var ErrTooFewTexts = errors.New("mrcosine: too few texts with trigrams to train 
 //
 // Cost per generation: O(Population·(Genes·SampleDocs + Parts·SampleDocs²)).
 func Train(ctx context.Context, texts []string, cfg TrainConfig, progress func(Progress)) (*Reference, error) {
-	cfg = cfg.withDefaults()
+	cfg.setDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, invalid(err)
 	}

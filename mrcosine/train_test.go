@@ -78,7 +78,7 @@ func TestFitnessIsEq1(t *testing.T) {
 	for _, binary := range []bool{false, true} {
 		cfg := small
 		cfg.Binary = binary
-		cfg = cfg.withDefaults()
+		cfg.setDefaults()
 		tc := TextConfig{Binary: binary}
 		profs, err := profiles(context.Background(), tc, texts, 2)
 		require.NoError(t, err)

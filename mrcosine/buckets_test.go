@@ -1,0 +1,53 @@
+package mrcosine
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBucketsMatchMap drives the bucket table and a map of lists with the
+// same random adds and removes (few keys, so probe runs and backward
+// shifts are frequent) and compares them after every step.
+func TestBucketsMatchMap(t *testing.T) {
+	type bk struct {
+		b   uint32
+		key uint64
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var tab buckets
+	ref := map[bk][]uint32{}
+	for step := range 20000 {
+		k := bk{uint32(rng.IntN(5)), uint64(rng.IntN(300))}
+		if l := ref[k]; len(l) > 0 && rng.IntN(2) == 0 {
+			idx := l[rng.IntN(len(l))]
+			tab.remove(k.b, k.key, idx)
+			i := slices.Index(l, idx)
+			ref[k] = slices.Delete(l, i, i+1)
+			if len(ref[k]) == 0 {
+				delete(ref, k)
+			}
+		} else {
+			idx := uint32(step)
+			tab.add(k.b, k.key, idx)
+			ref[k] = append(ref[k], idx)
+		}
+		if step%97 == 0 || step > 19900 {
+			require.Equal(t, len(ref), tab.used, "step %d", step)
+			for k, want := range ref {
+				assert.ElementsMatch(t, want, tab.get(k.b, k.key), "step %d key %v", step, k)
+			}
+		}
+	}
+	for k, l := range ref {
+		for _, idx := range l {
+			tab.remove(k.b, k.key, idx)
+		}
+	}
+	assert.Zero(t, tab.used)
+	assert.LessOrEqual(t, len(tab.key), 64, "the emptied table shrinks")
+	assert.Nil(t, tab.get(1, 1))
+}

@@ -1,0 +1,151 @@
+package mrcosine
+
+import (
+	"math"
+	"math/bits"
+	"math/rand/v2"
+)
+
+// The index hashes each signature by the signs of pseudo-random
+// projections (random-hyperplane LSH, Charikar 2002), taken from a few
+// pseudo-random rotations instead of one dense hyperplane per sign: each
+// rotation pads the vector to a power of two and applies three rounds of a
+// random ±1 diagonal and the Walsh-Hadamard transform (the HD₃HD₂HD₁
+// rotation of Andoni, Indyk, Laarhoven, Razenshteyn and Schmidt 2015,
+// "Practical and Optimal LSH for Angular Distance", §5.2), which costs
+// O(d log d) for d projections instead of O(d·Parts). Band b packs Rows
+// signs drawn at random from the pool of all rotations' signs, so bands
+// share signs; the loss this costs against exhaustive comparison is
+// measured on real news (docs/mrcosine.md in the repository).
+
+// sketchWords is the number of 64-bit words of sign bits a document keeps
+// to reject candidates before the exact cosine.
+const sketchWords = 8
+
+// hasher computes the sign pool and band keys of a vector.
+type hasher struct {
+	dim   int      // padded length, a power of two ≥ Parts
+	rots  int      // rotations
+	signs []uint64 // rots·3·dim/64 words: bit set = −1 on the diagonal
+	pick  []uint32 // Bands·Rows indices into the sign pool
+	rows  int
+	bands int
+}
+
+// poolRotations is the number of rotations whose signs a detector of
+// bands·rows draws from: at least the sketch, about a quarter of what
+// independent bands would use, at most 8.
+func poolRotations(dim, bands, rows int) int {
+	want := max(sketchWords*64, bands*rows/4)
+	return min(max(1, (want+dim-1)/dim), 8)
+}
+
+func newHasher(parts, bands, rows int, seed uint64) *hasher {
+	dim := 1
+	for dim < parts {
+		dim *= 2
+	}
+	dim = max(dim, 64)
+	h := &hasher{dim: dim, rows: rows, bands: bands}
+	h.rots = poolRotations(dim, bands, rows)
+	rng := rand.New(rand.NewPCG(seed, 0x6879706572706c61))
+	h.signs = make([]uint64, h.rots*3*dim/64)
+	for i := range h.signs {
+		h.signs[i] = rng.Uint64()
+	}
+	pool := h.rots * dim
+	h.pick = make([]uint32, bands*rows)
+	perm := make([]uint32, pool)
+	for i := range perm {
+		perm[i] = uint32(i)
+	}
+	for b := range bands {
+		// Distinct signs within a band: a partial Fisher-Yates shuffle.
+		for r := range rows {
+			j := r + rng.IntN(pool-r)
+			perm[r], perm[j] = perm[j], perm[r]
+			h.pick[b*rows+r] = perm[r]
+		}
+	}
+	return h
+}
+
+// poolWords is the length of the sign pool in 64-bit words.
+func (h *hasher) poolWords() int { return h.rots * h.dim / 64 }
+
+// pool appends the sign bits of x (len Parts ≤ dim) to dst, using buf
+// (len dim) as scratch.
+func (h *hasher) pool(dst []uint64, x []float32, buf []float32) []uint64 {
+	for r := range h.rots {
+		copy(buf, x)
+		clear(buf[len(x):])
+		for k := range 3 {
+			s := h.signs[(r*3+k)*h.dim/64:]
+			for i := range buf {
+				if s[i>>6]>>(i&63)&1 != 0 {
+					buf[i] = -buf[i]
+				}
+			}
+			fwht(buf)
+		}
+		for w := 0; w < h.dim; w += 64 {
+			var word uint64
+			for i, v := range buf[w : w+64] {
+				if v >= 0 {
+					word |= 1 << i
+				}
+			}
+			dst = append(dst, word)
+		}
+	}
+	return dst
+}
+
+// keys appends the band keys drawn from the sign pool.
+func (h *hasher) keys(dst []uint64, pool []uint64) []uint64 {
+	for b := range h.bands {
+		var key uint64
+		for r, p := range h.pick[b*h.rows : (b+1)*h.rows] {
+			key |= (pool[p>>6] >> (p & 63) & 1) << r
+		}
+		dst = append(dst, key)
+	}
+	return dst
+}
+
+// fwht applies the unnormalised Walsh-Hadamard transform in place; len(x)
+// is a power of two. Signs are all the index needs, so the scale is left.
+func fwht(x []float32) {
+	n := len(x)
+	for h := 1; h < n; h *= 2 {
+		for i := 0; i < n; i += 2 * h {
+			a, b := x[i:i+h], x[i+h:i+2*h]
+			for j := range a {
+				u, v := a[j], b[j]
+				a[j], b[j] = u+v, u-v
+			}
+		}
+	}
+}
+
+// maxHamming returns the largest number of differing sketch bits out of
+// sketchWords·64 with which a pair can still have cosine lo between its
+// hashed vectors: the expected count at cosine lo plus five standard
+// deviations, so a pair at or above lo is rejected with probability below
+// 10⁻⁶ under the random-hyperplane model.
+func maxHamming(lo float64) int {
+	const n = sketchWords * 64
+	if lo <= -1 {
+		return n
+	}
+	p := math.Acos(min(lo, 1)) / math.Pi
+	return int(math.Ceil(n*p + 5*math.Sqrt(n*p*(1-p)) + 1))
+}
+
+func hamming(a, b []uint64) int {
+	n := 0
+	for i := range sketchWords {
+		n += bits.OnesCount64(a[i] ^ b[i])
+	}
+	return n
+}

@@ -1,0 +1,170 @@
+package mrcosine
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/configsweep"
+	"github.com/seed-9ef9c1df/neardup/internal/soak"
+	"github.com/seed-9ef9c1df/neardup/internal/synth"
+)
+
+// TestConfigSweep sets every numeric Config field to extreme values: New
+// must reject what Add cannot survive.
+func TestConfigSweep(t *testing.T) {
+	for _, base := range []Config{{}, {Centered: true}, {Exhaustive: true}} {
+		c := configsweep.Run(t, base, func(c Config) (detector.Detector, error) { return New(c) })
+		t.Logf("base %+v: %d cases, %d rejected, %d accepted", base, c.Cases, c.Rejected, c.Accepted)
+	}
+}
+
+// TestAddChecksFirst: an Add that must fail fails before the text is
+// analysed (the signature scratch is untouched), and an Add after Close
+// returns ErrClosed.
+func TestAddChecksFirst(t *testing.T) {
+	d, err := New(Config{MaxTextBytes: 100})
+	require.NoError(t, err)
+	_, err = d.Add(detector.Doc{ID: "big", Text: strings.Repeat("x", 101)})
+	assert.ErrorIs(t, err, detector.ErrTooLarge)
+	_, err = d.Add(detector.Doc{Text: "no id"})
+	assert.ErrorIs(t, err, detector.ErrEmptyID)
+	_, err = d.Add(detector.Doc{ID: "a", Text: "Oil prices rose."})
+	require.NoError(t, err)
+	_, err = d.Add(detector.Doc{ID: "a", Text: "Oil prices rose."})
+	assert.ErrorIs(t, err, detector.ErrDuplicateID)
+	require.NoError(t, d.Close())
+	_, err = d.Add(detector.Doc{ID: "b", Text: "Oil prices rose."})
+	assert.ErrorIs(t, err, detector.ErrClosed)
+	// Analysing 2 MB allocates megabytes (the folded text and the content
+	// filter's blocks of an outlier are not kept): the rejected Add must not.
+	big := strings.Repeat("Oil prices rose sharply after the pipeline closed. ", 40000)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 5 {
+		_, err = d.Add(detector.Doc{ID: "c", Text: big})
+		assert.ErrorIs(t, err, detector.ErrClosed)
+	}
+	runtime.ReadMemStats(&after)
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<10), "an Add after Close does no analysis")
+	e, err := New(Config{})
+	require.NoError(t, err)
+	runtime.ReadMemStats(&before)
+	_, err = e.Add(detector.Doc{ID: "c", Text: big})
+	require.NoError(t, err)
+	runtime.ReadMemStats(&after)
+	assert.Greater(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "the measure sees an analysis")
+}
+
+// TestConcurrentSameID adds one new ID from several goroutines at once:
+// exactly one Add succeeds, the others get ErrDuplicateID, and the winner
+// is fully indexed (an exact copy added later finds it).
+func TestConcurrentSameID(t *testing.T) {
+	docs := synth.Docs(40, synth.Config{Seed: 5})
+	for _, cfg := range []Config{{}, {Centered: true}, {Exhaustive: true}} {
+		d, err := New(cfg)
+		require.NoError(t, err)
+		for round, doc := range docs {
+			const G = 4
+			var wg sync.WaitGroup
+			errs := make([]error, G)
+			for g := range G {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, errs[g] = d.Add(detector.Doc{ID: doc.ID, Text: doc.Text})
+				}()
+			}
+			wg.Wait()
+			won := 0
+			for _, err := range errs {
+				if err == nil {
+					won++
+				} else {
+					assert.ErrorIs(t, err, detector.ErrDuplicateID)
+				}
+			}
+			require.Equal(t, 1, won, "round %d: exactly one Add of %q succeeds", round, doc.ID)
+			ms, err := d.Add(detector.Doc{ID: doc.ID + "-copy", Text: doc.Text})
+			require.NoError(t, err)
+			found := false
+			for _, m := range ms {
+				found = found || m.ID == doc.ID
+			}
+			assert.True(t, found, "%+v round %d: the exact copy finds the winner", cfg, round)
+			require.NoError(t, d.Remove(doc.ID+"-copy"))
+		}
+		assert.Equal(t, len(docs), d.Len())
+	}
+}
+
+// TestRemoveShrinks fills a detector, empties it, and checks the bucket
+// table gave its slots back.
+func TestRemoveShrinks(t *testing.T) {
+	d, err := New(Config{})
+	require.NoError(t, err)
+	docs := synth.Docs(3000, synth.Config{Seed: 9})
+	for i, doc := range docs {
+		_, err := d.addSigned(doc, d.ref.Signature(soak.Unique(doc.Text, i)), false)
+		require.NoError(t, err)
+	}
+	full := len(d.buckets.key)
+	for _, doc := range docs {
+		require.NoError(t, d.Remove(doc.ID))
+	}
+	assert.Zero(t, d.buckets.used)
+	assert.LessOrEqual(t, len(d.buckets.key), 128, "the bucket table shrinks (from %d slots)", full)
+	assert.Greater(t, full, 4096)
+}
+
+// TestSoak streams a window of 1,000 live documents with three fresh
+// tokens each and requires a flat live heap. It runs with MRCOSINE_SOAK=N
+// (the number of Adds, e.g. 1000000).
+func TestSoak(t *testing.T) {
+	n := 0
+	fmt.Sscan(os.Getenv("MRCOSINE_SOAK"), &n)
+	if n == 0 {
+		t.Skip("set MRCOSINE_SOAK to the number of Adds (e.g. 1000000)")
+	}
+	d, err := New(Config{})
+	require.NoError(t, err)
+	samples, err := soak.Run(d, soak.Config{Adds: n, Window: 1000, Every: max(n/10, 1)})
+	require.NoError(t, err)
+	for _, s := range samples {
+		t.Logf("%8d Adds: live heap %.1f MB", s.Adds, float64(s.HeapBytes)/(1<<20))
+	}
+	g := soak.Growth(samples)
+	t.Logf("growth %.2f MB", float64(g)/(1<<20))
+	assert.Less(t, float64(g), 0.1*float64(samples[0].HeapBytes), "live heap stays flat")
+}
+
+// TestScratchShrinks signs an outlier text of a million distinct trigrams:
+// the signature scratch it grew is dropped, not kept for later texts.
+func TestScratchShrinks(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items at random under the race detector")
+	}
+	ref := Default()
+	var b strings.Builder
+	for i := range 300_000 {
+		fmt.Fprintf(&b, "w%x ", i*7919)
+	}
+	ref.Signature(b.String())
+	for range 4 { // whatever the pool hands out now is small
+		sc := ref.scratch.Get().(*sigScratch)
+		assert.LessOrEqual(t, len(sc.c.keys), maxKeptSlots)
+		assert.LessOrEqual(t, cap(sc.c.text), maxKeptText)
+		defer ref.scratch.Put(sc)
+	}
+	ref.Signature("an ordinary text keeps its scratch")
+	sc := ref.scratch.Get().(*sigScratch)
+	assert.NotZero(t, len(sc.c.keys), "ordinary scratch is kept")
+	ref.scratch.Put(sc)
+}
