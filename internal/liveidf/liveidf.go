@@ -1,0 +1,129 @@
+// Package liveidf keeps a detector's own online IDF table over its live
+// documents: a document is counted when it is added and uncounted when it
+// is removed, so a term leaves the table when the last live document that
+// has it goes (its document frequency is a reference count), and memory
+// follows the live set rather than everything ever seen.
+//
+// Go maps do not shrink, so after a large share of the counted term
+// occurrences leave (a document of a million distinct tokens removed, say)
+// the table is rebuilt from the live documents; the rebuild costs
+// O(live term occurrences) and happens only when those are under a quarter
+// of their peak since the last rebuild, so its cost is amortised over the
+// removals that made it due.
+package liveidf
+
+import (
+	"encoding/binary"
+	"strings"
+
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/textproc"
+)
+
+// rebuildFloor is the peak of counted term occurrences below which the
+// table is never rebuilt (a variable so that tests can shrink it).
+var rebuildFloor = 1 << 16
+
+// Table is an online IDF table over the live documents of a detector,
+// indexed by the detector's dense document index. It is not safe for
+// concurrent use: the detector guards it with its own lock (the
+// textproc.IDF it hands out is safe to read concurrently).
+type Table struct {
+	smooth bool
+	idf    *textproc.IDF
+	docs   []string // per dense index: the document's distinct terms, packed; "" when not counted
+	live   int      // term occurrences counted (sum over live documents of their distinct terms)
+	peak   int      // the largest live since the last rebuild
+	unpack []string
+}
+
+// New returns an empty table; smooth selects log(1 + N/df) (see
+// textproc.NewIDF).
+func New(smooth bool) *Table {
+	return &Table{smooth: smooth, idf: textproc.NewIDF(smooth)}
+}
+
+// IDF returns the current table. It is replaced by a compact copy when the
+// table is rebuilt, so callers must not keep it across Remove.
+func (t *Table) IDF() *textproc.IDF { return t.idf }
+
+// Add counts the document with dense index idx whose distinct terms are
+// terms (each once). A document without terms is not counted.
+func (t *Table) Add(idx uint32, terms []string) {
+	if len(terms) == 0 {
+		return
+	}
+	_ = t.idf.AddDocument(terms) // our table is never frozen
+	n := 0
+	for _, w := range terms {
+		n += len(w) + binary.MaxVarintLen32
+	}
+	buf := make([]byte, 0, n)
+	for _, w := range terms {
+		buf = hashx.AppendField(buf, w)
+	}
+	for int(idx) >= len(t.docs) {
+		t.docs = append(t.docs, "")
+	}
+	t.docs[idx] = string(buf)
+	t.live += len(terms)
+	t.peak = max(t.peak, t.live)
+}
+
+// Remove uncounts the document with dense index idx, if it was counted,
+// and rebuilds the table when it has become mostly empty space.
+func (t *Table) Remove(idx uint32) {
+	if int(idx) >= len(t.docs) || t.docs[idx] == "" {
+		return
+	}
+	t.unpack = unpack(t.unpack[:0], t.docs[idx])
+	_ = t.idf.RemoveDocument(t.unpack)
+	t.live -= len(t.unpack)
+	t.docs[idx] = ""
+	clear(t.unpack)
+	t.unpack = t.unpack[:0]
+	if t.peak > rebuildFloor && t.peak > 4*t.live {
+		t.rebuild()
+	}
+}
+
+// Live returns the number of counted term occurrences.
+func (t *Table) Live() int { return t.live }
+
+// rebuild replaces the table by a fresh one counting the live documents.
+// Terms are copied, so that the new table does not keep removed
+// documents' packed terms alive.
+func (t *Table) rebuild() {
+	fresh := textproc.NewIDF(t.smooth)
+	for _, p := range t.docs {
+		if p == "" {
+			continue
+		}
+		t.unpack = unpack(t.unpack[:0], p)
+		for j, w := range t.unpack {
+			t.unpack[j] = strings.Clone(w)
+		}
+		_ = fresh.AddDocument(t.unpack)
+	}
+	clear(t.unpack)
+	t.unpack = nil
+	t.idf = fresh
+	t.peak = t.live
+	// Trim the per-document slice to the live dense range.
+	n := len(t.docs)
+	for n > 0 && t.docs[n-1] == "" {
+		n--
+	}
+	t.docs = append([]string(nil), t.docs[:n]...)
+}
+
+// unpack appends the terms of a packed list to dst (substrings of p).
+func unpack(dst []string, p string) []string {
+	for len(p) > 0 {
+		l, k := binary.Uvarint([]byte(p[:min(len(p), binary.MaxVarintLen64)]))
+		p = p[k:]
+		dst = append(dst, p[:l])
+		p = p[l:]
+	}
+	return dst
+}
