@@ -1,6 +1,7 @@
 package simhash
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 
@@ -80,16 +81,17 @@ func NewWithIDF(cfg Config, idf *textproc.IDF) (*Detector, error) {
 }
 
 func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
-	rc, _, err := cfg.resolve()
+	rc, tc, err := cfg.resolve()
 	if err != nil {
 		return nil, err
 	}
 	var live *liveidf.Table
 	if owned && rc.usesIDF() {
 		live = liveidf.New(true)
-		idf = live.IDF()
+	} else if idf == nil && rc.usesIDF() {
+		return nil, fmt.Errorf("simhash: NewWithIDF: nil IDF table with Weights %d and SkipTop %d: %w", rc.Weights, rc.SkipTop, detector.ErrInvalidConfig)
 	}
-	s, err := NewSigner(rc, idf)
+	s, err := newSigner(rc, tc, idf)
 	if err != nil {
 		return nil, err
 	}
@@ -101,8 +103,10 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 	if live == nil {
 		d.idf = idf
 	}
-	d.online = idf != nil && rc.usesIDF() && (live != nil || !idf.Frozen())
-	d.pool = signerPool{cfg: rc, idf: idf}
+	d.online = live != nil || idf != nil && rc.usesIDF() && !idf.Frozen()
+	// With its own table the pool's Signers get it under the lock, for
+	// one document at a time, and hold no table between documents.
+	d.pool = signerPool{cfg: rc, tc: tc, idf: idf}
 	d.pool.put(s)
 	return d, nil
 }
@@ -188,6 +192,7 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		s.idf = d.live.IDF()
 		s.weigh()
 		fp, ok = s.sign()
+		s.idf = nil // the table may be replaced by the next Remove
 	}
 	ms := d.matches(idx, fp, ok, dig, hasDig)
 	if n := d.docs.Cap(); n > len(d.fps) {
@@ -297,6 +302,7 @@ func (d *Detector) Close() error {
 // GOMAXPROCS idle ones, so that memory follows the parallelism in use.
 type signerPool struct {
 	cfg    Config
+	tc     textproc.Config
 	idf    *textproc.IDF
 	mu     sync.Mutex
 	free   []*Signer
@@ -315,7 +321,7 @@ func (p *signerPool) get() (*Signer, error) {
 		return s, nil
 	}
 	p.mu.Unlock()
-	return NewSigner(p.cfg, p.idf)
+	return newSigner(p.cfg, p.tc, p.idf)
 }
 
 // put tidies s and keeps it for reuse.

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -20,16 +21,19 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
-// hostileText returns a text of n distinct tokens that no other text has
-// (tag keeps the tokens of different texts apart): the worst case for a
-// vocabulary, about 14 bytes per token.
+// hostileText returns a text of n (at most 36^4) distinct tokens that no
+// other text has (tag keeps the tokens of different texts apart) and that
+// stay distinct under first-5 stemming: the worst case for a vocabulary,
+// about 14 bytes per token.
 func hostileText(tag string, n int) string {
 	var b strings.Builder
 	b.Grow(n * 14)
 	for i := range n {
-		b.WriteString("qx")
+		w := strconv.FormatInt(int64(i), 36)
+		b.WriteString("q")
+		b.WriteString("0000"[len(w):])
+		b.WriteString(w)
 		b.WriteString(tag)
-		b.WriteString(strconv.FormatInt(int64(i), 36))
 		b.WriteString("z ")
 	}
 	return b.String()
@@ -232,4 +236,45 @@ func TestSoakReport(t *testing.T) {
 		t.Logf("soak: %7d Adds: live heap %.1f MB", x.Adds, float64(x.HeapBytes)/1e6)
 	}
 	t.Logf("soak growth: %.1f MB", float64(soak.Growth(s))/1e6)
+}
+
+// TestStallReport (NEARDUP_SOAK=1) adds one document of 1.4M distinct
+// tokens (20 MB) while another goroutine calls Containers and Len in a
+// loop, and logs the longest of those calls: how long an Add stalls the
+// Detector's readers.
+func TestStallReport(t *testing.T) {
+	if os.Getenv("NEARDUP_SOAK") == "" {
+		t.Skip("set NEARDUP_SOAK=1 to run the stall report")
+	}
+	d, err := New(Config{MaxTextBytes: 64 << 20})
+	require.NoError(t, err)
+	docs := synth.Docs(1000, synth.Config{Seed: 9})
+	for _, doc := range docs {
+		_, err := d.Add(doc)
+		require.NoError(t, err)
+	}
+	hostile := hostileText("s", 1_400_000)
+	done := make(chan time.Duration)
+	go func() {
+		start := time.Now()
+		_, err := d.Add(detector.Doc{ID: "hostile", Text: hostile})
+		assert.NoError(t, err)
+		done <- time.Since(start)
+	}()
+	var worst time.Duration
+	calls := 0
+	for {
+		select {
+		case took := <-done:
+			t.Logf("stall: a 20 MB Add took %v; the longest of %d Containers+Len calls meanwhile took %v", took, calls, worst)
+			return
+		default:
+		}
+		start := time.Now()
+		_, err := d.Containers(docs[calls%len(docs)].ID)
+		require.NoError(t, err)
+		d.Len()
+		worst = max(worst, time.Since(start))
+		calls++
+	}
 }

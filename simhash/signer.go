@@ -13,14 +13,17 @@ import (
 // index. A Signer is not safe for concurrent use (it owns an analyzer and
 // scratch buffers); use one per goroutine. The IDF table it reads is.
 //
-// A Signer interns the terms it sees (its analyzer's vocabulary and a few
-// bytes of cache per term). So that an endless stream of new terms (URLs,
-// ids, numbers) does not grow it without bound, it starts a fresh
-// vocabulary when the interned terms exceed twice the terms seen in at
-// least two documents since the last fresh start, and at least 65,536:
-// memory stays proportional to the recurring vocabulary, and a document of
-// millions of distinct tokens is forgotten after it is signed. Buffers sized
-// by one huge document shrink on the next ordinary one.
+// A Signer interns the terms it sees: its analyzer keeps each distinct term
+// and each distinct surface form of a word, and the Signer a few bytes of
+// cache per term. So that an endless stream of new words (URLs, ids,
+// numbers) does not grow them without bound, the Signer starts afresh when
+// its vocabulary exceeds its limit, when it has analysed 16 times its limit
+// in tokens since the last fresh start (which bounds the surface forms), or
+// after a single document of more tokens than its limit. The limit is twice
+// the terms seen in at least two documents since the last fresh start (the
+// recurring vocabulary), and at least 65,536: memory follows the recurring
+// vocabulary, and a document of millions of distinct tokens is forgotten
+// once it is signed. Buffers sized by one huge document are let go too.
 type Signer struct {
 	cfg Config
 	tc  textproc.Config
@@ -69,6 +72,7 @@ type vocabCache struct {
 	uses   []uint8   // documents the term was seen in since the last fresh start, saturating at 2
 	serial uint32
 	limit  int // vocabulary size that triggers a fresh start
+	tokens int // tokens analysed since the last fresh start
 }
 
 // vocabFloor is the smallest vocabulary a Signer keeps before it starts
@@ -89,6 +93,11 @@ func NewSigner(cfg Config, idf *textproc.IDF) (*Signer, error) {
 	if idf == nil && cfg.usesIDF() {
 		return nil, fmt.Errorf("simhash: NewSigner: nil IDF table with Weights %d and SkipTop %d: %w", cfg.Weights, cfg.SkipTop, detector.ErrInvalidConfig)
 	}
+	return newSigner(cfg, tc, idf)
+}
+
+// newSigner returns a Signer for a resolved Config and its pipeline.
+func newSigner(cfg Config, tc textproc.Config, idf *textproc.IDF) (*Signer, error) {
 	an, err := textproc.NewAnalyzer(tc)
 	if err != nil {
 		return nil, fmt.Errorf("simhash: %v: %w", err, detector.ErrInvalidConfig)
@@ -140,6 +149,7 @@ func (s *Signer) analyse(text string) {
 	s.toks = s.an.Tokens(text)
 	s.grow()
 	v := &s.vocab
+	v.tokens += len(s.toks)
 	v.serial++
 	if v.serial == 0 { // wrapped: reset stamps
 		clear(v.stamp)
@@ -252,18 +262,24 @@ func (s *Signer) stopword(t *textproc.Token) bool {
 // forgotten (see [Signer]).
 func (s *Signer) tidy() {
 	n := len(s.th)
+	big := n > s.vocab.limit
+	if big {
+		n = 0 // an outlier: keep nothing of its size
+	}
 	s.th = scratch.Shrink(s.th, n)
 	s.st = scratch.Shrink(s.st, n)
 	s.tidf = scratch.Shrink(s.tidf, n)
 	s.uniq = scratch.Shrink(s.uniq, n)
 	s.terms = scratch.Shrink(s.terms, n)
 	s.feats = scratch.Shrink(s.feats, n)
+	s.slots = scratch.Shrink(s.slots, 4*n) // collect rehashes an empty table
 	s.skip = scratch.Shrink(s.skip, n)
 	s.chars = scratch.Shrink(s.chars, 8*n)
 	s.owner = scratch.Shrink(s.owner, 8*n)
 	s.termBuf = scratch.Shrink(s.termBuf, 64)
 	s.digBuf = scratch.Shrink(s.digBuf, 8*n)
-	if s.an.VocabularySize() > s.vocab.limit {
+	v := &s.vocab
+	if big || s.an.VocabularySize() > v.limit || v.tokens > 16*v.limit {
 		s.forget()
 	}
 }
@@ -284,6 +300,7 @@ func (s *Signer) forget() {
 		return // cannot happen: the same Config built the first one
 	}
 	s.an = an
+	s.toks = nil // the old analyzer's buffer, and its terms
 	s.vocab = vocabCache{limit: max(vocabFloor, 2*recurring)}
 }
 

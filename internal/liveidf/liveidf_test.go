@@ -1,0 +1,60 @@
+package liveidf
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestAddRemove(t *testing.T) {
+	tb := New(false)
+	tb.Add(0, []string{"a", "b"})
+	tb.Add(1, []string{"a", "c"})
+	tb.Add(2, nil) // not counted
+	assert.Equal(t, int64(2), tb.IDF().N())
+	assert.Equal(t, int64(2), tb.IDF().DF("a"))
+	assert.Equal(t, 4, tb.Live())
+	tb.Remove(0)
+	tb.Remove(2)
+	tb.Remove(7) // never added
+	assert.Equal(t, int64(1), tb.IDF().N())
+	assert.Equal(t, int64(1), tb.IDF().DF("a"))
+	assert.Zero(t, tb.IDF().DF("b"))
+	assert.Equal(t, 2, tb.Live())
+	tb.Remove(1)
+	assert.Zero(t, tb.IDF().N())
+	assert.Zero(t, tb.Live())
+}
+
+// TestRebuild removes most of a large table: the table is rebuilt, and
+// counts the live documents exactly as before.
+func TestRebuild(t *testing.T) {
+	defer func(f int) { rebuildFloor = f }(rebuildFloor)
+	rebuildFloor = 100
+	tb := New(true)
+	terms := func(i int) []string {
+		return []string{"common", fmt.Sprint("own", i), fmt.Sprint("pair", i/2)}
+	}
+	for i := range 200 {
+		tb.Add(uint32(i), terms(i))
+	}
+	first := tb.IDF()
+	for i := range 190 {
+		tb.Remove(uint32(i))
+	}
+	require.NotSame(t, first, tb.IDF(), "rebuilt")
+	assert.Equal(t, int64(10), tb.IDF().N())
+	assert.Equal(t, int64(10), tb.IDF().DF("common"))
+	assert.Equal(t, int64(2), tb.IDF().DF("pair97"))
+	assert.Equal(t, int64(1), tb.IDF().DF("own195"))
+	assert.Zero(t, tb.IDF().DF("own5"))
+	assert.Equal(t, 30, tb.Live())
+	for i := 190; i < 200; i++ {
+		tb.Remove(uint32(i))
+	}
+	assert.Zero(t, tb.IDF().N())
+	tb.Add(3, terms(3))
+	assert.Equal(t, int64(1), tb.IDF().DF("own3"))
+}
