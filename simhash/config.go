@@ -25,7 +25,8 @@ const (
 	DefaultCharN = 4
 	// DefaultSpotN is the chain length of FeatureSpots: 1, the
 	// CHAIN_LENGTH of the SpotSigs release configuration (Theobald et al.
-	// 2008), also the best of 1, 2, 3 on goldset-dev (TestGoldSetQuality).
+	// 2008), also the best of 1, 2 and 3 on the Gold Set pages we measured
+	// (docs/simhash.md).
 	DefaultSpotN = 1
 	// DefaultPrefixLen is the first-N stemming length (Varol 2012 §2.1.1).
 	DefaultPrefixLen = textproc.DefaultPrefixLen

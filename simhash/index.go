@@ -310,6 +310,11 @@ func (tb *table) mergeBuf() {
 
 // Remove deletes fingerprint fp stored under id and reports whether it was
 // there.
+//
+// The deletions here are not posting-list deletions (internal/postings):
+// each table is a pair of sorted parallel arrays searched by binary search,
+// so an entry leaves its buffer by an order-keeping slices.Delete and its
+// main array by a tombstone (deadID) that the next merge drops.
 func (ix *Index) Remove(id uint32, fp uint64) bool {
 	if i := slices.Index(ix.pend, entry{v: fp, id: id}); i >= 0 {
 		ix.pend = slices.Delete(ix.pend, i, i+1)
