@@ -28,29 +28,40 @@ import (
 // signature (fewer than MinTerms selected terms).
 //
 // A Detector is safe for concurrent use by multiple goroutines. Add analyses
-// (and, unless the Detector owns an online table, signs) its text without
+// and (unless the Detector owns an online table) signs its text without
 // holding the Detector's lock, so Adds run in parallel and never stall
-// Containers; with an online table the table update and the term selection
-// run under the lock, so that the result is that of the Adds run one by one
-// in the order they took it.
+// Containers. With its own online table, the Adds take turns (on a lock of
+// their own, which Containers, Cluster, Signature and Len never take) to
+// count their document and select its terms, so that every result is that
+// of the Adds run one by one in the order they took their turn; their
+// analysis still runs in parallel.
 type Detector struct {
 	cfg   Config
 	pool  signerPool
-	exact bool // index the exact-content key
+	exact bool           // index the exact-content key
+	live  *liveidf.Table // the Detector's own table, or nil; guarded by turn
+	idf   *textproc.IDF  // the caller's table, or nil
 
-	mu   sync.RWMutex
-	docs *docset.Set
-	idf  *textproc.IDF  // the caller's table, or nil
-	live *liveidf.Table // the Detector's own table, or nil
-	post map[Key][]uint32
-	keys [][]Key // by dense index
+	// turn orders the Adds and Removes of a Detector with its own table:
+	// each counts (or uncounts) its document and signs while holding it.
+	turn sync.Mutex
 
-	onCommit func(id string) // test hook, called under the lock as a document is indexed
+	mu     sync.RWMutex
+	docs   *docset.Set
+	post   map[Key][]uint32
+	keys   [][]Key // by dense index
+	handle []int32 // by dense index: the document's handle in live
+
+	onCommit func(id string) // test hook, called under mu as a document is indexed
 }
 
 // testHookAnalysed, when set, runs in Add after the text is analysed and
 // before the Detector's lock is taken.
 var testHookAnalysed func()
+
+// testHookInTurn, when set, runs in Add of a Detector with its own table
+// while the Add holds its turn, before it takes the Detector's lock.
+var testHookInTurn func()
 
 var (
 	_ detector.Detector = (*Detector)(nil)
@@ -111,8 +122,6 @@ func (d *Detector) Config() Config { return d.cfg }
 // replaces by a compact copy after most of its documents are removed: call
 // IDF again rather than keep the result across Removes.
 func (d *Detector) IDF() *textproc.IDF {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
 	if d.live != nil {
 		return d.live.IDF()
 	}
@@ -156,17 +165,43 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		exact, hasExact = s.exactKey()
 	}
 
+	if d.live == nil {
+		return d.insert(doc, keys, exact, hasExact, -1)
+	}
+	// Our own table: take our turn, check again (every insertion happens
+	// in a turn, so the ID stays new until ours), count the document, and
+	// select its terms from the table as it now is.
+	d.turn.Lock()
+	defer d.turn.Unlock()
+	d.mu.RLock()
+	err = d.docs.Check(doc)
+	d.mu.RUnlock()
+	if err != nil {
+		return nil, err
+	}
+	h := d.live.Add(s.terms)
+	s.idf = d.live.IDF()
+	keys = s.appendKeys(nil)
+	s.idf = nil // the table may be replaced by the next Remove
+	if testHookInTurn != nil {
+		testHookInTurn()
+	}
+	ms, err := d.insert(doc, keys, exact, hasExact, h)
+	if err != nil {
+		d.live.Remove(h) // closed meanwhile
+	}
+	return ms, err
+}
+
+// insert indexes a signed document under the Detector's lock: the checks
+// are repeated (closed, duplicate ID), and of several Adds of one new ID
+// exactly one gets here first.
+func (d *Detector) insert(doc detector.Doc, keys []Key, exact Key, hasExact bool, h int32) ([]detector.Match, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	idx, err := d.docs.Add(doc)
 	if err != nil {
 		return nil, err
-	}
-	if d.live != nil {
-		d.live.Add(idx, s.terms)
-		s.idf = d.live.IDF()
-		keys = s.appendKeys(nil)
-		s.idf = nil // the table may be replaced by the next Remove
 	}
 	if hasExact {
 		keys = append(keys, exact)
@@ -175,10 +210,12 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	for _, k := range keys {
 		d.post[k] = append(d.post[k], idx)
 	}
-	if int(idx) >= len(d.keys) {
-		d.keys = append(d.keys, make([][]Key, int(idx)+1-len(d.keys))...)
+	if n := d.docs.Cap(); n > len(d.keys) {
+		d.keys = append(d.keys, make([][]Key, n-len(d.keys))...)
+		d.handle = append(d.handle, make([]int32, n-len(d.handle))...)
 	}
 	d.keys[idx] = slices.Clip(keys)
+	d.handle[idx] = h
 	if d.onCommit != nil {
 		d.onCommit(doc.ID)
 	}
@@ -304,20 +341,31 @@ func (d *Detector) Signature(id string) ([]Key, error) {
 // Remove forgets the live document id, and uncounts it from the online IDF
 // table the Detector owns.
 func (d *Detector) Remove(id string) error {
+	if d.live != nil {
+		d.turn.Lock() // uncounting changes the table the next Add reads
+		defer d.turn.Unlock()
+	}
+	h, err := d.remove(id)
+	if err == nil && d.live != nil {
+		d.live.Remove(h)
+	}
+	return err
+}
+
+// remove takes document id out of the index and returns its handle in the
+// online table.
+func (d *Detector) remove(id string) (int32, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	idx, err := d.docs.Remove(id)
 	if err != nil {
-		return err
+		return -1, err
 	}
 	for _, k := range d.keys[idx] {
 		postings.Delete(d.post, k, idx)
 	}
 	d.keys[idx] = nil
-	if d.live != nil {
-		d.live.Remove(idx)
-	}
-	return nil
+	return d.handle[idx], nil
 }
 
 // Len returns the number of live documents.
@@ -333,7 +381,7 @@ func (d *Detector) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.docs.Close() {
-		d.post, d.keys, d.live = nil, nil, nil
+		d.post, d.keys, d.handle = nil, nil, nil
 		d.pool.close()
 	}
 	return nil

@@ -129,6 +129,48 @@ func TestAddAnalysesOutsideLock(t *testing.T) {
 	assert.Equal(t, 3, d.Len())
 }
 
+// TestReadersDoNotWaitForTurn holds an Add of a Detector with its own
+// table while it has counted its document (its turn), and checks that
+// Containers and Len complete meanwhile.
+func TestReadersDoNotWaitForTurn(t *testing.T) {
+	d, err := New(Config{})
+	require.NoError(t, err)
+	docs := synth.Docs(2, synth.Config{Seed: 1})
+	_, err = d.Add(docs[0])
+	require.NoError(t, err)
+	entered, release := make(chan struct{}), make(chan struct{})
+	var first atomic.Bool
+	testHookInTurn = func() {
+		if first.CompareAndSwap(false, true) {
+			close(entered)
+			<-release
+		}
+	}
+	defer func() { testHookInTurn = nil }()
+	done := make(chan error)
+	go func() {
+		_, err := d.Add(docs[1])
+		done <- err
+	}()
+	<-entered
+	others := make(chan error)
+	go func() {
+		_, err := d.Containers(docs[0].ID)
+		d.Len()
+		d.IDF()
+		others <- err
+	}()
+	select {
+	case err := <-others:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("Containers waited for an Add's turn")
+	}
+	close(release)
+	require.NoError(t, <-done)
+	assert.Equal(t, 2, d.Len())
+}
+
 // TestScratchShrinks signs a document of 300k distinct tokens, then an
 // ordinary one: the Signer's buffers and vocabulary return to the size the
 // ordinary document needs.

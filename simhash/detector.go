@@ -29,31 +29,42 @@ import (
 // A Detector is safe for concurrent use by multiple goroutines. Add analyses
 // and (unless the Detector owns an online table) signs its text without
 // holding the Detector's lock, so Adds run in parallel and never stall
-// Containers; with an online table the table update and the weighing of the
-// analysed terms run under the lock, so that the result is that of the Adds
-// run one by one in the order they took it.
+// Containers. With its own online table, the Adds take turns (on a lock of
+// their own, which Containers, Fingerprint and Len never take) to count
+// their document and weigh its terms, so that every result is that of the
+// Adds run one by one in the order they took their turn; their analysis
+// still runs in parallel.
 type Detector struct {
 	cfg    Config
 	pool   signerPool
-	online bool // fingerprints depend on a table that can change
+	online bool           // fingerprints depend on a table that can change
+	live   *liveidf.Table // the Detector's own table, or nil; guarded by turn
+	idf    *textproc.IDF  // the caller's table, or nil
+
+	// turn orders the Adds and Removes of a Detector with its own table:
+	// each counts (or uncounts) its document and signs while holding it.
+	turn sync.Mutex
 
 	mu     sync.RWMutex
 	docs   *docset.Set
-	idf    *textproc.IDF  // the caller's table, or nil
-	live   *liveidf.Table // the Detector's own table, or nil
 	index  *Index
 	fps    []uint64 // by dense index
 	has    []bool   // the document has a fingerprint (and is in index)
 	exact  map[hashx.Digest][]uint32
 	digest []hashx.Digest // by dense index, when hasDig
 	hasDig []bool
+	handle []int32 // by dense index: the document's handle in live
 
-	onCommit func(id string) // test hook, called under the lock as a document is indexed
+	onCommit func(id string) // test hook, called under mu as a document is indexed
 }
 
 // testHookAnalysed, when set, runs in Add after the text is analysed and
 // before the Detector's lock is taken.
 var testHookAnalysed func()
+
+// testHookInTurn, when set, runs in Add of a Detector with its own table
+// while the Add holds its turn, before it takes the Detector's lock.
+var testHookInTurn func()
 
 var (
 	_ detector.Detector = (*Detector)(nil)
@@ -119,8 +130,6 @@ func (d *Detector) Config() Config { return d.cfg }
 // it replaces by a compact copy after most of its documents are removed:
 // call IDF again rather than keep the result across Removes.
 func (d *Detector) IDF() *textproc.IDF {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
 	if d.live != nil {
 		return d.live.IDF()
 	}
@@ -181,18 +190,44 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		hasDig = true
 	}
 
+	if d.live == nil {
+		return d.insert(doc, fp, ok, dig, hasDig, -1)
+	}
+	// Our own table: take our turn, check again (every insertion happens
+	// in a turn, so the ID stays new until ours), count the document,
+	// weigh and sign against the table as it now is.
+	d.turn.Lock()
+	defer d.turn.Unlock()
+	d.mu.RLock()
+	err = d.docs.Check(doc)
+	d.mu.RUnlock()
+	if err != nil {
+		return nil, err
+	}
+	h := d.live.Add(s.terms)
+	s.idf = d.live.IDF()
+	s.weigh()
+	fp, ok = s.sign()
+	s.idf = nil // the table may be replaced by the next Remove
+	if testHookInTurn != nil {
+		testHookInTurn()
+	}
+	ms, err := d.insert(doc, fp, ok, dig, hasDig, h)
+	if err != nil {
+		d.live.Remove(h) // closed meanwhile
+	}
+	return ms, err
+}
+
+// insert indexes a signed document under the Detector's lock: the checks
+// are repeated (closed, duplicate ID), and of several Adds of one new ID
+// exactly one gets here first.
+func (d *Detector) insert(doc detector.Doc, fp uint64, ok bool, dig hashx.Digest, hasDig bool, h int32) ([]detector.Match, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	idx, err := d.docs.Add(doc)
 	if err != nil {
 		return nil, err
-	}
-	if d.live != nil {
-		d.live.Add(idx, s.terms)
-		s.idf = d.live.IDF()
-		s.weigh()
-		fp, ok = s.sign()
-		s.idf = nil // the table may be replaced by the next Remove
 	}
 	ms := d.matches(idx, fp, ok, dig, hasDig)
 	if n := d.docs.Cap(); n > len(d.fps) {
@@ -200,8 +235,9 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		d.has = append(d.has, make([]bool, n-len(d.has))...)
 		d.digest = append(d.digest, make([]hashx.Digest, n-len(d.digest))...)
 		d.hasDig = append(d.hasDig, make([]bool, n-len(d.hasDig))...)
+		d.handle = append(d.handle, make([]int32, n-len(d.handle))...)
 	}
-	d.fps[idx], d.has[idx] = fp, ok
+	d.fps[idx], d.has[idx], d.handle[idx] = fp, ok, h
 	if ok {
 		d.index.Add(idx, fp)
 	}
@@ -255,15 +291,29 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 // Remove forgets the live document id, and uncounts it from the online
 // IDF table the Detector owns.
 func (d *Detector) Remove(id string) error {
+	if d.live != nil {
+		d.turn.Lock() // uncounting changes the table the next Add reads
+		defer d.turn.Unlock()
+	}
+	h, err := d.remove(id)
+	if err == nil && d.live != nil {
+		d.live.Remove(h)
+	}
+	return err
+}
+
+// remove takes document id out of the index and returns its handle in the
+// online table.
+func (d *Detector) remove(id string) (int32, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	idx, err := d.docs.Remove(id)
 	if err != nil {
-		return err
+		return -1, err
 	}
 	if d.has[idx] {
-		// Add puts (idx, fps[idx]) in the index exactly when it sets
-		// has[idx], under this lock, and only Remove takes it out: it is
+		// insert puts (idx, fps[idx]) in the index exactly when it sets
+		// has[idx], under this lock, and only remove takes it out: it is
 		// there (TestIndexInStep).
 		d.index.Remove(idx, d.fps[idx])
 	}
@@ -272,10 +322,7 @@ func (d *Detector) Remove(id string) error {
 		postings.Delete(d.exact, d.digest[idx], idx)
 		d.hasDig[idx] = false
 	}
-	if d.live != nil {
-		d.live.Remove(idx)
-	}
-	return nil
+	return d.handle[idx], nil
 }
 
 // Len returns the number of live documents.
@@ -291,8 +338,7 @@ func (d *Detector) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.docs.Close() {
-		d.index, d.fps, d.has, d.exact, d.digest, d.hasDig = nil, nil, nil, nil, nil, nil
-		d.live = nil
+		d.index, d.fps, d.has, d.exact, d.digest, d.hasDig, d.handle = nil, nil, nil, nil, nil, nil, nil
 		d.pool.close()
 	}
 	return nil

@@ -15,6 +15,7 @@ package liveidf
 import (
 	"encoding/binary"
 	"strings"
+	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/textproc"
@@ -24,14 +25,16 @@ import (
 // table is never rebuilt (a variable so that tests can shrink it).
 var rebuildFloor = 1 << 16
 
-// Table is an online IDF table over the live documents of a detector,
-// indexed by the detector's dense document index. It is not safe for
-// concurrent use: the detector guards it with its own lock (the
-// textproc.IDF it hands out is safe to read concurrently).
+// Table is an online IDF table over the live documents of a detector. Each
+// counted document has a handle, which the detector keeps to uncount it.
+// Add and Remove must not run concurrently with each other (the detector
+// serialises them); IDF may be called at any time, and the textproc.IDF it
+// returns is safe to read concurrently.
 type Table struct {
 	smooth bool
-	idf    *textproc.IDF
-	docs   []string // per dense index: the document's distinct terms, packed; "" when not counted
+	idf    atomic.Pointer[textproc.IDF]
+	docs   []string // per handle: the document's distinct terms, packed; "" when free
+	free   []int32  // free handles
 	live   int      // term occurrences counted (sum over live documents of their distinct terms)
 	peak   int      // the largest live since the last rebuild
 	unpack []string
@@ -40,20 +43,23 @@ type Table struct {
 // New returns an empty table; smooth selects log(1 + N/df) (see
 // textproc.NewIDF).
 func New(smooth bool) *Table {
-	return &Table{smooth: smooth, idf: textproc.NewIDF(smooth)}
+	t := &Table{smooth: smooth}
+	t.idf.Store(textproc.NewIDF(smooth))
+	return t
 }
 
 // IDF returns the current table. It is replaced by a compact copy when the
 // table is rebuilt, so callers must not keep it across Remove.
-func (t *Table) IDF() *textproc.IDF { return t.idf }
+func (t *Table) IDF() *textproc.IDF { return t.idf.Load() }
 
-// Add counts the document with dense index idx whose distinct terms are
-// terms (each once). A document without terms is not counted.
-func (t *Table) Add(idx uint32, terms []string) {
+// Add counts a document whose distinct terms are terms (each once) and
+// returns its handle for Remove, or -1 for a document without terms, which
+// is not counted.
+func (t *Table) Add(terms []string) int32 {
 	if len(terms) == 0 {
-		return
+		return -1
 	}
-	_ = t.idf.AddDocument(terms) // our table is never frozen
+	_ = t.IDF().AddDocument(terms) // our table is never frozen
 	n := 0
 	for _, w := range terms {
 		n += len(w) + binary.MaxVarintLen32
@@ -62,24 +68,31 @@ func (t *Table) Add(idx uint32, terms []string) {
 	for _, w := range terms {
 		buf = hashx.AppendField(buf, w)
 	}
-	for int(idx) >= len(t.docs) {
+	var h int32
+	if k := len(t.free); k > 0 {
+		h = t.free[k-1]
+		t.free = t.free[:k-1]
+	} else {
+		h = int32(len(t.docs))
 		t.docs = append(t.docs, "")
 	}
-	t.docs[idx] = string(buf)
+	t.docs[h] = string(buf)
 	t.live += len(terms)
 	t.peak = max(t.peak, t.live)
+	return h
 }
 
-// Remove uncounts the document with dense index idx, if it was counted,
-// and rebuilds the table when it has become mostly empty space.
-func (t *Table) Remove(idx uint32) {
-	if int(idx) >= len(t.docs) || t.docs[idx] == "" {
+// Remove uncounts the document of handle h (nothing for -1), and rebuilds
+// the table when it has become mostly empty space.
+func (t *Table) Remove(h int32) {
+	if h < 0 || int(h) >= len(t.docs) || t.docs[h] == "" {
 		return
 	}
-	t.unpack = unpack(t.unpack[:0], t.docs[idx])
-	_ = t.idf.RemoveDocument(t.unpack)
+	t.unpack = unpack(t.unpack[:0], t.docs[h])
+	_ = t.IDF().RemoveDocument(t.unpack)
 	t.live -= len(t.unpack)
-	t.docs[idx] = ""
+	t.docs[h] = ""
+	t.free = append(t.free, h)
 	clear(t.unpack)
 	t.unpack = t.unpack[:0]
 	if t.peak > rebuildFloor && t.peak > 4*t.live {
@@ -90,9 +103,9 @@ func (t *Table) Remove(idx uint32) {
 // Live returns the number of counted term occurrences.
 func (t *Table) Live() int { return t.live }
 
-// rebuild replaces the table by a fresh one counting the live documents.
-// Terms are copied, so that the new table does not keep removed
-// documents' packed terms alive.
+// rebuild replaces the table by a fresh one counting the live documents,
+// and renumbers nothing: handles stay valid. Terms are copied, so that the
+// new table does not keep removed documents' packed terms alive.
 func (t *Table) rebuild() {
 	fresh := textproc.NewIDF(t.smooth)
 	for _, p := range t.docs {
@@ -107,14 +120,24 @@ func (t *Table) rebuild() {
 	}
 	clear(t.unpack)
 	t.unpack = nil
-	t.idf = fresh
+	t.idf.Store(fresh)
 	t.peak = t.live
-	// Trim the per-document slice to the live dense range.
+	// Let go of a handle table a burst of documents grew: trailing free
+	// handles are dropped (the free list keeps the others).
 	n := len(t.docs)
 	for n > 0 && t.docs[n-1] == "" {
 		n--
 	}
-	t.docs = append([]string(nil), t.docs[:n]...)
+	if n < len(t.docs) {
+		t.docs = append([]string(nil), t.docs[:n]...)
+		kept := t.free[:0]
+		for _, h := range t.free {
+			if int(h) < n {
+				kept = append(kept, h)
+			}
+		}
+		t.free = append([]int32(nil), kept...)
+	}
 }
 
 // unpack appends the terms of a packed list to dst (substrings of p).

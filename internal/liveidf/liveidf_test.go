@@ -10,22 +10,24 @@ import (
 
 func TestAddRemove(t *testing.T) {
 	tb := New(false)
-	tb.Add(0, []string{"a", "b"})
-	tb.Add(1, []string{"a", "c"})
-	tb.Add(2, nil) // not counted
+	h0 := tb.Add([]string{"a", "b"})
+	h1 := tb.Add([]string{"a", "c"})
+	h2 := tb.Add(nil) // not counted
+	assert.Equal(t, int32(-1), h2)
 	assert.Equal(t, int64(2), tb.IDF().N())
 	assert.Equal(t, int64(2), tb.IDF().DF("a"))
 	assert.Equal(t, 4, tb.Live())
-	tb.Remove(0)
-	tb.Remove(2)
-	tb.Remove(7) // never added
+	tb.Remove(h0)
+	tb.Remove(h2)
+	tb.Remove(7) // never issued
 	assert.Equal(t, int64(1), tb.IDF().N())
 	assert.Equal(t, int64(1), tb.IDF().DF("a"))
 	assert.Zero(t, tb.IDF().DF("b"))
 	assert.Equal(t, 2, tb.Live())
-	tb.Remove(1)
+	tb.Remove(h1)
 	assert.Zero(t, tb.IDF().N())
 	assert.Zero(t, tb.Live())
+	assert.Equal(t, h1, tb.Add([]string{"x"}), "a freed handle is reused")
 }
 
 // TestRebuild removes most of a large table: the table is rebuilt, and
@@ -37,12 +39,13 @@ func TestRebuild(t *testing.T) {
 	terms := func(i int) []string {
 		return []string{"common", fmt.Sprint("own", i), fmt.Sprint("pair", i/2)}
 	}
-	for i := range 200 {
-		tb.Add(uint32(i), terms(i))
+	hs := make([]int32, 200)
+	for i := range hs {
+		hs[i] = tb.Add(terms(i))
 	}
 	first := tb.IDF()
 	for i := range 190 {
-		tb.Remove(uint32(i))
+		tb.Remove(hs[i])
 	}
 	require.NotSame(t, first, tb.IDF(), "rebuilt")
 	assert.Equal(t, int64(10), tb.IDF().N())
@@ -52,9 +55,9 @@ func TestRebuild(t *testing.T) {
 	assert.Zero(t, tb.IDF().DF("own5"))
 	assert.Equal(t, 30, tb.Live())
 	for i := 190; i < 200; i++ {
-		tb.Remove(uint32(i))
+		tb.Remove(hs[i])
 	}
 	assert.Zero(t, tb.IDF().N())
-	tb.Add(3, terms(3))
+	tb.Add(terms(3))
 	assert.Equal(t, int64(1), tb.IDF().DF("own3"))
 }
