@@ -59,7 +59,7 @@ func (t *Table) Add(terms []string) int32 {
 	if len(terms) == 0 {
 		return -1
 	}
-	_ = t.IDF().AddDocument(terms) // our table is never frozen
+	count(t.IDF(), terms, +1)
 	n := 0
 	for _, w := range terms {
 		n += len(w) + binary.MaxVarintLen32
@@ -89,7 +89,7 @@ func (t *Table) Remove(h int32) {
 		return
 	}
 	t.unpack = unpack(t.unpack[:0], t.docs[h])
-	_ = t.IDF().RemoveDocument(t.unpack)
+	count(t.IDF(), t.unpack, -1)
 	t.live -= len(t.unpack)
 	t.docs[h] = ""
 	t.free = append(t.free, h)
@@ -116,7 +116,7 @@ func (t *Table) rebuild() {
 		for j, w := range t.unpack {
 			t.unpack[j] = strings.Clone(w)
 		}
-		_ = fresh.AddDocument(t.unpack)
+		count(fresh, t.unpack, +1)
 	}
 	clear(t.unpack)
 	t.unpack = nil
@@ -137,6 +137,39 @@ func (t *Table) rebuild() {
 			}
 		}
 		t.free = append([]int32(nil), kept...)
+	}
+}
+
+// chunk is the most terms handed to one textproc.IDF call.
+const chunk = 1 << 12
+
+// count counts (delta +1) or uncounts (-1) one document of distinct terms
+// in idf. textproc.IDF keeps a scratch set as large as the largest term
+// list it was given, and clears it on every call: one document of a
+// million terms would make every later call cost a million. So a long list
+// goes in chunks of at most 4096 terms, each chunk after the first paired
+// with an empty document of the opposite sign, so that N changes by delta
+// once. The terms are distinct, so splitting them counts each once.
+func count(idf *textproc.IDF, terms []string, delta int) {
+	first := terms[:min(len(terms), chunk)]
+	// Uncounting does the extra chunks first, so that N never drops to
+	// 0 (where textproc.IDF clamps it) before the last uncount.
+	if delta < 0 {
+		for rest := terms[len(first):]; len(rest) > 0; {
+			c := rest[:min(len(rest), chunk)]
+			rest = rest[len(c):]
+			_ = idf.AddDocument(nil) // our table is never frozen
+			_ = idf.RemoveDocument(c)
+		}
+		_ = idf.RemoveDocument(first)
+		return
+	}
+	_ = idf.AddDocument(first)
+	for rest := terms[len(first):]; len(rest) > 0; {
+		c := rest[:min(len(rest), chunk)]
+		rest = rest[len(c):]
+		_ = idf.AddDocument(c)
+		_ = idf.RemoveDocument(nil)
 	}
 }
 
