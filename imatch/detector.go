@@ -171,6 +171,7 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	// Our own table: take our turn, check again (every insertion happens
 	// in a turn, so the ID stays new until ours), count the document, and
 	// select its terms from the table as it now is.
+	packed := liveidf.Pack(s.terms)
 	d.turn.Lock()
 	defer d.turn.Unlock()
 	d.mu.RLock()
@@ -179,7 +180,7 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := d.live.Add(s.terms)
+	h := d.live.AddPacked(s.terms, packed)
 	s.idf = d.live.IDF()
 	keys = s.appendKeys(nil)
 	s.idf = nil // the table may be replaced by the next Remove

@@ -196,6 +196,7 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	// Our own table: take our turn, check again (every insertion happens
 	// in a turn, so the ID stays new until ours), count the document,
 	// weigh and sign against the table as it now is.
+	packed := liveidf.Pack(s.terms)
 	d.turn.Lock()
 	defer d.turn.Unlock()
 	d.mu.RLock()
@@ -204,7 +205,7 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := d.live.Add(s.terms)
+	h := d.live.AddPacked(s.terms, packed)
 	s.idf = d.live.IDF()
 	s.weigh()
 	fp, ok = s.sign()

@@ -52,14 +52,10 @@ func New(smooth bool) *Table {
 // table is rebuilt, so callers must not keep it across Remove.
 func (t *Table) IDF() *textproc.IDF { return t.idf.Load() }
 
-// Add counts a document whose distinct terms are terms (each once) and
-// returns its handle for Remove, or -1 for a document without terms, which
-// is not counted.
-func (t *Table) Add(terms []string) int32 {
-	if len(terms) == 0 {
-		return -1
-	}
-	count(t.IDF(), terms, +1)
+// Pack returns the form of a document's distinct terms that AddPacked
+// keeps. It does not touch the table, so a detector calls it before taking
+// the turn that orders its table updates.
+func Pack(terms []string) string {
 	n := 0
 	for _, w := range terms {
 		n += len(w) + binary.MaxVarintLen32
@@ -68,6 +64,22 @@ func (t *Table) Add(terms []string) int32 {
 	for _, w := range terms {
 		buf = hashx.AppendField(buf, w)
 	}
+	return string(buf)
+}
+
+// Add counts a document whose distinct terms are terms (each once) and
+// returns its handle for Remove, or -1 for a document without terms, which
+// is not counted.
+func (t *Table) Add(terms []string) int32 {
+	return t.AddPacked(terms, Pack(terms))
+}
+
+// AddPacked is Add with the terms already packed (packed == Pack(terms)).
+func (t *Table) AddPacked(terms []string, packed string) int32 {
+	if len(terms) == 0 {
+		return -1
+	}
+	count(t.IDF(), terms, +1)
 	var h int32
 	if k := len(t.free); k > 0 {
 		h = t.free[k-1]
@@ -76,7 +88,7 @@ func (t *Table) Add(terms []string) int32 {
 		h = int32(len(t.docs))
 		t.docs = append(t.docs, "")
 	}
-	t.docs[h] = string(buf)
+	t.docs[h] = packed
 	t.live += len(terms)
 	t.peak = max(t.peak, t.live)
 	return h
