@@ -42,18 +42,20 @@ type Detector struct {
 	idf    *textproc.IDF  // the caller's table, or nil
 
 	// turn orders the Adds and Removes of a Detector with its own table:
-	// each counts (or uncounts) its document and signs while holding it.
-	turn sync.Mutex
+	// each counts (or uncounts) its document while holding it.
+	turn  sync.Mutex
+	order liveidf.Order // inserts in turn order, after the turn
 
-	mu     sync.RWMutex
-	docs   *docset.Set
-	index  *Index
-	fps    []uint64 // by dense index
-	has    []bool   // the document has a fingerprint (and is in index)
-	exact  map[hashx.Digest][]uint32
-	digest []hashx.Digest // by dense index, when hasDig
-	hasDig []bool
-	handle []int32 // by dense index: the document's handle in live
+	mu      sync.RWMutex
+	docs    *docset.Set
+	index   *Index
+	fps     []uint64 // by dense index
+	has     []bool   // the document has a fingerprint (and is in index)
+	exact   map[hashx.Digest][]uint32
+	digest  []hashx.Digest // by dense index, when hasDig
+	hasDig  []bool
+	handle  []int32             // by dense index: the document's handle in live
+	pending map[string]struct{} // IDs counted in a turn, not yet inserted
 
 	onCommit func(id string) // test hook, called under mu as a document is indexed
 }
@@ -110,7 +112,7 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Detector{cfg: rc, docs: docset.New("simhash", rc.MaxTextBytes), live: live, index: ix, exact: make(map[hashx.Digest][]uint32)}
+	d := &Detector{cfg: rc, docs: docset.New("simhash", rc.MaxTextBytes), live: live, index: ix, exact: make(map[hashx.Digest][]uint32), pending: map[string]struct{}{}}
 	if live == nil {
 		d.idf = idf
 	}
@@ -193,29 +195,42 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	if d.live == nil {
 		return d.insert(doc, fp, ok, dig, hasDig, -1)
 	}
-	// Our own table: take our turn, check again (every insertion happens
-	// in a turn, so the ID stays new until ours), count the document,
-	// weigh and sign against the table as it now is.
+	// Our own table: in our turn, check again (an ID counted in an
+	// earlier turn but not yet inserted is pending), count the document
+	// and weigh its terms against the table as it now is, and take a
+	// ticket; insert in ticket order, while the next turn proceeds.
 	packed := liveidf.Pack(s.terms)
 	d.turn.Lock()
-	defer d.turn.Unlock()
-	d.mu.RLock()
+	d.mu.Lock()
 	err = d.docs.Check(doc)
-	d.mu.RUnlock()
+	if _, dup := d.pending[doc.ID]; dup && err == nil {
+		err = fmt.Errorf("simhash: Add(%q): %w", doc.ID, detector.ErrDuplicateID)
+	}
+	if err == nil {
+		d.pending[doc.ID] = struct{}{}
+	}
+	d.mu.Unlock()
 	if err != nil {
+		d.turn.Unlock()
 		return nil, err
 	}
 	h := d.live.AddPacked(s.terms, packed)
 	s.idf = d.live.IDF()
-	s.weigh()
-	fp, ok = s.sign()
+	s.weigh()   // the weights are copied: sign reads no table
 	s.idf = nil // the table may be replaced by the next Remove
+	ticket := d.order.Ticket()
 	if testHookInTurn != nil {
 		testHookInTurn()
 	}
+	d.turn.Unlock()
+	fp, ok = s.sign()
+	d.order.Wait(ticket)
 	ms, err := d.insert(doc, fp, ok, dig, hasDig, h)
-	if err != nil {
-		d.live.Remove(h) // closed meanwhile
+	d.order.Done()
+	if err != nil { // closed meanwhile
+		d.turn.Lock()
+		d.live.Remove(h)
+		d.turn.Unlock()
 	}
 	return ms, err
 }
@@ -226,6 +241,7 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 func (d *Detector) insert(doc detector.Doc, fp uint64, ok bool, dig hashx.Digest, hasDig bool, h int32) ([]detector.Match, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	delete(d.pending, doc.ID)
 	idx, err := d.docs.Add(doc)
 	if err != nil {
 		return nil, err
@@ -295,6 +311,9 @@ func (d *Detector) Remove(id string) error {
 	if d.live != nil {
 		d.turn.Lock() // uncounting changes the table the next Add reads
 		defer d.turn.Unlock()
+		t := d.order.Ticket()
+		d.order.Wait(t) // the Adds of earlier turns are inserted
+		defer d.order.Done()
 	}
 	h, err := d.remove(id)
 	if err == nil && d.live != nil {

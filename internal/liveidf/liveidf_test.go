@@ -2,6 +2,7 @@ package liveidf
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -83,4 +84,31 @@ func TestLongDocument(t *testing.T) {
 	assert.Zero(t, tb.IDF().N())
 	assert.Zero(t, tb.IDF().DF("a"))
 	assert.Zero(t, tb.IDF().DF(fmt.Sprint("t", 3*chunk)))
+}
+
+func TestOrder(t *testing.T) {
+	var o Order
+	var turn sync.Mutex
+	var got []int
+	var wg sync.WaitGroup
+	var order []uint64
+	for i := range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			turn.Lock()
+			tk := o.Ticket()
+			order = append(order, tk)
+			turn.Unlock()
+			o.Wait(tk)
+			got = append(got, int(tk))
+			o.Done()
+			_ = i
+		}()
+	}
+	wg.Wait()
+	require.Len(t, got, 50)
+	for i, v := range got {
+		assert.Equal(t, i, v)
+	}
 }
