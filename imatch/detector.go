@@ -2,11 +2,13 @@ package imatch
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 	"github.com/seed-9ef9c1df/neardup/internal/postings"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -25,29 +27,58 @@ import (
 // signatures, and the extra key is kept only for documents too short for a
 // signature (fewer than MinTerms selected terms).
 //
-// A Detector is safe for concurrent use by multiple goroutines.
+// A Detector is safe for concurrent use by multiple goroutines. Add analyses
+// and (unless the Detector owns an online table) signs its text without
+// holding the Detector's lock, so Adds run in parallel and never stall
+// Containers. With its own online table, the Adds take turns (on a lock of
+// their own, which Containers, Cluster, Signature and Len never take) to
+// count their document and select its terms, so that every result is that
+// of the Adds run one by one in the order they took their turn; their
+// analysis still runs in parallel.
 type Detector struct {
-	mu     sync.RWMutex
-	docs   *docset.Set
-	signer *Signer
-	owned  bool // the IDF table is ours: count each added document
-	exact  bool // index the exact-content key
-	post   map[Key][]uint32
-	keys   [][]Key // by dense index
+	cfg   Config
+	pool  signerPool
+	exact bool           // index the exact-content key
+	live  *liveidf.Table // the Detector's own table, or nil; guarded by turn
+	idf   *textproc.IDF  // the caller's table, or nil
+
+	// turn orders the Adds and Removes of a Detector with its own table:
+	// each counts (or uncounts) its document while holding it.
+	turn  sync.Mutex
+	order liveidf.Order // inserts in turn order, after the turn
+
+	mu      sync.RWMutex
+	docs    *docset.Set
+	post    map[Key][]uint32
+	keys    [][]Key             // by dense index
+	handle  []int32             // by dense index: the document's handle in live
+	pending map[string]struct{} // IDs counted in a turn, not yet inserted
+
+	onCommit func(id string) // test hook, called under mu as a document is indexed
 }
+
+// testHookAnalysed, when set, runs in Add after the text is analysed and
+// before the Detector's lock is taken.
+var testHookAnalysed func()
+
+// testHookInTurn, when set, runs in Add of a Detector with its own table
+// while the Add holds its turn, before it takes the Detector's lock.
+var testHookInTurn func()
 
 var (
 	_ detector.Detector = (*Detector)(nil)
 	_ detector.Remover  = (*Detector)(nil)
 )
 
-// New returns a Detector that keeps its own online IDF table: every added
-// document is counted before its signature is computed, so idf reflects the
-// stream so far (the "recalculate IDF for each collection" option of Uyar
-// 2009 §2.2.3). Removed documents stay counted. It returns an error wrapping
-// detector.ErrInvalidConfig for an invalid Config, and nil otherwise.
+// New returns a Detector that keeps its own online IDF table over its live
+// documents: every added document is counted before its signature is
+// computed, so idf reflects the stream (the "recalculate IDF for each
+// collection" option of Uyar 2009 §2.2.3), and a removed document is
+// uncounted, so the table holds the terms of the live documents only. It
+// returns an error wrapping detector.ErrInvalidConfig for an invalid Config,
+// and nil otherwise.
 func New(cfg Config) (*Detector, error) {
-	return newDetector(cfg, textproc.NewIDF(false), true)
+	return newDetector(cfg, nil, true)
 }
 
 // NewWithIDF returns a Detector that selects terms with idf, the caller's
@@ -63,59 +94,148 @@ func NewWithIDF(cfg Config, idf *textproc.IDF) (*Detector, error) {
 }
 
 func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
-	s, err := NewSigner(cfg, idf)
+	rc, tc, err := cfg.resolve()
 	if err != nil {
 		return nil, err
 	}
-	return &Detector{
-		docs:   docset.New("imatch", s.cfg.MaxTextBytes),
-		signer: s,
-		owned:  owned,
-		exact:  owned || !idf.Frozen(),
-		post:   make(map[Key][]uint32),
-	}, nil
+	d := &Detector{cfg: rc, docs: docset.New("imatch", rc.MaxTextBytes), post: make(map[Key][]uint32), pending: map[string]struct{}{}}
+	if owned {
+		d.live = liveidf.New(false)
+	} else {
+		d.idf = idf
+	}
+	d.exact = owned || !idf.Frozen()
+	// With its own table the pool's Signers get it under the lock, for one
+	// document at a time, and hold no table between documents.
+	d.pool = signerPool{cfg: rc, tc: tc, idf: idf}
+	s, err := d.pool.get()
+	if err != nil {
+		return nil, err
+	}
+	d.pool.put(s)
+	return d, nil
 }
 
 // Config returns the Detector's configuration with every default filled in.
-func (d *Detector) Config() Config { return d.signer.cfg }
+func (d *Detector) Config() Config { return d.cfg }
 
-// IDF returns the table the Detector selects terms with (its own online
-// table for a Detector from [New]), e.g. to persist it.
-func (d *Detector) IDF() *textproc.IDF { return d.signer.idf }
+// IDF returns the table the Detector selects terms with, e.g. to persist
+// it. For a Detector from [New] this is its own online table, which it
+// replaces by a compact copy after most of its documents are removed: call
+// IDF again rather than keep the result across Removes.
+func (d *Detector) IDF() *textproc.IDF {
+	if d.live != nil {
+		return d.live.IDF()
+	}
+	return d.idf
+}
 
 // Add indexes doc and returns its near-duplicates: the live documents that
 // share one of its signatures. Add time is that of [Signer.Sign] plus
 // O(K+1) hash-table probes and the size of the matched groups.
+//
+// The checks that need no analysis (closed, empty ID, size, duplicate ID)
+// come first; the text is then analysed without the lock, and the checks
+// are repeated under it: of several Adds of one new ID at once, exactly one
+// succeeds and the others return detector.ErrDuplicateID.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if err := d.docs.Check(doc); err != nil {
+	d.mu.RLock()
+	err := d.docs.Check(doc)
+	d.mu.RUnlock()
+	if err != nil {
 		return nil, err
 	}
-	s := d.signer
+	s, err := d.pool.get()
+	if err != nil {
+		return nil, err
+	}
+	defer d.pool.put(s)
 	s.analyze(doc.Text)
-	if d.owned && len(s.terms) > 0 {
-		// The table is ours and not frozen: AddDocument cannot fail.
-		_ = s.idf.AddDocument(s.terms)
+	if testHookAnalysed != nil {
+		testHookAnalysed()
 	}
-	keys := s.appendKeys(nil)
+	var keys []Key
+	if d.live == nil {
+		keys = s.appendKeys(nil)
+	}
+	// The exact-content key: for every document when the table can change
+	// (always the case with our own table), and for documents without
+	// signatures otherwise.
+	var exact Key
+	hasExact := false
 	if d.exact || len(keys) == 0 {
-		if k, ok := s.exactKey(); ok {
-			keys = append(keys, k)
-		}
+		exact, hasExact = s.exactKey()
 	}
+
+	if d.live == nil {
+		return d.insert(doc, keys, exact, hasExact, -1)
+	}
+	// Our own table: in our turn, check again (an ID counted in an
+	// earlier turn but not yet inserted is pending), count the document
+	// and weigh its terms against the table as it now is, and take a
+	// ticket; insert in ticket order, while the next turn proceeds.
+	packed := liveidf.Pack(s.terms)
+	d.turn.Lock()
+	d.mu.Lock()
+	err = d.docs.Check(doc)
+	if _, dup := d.pending[doc.ID]; dup && err == nil {
+		err = fmt.Errorf("imatch: Add(%q): %w", doc.ID, detector.ErrDuplicateID)
+	}
+	if err == nil {
+		d.pending[doc.ID] = struct{}{}
+	}
+	d.mu.Unlock()
+	if err != nil {
+		d.turn.Unlock()
+		return nil, err
+	}
+	h := d.live.AddPacked(s.terms, packed)
+	s.idf = d.live.IDF()
+	keys = s.appendKeys(nil)
+	s.idf = nil // the table may be replaced by the next Remove
+	ticket := d.order.Ticket()
+	if testHookInTurn != nil {
+		testHookInTurn()
+	}
+	d.turn.Unlock()
+	d.order.Wait(ticket)
+	ms, err := d.insert(doc, keys, exact, hasExact, h)
+	d.order.Done()
+	if err != nil { // closed meanwhile
+		d.turn.Lock()
+		d.live.Remove(h)
+		d.turn.Unlock()
+	}
+	return ms, err
+}
+
+// insert indexes a signed document under the Detector's lock: the checks
+// are repeated (closed, duplicate ID), and of several Adds of one new ID
+// exactly one gets here first.
+func (d *Detector) insert(doc detector.Doc, keys []Key, exact Key, hasExact bool, h int32) ([]detector.Match, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.pending, doc.ID)
 	idx, err := d.docs.Add(doc)
 	if err != nil {
 		return nil, err
+	}
+	if hasExact {
+		keys = append(keys, exact)
 	}
 	ms := d.matches(idx, keys)
 	for _, k := range keys {
 		d.post[k] = append(d.post[k], idx)
 	}
-	if int(idx) >= len(d.keys) {
-		d.keys = append(d.keys, make([][]Key, int(idx)+1-len(d.keys))...)
+	if n := d.docs.Cap(); n > len(d.keys) {
+		d.keys = append(d.keys, make([][]Key, n-len(d.keys))...)
+		d.handle = append(d.handle, make([]int32, n-len(d.handle))...)
 	}
 	d.keys[idx] = slices.Clip(keys)
+	d.handle[idx] = h
+	if d.onCommit != nil {
+		d.onCommit(doc.ID)
+	}
 	return ms, nil
 }
 
@@ -235,20 +355,37 @@ func (d *Detector) Signature(id string) ([]Key, error) {
 	return slices.Clone(ks[:lexiconKeys(ks)]), nil
 }
 
-// Remove forgets the live document id. Its terms stay counted in an online
-// IDF table the Detector owns.
+// Remove forgets the live document id, and uncounts it from the online IDF
+// table the Detector owns.
 func (d *Detector) Remove(id string) error {
+	if d.live != nil {
+		d.turn.Lock() // uncounting changes the table the next Add reads
+		defer d.turn.Unlock()
+		t := d.order.Ticket()
+		d.order.Wait(t) // the Adds of earlier turns are inserted
+		defer d.order.Done()
+	}
+	h, err := d.remove(id)
+	if err == nil && d.live != nil {
+		d.live.Remove(h)
+	}
+	return err
+}
+
+// remove takes document id out of the index and returns its handle in the
+// online table.
+func (d *Detector) remove(id string) (int32, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	idx, err := d.docs.Remove(id)
 	if err != nil {
-		return err
+		return -1, err
 	}
 	for _, k := range d.keys[idx] {
 		postings.Delete(d.post, k, idx)
 	}
 	d.keys[idx] = nil
-	return nil
+	return d.handle[idx], nil
 }
 
 // Len returns the number of live documents.
@@ -264,7 +401,51 @@ func (d *Detector) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.docs.Close() {
-		d.post, d.keys = nil, nil
+		d.post, d.keys, d.handle = nil, nil, nil
+		d.pool.close()
 	}
 	return nil
+}
+
+// signerPool keeps the Signers of Adds in progress for reuse: at most
+// GOMAXPROCS idle ones, so that memory follows the parallelism in use.
+type signerPool struct {
+	cfg    Config
+	tc     textproc.Config
+	idf    *textproc.IDF
+	mu     sync.Mutex
+	free   []*Signer
+	closed bool
+}
+
+// get returns an idle Signer, or a new one (which cannot fail: the same
+// Config built the first).
+func (p *signerPool) get() (*Signer, error) {
+	p.mu.Lock()
+	if n := len(p.free); n > 0 {
+		s := p.free[n-1]
+		p.free[n-1] = nil
+		p.free = p.free[:n-1]
+		p.mu.Unlock()
+		return s, nil
+	}
+	p.mu.Unlock()
+	return newSigner(p.cfg, p.tc, p.idf)
+}
+
+// put tidies s and keeps it for reuse.
+func (p *signerPool) put(s *Signer) {
+	s.tidy()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.closed && len(p.free) < runtime.GOMAXPROCS(0) {
+		p.free = append(p.free, s)
+	}
+}
+
+// close drops the idle Signers.
+func (p *signerPool) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.free, p.closed = nil, true
 }

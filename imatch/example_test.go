@@ -16,8 +16,8 @@ const (
 	another = "A late header from the veteran defender gave the visitors a two to one win in Saturday's cup semi-final, ending the home side's unbeaten run of fourteen matches in front of a sold-out stadium."
 )
 
-// reference builds a frozen IDF table from a reference collection (seed 000
-// §5.1.3 used the last 25% of its corpus): here, a few analysed texts.
+// reference builds a frozen IDF table from a reference collection (Varol
+// 2012 §5.1.3 used the last 25% of its corpus): here, a few analysed texts.
 func reference(texts ...string) *textproc.IDF {
 	an, _ := textproc.NewAnalyzer(textproc.FullConfig(language.English))
 	idf := textproc.NewIDF(false)

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 // FuzzDetector adds arbitrary texts: no panic, a document never matches
@@ -29,7 +30,10 @@ func FuzzDetector(f *testing.F) {
 			assert.NotEqual(t, "b", m.ID)
 			hasA = hasA || m.ID == "a"
 		}
-		if len(d.signer.toks) > 0 {
+		probe, err := NewSigner(cfg, textproc.NewIDF(false))
+		require.NoError(t, err)
+		probe.analyze(text)
+		if len(probe.toks) > 0 {
 			assert.True(t, hasA, "exact copy of %q not found: %v", text, ms)
 		}
 		c, err := d.Cluster("a")

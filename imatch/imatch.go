@@ -10,194 +10,9 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
+	"github.com/seed-9ef9c1df/neardup/internal/scratch"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
-
-// Defaults. A zero Config field takes the constant of the same name.
-const (
-	// DefaultSkip is the number of highest-idf terms SelectRank drops:
-	// "First two words with the highest idf values are ignored since they
-	// are likely to be misspellings" (Varol 2012 §4.1.3).
-	DefaultSkip = 2
-	// DefaultKeep is the number of terms SelectRank keeps after the skipped
-	// ones: "ten words with the highest idf values are used to create a
-	// fingerprint" (Varol 2012 §4.1.3).
-	DefaultKeep = 10
-	// DefaultBandLow and DefaultBandHigh bound the normalised idf of the
-	// terms SelectBand keeps, nidf = ln((N+1)/df) / ln(N+1): the I-Match mode
-	// of the SpotSigs release (Theobald et al. 2008), also the idf band of
-	// Alonso et al. 2013 §4.1.
-	DefaultBandLow  = 0.2
-	DefaultBandHigh = 0.85
-	// DefaultMinTerms is the fewest selected terms a signature needs; a
-	// document with fewer gets none under that lexicon, so that near-empty
-	// documents do not all collide (not in the papers; the value is our
-	// choice).
-	DefaultMinTerms = 5
-	// DefaultLexiconKeep is the fraction of the lexicon each random
-	// sub-lexicon keeps (FreeDiscovery's rand_lexicon_ratio = 0.7; Kołcz et
-	// al. 2004 do not state theirs).
-	DefaultLexiconKeep = 0.7
-	// DefaultPrefixLen is the first-N stemming length (Varol 2012 §2.1.1).
-	DefaultPrefixLen = textproc.DefaultPrefixLen
-)
-
-// Selection says which terms of a document enter its signature.
-type Selection int
-
-const (
-	// SelectRank ranks the document's unique terms by idf, highest first,
-	// drops the first Skip and keeps the next Keep (Varol 2012 §4.1.3,
-	// Varol et al. 2011 §4): CoDet's adaptation of I-Match. The default.
-	SelectRank Selection = iota
-	// SelectBand keeps every unique term whose normalised idf lies in
-	// [BandLow, BandHigh]: the collection-statistics lexicon of I-Match
-	// (Chowdhury et al. 2002) with the cut-offs of the SpotSigs release.
-	SelectBand
-)
-
-// Encoding says how the sorted terms are serialised before hashing.
-type Encoding int
-
-const (
-	// EncodeLengthPrefixed writes each term as a uvarint length and its
-	// bytes: no two term lists encode alike. The default.
-	EncodeLengthPrefixed Encoding = iota
-	// EncodeConcat concatenates the terms with no separator, as the
-	// SpotSigs release does ("ab"+"c" and "a"+"bc" collide): for fidelity
-	// experiments only.
-	EncodeConcat
-)
-
-// Config configures I-Match. The zero value is CoDet's adaptation (Varol 2012
-// §4.1.3) over language-neutral text: stopword removal (where the language
-// has a list), first-5 stemming, rank selection skipping 2 and keeping 10
-// terms, no lexicon randomisation, length-prefixed encoding.
-type Config struct {
-	// Language is a BCP 47 tag ("en", "tr", ...) selecting case folding,
-	// stopwords and sentence rules; "" is language-neutral, as is any
-	// language without rules of its own (textproc.RuleSet).
-	Language string
-	// KeepStopwords keeps the language's stopwords (Varol 2012 §2.1 removes
-	// them).
-	KeepStopwords bool
-	// Stemmer selects the stemmer; zero (textproc.StemDefault) is
-	// textproc.StemPrefix, first-N stemming (Varol 2012 §2.1.1, the
-	// preprocessing of every detector in its §5.1). Terms of scripts
-	// written without spaces (character bigrams) are never cut.
-	Stemmer textproc.Stemmer
-	// PrefixLen is the StemPrefix length; 0 means DefaultPrefixLen.
-	PrefixLen int
-
-	// Selection picks the term selection rule (default SelectRank).
-	Selection Selection
-	// Skip is how many highest-idf terms SelectRank drops; 0 means
-	// DefaultSkip, a negative value drops none.
-	Skip int
-	// Keep is how many terms SelectRank keeps; 0 means DefaultKeep.
-	Keep int
-	// BandLow and BandHigh bound SelectBand's normalised idf; 0 means
-	// DefaultBandLow and DefaultBandHigh.
-	BandLow, BandHigh float64
-	// MinTerms is the fewest selected terms a signature needs; 0 means
-	// DefaultMinTerms.
-	MinTerms int
-
-	// Lexicons is the number K of extra random sub-lexicons (Kołcz et al.
-	// 2004): each document gets K+1 digests and two documents match when
-	// any of them agree. 0 is plain I-Match.
-	Lexicons int
-	// LexiconKeep is the fraction of terms each random sub-lexicon keeps;
-	// 0 means DefaultLexiconKeep.
-	LexiconKeep float64
-	// Seed derives the random sub-lexicons.
-	Seed uint64
-
-	// Encoding serialises the sorted terms (default EncodeLengthPrefixed).
-	Encoding Encoding
-	// Content selects the part of each text that is read: its main-content
-	// blocks (textproc.ContentMain: navigation, menus and other
-	// boilerplate blocks skipped, see textproc.ContentFilter) or the whole
-	// text (textproc.ContentAll); zero means DefaultContent.
-	Content textproc.Content
-	// MaxTextBytes is the largest text Add accepts; 0 means
-	// detector.DefaultMaxTextBytes.
-	MaxTextBytes int
-}
-
-// DefaultContent is the part of a text read by default: the main content,
-// boilerplate blocks skipped (textproc.ContentFilter).
-const DefaultContent = textproc.ContentMain
-
-// maxLexicons bounds Config.Lexicons: each lexicon costs one digest per
-// document.
-const maxLexicons = 1024
-
-// resolve fills defaults and validates cfg.
-func (cfg Config) resolve() (Config, textproc.Config, error) {
-	bad := func(format string, args ...any) (Config, textproc.Config, error) {
-		return cfg, textproc.Config{}, fmt.Errorf("imatch: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
-	}
-	tc, err := textcfg.Pipeline(cfg.Language, cfg.KeepStopwords, cfg.Stemmer, textproc.StemPrefix, cfg.PrefixLen)
-	if err != nil {
-		return cfg, textproc.Config{}, fmt.Errorf("%s: %w", "imatch", err)
-	}
-	cfg.Stemmer, cfg.PrefixLen = tc.Stemmer, tc.PrefixLen
-	if cfg.Selection != SelectRank && cfg.Selection != SelectBand {
-		return bad("Selection (%d) must be SelectRank (0) or SelectBand (1)", cfg.Selection)
-	}
-	switch {
-	case cfg.Skip == 0:
-		cfg.Skip = DefaultSkip
-	case cfg.Skip < 0:
-		cfg.Skip = 0
-	}
-	if cfg.Keep < 0 {
-		return bad("Keep (%d) must be ≥ 0", cfg.Keep)
-	}
-	if cfg.Keep == 0 {
-		cfg.Keep = DefaultKeep
-	}
-	if cfg.BandLow == 0 {
-		cfg.BandLow = DefaultBandLow
-	}
-	if cfg.BandHigh == 0 {
-		cfg.BandHigh = DefaultBandHigh
-	}
-	if !(cfg.BandLow >= 0 && cfg.BandLow <= cfg.BandHigh && cfg.BandHigh <= 1) {
-		return bad("BandLow (%g) and BandHigh (%g) must satisfy 0 ≤ BandLow ≤ BandHigh ≤ 1", cfg.BandLow, cfg.BandHigh)
-	}
-	if cfg.MinTerms < 0 {
-		return bad("MinTerms (%d) must be ≥ 0", cfg.MinTerms)
-	}
-	if cfg.MinTerms == 0 {
-		cfg.MinTerms = DefaultMinTerms
-	}
-	if cfg.Selection == SelectRank && cfg.MinTerms > cfg.Keep {
-		return bad("MinTerms (%d) must not exceed Keep (%d)", cfg.MinTerms, cfg.Keep)
-	}
-	if cfg.Lexicons < 0 || cfg.Lexicons > maxLexicons {
-		return bad("Lexicons (%d) must be in [0, %d]", cfg.Lexicons, maxLexicons)
-	}
-	if cfg.LexiconKeep == 0 {
-		cfg.LexiconKeep = DefaultLexiconKeep
-	}
-	if !(cfg.LexiconKeep > 0 && cfg.LexiconKeep <= 1) {
-		return bad("LexiconKeep (%g) must be in (0, 1]", cfg.LexiconKeep)
-	}
-	if cfg.Encoding != EncodeLengthPrefixed && cfg.Encoding != EncodeConcat {
-		return bad("Encoding (%d) must be EncodeLengthPrefixed (0) or EncodeConcat (1)", cfg.Encoding)
-	}
-	if cfg.MaxTextBytes < 0 {
-		return bad("MaxTextBytes (%d) must be ≥ 0", cfg.MaxTextBytes)
-	}
-	if cfg.Content, err = textcfg.Content(cfg.Content, DefaultContent); err != nil {
-		return bad("%v", err)
-	}
-	tc.Content = cfg.Content
-	return cfg, tc, nil
-}
 
 // Digest is a 128-bit xxh3 digest of a document's selected terms (the
 // papers used SHA1; only equality of digests is meaningful).
@@ -218,23 +33,48 @@ const exactLexicon = -1
 // Signer computes I-Match signatures of single documents, without an index.
 // A Signer is not safe for concurrent use (it owns an analyzer and scratch
 // buffers); use one per goroutine. The IDF table it reads is.
+//
+// A Signer interns the terms it sees: its analyzer keeps each distinct term
+// and each distinct surface form of a word, and the Signer a few bytes of
+// cache per term. So that an endless stream of new words (URLs, ids,
+// numbers) does not grow them without bound, the Signer starts afresh when
+// its vocabulary exceeds its limit, when it has analysed 16 times its limit
+// in tokens since the last fresh start (which bounds the surface forms), or
+// after a single document of more tokens than its limit. The limit is twice
+// the terms seen in at least two documents since the last fresh start (the
+// recurring vocabulary), and at least 65,536: memory follows the recurring
+// vocabulary, and a document of millions of distinct tokens is forgotten
+// once it is signed. Buffers sized by one huge document are let go too.
 type Signer struct {
 	cfg Config
+	tc  textproc.Config
 	an  *textproc.Analyzer
 	idf *textproc.IDF
 
-	toks    []textproc.Token // of the text being signed
-	stamp   []uint32         // per term ID: serial of the last document it was seen in
-	serial  uint32
-	uniq    []uint32 // unique term IDs of the current document, first-seen order
-	terms   []string // the same as strings
-	dfCache []int64  // per term ID, when the table is frozen; -1 = not cached
-	hcache  []uint64 // per term ID: lexicon hash of the term; valid when hset
-	hset    []bool
-	sel     []cand
-	all     []cand
-	buf     []byte
+	toks  []textproc.Token // of the text being signed
+	uniq  []uint32         // unique term IDs of the current document, first-seen order
+	terms []string         // the same as strings
+	vocab vocabCache
+	sel   []cand
+	all   []cand
+	buf   []byte
 }
+
+// vocabCache holds what a Signer caches per term ID of its analyzer.
+type vocabCache struct {
+	stamp   []uint32 // serial of the last document the term was seen in
+	uses    []uint8  // documents the term was seen in since the last fresh start, saturating at 2
+	dfCache []int64  // when the table is frozen; -1 = not cached
+	hcache  []uint64 // lexicon hash of the term; valid when hset
+	hset    []bool
+	serial  uint32
+	limit   int // vocabulary size that triggers a fresh start
+	tokens  int // tokens analysed since the last fresh start
+}
+
+// vocabFloor is the smallest vocabulary a Signer keeps before it starts
+// afresh (a variable so that tests can shrink it).
+var vocabFloor = 1 << 16
 
 type cand struct {
 	df   int64
@@ -255,11 +95,16 @@ func NewSigner(cfg Config, idf *textproc.IDF) (*Signer, error) {
 	if idf == nil {
 		return nil, fmt.Errorf("imatch: NewSigner: nil IDF table: %w", detector.ErrInvalidConfig)
 	}
+	return newSigner(cfg, tc, idf)
+}
+
+// newSigner returns a Signer for a resolved Config and its pipeline.
+func newSigner(cfg Config, tc textproc.Config, idf *textproc.IDF) (*Signer, error) {
 	an, err := textproc.NewAnalyzer(tc)
 	if err != nil {
 		return nil, fmt.Errorf("imatch: %v: %w", err, detector.ErrInvalidConfig)
 	}
-	return &Signer{cfg: cfg, an: an, idf: idf}, nil
+	return &Signer{cfg: cfg, tc: tc, an: an, idf: idf, vocab: vocabCache{limit: vocabFloor}}, nil
 }
 
 // Config returns the Signer's configuration with every default filled in.
@@ -276,28 +121,97 @@ func (s *Signer) Sign(text string) []Key {
 // AppendSign appends the signatures of text to dst, as Sign does.
 func (s *Signer) AppendSign(dst []Key, text string) []Key {
 	s.analyze(text)
-	return s.appendKeys(dst)
+	dst = s.appendKeys(dst)
+	s.tidy()
+	return dst
 }
 
 // analyze tokenises text and collects its unique terms.
 func (s *Signer) analyze(text string) {
 	s.toks = s.an.Tokens(text)
-	if n := s.an.VocabularySize(); n > len(s.stamp) {
-		s.stamp = append(s.stamp, make([]uint32, n-len(s.stamp))...)
-	}
-	s.serial++
-	if s.serial == 0 { // wrapped: reset stamps
-		clear(s.stamp)
-		s.serial = 1
+	s.grow()
+	v := &s.vocab
+	v.tokens += len(s.toks)
+	v.serial++
+	if v.serial == 0 { // wrapped: reset stamps
+		clear(v.stamp)
+		v.serial = 1
 	}
 	s.uniq, s.terms = s.uniq[:0], s.terms[:0]
 	for _, t := range s.toks {
-		if s.stamp[t.ID] != s.serial {
-			s.stamp[t.ID] = s.serial
+		if v.stamp[t.ID] != v.serial {
+			v.stamp[t.ID] = v.serial
+			v.uses[t.ID] = min(v.uses[t.ID]+1, 2)
 			s.uniq = append(s.uniq, t.ID)
 			s.terms = append(s.terms, t.Term)
 		}
 	}
+}
+
+// grow extends the per-term caches to the analyzer's vocabulary.
+func (s *Signer) grow() {
+	n := s.an.VocabularySize()
+	v := &s.vocab
+	if n <= len(v.stamp) {
+		return
+	}
+	old := len(v.dfCache)
+	v.dfCache = slices.Grow(v.dfCache, n-old)[:n]
+	for j := old; j < n; j++ {
+		v.dfCache[j] = -1
+	}
+	v.stamp = append(v.stamp, make([]uint32, n-len(v.stamp))...)
+	v.uses = append(v.uses, make([]uint8, n-len(v.uses))...)
+	v.hset = append(v.hset, make([]bool, n-len(v.hset))...)
+	v.hcache = append(v.hcache, make([]uint64, n-len(v.hcache))...)
+}
+
+// tidy runs after a document is signed and its analysis used: buffers a
+// huge document grew are let go, and a vocabulary past its limit is
+// forgotten (see [Signer]).
+func (s *Signer) tidy() {
+	n := len(s.uniq)
+	big := len(s.toks) > s.vocab.limit
+	if big {
+		n = 0 // an outlier: keep nothing of its size
+	}
+	s.uniq = scratch.Shrink(s.uniq, n)
+	s.terms = scratch.Shrink(s.terms, n)
+	s.all = scratch.Shrink(s.all, n)
+	s.sel = scratch.Shrink(s.sel, n)
+	s.buf = scratch.Shrink(s.buf, 16*n)
+	v := &s.vocab
+	if big || s.an.VocabularySize() > v.limit || v.tokens > 16*v.limit {
+		s.forget()
+	}
+}
+
+// forget starts a fresh vocabulary: a new analyzer and empty per-term
+// caches. The next limit is twice the terms seen in at least two documents
+// since the last fresh start (the recurring vocabulary), at least
+// vocabFloor.
+func (s *Signer) forget() {
+	recurring := 0
+	for _, u := range s.vocab.uses {
+		if u >= 2 {
+			recurring++
+		}
+	}
+	an, err := textproc.NewAnalyzer(s.tc)
+	if err != nil {
+		return // cannot happen: the same Config built the first one
+	}
+	s.an = an
+	s.toks = nil // the old analyzer's buffer, and its terms
+	s.vocab = vocabCache{limit: max(vocabFloor, 2*recurring)}
+}
+
+// scratchBytes returns the bytes held by the Signer's per-term buffers
+// (not the analyzer's), for tests.
+func (s *Signer) scratchBytes() int {
+	v := &s.vocab
+	return 4*cap(s.uniq) + 16*cap(s.terms) + 32*cap(s.all) + 32*cap(s.sel) + cap(s.buf) +
+		4*cap(v.stamp) + cap(v.uses) + 8*cap(v.dfCache) + 8*cap(v.hcache) + cap(v.hset)
 }
 
 // df returns the document frequency of term i of the current document,
@@ -307,10 +221,9 @@ func (s *Signer) df(i int, frozen bool, n int64) int64 {
 	id := s.uniq[i]
 	var df int64
 	if frozen {
-		s.growCaches()
-		if df = s.dfCache[id]; df < 0 {
+		if df = s.vocab.dfCache[id]; df < 0 {
 			df = s.idf.DF(s.terms[i])
-			s.dfCache[id] = df
+			s.vocab.dfCache[id] = df
 		}
 	} else {
 		df = s.idf.DF(s.terms[i])
@@ -318,32 +231,17 @@ func (s *Signer) df(i int, frozen bool, n int64) int64 {
 	return min(max(df, 1), max(n, 1))
 }
 
-// growCaches extends the per-term caches to the vocabulary.
-func (s *Signer) growCaches() {
-	n := s.an.VocabularySize()
-	if n <= len(s.dfCache) {
-		return
-	}
-	old := len(s.dfCache)
-	s.dfCache = slices.Grow(s.dfCache, n-old)[:n]
-	for j := old; j < n; j++ {
-		s.dfCache[j] = -1
-	}
-	s.hset = append(s.hset, make([]bool, n-len(s.hset))...)
-	s.hcache = append(s.hcache, make([]uint64, n-len(s.hcache))...)
-}
-
 // inLexicon reports whether candidate c belongs to random sub-lexicon j ≥ 1:
 // a term is kept when a hash of it under the lexicon's seed falls below
 // LexiconKeep (Kołcz et al. 2004: each sub-lexicon removes a random fraction
 // of the lexicon; the hash makes the choice without storing the lexicon).
 func (s *Signer) inLexicon(c cand, j int) bool {
-	s.growCaches()
-	if !s.hset[c.id] {
-		s.hcache[c.id] = hashx.String64(c.term, s.cfg.Seed)
-		s.hset[c.id] = true
+	v := &s.vocab
+	if !v.hset[c.id] {
+		v.hcache[c.id] = hashx.String64(c.term, s.cfg.Seed)
+		v.hset[c.id] = true
 	}
-	h := hashx.Mix64(s.hcache[c.id] ^ hashx.Mix64(uint64(j)*0x9e3779b97f4a7c15))
+	h := hashx.Mix64(v.hcache[c.id] ^ hashx.Mix64(uint64(j)*0x9e3779b97f4a7c15))
 	return float64(h>>11)/(1<<53) < s.cfg.LexiconKeep
 }
 
@@ -383,7 +281,7 @@ func (s *Signer) appendKeys(dst []Key) []Key {
 		slices.SortFunc(s.all, func(a, b cand) int {
 			return cmp.Or(cmp.Compare(a.df, b.df), cmp.Compare(a.term, b.term))
 		})
-		limit := s.cfg.Skip + s.cfg.Keep
+		limit := s.cfg.skip() + s.cfg.Keep
 		for j := 0; j <= s.cfg.Lexicons; j++ {
 			s.sel = s.sel[:0]
 			for _, c := range s.all {
@@ -394,7 +292,7 @@ func (s *Signer) appendKeys(dst []Key) []Key {
 					s.sel = append(s.sel, c)
 				}
 			}
-			s.sel = append(s.sel[:0], s.sel[min(s.cfg.Skip, len(s.sel)):]...)
+			s.sel = append(s.sel[:0], s.sel[min(s.cfg.skip(), len(s.sel)):]...)
 			dst = s.emit(dst, j)
 		}
 	}
@@ -444,7 +342,7 @@ func better(a, b cand) bool {
 // small sorted array, then drops the first Skip.
 func (s *Signer) selectRank(frozen bool, n int64) {
 	s.sel = s.sel[:0]
-	limit := s.cfg.Skip + s.cfg.Keep
+	limit := s.cfg.skip() + s.cfg.Keep
 	for i := range s.uniq {
 		c := cand{df: s.df(i, frozen, n), term: s.terms[i], id: s.uniq[i]}
 		if len(s.sel) == limit && !better(c, s.sel[limit-1]) {
@@ -462,7 +360,7 @@ func (s *Signer) selectRank(frozen bool, n int64) {
 		}
 		s.sel[k] = c
 	}
-	skip := min(s.cfg.Skip, len(s.sel))
+	skip := min(s.cfg.skip(), len(s.sel))
 	s.sel = append(s.sel[:0], s.sel[skip:]...)
 }
 

@@ -3,6 +3,7 @@ package imatch
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -52,6 +53,8 @@ func TestNewErrors(t *testing.T) {
 		{Config{PrefixLen: -1}, "PrefixLen (-1)"},
 		{Config{Selection: 3}, "Selection (3)"},
 		{Config{Keep: -1}, "Keep (-1)"},
+		{Config{Keep: math.MaxInt}, "Keep (9223372036854775807)"},
+		{Config{Skip: math.MaxInt}, "Skip (9223372036854775807)"},
 		{Config{BandLow: 0.9, BandHigh: 0.5}, "BandLow (0.9)"},
 		{Config{BandHigh: 1.5}, "BandLow (0.2) and BandHigh (1.5)"},
 		{Config{MinTerms: -2}, "MinTerms (-2)"},
@@ -76,8 +79,11 @@ func TestNewErrors(t *testing.T) {
 
 	d, err := New(Config{Skip: -1, MinTerms: 1})
 	require.NoError(t, err)
-	assert.Equal(t, 0, d.Config().Skip, "a negative Skip drops none")
+	assert.Equal(t, -1, d.Config().Skip, "a negative Skip drops none")
 	assert.Equal(t, DefaultKeep, d.Config().Keep)
+	again, err := New(d.Config())
+	require.NoError(t, err)
+	assert.Equal(t, d.Config(), again.Config(), "the effective Config builds the same Detector")
 }
 
 // idfOf builds a frozen table where term w has document frequency df[w] out

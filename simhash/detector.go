@@ -2,11 +2,13 @@ package simhash
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 	"github.com/seed-9ef9c1df/neardup/internal/postings"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -24,24 +26,47 @@ import (
 // texts have equal fingerprints, and the digest is kept only for documents
 // with terms but no fingerprint (every feature dropped or weighing 0).
 //
-// A Detector is safe for concurrent use by multiple goroutines.
+// A Detector is safe for concurrent use by multiple goroutines. Add analyses
+// and (unless the Detector owns an online table) signs its text without
+// holding the Detector's lock, so Adds run in parallel and never stall
+// Containers. With its own online table, the Adds take turns (on a lock of
+// their own, which Containers, Fingerprint and Len never take) to count
+// their document and weigh its terms, so that every result is that of the
+// Adds run one by one in the order they took their turn; their analysis
+// still runs in parallel.
 type Detector struct {
-	mu     sync.RWMutex
-	docs   *docset.Set
-	signer *Signer
-	owned  bool
-	index  *Index
-	fps    []uint64 // by dense index
-	has    []bool   // the document has a fingerprint
-	online bool     // fingerprints depend on a table that can change
-	exact  map[hashx.Digest][]uint32
-	digest []hashx.Digest // by dense index, when exact != nil
-	hasDig []bool
-	stamp  []uint32
-	serial uint32
-	terms  []string
-	buf    []byte
+	cfg    Config
+	pool   signerPool
+	online bool           // fingerprints depend on a table that can change
+	live   *liveidf.Table // the Detector's own table, or nil; guarded by turn
+	idf    *textproc.IDF  // the caller's table, or nil
+
+	// turn orders the Adds and Removes of a Detector with its own table:
+	// each counts (or uncounts) its document while holding it.
+	turn  sync.Mutex
+	order liveidf.Order // inserts in turn order, after the turn
+
+	mu      sync.RWMutex
+	docs    *docset.Set
+	index   *Index
+	fps     []uint64 // by dense index
+	has     []bool   // the document has a fingerprint (and is in index)
+	exact   map[hashx.Digest][]uint32
+	digest  []hashx.Digest // by dense index, when hasDig
+	hasDig  []bool
+	handle  []int32             // by dense index: the document's handle in live
+	pending map[string]struct{} // IDs counted in a turn, not yet inserted
+
+	onCommit func(id string) // test hook, called under mu as a document is indexed
 }
+
+// testHookAnalysed, when set, runs in Add after the text is analysed and
+// before the Detector's lock is taken.
+var testHookAnalysed func()
+
+// testHookInTurn, when set, runs in Add of a Detector with its own table
+// while the Add holds its turn, before it takes the Detector's lock.
+var testHookInTurn func()
 
 var (
 	_ detector.Detector = (*Detector)(nil)
@@ -49,11 +74,12 @@ var (
 )
 
 // New returns a Detector. When cfg uses idf (WeightIDF, WeightTFIDF or
-// SkipTop ≥ 0) it keeps its own online IDF table, smoothed (log(1 + N/df),
-// so the first documents do not weigh every term 0): every added document is
-// counted before its fingerprint is computed, and removed documents stay
-// counted. It returns an error wrapping detector.ErrInvalidConfig for an
-// invalid Config, and nil otherwise.
+// SkipTop ≥ 0) it keeps its own online IDF table over its live documents,
+// smoothed (log(1 + N/df), so the first documents do not weigh every term
+// 0): every added document is counted before its fingerprint is computed,
+// and a removed document is uncounted, so the table holds the terms of the
+// live documents only. It returns an error wrapping
+// detector.ErrInvalidConfig for an invalid Config, and nil otherwise.
 func New(cfg Config) (*Detector, error) {
 	return newDetector(cfg, nil, true)
 }
@@ -68,18 +94,17 @@ func NewWithIDF(cfg Config, idf *textproc.IDF) (*Detector, error) {
 }
 
 func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
-	rc, _, err := cfg.resolve()
+	rc, tc, err := cfg.resolve()
 	if err != nil {
 		return nil, err
 	}
-	if owned {
-		if rc.usesIDF() {
-			idf = textproc.NewIDF(true)
-		} else {
-			owned = false
-		}
+	var live *liveidf.Table
+	if owned && rc.usesIDF() {
+		live = liveidf.New(true)
+	} else if idf == nil && rc.usesIDF() {
+		return nil, fmt.Errorf("simhash: NewWithIDF: nil IDF table with Weights %d and SkipTop %d: %w", rc.Weights, rc.SkipTop, detector.ErrInvalidConfig)
 	}
-	s, err := NewSigner(cfg, idf)
+	s, err := newSigner(rc, tc, idf)
 	if err != nil {
 		return nil, err
 	}
@@ -87,17 +112,31 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Detector{docs: docset.New("simhash", rc.MaxTextBytes), signer: s, owned: owned, index: ix, exact: make(map[hashx.Digest][]uint32)}
-	d.online = idf != nil && rc.usesIDF() && (owned || !idf.Frozen())
+	d := &Detector{cfg: rc, docs: docset.New("simhash", rc.MaxTextBytes), live: live, index: ix, exact: make(map[hashx.Digest][]uint32), pending: map[string]struct{}{}}
+	if live == nil {
+		d.idf = idf
+	}
+	d.online = live != nil || idf != nil && rc.usesIDF() && !idf.Frozen()
+	// With its own table the pool's Signers get it under the lock, for
+	// one document at a time, and hold no table between documents.
+	d.pool = signerPool{cfg: rc, tc: tc, idf: idf}
+	d.pool.put(s)
 	return d, nil
 }
 
 // Config returns the Detector's configuration with every default filled in.
-func (d *Detector) Config() Config { return d.signer.cfg }
+func (d *Detector) Config() Config { return d.cfg }
 
-// IDF returns the table the Detector weighs features with (its own online
-// table for a Detector from [New]), or nil if it uses none.
-func (d *Detector) IDF() *textproc.IDF { return d.signer.idf }
+// IDF returns the table the Detector weighs features with, or nil if it
+// uses none. For a Detector from [New] this is its own online table, which
+// it replaces by a compact copy after most of its documents are removed:
+// call IDF again rather than keep the result across Removes.
+func (d *Detector) IDF() *textproc.IDF {
+	if d.live != nil {
+		return d.live.IDF()
+	}
+	return d.idf
+}
 
 // Fingerprint returns the fingerprint of the live document id, and false if
 // it has none (no features).
@@ -113,32 +152,96 @@ func (d *Detector) Fingerprint(id string) (uint64, bool, error) {
 
 // Add indexes doc and returns its near-duplicates, nearest first. Add time
 // is that of [Signer.Sign] plus one [Index.Query] and one [Index.Add].
+//
+// The checks that need no analysis (closed, empty ID, size, duplicate ID)
+// come first; the text is then analysed without the lock, and the checks
+// are repeated under it: of several Adds of one new ID at once, exactly one
+// succeeds and the others return detector.ErrDuplicateID.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if err := d.docs.Check(doc); err != nil {
+	d.mu.RLock()
+	err := d.docs.Check(doc)
+	d.mu.RUnlock()
+	if err != nil {
 		return nil, err
 	}
-	s := d.signer
-	if s.lite {
-		s.analyse(doc.Text)
-	} else {
-		s.toks = s.an.Tokens(doc.Text)
-		if d.owned && len(s.toks) > 0 {
-			_ = s.idf.AddDocument(d.uniqueTerms()) // our table is never frozen
-		}
-		s.prepare()
+	s, err := d.pool.get()
+	if err != nil {
+		return nil, err
 	}
-	fp, ok := s.sign()
+	defer d.pool.put(s)
+	s.analyse(doc.Text)
+	if testHookAnalysed != nil {
+		testHookAnalysed()
+	}
+	var fp uint64
+	var ok bool
+	if d.live == nil {
+		s.weigh()
+		fp, ok = s.sign()
+	}
+	// The exact digest: for every document with terms when the
+	// fingerprints can change (always the case with our own table), and
+	// for documents with terms but no fingerprint otherwise.
 	var dig hashx.Digest
 	hasDig := false
 	if (d.online || !ok) && len(s.th) > 0 {
 		if s.lite {
 			s.toks = s.an.Tokens(doc.Text) // a text without features: rare
 		}
-		d.buf, dig = hashx.TokensDigest(d.buf, s.toks)
+		s.digBuf, dig = hashx.TokensDigest(s.digBuf, s.toks)
 		hasDig = true
 	}
+
+	if d.live == nil {
+		return d.insert(doc, fp, ok, dig, hasDig, -1)
+	}
+	// Our own table: in our turn, check again (an ID counted in an
+	// earlier turn but not yet inserted is pending), count the document
+	// and weigh its terms against the table as it now is, and take a
+	// ticket; insert in ticket order, while the next turn proceeds.
+	packed := liveidf.Pack(s.terms)
+	d.turn.Lock()
+	d.mu.Lock()
+	err = d.docs.Check(doc)
+	if _, dup := d.pending[doc.ID]; dup && err == nil {
+		err = fmt.Errorf("simhash: Add(%q): %w", doc.ID, detector.ErrDuplicateID)
+	}
+	if err == nil {
+		d.pending[doc.ID] = struct{}{}
+	}
+	d.mu.Unlock()
+	if err != nil {
+		d.turn.Unlock()
+		return nil, err
+	}
+	h := d.live.AddPacked(s.terms, packed)
+	s.idf = d.live.IDF()
+	s.weigh()   // the weights are copied: sign reads no table
+	s.idf = nil // the table may be replaced by the next Remove
+	ticket := d.order.Ticket()
+	if testHookInTurn != nil {
+		testHookInTurn()
+	}
+	d.turn.Unlock()
+	fp, ok = s.sign()
+	d.order.Wait(ticket)
+	ms, err := d.insert(doc, fp, ok, dig, hasDig, h)
+	d.order.Done()
+	if err != nil { // closed meanwhile
+		d.turn.Lock()
+		d.live.Remove(h)
+		d.turn.Unlock()
+	}
+	return ms, err
+}
+
+// insert indexes a signed document under the Detector's lock: the checks
+// are repeated (closed, duplicate ID), and of several Adds of one new ID
+// exactly one gets here first.
+func (d *Detector) insert(doc detector.Doc, fp uint64, ok bool, dig hashx.Digest, hasDig bool, h int32) ([]detector.Match, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.pending, doc.ID)
 	idx, err := d.docs.Add(doc)
 	if err != nil {
 		return nil, err
@@ -149,8 +252,9 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		d.has = append(d.has, make([]bool, n-len(d.has))...)
 		d.digest = append(d.digest, make([]hashx.Digest, n-len(d.digest))...)
 		d.hasDig = append(d.hasDig, make([]bool, n-len(d.hasDig))...)
+		d.handle = append(d.handle, make([]int32, n-len(d.handle))...)
 	}
-	d.fps[idx], d.has[idx] = fp, ok
+	d.fps[idx], d.has[idx], d.handle[idx] = fp, ok, h
 	if ok {
 		d.index.Add(idx, fp)
 	}
@@ -158,28 +262,10 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		d.digest[idx], d.hasDig[idx] = dig, true
 		d.exact[dig] = append(d.exact[dig], idx)
 	}
+	if d.onCommit != nil {
+		d.onCommit(doc.ID)
+	}
 	return ms, nil
-}
-
-// uniqueTerms returns the distinct terms of the analysed document.
-func (d *Detector) uniqueTerms() []string {
-	s := d.signer
-	if n := s.an.VocabularySize(); n > len(d.stamp) {
-		d.stamp = append(d.stamp, make([]uint32, n-len(d.stamp))...)
-	}
-	d.serial++
-	if d.serial == 0 {
-		clear(d.stamp)
-		d.serial = 1
-	}
-	d.terms = d.terms[:0]
-	for _, t := range s.toks {
-		if d.stamp[t.ID] != d.serial {
-			d.stamp[t.ID] = d.serial
-			d.terms = append(d.terms, t.Term)
-		}
-	}
-	return d.terms
 }
 
 // matches returns the live documents other than self within distance K of
@@ -219,26 +305,44 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	return d.matches(idx, d.fps[idx], d.has[idx], d.digest[idx], d.hasDig[idx]), nil
 }
 
-// Remove forgets the live document id. Its terms stay counted in an online
+// Remove forgets the live document id, and uncounts it from the online
 // IDF table the Detector owns.
 func (d *Detector) Remove(id string) error {
+	if d.live != nil {
+		d.turn.Lock() // uncounting changes the table the next Add reads
+		defer d.turn.Unlock()
+		t := d.order.Ticket()
+		d.order.Wait(t) // the Adds of earlier turns are inserted
+		defer d.order.Done()
+	}
+	h, err := d.remove(id)
+	if err == nil && d.live != nil {
+		d.live.Remove(h)
+	}
+	return err
+}
+
+// remove takes document id out of the index and returns its handle in the
+// online table.
+func (d *Detector) remove(id string) (int32, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	idx, err := d.docs.Remove(id)
 	if err != nil {
-		return err
+		return -1, err
 	}
 	if d.has[idx] {
-		if !d.index.Remove(idx, d.fps[idx]) {
-			return fmt.Errorf("simhash: Remove(%q): index out of step: %w", id, detector.ErrUnknownID)
-		}
+		// insert puts (idx, fps[idx]) in the index exactly when it sets
+		// has[idx], under this lock, and only remove takes it out: it is
+		// there (TestIndexInStep).
+		d.index.Remove(idx, d.fps[idx])
 	}
 	d.has[idx], d.fps[idx] = false, 0
 	if d.hasDig[idx] {
 		postings.Delete(d.exact, d.digest[idx], idx)
 		d.hasDig[idx] = false
 	}
-	return nil
+	return d.handle[idx], nil
 }
 
 // Len returns the number of live documents.
@@ -254,7 +358,51 @@ func (d *Detector) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.docs.Close() {
-		d.index, d.fps, d.has, d.exact, d.digest, d.hasDig = nil, nil, nil, nil, nil, nil
+		d.index, d.fps, d.has, d.exact, d.digest, d.hasDig, d.handle = nil, nil, nil, nil, nil, nil, nil
+		d.pool.close()
 	}
 	return nil
+}
+
+// signerPool keeps the Signers of Adds in progress for reuse: at most
+// GOMAXPROCS idle ones, so that memory follows the parallelism in use.
+type signerPool struct {
+	cfg    Config
+	tc     textproc.Config
+	idf    *textproc.IDF
+	mu     sync.Mutex
+	free   []*Signer
+	closed bool
+}
+
+// get returns an idle Signer, or a new one (which cannot fail: the same
+// Config and table built the first).
+func (p *signerPool) get() (*Signer, error) {
+	p.mu.Lock()
+	if n := len(p.free); n > 0 {
+		s := p.free[n-1]
+		p.free[n-1] = nil
+		p.free = p.free[:n-1]
+		p.mu.Unlock()
+		return s, nil
+	}
+	p.mu.Unlock()
+	return newSigner(p.cfg, p.tc, p.idf)
+}
+
+// put tidies s and keeps it for reuse.
+func (p *signerPool) put(s *Signer) {
+	s.tidy()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.closed && len(p.free) < runtime.GOMAXPROCS(0) {
+		p.free = append(p.free, s)
+	}
+}
+
+// close drops the idle Signers.
+func (p *signerPool) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.free, p.closed = nil, true
 }

@@ -34,10 +34,27 @@
 // O(u·64) accumulation and O(u·SkipTop) to find the dropped features, with
 // no allocation in the steady state. Add and Containers are one
 // [Index.Query]: O(t·(log N + N/2^p)) for N stored fingerprints and t tables
-// of p-bit keys (default K = 3: 4 tables of 16 bits). The index holds 12
-// bytes per fingerprint and table (about 50 bytes per fingerprint for K = 3,
-// BenchmarkIndexQuery); the Detector adds 26 bytes per document, the ID
-// table, and a digest map entry per document when its IDF table is online.
+// of p-bit keys (default K = 3: 4 tables of 16 bits).
+//
+// # Memory
+//
+// Memory follows the live documents, not everything ever added:
+//
+//   - The index holds 12 bytes per fingerprint and table (48 for K = 3);
+//     the Detector adds 26 bytes per document, the ID table, and a digest
+//     map entry per document when its IDF table is online.
+//   - The online table of [New] counts the live documents only: Remove
+//     uncounts a document, and a term whose last live document goes leaves
+//     the table. Each live document keeps its distinct terms, packed (their
+//     bytes plus one per term), to be uncounted. When the counted term
+//     occurrences fall below a quarter of their peak (and the peak is over
+//     65,536), the table is rebuilt from the live documents, so the space a
+//     huge removed document took is given back.
+//   - Each [Signer] (the Detector keeps at most GOMAXPROCS idle ones)
+//     interns at most max(65,536, 2 × recurring terms) terms and analyses at
+//     most 16 times that many tokens before it starts a fresh vocabulary
+//     (see [Signer]); buffers grown by one huge document are let go after
+//     it.
 //
 // # Parameters
 //
@@ -57,24 +74,34 @@
 //     configuration. On pages that keep their navigation and boilerplate
 //     (the SpotSigs Gold Set) spot features with tf weights are what makes
 //     a 64-bit fingerprint separate stories rather than site templates;
-//     such near-duplicates lie at distances of 16-22 bits, not 3
-//     (TestGoldSetQuality).
+//     such near-duplicates lie at distances well above 3 bits.
 //
 // # Defaults
 //
 // The content filter ([DefaultContent]) was chosen by one procedure over
-// news pages with their boilerplate (Gold Set dev), graded reuse, clean
-// wire copy (Reuters-21578) and Turkish news (go run ./examples/defaults;
-// the README says how); the Hamming distance K and the features were kept:
-// a 64-bit fingerprint has no notion of how much evidence two texts share,
-// and every setting that finds Gold Set pages (spot-signature features at K
-// = 15 or 20, strict F1 0.65 and 0.80) joins hundreds of unrelated Reuters
-// notices into one cluster (484 and all 19,037 documents). At the defaults
-// it finds near-exact copies: Gold Set dev strict F1 0.08, precision 0.999.
+// news pages with their boilerplate, graded reuse, clean wire copy and
+// Turkish news; the Hamming distance K and the features were kept: a 64-bit
+// fingerprint has no notion of how much evidence two texts share, and every
+// setting that finds the Gold Set's near-duplicate pages (spot-signature
+// features at a large K) also joins hundreds of unrelated short wire notices
+// into one cluster. At the defaults it finds near-exact copies, with high
+// precision and low recall on pages.
+//
+// Measured figures (quality by K and configuration, speed, memory) are in
+// docs/simhash.md in the repository, with the commands that regenerate
+// them.
 //
 // # Concurrency
 //
-// A [Detector] is safe for concurrent use by multiple goroutines. A [Signer]
-// is not; use one per goroutine. An [Index] allows concurrent Queries but
-// needs exclusive access for Add and Remove.
+// A [Detector] is safe for concurrent use by multiple goroutines; Adds
+// analyse their texts in parallel, outside the Detector's lock (see
+// [Detector]). A [Signer] is not; use one per goroutine. An [Index] allows
+// concurrent Queries but needs exclusive access for Add and Remove.
+//
+// # Errors
+//
+// Constructors return errors wrapping detector.ErrInvalidConfig that name
+// the field; Add, Containers and Remove return errors wrapping the sentinels
+// of package detector (ErrEmptyID, ErrTooLarge, ErrDuplicateID,
+// ErrUnknownID, ErrClosed).
 package simhash

@@ -53,7 +53,7 @@ func ExampleNew() {
 }
 
 func ExampleDetector_Containers() {
-	// A frozen reference IDF table (seed 000 §5.1.3 built one from a
+	// A frozen reference IDF table (Varol 2012 §5.1.3 built one from a
 	// reference collection); here three tiny documents.
 	idf := textproc.NewIDF(false)
 	for _, doc := range [][]string{{"bank", "rate"}, {"match", "goal"}, {"bank", "match"}} {

@@ -56,10 +56,7 @@ type layout struct {
 // agree and the single table has p = 0: every query scans everything.
 func indexLayout(k, blocks int) (layout, error) {
 	if blocks == 0 {
-		blocks = 1
-		if k+1 <= defaultMaxBlocks {
-			blocks = k + 1
-		}
+		blocks = defaultBlocks(k)
 	}
 	if blocks < 1 || blocks > 64 {
 		return layout{}, fmt.Errorf("Blocks (%d) must be in [1, 64]", blocks)
@@ -119,6 +116,16 @@ func indexLayout(k, blocks int) (layout, error) {
 		}
 	}
 	return l, nil
+}
+
+// defaultBlocks is the number of blocks used for radius k when none is
+// given: k+1 while blocks are at least 5 bits wide, else 1 (one scanned
+// table).
+func defaultBlocks(k int) int {
+	if k+1 <= defaultMaxBlocks {
+		return k + 1
+	}
+	return 1
 }
 
 func binomial(n, k int) int {
@@ -303,6 +310,11 @@ func (tb *table) mergeBuf() {
 
 // Remove deletes fingerprint fp stored under id and reports whether it was
 // there.
+//
+// The deletions here are not posting-list deletions (internal/postings):
+// each table is a pair of sorted parallel arrays searched by binary search,
+// so an entry leaves its buffer by an order-keeping slices.Delete and its
+// main array by a tombstone (deadID) that the next merge drops.
 func (ix *Index) Remove(id uint32, fp uint64) bool {
 	if i := slices.Index(ix.pend, entry{v: fp, id: id}); i >= 0 {
 		ix.pend = slices.Delete(ix.pend, i, i+1)

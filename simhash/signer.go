@@ -1,0 +1,314 @@
+package simhash
+
+import (
+	"fmt"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/scratch"
+	"github.com/seed-9ef9c1df/neardup/textproc"
+)
+
+// Signer computes SimHash fingerprints of single documents, without an
+// index. A Signer is not safe for concurrent use (it owns an analyzer and
+// scratch buffers); use one per goroutine. The IDF table it reads is.
+//
+// A Signer interns the terms it sees: its analyzer keeps each distinct term
+// and each distinct surface form of a word, and the Signer a few bytes of
+// cache per term. So that an endless stream of new words (URLs, ids,
+// numbers) does not grow them without bound, the Signer starts afresh when
+// its vocabulary exceeds its limit, when it has analysed 16 times its limit
+// in tokens since the last fresh start (which bounds the surface forms), or
+// after a single document of more tokens than its limit. The limit is twice
+// the terms seen in at least two documents since the last fresh start (the
+// recurring vocabulary), and at least 65,536: memory follows the recurring
+// vocabulary, and a document of millions of distinct tokens is forgotten
+// once it is signed. Buffers sized by one huge document are let go too.
+type Signer struct {
+	cfg Config
+	tc  textproc.Config
+	an  *textproc.Analyzer
+	idf *textproc.IDF
+
+	toks []textproc.Token // of the text being signed
+
+	// Per token of the text being signed, what collect reads: the term's
+	// feature hash, whether it is a FeatureSpots antecedent, its idf.
+	th   []uint64
+	st   []bool
+	tidf []float64
+	// The unique terms of the text being signed, first-seen order (not in
+	// lite mode).
+	uniq  []uint32
+	terms []string
+
+	// Per term ID of the analyzer's vocabulary.
+	vocab vocabCache
+	stop  map[string]struct{} // FeatureSpots antecedents
+
+	// lite: features need neither idf nor term strings, so tokens are
+	// hashed as they are scanned (Analyzer.AppendTerm), without interning.
+	lite    bool
+	termBuf []byte
+	stopH   map[uint64]struct{} // lite FeatureSpots: hashes of the antecedents
+
+	feats  []feat
+	slots  []int32 // open addressing: index into feats, −1 empty
+	mask   uint64
+	skip   []int32 // indexes of dropped features
+	chars  []byte
+	owner  []int32 // per byte of chars: token index
+	digBuf []byte  // scratch of the exact-content digest
+}
+
+// vocabCache holds what a Signer caches per term ID of its analyzer.
+type vocabCache struct {
+	hash   []uint64  // feature hash of the term; valid when hashed
+	hashed []bool    //
+	w      []float64 // idf of the term: for the current document, or for good when wset
+	wset   []bool    // w is the weight in a frozen table
+	isStop []int8    // 0 unknown, 1 stopword, 2 not
+	stamp  []uint32  // serial of the last document the term was seen in
+	uses   []uint8   // documents the term was seen in since the last fresh start, saturating at 2
+	serial uint32
+	limit  int // vocabulary size that triggers a fresh start
+	tokens int // tokens analysed since the last fresh start
+}
+
+// vocabFloor is the smallest vocabulary a Signer keeps before it starts
+// afresh (a variable so that tests can shrink it).
+var vocabFloor = 1 << 16
+
+// NewSigner returns a Signer for cfg reading idf, which must not be nil when
+// cfg uses idf (WeightIDF, WeightTFIDF, or SkipTop ≥ 0); it may be nil
+// otherwise. The table is read, never written: freeze it for stable
+// fingerprints (a frozen table also lets the Signer cache weights). NewSigner
+// returns an error wrapping detector.ErrInvalidConfig for an invalid Config
+// or a missing table.
+func NewSigner(cfg Config, idf *textproc.IDF) (*Signer, error) {
+	cfg, tc, err := cfg.resolve()
+	if err != nil {
+		return nil, err
+	}
+	if idf == nil && cfg.usesIDF() {
+		return nil, fmt.Errorf("simhash: NewSigner: nil IDF table with Weights %d and SkipTop %d: %w", cfg.Weights, cfg.SkipTop, detector.ErrInvalidConfig)
+	}
+	return newSigner(cfg, tc, idf)
+}
+
+// newSigner returns a Signer for a resolved Config and its pipeline.
+func newSigner(cfg Config, tc textproc.Config, idf *textproc.IDF) (*Signer, error) {
+	an, err := textproc.NewAnalyzer(tc)
+	if err != nil {
+		return nil, fmt.Errorf("simhash: %v: %w", err, detector.ErrInvalidConfig)
+	}
+	sg := &Signer{cfg: cfg, tc: tc, an: an, idf: idf}
+	sg.vocab.limit = vocabFloor
+	sg.lite = !cfg.usesIDF() && cfg.Features != FeatureCharNGrams
+	if cfg.Features == FeatureSpots {
+		sg.stop = map[string]struct{}{}
+		sg.stopH = map[uint64]struct{}{}
+		for _, w := range textproc.Stopwords(tc.Language) {
+			sg.stop[w] = struct{}{}
+			sg.stopH[hashx.String64(w, cfg.Seed)] = struct{}{}
+		}
+	}
+	return sg, nil
+}
+
+// Config returns the Signer's configuration with every default filled in.
+func (s *Signer) Config() Config { return s.cfg }
+
+// Sign returns the 64-bit fingerprint of text, and false when the text has
+// no features (or all its features weigh 0): such a document gets no
+// fingerprint and matches nothing, since every empty document would
+// otherwise have fingerprint 0 and match every other. Sign time is
+// O(n + u·(64 + SkipTop)) for n tokens and u unique features, with no
+// allocation in the steady state.
+func (s *Signer) Sign(text string) (uint64, bool) {
+	s.analyse(text)
+	s.weigh()
+	fp, ok := s.sign()
+	s.tidy()
+	return fp, ok
+}
+
+// analyse fills the per-token inputs of collect for text, except the idf
+// weights (weigh). In lite mode it hashes each term as Words and AppendTerm
+// yield it, which is the token sequence of Analyzer.Tokens
+// (TestLiteMatchesTokens), and leaves s.toks empty; otherwise s.toks holds
+// the interned tokens and s.uniq, s.terms the distinct terms.
+func (s *Signer) analyse(text string) {
+	s.th, s.st, s.tidf = s.th[:0], s.st[:0], s.tidf[:0]
+	s.uniq, s.terms = s.uniq[:0], s.terms[:0]
+	s.toks = s.toks[:0]
+	if s.lite {
+		s.analyseLite(text)
+		return
+	}
+	s.toks = s.an.Tokens(text)
+	s.grow()
+	v := &s.vocab
+	v.tokens += len(s.toks)
+	v.serial++
+	if v.serial == 0 { // wrapped: reset stamps
+		clear(v.stamp)
+		v.serial = 1
+	}
+	spots := s.cfg.Features == FeatureSpots
+	for i := range s.toks {
+		t := &s.toks[i]
+		if v.stamp[t.ID] != v.serial {
+			v.stamp[t.ID] = v.serial
+			v.uses[t.ID] = min(v.uses[t.ID]+1, 2)
+			s.uniq = append(s.uniq, t.ID)
+			s.terms = append(s.terms, t.Term)
+		}
+		s.th = append(s.th, s.termHash(t))
+		if spots {
+			s.st = append(s.st, s.stopword(t))
+		}
+	}
+}
+
+// analyseLite is analyse without interning.
+func (s *Signer) analyseLite(text string) {
+	spots := s.cfg.Features == FeatureSpots
+	for sp := range s.an.Words(text) {
+		var ok bool
+		s.termBuf, ok = s.an.AppendTerm(s.termBuf[:0], text[sp.Start:sp.End])
+		if !ok {
+			continue
+		}
+		h := hashx.Bytes64(s.termBuf, s.cfg.Seed)
+		s.th = append(s.th, h)
+		if spots {
+			_, stop := s.stopH[h]
+			s.st = append(s.st, stop)
+		}
+	}
+}
+
+// weigh fills s.tidf, the idf of each token of the analysed text, from the
+// table as it is now: each distinct term is looked up once (and, in a
+// frozen table, once for good).
+func (s *Signer) weigh() {
+	if s.lite || !s.cfg.usesIDF() || s.idf == nil {
+		return
+	}
+	frozen := s.idf.Frozen()
+	v := &s.vocab
+	for i, id := range s.uniq {
+		if frozen && v.wset[id] {
+			continue
+		}
+		v.w[id] = s.idf.Weight(s.terms[i])
+		v.wset[id] = frozen
+	}
+	for i := range s.toks {
+		s.tidf = append(s.tidf, v.w[s.toks[i].ID])
+	}
+}
+
+// sign returns the fingerprint of the analysed and weighed text.
+func (s *Signer) sign() (uint64, bool) {
+	s.collect()
+	s.chooseSkip()
+	return s.fingerprint()
+}
+
+// grow extends the per-term caches to the analyzer's vocabulary.
+func (s *Signer) grow() {
+	n := s.an.VocabularySize()
+	v := &s.vocab
+	if n <= len(v.hash) {
+		return
+	}
+	v.hash = append(v.hash, make([]uint64, n-len(v.hash))...)
+	v.hashed = append(v.hashed, make([]bool, n-len(v.hashed))...)
+	v.w = append(v.w, make([]float64, n-len(v.w))...)
+	v.wset = append(v.wset, make([]bool, n-len(v.wset))...)
+	v.stamp = append(v.stamp, make([]uint32, n-len(v.stamp))...)
+	v.uses = append(v.uses, make([]uint8, n-len(v.uses))...)
+	if s.stop != nil {
+		v.isStop = append(v.isStop, make([]int8, n-len(v.isStop))...)
+	}
+}
+
+// termHash returns the feature hash of token t, cached by term ID.
+func (s *Signer) termHash(t *textproc.Token) uint64 {
+	v := &s.vocab
+	if !v.hashed[t.ID] {
+		v.hash[t.ID] = hashx.String64(t.Term, s.cfg.Seed)
+		v.hashed[t.ID] = true
+	}
+	return v.hash[t.ID]
+}
+
+// stopword reports whether token t is an antecedent of FeatureSpots.
+func (s *Signer) stopword(t *textproc.Token) bool {
+	v := &s.vocab
+	if v.isStop[t.ID] == 0 {
+		v.isStop[t.ID] = 2
+		if _, ok := s.stop[t.Term]; ok {
+			v.isStop[t.ID] = 1
+		}
+	}
+	return v.isStop[t.ID] == 1
+}
+
+// tidy runs after a document is signed and its analysis used: buffers a
+// huge document grew are let go, and a vocabulary past its limit is
+// forgotten (see [Signer]).
+func (s *Signer) tidy() {
+	n := len(s.th)
+	big := n > s.vocab.limit
+	if big {
+		n = 0 // an outlier: keep nothing of its size
+	}
+	s.th = scratch.Shrink(s.th, n)
+	s.st = scratch.Shrink(s.st, n)
+	s.tidf = scratch.Shrink(s.tidf, n)
+	s.uniq = scratch.Shrink(s.uniq, n)
+	s.terms = scratch.Shrink(s.terms, n)
+	s.feats = scratch.Shrink(s.feats, n)
+	s.slots = scratch.Shrink(s.slots, 4*n) // collect rehashes an empty table
+	s.skip = scratch.Shrink(s.skip, n)
+	s.chars = scratch.Shrink(s.chars, 8*n)
+	s.owner = scratch.Shrink(s.owner, 8*n)
+	s.termBuf = scratch.Shrink(s.termBuf, 64)
+	s.digBuf = scratch.Shrink(s.digBuf, 8*n)
+	v := &s.vocab
+	if big || s.an.VocabularySize() > v.limit || v.tokens > 16*v.limit {
+		s.forget()
+	}
+}
+
+// forget starts a fresh vocabulary: a new analyzer and empty per-term
+// caches. The next limit is twice the terms seen in at least two documents
+// since the last fresh start (the recurring vocabulary), at least
+// vocabFloor.
+func (s *Signer) forget() {
+	recurring := 0
+	for _, u := range s.vocab.uses {
+		if u >= 2 {
+			recurring++
+		}
+	}
+	an, err := textproc.NewAnalyzer(s.tc)
+	if err != nil {
+		return // cannot happen: the same Config built the first one
+	}
+	s.an = an
+	s.toks = nil // the old analyzer's buffer, and its terms
+	s.vocab = vocabCache{limit: max(vocabFloor, 2*recurring)}
+}
+
+// scratchBytes returns the bytes held by the Signer's per-token and
+// per-term buffers (not the analyzer's), for tests.
+func (s *Signer) scratchBytes() int {
+	v := &s.vocab
+	return 8*cap(s.th) + cap(s.st) + 8*cap(s.tidf) + 4*cap(s.uniq) + 16*cap(s.terms) +
+		24*cap(s.feats) + 4*cap(s.slots) + 4*cap(s.skip) + cap(s.chars) + 4*cap(s.owner) +
+		8*cap(v.hash) + cap(v.hashed) + 8*cap(v.w) + cap(v.wset) + cap(v.isStop) + 4*cap(v.stamp) + cap(v.uses)
+}
