@@ -99,7 +99,8 @@ type Detector struct {
 
 	// per-Add scratch, under the lock
 	buf     *seqBuf // the sequences of the document being added
-	acc     []float64
+	acc     []float64 // per group: CS on active nodes
+	sat     []float64 // per group: CS on the samples of deactivated nodes
 	stamp   []uint32
 	gen     uint32
 	touched []uint32
@@ -343,7 +344,7 @@ func (d *Detector) Close() error {
 		d.groups, d.freeGroups, d.bySig = nil, nil, nil
 		d.nears, d.freeNears, d.nearBySig, d.docNear = nil, nil, nil, nil
 		d.docGroup, d.docSpans, d.docOrd, d.queue = nil, nil, nil, nil
-		d.acc, d.stamp, d.touched, d.created = nil, nil, nil, nil
+		d.acc, d.sat, d.stamp, d.touched, d.created = nil, nil, nil, nil, nil
 		d.vocab, d.terms, d.df, d.seen = nil, nil, nil, nil
 		d.pool.drop()
 	}
