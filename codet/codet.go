@@ -98,7 +98,7 @@ type Detector struct {
 	nextOrd uint64
 
 	// per-Add scratch, under the lock
-	buf     *seqBuf // the sequences of the document being added
+	buf     *seqBuf   // the sequences of the document being added
 	acc     []float64 // per group: CS on active nodes
 	sat     []float64 // per group: CS on the samples of deactivated nodes
 	stamp   []uint32
