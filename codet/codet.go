@@ -41,6 +41,11 @@ type Stats struct {
 	Increments, Candidates int
 	// Edges is the number of stored containment relations between groups.
 	Edges int
+	// Terms is the size of the detector's vocabulary: the terms of live
+	// tree nodes and near contents (with online weights, also every term
+	// counted in more than one document), plus those of removed documents
+	// not yet compacted away (at most about as many again).
+	Terms int
 }
 
 // Detector is a CoDet corpus tree over a stream of documents.
@@ -63,6 +68,12 @@ type Detector struct {
 	// every worker's analyzer.
 	vocab map[string]uint32
 	terms []string
+	// epoch counts vocabulary compactions: a worker whose epoch differs
+	// drops its cache of term IDs. termsAt is the vocabulary size from
+	// which the next removal compacts ([Detector.maybeCompact]).
+	epoch     uint64
+	termsAt   int
+	termsKept int // vocabulary size after the last compaction
 
 	// idf: a frozen table (a caller's or the reference table of the
 	// language), a caller's table that is not frozen, or (nil) an online
@@ -95,6 +106,7 @@ type Detector struct {
 	// are skipped when reached).
 	queue   []queued
 	head    int
+	stale   int // entries of queue[head:] whose document was removed
 	nextOrd uint64
 
 	// per-Add scratch, under the lock
@@ -159,6 +171,7 @@ func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
 		maxText:   cmpOr(cfg.MaxTextBytes, detector.DefaultMaxTextBytes),
 		pool:      workers{max: 2 * runtime.GOMAXPROCS(0), cfg: tc},
 		vocab:     make(map[string]uint32),
+		termsAt:   compactSlack,
 		idf:       idf,
 		frozen:    idf != nil && idf.Frozen(),
 		nodes:     []node{{}}, // the virtual root
@@ -235,6 +248,10 @@ func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc)
 		d.evictOldest()
 	}
 	d.nextGen()
+	if w.epoch != d.epoch { // the vocabulary was compacted
+		clear(w.gid)
+		w.epoch = d.epoch
+	}
 	if !d.frozen {
 		if d.idf == nil {
 			d.countOnline(w, ad)
@@ -243,8 +260,24 @@ func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc)
 	}
 	d.globalize(w)
 	d.buf = &w.buf
-	defer func() { d.buf = nil }()
+	defer d.endAdd()
 	return d.insert(doc)
+}
+
+// scratchCap is the capacity above which per-Add scratch is dropped after
+// use, so that one outlier document does not keep its size for good.
+const scratchCap = 1 << 16
+
+// endAdd drops the document's sequences and outsized scratch.
+func (d *Detector) endAdd() {
+	d.buf = nil
+	d.pool.vocab.Store(int64(len(d.terms)))
+	if cap(d.visits) > scratchCap || cap(d.hits) > scratchCap || len(d.created) > scratchCap {
+		d.visits, d.hits, d.created = nil, nil, nil
+	}
+	if cap(d.touched) > scratchCap || cap(d.order) > scratchCap {
+		d.touched, d.order = nil, nil
+	}
 }
 
 // nextGen starts a new scratch generation for the document being added.
@@ -328,6 +361,7 @@ func (d *Detector) Stats() Stats {
 	st.Groups = len(d.groups) - len(d.freeGroups)
 	st.Near = len(d.nears) - len(d.freeNears)
 	st.Nodes = len(d.nodes) - 1 - len(d.freeNodes)
+	st.Terms = len(d.terms)
 	for i := 1; i < len(d.nodes); i++ {
 		st.Visitors += len(d.nodes[i].vis)
 	}
