@@ -61,8 +61,6 @@ type Detector struct {
 	s    settings
 	docs *docset.Set
 	pool workers
-	// maxText is the text size limit, checked before the analysis too.
-	maxText int
 
 	// The detector's term IDs (the tree's labels): a vocabulary shared by
 	// every worker's analyzer.
@@ -108,6 +106,9 @@ type Detector struct {
 	head    int
 	stale   int // entries of queue[head:] whose document was removed
 	nextOrd uint64
+
+	// onAnalyze, when set (by tests), is called by every analysis.
+	onAnalyze func()
 
 	// per-Add scratch, under the lock
 	buf     *seqBuf   // the sequences of the document being added
@@ -168,7 +169,6 @@ func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
 	d := &Detector{
 		s:         s,
 		docs:      docset.New("codet", cfg.MaxTextBytes),
-		maxText:   cmpOr(cfg.MaxTextBytes, detector.DefaultMaxTextBytes),
 		pool:      workers{max: 2 * runtime.GOMAXPROCS(0), cfg: tc},
 		vocab:     make(map[string]uint32),
 		termsAt:   compactSlack,
@@ -205,17 +205,26 @@ func (d *Detector) Weights() string {
 // Containments of earlier documents by doc are recorded and appear in their
 // Containers.
 //
-// The text is analysed, and with frozen weights its sequences built,
-// before the lock is taken. Add time is O(L + Σ visitor-list lengths over
+// The closed detector, an empty or duplicate ID and the size limit are
+// checked first, under a shared lock, so a text that will be refused is
+// never analysed; the text is then analysed, and with frozen weights its
+// sequences built, before the exclusive lock is taken, and the checks are
+// made again under it. Of several Adds of one new ID at once, exactly
+// one succeeds; the others return an error wrapping
+// [detector.ErrDuplicateID] and change nothing. Add time is O(L + Σ visitor-list lengths over
 // the ≤ PSC·DT nodes of each sentence), L the text length; each list holds
 // at most NodeLimit entries, so Add is O(L + s·PSC·DT·NodeLimit) for s
 // sentences, plus the output. A copy of a live document's content
 // ([CollapseExact]) costs O(L) plus the output.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	if doc.ID == "" || len(doc.Text) > d.maxText {
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		return nil, d.docs.Check(doc) // the error, closed or not
+	// The cheap checks first (closed, empty ID, size, duplicate ID), so a
+	// text that will be refused is never analysed; they are made again
+	// under the lock, where another Add may have won the ID meanwhile.
+	d.mu.RLock()
+	err := d.docs.Check(doc)
+	d.mu.RUnlock()
+	if err != nil {
+		return nil, err
 	}
 	w, err := d.pool.get()
 	if err != nil {
@@ -231,6 +240,9 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 // analyze is the part of Add outside the lock: the text analysis, and
 // with frozen weights the sequences, into the worker.
 func (d *Detector) analyze(w *worker, doc detector.Doc) *textproc.Document {
+	if d.onAnalyze != nil {
+		d.onAnalyze()
+	}
 	ad := w.an.Analyze(doc.Text)
 	if d.frozen {
 		d.s.build(&w.buf, ad, w.frozen(d.idf))
