@@ -168,7 +168,7 @@ func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
 	}
 	d := &Detector{
 		s:         s,
-		docs:      docset.New("codet", cfg.MaxTextBytes),
+		docs:      docset.New("codet", s.MaxTextBytes),
 		pool:      workers{max: 2 * runtime.GOMAXPROCS(0), cfg: tc},
 		vocab:     make(map[string]uint32),
 		termsAt:   compactSlack,
@@ -182,7 +182,9 @@ func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
 	return d, nil
 }
 
-// Config returns the configuration the detector was built with.
+// Config returns the effective configuration: the one the detector was
+// built with, every zero field that has a default set to it (so that
+// New(d.Config()) builds a detector that behaves the same).
 func (d *Detector) Config() Config { return d.s.Config }
 
 // Weights reports how the detector weighs terms: "reference" (a frozen
