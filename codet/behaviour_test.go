@@ -301,3 +301,20 @@ func TestWindowAndExpire(t *testing.T) {
 		assert.ErrorIs(t, err, detector.ErrClosed)
 	})
 }
+
+// TestStatsAfterClose checks that a closed detector reports no documents,
+// nodes or terms (it used to report Nodes -1 and its documents), and keeps
+// its counters.
+func TestStatsAfterClose(t *testing.T) {
+	d := mustNew(t, codet.Config{Language: "en"})
+	for _, doc := range synth.Docs(30, synth.Config{Seed: 4}) {
+		add(t, d, doc.ID, doc.Text)
+	}
+	open := d.Stats()
+	require.Equal(t, 30, open.Docs)
+	require.NoError(t, d.Close())
+	assert.Equal(t, codet.Stats{Added: open.Added, Collapsed: open.Collapsed, NearCollapsed: open.NearCollapsed,
+		Deactivated: open.Deactivated, Increments: open.Increments, Candidates: open.Candidates}, d.Stats())
+	_, err := d.Containers(synth.Docs(1, synth.Config{Seed: 4})[0].ID)
+	assert.ErrorIs(t, err, detector.ErrClosed)
+}

@@ -366,11 +366,16 @@ func (d *Detector) insert(doc detector.Doc) ([]detector.Match, error) {
 	return d.matches(idx), nil
 }
 
-// Stats returns the index's counters and sizes. It is O(nodes).
+// Stats returns the index's counters and sizes. It is O(nodes). After
+// Close the sizes are zero and the counters are kept.
 func (d *Detector) Stats() Stats {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	st := d.stats
+	if d.docs.Closed() {
+		st.Edges = 0
+		return st // a closed detector holds nothing
+	}
 	st.Docs = d.docs.Len()
 	st.Groups = len(d.groups) - len(d.freeGroups)
 	st.Near = len(d.nears) - len(d.freeNears)
@@ -388,6 +393,9 @@ func (d *Detector) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.docs.Close() {
+		// A fresh set, closed, in place of the one holding every ID.
+		d.docs = docset.New("codet", d.s.MaxTextBytes)
+		d.docs.Close()
 		d.nodes, d.freeNodes, d.children = nil, nil, nil
 		d.groups, d.freeGroups, d.bySig = nil, nil, nil
 		d.nears, d.freeNears, d.nearBySig, d.docNear = nil, nil, nil, nil
