@@ -154,6 +154,12 @@ func (d *Detector) forget(idx uint32) {
 	d.maybeCompact()
 }
 
+// deleteFirst removes the first v from s, keeping the order of the rest
+// (member lists are sorted by ID, relation lists in decision order).
+// internal/postings does not fit these lists, nor the visitor lists of
+// tree nodes and the relation lists of retract: they are fields of
+// groups, near contents and nodes indexed by dense integers, not the
+// values of a map.
 func deleteFirst(s []uint32, v uint32) []uint32 {
 	if k := slices.Index(s, v); k >= 0 {
 		return slices.Delete(s, k, k+1)
