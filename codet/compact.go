@@ -28,8 +28,10 @@ func (d *Detector) maybeCompact() {
 
 // compact renumbers the live nodes and the live terms: the terms of live
 // nodes and near contents, and with online weights every term counted in
-// more than one document (a term counted once, whose documents have all
-// left, is forgotten: seen again, it counts as new). Time O(nodes + terms
+// more than one document. A term counted in one document only and in no
+// live node is forgotten: seen again, its document frequency starts from
+// 1 instead of 2 (a term's online weight is log(1 + N/df), so it is a
+// little higher than it would be). Time O(nodes + terms
 // + near contents' terms).
 func (d *Detector) compact() {
 	// Nodes: the root and every node a live group visits.

@@ -201,7 +201,9 @@
 // by an outlier document. So memory stays flat over an endless stream run
 // in a window, also when every document brings terms of its own. With
 // online weights the table keeps every term counted in more than one
-// document: it grows as the number of such terms does. Measured heap per
+// document (it grows as the number of such terms does) and forgets, at
+// compaction, the terms counted once that no live node holds: seen
+// again, such a term counts as new. Measured heap per
 // document: docs/codet.md.
 //
 // # Parameters
