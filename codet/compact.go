@@ -5,16 +5,17 @@ package codet
 // vocabulary keep the size of their peak: after one document of a million
 // distinct terms, or a stream whose every document brings terms of its
 // own (URLs, ids, numbers), they would only grow. compact renumbers the
-// live nodes and terms densely and rebuilds the maps, when at least half
-// of what they hold is dead, so its cost is amortised over the removals
-// and the new terms that made it due.
+// live nodes and terms densely and rebuilds the maps when half of the
+// node array is dead or the vocabulary grew by half, so its cost is
+// amortised over the removals and the new terms that made it due.
 
 // compactSlack is the dead entries (free nodes, dead terms) below which
 // compaction is never due: small detectors never pay for it.
 const compactSlack = 1 << 14
 
 // maybeCompact compacts when more than half of the node array is free,
-// when the vocabulary has doubled since the last compaction, or when the
+// when the vocabulary has grown by half (or by compactSlack terms) since
+// the last compaction, or when the
 // last document left (an empty detector holds no node and no term, but
 // with online weights those counted more than once). The caller holds
 // the lock, and no node or term ID is held across the call.
@@ -58,19 +59,29 @@ func (d *Detector) compact() {
 			used[t] = true
 		}
 	}
+	n := 0
+	for _, ok := range used {
+		if ok {
+			n++
+		}
+	}
 	termMap := make([]uint32, len(d.terms))
-	terms := make([]string, 0, len(d.terms)/2+1)
+	terms := make([]string, 0, n)
 	var df []int64
+	if d.df != nil {
+		df = make([]int64, 0, n)
+	}
 	for t, ok := range used {
 		if !ok {
 			continue
 		}
 		termMap[t] = uint32(len(terms))
 		terms = append(terms, d.terms[t])
-		if t < len(d.df) {
-			df = append(df, d.df[t])
-		} else if d.df != nil {
+		if df != nil {
 			df = append(df, 0)
+			if t < len(d.df) {
+				df[len(df)-1] = d.df[t]
+			}
 		}
 	}
 	vocab := make(map[string]uint32, len(terms))
@@ -99,7 +110,7 @@ func (d *Detector) compact() {
 	if d.seen != nil {
 		d.seen = make([]uint32, len(terms))
 	}
-	d.termsAt = 2*len(terms) + compactSlack
+	d.termsAt = len(terms) + max(len(terms)/2, compactSlack)
 	d.termsKept = len(terms)
 	d.epoch++ // every worker's cache of term IDs is stale
 	d.pool.vocab.Store(int64(len(terms)))

@@ -29,7 +29,16 @@ type worker struct {
 	fw     frozenWeights
 	lw     lockedWeights
 	epoch  uint64 // the detector's vocabulary epoch gid is valid for
+	adds   int    // documents analysed
 }
+
+// workerAdds is the number of documents after which a worker is dropped
+// and replaced by a fresh one: its analyzer's vocabulary (and the caches
+// by its term IDs) hold every term it ever saw, so a stream whose
+// documents bring terms of their own would grow them for good. A fresh
+// analyzer learns the terms of the live documents again as they come,
+// a small cost per term once per workerAdds documents.
+const workerAdds = 1 << 13
 
 // frozen returns the worker's weighter for a frozen table (a pointer into
 // the worker, so passing it as an interface does not allocate).
@@ -82,12 +91,15 @@ func (p *workers) get() (*worker, error) {
 	return &worker{an: an}, nil
 }
 
-// put returns w to the free list, unless it grew past an outlier's size:
-// an analyzer's vocabulary only grows (every term it ever saw), and so do
-// the worker's caches by its term IDs and its sequence buffers. Such a
-// worker is dropped, and the next Add starts a fresh one.
+// put returns w to the free list, unless it has served workerAdds
+// documents or grew past an outlier's size: an analyzer's vocabulary only
+// grows (every term it ever saw), and so do the worker's caches by its
+// term IDs and its sequence buffers. Such a worker is dropped, and the
+// next Add starts a fresh one.
 func (p *workers) put(w *worker) {
-	if w.an.VocabularySize() > p.vocabCap() || cap(w.buf.terms) > scratchCap || cap(w.buf.tok) > scratchCap {
+	w.adds++
+	if w.adds >= workerAdds || w.an.VocabularySize() > p.vocabCap() ||
+		cap(w.buf.terms) > scratchCap || cap(w.buf.tok) > scratchCap {
 		return
 	}
 	p.mu.Lock()
