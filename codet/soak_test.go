@@ -28,8 +28,9 @@ func soakAdds(t *testing.T) int {
 
 // TestSoakWindow streams documents with three tokens no other document
 // has through a window of 10,000 kept with Remove, and requires the live
-// heap to stay flat: terms, tree nodes and the arrival queue of removed
-// documents are given back. Run it with CODET_SOAK=1000000.
+// heap to stay flat after a warm-up of 100,000 Adds: terms, tree nodes and
+// the arrival queue of removed documents are given back. Run it with
+// CODET_SOAK=1000000 (at least 210000).
 func TestSoakWindow(t *testing.T) {
 	n := soakAdds(t)
 	for name, cfg := range map[string]codet.Config{
@@ -44,9 +45,12 @@ func TestSoakWindow(t *testing.T) {
 				t.Logf("%s: %7d Adds: live heap %.1f MB", name, x.Adds, float64(x.HeapBytes)/1e6)
 			}
 			t.Logf("%s: %+v", name, d.Stats())
-			// Flat: compaction and worker renewal make a sawtooth of a few
-			// MB (38-40 MB over 70,000 Adds sampled every 5,000).
-			assert.Less(t, soak.Growth(s), uint64(8<<20), "%s: the live heap grows", name)
+			// Flat after a warm-up of 100,000 Adds (the online table and the
+			// maps reach their sizes); compaction and worker renewal make a
+			// sawtooth of a few MB (38-40 MB over 70,000 Adds sampled every
+			// 5,000, frozen weights).
+			require.GreaterOrEqual(t, len(s), 3, "CODET_SOAK must be at least 210000")
+			assert.Less(t, soak.Growth(s[1:]), uint64(4<<20), "%s: the live heap grows", name)
 		})
 	}
 }
