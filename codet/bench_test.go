@@ -185,7 +185,7 @@ func scaleSizes() []int {
 // marginal cost at size n) and the live heap per document. Run it with
 // -benchtime=1x. The invented words of the stream are in no reference
 // table of the library, so the detector reads a frozen table built from
-// 20,000 documents of another synthetic stream (seed 2) of the same
+// 20,000 documents of another synthetic stream (random seed 2) of the same
 // language, as a deployment reads the reference table of its language;
 // CODET_SCALE_ONLINE=1 runs it with online idf instead.
 func BenchmarkScale(b *testing.B) {

@@ -41,6 +41,11 @@ type Stats struct {
 	Increments, Candidates int
 	// Edges is the number of stored containment relations between groups.
 	Edges int
+	// Terms is the size of the detector's vocabulary: the terms of live
+	// tree nodes and near contents (with online weights, also every term
+	// counted in more than one document), plus those of removed documents
+	// not yet compacted away (at most about as many again).
+	Terms int
 }
 
 // Detector is a CoDet corpus tree over a stream of documents.
@@ -56,13 +61,17 @@ type Detector struct {
 	s    settings
 	docs *docset.Set
 	pool workers
-	// maxText is the text size limit, checked before the analysis too.
-	maxText int
 
 	// The detector's term IDs (the tree's labels): a vocabulary shared by
 	// every worker's analyzer.
 	vocab map[string]uint32
 	terms []string
+	// epoch counts vocabulary compactions: a worker whose epoch differs
+	// drops its cache of term IDs. termsAt is the vocabulary size from
+	// which the next removal compacts ([Detector.maybeCompact]).
+	epoch     uint64
+	termsAt   int
+	termsKept int // vocabulary size after the last compaction
 
 	// idf: a frozen table (a caller's or the reference table of the
 	// language), a caller's table that is not frozen, or (nil) an online
@@ -95,11 +104,16 @@ type Detector struct {
 	// are skipped when reached).
 	queue   []queued
 	head    int
+	stale   int // entries of queue[head:] whose document was removed
 	nextOrd uint64
 
+	// onAnalyze, when set (by tests), is called by every analysis.
+	onAnalyze func()
+
 	// per-Add scratch, under the lock
-	buf     *seqBuf // the sequences of the document being added
-	acc     []float64
+	buf     *seqBuf   // the sequences of the document being added
+	acc     []float64 // per group: CS on active nodes
+	sat     []float64 // per group: CS on the samples of deactivated nodes
 	stamp   []uint32
 	gen     uint32
 	touched []uint32
@@ -154,10 +168,10 @@ func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
 	}
 	d := &Detector{
 		s:         s,
-		docs:      docset.New("codet", cfg.MaxTextBytes),
-		maxText:   cmpOr(cfg.MaxTextBytes, detector.DefaultMaxTextBytes),
+		docs:      docset.New("codet", s.MaxTextBytes),
 		pool:      workers{max: 2 * runtime.GOMAXPROCS(0), cfg: tc},
 		vocab:     make(map[string]uint32),
+		termsAt:   compactSlack,
 		idf:       idf,
 		frozen:    idf != nil && idf.Frozen(),
 		nodes:     []node{{}}, // the virtual root
@@ -168,7 +182,9 @@ func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
 	return d, nil
 }
 
-// Config returns the configuration the detector was built with.
+// Config returns the effective configuration: the one the detector was
+// built with, every zero field that has a default set to it (so that
+// New(d.Config()) builds a detector that behaves the same).
 func (d *Detector) Config() Config { return d.s.Config }
 
 // Weights reports how the detector weighs terms: "reference" (a frozen
@@ -191,17 +207,26 @@ func (d *Detector) Weights() string {
 // Containments of earlier documents by doc are recorded and appear in their
 // Containers.
 //
-// The text is analysed, and with frozen weights its sequences built,
-// before the lock is taken. Add time is O(L + Σ visitor-list lengths over
+// The closed detector, an empty or duplicate ID and the size limit are
+// checked first, under a shared lock, so a text that will be refused is
+// never analysed; the text is then analysed, and with frozen weights its
+// sequences built, before the exclusive lock is taken, and the checks are
+// made again under it. Of several Adds of one new ID at once, exactly
+// one succeeds; the others return an error wrapping
+// [detector.ErrDuplicateID] and change nothing. Add time is O(L + Σ visitor-list lengths over
 // the ≤ PSC·DT nodes of each sentence), L the text length; each list holds
 // at most NodeLimit entries, so Add is O(L + s·PSC·DT·NodeLimit) for s
 // sentences, plus the output. A copy of a live document's content
 // ([CollapseExact]) costs O(L) plus the output.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	if doc.ID == "" || len(doc.Text) > d.maxText {
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		return nil, d.docs.Check(doc) // the error, closed or not
+	// The cheap checks first (closed, empty ID, size, duplicate ID), so a
+	// text that will be refused is never analysed; they are made again
+	// under the lock, where another Add may have won the ID meanwhile.
+	d.mu.RLock()
+	err := d.docs.Check(doc)
+	d.mu.RUnlock()
+	if err != nil {
+		return nil, err
 	}
 	w, err := d.pool.get()
 	if err != nil {
@@ -217,6 +242,9 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 // analyze is the part of Add outside the lock: the text analysis, and
 // with frozen weights the sequences, into the worker.
 func (d *Detector) analyze(w *worker, doc detector.Doc) *textproc.Document {
+	if d.onAnalyze != nil {
+		d.onAnalyze()
+	}
 	ad := w.an.Analyze(doc.Text)
 	if d.frozen {
 		d.s.build(&w.buf, ad, w.frozen(d.idf))
@@ -234,6 +262,10 @@ func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc)
 		d.evictOldest()
 	}
 	d.nextGen()
+	if w.epoch != d.epoch { // the vocabulary was compacted
+		clear(w.gid)
+		w.epoch = d.epoch
+	}
 	if !d.frozen {
 		if d.idf == nil {
 			d.countOnline(w, ad)
@@ -242,8 +274,24 @@ func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc)
 	}
 	d.globalize(w)
 	d.buf = &w.buf
-	defer func() { d.buf = nil }()
+	defer d.endAdd()
 	return d.insert(doc)
+}
+
+// scratchCap is the capacity above which per-Add scratch is dropped after
+// use, so that one outlier document does not keep its size for good.
+const scratchCap = 1 << 16
+
+// endAdd drops the document's sequences and outsized scratch.
+func (d *Detector) endAdd() {
+	d.buf = nil
+	d.pool.vocab.Store(int64(len(d.terms)))
+	if cap(d.visits) > scratchCap || cap(d.hits) > scratchCap || len(d.created) > scratchCap {
+		d.visits, d.hits, d.created = nil, nil, nil
+	}
+	if cap(d.touched) > scratchCap || cap(d.order) > scratchCap {
+		d.touched, d.order = nil, nil
+	}
 }
 
 // nextGen starts a new scratch generation for the document being added.
@@ -318,15 +366,21 @@ func (d *Detector) insert(doc detector.Doc) ([]detector.Match, error) {
 	return d.matches(idx), nil
 }
 
-// Stats returns the index's counters and sizes. It is O(nodes).
+// Stats returns the index's counters and sizes. It is O(nodes). After
+// Close the sizes are zero and the counters are kept.
 func (d *Detector) Stats() Stats {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	st := d.stats
+	if d.docs.Closed() {
+		st.Edges = 0
+		return st // a closed detector holds nothing
+	}
 	st.Docs = d.docs.Len()
 	st.Groups = len(d.groups) - len(d.freeGroups)
 	st.Near = len(d.nears) - len(d.freeNears)
 	st.Nodes = len(d.nodes) - 1 - len(d.freeNodes)
+	st.Terms = len(d.terms)
 	for i := 1; i < len(d.nodes); i++ {
 		st.Visitors += len(d.nodes[i].vis)
 	}
@@ -339,11 +393,14 @@ func (d *Detector) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.docs.Close() {
+		// A fresh set, closed, in place of the one holding every ID.
+		d.docs = docset.New("codet", d.s.MaxTextBytes)
+		d.docs.Close()
 		d.nodes, d.freeNodes, d.children = nil, nil, nil
 		d.groups, d.freeGroups, d.bySig = nil, nil, nil
 		d.nears, d.freeNears, d.nearBySig, d.docNear = nil, nil, nil, nil
 		d.docGroup, d.docSpans, d.docOrd, d.queue = nil, nil, nil, nil
-		d.acc, d.stamp, d.touched, d.created = nil, nil, nil, nil
+		d.acc, d.sat, d.stamp, d.touched, d.created = nil, nil, nil, nil, nil
 		d.vocab, d.terms, d.df, d.seen = nil, nil, nil, nil
 		d.pool.drop()
 	}

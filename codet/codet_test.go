@@ -179,18 +179,66 @@ func TestFig31(t *testing.T) {
 	})
 }
 
+// TestNewErrors checks that New rejects every invalid field, with an
+// error wrapping ErrInvalidConfig that names the field.
 func TestNewErrors(t *testing.T) {
-	for _, cfg := range []codet.Config{
-		{DepthThreshold: -1}, {DepthThreshold: 65}, {DepthScorePower: 9}, {SuffixCount: -2},
-		{ETL: -0.1}, {ETL: math.NaN()}, {Mode: 7}, {Collapse: 3},
-		{CollapseThreshold: -1}, {CollapseThreshold: math.NaN()}, {CollapseThreshold: 11}, {MaxResults: -1}, {IDF: 2}, {IDF: -1},
-		{MaxTextBytes: -5}, {Language: "not a tag!"},
+	for _, c := range []struct {
+		field string
+		cfg   codet.Config
+	}{
+		{"DepthThreshold", codet.Config{DepthThreshold: -1}},
+		{"DepthThreshold", codet.Config{DepthThreshold: 65}},
+		{"DepthScorePower", codet.Config{DepthScorePower: 9}},
+		{"DepthScorePower", codet.Config{DepthScorePower: -1}},
+		{"SuffixCount", codet.Config{SuffixCount: -2}},
+		{"ETL", codet.Config{ETL: -0.1}},
+		{"ETL", codet.Config{ETL: math.NaN()}},
+		{"ETL", codet.Config{ETL: 11}},
+		{"MinScore", codet.Config{MinScore: math.NaN()}},
+		{"MinScore", codet.Config{MinScore: math.Inf(1)}},
+		{"Mode", codet.Config{Mode: 7}},
+		{"Collapse", codet.Config{Collapse: 3}},
+		{"CollapseThreshold", codet.Config{CollapseThreshold: -1}},
+		{"CollapseThreshold", codet.Config{CollapseThreshold: math.NaN()}},
+		{"CollapseThreshold", codet.Config{CollapseThreshold: 11}},
+		{"MaxResults", codet.Config{MaxResults: -1}},
+		{"IDF", codet.Config{IDF: 2}},
+		{"IDF", codet.Config{IDF: -1}},
+		{"Window", codet.Config{Window: -1}},
+		{"MaxTextBytes", codet.Config{MaxTextBytes: -5}},
+		{"PrefixLen", codet.Config{PrefixLen: -1}},
+		{"PrefixLen", codet.Config{PrefixLen: 1001}},
+		{"Stemmer", codet.Config{Stemmer: 99}},
+		{"Content", codet.Config{Content: 99}},
+		{"Language", codet.Config{Language: "not a tag!"}},
 	} {
-		_, err := codet.New(cfg)
-		assert.ErrorIs(t, err, detector.ErrInvalidConfig, "New(%+v)", cfg)
+		_, err := codet.New(c.cfg)
+		require.ErrorIs(t, err, detector.ErrInvalidConfig, "New(%+v)", c.cfg)
+		assert.True(t, strings.HasPrefix(err.Error(), "codet: "+c.field+" ("), "New(%+v): %v does not name %s", c.cfg, err, c.field)
 	}
 	_, err := codet.NewWithIDF(codet.Config{}, nil)
 	assert.True(t, errors.Is(err, detector.ErrInvalidConfig), "NewWithIDF(nil)")
+}
+
+// TestConfigEffective checks that Config returns the configuration with
+// its defaults filled in, and that it builds the same detector again.
+func TestConfigEffective(t *testing.T) {
+	d := mustNew(t, codet.Config{Language: "en"})
+	want := codet.Config{
+		Language: "en", Stemmer: textproc.StemPrefix, PrefixLen: textproc.DefaultPrefixLen,
+		DepthThreshold: codet.DefaultDepthThreshold, DepthScorePower: codet.DefaultDepthScorePower,
+		SuffixCount: codet.DefaultSuffixCount, ETL: codet.DefaultETL, MinScore: codet.DefaultMinScore,
+		NodeLimit: codet.DefaultNodeLimit, CollapseThreshold: codet.DefaultCollapseThreshold,
+		MaxTextBytes: detector.DefaultMaxTextBytes, Content: codet.DefaultContent,
+	}
+	assert.Equal(t, want, d.Config())
+	again := mustNew(t, d.Config())
+	assert.Equal(t, d.Config(), again.Config(), "the effective config is a fixed point")
+	assert.Equal(t, d.Weights(), again.Weights())
+	// Negative MinScore and NodeLimit mean off and no limit: kept.
+	off := mustNew(t, codet.Config{MinScore: -1, NodeLimit: -1})
+	assert.Equal(t, -1.0, off.Config().MinScore)
+	assert.Equal(t, -1, off.Config().NodeLimit)
 }
 
 func mustTag(t testing.TB, s string) language.Tag {

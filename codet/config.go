@@ -1,6 +1,7 @@
 package codet
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 
@@ -9,7 +10,11 @@ import (
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
-// Defaults. Each cites its source; [P] marks our proposal where the seed
+// Defaults. Each cites its source in Varol 2012 (Varol, "CoDet: a new
+// algorithm for containment and near duplicate detection in text
+// corpora", M.S. thesis, Bilkent University) or Varol et al. 2011 (Varol,
+// Can, Aykanat, Kaya, "CoDet: sentence-based containment detection in news
+// corpora", CIKM 2011), or, marked "ours", says how it was chosen where the
 // papers are silent.
 const (
 	// DefaultDepthThreshold is DT, the number of (idf-sorted) words of a
@@ -22,7 +27,7 @@ const (
 	DefaultDepthScorePower = 1
 	// DefaultSuffixCount is PSC, the number of suffixes of each sorted
 	// sentence inserted into the tree. PSC barely changes F1 (Varol 2012
-	// §5.2.1, Fig. 5.1); its best value is not stated. [P] 1: the sentence
+	// §5.2.1, Fig. 5.1); its best value is not stated. Ours, 1: the sentence
 	// itself, the least space.
 	DefaultSuffixCount = 1
 	// DefaultETL is the equivalency threshold level: C ⊇ A iff
@@ -44,7 +49,7 @@ const (
 	DefaultMinScore = 80.0
 	// DefaultNodeLimit is the visitor-list size above which a node is
 	// deactivated (Varol 2012 Alg. 2, "document list size limit"; the value
-	// is not stated). [P] 200, from TestNodeLimitSweep and BenchmarkScale
+	// is not stated). Ours, 200, from TestNodeLimitSweep and BenchmarkScale
 	// (measured with online idf, before the reference tables and the
 	// retraction of a deactivated node's contributions): on the Gold Set
 	// strict F1 moved from 0.525 (limit 1000, never reached there) to
@@ -55,7 +60,7 @@ const (
 	DefaultNodeLimit = 200
 	// DefaultCollapseThreshold is the mutual containment score above which
 	// [CollapseNear] represents a new document by a live one: CS/SCS ≥ 0.9
-	// in both directions. [P]: not in the papers, which only suggest
+	// in both directions. Ours: not in the papers, which only suggest
 	// dropping "one of two documents labelled as near-duplicate" (Varol 2012
 	// §3.3.1); 0.9 means that at least 90% of each document's weighted
 	// sentence prefixes are found in the other.
@@ -255,30 +260,43 @@ type settings struct {
 // boilerplate blocks skipped (textproc.ContentFilter).
 const DefaultContent = textproc.ContentMain
 
-func (c Config) resolve() (settings, error) {
-	bad := func(format string, args ...any) (settings, error) {
-		return settings{}, fmt.Errorf("codet: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
+// setDefaults fills every zero field that has a default, giving the
+// effective Config ([Detector.Config]). Negative MinScore and NodeLimit
+// (off, no limit) are kept as they are.
+func (c *Config) setDefaults() {
+	c.DepthThreshold = cmp.Or(c.DepthThreshold, DefaultDepthThreshold)
+	c.DepthScorePower = cmp.Or(c.DepthScorePower, DefaultDepthScorePower)
+	c.SuffixCount = cmp.Or(c.SuffixCount, DefaultSuffixCount)
+	c.ETL = cmp.Or(c.ETL, DefaultETL)
+	c.MinScore = cmp.Or(c.MinScore, DefaultMinScore)
+	c.NodeLimit = cmp.Or(c.NodeLimit, DefaultNodeLimit)
+	c.CollapseThreshold = cmp.Or(c.CollapseThreshold, DefaultCollapseThreshold)
+	c.MaxTextBytes = cmp.Or(c.MaxTextBytes, detector.DefaultMaxTextBytes)
+	c.Content = cmp.Or(c.Content, DefaultContent)
+	c.Stemmer = cmp.Or(c.Stemmer, textproc.StemPrefix)
+	c.PrefixLen = cmp.Or(c.PrefixLen, textproc.DefaultPrefixLen)
+}
+
+// validate checks a Config whose defaults are set. Errors name the field
+// and wrap [detector.ErrInvalidConfig].
+func (c *Config) validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("codet: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
 	}
-	s := settings{Config: c}
-	tc, err := textcfg.Pipeline(c.Language, c.KeepStopwords, c.Stemmer, textproc.StemPrefix, c.PrefixLen)
-	if err != nil {
-		return settings{}, fmt.Errorf("codet: %w", err)
-	}
-	if c.Content, err = textcfg.Content(c.Content, DefaultContent); err != nil {
+	if _, err := textcfg.Content(c.Content, DefaultContent); err != nil {
 		return bad("%v", err)
 	}
-	s.Config.Content = c.Content
-	tc.Content = c.Content
-	s.tc = tc
 	switch {
-	case c.DepthThreshold < 0 || c.DepthThreshold > 64:
+	case c.DepthThreshold < 1 || c.DepthThreshold > 64:
 		return bad("DepthThreshold (%d) must be in [0, 64]", c.DepthThreshold)
-	case c.DepthScorePower < 0 || c.DepthScorePower > 8:
+	case c.DepthScorePower < 1 || c.DepthScorePower > 8:
 		return bad("DepthScorePower (%d) must be in [0, 8]", c.DepthScorePower)
-	case c.SuffixCount < 0 || c.SuffixCount > 64:
+	case c.SuffixCount < 1 || c.SuffixCount > 64:
 		return bad("SuffixCount (%d) must be in [0, 64]", c.SuffixCount)
-	case math.IsNaN(c.ETL) || c.ETL < 0 || c.ETL > 10:
+	case math.IsNaN(c.ETL) || c.ETL <= 0 || c.ETL > 10:
 		return bad("ETL (%v) must be in (0, 10]", c.ETL)
+	case math.IsNaN(c.MinScore) || math.IsInf(c.MinScore, 0):
+		return bad("MinScore (%v) must be finite", c.MinScore)
 	case c.Mode != ModeTree && c.Mode != ModePairwise:
 		return bad("Mode (%d) must be ModeTree (0) or ModePairwise (1)", c.Mode)
 	case c.Collapse != CollapseExact && c.Collapse != CollapseOff && c.Collapse != CollapseNear:
@@ -293,39 +311,30 @@ func (c Config) resolve() (settings, error) {
 		return bad("MaxResults (%d) must be ≥ 0", c.MaxResults)
 	case c.MaxTextBytes < 0:
 		return bad("MaxTextBytes (%d) must be ≥ 0", c.MaxTextBytes)
-	case c.PrefixLen > 1000:
-		return bad("PrefixLen (%d) must be ≤ 1000", c.PrefixLen)
+	case c.PrefixLen < 0 || c.PrefixLen > 1000:
+		return bad("PrefixLen (%d) must be in [0, 1000]", c.PrefixLen)
 	}
-	s.dt = cmpOr(c.DepthThreshold, DefaultDepthThreshold)
-	s.dsp = cmpOr(c.DepthScorePower, DefaultDepthScorePower)
+	return nil
+}
+
+// resolve sets the defaults of c, validates it and derives the settings.
+func (c Config) resolve() (settings, error) {
+	c.setDefaults()
+	if err := c.validate(); err != nil {
+		return settings{}, err
+	}
+	tc, err := textcfg.Pipeline(c.Language, c.KeepStopwords, c.Stemmer, textproc.StemPrefix, c.PrefixLen)
+	if err != nil {
+		return settings{}, fmt.Errorf("codet: %w", err)
+	}
+	tc.Content = c.Content
+	s := settings{Config: c, tc: tc, dt: c.DepthThreshold, dsp: c.DepthScorePower, psc: c.SuffixCount,
+		etl: c.ETL, minScore: max(c.MinScore, 0), near: c.CollapseThreshold, limit: c.NodeLimit}
 	if c.NoDepthScore {
 		s.dsp = 0
 	}
-	s.psc = cmpOr(c.SuffixCount, DefaultSuffixCount)
-	s.etl = c.ETL
-	if s.etl == 0 {
-		s.etl = DefaultETL
-	}
-	s.minScore = c.MinScore
-	switch {
-	case s.minScore == 0:
-		s.minScore = DefaultMinScore
-	case s.minScore < 0:
-		s.minScore = 0
-	case math.IsNaN(s.minScore) || math.IsInf(s.minScore, 0):
-		return bad("MinScore (%v) must be finite", c.MinScore)
-	}
-	s.near = c.CollapseThreshold
-	if s.near == 0 {
-		s.near = DefaultCollapseThreshold
-	}
-	switch {
-	case c.NodeLimit < 0:
+	if c.NodeLimit < 0 {
 		s.limit = math.MaxInt
-	case c.NodeLimit == 0:
-		s.limit = DefaultNodeLimit
-	default:
-		s.limit = c.NodeLimit
 	}
 	// Alg. 3: improvement ← idf × depth^DSP; pow[depth] for depth 1..DT.
 	s.pow = make([]float64, s.dt+1)
@@ -333,13 +342,6 @@ func (c Config) resolve() (settings, error) {
 		s.pow[k] = math.Pow(float64(k), float64(s.dsp))
 	}
 	return s, nil
-}
-
-func cmpOr(v, def int) int {
-	if v == 0 {
-		return def
-	}
-	return v
 }
 
 func (s settings) analyzerConfig() textproc.Config { return s.tc }

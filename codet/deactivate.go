@@ -45,7 +45,7 @@ func (d *Detector) retract(c uint32, vis []visitor) {
 		for k := 0; k < len(ga.containers); k++ {
 			e := ga.containers[k]
 			m, ok := count[e.g]
-			if !ok || slices.Contains(added, edgeKey{e.g, a}) {
+			if !ok || e.near || slices.Contains(added, edgeKey{e.g, a}) {
 				continue
 			}
 			dec := imp * float64(min(v.n, m))
@@ -87,7 +87,7 @@ func (d *Detector) addEdge(container, contained uint32, score float64) bool {
 	if slices.ContainsFunc(o.containers, func(e edge) bool { return e.g == container }) {
 		return false
 	}
-	o.containers = append(o.containers, edge{container, score})
+	o.containers = append(o.containers, edge{g: container, score: score})
 	g := &d.groups[container]
 	g.contains = append(g.contains, contained)
 	d.stats.Edges++

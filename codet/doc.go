@@ -67,19 +67,9 @@
 //     the article at any ETL below about 0.67.
 //
 // The thesis's setting is Config{IDF: IDFOnline, BothDirections: true}
-// with an ETL of one's choice (the papers do not state theirs). On the
-// data of this repository:
-//
-//	go run ./examples/evaluate -data goldset-dev.jsonl -detector codet -set IDF=1 -set BothDirections=true -set ETL=0.5
-//	  strict P 0.988 R 0.167 F1 0.286 (at ETL 0.2: F1 0.744)
-//	go run ./examples/evaluate -data clough-stevenson.jsonl -detector codet -set IDF=1 -set BothDirections=true -set ETL=0.5
-//	  cut 0.11 light 0.00 heavy 0.00 non 0.00 (at 0.2: 0.42 0.16 0.11 0.00)
-//
-// against, at the defaults (no -set; the content filter skips the Gold Set
-// pages' navigation and boilerplate, which the thesis's CoDet counts as
-// content): Gold Set development strict F1 0.909, Clough-Stevenson cut 0.89
-// light 0.74 heavy 0.58 non 0.00, and no Reuters-21578 cluster of more than
-// 12 different stories (go run ./examples/defaults -detector codet).
+// with an ETL of one's choice (the papers do not state theirs). How it and
+// the defaults compare on public data is measured in docs/codet.md in the
+// repository, with the commands that regenerate every figure.
 //
 // # Guarantees
 //
@@ -103,9 +93,11 @@
 // and later) with R's scores, and contains R with CS(R, d)/SCS(R). So every
 // reported relation of such a document is one its representative has, and
 // relations R lacks (a container of its one changed sentence) are not
-// reported. Finding the near-duplicate uses the tree's own scoring, so it
-// is not guaranteed: a representative whose nodes were deactivated is no
-// longer found, and the document is then inserted as under CollapseExact.
+// reported. Finding the near-duplicate uses the tree's own scoring,
+// deactivated nodes' samples included (see Bounds), so it is not
+// guaranteed: a representative that is not among the recent visitors of
+// its deactivated nodes is not found, and the document is then inserted
+// as under CollapseExact.
 //
 // # Arrival order
 //
@@ -121,12 +113,14 @@
 // deactivated once more than NodeLimit distinct contents have visited it,
 // whatever their order, and its deactivation takes back what it gave to
 // the relations between its visitors, so a deactivated node contributes
-// to no relation. Removals break it (a node deactivated by documents
-// since removed stays deactivated), and with [CollapseNear] the
-// representative of a near-duplicate is the one that came first.
-// TestOrderIndependence checks it by shuffling real articles and a
-// synthetic stream, with the default NodeLimit and with NodeLimit 4
-// (about 1,000 nodes deactivated).
+// to no ordinary relation. Three things depend on the order: removals (a
+// node deactivated by documents since removed stays deactivated), the
+// near-duplicate relations found through the samples of deactivated
+// nodes (the sample holds the most recent visitors, see Bounds), and,
+// with [CollapseNear], the representative of a near-duplicate, the one
+// that came first. TestOrderIndependence checks it by shuffling real
+// articles and a synthetic stream, with the default NodeLimit and with
+// NodeLimit 4 (many nodes deactivated).
 //
 // With online weights ([IDFOnline], and languages without a reference
 // table) scores are frozen when decided: SCS(d) uses the weights at d's
@@ -137,21 +131,29 @@
 // of a stream and fades as N grows (weights change by O(1/N) per
 // document); exact duplicates are unaffected (they are recognised by
 // content, see Collapse). The relation sets of two arrival orders of the
-// same documents then differ: their Jaccard similarity was at worst 0.41
-// on a synthetic stream of 300 documents and 0.48 on 520 news articles
-// over 4 shuffles each, and the tests hold it above 0.35.
+// same documents then differ; the tests hold their Jaccard similarity
+// above 0.35 (measured figures: docs/codet.md).
 //
 // # Bounds
 //
 // Node deactivation (Alg. 2) bounds every visitor list by NodeLimit (200
-// by default): a node visited by more distinct contents stops scoring for
-// good, its list is freed, and, with frozen weights, what it gave to the
-// relations between its visitors is taken back (O(their relations), once
-// per node). Whatever the documents and the Collapse
-// mode, with a node limit (NodeLimit ≥ 0) an Add of a text of L bytes with
-// s sentences does at most s·PSC·DT·NodeLimit increments, scores at most
-// as many earlier contents and stores at most as many relations, and
-// holds at most s·PSC·DT visitor entries and nodes: N documents cost
+// by default): a node visited by more distinct contents stops feeding the
+// ordinary relations for good and, with frozen weights, what it gave to
+// the relations between its visitors is taken back (O(their relations),
+// once per node). The pseudo-code also frees its list, which makes a story
+// invisible once more than NodeLimit slightly different copies of it have
+// arrived: every node the copies share is deactivated, and a new copy
+// meets only silent nodes. Here a deactivated node keeps a sample, its
+// NodeLimit most recent visitors (a new visitor pushes out the oldest),
+// and a new document that is a near-duplicate of one of them, counting
+// those samples (at least 0.9 of each document's SCS shared, above ETL,
+// with the MinScore evidence), contains it and is contained by it: the
+// copies of a story keep finding the recent copies, at the cost of an
+// active node. Whatever the documents and the Collapse mode, with a node
+// limit (NodeLimit ≥ 0) an Add of a text of L bytes with s sentences does
+// at most s·PSC·DT·NodeLimit increments, scores at most as many earlier
+// contents and stores at most as many relations, and holds at most
+// s·PSC·DT visitor entries and nodes: N documents cost
 // O(N·(L + s·PSC·DT·NodeLimit)) time and memory, linear in N, plus the
 // output (the O(N²) of §3.3.1 is the unlimited case, NodeLimit < 0, with
 // CollapseOff). Config.MaxResults caps the output, which is O(N) per Add
@@ -171,32 +173,8 @@
 // (for [Detector.Matched]) and a member entry; its copies cost what exact
 // copies cost. A representative stays in the tree while any document it
 // represents is live (removing it keeps its content for them), and the
-// last one frees it.
-//
-// Measured on 10,000 copies of a Reuters article (BenchmarkIdentical,
-// BenchmarkNearIdentical, -benchtime=1x, one run on a shared 2-core
-// machine under a load average of 14, so the times are inflated and
-// noisy: compare them with the analyzer column of the same row; µs per
-// document and live heap per document):
-//
-//	                       analyzer  Exact  Exact,max100  Near  Near,max100  Off
-//	identical (2.8 KB)       69       414      155        204      150      191
-//	  B/doc                            520      298        298      298      832
-//	one word changed (6 KB)  215      486      593        578      415      501
-//	  B/doc                           1900     1900       2149     2149     1857
-//
-// Identical copies: both collapsing modes keep one content (no increment
-// at all); without a cap the output (every earlier copy) dominates.
-// CollapseOff: node deactivation bounds the work (the 93 nodes deactivate
-// after 200 copies). Copies with one word changed: CollapseNear collapses
-// all 9,999 copies into the original (one content, 197 nodes). Under
-// CollapseExact every copy is a content of its own; the 197 nodes they
-// share are deactivated once 200 of them have visited, which bounds the
-// work, and since a deactivated node is evidence for no relation (see
-// Arrival order), no relation between the copies remains at the end: a
-// sentence prefix shared by more than NodeLimit distinct contents counts
-// as boilerplate. Use CollapseNear (or a larger NodeLimit) where one
-// story is expected in hundreds of slightly different copies.
+// last one frees it. Times and heap per document of these worst cases:
+// docs/codet.md.
 //
 // A stream runs in a time window (Varol et al. 2011 §3.3) by
 // [Detector.Remove], by Config.Window (keep the last N documents) or by
@@ -214,14 +192,19 @@
 // tree: §5.2.3), plus the output. Containers is O(output). Remove is
 // O(s·PSC·DT·v + relations) for the last document of a content in the
 // tree, and O(members) otherwise. Matched is O((|S_A| + |S_C|)·DT). Memory is O(distinct nodes + visitor entries +
-// relations) for the live documents: Remove frees a content's visitor
-// entries, its relations and every node no live document visits, so memory
-// stays flat over an endless stream run in a window; it is 6.0, 5.2 and
-// 4.7 KB per live synthetic news document of 1.5 KB at 10,000, 160,000
-// and 640,000 documents (BenchmarkScale). The term vocabularies (the
-// detector's, each concurrent Add's analyzer's, and the online idf
-// table) are not windowed: they grow as the number of distinct words
-// does.
+// relations + terms) for the live documents: Remove frees a content's
+// visitor entries, its relations and every node no live document visits;
+// the node array, its map and the term vocabulary are compacted when at
+// least half of them is dead (amortised O(1) per removal); an analyzer
+// whose vocabulary grew past four times the detector's (plus 16,384
+// terms) is dropped, and so is per-Add scratch grown past 65,536 entries
+// by an outlier document. So memory stays flat over an endless stream run
+// in a window, also when every document brings terms of its own. With
+// online weights the table keeps every term counted in more than one
+// document (it grows as the number of such terms does) and forgets, at
+// compaction, the terms counted once that no live node holds: seen
+// again, such a term counts as new. Measured heap per
+// document: docs/codet.md.
 //
 // # Parameters
 //
@@ -236,25 +219,19 @@
 //     cut ≥ 0.95, light ≥ 0.85, non ≤ 0.05; a containment set of 60 BBC
 //     and Reuters articles with their first thirds, two thirds and
 //     concatenations, recall ≥ 0.95 and reverse relations ≤ 2% in both
-//     arrival orders), then the best Gold Set development strict F1. At
-//     0.15 the containment set is found whole (recall 1.000, no reverse
-//     relation, both orders), Gold Set F1 0.909, Clough-Stevenson cut
-//     0.89 light 0.74 non 0.00; no ETL of the sweep reaches cut 0.95 and
-//     light 0.85 with non ≤ 0.05 (one "cut" answer copies another article
-//     than its task's source, so cut is at most 18/19 = 0.947).
-//   - MinScore = [DefaultMinScore] = 80: not in the papers. Without it,
-//     ETL 0.15 joins 149 Reuters-21578 dividend and bond notices, written
-//     from one template, into one cluster; 40 still joins 134, 80 at most
-//     12 stories, at a Gold Set F1 of 0.909 (examples/defaults).
+//     arrival orders), then the best Gold Set development strict F1
+//     (figures: docs/codet.md).
+//   - MinScore = [DefaultMinScore] = 80: not in the papers; it keeps
+//     short notices written from one template (dividends, bond issues)
+//     from joining into one cluster (figures: docs/codet.md).
 //   - IDF = [IDFReference] (English, Turkish), BothDirections off: see
 //     Reading of the papers.
 //   - NodeLimit = [DefaultNodeLimit] = 200: not stated; chosen from our
 //     sweep (quality within 0.03 F1 of no limit) and scaling runs.
 //   - Mode = [ModeTree], Collapse = [CollapseExact]. CollapseNear is not
-//     the default: it is not better (TestQualitySweep): at ETL 0.15 Gold
-//     Set strict F1 0.902 against 0.907, Clough-Stevenson cut 0.89 either way,
-//     and it does not bound the near-identical worst case better than
-//     node deactivation does (table above).
+//     the default: it is not better on the labelled data
+//     (TestQualitySweep) and it does not bound the near-identical worst
+//     case better than node deactivation does (docs/codet.md).
 //   - CollapseThreshold = [DefaultCollapseThreshold] = 0.9 (CollapseNear
 //     only): not in the papers; mutual containment of 90%.
 //

@@ -1,15 +1,18 @@
 package codet_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/seed-9ef9c1df/neardup/codet"
 	"github.com/seed-9ef9c1df/neardup/detector"
 )
 
-// FuzzAdd feeds arbitrary texts to a detector: no input panics, a document
-// never contains itself, an exact copy is always reported with Score 1
-// when the text has terms, and Remove frees everything.
+// FuzzAdd feeds arbitrary texts to a detector in every Mode and Collapse
+// (CollapseExact, CollapseOff, CollapseNear), with small NodeLimits: no
+// input panics, a document never contains itself, an exact copy of a text
+// with terms is always reported with Score 1 (when nothing is deactivated,
+// or when copies are collapsed), and Remove frees everything.
 func FuzzAdd(f *testing.F) {
 	for _, hm := range handMade {
 		f.Add(hm.short, hm.extra, uint8(0))
@@ -19,11 +22,16 @@ func FuzzAdd(f *testing.F) {
 	f.Add("a. a. a. a.", "a a a a a a a a a a a a", uint8(3))
 	f.Add("Kar yağdı. Okullar tatil. Kar yağdı.", "Kar yağdı. Okullar tatil.", uint8(4))
 	f.Add("Kar yağdı. Okullar tatil. Yollar kapandı.", "Okullar tatil. Kar yağdı.", uint8(9))
+	// CollapseNear with NodeLimit 1, and in pairwise mode with NodeLimit 2.
+	f.Add(handMade[0].short, handMade[0].short+" "+handMade[0].extra, uint8(10))
+	f.Add(handMade[0].edited, handMade[0].short, uint8(17))
 	f.Fuzz(func(t *testing.T, a, b string, mode uint8) {
 		// NodeLimit 0 (the default), 1 or 2: small limits deactivate nodes
 		// and take their contributions back.
-		d, err := codet.New(codet.Config{Mode: codet.Mode(mode % 2), Collapse: codet.Collapse(mode / 2 % 2),
-			SuffixCount: int(mode%3) + 1, NodeLimit: int(mode / 4 % 3)})
+		collapse := codet.Collapse(mode / 2 % 3)
+		limit := int(mode / 8 % 3)
+		d, err := codet.New(codet.Config{Mode: codet.Mode(mode % 2), Collapse: collapse,
+			SuffixCount: int(mode%3) + 1, NodeLimit: limit})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,12 +55,14 @@ func FuzzAdd(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		found := false
+		score := -1.0
 		for _, m := range ms {
-			found = found || m.ID == "a2"
+			if m.ID == "a2" {
+				score = m.Score
+			}
 		}
-		if len(seqs) > 0 && mode/2%2 == 0 && !found {
-			t.Fatalf("Containers(a) = %v lacks its exact copy a2", ms)
+		if len(seqs) > 0 && (collapse != codet.CollapseOff || limit == 0) && math.Abs(score-1) > 1e-9 {
+			t.Fatalf("Containers(a) = %v: its exact copy a2 is not there with Score 1", ms)
 		}
 		if _, err := d.Matched("b", "a"); err != nil {
 			t.Fatal(err)

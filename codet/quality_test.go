@@ -17,8 +17,8 @@ import (
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
-// sweepETL is the ETL sweep of the quality tests (the papers are silent on
-// the value; ALGORITHMS.md §7 proposes 0.4-0.9).
+// sweepETL is the ETL sweep of the quality tests: the papers never state
+// the value used (Varol 2012 §3.2 defines ETL without one).
 var sweepETL = []float64{0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9}
 
 // relations runs a detector with a tiny ETL over docs and returns every edge

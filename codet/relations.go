@@ -70,8 +70,8 @@ func (d *Detector) matches(idx uint32) []detector.Match {
 		}
 	}
 	limit := d.s.MaxResults
-	if limit > 0 {
-		n = min(n, limit+1)
+	if limit > 0 && n > limit { // limit+1 cannot overflow: limit < n
+		n = limit + 1
 	}
 	out := make([]detector.Match, 0, n)
 	var pos []int

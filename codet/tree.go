@@ -4,6 +4,8 @@ package codet
 // sequences. Node 0 is the virtual root ("children only"); every other node
 // has a label word, a depth, an active flag and a visitor list.
 
+import "slices"
+
 const noGroup = ^uint32(0)
 
 // visitor is one entry of a node's visitor list: a document group and how
@@ -17,6 +19,10 @@ type node struct {
 	parent uint32
 	term   uint32
 	depth  uint16
+	// active is false once the node is saturated: its visitor list passed
+	// NodeLimit. A saturated node no longer feeds the ordinary relations;
+	// vis then holds a sample, the NodeLimit most recent visitors, that
+	// only the near-duplicate rule reads (see [Detector.enter]).
 	active bool
 	// refs counts the visits of live groups, deactivated or not: the node
 	// is freed when it drops to zero (no live group's path goes through it,
@@ -48,32 +54,43 @@ func (d *Detector) newChild(p, term uint32) uint32 {
 
 // enter is Alg. 2 lines 1-8 for group g arriving at node c: g joins the
 // visitor list of an active node (a count per group, for ModePairwise),
-// and a list passing NodeLimit deactivates the node for good and is freed
-// (a fix the pseudo-code needs; a deactivated node routes children but never
-// scores). Scoring is done before, by [Detector.probe].
+// and a list passing NodeLimit deactivates the node (Alg. 2: "if
+// node.documentCount > document list size limit then Deactivate node")
+// and takes its contributions back from the stored relations
+// ([Detector.retract]): a deactivated node routes children and never
+// again feeds an ordinary relation. Scoring is done before, by
+// [Detector.probe].
+//
+// A deactivated node keeps a sample of its visitors: the NodeLimit most
+// recent ones, each new visitor pushing out the oldest. The pseudo-code
+// frees the list, which makes the prefixes of a story blind once more
+// than NodeLimit near-copies of it have arrived (every node the copies
+// share is deactivated, so a new copy meets nothing but silent nodes);
+// the sample lets a new document still find its near-duplicates there,
+// by the rule of [Detector.decide], at the cost of an active node.
 func (d *Detector) enter(c, g uint32) {
 	nd := &d.nodes[c]
 	nd.refs++
-	if !nd.active {
-		return
-	}
 	// node.visitorDocuments ← node.visitorDocuments ∪ i. The current
 	// group's entry, if any, is the last: entries are appended in arrival
 	// order and nothing is removed during an insertion.
 	if k := len(nd.vis); k > 0 && nd.vis[k-1].g == g {
 		nd.vis[k-1].n++
-	} else {
-		nd.vis = append(nd.vis, visitor{g: g, n: 1})
+		return
 	}
-	if len(nd.vis) > d.s.limit {
-		// "if node.documentCount > document list size limit then Deactivate
-		// node": its list is freed.
+	nd.vis = append(nd.vis, visitor{g: g, n: 1})
+	if len(nd.vis) <= d.s.limit {
+		return
+	}
+	if nd.active {
 		nd.active = false
-		vis := nd.vis[:len(nd.vis)-1] // g scored nothing here
-		nd.vis = nil
 		d.stats.Deactivated++
-		d.retract(c, vis)
+		d.retract(c, nd.vis[:len(nd.vis)-1]) // g scored nothing here
+		nd = &d.nodes[c]
 	}
+	// The sample: the oldest visitor leaves.
+	copy(nd.vis, nd.vis[1:])
+	nd.vis = nd.vis[:len(nd.vis)-1]
 }
 
 // purge removes group g from the tree: its visitor entries, and every node
@@ -84,15 +101,12 @@ func (d *Detector) purge(g uint32, ends []uint32) {
 		for c := e; c != 0; {
 			nd := &d.nodes[c]
 			p := nd.parent
-			if nd.active {
-				for k, v := range nd.vis {
-					if v.g == g {
-						last := len(nd.vis) - 1
-						nd.vis[k] = nd.vis[last]
-						nd.vis = nd.vis[:last]
-						break
-					}
-				}
+			// The entry leaves in place, so that the list stays in arrival
+			// order (the sample of a deactivated node drops its oldest
+			// entry first). internal/postings does not fit: the lists are
+			// a field of the nodes, not the values of a map.
+			if k := slices.IndexFunc(nd.vis, func(v visitor) bool { return v.g == g }); k >= 0 {
+				nd.vis = slices.Delete(nd.vis, k, k+1)
 			}
 			nd.refs--
 			if nd.refs == 0 {

@@ -16,6 +16,9 @@ import (
 type edge struct {
 	g     uint32
 	score float64
+	// near marks a relation kept by the near-duplicate rule on the
+	// samples of deactivated nodes ([Detector.decide]).
+	near bool
 }
 
 // hit is a visit of an existing node by the document being probed.
@@ -86,8 +89,11 @@ func (d *Detector) probe() float64 {
 		n := uint32(j - i)
 		i = j
 		nd := &d.nodes[c]
+		// A deactivated node, or one this visit deactivates, scores its
+		// sample into d.sat, which only the near-duplicate rule reads.
+		acc := d.acc
 		if !nd.active || len(nd.vis) >= d.s.limit {
-			continue
+			acc = d.sat
 		}
 		for _, v := range nd.vis {
 			// IncreaseSimilarity(d_i, d_j, word, depth): cs[i][j] += imp.
@@ -100,10 +106,10 @@ func (d *Detector) probe() float64 {
 			}
 			if d.stamp[v.g] != d.gen {
 				d.stamp[v.g] = d.gen
-				d.acc[v.g] = 0
+				d.acc[v.g], d.sat[v.g] = 0, 0
 				d.touched = append(d.touched, v.g)
 			}
-			d.acc[v.g] += inc
+			acc[v.g] += inc
 			d.cur.Increments++
 		}
 	}
@@ -160,32 +166,59 @@ func (d *Detector) commit(g uint32) {
 }
 
 // decide is Alg. 3 lines 6-15 for the new group g against every group the
-// probe touched: both containment directions, each kept by [settings.keep].
+// probe touched: both containment directions, each kept by [settings.keep]
+// on the CS of the active nodes. A pair the active nodes do not relate is
+// still related, both ways, when it is a near-duplicate pair counting the
+// samples of deactivated nodes too ([settings.nearPair]): the
+// near-copies of a story that arrive after its nodes were deactivated are
+// found among the recent visitors those nodes keep. Such a relation is
+// marked, and [Detector.retract] leaves it alone.
 func (d *Detector) decide(g uint32) {
 	gr := &d.groups[g]
 	for _, j := range d.touched {
-		cs := d.acc[j]
+		cs, all := d.acc[j], d.acc[j]+d.sat[j]
 		other := &d.groups[j]
 		if gr.scs <= 0 || other.scs <= 0 {
 			continue
 		}
 		rg, ro := cs/gr.scs, cs/other.scs
-		if !evidence.Enough(cs, min(gr.scs, other.scs), d.s.minScore) {
-			continue // too little shared evidence (Config.MinScore)
-		}
+		// Too little shared evidence (Config.MinScore) on the active nodes.
+		enough := evidence.Enough(cs, min(gr.scs, other.scs), d.s.minScore)
+		near := d.sat[j] > 0 && d.s.nearPair(all, gr.scs, other.scs)
 		// if cs[i][j] > ETL × scs[i]: Containers(d_i) ∪= {d_j}
-		if d.s.keep(rg, ro) {
-			gr.containers = append(gr.containers, edge{j, rg})
-			other.contains = append(other.contains, g)
-			d.stats.Edges++
+		switch {
+		case enough && d.s.keep(rg, ro):
+			gr.containers = append(gr.containers, edge{g: j, score: rg})
+		case near:
+			gr.containers = append(gr.containers, edge{g: j, score: all / gr.scs, near: true})
+		default:
+			goto reverse
 		}
+		other.contains = append(other.contains, g)
+		d.stats.Edges++
+	reverse:
 		// if cs[j][i] > ETL × scs[j]: Containers(d_j) ∪= {d_i}
-		if d.s.keep(ro, rg) {
-			other.containers = append(other.containers, edge{g, ro})
-			gr.contains = append(gr.contains, j)
-			d.stats.Edges++
+		switch {
+		case enough && d.s.keep(ro, rg):
+			other.containers = append(other.containers, edge{g: g, score: ro})
+		case near:
+			other.containers = append(other.containers, edge{g: g, score: all / other.scs, near: true})
+		default:
+			continue
 		}
+		gr.contains = append(gr.contains, j)
+		d.stats.Edges++
 	}
+}
+
+// nearPair reports whether two contents with self-similarities a and b
+// that share cs are near-duplicates: each holds at least 0.9
+// (partThreshold) of the other, above ETL, with the evidence MinScore
+// asks for.
+func (s *settings) nearPair(cs, a, b float64) bool {
+	ra, rb := snap(cs/a), snap(cs/b)
+	return min(ra, rb) >= partThreshold && min(ra, rb) > s.etl &&
+		evidence.Enough(cs, min(a, b), s.minScore)
 }
 
 // snap rounds a ratio to 9 decimals: a CS summed in another order

@@ -8,6 +8,7 @@ package codet
 import (
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/textproc"
@@ -17,8 +18,8 @@ import (
 // for concurrent use, so one per concurrent Add), the sequences it builds,
 // and caches by the analyzer's own term IDs. Its term IDs are local: the
 // detector's term IDs (the tree's labels) come from its vocabulary, and
-// gid caches the mapping (the vocabulary only grows, so an entry never
-// goes stale).
+// gid caches the mapping (valid while the detector's vocabulary is not
+// compacted: see worker.epoch).
 type worker struct {
 	an     *textproc.Analyzer
 	buf    seqBuf
@@ -27,7 +28,17 @@ type worker struct {
 	gid    []uint32  // detector term ID + 1 by local ID; 0 = not known
 	fw     frozenWeights
 	lw     lockedWeights
+	epoch  uint64 // the detector's vocabulary epoch gid is valid for
+	adds   int    // documents analysed
 }
+
+// workerAdds is the number of documents after which a worker is dropped
+// and replaced by a fresh one: its analyzer's vocabulary (and the caches
+// by its term IDs) hold every term it ever saw, so a stream whose
+// documents bring terms of their own would grow them for good. A fresh
+// analyzer learns the terms of the live documents again as they come,
+// a small cost per term once per workerAdds documents.
+const workerAdds = 1 << 13
 
 // frozen returns the worker's weighter for a frozen table (a pointer into
 // the worker, so passing it as an interface does not allocate).
@@ -48,15 +59,29 @@ type workers struct {
 	free []*worker
 	max  int
 	cfg  textproc.Config
+	// vocab is the detector's vocabulary size, updated under the
+	// detector's lock (atomically, as put reads it outside).
+	vocab atomic.Int64
 }
 
+// vocabCap is the analyzer vocabulary size above which a worker is not
+// kept: four times the detector's vocabulary (which holds only the terms
+// of sentence prefixes, with frozen weights), plus slack.
+func (p *workers) vocabCap() int { return 4*int(p.vocab.Load()) + compactSlack }
+
+// get returns a free worker, or a new one. A free worker whose analyzer
+// vocabulary is past the cap (the detector's vocabulary shrank since it was
+// put back) is dropped.
 func (p *workers) get() (*worker, error) {
 	p.mu.Lock()
-	if n := len(p.free); n > 0 {
+	for n := len(p.free); n > 0; n-- {
 		w := p.free[n-1]
+		p.free[n-1] = nil
 		p.free = p.free[:n-1]
-		p.mu.Unlock()
-		return w, nil
+		if w.an.VocabularySize() <= p.vocabCap() {
+			p.mu.Unlock()
+			return w, nil
+		}
 	}
 	p.mu.Unlock()
 	an, err := textproc.NewAnalyzer(p.cfg)
@@ -66,7 +91,17 @@ func (p *workers) get() (*worker, error) {
 	return &worker{an: an}, nil
 }
 
+// put returns w to the free list, unless it has served workerAdds
+// documents or grew past an outlier's size: an analyzer's vocabulary only
+// grows (every term it ever saw), and so do the worker's caches by its
+// term IDs and its sequence buffers. Such a worker is dropped, and the
+// next Add starts a fresh one.
 func (p *workers) put(w *worker) {
+	w.adds++
+	if w.adds >= workerAdds || w.an.VocabularySize() > p.vocabCap() ||
+		cap(w.buf.terms) > scratchCap || cap(w.buf.tok) > scratchCap {
+		return
+	}
 	p.mu.Lock()
 	if len(p.free) < p.max {
 		p.free = append(p.free, w)

@@ -28,7 +28,30 @@ func (d *Detector) Remove(id string) error {
 		return err
 	}
 	d.forget(idx)
+	d.stale++
+	d.compactQueue()
 	return nil
+}
+
+// compactQueue drops the queue entries of documents removed by the caller
+// once they are more than half of the queue, so that a window kept with
+// Remove does not grow the queue by one entry per Add. Amortised O(1) per
+// Remove.
+func (d *Detector) compactQueue() {
+	if d.stale < 1024 || 2*d.stale < len(d.queue)-d.head {
+		return
+	}
+	q := d.queue[:0]
+	for _, e := range d.queue[d.head:] {
+		if d.docs.Live(e.idx) && d.docOrd[e.idx] == e.ord {
+			q = append(q, e)
+		}
+	}
+	clear(d.queue[len(q):])
+	d.queue, d.head, d.stale = q, 0, 0
+	if cap(d.queue) > 4*len(d.queue)+1024 {
+		d.queue = append([]queued(nil), d.queue...)
+	}
 }
 
 // Expire removes every live document added before position pos, where the
@@ -72,6 +95,7 @@ func (d *Detector) evictOldest() bool {
 		d.head = 0
 	}
 	if !d.docs.Live(q.idx) || d.docOrd[q.idx] != q.ord {
+		d.stale = max(d.stale-1, 0)
 		return false // removed by the caller since
 	}
 	if _, err := d.docs.Remove(d.docs.ID(q.idx)); err != nil {
@@ -127,8 +151,15 @@ func (d *Detector) forget(idx uint32) {
 	}
 	d.groups[g] = group{}
 	d.freeGroups = append(d.freeGroups, g)
+	d.maybeCompact()
 }
 
+// deleteFirst removes the first v from s, keeping the order of the rest
+// (member lists are sorted by ID, relation lists in decision order).
+// internal/postings does not fit these lists, nor the visitor lists of
+// tree nodes and the relation lists of retract: they are fields of
+// groups, near contents and nodes indexed by dense integers, not the
+// values of a map.
 func deleteFirst(s []uint32, v uint32) []uint32 {
 	if k := slices.Index(s, v); k >= 0 {
 		return slices.Delete(s, k, k+1)

@@ -1,0 +1,117 @@
+package codet
+
+// Giving memory back. Removal frees the visitor entries, relations and
+// nodes of a content, but the node array, the children map and the
+// vocabulary keep the size of their peak: after one document of a million
+// distinct terms, or a stream whose every document brings terms of its
+// own (URLs, ids, numbers), they would only grow. compact renumbers the
+// live nodes and terms densely and rebuilds the maps when half of the
+// node array is dead or the vocabulary grew by half, so its cost is
+// amortised over the removals and the new terms that made it due.
+
+// compactSlack is the dead entries (free nodes, dead terms) below which
+// compaction is never due: small detectors never pay for it.
+const compactSlack = 1 << 14
+
+// maybeCompact compacts when more than half of the node array is free,
+// when the vocabulary has grown by half (or by compactSlack terms) since
+// the last compaction, or when the
+// last document left (an empty detector holds no node and no term, but
+// with online weights those counted more than once). The caller holds
+// the lock, and no node or term ID is held across the call.
+func (d *Detector) maybeCompact() {
+	live := len(d.nodes) - 1 - len(d.freeNodes)
+	empty := d.docs.Len() == 0 && (len(d.freeNodes) > 0 || len(d.terms) > d.termsKept)
+	if empty || len(d.freeNodes) > live+compactSlack || len(d.terms) > d.termsAt {
+		d.compact()
+	}
+}
+
+// compact renumbers the live nodes and the live terms: the terms of live
+// nodes and near contents, and with online weights every term counted in
+// more than one document. A term counted in one document only and in no
+// live node is forgotten: seen again, its document frequency starts from
+// 1 instead of 2 (a term's online weight is log(1 + N/df), so it is a
+// little higher than it would be). Time O(nodes + terms
+// + near contents' terms).
+func (d *Detector) compact() {
+	// Nodes: the root and every node a live group visits.
+	nodeMap := make([]uint32, len(d.nodes))
+	nodes := make([]node, 0, len(d.nodes)-len(d.freeNodes))
+	for i := range d.nodes {
+		if i == 0 || d.nodes[i].refs > 0 {
+			nodeMap[i] = uint32(len(nodes))
+			nodes = append(nodes, d.nodes[i])
+		}
+	}
+	// Terms.
+	used := make([]bool, len(d.terms))
+	for i := 1; i < len(nodes); i++ {
+		used[nodes[i].term] = true
+	}
+	for i := range d.nears {
+		for _, t := range d.nears[i].terms {
+			used[t] = true
+		}
+	}
+	for t, n := range d.df {
+		if n > 1 {
+			used[t] = true
+		}
+	}
+	n := 0
+	for _, ok := range used {
+		if ok {
+			n++
+		}
+	}
+	termMap := make([]uint32, len(d.terms))
+	terms := make([]string, 0, n)
+	var df []int64
+	if d.df != nil {
+		df = make([]int64, 0, n)
+	}
+	for t, ok := range used {
+		if !ok {
+			continue
+		}
+		termMap[t] = uint32(len(terms))
+		terms = append(terms, d.terms[t])
+		if df != nil {
+			df = append(df, 0)
+			if t < len(d.df) {
+				df[len(df)-1] = d.df[t]
+			}
+		}
+	}
+	vocab := make(map[string]uint32, len(terms))
+	for i, t := range terms {
+		vocab[t] = uint32(i)
+	}
+	children := make(map[uint64]uint32, len(nodes))
+	for i := 1; i < len(nodes); i++ {
+		nd := &nodes[i]
+		nd.parent = nodeMap[nd.parent]
+		nd.term = termMap[nd.term]
+		children[childKey(nd.parent, nd.term)] = uint32(i)
+	}
+	for i := range d.groups {
+		for k, e := range d.groups[i].ends {
+			d.groups[i].ends[k] = nodeMap[e]
+		}
+	}
+	for i := range d.nears {
+		for k, t := range d.nears[i].terms {
+			d.nears[i].terms[k] = termMap[t]
+		}
+	}
+	d.nodes, d.freeNodes, d.children = nodes, nil, children
+	d.terms, d.vocab, d.df = terms, vocab, df
+	if d.seen != nil {
+		d.seen = make([]uint32, len(terms))
+	}
+	d.termsAt = len(terms) + max(len(terms)/2, compactSlack)
+	d.termsKept = len(terms)
+	d.epoch++ // every worker's cache of term IDs is stale
+	d.pool.vocab.Store(int64(len(terms)))
+}
