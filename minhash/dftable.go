@@ -139,6 +139,3 @@ func (t *dfTable) resize(size int) {
 		t.slots[i] = s
 	}
 }
-
-// bytes returns the memory the table holds.
-func (t *dfTable) bytes() int { return 16 * cap(t.slots) }

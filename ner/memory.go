@@ -39,21 +39,6 @@ func (d *doc) keyBytes(i, j int) []byte {
 	return b
 }
 
-// key returns the folded words [i, j) joined by spaces.
-func (d *doc) key(i, j int) string {
-	if j-i == 1 {
-		return d.words[i].key
-	}
-	var b strings.Builder
-	for k := i; k < j; k++ {
-		if k > i {
-			b.WriteByte(' ')
-		}
-		b.WriteString(d.words[k].key)
-	}
-	return b.String()
-}
-
 // emit records the entity made of words [i, j) and registers its word
 // sequences for partial matching (Uyar 2009 §3.3: "Garanti" inherits the type
 // of an earlier "Garanti Bankası").

@@ -11,15 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// multiset returns a filtered multiset as a map.
-func multiset(sig, cnt []uint32) map[uint32]int {
-	m := map[uint32]int{}
-	for i, s := range sig {
-		m[s] += int(cnt[i])
-	}
-	return m
-}
-
 // exhaustiveJaccard computes the multiset Jaccard similarity Σmin/Σmax of
 // two multisets held in maps, independently of jaccard's merge.
 func exhaustiveJaccard(a, b map[uint32]int) float64 {
