@@ -177,6 +177,10 @@ func (d *Detector) sign(sk *Sketcher, text string) ([]uint32, int, uint64) {
 	return sig, size, 0
 }
 
+// afterAnalysis, when set by a test, is called by Add once a document is
+// analysed and signed, before Add takes the Detector's lock.
+var afterAnalysis func(id string)
+
 // Add indexes doc and returns the live documents that contain it (in
 // Jaccard and Weighted modes: its near-duplicates), by estimate descending
 // then ID. Match.Score is the signature estimate of the Jaccard, weighted
@@ -210,6 +214,9 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		return d.addOnline(sk, doc)
 	}
 	sig, size, digest := d.sign(sk, doc.Text)
+	if afterAnalysis != nil {
+		afterAnalysis(doc.ID)
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	idx, err := d.docs.Add(doc)
@@ -226,6 +233,9 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 // outside both locks.
 func (d *Detector) addOnline(sk *Sketcher, doc detector.Doc) ([]detector.Match, error) {
 	sk.phrases(doc.Text)
+	if afterAnalysis != nil {
+		afterAnalysis(doc.ID)
+	}
 	keys := make([]uint64, 0, len(sk.dterms)+len(sk.keys))
 	keys = append(append(keys, sk.dterms...), sk.keys...)
 	d.mu.Lock()
