@@ -57,13 +57,16 @@ func BenchmarkMemoryPerDoc(b *testing.B) {
 //
 //   - add: indexing the texts (MB/s of text), what a restart costs without
 //     a snapshot;
+//
 //   - write, read: WriteTo and ReadFrom (MB/s of snapshot; "snapB/doc" is
 //     the snapshot's size per document);
+//
 //   - query, add-probe: Query and Add of the 2,000 documents held out
 //     (MB/s of text; add-probe removes them again, untimed);
+//
 //   - floor: the floor benchmark over the held-out texts.
 //
-//	go test -run XXX -bench Snapshot -benchtime 1x -count 5 ./tweezer/
+//     go test -run XXX -bench Snapshot -benchtime 1x -count 5 ./tweezer/
 func BenchmarkSnapshot(b *testing.B) {
 	corpora := serviceCorpora(b)
 	for _, name := range []string{"synth100k", "reuters"} {
