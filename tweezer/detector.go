@@ -173,7 +173,7 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := d.ix.refs[idx].group
+	g := d.ix.refs[idx]
 	if g == noGroup {
 		return nil, nil
 	}
@@ -193,7 +193,7 @@ func (d *Detector) Copies(id string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := d.ix.refs[idx].group
+	g := d.ix.refs[idx]
 	if g == noGroup {
 		return []string{}, nil
 	}
@@ -213,7 +213,7 @@ func (d *Detector) Cluster(id string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := d.ix.refs[idx].group
+	g := d.ix.refs[idx]
 	if g == noGroup {
 		return []string{id}, nil
 	}

@@ -22,9 +22,11 @@ import (
 // heap insertion into its group, and no posting list grows.
 type index struct {
 	docs   *docset.Set
-	refs   []docRef            // by dense document index
-	groups []group             // by group number; free ones have no members
+	refs   []uint32            // by dense document index: its group, or noGroup
+	groups []group             // by group number
 	free   []uint32            // free group numbers, reused first
+	heaps  map[uint32][]uint32 // groups of two or more: all members, a heap by ID
+	pos    map[uint32]uint32   // members of those groups: position in the heap
 	digest map[Digest][]uint32 // Exact mode and Cluster: digest → live groups
 	keys   map[Digest][]uint32 // Signature.Key → live groups
 	bare   map[Digest][]uint32 // Signature.Key → live caseless groups
@@ -33,7 +35,7 @@ type index struct {
 	// The most keys each map has held since it was last rebuilt: a Go map
 	// keeps its buckets when keys are deleted, so Remove rebuilds a map
 	// that has fallen to a quarter of its peak.
-	digestPeak, keysPeak, barePeak, postPeak int
+	digestPeak, keysPeak, barePeak, postPeak, heapsPeak, posPeak int
 }
 
 // docSig is what the index keeps of a signature.
@@ -45,23 +47,18 @@ type docSig struct {
 	hashes   []uint64 // set modes: sorted distinct shingle hashes
 }
 
-// group is one distinct signature with its live documents. Its members
-// are a binary min-heap by ID, so that the k smallest IDs are found in
-// O(k log k) however large the group (see smallest). A group of one, by
-// far the most common, keeps its member in first and allocates nothing.
+// group is one distinct signature with its live documents. A group of
+// one, by far the most common, keeps its member in first and takes no
+// more memory than a document did before groups existed. The members of
+// a larger group are a binary min-heap by ID in index.heaps, so that the k
+// smallest IDs are found in O(k log k) however large the group (see
+// smallest).
 type group struct {
 	digest   Digest
 	key      Digest
 	caseless bool
-	first    uint32    // the member when heap is nil
-	hashes   []uint64  // set modes: sorted distinct shingle hashes
-	heap     *[]uint32 // two members or more: all of them, a heap by ID
-}
-
-// docRef places a live document: its group (noGroup for a document
-// without words, which is in none) and its position in the group's heap.
-type docRef struct {
-	group, pos uint32
+	first    uint32   // the member of a group of one
+	hashes   []uint64 // set modes: sorted distinct shingle hashes
 }
 
 // noGroup marks a document in no group; noDoc is no document.
@@ -77,6 +74,8 @@ func newIndex(maxText int) *index {
 		keys:   make(map[Digest][]uint32),
 		bare:   make(map[Digest][]uint32),
 		post:   make(map[uint64][]uint32),
+		heaps:  make(map[uint32][]uint32),
+		pos:    make(map[uint32]uint32),
 	}
 }
 
@@ -84,12 +83,12 @@ func (g *group) sig() docSig {
 	return docSig{digest: g.digest, key: g.key, caseless: g.caseless, hashes: g.hashes}
 }
 
-// size returns the number of members of a live group.
-func (g *group) size() int {
-	if g.heap == nil {
-		return 1
+// size returns the number of members of the live group g.
+func (ix *index) size(g uint32) int {
+	if h, ok := ix.heaps[g]; ok {
+		return len(h)
 	}
-	return len(*g.heap)
+	return 1
 }
 
 // find returns the live group whose signature is s.
@@ -107,10 +106,10 @@ func (ix *index) find(s *docSig) (uint32, bool) {
 // group. An exact copy of a live document costs one heap insertion.
 func (ix *index) insert(idx uint32, s docSig) uint32 {
 	if int(idx) >= len(ix.refs) {
-		ix.refs = append(ix.refs, make([]docRef, int(idx)+1-len(ix.refs))...)
+		ix.refs = append(ix.refs, make([]uint32, int(idx)+1-len(ix.refs))...)
 	}
 	if s.empty {
-		ix.refs[idx] = docRef{group: noGroup}
+		ix.refs[idx] = noGroup
 		return noGroup
 	}
 	if g, ok := ix.find(&s); ok {
@@ -125,7 +124,7 @@ func (ix *index) insert(idx uint32, s docSig) uint32 {
 		ix.groups = append(ix.groups, group{})
 	}
 	ix.groups[g] = group{digest: s.digest, key: s.key, caseless: s.caseless, first: idx, hashes: s.hashes}
-	ix.refs[idx] = docRef{group: g}
+	ix.refs[idx] = g
 	ix.digest[s.digest] = append(ix.digest[s.digest], g)
 	ix.keys[s.key] = append(ix.keys[s.key], g)
 	if s.caseless {
@@ -144,36 +143,35 @@ func (ix *index) insert(idx uint32, s docSig) uint32 {
 // join adds the document idx to the live group g: O(log c) for a group of
 // c members, and no index map is touched.
 func (ix *index) join(g uint32, idx uint32) {
-	gr := &ix.groups[g]
-	ix.refs[idx] = docRef{group: g}
-	if gr.heap == nil {
-		h := []uint32{gr.first}
-		gr.heap = &h
-		ix.refs[gr.first].pos = 0
+	ix.refs[idx] = g
+	h, ok := ix.heaps[g]
+	if !ok {
+		h = []uint32{ix.groups[g].first}
+		ix.pos[h[0]] = 0
 	}
-	h := append(*gr.heap, idx)
-	*gr.heap = h
+	h = append(h, idx)
 	ix.up(h, len(h)-1)
+	ix.heaps[g] = h
+	ix.heapsPeak = max(ix.heapsPeak, len(ix.heaps))
+	ix.posPeak = max(ix.posPeak, len(ix.pos))
 }
 
 // remove forgets the live document idx. A group that keeps members stays
 // in the index as it was (another copy stands for it); the last member
 // takes the group out of every map.
 func (ix *index) remove(idx uint32) {
-	ref := ix.refs[idx]
-	ix.refs[idx] = docRef{}
-	if ref.group == noGroup {
+	g := ix.refs[idx]
+	ix.refs[idx] = noGroup
+	if g == noGroup {
 		return
 	}
-	g := ref.group
 	gr := &ix.groups[g]
-	if gr.heap != nil {
-		h := *gr.heap
+	if h, ok := ix.heaps[g]; ok {
+		i := int(ix.pos[idx])
+		delete(ix.pos, idx)
 		last := len(h) - 1
-		i := int(ref.pos)
 		if i != last {
 			h[i] = h[last]
-			ix.refs[h[i]].pos = uint32(i)
 		}
 		h = h[:last]
 		if i < len(h) {
@@ -181,9 +179,13 @@ func (ix *index) remove(idx uint32) {
 			ix.up(h, i)
 		}
 		if len(h) == 1 {
-			gr.first, gr.heap = h[0], nil
+			gr.first = h[0]
+			delete(ix.heaps, g)
+			delete(ix.pos, h[0])
+			ix.heaps = shrink(ix.heaps, &ix.heapsPeak)
+			ix.pos = shrink(ix.pos, &ix.posPeak)
 		} else {
-			*gr.heap = h
+			ix.heaps[g] = h
 		}
 		return
 	}
@@ -217,10 +219,10 @@ func (ix *index) up(h []uint32, i int) {
 			break
 		}
 		h[i], h[p] = h[p], h[i]
-		ix.refs[h[i]].pos = uint32(i)
+		ix.pos[h[i]] = uint32(i)
 		i = p
 	}
-	ix.refs[h[i]].pos = uint32(i)
+	ix.pos[h[i]] = uint32(i)
 }
 
 // down moves h[i] away from the root while a child is smaller.
@@ -237,19 +239,18 @@ func (ix *index) down(h []uint32, i int) {
 			break
 		}
 		h[i], h[c] = h[c], h[i]
-		ix.refs[h[i]].pos = uint32(i)
+		ix.pos[h[i]] = uint32(i)
 		i = c
 	}
-	ix.refs[h[i]].pos = uint32(i)
+	ix.pos[h[i]] = uint32(i)
 }
 
 // members appends every member of the live group g to dst, unordered.
 func (ix *index) members(dst []uint32, g uint32) []uint32 {
-	gr := &ix.groups[g]
-	if gr.heap == nil {
-		return append(dst, gr.first)
+	if h, ok := ix.heaps[g]; ok {
+		return append(dst, h...)
 	}
-	return append(dst, *gr.heap...)
+	return append(dst, ix.groups[g].first)
 }
 
 // smallest appends to dst a Match of the given score for each of the n
@@ -257,14 +258,13 @@ func (ix *index) members(dst []uint32, g uint32) []uint32 {
 // walks the heap from its root, keeping a frontier of the positions not
 // yet taken whose parents were: O(n log n), whatever the group's size.
 func (ix *index) smallest(dst []detector.Match, g uint32, n int, skip uint32, score float64) []detector.Match {
-	gr := &ix.groups[g]
-	if gr.heap == nil {
-		if gr.first != skip && n > 0 {
-			dst = append(dst, detector.Match{ID: ix.docs.ID(gr.first), Score: score})
+	h, ok := ix.heaps[g]
+	if !ok {
+		if first := ix.groups[g].first; first != skip && n > 0 {
+			dst = append(dst, detector.Match{ID: ix.docs.ID(first), Score: score})
 		}
 		return dst
 	}
-	h := *gr.heap
 	if n >= len(h) {
 		for _, o := range h {
 			if o != skip {
@@ -399,7 +399,7 @@ func (ix *index) collect(cands []candidate, skip uint32, limit int) []detector.M
 		room := limit - len(out)
 		for _, c := range cands[i:j] {
 			n := room
-			if n < ix.groups[c.group].size() && skip != noDoc && ix.refs[skip].group == c.group {
+			if skip != noDoc && ix.refs[skip] == c.group && n < ix.size(c.group) {
 				n++ // skip takes no place
 			}
 			out = ix.smallest(out, c.group, n, skip, c.score)

@@ -68,15 +68,15 @@ func (d *Detector) encode() (groups, empty []byte, n int, err error) {
 	}
 	var live []entry
 	var bare []string
-	for idx, ref := range ix.refs {
-		if !ix.docs.Live(uint32(idx)) {
-			continue
-		}
-		if ref.group == noGroup {
+	for idx, g := range ix.refs {
+		switch {
+		case !ix.docs.Live(uint32(idx)):
+		case g == noGroup:
 			bare = append(bare, ix.docs.ID(uint32(idx)))
-		} else if g := &ix.groups[ref.group]; (g.heap == nil && g.first == uint32(idx)) || (g.heap != nil && (*g.heap)[0] == uint32(idx)) {
-			// The group's smallest ID is the root of its heap: listed once.
-			live = append(live, entry{ref.group, ix.sortedIDs(ix.members(nil, ref.group))})
+		case ix.pos[uint32(idx)] == 0:
+			// A group's smallest member (a group of one has no heap
+			// position, read as 0): each group is listed once.
+			live = append(live, entry{g, ix.sortedIDs(ix.members(nil, g))})
 		}
 	}
 	slices.SortFunc(live, func(a, b entry) int { return cmp.Compare(a.ids[0], b.ids[0]) })
