@@ -57,15 +57,19 @@
 // document's shingles. Containers and Query cost the same without the
 // Sign and with it. Memory is two digests per distinct signature, plus
 // one 64-bit hash per distinct shingle and posting entry in the set modes,
-// and 8 bytes per document beside its ID. Remove gives the memory of a
+// and 4 bytes per document beside its ID (a further copy of a signature
+// adds a heap entry and a position map entry). Remove gives the memory of a
 // document back: its posting lists are deleted when it was their last
 // document, and an index map that has fallen to a quarter of the most keys
 // it held is rebuilt at its size, so memory follows the live documents,
-// not the history of the stream. The live heap a document holds does not
-// grow with its text: its signature is a few shingles around its named
-// entities (or 40 fallback words), about 0.01 to 0.1 bytes of heap per
-// byte of a multi-megabyte text; signing reads the text with temporary
-// buffers of a few bytes per byte of text, freed when Add returns.
+// not the history of the stream. The heap a document keeps is its
+// signature, a few shingles around each distinct named entity (or 40
+// fallback words): under 0.01 byte per byte of a multi-megabyte text.
+// Signing allocates about 13 bytes per byte of text, given back when Add
+// returns. Named-entity recognition takes time quadratic in the length of
+// a run of capitalised words (package ner), so a text made of one such run
+// is slow to sign (about a second for 64 KB); keep Config.MaxTextBytes to
+// the size of the texts a service expects.
 //
 // # Floods of copies
 //
