@@ -63,8 +63,8 @@ func (d *Detector) encode() (groups, empty []byte, n int, err error) {
 		return nil, nil, 0, fmt.Errorf("tweezer: WriteTo: %w", detector.ErrClosed)
 	}
 	type entry struct {
-		g   uint32
-		ids []string
+		g     uint32
+		first string // the group's smallest ID
 	}
 	var live []entry
 	var bare []string
@@ -76,10 +76,10 @@ func (d *Detector) encode() (groups, empty []byte, n int, err error) {
 		case ix.pos[uint32(idx)] == 0:
 			// A group's smallest member (a group of one has no heap
 			// position, read as 0): each group is listed once.
-			live = append(live, entry{g, ix.sortedIDs(ix.members(nil, g))})
+			live = append(live, entry{g, ix.docs.ID(uint32(idx))})
 		}
 	}
-	slices.SortFunc(live, func(a, b entry) int { return cmp.Compare(a.ids[0], b.ids[0]) })
+	slices.SortFunc(live, func(a, b entry) int { return cmp.Compare(a.first, b.first) })
 	slices.Sort(bare)
 
 	var e snapshot.Enc
@@ -93,7 +93,11 @@ func (d *Detector) encode() (groups, empty []byte, n int, err error) {
 		for _, h := range g.hashes {
 			e.U64(h)
 		}
-		encIDs(&e, l.ids)
+		if h, ok := ix.heaps[l.g]; ok {
+			encIDs(&e, ix.sortedIDs(h))
+		} else {
+			encIDs(&e, []string{l.first})
+		}
 	}
 	groups = e.B
 	e = snapshot.Enc{}
