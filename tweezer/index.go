@@ -185,6 +185,9 @@ func (ix *index) remove(idx uint32) {
 			ix.heaps = shrink(ix.heaps, &ix.heapsPeak)
 			ix.pos = shrink(ix.pos, &ix.posPeak)
 		} else {
+			if cap(h) > 64 && len(h) < cap(h)/4 {
+				h = slices.Clone(h) // the end of a flood gives its memory back
+			}
 			ix.heaps[g] = h
 		}
 		return
