@@ -111,6 +111,10 @@ type Config struct {
 	Content textproc.Content
 	// MaxTextBytes caps Doc.Text; zero means detector.DefaultMaxTextBytes.
 	MaxTextBytes int
+	// MaxResults caps the matches Add, Containers and Query return (the
+	// strongest, by detector.SortMatches); zero means
+	// detector.DefaultMaxResults. Copies and Cluster are not capped.
+	MaxResults int
 }
 
 // DefaultMinOverlap is the default Config.MinOverlap, chosen by the
@@ -169,6 +173,9 @@ func (cfg *Config) setDefaults() {
 	if cfg.MaxTextBytes == 0 {
 		cfg.MaxTextBytes = detector.DefaultMaxTextBytes
 	}
+	if cfg.MaxResults == 0 {
+		cfg.MaxResults = detector.DefaultMaxResults
+	}
 }
 
 // validate checks a Config whose defaults are filled in.
@@ -196,6 +203,8 @@ func (cfg Config) validate() error {
 		return bad("MinOverlap (%d) must be in [1, %d]", cfg.MinOverlap, MaxMinOverlap)
 	case cfg.MaxTextBytes < 1:
 		return bad("MaxTextBytes (%d) must be ≥ 0", cfg.MaxTextBytes)
+	case cfg.MaxResults < 1:
+		return bad("MaxResults (%d) must be ≥ 0", cfg.MaxResults)
 	}
 	if _, err := textcfg.Content(cfg.Content, DefaultContent); err != nil {
 		return bad("%v", err)

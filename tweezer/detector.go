@@ -1,55 +1,41 @@
 package tweezer
 
 import (
-	"maps"
+	"fmt"
 	"slices"
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
-	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/postings"
 )
 
 // Detector is a Tweezer near-duplicate detector (symmetric). In [Exact]
 // mode documents with equal signature digests are near-duplicates, Score 1
 // (Uyar 2009 Fig. 4.2 step 6). In [Jaccard] and [Overlap] mode documents
 // whose shingle sets have a similarity ≥ Config.Threshold are, Score = the
-// similarity, found through an inverted index of shingle hashes. Documents without
-// words are accepted and match nothing.
+// similarity, found through an inverted index of shingle hashes. Documents
+// without words are accepted and match nothing.
+//
+// Documents with equal signatures (exact copies, as Tweezer reads them)
+// share one entry of the index; [Detector.Copies] lists them. Add,
+// Containers and Query return at most Config.MaxResults matches, the
+// strongest.
 //
 // A Detector is safe for concurrent use by multiple goroutines: signatures
 // are computed outside its lock, the index is updated under it.
 type Detector struct {
 	signer *Signer
 
-	mu     sync.RWMutex
-	docs   *docset.Set
-	digest map[Digest][]uint32 // Exact mode and Cluster: digest → live docs
-	keys   map[Digest][]uint32 // Signature.Key → live docs
-	bare   map[Digest][]uint32 // Signature.Key → live caseless docs
-	post   map[uint64][]uint32 // set modes: shingle hash → live docs
-	sigs   []docSig            // by dense index
-
-	// The most keys each map has held since it was last rebuilt: a Go map
-	// keeps its buckets when keys are deleted, so Remove rebuilds a map
-	// that has fallen to a quarter of its peak.
-	digestPeak, keysPeak, barePeak, postPeak int
-}
-
-// docSig is what the index keeps of a document.
-type docSig struct {
-	digest   Digest
-	key      Digest
-	empty    bool
-	caseless bool
-	hashes   []uint64 // set modes: sorted distinct shingle hashes
+	mu sync.RWMutex
+	ix *index
 }
 
 var (
-	_ detector.Detector = (*Detector)(nil)
-	_ detector.Remover  = (*Detector)(nil)
+	_ detector.Detector   = (*Detector)(nil)
+	_ detector.Remover    = (*Detector)(nil)
+	_ detector.Querier    = (*Detector)(nil)
+	_ detector.Persister  = (*Detector)(nil)
+	_ detector.CopyLister = (*Detector)(nil)
 )
 
 // New returns an empty Detector for cfg. It returns an error wrapping
@@ -60,14 +46,7 @@ func New(cfg Config) (*Detector, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Detector{
-		signer: s,
-		docs:   docset.New("tweezer", s.cfg.MaxTextBytes),
-		digest: make(map[Digest][]uint32),
-		keys:   make(map[Digest][]uint32),
-		bare:   make(map[Digest][]uint32),
-		post:   make(map[uint64][]uint32),
-	}, nil
+	return &Detector{signer: s, ix: newIndex(s.cfg.MaxTextBytes)}, nil
 }
 
 // Config returns the Detector's configuration with every default filled in.
@@ -80,25 +59,9 @@ func (d *Detector) Signer() *Signer { return d.signer }
 // shingleSeed seeds the 64-bit shingle hashes of the inverted index.
 const shingleSeed = 0x7477_6565_7a65_7231 // "tweezer1"
 
-// Add indexes doc and returns its near-duplicates among the live documents,
-// ordered by [detector.SortMatches]. Add time is that of [Signer.Sign] plus,
-// in Exact mode, one hash-table probe and the size of the matching group; in
-// the set modes, the total length of the posting lists of its shingles.
-//
-// Before it reads the text, Add returns an error wrapping
-// detector.ErrClosed after Close, detector.ErrEmptyID for an empty ID,
-// detector.ErrTooLarge for a text over Config.MaxTextBytes, and
-// detector.ErrDuplicateID for the ID of a live document. It signs the text
-// without holding the lock, then checks the ID again under it: of several
-// concurrent Adds of one new ID, exactly one indexes its document.
-func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	d.mu.RLock()
-	err := d.docs.Check(doc)
-	d.mu.RUnlock()
-	if err != nil {
-		return nil, err
-	}
-	sig := d.signer.Sign(doc.Text)
+// sign returns what the index keeps of the signature of text.
+func (d *Detector) sign(text string) docSig {
+	sig := d.signer.Sign(text)
 	ds := docSig{digest: sig.Digest, key: sig.Key, empty: sig.Empty(), caseless: sig.Caseless}
 	if d.signer.cfg.Mode != Exact && !ds.empty {
 		ds.hashes = make([]uint64, len(sig.Shingles))
@@ -108,191 +71,194 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		slices.Sort(ds.hashes)
 		ds.hashes = slices.Clip(slices.Compact(ds.hashes))
 	}
+	return ds
+}
+
+// matches returns the near-duplicates of s among the live documents other
+// than skip, at most Config.MaxResults of them.
+func (d *Detector) matches(s *docSig, skip uint32) []detector.Match {
+	c := &d.signer.cfg
+	return d.ix.matches(s, skip, c.Mode, c.Threshold, c.MinOverlap, c.MaxResults)
+}
+
+// Add indexes doc and returns its near-duplicates among the live documents,
+// the Config.MaxResults strongest, ordered by [detector.SortMatches]. Add
+// time is that of [Signer.Sign] plus, in Exact mode, one hash-table probe;
+// in the set modes, the total length of the posting lists of its
+// shingles, which hold one entry per distinct signature; plus
+// O(k log k) per related group of exact copies for the k = MaxResults
+// matches returned. An exact copy of a live document is not indexed again:
+// it joins its group in O(log c) for c copies.
+//
+// Before it reads the text, Add returns an error wrapping
+// detector.ErrClosed after Close, detector.ErrEmptyID for an empty ID,
+// detector.ErrTooLarge for a text over Config.MaxTextBytes, and
+// detector.ErrDuplicateID for the ID of a live document. It signs the text
+// without holding the lock, then checks the ID again under it: of several
+// concurrent Adds of one new ID, exactly one indexes its document.
+func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
+	d.mu.RLock()
+	err := d.ix.docs.Check(doc)
+	d.mu.RUnlock()
+	if err != nil {
+		return nil, err
+	}
+	ds := d.sign(doc.Text)
 
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	idx, err := d.docs.Add(doc)
+	idx, err := d.ix.docs.Add(doc)
 	if err != nil {
 		return nil, err
 	}
-	if int(idx) >= len(d.sigs) {
-		d.sigs = append(d.sigs, make([]docSig, int(idx)+1-len(d.sigs))...)
-	}
-	d.sigs[idx] = ds
-	if ds.empty {
+	g := d.ix.insert(idx, ds)
+	if g == noGroup {
 		return nil, nil
 	}
-	d.digest[ds.digest] = append(d.digest[ds.digest], idx)
-	d.keys[ds.key] = append(d.keys[ds.key], idx)
-	if ds.caseless {
-		d.bare[ds.key] = append(d.bare[ds.key], idx)
-	}
-	for _, h := range ds.hashes {
-		d.post[h] = append(d.post[h], idx)
-	}
-	d.digestPeak = max(d.digestPeak, len(d.digest))
-	d.keysPeak = max(d.keysPeak, len(d.keys))
-	d.barePeak = max(d.barePeak, len(d.bare))
-	d.postPeak = max(d.postPeak, len(d.post))
-	return d.matches(idx), nil
+	gs := d.ix.groups[g].sig()
+	return d.matches(&gs, idx), nil
 }
 
-// matches returns the live near-duplicates of the live document idx.
-func (d *Detector) matches(idx uint32) []detector.Match {
-	ds := &d.sigs[idx]
-	if ds.empty {
-		return nil
+// Query returns what Add(doc) would return now, without indexing doc or
+// changing anything a later call observes: the near-duplicates of doc
+// among the live documents, the Config.MaxResults strongest, ordered by
+// [detector.SortMatches]. doc.ID may be empty; a live document with that
+// ID is not reported. Query costs what Add does, under a read lock, so
+// that Queries run in parallel with each other.
+//
+// Query returns an error wrapping detector.ErrClosed after Close, or
+// detector.ErrTooLarge for a text over Config.MaxTextBytes, before it
+// reads the text.
+func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
+	if err := d.checkQuery(doc); err != nil {
+		return nil, err
 	}
-	var out []detector.Match
-	// Caseless documents match by Key (see Similarity): found here, they
-	// are skipped below. A caseless document reads every document with its
-	// Key, one with case only the caseless ones.
-	var byKey map[uint32]bool
-	withKey := d.bare[ds.key]
-	if ds.caseless {
-		withKey = d.keys[ds.key]
+	ds := d.sign(doc.Text)
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if d.ix.docs.Closed() { // closed meanwhile
+		return nil, fmt.Errorf("tweezer: Query(%q): %w", doc.ID, detector.ErrClosed)
 	}
-	for _, o := range withKey {
-		if o != idx {
-			if byKey == nil {
-				byKey = map[uint32]bool{}
-			}
-			byKey[o] = true
-			out = append(out, detector.Match{ID: d.docs.ID(o), Score: 1})
+	skip := uint32(noDoc)
+	if doc.ID != "" {
+		if idx, err := d.ix.docs.Lookup("Query", doc.ID); err == nil {
+			skip = idx
 		}
 	}
-	if d.signer.cfg.Mode == Exact {
-		for _, o := range d.digest[ds.digest] {
-			if o != idx && !byKey[o] {
-				out = append(out, detector.Match{ID: d.docs.ID(o), Score: 1})
-			}
-		}
-		detector.SortMatches(out)
-		return out
+	return d.matches(&ds, skip), nil
+}
+
+// checkQuery returns the error Query gives doc before reading it.
+func (d *Detector) checkQuery(doc detector.Doc) error {
+	if max := d.signer.cfg.MaxTextBytes; len(doc.Text) > max {
+		return fmt.Errorf("tweezer: Query(%q): %d bytes over the limit of %d: %w",
+			doc.ID, len(doc.Text), max, detector.ErrTooLarge)
 	}
-	shared := map[uint32]int{}
-	for _, h := range ds.hashes {
-		for _, o := range d.post[h] {
-			if o != idx && !byKey[o] {
-				shared[o]++
-			}
-		}
+	d.mu.RLock()
+	closed := d.ix.docs.Closed()
+	d.mu.RUnlock()
+	if closed {
+		return fmt.Errorf("tweezer: Query(%q): %w", doc.ID, detector.ErrClosed)
 	}
-	for o, n := range shared {
-		la, lb := len(ds.hashes), len(d.sigs[o].hashes)
-		j := score(d.signer.cfg.Mode, n, la, lb)
-		if j >= d.signer.cfg.Threshold && (j == 1 || evidence.Enough(float64(n), float64(min(la, lb)), float64(d.signer.cfg.MinOverlap))) {
-			out = append(out, detector.Match{ID: d.docs.ID(o), Score: j})
-		}
-	}
-	detector.SortMatches(out)
-	return out
+	return nil
 }
 
 // Containers returns the near-duplicates of the live document id, including
-// documents added after it, ordered by [detector.SortMatches].
+// documents added after it, the Config.MaxResults strongest, ordered by
+// [detector.SortMatches].
 func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	idx, err := d.docs.Lookup("Containers", id)
+	idx, err := d.ix.docs.Lookup("Containers", id)
 	if err != nil {
 		return nil, err
 	}
-	return d.matches(idx), nil
+	g := d.ix.refs[idx]
+	if g == noGroup {
+		return nil, nil
+	}
+	gs := d.ix.groups[g].sig()
+	return d.matches(&gs, idx), nil
+}
+
+// Copies returns the live documents whose signature equals that of the
+// live document id (its exact copies as Tweezer reads them: the same
+// shingles, Key and case), in ascending ID order, without id. A document
+// without words has none. Copies time is O(c log c) for c copies. It
+// returns an error wrapping detector.ErrUnknownID or detector.ErrClosed.
+func (d *Detector) Copies(id string) ([]string, error) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	idx, err := d.ix.docs.Lookup("Copies", id)
+	if err != nil {
+		return nil, err
+	}
+	g := d.ix.refs[idx]
+	if g == noGroup {
+		return []string{}, nil
+	}
+	out := d.ix.sortedIDs(d.ix.members(nil, g))
+	return slices.DeleteFunc(out, func(s string) bool { return s == id }), nil
 }
 
 // Cluster returns the Tweezer cluster of the live document id: the live
 // documents whose signature digest equals id's, id included, sorted by ID
 // (Uyar 2009 Fig. 4.2; in either Mode). A document without words is alone in
-// its cluster. Cluster time is O(c log c) for a cluster of c documents.
+// its cluster. Cluster time is O(c log c) for a cluster of c documents; it
+// is not capped by Config.MaxResults.
 func (d *Detector) Cluster(id string) ([]string, error) {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	idx, err := d.docs.Lookup("Cluster", id)
+	idx, err := d.ix.docs.Lookup("Cluster", id)
 	if err != nil {
 		return nil, err
 	}
-	ds := d.sigs[idx]
-	if ds.empty {
+	g := d.ix.refs[idx]
+	if g == noGroup {
 		return []string{id}, nil
 	}
-	var out []string
-	for _, o := range d.digest[ds.digest] {
-		out = append(out, d.docs.ID(o))
+	var idxs []uint32
+	for _, o := range d.ix.digest[d.ix.groups[g].digest] {
+		idxs = d.ix.members(idxs, o)
 	}
-	slices.Sort(out)
-	return out, nil
+	return d.ix.sortedIDs(idxs), nil
 }
 
-// Remove forgets the live document id and gives back the memory its
-// shingles took: the posting lists it was the last document on are
-// deleted, and an index map that has fallen to a quarter of the most keys
-// it held is rebuilt at its current size (Go maps keep their buckets after
-// deletions). Remove time is the length of the posting lists it is on,
-// plus the rebuilds, O(1) amortised per deleted key.
+// Remove forgets the live document id and gives back the memory it took.
+// A document with live copies leaves its group, O(log c) for c copies, and
+// the index is untouched: a copy stands for them all. The last of a group
+// takes it out of the index: the posting lists it was the last entry of
+// are deleted, and an index map that has fallen to a quarter of the most
+// keys it held is rebuilt at its current size (Go maps keep their buckets
+// after deletions). Remove time is then the length of the posting lists
+// it is on, plus the rebuilds, O(1) amortised per deleted key.
 func (d *Detector) Remove(id string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	idx, err := d.docs.Remove(id)
+	idx, err := d.ix.docs.Remove(id)
 	if err != nil {
 		return err
 	}
-	ds := d.sigs[idx]
-	d.sigs[idx] = docSig{}
-	if ds.empty {
-		return nil
-	}
-	// Lists are sets: every reader sorts its results, so the unordered
-	// delete serves.
-	postings.Delete(d.digest, ds.digest, idx)
-	postings.Delete(d.keys, ds.key, idx)
-	if ds.caseless {
-		postings.Delete(d.bare, ds.key, idx)
-	}
-	for _, h := range ds.hashes {
-		postings.Delete(d.post, h, idx)
-	}
-	d.digest = shrink(d.digest, &d.digestPeak)
-	d.keys = shrink(d.keys, &d.keysPeak)
-	d.bare = shrink(d.bare, &d.barePeak)
-	d.post = shrink(d.post, &d.postPeak)
+	d.ix.remove(idx)
 	return nil
-}
-
-// minShrink is the least peak size at which a map is rebuilt: below it the
-// buckets a map keeps are not worth a copy.
-const minShrink = 1024
-
-// shrink returns m rebuilt at its current size when it holds fewer than a
-// quarter of its peak number of keys, and resets the peak; otherwise m.
-// The rebuild copies at most a third of the keys deleted since the last
-// one, so its cost is O(1) amortised per deletion.
-func shrink[K comparable, V any](m map[K]V, peak *int) map[K]V {
-	if *peak < minShrink || len(m) >= *peak/4 {
-		return m
-	}
-	*peak = len(m)
-	// Not maps.Clone, which may copy the buckets at their old size.
-	out := make(map[K]V, len(m))
-	maps.Copy(out, m)
-	return out
 }
 
 // Len returns the number of live documents.
 func (d *Detector) Len() int {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	return d.docs.Len()
+	return d.ix.docs.Len()
 }
 
 // Close releases the index. It is idempotent and returns nil; every later
-// Add, Containers, Cluster or Remove returns an error wrapping
-// detector.ErrClosed.
+// Add, Query, Containers, Copies, Cluster, Remove, WriteTo or ReadFrom
+// returns an error wrapping detector.ErrClosed.
 func (d *Detector) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.docs.Close() {
-		d.digest, d.keys, d.bare, d.post, d.sigs = nil, nil, nil, nil, nil
+	if d.ix.docs.Close() {
+		docs := d.ix.docs
+		d.ix = &index{docs: docs}
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package tweezer_test
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
@@ -106,4 +107,40 @@ func ExampleSignature_caseless() {
 	// original false []
 	// capitals true [{original 1}]
 	// lower true [{capitals 1} {original 1}]
+}
+
+// ExampleDetector_WriteTo saves a detector's state, loads it into a new
+// detector made with the same Config, and looks a story up with Query
+// without indexing it. The copies of a story share one index entry.
+func ExampleDetector_WriteTo() {
+	cfg := tweezer.Config{Language: "tr"}
+	d, err := tweezer.New(cfg)
+	if err != nil {
+		panic(err)
+	}
+	story := "Başbakan Mesut Yılmaz dün Ankara'da gazetecilere açıklama yaptı."
+	for _, id := range []string{"a", "b", "c"} {
+		if _, err := d.Add(detector.Doc{ID: id, Text: story}); err != nil {
+			panic(err)
+		}
+	}
+	var buf bytes.Buffer
+	if _, err := d.WriteTo(&buf); err != nil {
+		panic(err)
+	}
+
+	restored, err := tweezer.New(cfg)
+	if err != nil {
+		panic(err)
+	}
+	if _, err := restored.ReadFrom(&buf); err != nil {
+		panic(err)
+	}
+	copies, _ := restored.Copies("a")
+	fmt.Println(restored.Len(), copies)
+	ms, _ := restored.Query(detector.Doc{Text: story})
+	fmt.Println(ms, restored.Len())
+	// Output:
+	// 3 [b c]
+	// [{a 1} {b 1} {c 1}] 3
 }

@@ -70,8 +70,8 @@ type Signer struct {
 // detector.ErrInvalidConfig, naming the field, for a Language that is not a
 // BCP 47 tag, a Prefix or Suffix outside [0, MaxContext], a negative or too
 // large FallbackWords, an unknown Mode, a Threshold outside (0, 1] in the
-// set modes, a MinOverlap above MaxMinOverlap, a negative MaxTextBytes or
-// an unknown Content; nil otherwise.
+// set modes, a MinOverlap above MaxMinOverlap, a negative MaxTextBytes or MaxResults,
+// or an unknown Content; nil otherwise.
 func NewSigner(cfg Config) (*Signer, error) {
 	cfg, err := cfg.resolve()
 	if err != nil {

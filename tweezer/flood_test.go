@@ -1,0 +1,247 @@
+package tweezer
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/evidence"
+)
+
+// refIndex is the detector as it was before exact copies were grouped: it
+// compares a signature with every live document, one by one, by the rules
+// of Similarity and the evidence rule. The grouped index must give the same
+// answers, truncated to the cap.
+type refIndex struct {
+	cfg  Config
+	live map[string]docSig
+}
+
+func (r *refIndex) matches(s docSig, self string) []detector.Match {
+	var out []detector.Match
+	if s.empty {
+		return nil
+	}
+	for id, o := range r.live {
+		if id == self || o.empty {
+			continue
+		}
+		if (s.caseless || o.caseless) && s.key == o.key {
+			out = append(out, detector.Match{ID: id, Score: 1})
+			continue
+		}
+		if r.cfg.Mode == Exact {
+			if s.digest == o.digest {
+				out = append(out, detector.Match{ID: id, Score: 1})
+			}
+			continue
+		}
+		inter := 0
+		for _, h := range s.hashes {
+			if _, ok := slices.BinarySearch(o.hashes, h); ok {
+				inter++
+			}
+		}
+		if inter == 0 {
+			continue
+		}
+		la, lb := len(s.hashes), len(o.hashes)
+		j := score(r.cfg.Mode, inter, la, lb)
+		if j >= r.cfg.Threshold && (j == 1 || evidence.Enough(float64(inter), float64(min(la, lb)), float64(r.cfg.MinOverlap))) {
+			out = append(out, detector.Match{ID: id, Score: j})
+		}
+	}
+	detector.SortMatches(out)
+	return out
+}
+
+func capped(ms []detector.Match, n int) []detector.Match {
+	if len(ms) > n {
+		return ms[:n]
+	}
+	return ms
+}
+
+// op is one step of a stream: an Add (text set) or a Remove.
+type op struct {
+	id, text string
+	remove   bool
+}
+
+// floodStream interleaves the texts with floods of exact copies and of
+// copies in lower case and capitals, and removes random live documents,
+// representatives of groups included.
+func floodStream(texts []string, seed uint64, copies int) []op {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var ops []op
+	var live []string
+	n := 0
+	add := func(text string) {
+		id := "d" + strconv.Itoa(n)
+		n++
+		ops = append(ops, op{id: id, text: text})
+		live = append(live, id)
+	}
+	for i, text := range texts {
+		add(text)
+		if i%7 == 0 {
+			for range rng.IntN(copies) + 1 {
+				switch rng.IntN(4) {
+				case 0:
+					add(strings.ToLower(text))
+				case 1:
+					add(strings.ToUpper(text))
+				default:
+					add(texts[rng.IntN(i+1)])
+				}
+			}
+		}
+		if len(live) > 0 && rng.IntN(3) == 0 {
+			k := rng.IntN(len(live))
+			ops = append(ops, op{id: live[k], remove: true})
+			live = slices.Delete(live, k, k+1)
+		}
+	}
+	return ops
+}
+
+// checkAgainstReference runs ops through a Detector and the reference,
+// comparing every Add, and the Containers and Query of a random live
+// document after every tenth step.
+func checkAgainstReference(t *testing.T, cfg Config, ops []op) {
+	d, err := New(cfg)
+	require.NoError(t, err)
+	ref := &refIndex{cfg: d.Config(), live: map[string]docSig{}}
+	limit := d.Config().MaxResults
+	texts := map[string]string{}
+	var ids []string
+	rng := rand.New(rand.NewPCG(9, 9))
+	for step, o := range ops {
+		if o.remove {
+			require.NoError(t, d.Remove(o.id))
+			delete(ref.live, o.id)
+			delete(texts, o.id)
+			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.id })
+		} else {
+			s := d.sign(o.text)
+			want := capped(ref.matches(s, ""), limit)
+			got, err := d.Add(detector.Doc{ID: o.id, Text: o.text})
+			require.NoError(t, err)
+			require.Equal(t, want, got, "step %d: Add(%s)", step, o.id)
+			ref.live[o.id] = s
+			texts[o.id] = o.text
+			ids = append(ids, o.id)
+		}
+		if step%10 == 0 && len(ids) > 0 {
+			id := ids[rng.IntN(len(ids))]
+			got, err := d.Containers(id)
+			require.NoError(t, err)
+			require.Equal(t, capped(ref.matches(ref.live[id], id), limit), got, "step %d: Containers(%s)", step, id)
+			got, err = d.Query(detector.Doc{ID: id, Text: texts[id]})
+			require.NoError(t, err)
+			require.Equal(t, capped(ref.matches(ref.live[id], id), limit), got, "step %d: Query(%s)", step, id)
+			cp, err := d.Copies(id)
+			require.NoError(t, err)
+			var want []string
+			for o, s := range ref.live {
+				me := ref.live[id]
+				if o != id && !me.empty && s.digest == me.digest && s.key == me.key && s.caseless == me.caseless {
+					want = append(want, o)
+				}
+			}
+			slices.Sort(want)
+			if want == nil {
+				want = []string{}
+			}
+			assert.Equal(t, want, cp, "step %d: Copies(%s)", step, id)
+		}
+	}
+	assert.Equal(t, len(ref.live), d.Len())
+}
+
+// TestFloodMatchesReference checks the grouped index against the detector
+// as it was (refIndex) on synthetic floods of exact and case copies with
+// removals, uncapped and with a cap smaller than the floods, in every mode.
+func TestFloodMatchesReference(t *testing.T) {
+	texts := stressTexts(120)
+	// Texts without entities are signed by their fallback words.
+	for i := range 20 {
+		texts = append(texts, fmt.Sprintf("bu metinde hiç özel isim yok %d ama kelime var.", i%5))
+	}
+	texts = append(texts, "", "...")
+	ops := floodStream(texts, 1, 40)
+	for _, mode := range []Mode{Overlap, Exact, Jaccard} {
+		for _, limit := range []int{1 << 30, 3} {
+			t.Run(fmt.Sprintf("%v/cap%d", mode, limit), func(t *testing.T) {
+				checkAgainstReference(t, Config{Language: "tr", Mode: mode, MaxResults: limit}, ops)
+			})
+		}
+	}
+}
+
+// TestRealDataMatchesReference checks the grouped index against the
+// detector as it was on the Gold Set and Reuters-21578, where documents
+// have hundreds of near-duplicates of graded similarity, uncapped and
+// under the default cap.
+func TestRealDataMatchesReference(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compares every Add with a linear scan")
+	}
+	for _, file := range []string{"goldset-dev.jsonl", "reuters21578.jsonl"} {
+		t.Run(file, func(t *testing.T) {
+			recs := dataset.ForTest(t, file)
+			recs = recs[:min(len(recs), 1500)]
+			ops := floodStream(dataset.Texts(recs), 2, 5)
+			for _, limit := range []int{1 << 30, 0} {
+				checkAgainstReference(t, Config{Language: "en", MaxResults: limit}, ops)
+			}
+		})
+	}
+}
+
+// TestFloodCostFlat adds 2,000 identical copies and checks that the work
+// per Add does not grow with the copies: the index holds one group, and
+// each Add reads only the members that make the cap.
+func TestFloodCostFlat(t *testing.T) {
+	d, err := New(Config{Language: "tr", MaxResults: 5})
+	require.NoError(t, err)
+	text := stressTexts(1)[0]
+	for i := range 2000 {
+		ms, err := d.Add(detector.Doc{ID: fmt.Sprintf("c%04d", i), Text: text})
+		require.NoError(t, err)
+		require.Len(t, ms, min(i, 5))
+		if i > 0 {
+			assert.Equal(t, "c0000", ms[0].ID)
+		}
+	}
+	assert.Len(t, d.ix.groups, 1, "one group for the copies")
+	assert.Len(t, d.ix.digest, 1)
+	for _, l := range d.ix.post {
+		assert.Len(t, l, 1, "posting lists hold the group once")
+	}
+	// Removing the representative (the smallest ID, the heap's root)
+	// promotes another copy: nothing is lost.
+	require.NoError(t, d.Remove("c0000"))
+	ms, err := d.Containers("c0001")
+	require.NoError(t, err)
+	assert.Equal(t, []detector.Match{{ID: "c0002", Score: 1}, {ID: "c0003", Score: 1}, {ID: "c0004", Score: 1}, {ID: "c0005", Score: 1}, {ID: "c0006", Score: 1}}, ms)
+	cp, err := d.Copies("c1999")
+	require.NoError(t, err)
+	assert.Len(t, cp, 1998)
+	for i := range 2000 {
+		if i > 0 {
+			require.NoError(t, d.Remove(fmt.Sprintf("c%04d", i)))
+		}
+	}
+	assert.Empty(t, d.ix.digest)
+	assert.Empty(t, d.ix.post)
+	assert.Zero(t, d.Len())
+}
