@@ -41,8 +41,8 @@ type WindowConfig struct {
 // added is not lost with it.
 //
 // Positions are int64 values that never decrease: [Window.AddAt] takes
-// one, Add uses the latest position so far (0 in a new window), so a
-// window used with Add alone is a count window. A document's position only
+// one (any value in a new window), Add uses the latest position so far (0
+// in a new window), so a window used with Add alone is a count window. A document's position only
 // orders eviction; it does not change what the member reports.
 //
 // A Window is safe for concurrent use if its member is. Adds, Removes and
@@ -58,7 +58,7 @@ type Window interface {
 	// Len returns the number of documents in the window.
 	Len() int
 	// AddAt adds d at position pos, which must not be before the latest
-	// position of the window (an error wrapping [ErrOutOfOrder]), evicts
+	// position of the window (the last AddAt's, or an ExpireBefore bound) (an error wrapping [ErrOutOfOrder]), evicts
 	// the oldest documents beyond Size and returns what Add returns. A
 	// document evicted by this call may be among the matches: it was in
 	// the window when d arrived.
@@ -108,7 +108,8 @@ type window struct {
 	live   map[string]slot // the window's documents
 	queue  []slot          // in eviction order; a slot not in live is stale
 	head   int             // queue[:head] is gone
-	latest int64
+	latest int64 // meaningful once started
+	started bool // an AddAt, Add or ExpireBefore has set latest
 	serial uint64
 }
 
@@ -172,11 +173,11 @@ func (w *window) addAt(op string, d Doc, pos int64, explicit bool) ([]Match, err
 		return nil, err
 	}
 	w.mu.RLock()
-	latest := w.latest
+	latest, started := w.latest, w.started
 	w.mu.RUnlock()
 	if !explicit {
 		pos = latest
-	} else if pos < latest {
+	} else if started && pos < latest {
 		w.write.Unlock()
 		return nil, fmt.Errorf("detector: Window: AddAt(%q, %d): the latest position is %d: %w", d.ID, pos, latest, ErrOutOfOrder)
 	}
@@ -195,7 +196,7 @@ func (w *window) addAt(op string, d Doc, pos int64, explicit bool) ([]Match, err
 	s := slot{id: d.ID, pos: pos, serial: w.serial}
 	w.live[d.ID] = s
 	w.queue = append(w.queue, s)
-	w.latest = pos
+	w.latest, w.started = pos, true
 	w.mu.Unlock()
 	gone, err := w.evict(func(s slot) bool { return w.cfg.Size > 0 && w.Len() > w.cfg.Size })
 	w.write.Unlock()
@@ -215,7 +216,9 @@ func (w *window) ExpireBefore(pos int64) (int, error) {
 		w.write.Unlock()
 		return 0, fmt.Errorf("detector: Window: ExpireBefore(%d): %w", pos, ErrClosed)
 	}
-	w.latest = max(w.latest, pos)
+	if !w.started || pos > w.latest {
+		w.latest, w.started = pos, true
+	}
 	w.mu.Unlock()
 	gone, err := w.evict(func(s slot) bool { return s.pos < pos })
 	w.write.Unlock()
@@ -391,8 +394,9 @@ func (w *window) Close() error {
 }
 
 // Window snapshot (kind "window", version 1): the header's Config is
-// {"Size": n}; section "window" holds the latest position (zig-zag
-// varint), the number of documents and, oldest first, each document's ID
+// {"Size": n}; section "window" holds whether a latest position is set
+// (a byte, 0 or 1), the latest position (zig-zag varint, 0 if unset), the
+// number of documents and, oldest first, each document's ID
 // and position (the first as a zig-zag varint, each further one as its
 // non-negative difference from the one before); section "member" holds the
 // member's own snapshot.
@@ -415,6 +419,7 @@ func (w *window) WriteTo(out io.Writer) (int64, error) {
 		return 0, fmt.Errorf("detector: Window: WriteTo: %w", ErrClosed)
 	}
 	var e snapshot.Enc
+	e.Bool(w.started)
 	e.Uvarint(zigzag(w.latest))
 	e.Int(len(w.live))
 	prev := int64(0)
@@ -477,7 +482,7 @@ func (w *window) ReadFrom(in io.Reader) (int64, error) {
 	if err != nil {
 		return fail(0, err)
 	}
-	latest, slots, err := w.decode(payload)
+	started, latest, slots, err := w.decode(payload)
 	if err != nil {
 		return fail(0, err)
 	}
@@ -503,7 +508,7 @@ func (w *window) ReadFrom(in io.Reader) (int64, error) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.latest = latest
+	w.latest, w.started = latest, started
 	for _, s := range slots {
 		w.serial++
 		s.serial = w.serial
@@ -514,10 +519,14 @@ func (w *window) ReadFrom(in io.Reader) (int64, error) {
 }
 
 // decode reads the window section.
-func (w *window) decode(payload []byte) (int64, []slot, error) {
+func (w *window) decode(payload []byte) (bool, int64, []slot, error) {
 	dec := snapshot.NewDec(payload)
+	started := dec.Bool()
 	latest := unzigzag(dec.Uvarint())
 	n := dec.Len(2, 0)
+	if !started && (latest != 0 || n > 0) {
+		dec.Fail("documents or a latest position in a window that has none")
+	}
 	if w.cfg.Size > 0 && n > w.cfg.Size {
 		dec.Fail("%d documents in a window of %d", n, w.cfg.Size)
 	}
@@ -546,9 +555,9 @@ func (w *window) decode(payload []byte) (int64, []slot, error) {
 		slots = append(slots, slot{id: id, pos: pos})
 	}
 	if err := dec.Done(); err != nil {
-		return 0, nil, fmt.Errorf("section window: %w", err)
+		return false, 0, nil, fmt.Errorf("section window: %w", err)
 	}
-	return latest, slots, nil
+	return started, latest, slots, nil
 }
 
 func zigzag(x int64) uint64   { return uint64(x<<1) ^ uint64(x>>63) }
