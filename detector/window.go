@@ -103,14 +103,14 @@ type window struct {
 
 	write sync.Mutex // orders Adds, Removes, evictions and snapshots
 
-	mu     sync.RWMutex // guards the fields below
-	closed bool
-	live   map[string]slot // the window's documents
-	queue  []slot          // in eviction order; a slot not in live is stale
-	head   int             // queue[:head] is gone
-	latest int64 // meaningful once started
-	started bool // an AddAt, Add or ExpireBefore has set latest
-	serial uint64
+	mu      sync.RWMutex // guards the fields below
+	closed  bool
+	live    map[string]slot // the window's documents
+	queue   []slot          // in eviction order; a slot not in live is stale
+	head    int             // queue[:head] is gone
+	latest  int64           // meaningful once started
+	started bool            // an AddAt, Add or ExpireBefore has set latest
+	serial  uint64
 }
 
 // slot is a document's place in the window. serial tells a re-added ID
