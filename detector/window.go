@@ -59,9 +59,9 @@ type Window interface {
 	Len() int
 	// AddAt adds d at position pos, which must not be before the latest
 	// position of the window (the last AddAt's, or an ExpireBefore bound) (an error wrapping [ErrOutOfOrder]), evicts
-	// the oldest documents beyond Size and returns what Add returns. A
-	// document evicted by this call may be among the matches: it was in
-	// the window when d arrived.
+	// the oldest documents beyond Size and returns what Add returns: the
+	// member's matches among the window's documents. A document evicted by
+	// this call may be among them: it was in the window when d arrived.
 	AddAt(d Doc, pos int64) ([]Match, error)
 	// ExpireBefore evicts every document whose position is before pos and
 	// returns how many it evicted. pos becomes the window's latest
@@ -198,6 +198,7 @@ func (w *window) addAt(op string, d Doc, pos int64, explicit bool) ([]Match, err
 	w.queue = append(w.queue, s)
 	w.latest, w.started = pos, true
 	w.mu.Unlock()
+	ms = w.keepLive(ms)
 	gone, err := w.evict(func(s slot) bool { return w.cfg.Size > 0 && w.Len() > w.cfg.Size })
 	w.write.Unlock()
 	w.hand(gone)
