@@ -51,7 +51,10 @@ type WindowConfig struct {
 // run concurrently with them. The Window returned by [NewWindow]
 // implements [Querier], [Persister] and [CopyLister] exactly when its
 // member does; its snapshot holds the window's own state (the documents'
-// order and positions) and the member's snapshot as a section.
+// order and positions) and the member's snapshot as a section. A service
+// journals a window's calls with [Journal.AddAt] and
+// [Journal.ExpireBefore] (Add and Remove as for any detector), and
+// [Replay] applies them.
 type Window interface {
 	Detector
 	Remover
