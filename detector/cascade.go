@@ -33,7 +33,15 @@ const verdictsPerDoc = 16
 // when either document is removed. Errors name the
 // cascade ("detector: Cascade: ...") and wrap propose's errors.
 //
-// The returned detector implements [Remover] exactly when propose does.
+// The returned detector implements [Remover] and [Querier] exactly when
+// propose does. Query asks propose.Query for candidates and verifies them
+// against features computed for the query's text, storing nothing. It
+// implements [Persister] when propose does and F can be encoded: F is
+// string, or F implements [encoding.BinaryMarshaler] and *F
+// [encoding.BinaryUnmarshaler] (the snapshot holds each live document's
+// encoded features and propose's snapshot; cached verdicts are not kept,
+// they are recomputed). It never implements [CopyLister]: documents
+// propose reads as identical may still differ in their features.
 // It is safe for concurrent use if propose is and features and verify are
 // safe to call from several goroutines; features and verify must not
 // panic. A concurrent Add of the same new ID as a running Add fails with
@@ -50,11 +58,17 @@ func Cascade[F any](propose Detector, features func(text string) F, verify func(
 	case verify == nil:
 		return nil, fmt.Errorf("detector: Cascade: verify is nil: %w", ErrInvalidConfig)
 	}
-	return view(newCascade(propose, features, verify), capsOf(propose)), nil
+	c := newCascade(propose, features, verify)
+	cs := capsOf(propose) &^ canCopies
+	if c.codec == nil {
+		cs &^= canPersist
+	}
+	return view(c, cs), nil
 }
 
 func newCascade[F any](propose Detector, features func(string) F, verify func(container, contained F) (float64, bool)) *cascade[F] {
-	return &cascade[F]{propose: propose, features: features, verify: verify, docs: map[string]*entry[F]{}, serials: map[uint64]*entry[F]{}}
+	return &cascade[F]{propose: propose, features: features, verify: verify, codec: codecOf[F](),
+		docs: map[string]*entry[F]{}, serials: map[uint64]*entry[F]{}}
 }
 
 // cascade implements Cascade. Its lock guards docs and the entries; it is
@@ -63,9 +77,16 @@ type cascade[F any] struct {
 	propose  Detector
 	features func(string) F
 	verify   func(container, contained F) (float64, bool)
+	codec    *codec[F] // nil if F cannot be encoded
+
+	// persist is held shared by Add and Remove for their whole run and
+	// exclusively by WriteTo and ReadFrom, so a snapshot sees no document
+	// half added or half removed.
+	persist sync.RWMutex
 
 	mu      sync.Mutex
 	closed  bool
+	live    int // entries stored and not yet forgotten
 	serial  uint64
 	docs    map[string]*entry[F] // every ID added and not yet removed, pending ones included
 	serials map[uint64]*entry[F] // the same entries by serial
@@ -102,6 +123,8 @@ func (c *cascade[F]) errClosed(op, id string) error {
 
 // Add implements Detector.
 func (c *cascade[F]) Add(d Doc) ([]Match, error) {
+	c.persist.RLock()
+	defer c.persist.RUnlock()
 	c.mu.Lock()
 	switch {
 	case c.closed:
@@ -150,6 +173,7 @@ func (c *cascade[F]) Add(d Doc) ([]Match, error) {
 		return nil, c.errClosed("Add", d.ID)
 	}
 	e.f, e.ok = f, true
+	c.live++
 	stored = true
 	c.mu.Unlock()
 	close(e.ready)
@@ -235,6 +259,8 @@ func (c *cascade[F]) Remove(id string) error {
 	if !ok {
 		return errUnsupported("Cascade", "remove", c.propose)
 	}
+	c.persist.RLock()
+	defer c.persist.RUnlock()
 	c.mu.Lock()
 	e := c.docs[id]
 	switch {
@@ -265,6 +291,9 @@ func (c *cascade[F]) Remove(id string) error {
 func (c *cascade[F]) forget(id string, e *entry[F]) {
 	if c.docs[id] == e {
 		delete(c.docs, id)
+		if e.ok {
+			c.live--
+		}
 	}
 	if c.serials[e.serial] == e {
 		delete(c.serials, e.serial)
@@ -290,7 +319,7 @@ func (c *cascade[F]) dropVerdicts(e *entry[F]) {
 func (c *cascade[F]) Close() error {
 	c.mu.Lock()
 	c.closed = true
-	c.docs, c.serials = map[string]*entry[F]{}, map[uint64]*entry[F]{}
+	c.docs, c.serials, c.live = map[string]*entry[F]{}, map[uint64]*entry[F]{}, 0
 	c.mu.Unlock()
 	if err := c.propose.Close(); err != nil {
 		return fmt.Errorf("detector: Cascade: %w", err)

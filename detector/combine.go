@@ -21,7 +21,8 @@ func Identity(text string) string { return text }
 // How a combinator implements an optional interface exactly when all the
 // detectors it wraps do.
 //
-// A caller discovers an optional interface ([Remover] today) with a type
+// A caller discovers an optional interface ([Remover], [Querier],
+// [Persister], [CopyLister]) with a type
 // assertion, so a combinator's dynamic type must have the method when, and
 // only when, every member has it. Go fixes a method set per type, so a
 // combinator over n optional interfaces needs one type per subset: 2^n.
@@ -43,12 +44,17 @@ func Identity(text string) string { return text }
 type combinator interface {
 	core
 	Remover
+	Querier
+	Persister
+	CopyLister
 }
 
-// core is what every view of a combinator exposes: the Detector methods
-// and, for the duplicate-member check of Vote, the wrapped detectors.
+// core is what every view of a combinator exposes: the Detector methods,
+// Len (a combinator always knows its live documents) and, for the
+// duplicate-member check of Vote, the wrapped detectors.
 type core interface {
 	Detector
+	Len() int
 	members() []Detector
 }
 
@@ -58,8 +64,14 @@ type caps uint
 const (
 	// canRemove: the detector implements Remover.
 	canRemove caps = 1 << iota
+	// canQuery: the detector implements Querier.
+	canQuery
+	// canPersist: the detector implements Persister.
+	canPersist
+	// canCopies: the detector implements CopyLister.
+	canCopies
 
-	allCaps = canRemove
+	allCaps = canRemove | canQuery | canPersist | canCopies
 )
 
 // capsOf returns the optional interfaces d implements.
@@ -67,6 +79,15 @@ func capsOf(d Detector) caps {
 	var c caps
 	if _, ok := d.(Remover); ok {
 		c |= canRemove
+	}
+	if _, ok := d.(Querier); ok {
+		c |= canQuery
+	}
+	if _, ok := d.(Persister); ok {
+		c |= canPersist
+	}
+	if _, ok := d.(CopyLister); ok {
+		c |= canCopies
 	}
 	return c
 }

@@ -39,15 +39,29 @@
 //     and is fully indexed; the others fail with [ErrDuplicateID].
 //   - Detectors implement [Remover] so a stream can run in a bounded window.
 //
+// # Optional interfaces
+//
+// Beyond [Remover], a detector may implement [Querier] (look a document
+// up without indexing it), [Persister] (snapshots: WriteTo and ReadFrom,
+// with a [Journal] of the Adds and Removes since and [Replay] to apply it)
+// and [CopyLister] (the exact copies it collapsed). Discover them with a
+// type assertion.
+//
 // # Combinators
 //
 // [Cascade] puts a cheap detector in front of an exact pairwise check on
 // per-document features; [Vote] reports what k of several detectors agree
-// on. Both return a [Detector] that implements each optional interface
-// ([Remover]) exactly when every detector it wraps does, so a type
-// assertion tells the truth. Their constructors reject nil or repeated
-// members with an error wrapping [ErrInvalidConfig], and their errors name
-// the combinator ("detector: Cascade: ...", "detector: Vote: ...") before
-// the member's own context. Measured figures: docs/detector.md in the
+// on; [NewWindow] keeps the last N documents of a detector, or those not
+// before a caller-supplied position, and hands each evicted document's
+// final containers to a hook. Each returns a detector that implements each
+// optional interface ([Remover], [Querier], [Persister], [CopyLister])
+// exactly when every detector it wraps does, so a type assertion tells the
+// truth; the exceptions are stated on the constructors (a Window always
+// removes, a Cascade persists only features it can encode and never lists
+// copies). Every combinator has a Len method. Their constructors reject
+// nil or repeated members with an error wrapping [ErrInvalidConfig], and
+// their errors name the combinator ("detector: Cascade: ...", "detector:
+// Vote: ...", "detector: Window: ...") before the member's own context.
+// Measured figures and snapshot layouts: docs/detector.md in the
 // repository.
 package detector

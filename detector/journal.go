@@ -20,10 +20,12 @@ var ErrJournal = errors.New("corrupt journal")
 // Journal record layout, lengths as canonical unsigned varints:
 //
 //	mark     1 byte, 0xA7
-//	op       1 byte: 'A' add, 'R' remove
-//	len(id)
-//	len(text)                       0 in a remove record
-//	header   4 bytes: the low 32 bits of xxh3-64 of op through len(text), little endian
+//	op       1 byte: 'A' add, 'R' remove, 'P' add at a position,
+//	         'X' expire before a position (a [Window]'s AddAt and ExpireBefore)
+//	len(id)                         0 in an expire record, and only there
+//	len(text)                       0 in a remove or expire record
+//	pos                             in 'P' and 'X' records only: zig-zag varint
+//	header   4 bytes: the low 32 bits of xxh3-64 of op through pos, little endian
 //	id, text
 //	sum      8 bytes: xxh3-64 of op through text (header included), little endian
 //
@@ -34,6 +36,8 @@ const (
 	journalMark = 0xA7
 	opAdd       = 'A'
 	opRemove    = 'R'
+	opAddAt     = 'P'
+	opExpire    = 'X'
 	// maxJournalID bounds an ID read back from a journal.
 	maxJournalID = 1 << 20
 )
@@ -63,13 +67,19 @@ type Journal struct {
 func NewJournal(w io.Writer) *Journal { return &Journal{w: w} }
 
 // Add records that d was added.
-func (j *Journal) Add(d Doc) error { return j.write(opAdd, d.ID, d.Text) }
+func (j *Journal) Add(d Doc) error { return j.write(opAdd, d.ID, d.Text, 0) }
 
 // Remove records that id was removed.
-func (j *Journal) Remove(id string) error { return j.write(opRemove, id, "") }
+func (j *Journal) Remove(id string) error { return j.write(opRemove, id, "", 0) }
 
-func (j *Journal) write(op byte, id, text string) error {
-	if id == "" {
+// AddAt records that d was added to a [Window] at position pos.
+func (j *Journal) AddAt(d Doc, pos int64) error { return j.write(opAddAt, d.ID, d.Text, pos) }
+
+// ExpireBefore records that a [Window] expired the documents before pos.
+func (j *Journal) ExpireBefore(pos int64) error { return j.write(opExpire, "", "", pos) }
+
+func (j *Journal) write(op byte, id, text string, pos int64) error {
+	if id == "" && op != opExpire {
 		return fmt.Errorf("detector: Journal: %w", ErrEmptyID)
 	}
 	if len(id) > maxJournalID {
@@ -80,6 +90,9 @@ func (j *Journal) write(op byte, id, text string) error {
 	b := append(j.buf[:0], journalMark, op)
 	b = binary.AppendUvarint(b, uint64(len(id)))
 	b = binary.AppendUvarint(b, uint64(len(text)))
+	if op == opAddAt || op == opExpire {
+		b = binary.AppendUvarint(b, zigzag(pos))
+	}
 	b = binary.LittleEndian.AppendUint32(b, uint32(xxh3.Hash(b[1:])))
 	b = append(b, id...)
 	b = append(b, text...)
@@ -96,8 +109,9 @@ func (j *Journal) write(op byte, id, text string) error {
 
 // Replayed reports what [Replay] read.
 type Replayed struct {
-	// Adds and Removes count the records applied.
-	Adds, Removes int
+	// Adds, Removes and Expires count the records applied (Adds
+	// includes AddAt records).
+	Adds, Removes, Expires int
 	// Offset is the length of the journal's whole records: the point at
 	// which a service truncates its file after a torn tail.
 	Offset int64
@@ -114,7 +128,10 @@ type Replayed struct {
 // example) stops it with d's error. Texts longer than maxText bytes (0
 // means [DefaultMaxTextBytes]) are an ErrJournal error: a damaged length
 // never becomes a huge allocation. The Replayed value says how far it got
-// in every case.
+// in every case. AddAt and ExpireBefore records need d to be a [Window]
+// (or to have its methods); a Window's OnEvict runs again for the
+// documents those records evict, so a service should treat the hook as
+// idempotent.
 func Replay(r io.Reader, d Detector, maxText int) (Replayed, error) {
 	if maxText <= 0 {
 		maxText = DefaultMaxTextBytes
@@ -124,7 +141,7 @@ func Replay(r io.Reader, d Detector, maxText int) (Replayed, error) {
 	var st Replayed
 	var rec []byte
 	for {
-		op, id, text, n, err := readRecord(br, maxText, &rec)
+		op, id, text, pos, n, err := readRecord(br, maxText, &rec)
 		switch {
 		case err == io.EOF && n == 0:
 			return st, nil
@@ -148,6 +165,26 @@ func Replay(r io.Reader, d Detector, maxText int) (Replayed, error) {
 				return st, fmt.Errorf("detector: Replay: remove %q at offset %d: %w", id, st.Offset, err)
 			}
 			st.Removes++
+		case opAddAt:
+			w, ok := d.(interface {
+				AddAt(Doc, int64) ([]Match, error)
+			})
+			if !ok {
+				return st, fmt.Errorf("detector: Replay: add %q at %d, offset %d: %T has no AddAt: %w", id, pos, st.Offset, d, errors.ErrUnsupported)
+			}
+			if _, err := w.AddAt(Doc{ID: id, Text: text}, pos); err != nil {
+				return st, fmt.Errorf("detector: Replay: add %q at %d, offset %d: %w", id, pos, st.Offset, err)
+			}
+			st.Adds++
+		case opExpire:
+			w, ok := d.(interface{ ExpireBefore(int64) (int, error) })
+			if !ok {
+				return st, fmt.Errorf("detector: Replay: expire before %d at offset %d: %T has no ExpireBefore: %w", pos, st.Offset, d, errors.ErrUnsupported)
+			}
+			if _, err := w.ExpireBefore(pos); err != nil {
+				return st, fmt.Errorf("detector: Replay: expire before %d at offset %d: %w", pos, st.Offset, err)
+			}
+			st.Expires++
 		}
 		st.Offset += int64(n)
 	}
@@ -156,10 +193,10 @@ func Replay(r io.Reader, d Detector, maxText int) (Replayed, error) {
 // readRecord reads one record into *buf and returns its fields and its
 // length in bytes. It returns io.EOF with n == 0 at a clean end, and
 // io.ErrUnexpectedEOF with n > 0 for a record cut short.
-func readRecord(br *bufio.Reader, maxText int, buf *[]byte) (op byte, id, text string, n int, err error) {
+func readRecord(br *bufio.Reader, maxText int, buf *[]byte) (op byte, id, text string, pos int64, n int, err error) {
 	b := (*buf)[:0]
 	defer func() { *buf = b[:0] }()
-	fail := func(err error) (byte, string, string, int, error) { return 0, "", "", n, err }
+	fail := func(err error) (byte, string, string, int64, int, error) { return 0, "", "", 0, n, err }
 	mark, err := br.ReadByte()
 	if err != nil {
 		return fail(err)
@@ -172,7 +209,7 @@ func readRecord(br *bufio.Reader, maxText int, buf *[]byte) (op byte, id, text s
 		return fail(short(err))
 	}
 	n++
-	if op != opAdd && op != opRemove {
+	if op != opAdd && op != opRemove && op != opAddAt && op != opExpire {
 		return fail(fmt.Errorf("record kind %#x: %w", op, ErrJournal))
 	}
 	b = append(b, op)
@@ -186,6 +223,15 @@ func readRecord(br *bufio.Reader, maxText int, buf *[]byte) (op byte, id, text s
 		lens[i] = l
 		b = binary.AppendUvarint(b, l)
 	}
+	if op == opAddAt || op == opExpire {
+		z, k, err := readUvarint(br)
+		n += k
+		if err != nil {
+			return fail(err)
+		}
+		pos = unzigzag(z)
+		b = binary.AppendUvarint(b, z)
+	}
 	var hdr [4]byte
 	k, err := io.ReadFull(br, hdr[:])
 	n += k
@@ -195,7 +241,9 @@ func readRecord(br *bufio.Reader, maxText int, buf *[]byte) (op byte, id, text s
 	switch {
 	case binary.LittleEndian.Uint32(hdr[:]) != uint32(xxh3.Hash(b)):
 		return fail(fmt.Errorf("header checksum mismatch: %w", ErrJournal))
-	case lens[0] == 0:
+	case op == opExpire && lens[0]+lens[1] != 0:
+		return fail(fmt.Errorf("expire record with an ID or a text: %w", ErrJournal))
+	case lens[0] == 0 && op != opExpire:
 		return fail(fmt.Errorf("empty ID: %w", ErrJournal))
 	case lens[0] > maxJournalID || lens[1] > uint64(maxText):
 		return fail(fmt.Errorf("ID of %d bytes, text of %d (limits %d, %d): %w", lens[0], lens[1], maxJournalID, maxText, ErrJournal))
@@ -216,7 +264,7 @@ func readRecord(br *bufio.Reader, maxText int, buf *[]byte) (op byte, id, text s
 	}
 	id = string(body[start : start+int(lens[0])])
 	text = string(body[start+int(lens[0]):])
-	return op, id, text, n, nil
+	return op, id, text, pos, n, nil
 }
 
 // readUvarint reads a canonical unsigned varint (the shortest encoding),

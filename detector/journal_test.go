@@ -24,6 +24,14 @@ func (l *log) Add(d detector.Doc) ([]detector.Match, error) {
 func (l *log) Containers(string) ([]detector.Match, error) { return nil, nil }
 func (l *log) Remove(id string) error                      { l.ops = append(l.ops, "R "+id); return nil }
 func (l *log) Close() error                                { return nil }
+func (l *log) AddAt(d detector.Doc, pos int64) ([]detector.Match, error) {
+	l.ops = append(l.ops, fmt.Sprintf("P %d %s %s", pos, d.ID, d.Text))
+	return nil, nil
+}
+func (l *log) ExpireBefore(pos int64) (int, error) {
+	l.ops = append(l.ops, fmt.Sprintf("X %d", pos))
+	return 0, nil
+}
 
 // addOnly cannot remove.
 type addOnly struct{ log }
@@ -36,18 +44,35 @@ func journalOf(t *testing.T, ops []string) ([]byte, []int) {
 	j := detector.NewJournal(&buf)
 	ends := []int{0}
 	for _, op := range ops {
-		var id, text string
-		_, err := fmt.Sscanf(op[2:], "%s", &id)
-		require.NoError(t, err)
-		if op[0] == 'A' {
-			text = op[2+len(id)+1:]
-			require.NoError(t, j.Add(detector.Doc{ID: id, Text: text}))
-		} else {
-			require.NoError(t, j.Remove(id))
-		}
+		require.NoError(t, writeOp(j, op))
 		ends = append(ends, buf.Len())
 	}
 	return buf.Bytes(), ends
+}
+
+// writeOp journals one operation written as log writes it.
+func writeOp(j *detector.Journal, op string) error {
+	var id string
+	var pos int64
+	switch op[0] {
+	case 'P':
+		if _, err := fmt.Sscanf(op[2:], "%d %s", &pos, &id); err != nil {
+			return err
+		}
+		return j.AddAt(detector.Doc{ID: id, Text: op[len(fmt.Sprintf("P %d %s ", pos, id)):]}, pos)
+	case 'X':
+		if _, err := fmt.Sscanf(op[2:], "%d", &pos); err != nil {
+			return err
+		}
+		return j.ExpireBefore(pos)
+	}
+	if _, err := fmt.Sscanf(op[2:], "%s", &id); err != nil {
+		return err
+	}
+	if op[0] == 'A' {
+		return j.Add(detector.Doc{ID: id, Text: op[2+len(id)+1:]})
+	}
+	return j.Remove(id)
 }
 
 var ops = []string{
@@ -56,6 +81,9 @@ var ops = []string{
 	"R a1",
 	"A a1 " + string(bytes.Repeat([]byte("long text "), 100)),
 	"A c3 ",
+	"P -300 p4 at a negative position",
+	"X -299",
+	"P 1234567890123 p5 ",
 }
 
 func TestJournalRoundTrip(t *testing.T) {
@@ -64,7 +92,36 @@ func TestJournalRoundTrip(t *testing.T) {
 	st, err := detector.Replay(bytes.NewReader(data), &l, 0)
 	require.NoError(t, err)
 	assert.Equal(t, ops, l.ops)
-	assert.Equal(t, detector.Replayed{Adds: 4, Removes: 1, Offset: int64(len(data))}, st)
+	assert.Equal(t, detector.Replayed{Adds: 6, Removes: 1, Expires: 1, Offset: int64(len(data))}, st)
+}
+
+// A Window rebuilt from the journal of its AddAt and ExpireBefore calls
+// holds the same documents and evicts the same ones.
+func TestJournalRebuildsAWindow(t *testing.T) {
+	var buf bytes.Buffer
+	j := detector.NewJournal(&buf)
+	var ev1, ev2 evictions
+	orig := window(t, naive.New(naive.Config{}), detector.WindowConfig{Size: 3, OnEvict: ev1.hook})
+	for i, id := range []string{"a", "b", "c", "d", "e"} {
+		d := detector.Doc{ID: id, Text: unique(id)}
+		_, err := orig.AddAt(d, int64(10*i))
+		require.NoError(t, err)
+		require.NoError(t, j.AddAt(d, int64(10*i)))
+	}
+	_, err := orig.ExpireBefore(30)
+	require.NoError(t, err)
+	require.NoError(t, j.ExpireBefore(30))
+	rebuilt := window(t, naive.New(naive.Config{}), detector.WindowConfig{Size: 3, OnEvict: ev2.hook})
+	st, err := detector.Replay(bytes.NewReader(buf.Bytes()), rebuilt, 0)
+	require.NoError(t, err)
+	assert.Equal(t, detector.Replayed{Adds: 5, Expires: 1, Offset: int64(buf.Len())}, st)
+	assert.Equal(t, ev1.take(), ev2.take())
+	assert.Equal(t, orig.Len(), rebuilt.Len())
+	_, err = rebuilt.AddAt(detector.Doc{ID: "f", Text: unique("f")}, 39)
+	assert.ErrorIs(t, err, detector.ErrOutOfOrder, "the latest position is 40 in both")
+	// A detector that is not a window cannot replay them.
+	_, err = detector.Replay(bytes.NewReader(buf.Bytes()), naive.New(naive.Config{}), 0)
+	assert.ErrorIs(t, err, errors.ErrUnsupported)
 }
 
 // TestJournalRebuildsADetector: a detector rebuilt from the journal of
@@ -142,7 +199,7 @@ func TestJournalRejects(t *testing.T) {
 		data []byte
 	}{
 		{"bad mark", rec(0x00, 'A')},
-		{"bad kind", rec(0xA7, 'X', 1, 'a')},
+		{"bad kind", rec(0xA7, 'Z', 1, 'a')},
 		{"non-canonical length", rec(0xA7, 'R', 0x81, 0x00, 'a', 0, 0, 0, 0, 0, 0, 0, 0)},
 		{"length over 64 bits", rec(0xA7, 'R', 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f)},
 		{"huge text", binary.AppendUvarint(rec(0xA7, 'A', 1, 'a'), 1<<40)},
@@ -191,13 +248,7 @@ func FuzzReplay(f *testing.F) {
 		var buf bytes.Buffer
 		j := detector.NewJournal(&buf)
 		for _, op := range l.ops {
-			var id string
-			fmt.Sscanf(op[2:], "%s", &id)
-			if op[0] == 'A' {
-				j.Add(detector.Doc{ID: id, Text: op[2+len(id)+1:]})
-			} else {
-				j.Remove(id)
-			}
+			_ = writeOp(j, op)
 		}
 		if err == nil && !bytes.Equal(buf.Bytes(), b[:st.Offset]) {
 			t.Fatalf("records do not re-encode to the bytes read")

@@ -1,8 +1,9 @@
 package detector
 
 import (
-	"errors"
 	"io"
+
+	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
 // ErrSnapshot is wrapped by every error of a [Persister]'s ReadFrom for
@@ -10,7 +11,7 @@ import (
 // version, a truncated or damaged stream, a Config or caller-owned table
 // that differs from the receiving detector's, or a receiving detector that
 // is not empty. After such an error the detector is as it was.
-var ErrSnapshot = errors.New("not a readable snapshot")
+var ErrSnapshot = snapshot.ErrSnapshot
 
 // Persister is implemented by detectors whose state can be saved and
 // loaded, so that a service survives a restart without adding every text

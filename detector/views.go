@@ -17,6 +17,146 @@ func view(c combinator, cs caps) Detector {
 			core
 			Remover
 		}{c, c}
+	case canQuery:
+		return struct {
+			core
+			Querier
+		}{c, c}
+	case canRemove | canQuery:
+		return struct {
+			core
+			Remover
+			Querier
+		}{c, c, c}
+	case canPersist:
+		return struct {
+			core
+			Persister
+		}{c, c}
+	case canRemove | canPersist:
+		return struct {
+			core
+			Remover
+			Persister
+		}{c, c, c}
+	case canQuery | canPersist:
+		return struct {
+			core
+			Querier
+			Persister
+		}{c, c, c}
+	case canRemove | canQuery | canPersist:
+		return struct {
+			core
+			Remover
+			Querier
+			Persister
+		}{c, c, c, c}
+	case canCopies:
+		return struct {
+			core
+			CopyLister
+		}{c, c}
+	case canRemove | canCopies:
+		return struct {
+			core
+			Remover
+			CopyLister
+		}{c, c, c}
+	case canQuery | canCopies:
+		return struct {
+			core
+			Querier
+			CopyLister
+		}{c, c, c}
+	case canRemove | canQuery | canCopies:
+		return struct {
+			core
+			Remover
+			Querier
+			CopyLister
+		}{c, c, c, c}
+	case canPersist | canCopies:
+		return struct {
+			core
+			Persister
+			CopyLister
+		}{c, c, c}
+	case canRemove | canPersist | canCopies:
+		return struct {
+			core
+			Remover
+			Persister
+			CopyLister
+		}{c, c, c, c}
+	case canQuery | canPersist | canCopies:
+		return struct {
+			core
+			Querier
+			Persister
+			CopyLister
+		}{c, c, c, c}
+	case canRemove | canQuery | canPersist | canCopies:
+		return struct {
+			core
+			Remover
+			Querier
+			Persister
+			CopyLister
+		}{c, c, c, c, c}
 	}
 	panic(fmt.Sprintf("detector: no view for caps %b", cs)) // unreachable: caps has no other bits
+}
+
+// windowView returns w behind a value whose dynamic type has the methods
+// of Window and of the optional interfaces in cs and no others; cs never
+// holds canRemove, which Window includes.
+func windowView(w *window, cs caps) Window {
+	switch cs {
+	case 0:
+		return struct {
+			windowCore
+		}{w}
+	case canQuery:
+		return struct {
+			windowCore
+			Querier
+		}{w, w}
+	case canPersist:
+		return struct {
+			windowCore
+			Persister
+		}{w, w}
+	case canQuery | canPersist:
+		return struct {
+			windowCore
+			Querier
+			Persister
+		}{w, w, w}
+	case canCopies:
+		return struct {
+			windowCore
+			CopyLister
+		}{w, w}
+	case canQuery | canCopies:
+		return struct {
+			windowCore
+			Querier
+			CopyLister
+		}{w, w, w}
+	case canPersist | canCopies:
+		return struct {
+			windowCore
+			Persister
+			CopyLister
+		}{w, w, w}
+	case canQuery | canPersist | canCopies:
+		return struct {
+			windowCore
+			Querier
+			Persister
+			CopyLister
+		}{w, w, w, w}
+	}
+	panic(fmt.Sprintf("detector: no window view for caps %b", cs)) // unreachable: NewWindow clears canRemove
 }

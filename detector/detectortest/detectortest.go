@@ -84,6 +84,45 @@ type Options struct {
 //     finds it (and it finds the copy), and a copy of a loser's text does
 //     not.
 //
+// Then the checks of the optional interfaces, each skipped when the
+// detector does not implement its interface:
+//
+//   - Snapshot (detector.Persister): a detector restored from a snapshot
+//     (ReadFrom into a fresh detector of the same Config) answers
+//     Containers and Len as the original did, and both keep giving
+//     identical answers through further Adds and Removes, a removed ID
+//     added again included. WriteTo and ReadFrom return the bytes written
+//     and read.
+//   - SnapshotReencode: two snapshots of an unchanged detector are
+//     identical, and the snapshot of a restored detector is byte for byte
+//     the one it read.
+//   - SnapshotCorrupt: every truncation of a small snapshot (two copies of
+//     one article), and single-byte changes of it at its first 48 and last
+//     24 bytes and 64 positions between, make ReadFrom fail with an error
+//     wrapping ErrSnapshot; the detector stays empty (Len 0 if it has a
+//     Len method, the snapshot's IDs unknown) and can still Add, without
+//     finding the snapshot's documents.
+//   - SnapshotNonEmpty: ReadFrom into a detector that holds a document
+//     fails with ErrSnapshot and leaves it as it was; after Close, WriteTo
+//     and ReadFrom fail with ErrClosed.
+//   - Query (detector.Querier): over a stream with duplicates, containment
+//     and (with Remove) a removal, Query(d) and Query of d's text with an
+//     empty ID return exactly what the following Add(d) returns, and a
+//     detector fed the same stream without Queries gives the same answers
+//     (Query changes nothing). A live document's own ID is not reported;
+//     a text over the size limit fails with ErrTooLarge; Query after Close
+//     with ErrClosed.
+//   - QueryConcurrent: 4 goroutines Query copies of the articles while 4
+//     Add them: no call fails and no Add, Query or Containers ever reports
+//     a queried ID; Len (if any) counts the added documents only.
+//   - Copies (detector.CopyLister): exact copies are listed both ways, in
+//     ascending order, without the document itself; a removed copy
+//     disappears and one added later appears; an unknown ID fails with
+//     ErrUnknownID, Copies after Close with ErrClosed.
+//
+// The suite does not check result caps (detector.DefaultMaxResults): it
+// never makes more than 12 copies of a text.
+//
 // Run the suite under the race detector (go test -race) so that the
 // concurrent checks can report data races.
 func Run(t *testing.T, newDetector func() detector.Detector, opts Options) {
@@ -105,6 +144,13 @@ func Run(t *testing.T, newDetector func() detector.Detector, opts Options) {
 	t.Run("Concurrent", s.concurrent)
 	t.Run("ConcurrentClose", s.concurrentClose)
 	t.Run("SameID", s.sameID)
+	t.Run("Snapshot", s.snapshot)
+	t.Run("SnapshotReencode", s.snapshotReencode)
+	t.Run("SnapshotCorrupt", s.snapshotCorrupt)
+	t.Run("SnapshotNonEmpty", s.snapshotNonEmpty)
+	t.Run("Query", s.query)
+	t.Run("QueryConcurrent", s.queryConcurrent)
+	t.Run("Copies", s.copies)
 }
 
 type suite struct {

@@ -3,9 +3,12 @@ package detectortest_test
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -37,6 +40,10 @@ type broken struct {
 	seen   map[string][]detector.Match
 	feats  map[string]bool
 	closed bool
+	texts  map[string]string // live texts, for Copies
+	last   detector.Doc      // the latest document added
+	adds   int
+	probes int
 }
 
 // live keeps the matches whose features "lose-winner" still holds.
@@ -53,6 +60,21 @@ func (b *broken) live(ms []detector.Match) []detector.Match {
 }
 
 func (b *broken) Add(d detector.Doc) ([]detector.Match, error) {
+	ms, err := b.add(d)
+	if err == nil {
+		b.mu.Lock()
+		if b.texts == nil {
+			b.texts = map[string]string{}
+		}
+		b.texts[d.ID] = d.Text
+		b.last = d
+		b.adds++
+		b.mu.Unlock()
+	}
+	return ms, err
+}
+
+func (b *broken) add(d detector.Doc) ([]detector.Match, error) {
 	switch b.rule {
 	case "lose-winner":
 		// A combinator that stores a document's features before its inner
@@ -170,7 +192,109 @@ func (b *broken) Remove(id string) error {
 		_, err := b.Detector.Containers(id)
 		return err
 	}
-	return b.Detector.Remove(id)
+	err := b.Detector.Remove(id)
+	if err == nil && b.rule != "copies-stale" {
+		b.mu.Lock()
+		delete(b.texts, id)
+		b.mu.Unlock()
+	}
+	return err
+}
+
+// Copies lists the documents of identical text; "copies-stale" forgets
+// none.
+func (b *broken) Copies(id string) ([]string, error) {
+	if _, err := b.Detector.Containers(id); err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []string
+	for other, text := range b.texts {
+		if other != id && text == b.texts[id] {
+			out = append(out, other)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+func (b *broken) WriteTo(w io.Writer) (int64, error) {
+	switch b.rule {
+	case "snapshot-lossy":
+		// The latest document is left out of the snapshot.
+		b.mu.Lock()
+		last := b.last
+		b.mu.Unlock()
+		if last.ID != "" && b.Detector.Remove(last.ID) == nil {
+			defer b.Detector.Add(last)
+		}
+	case "reencode-drift":
+		// A count of Adds that ReadFrom does not restore.
+		b.mu.Lock()
+		n := b.adds
+		b.mu.Unlock()
+		if _, err := w.Write([]byte{byte(n)}); err != nil {
+			return 0, err
+		}
+		m, err := b.Detector.WriteTo(w)
+		return m + 1, err
+	}
+	return b.Detector.WriteTo(w)
+}
+
+func (b *broken) ReadFrom(r io.Reader) (int64, error) {
+	switch b.rule {
+	case "reencode-drift":
+		var one [1]byte
+		if _, err := io.ReadFull(r, one[:]); err != nil {
+			return 0, fmt.Errorf("broken: %v: %w", err, detector.ErrSnapshot)
+		}
+		n, err := b.Detector.ReadFrom(r)
+		return n + 1, err
+	case "corrupt-dirty":
+		// A failed load leaves a document behind.
+		n, err := b.Detector.ReadFrom(r)
+		if err != nil {
+			_, _ = b.Detector.Add(detector.Doc{ID: "partial", Text: "a partly loaded document"})
+		}
+		return n, err
+	case "corrupt-accepted":
+		n, _ := b.Detector.ReadFrom(r)
+		return n, nil
+	case "nonempty-accepted":
+		if b.Detector.Len() > 0 {
+			n, _ := io.Copy(io.Discard, r)
+			return n, nil
+		}
+	}
+	return b.Detector.ReadFrom(r)
+}
+
+func (b *broken) Query(d detector.Doc) ([]detector.Match, error) {
+	switch b.rule {
+	case "query-stores":
+		if d.ID == "" {
+			b.mu.Lock()
+			b.probes++
+			d.ID = fmt.Sprintf("probe%d", b.probes)
+			b.mu.Unlock()
+		}
+		return b.Detector.Add(d)
+	case "query-leak":
+		// Add then Remove: others can see the probe meanwhile.
+		b.mu.Lock()
+		b.probes++
+		d.ID = fmt.Sprintf("probe%d", b.probes)
+		b.mu.Unlock()
+		ms, err := b.Detector.Add(d)
+		if err != nil {
+			return nil, err
+		}
+		runtime.Gosched()
+		return ms, b.Detector.Remove(d.ID)
+	}
+	return b.Detector.Query(d)
 }
 
 func (b *broken) Close() error {
@@ -220,6 +344,23 @@ var brokenRules = map[string]string{
 	"no-forget":       "Remove",
 	"lose-winner":     "SameID",
 	"close-race":      "ConcurrentClose",
+
+	"snapshot-lossy":    "Snapshot",
+	"reencode-drift":    "SnapshotReencode",
+	"corrupt-dirty":     "SnapshotCorrupt",
+	"corrupt-accepted":  "SnapshotCorrupt",
+	"nonempty-accepted": "SnapshotNonEmpty",
+	"query-stores":      "Query",
+	"query-leak":        "QueryConcurrent",
+	"copies-stale":      "Copies",
+}
+
+// The broken wrapper with no rule broken passes every check, Copies
+// included, so each rule's failure is its own.
+func TestUnbrokenPasses(t *testing.T) {
+	detectortest.Run(t, func() detector.Detector {
+		return &broken{Detector: naive.New(naive.Config{})}
+	}, detectortest.Options{})
 }
 
 // TestBrokenHelper runs the suite on one broken detector; it does something

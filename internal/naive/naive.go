@@ -5,12 +5,18 @@
 package naive
 
 import (
+	"cmp"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -35,7 +41,11 @@ type Detector struct {
 }
 
 var _ detector.Detector = (*Detector)(nil)
-var _ detector.Remover = (*Detector)(nil)
+var (
+	_ detector.Remover   = (*Detector)(nil)
+	_ detector.Querier   = (*Detector)(nil)
+	_ detector.Persister = (*Detector)(nil)
+)
 
 // New returns a reference detector.
 func New(cfg Config) *Detector {
@@ -114,16 +124,45 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		return nil, err
 	}
 	set := Shingles(d.an, doc.Text, d.cfg.Shingle)
+	out := d.match(set, "")
+	idx, _ := d.docs.Add(doc)
+	d.sets[idx] = set
+	return out, nil
+}
+
+// match returns the live documents other than skip that contain the
+// document of set. d.mu is held.
+func (d *Detector) match(set map[uint64]struct{}, skip string) []detector.Match {
 	var out []detector.Match
 	for idx, other := range d.sets {
-		if s, ok := d.related(set, other); ok {
+		if s, ok := d.related(set, other); ok && d.docs.ID(idx) != skip {
 			out = append(out, detector.Match{ID: d.docs.ID(idx), Score: s})
 		}
 	}
-	idx, _ := d.docs.Add(doc)
-	d.sets[idx] = set
 	detector.SortMatches(out)
-	return out, nil
+	return out
+}
+
+// Query implements detector.Querier: what Add(doc) would return, storing
+// nothing. A live document with doc's ID is not reported.
+func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.docs.Closed():
+		return nil, fmt.Errorf("naive: Query(%q): %w", doc.ID, detector.ErrClosed)
+	case len(doc.Text) > detector.DefaultMaxTextBytes:
+		return nil, fmt.Errorf("naive: Query(%q): %d bytes over the limit of %d: %w",
+			doc.ID, len(doc.Text), detector.DefaultMaxTextBytes, detector.ErrTooLarge)
+	}
+	return d.match(Shingles(d.an, doc.Text, d.cfg.Shingle), doc.ID), nil
+}
+
+// Len returns the number of live documents.
+func (d *Detector) Len() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.docs.Len()
 }
 
 // Containers implements detector.Detector.
@@ -165,6 +204,146 @@ func (d *Detector) Close() error {
 	defer d.mu.Unlock()
 	if d.docs.Close() {
 		d.sets = nil
+	}
+	return nil
+}
+
+// Snapshot layout (kind "naive", version 1): one section "docs" holding
+// the number of documents, then per document in ascending ID order its ID,
+// its number of shingles and the shingle hashes in ascending order, the
+// first as a uvarint and each further one as its (positive) difference
+// from the one before.
+const (
+	kind        = "naive"
+	kindVersion = 1
+)
+
+func (d *Detector) header() snapshot.Header {
+	return snapshot.Header{Kind: kind, KindVersion: kindVersion, Config: d.cfg}
+}
+
+// WriteTo implements io.WriterTo: it writes a snapshot of the live
+// documents' shingle sets (docs/snapshot.md in the repository).
+func (d *Detector) WriteTo(w io.Writer) (int64, error) {
+	d.mu.Lock()
+	if d.docs.Closed() {
+		d.mu.Unlock()
+		return 0, fmt.Errorf("naive: WriteTo: %w", detector.ErrClosed)
+	}
+	var e snapshot.Enc
+	idxs := slices.SortedFunc(maps.Keys(d.sets), func(a, b uint32) int {
+		return cmp.Compare(d.docs.ID(a), d.docs.ID(b))
+	})
+	e.Int(len(idxs))
+	for _, idx := range idxs {
+		e.String(d.docs.ID(idx))
+		hs := slices.Sorted(maps.Keys(d.sets[idx]))
+		e.Int(len(hs))
+		prev := uint64(0)
+		for i, h := range hs {
+			if i == 0 {
+				e.Uvarint(h)
+			} else {
+				e.Uvarint(h - prev)
+			}
+			prev = h
+		}
+	}
+	d.mu.Unlock()
+	sw := snapshot.NewWriter(w, d.header())
+	sw.Section("docs", e.B)
+	n, err := sw.Finish(uint64(len(idxs)))
+	if err != nil {
+		return n, fmt.Errorf("naive: WriteTo: %w", err)
+	}
+	return n, nil
+}
+
+// ReadFrom implements io.ReaderFrom: it loads a snapshot written by WriteTo
+// of a detector with the same Config into d, which must be empty. Errors
+// wrap detector.ErrSnapshot (or detector.ErrClosed), and d is then left as
+// it was.
+func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
+	if err := d.checkEmpty(); err != nil {
+		return 0, err
+	}
+	sr, err := snapshot.NewReader(r, d.header())
+	if err != nil {
+		return 0, fmt.Errorf("naive: ReadFrom: %w", err)
+	}
+	p, err := sr.Section("docs")
+	if err != nil {
+		return 0, fmt.Errorf("naive: ReadFrom: %w", err)
+	}
+	dec := snapshot.NewDec(p)
+	n := dec.Len(2, 0)
+	ids := make([]string, 0, n)
+	sets := make([]map[uint64]struct{}, 0, n)
+	for i := range n {
+		id := dec.String()
+		switch {
+		case dec.Err() != nil:
+		case id == "":
+			dec.Fail("document %d has an empty ID", i)
+		case i > 0 && id <= ids[i-1]:
+			dec.Fail("document IDs out of order at %q", id)
+		}
+		k := dec.Len(1, 0)
+		set := make(map[uint64]struct{}, k)
+		var h uint64
+		for j := range k {
+			x := dec.Uvarint()
+			if j > 0 && x == 0 {
+				dec.Fail("repeated shingle in %q", id)
+			}
+			if j > 0 && h+x < h {
+				dec.Fail("shingle hashes of %q overflow", id)
+			}
+			h += x
+			set[h] = struct{}{}
+		}
+		ids = append(ids, id)
+		sets = append(sets, set)
+	}
+	if err := dec.Done(); err != nil {
+		return 0, fmt.Errorf("naive: ReadFrom: section docs: %w", err)
+	}
+	docs, read, err := sr.Finish()
+	if err != nil {
+		return read, fmt.Errorf("naive: ReadFrom: %w", err)
+	}
+	if docs != uint64(len(ids)) {
+		return read, fmt.Errorf("naive: ReadFrom: trailer counts %d documents, the section %d: %w", docs, len(ids), detector.ErrSnapshot)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.emptyLocked(); err != nil {
+		return read, err
+	}
+	for i, id := range ids {
+		idx, err := d.docs.Add(detector.Doc{ID: id})
+		if err != nil { // unreachable: the IDs are distinct and the set is open
+			return read, err
+		}
+		d.sets[idx] = sets[i]
+	}
+	return read, nil
+}
+
+func (d *Detector) checkEmpty() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.emptyLocked()
+}
+
+// emptyLocked returns the error of a ReadFrom into d unless d is open and
+// empty. d.mu is held.
+func (d *Detector) emptyLocked() error {
+	switch {
+	case d.docs.Closed():
+		return fmt.Errorf("naive: ReadFrom: %w", detector.ErrClosed)
+	case d.docs.Len() > 0:
+		return fmt.Errorf("naive: ReadFrom: the detector holds %d documents: %w", d.docs.Len(), detector.ErrSnapshot)
 	}
 	return nil
 }

@@ -43,7 +43,7 @@ func (e *Enc) Bool(b bool) {
 
 // Dec reads a payload written with [Enc]. Errors are sticky: after the
 // first, every read returns a zero value and [Dec.Err] the error, which
-// wraps [detector.ErrSnapshot].
+// wraps [ErrSnapshot].
 type Dec struct {
 	b   []byte
 	err error

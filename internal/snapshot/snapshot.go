@@ -20,15 +20,20 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"slices"
 
 	"github.com/zeebo/xxh3"
-
-	"github.com/seed-9ef9c1df/neardup/detector"
 )
+
+// ErrSnapshot is the sentinel every error of a [Reader] wraps. Package
+// detector exports it as ErrSnapshot; it is defined here so that
+// package detector can use this package for its combinators' snapshots
+// without an import cycle.
+var ErrSnapshot = errors.New("not a readable snapshot")
 
 // Magic opens every snapshot.
 const Magic = "NEARDUP\x00"
@@ -130,7 +135,7 @@ func appendString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// Reader reads one snapshot. Every error wraps [detector.ErrSnapshot]
+// Reader reads one snapshot. Every error wraps [ErrSnapshot]
 // (read errors of the underlying reader too, which it also wraps).
 type Reader struct {
 	r        io.Reader
@@ -398,12 +403,12 @@ func (m multi) Write(b []byte) (int, error) {
 }
 
 func corrupt(format string, args ...any) error {
-	return fmt.Errorf("snapshot: "+format+": %w", append(args, detector.ErrSnapshot)...)
+	return fmt.Errorf("snapshot: "+format+": %w", append(args, ErrSnapshot)...)
 }
 
 func wrapRead(err error) error {
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		return fmt.Errorf("snapshot: truncated: %w", detector.ErrSnapshot)
+		return fmt.Errorf("snapshot: truncated: %w", ErrSnapshot)
 	}
-	return fmt.Errorf("snapshot: reading: %w (%w)", err, detector.ErrSnapshot)
+	return fmt.Errorf("snapshot: reading: %w (%w)", err, ErrSnapshot)
 }

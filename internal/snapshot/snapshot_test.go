@@ -8,8 +8,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/seed-9ef9c1df/neardup/detector"
 )
 
 type cfg struct {
@@ -81,16 +79,16 @@ func TestRoundTrip(t *testing.T) {
 func TestEveryTruncationAndByteChange(t *testing.T) {
 	data := write(t)
 	for cut := range len(data) {
-		require.ErrorIs(t, read(data[:cut], header), detector.ErrSnapshot, "cut at %d", cut)
+		require.ErrorIs(t, read(data[:cut], header), ErrSnapshot, "cut at %d", cut)
 	}
 	for i := range data {
 		for _, x := range []byte{0x01, 0x80, 0xff} {
 			bad := bytes.Clone(data)
 			bad[i] ^= x
-			require.ErrorIs(t, read(bad, header), detector.ErrSnapshot, "byte %d ^ %#x", i, x)
+			require.ErrorIs(t, read(bad, header), ErrSnapshot, "byte %d ^ %#x", i, x)
 		}
 	}
-	require.ErrorIs(t, read(append(bytes.Clone(data), 0), header), detector.ErrSnapshot, "a byte after the trailer")
+	require.ErrorIs(t, read(append(bytes.Clone(data), 0), header), ErrSnapshot, "a byte after the trailer")
 }
 
 func TestHeaderMismatchesNameWhatDiffers(t *testing.T) {
@@ -110,7 +108,7 @@ func TestHeaderMismatchesNameWhatDiffers(t *testing.T) {
 		h := header
 		c.change(&h)
 		err := read(data, h)
-		require.ErrorIs(t, err, detector.ErrSnapshot)
+		require.ErrorIs(t, err, ErrSnapshot)
 		assert.ErrorContains(t, err, c.want)
 	}
 	_, err := NewReader(bytes.NewReader([]byte("PK\x03\x04 a zip file")), header)
@@ -158,7 +156,7 @@ func TestDec(t *testing.T) {
 	} {
 		d := NewDec(c.b)
 		c.read(d)
-		assert.ErrorIs(t, d.Done(), detector.ErrSnapshot, c.name)
+		assert.ErrorIs(t, d.Done(), ErrSnapshot, c.name)
 	}
 	d := NewDec([]byte{1})
 	d.Fail("bad value %d", 7)
@@ -173,7 +171,7 @@ func FuzzReader(f *testing.F) {
 	f.Add(data)
 	f.Add(data[:len(data)/2])
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if err := read(b, header); err != nil && !errors.Is(err, detector.ErrSnapshot) {
+		if err := read(b, header); err != nil && !errors.Is(err, ErrSnapshot) {
 			t.Fatalf("an error that does not wrap ErrSnapshot: %v", err)
 		}
 	})

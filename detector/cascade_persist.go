@@ -1,0 +1,251 @@
+package detector
+
+import (
+	"bytes"
+	"cmp"
+	"encoding"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
+)
+
+// codec encodes a Cascade's features for its snapshot.
+type codec[F any] struct {
+	marshal   func(F) ([]byte, error)
+	unmarshal func([]byte) (F, error)
+}
+
+// codecOf returns the codec of F: strings as they are, types that
+// implement encoding.BinaryMarshaler (and whose pointer implements
+// encoding.BinaryUnmarshaler) through those; nil for any other type.
+func codecOf[F any]() *codec[F] {
+	var zero F
+	if _, ok := any(zero).(string); ok {
+		return &codec[F]{
+			marshal:   func(f F) ([]byte, error) { return []byte(any(f).(string)), nil },
+			unmarshal: func(b []byte) (F, error) { return any(string(b)).(F), nil },
+		}
+	}
+	_, m := any(zero).(encoding.BinaryMarshaler)
+	_, u := any(&zero).(encoding.BinaryUnmarshaler)
+	if !m || !u {
+		return nil
+	}
+	return &codec[F]{
+		marshal: func(f F) ([]byte, error) { return any(f).(encoding.BinaryMarshaler).MarshalBinary() },
+		unmarshal: func(b []byte) (F, error) {
+			var f F
+			err := any(&f).(encoding.BinaryUnmarshaler).UnmarshalBinary(b)
+			return f, err
+		},
+	}
+}
+
+// Len returns the number of live documents of the cascade.
+func (c *cascade[F]) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.live
+}
+
+// Query implements Querier when propose does.
+func (c *cascade[F]) Query(d Doc) ([]Match, error) {
+	q, ok := c.propose.(Querier)
+	if !ok {
+		return nil, errUnsupported("Cascade", "query", c.propose)
+	}
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if closed {
+		return nil, c.errClosed("Query", d.ID)
+	}
+	cands, err := q.Query(d)
+	if err != nil {
+		return nil, fmt.Errorf("detector: Cascade: %w", err)
+	}
+	if len(cands) == 0 {
+		return []Match{}, nil
+	}
+	f := c.features(d.Text)
+	out := make([]Match, 0, len(cands))
+	for _, m := range cands {
+		if m.ID == d.ID {
+			continue
+		}
+		c.mu.Lock()
+		e := c.docs[m.ID]
+		c.mu.Unlock()
+		if e == nil {
+			continue
+		}
+		<-e.ready
+		c.mu.Lock()
+		skip := c.closed || e.removing || !e.ok || c.docs[m.ID] != e
+		container := e.f
+		c.mu.Unlock()
+		if skip {
+			continue
+		}
+		if s, ok := c.verify(container, f); ok && finite(s) {
+			out = append(out, Match{ID: m.ID, Score: s})
+		}
+	}
+	SortMatches(out)
+	return out, nil
+}
+
+// Copies is never exposed by Cascade's view (see Cascade).
+func (c *cascade[F]) Copies(string) ([]string, error) {
+	return nil, fmt.Errorf("detector: Cascade: cannot list copies: %w", errUnsupportedCopies)
+}
+
+var errUnsupportedCopies = fmt.Errorf("features may differ between documents the proposer reads as identical: %w", errors.ErrUnsupported)
+
+// Cascade snapshot (kind "cascade", version 1): the header's Config is
+// {"Features": "<Go type of F>"}; section "features" holds the number of
+// documents and, in ascending ID order, each ID and its encoded features;
+// section "propose" holds propose's own snapshot.
+func (c *cascade[F]) header() snapshot.Header {
+	var zero F
+	return snapshot.Header{Kind: "cascade", KindVersion: 1, Config: struct{ Features string }{fmt.Sprintf("%T", zero)}}
+}
+
+// WriteTo implements Persister when propose does and F can be encoded.
+// Adds and Removes wait while it runs.
+func (c *cascade[F]) WriteTo(w io.Writer) (int64, error) {
+	p, ok := c.propose.(Persister)
+	if !ok || c.codec == nil {
+		return 0, errUnsupported("Cascade", "write a snapshot", c.propose)
+	}
+	c.persist.Lock()
+	defer c.persist.Unlock()
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return 0, c.errClosed("WriteTo", "")
+	}
+	type doc struct {
+		id string
+		f  F
+	}
+	docs := make([]doc, 0, len(c.docs))
+	for id, e := range c.docs {
+		if e.ok && !e.removing {
+			docs = append(docs, doc{id, e.f})
+		}
+	}
+	c.mu.Unlock()
+	slices.SortFunc(docs, func(a, b doc) int { return cmp.Compare(a.id, b.id) })
+	var e snapshot.Enc
+	e.Int(len(docs))
+	for _, d := range docs {
+		b, err := c.codec.marshal(d.f)
+		if err != nil {
+			return 0, fmt.Errorf("detector: Cascade: WriteTo: features of %q: %w", d.id, err)
+		}
+		e.String(d.id)
+		e.String(string(b))
+	}
+	var propose bytes.Buffer
+	if _, err := p.WriteTo(&propose); err != nil {
+		return 0, fmt.Errorf("detector: Cascade: WriteTo: %w", err)
+	}
+	sw := snapshot.NewWriter(w, c.header())
+	sw.Section("features", e.B)
+	sw.Section("propose", propose.Bytes())
+	n, err := sw.Finish(uint64(len(docs)))
+	if err != nil {
+		return n, fmt.Errorf("detector: Cascade: WriteTo: %w", err)
+	}
+	return n, nil
+}
+
+// ReadFrom implements Persister when propose does and F can be encoded:
+// it loads a snapshot of a cascade whose propose has the same kind and
+// Config. The cascade and propose must be empty. Errors wrap [ErrSnapshot]
+// (or ErrClosed), and the cascade is then left empty.
+func (c *cascade[F]) ReadFrom(r io.Reader) (int64, error) {
+	p, ok := c.propose.(Persister)
+	if !ok || c.codec == nil {
+		return 0, errUnsupported("Cascade", "read a snapshot", c.propose)
+	}
+	c.persist.Lock()
+	defer c.persist.Unlock()
+	c.mu.Lock()
+	closed, n := c.closed, len(c.docs)
+	c.mu.Unlock()
+	switch {
+	case closed:
+		return 0, c.errClosed("ReadFrom", "")
+	case n > 0:
+		return 0, fmt.Errorf("detector: Cascade: ReadFrom: the cascade holds %d documents: %w", n, ErrSnapshot)
+	}
+	fail := func(read int64, err error) (int64, error) {
+		return read, fmt.Errorf("detector: Cascade: ReadFrom: %w", err)
+	}
+	sr, err := snapshot.NewReader(r, c.header())
+	if err != nil {
+		return fail(0, err)
+	}
+	payload, err := sr.Section("features")
+	if err != nil {
+		return fail(0, err)
+	}
+	dec := snapshot.NewDec(payload)
+	count := dec.Len(2, 0)
+	ids := make([]string, 0, count)
+	fs := make([]F, 0, count)
+	for i := 0; i < count && dec.Err() == nil; i++ {
+		id, b := dec.String(), dec.String()
+		if dec.Err() != nil {
+			break
+		}
+		if id == "" || i > 0 && id <= ids[i-1] {
+			dec.Fail("document %d: ID %q empty or out of order", i, id)
+		}
+		f, err := c.codec.unmarshal([]byte(b))
+		if err != nil {
+			dec.Fail("features of %q: %v", id, err)
+		}
+		ids, fs = append(ids, id), append(fs, f)
+	}
+	if err := dec.Done(); err != nil {
+		return fail(0, fmt.Errorf("section features: %w", err))
+	}
+	propose, err := sr.Section("propose")
+	if err != nil {
+		return fail(0, err)
+	}
+	docs, read, err := sr.Finish()
+	if err != nil {
+		return fail(read, err)
+	}
+	if docs != uint64(len(ids)) {
+		return fail(read, fmt.Errorf("trailer counts %d documents, the cascade %d: %w", docs, len(ids), ErrSnapshot))
+	}
+	if _, err := p.ReadFrom(bytes.NewReader(propose)); err != nil {
+		return fail(read, err)
+	}
+	if l, ok := c.propose.(interface{ Len() int }); ok && l.Len() != len(ids) {
+		if rm, ok := c.propose.(Remover); ok {
+			for _, id := range ids {
+				_ = rm.Remove(id)
+			}
+		}
+		return fail(read, fmt.Errorf("propose holds %d documents, the cascade %d: %w", l.Len(), len(ids), ErrSnapshot))
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, id := range ids {
+		c.serial++
+		e := &entry[F]{serial: c.serial, ready: make(chan struct{}), ok: true, f: fs[i]}
+		close(e.ready)
+		c.docs[id], c.serials[e.serial] = e, e
+	}
+	c.live = len(ids)
+	return read, nil
+}

@@ -1,0 +1,245 @@
+package detector
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+
+	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
+)
+
+// Len returns the number of live documents of the vote.
+func (v *vote) Len() int {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return len(v.live)
+}
+
+// Query implements Querier when every member does: the tally of the
+// members' Query answers.
+func (v *vote) Query(d Doc) ([]Match, error) {
+	for _, det := range v.ds {
+		if _, ok := det.(Querier); !ok {
+			return nil, errUnsupported("Vote", "query", det)
+		}
+	}
+	v.mu.RLock()
+	closed := v.closed
+	v.mu.RUnlock()
+	if closed {
+		return nil, fmt.Errorf("detector: Vote: Query(%q): %w", d.ID, ErrClosed)
+	}
+	results := make([][]Match, 0, len(v.ds))
+	for i, det := range v.ds {
+		ms, err := det.(Querier).Query(d)
+		if err != nil {
+			return nil, fmt.Errorf("detector: Vote: member %d: %w", i, err)
+		}
+		results = append(results, ms)
+	}
+	return slices.DeleteFunc(v.tally(results), func(m Match) bool { return m.ID == d.ID }), nil
+}
+
+// Copies implements CopyLister when every member does: the documents every
+// member lists as a copy of id.
+func (v *vote) Copies(id string) ([]string, error) {
+	for _, det := range v.ds {
+		if _, ok := det.(CopyLister); !ok {
+			return nil, errUnsupported("Vote", "list copies", det)
+		}
+	}
+	if err := v.check("Copies", id, true); err != nil {
+		return nil, err
+	}
+	count := map[string]int{}
+	for i, det := range v.ds {
+		ids, err := det.(CopyLister).Copies(id)
+		if err != nil {
+			return nil, fmt.Errorf("detector: Vote: member %d: %w", i, err)
+		}
+		for _, x := range ids {
+			count[x]++
+		}
+	}
+	out := []string{}
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	for x, n := range count {
+		if n == len(v.ds) && v.live[x] && x != id {
+			out = append(out, x)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// Vote snapshot (kind "vote", version 1): the header's Config is {"K": k,
+// "Members": n}; section "vote" holds the number of live documents and
+// their IDs in ascending order; sections "member0", "member1", ... hold
+// each member's own snapshot.
+func (v *vote) header() snapshot.Header {
+	return snapshot.Header{Kind: "vote", KindVersion: 1, Config: struct{ K, Members int }{v.k, len(v.ds)}}
+}
+
+// persisters returns the members as Persisters, or an error if one is not.
+func (v *vote) persisters(op string) ([]Persister, error) {
+	ps := make([]Persister, len(v.ds))
+	for i, det := range v.ds {
+		p, ok := det.(Persister)
+		if !ok {
+			return nil, errUnsupported("Vote", op, det)
+		}
+		ps[i] = p
+	}
+	return ps, nil
+}
+
+// WriteTo implements Persister when every member does. Adds and Removes
+// wait while it runs.
+func (v *vote) WriteTo(w io.Writer) (int64, error) {
+	ps, err := v.persisters("write a snapshot")
+	if err != nil {
+		return 0, err
+	}
+	v.write.Lock()
+	defer v.write.Unlock()
+	v.mu.RLock()
+	closed := v.closed
+	ids := slices.Sorted(maps.Keys(v.live))
+	v.mu.RUnlock()
+	if closed {
+		return 0, fmt.Errorf("detector: Vote: WriteTo: %w", ErrClosed)
+	}
+	var e snapshot.Enc
+	e.Int(len(ids))
+	for _, id := range ids {
+		e.String(id)
+	}
+	members := make([][]byte, len(ps))
+	for i, p := range ps {
+		var b bytes.Buffer
+		if _, err := p.WriteTo(&b); err != nil {
+			return 0, fmt.Errorf("detector: Vote: WriteTo: member %d: %w", i, err)
+		}
+		members[i] = b.Bytes()
+	}
+	sw := snapshot.NewWriter(w, v.header())
+	sw.Section("vote", e.B)
+	for i, m := range members {
+		sw.Section(fmt.Sprintf("member%d", i), m)
+	}
+	n, err := sw.Finish(uint64(len(ids)))
+	if err != nil {
+		return n, fmt.Errorf("detector: Vote: WriteTo: %w", err)
+	}
+	return n, nil
+}
+
+// ReadFrom implements Persister when every member does: it loads a
+// snapshot written by a vote with the same k over members of the same
+// kinds and Configs, in the same order. The vote and its members must be
+// empty. Errors wrap [ErrSnapshot] (or ErrClosed). If member i rejects its
+// section, the members before it, which loaded theirs, are emptied again
+// by Remove; a member that cannot remove keeps them (the error then also
+// wraps errors.ErrUnsupported), invisible through the vote, which stays
+// empty.
+func (v *vote) ReadFrom(r io.Reader) (int64, error) {
+	ps, err := v.persisters("read a snapshot")
+	if err != nil {
+		return 0, err
+	}
+	v.write.Lock()
+	defer v.write.Unlock()
+	v.mu.RLock()
+	closed, n := v.closed, len(v.live)
+	v.mu.RUnlock()
+	switch {
+	case closed:
+		return 0, fmt.Errorf("detector: Vote: ReadFrom: %w", ErrClosed)
+	case n > 0:
+		return 0, fmt.Errorf("detector: Vote: ReadFrom: the vote holds %d documents: %w", n, ErrSnapshot)
+	}
+	fail := func(read int64, err error) (int64, error) {
+		return read, fmt.Errorf("detector: Vote: ReadFrom: %w", err)
+	}
+	sr, err := snapshot.NewReader(r, v.header())
+	if err != nil {
+		return fail(0, err)
+	}
+	payload, err := sr.Section("vote")
+	if err != nil {
+		return fail(0, err)
+	}
+	ids, err := decodeIDs(payload)
+	if err != nil {
+		return fail(0, fmt.Errorf("section vote: %w", err))
+	}
+	members := make([][]byte, len(ps))
+	for i := range ps {
+		if members[i], err = sr.Section(fmt.Sprintf("member%d", i)); err != nil {
+			return fail(0, err)
+		}
+	}
+	docs, read, err := sr.Finish()
+	if err != nil {
+		return fail(read, err)
+	}
+	if docs != uint64(len(ids)) {
+		return fail(read, fmt.Errorf("trailer counts %d documents, the vote %d: %w", docs, len(ids), ErrSnapshot))
+	}
+	for i, p := range ps {
+		if _, err := p.ReadFrom(bytes.NewReader(members[i])); err != nil {
+			err = fmt.Errorf("member %d: %w", i, err)
+			return fail(read, errors.Join(err, v.unload(ids, i)))
+		}
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for _, id := range ids {
+		v.live[id] = true
+	}
+	return read, nil
+}
+
+// unload removes ids from the first n members after a later one rejected
+// its section.
+func (v *vote) unload(ids []string, n int) error {
+	var errs []error
+	for i := range n {
+		r, ok := v.ds[i].(Remover)
+		if !ok {
+			errs = append(errs, fmt.Errorf("member %d keeps the snapshot's documents: %w", i,
+				errUnsupported("Vote", "remove", v.ds[i])))
+			continue
+		}
+		for _, id := range ids {
+			if err := r.Remove(id); err != nil && !errors.Is(err, ErrUnknownID) {
+				errs = append(errs, fmt.Errorf("member %d: %w", i, err))
+				break
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// decodeIDs reads a count and that many distinct, non-empty IDs in
+// ascending order.
+func decodeIDs(payload []byte) ([]string, error) {
+	dec := snapshot.NewDec(payload)
+	n := dec.Len(2, 0)
+	ids := make([]string, 0, n)
+	for i := 0; i < n && dec.Err() == nil; i++ {
+		id := dec.String()
+		if dec.Err() == nil && (id == "" || i > 0 && id <= ids[i-1]) {
+			dec.Fail("document %d: ID %q empty or out of order", i, id)
+		}
+		ids = append(ids, id)
+	}
+	if err := dec.Done(); err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
