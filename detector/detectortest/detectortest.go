@@ -464,7 +464,7 @@ func (s suite) edgeInputs(t *testing.T) {
 		{"invalid", invalid},
 		{"repeated", strings.Repeat("buffalo ", 10000)},
 		{"repeated2", strings.Repeat("buffalo ", 10000)},
-		{"huge", noise(5<<20, 7)},
+		{"huge", noise(s.hugeSize(), 7)},
 		{"oneword", "Ankara"},
 	}
 	for _, e := range edge {
@@ -522,4 +522,15 @@ func (s suite) remove(t *testing.T) {
 		wantIDs(t, "Containers(short) after Remove(long)", containers(t, d, "short"))
 		wantIDs(t, "Add(short2) after Remove(long)", add(t, d, "short2", short), "short")
 	}
+}
+
+// hugeSize is the size of the edge inputs' large document: 3 MiB, or a
+// sentence under the detector's size limit when that is smaller (noise
+// overshoots its size by less than a sentence).
+func (s suite) hugeSize() int {
+	limit := s.opts.MaxTextBytes
+	if limit <= 0 {
+		limit = detector.DefaultMaxTextBytes
+	}
+	return max(min(3<<20, limit-512), 1)
 }
