@@ -196,8 +196,9 @@ func TestReadFromState(t *testing.T) {
 
 // TestSnapshotV1 reads the checked-in snapshot of layout version 1 and
 // requires that the documents it was made from encode to the same bytes,
-// so that a change of the format is deliberate. go test -run
-// TestSnapshotV1 -update ./tweezer/ rewrites it.
+// so that a change of the format is deliberate. go test ./tweezer/ -run
+// TestSnapshotV1 -args -update rewrites it (the header holds the effective
+// Config, so a change of a default rewrites it too).
 func TestSnapshotV1(t *testing.T) {
 	path := filepath.Join("testdata", "v1.snapshot")
 	cfg, snap := smallSnapshot(t)
