@@ -234,7 +234,7 @@ func (r *Recognizer) hasPrefixWord(d *doc, i, j int) bool {
 // hasSuffixWord reports whether a word of [i, j) is a location or
 // organization suffix word.
 func (r *Recognizer) hasSuffixWord(d *doc, i, j int) bool {
-	return i < j && d.idx[j-1].prevSuf >= i
+	return i < j && int(d.idx[j-1].prevSuf) >= i
 }
 
 // classify assigns a type to the candidate words [i, j), category-major as
@@ -287,7 +287,7 @@ func (r *Recognizer) ofName(d *doc, i, j int) bool {
 // false). A suffix word alone is no entity.
 func (r *Recognizer) bySuffixWord(d *doc, i, j int, loc bool) bool {
 	ws := d.words
-	suf := d.idx[j-1].prevSuf // the last suffix word, if after i
+	suf := int(d.idx[j-1].prevSuf) // the last suffix word, if after i
 	if suf <= i || loc && !r.locSuf[ws[suf].key] {
 		return false
 	}
@@ -355,7 +355,7 @@ func (r *Recognizer) asOrganization(d *doc, i, j int) bool {
 			return true
 		}
 	}
-	if j-i >= 2 && d.idx[j-1].prevDigit > i && r.acronym(d, j-1) {
+	if j-i >= 2 && int(d.idx[j-1].prevDigit) > i && r.acronym(d, j-1) {
 		// A numbered court or office that connectorJoins took in:
 		// "Diyarbakır 3 No'lu DGM".
 		r.emit(d, Organization, i, j)
@@ -386,7 +386,7 @@ func clubOrBank(key string) bool {
 // candidate [i, j): a person ends at its first apostrophe suffix ("Mesut
 // Yılmaz'ın" closes the name).
 func (d *doc) personEnd(i, j int) int {
-	if k := d.idx[i].nextApos; k < j-1 {
+	if k := int(d.idx[i].nextApos); k < j-1 {
 		return k + 1
 	}
 	return j
@@ -398,7 +398,7 @@ func (d *doc) personEnd(i, j int) int {
 func (r *Recognizer) asPerson(d *doc, i, j int) bool {
 	ws := d.words
 	if j-i >= 2 {
-		if k := d.idx[i+1].nextPSuf; k < j {
+		if k := int(d.idx[i+1].nextPSuf); k < j {
 			r.emit(d, Person, i, k)
 			r.classify(d, k+1, j)
 			return true
@@ -467,7 +467,7 @@ func (r *Recognizer) splitParts(d *doc, i, j int) bool {
 		r.classify(d, i+1, j)
 		return true
 	}
-	if k := d.idx[i].nextApos; k < j-1 {
+	if k := int(d.idx[i].nextApos); k < j-1 {
 		r.classify(d, i, k+1)
 		r.classify(d, k+1, j)
 		return true

@@ -162,7 +162,7 @@ func (r *Recognizer) containsRemembered(d *doc, i, j int) bool {
 	// The words before the person must all name no person: a ends at the
 	// first word that may (d.idx.nextName); and the memory holds no span
 	// longer than memLookupMax.
-	for a := max(i+1, j-r.memLookupMax); a < j && a <= d.idx[i].nextName; a++ {
+	for a := max(i+1, j-r.memLookupMax); a < j && a <= int(d.idx[i].nextName); a++ {
 		d.steps++
 		if r.remembered(d, a, j) == Person {
 			r.classify(d, i, a)

@@ -69,9 +69,10 @@ type Recognizer struct {
 	givenNames, fullPersons, locations map[string]bool
 	orgs                               map[string]bool
 	orgMaxWords                        int
-	locMaxWords, personMaxWords        int             // words of the longest place and full name of the gazetteer
-	memLookupMax                       int             // words of the longest key the memory can hold
-	hyphenTails                        map[string]bool // Turkish only: "Türk - İş"
+	locMaxWords, personMaxWords        int              // words of the longest place and full name of the gazetteer
+	memLookupMax                       int              // words of the longest key the memory can hold
+	kinds                              map[string]uint8 // rule lists of a word key (spans.go)
+	hyphenTails                        map[string]bool  // Turkish only: "Türk - İş"
 
 	acronymMax int
 }
@@ -145,6 +146,7 @@ func New(cfg Config) *Recognizer {
 	// The memory holds the sub-spans of emitted entities up to
 	// memMaxWords words and the places nested in them.
 	r.memLookupMax = max(memMaxWords, r.locMaxWords)
+	r.buildKinds()
 	return r
 }
 

@@ -23,13 +23,38 @@ const memMaxWords = 12
 const maxRunWords = 256
 
 // wordIndex answers range questions in O(1): for word k, where the
-// nearest word of each kind lies before or after it.
+// nearest word of each kind lies before or after it. Indexes are int32: a
+// text of 2³¹ words would need a words slice of some 100 GB first.
 type wordIndex struct {
-	prevSuf   int // last word <= k that is a location or organization suffix word, or -1
-	prevDigit int // last word <= k whose key starts with a digit, or -1
-	nextPSuf  int // first word >= k that is a person suffix word, or len(words)
-	nextApos  int // first word >= k with an apostrophe suffix, or len(words)
-	nextName  int // first word >= k that may name a person (not noNameWords), or len(words)
+	prevSuf   int32 // last word <= k that is a location or organization suffix word, or -1
+	prevDigit int32 // last word <= k whose key starts with a digit, or -1
+	nextPSuf  int32 // first word >= k that is a person suffix word, or len(words)
+	nextApos  int32 // first word >= k with an apostrophe suffix, or len(words)
+	nextName  int32 // first word >= k that may name a person (not noNameWord), or len(words)
+}
+
+// Word kinds of Recognizer.kinds: one map look-up per word tells all the
+// rule lists a word belongs to.
+const (
+	kindSuffix   uint8 = 1 << iota // a location or organization suffix word
+	kindPSuffix                    // a person suffix word
+	kindNoPerson                   // a word that names no person (noNameWord)
+)
+
+// buildKinds fills r.kinds from the rule and gazetteer sets.
+func (r *Recognizer) buildKinds() {
+	r.kinds = map[string]uint8{}
+	for _, set := range []struct {
+		m    map[string]bool
+		kind uint8
+	}{
+		{r.locSuf, kindSuffix}, {r.orgSuf, kindSuffix}, {r.personSuf, kindPSuffix},
+		{r.notPersons, kindNoPerson}, {r.notNames, kindNoPerson}, {r.prefixes, kindNoPerson}, {r.modifiers, kindNoPerson},
+	} {
+		for k := range set.m {
+			r.kinds[k] |= set.kind
+		}
+	}
 }
 
 // index fills d.idx.
@@ -37,28 +62,29 @@ func (r *Recognizer) index(d *doc) {
 	ws := d.words
 	n := len(ws)
 	d.idx = make([]wordIndex, n)
-	prevSuf, prevDigit := -1, -1
+	kinds := make([]uint8, n)
+	prevSuf, prevDigit := int32(-1), int32(-1)
 	for k := range ws {
 		key := ws[k].key
-		if r.locSuf[key] || r.orgSuf[key] {
-			prevSuf = k
+		kinds[k] = r.kinds[key]
+		if kinds[k]&kindSuffix != 0 {
+			prevSuf = int32(k)
 		}
 		if isDigitStart(key) {
-			prevDigit = k
+			prevDigit = int32(k)
 		}
 		d.idx[k].prevSuf, d.idx[k].prevDigit = prevSuf, prevDigit
 	}
-	nextPSuf, nextApos, nextName := n, n, n
+	nextPSuf, nextApos, nextName := int32(n), int32(n), int32(n)
 	for k := n - 1; k >= 0; k-- {
-		key := ws[k].key
-		if r.personSuf[key] {
-			nextPSuf = k
+		if kinds[k]&kindPSuffix != 0 {
+			nextPSuf = int32(k)
 		}
 		if ws[k].apos {
-			nextApos = k
+			nextApos = int32(k)
 		}
-		if !r.noNameWord(key) {
-			nextName = k
+		if kinds[k]&kindNoPerson == 0 {
+			nextName = int32(k)
 		}
 		d.idx[k].nextPSuf, d.idx[k].nextApos, d.idx[k].nextName = nextPSuf, nextApos, nextName
 	}
