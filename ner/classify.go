@@ -34,7 +34,12 @@ func (r *Recognizer) pass(d *doc) {
 			}
 			break
 		}
-		r.splitTitles(d, i, j)
+		// No name is that long: classifying a longer run in pieces keeps
+		// the depth of the recursion of classify bounded (a rule splits a
+		// candidate and classifies the rest again).
+		for s := i; s < j; s += maxRunWords {
+			r.splitTitles(d, s, min(j, s+maxRunWords))
+		}
 		i = j
 	}
 }
@@ -104,13 +109,13 @@ func (r *Recognizer) bareWords(d *doc, i, j int) bool {
 		return false
 	}
 	for k := i; k < j; k++ {
+		d.steps++
 		w := d.words[k]
 		if r.locations[w.key] || r.orgs[w.key] || r.givenNames[w.key] || w.allCaps && !w.shouting {
 			return false
 		}
 	}
-	kb := d.keyBytes(i, j)
-	return !r.locations[string(kb)] && !r.orgs[string(kb)]
+	return !r.isLocation(d, i, j) && !r.isOrg(d, i, j)
 }
 
 // numberWords follow a number in the names of Turkish courts and offices
@@ -151,23 +156,27 @@ func (r *Recognizer) splitTitles(d *doc, i, j int) {
 	}
 	seg := i
 	for k := i; k < j; {
+		d.steps++
 		if !r.prefixes[ws[k].key] {
 			k++
 			continue
 		}
 		t := k
 		for t > seg && (r.modifiers[ws[t-1].key] || r.prefixes[ws[t-1].key]) {
+			d.steps++
 			t--
 		}
 		r.classify(d, seg, t)
 		e := r.titleEnd(d, k+1, j)
 		n := e
 		for n < j && !r.prefixes[ws[n].key] {
+			d.steps++
 			n++
 		}
 		m := n
 		if n < j {
 			for m > e && r.modifiers[ws[m-1].key] {
+				d.steps++
 				m--
 			}
 		}
@@ -194,12 +203,14 @@ func (r *Recognizer) splitTitles(d *doc, i, j int) {
 func (r *Recognizer) titleEnd(d *doc, e, j int) int {
 	ws := d.words
 	for e < j {
+		d.steps++
 		if r.prefixes[ws[e].key] {
 			e++
 			continue
 		}
 		m := e
 		for m < j && r.modifiers[ws[m].key] {
+			d.steps++
 			m++
 		}
 		if m == e || m == j || !r.prefixes[ws[m].key] {
@@ -212,6 +223,7 @@ func (r *Recognizer) titleEnd(d *doc, e, j int) int {
 
 func (r *Recognizer) hasPrefixWord(d *doc, i, j int) bool {
 	for k := i; k < j; k++ {
+		d.steps++
 		if r.prefixes[d.words[k].key] {
 			return true
 		}
@@ -219,13 +231,10 @@ func (r *Recognizer) hasPrefixWord(d *doc, i, j int) bool {
 	return false
 }
 
+// hasSuffixWord reports whether a word of [i, j) is a location or
+// organization suffix word.
 func (r *Recognizer) hasSuffixWord(d *doc, i, j int) bool {
-	for k := i; k < j; k++ {
-		if r.locSuf[d.words[k].key] || r.orgSuf[d.words[k].key] {
-			return true
-		}
-	}
-	return false
+	return i < j && int(d.idx[j-1].prevSuf) >= i
 }
 
 // classify assigns a type to the candidate words [i, j), category-major as
@@ -278,14 +287,8 @@ func (r *Recognizer) ofName(d *doc, i, j int) bool {
 // false). A suffix word alone is no entity.
 func (r *Recognizer) bySuffixWord(d *doc, i, j int, loc bool) bool {
 	ws := d.words
-	suf := -1
-	for k := j - 1; k > i; k-- {
-		if r.locSuf[ws[k].key] || r.orgSuf[ws[k].key] {
-			suf = k
-			break
-		}
-	}
-	if suf < 0 || loc && !r.locSuf[ws[suf].key] {
+	suf := int(d.idx[j-1].prevSuf) // the last suffix word, if after i
+	if suf <= i || loc && !r.locSuf[ws[suf].key] {
 		return false
 	}
 	typ := Organization
@@ -322,9 +325,8 @@ func (r *Recognizer) personBeforePlace(d *doc, i, e int) int {
 // asLocation: the place gazetteer (a given name that is also a place is a
 // place only with a locative or ablative suffix), or the memory.
 func (r *Recognizer) asLocation(d *doc, i, j int) bool {
-	kb := d.keyBytes(i, j)
-	if r.locations[string(kb)] && !(j-i == 1 && r.personNotPlace(d.words[i])) || d.mem.get(kb) == Location ||
-		j-i >= 2 && directions[d.words[i].key] && r.locations[string(d.keyBytes(i+1, j))] {
+	if r.isLocation(d, i, j) && !(j-i == 1 && r.personNotPlace(d.words[i])) || r.remembered(d, i, j) == Location ||
+		j-i >= 2 && directions[d.words[i].key] && r.isLocation(d, i+1, j) {
 		r.emit(d, Location, i, j)
 		return true
 	}
@@ -346,17 +348,18 @@ var directions = map[string]bool{
 // the memory.
 func (r *Recognizer) asOrganization(d *doc, i, j int) bool {
 	ws := d.words
-	for k := i + 1; k < j; k++ {
-		if r.locations[string(d.keyBytes(i, k))] && (r.orgs[string(d.keyBytes(k, j))] || j-k == 1 && r.acronym(d, k)) {
+	for k := i + 1; k < j && k-i <= r.locMaxWords; k++ {
+		d.steps++
+		if r.isLocation(d, i, k) && (r.isOrg(d, k, j) || j-k == 1 && r.acronym(d, k)) {
 			r.emit(d, Organization, i, j)
 			return true
 		}
-		if isDigitStart(ws[k].key) && r.acronym(d, j-1) {
-			// A numbered court or office that connectorJoins took in:
-			// "Diyarbakır 3 No'lu DGM".
-			r.emit(d, Organization, i, j)
-			return true
-		}
+	}
+	if j-i >= 2 && int(d.idx[j-1].prevDigit) > i && r.acronym(d, j-1) {
+		// A numbered court or office that connectorJoins took in:
+		// "Diyarbakır 3 No'lu DGM".
+		r.emit(d, Organization, i, j)
+		return true
 	}
 	if n := r.orgPrefix(d, i, j); n > 0 {
 		r.emit(d, Organization, i, i+n)
@@ -366,7 +369,7 @@ func (r *Recognizer) asOrganization(d *doc, i, j int) bool {
 	single := j-i == 1
 	key := ws[i].key
 	if single && r.acronym(d, i) || r.lang == "tr" && single && clubOrBank(key) ||
-		d.mem.get(d.keyBytes(i, j)) == Organization {
+		r.remembered(d, i, j) == Organization {
 		r.emit(d, Organization, i, j)
 		return true
 	}
@@ -383,10 +386,8 @@ func clubOrBank(key string) bool {
 // candidate [i, j): a person ends at its first apostrophe suffix ("Mesut
 // Yılmaz'ın" closes the name).
 func (d *doc) personEnd(i, j int) int {
-	for k := i; k < j-1; k++ {
-		if d.words[k].apos {
-			return k + 1
-		}
+	if k := int(d.idx[i].nextApos); k < j-1 {
+		return k + 1
 	}
 	return j
 }
@@ -396,8 +397,8 @@ func (d *doc) personEnd(i, j int) int {
 // gazetteer, the memory, or a Turkish surname in -oğlu.
 func (r *Recognizer) asPerson(d *doc, i, j int) bool {
 	ws := d.words
-	for k := i + 1; k < j; k++ {
-		if r.personSuf[ws[k].key] {
+	if j-i >= 2 {
+		if k := int(d.idx[i+1].nextPSuf); k < j {
 			r.emit(d, Person, i, k)
 			r.classify(d, k+1, j)
 			return true
@@ -410,7 +411,7 @@ func (r *Recognizer) asPerson(d *doc, i, j int) bool {
 		first = i + 1 // an initial: "B. Hakan", "J. Smith"
 	}
 	if n <= MaxPersonWords && r.givenNames[ws[first].key] && !r.commonWordStart(d, first, end) && !(n == 1 && r.notPersons[ws[i].key]) ||
-		r.fullPersons[string(d.keyBytes(i, end))] || d.mem.get(d.keyBytes(i, end)) == Person ||
+		r.isFullPerson(d, i, end) || r.remembered(d, i, end) == Person ||
 		r.lang == "tr" && n >= 2 && n <= MaxPersonWords && strings.HasSuffix(ws[end-1].key, "oğlu") {
 		if k := r.trailingPlace(d, i, end); k > i {
 			// A missing comma: "Hüseyin İstanbul'da, Yuko Tokyo'da".
@@ -435,8 +436,9 @@ func (r *Recognizer) trailingPlace(d *doc, i, end int) int {
 	if r.lang != "tr" || !d.words[end-1].apos {
 		return i
 	}
-	for k := i + 1; k < end; k++ {
-		if r.locations[string(d.keyBytes(k, end))] && (d.words[end-1].placeCase || !r.hasGivenName(d, k, end)) {
+	for k := max(i+1, end-r.locMaxWords); k < end; k++ {
+		d.steps++
+		if r.isLocation(d, k, end) && (d.words[end-1].placeCase || !r.hasGivenName(d, k, end)) {
 			return k
 		}
 	}
@@ -452,24 +454,23 @@ func (r *Recognizer) trailingPlace(d *doc, i, end int) int {
 // sentence-initial word.
 func (r *Recognizer) splitParts(d *doc, i, j int) bool {
 	ws := d.words
-	for k := j - 1; k > i; k-- {
-		if pk := d.keyBytes(i, k); r.locations[string(pk)] || r.orgs[string(pk)] || k == i+1 && r.lang == "tr" && clubOrBank(ws[i].key) {
+	for k := min(j-1, i+max(r.locMaxWords, r.orgMaxWords, 1)); k > i; k-- {
+		d.steps++
+		if r.isLocation(d, i, k) || r.isOrg(d, i, k) || k == i+1 && r.lang == "tr" && clubOrBank(ws[i].key) {
 			r.classify(d, i, k)
 			r.classify(d, k, j)
 			return true
 		}
 	}
-	if r.acronym(d, i) && r.locations[string(d.keyBytes(i+1, j))] {
+	if r.acronym(d, i) && r.isLocation(d, i+1, j) {
 		r.emit(d, Organization, i, i+1)
 		r.classify(d, i+1, j)
 		return true
 	}
-	for k := i; k < j-1; k++ {
-		if ws[k].apos {
-			r.classify(d, i, k+1)
-			r.classify(d, k+1, j)
-			return true
-		}
+	if k := int(d.idx[i].nextApos); k < j-1 {
+		r.classify(d, i, k+1)
+		r.classify(d, k+1, j)
+		return true
 	}
 	if ws[i].sentStart && j-i > 1 {
 		r.classify(d, i+1, j)
@@ -507,10 +508,10 @@ func (r *Recognizer) acronym(d *doc, k int) bool {
 // ("Microsoft Türkiye", Uyar 2009 Fig. 3.1); otherwise the entry alone is.
 func (r *Recognizer) orgPrefix(d *doc, i, j int) int {
 	for n := min(j-i, r.orgMaxWords); n >= 1; n-- {
-		if !r.orgs[string(d.keyBytes(i, i+n))] {
+		if !r.isOrg(d, i, i+n) {
 			continue
 		}
-		if i+n < j && !(n == 1 && d.words[i].allCaps) && r.locations[string(d.keyBytes(i+n, j))] {
+		if i+n < j && !(n == 1 && d.words[i].allCaps) && r.isLocation(d, i+n, j) {
 			return j - i
 		}
 		return n
@@ -522,6 +523,7 @@ func (r *Recognizer) orgPrefix(d *doc, i, j int) int {
 // gazetteer (single-word persons included).
 func (r *Recognizer) hasGivenName(d *doc, i, j int) bool {
 	for k := i; k < j; k++ {
+		d.steps++
 		if r.givenNames[d.words[k].key] {
 			return true
 		}

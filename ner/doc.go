@@ -93,8 +93,13 @@
 //
 // # Complexity
 //
-// Find is O(n) in the length of the text: one tokenisation pass and, per
-// candidate of k words, O(k²) map look-ups (k is small in real text).
+// Find is O(n) in the length of the text for any input, a run of
+// capitalised words as long as the text included: one tokenisation pass,
+// one indexing pass, and per candidate of k words O(k) map look-ups, none
+// spanning more words than the longest gazetteer entry or remembered span
+// (12 words). Runs of more than 256 candidate words, which real text
+// never has, are classified in pieces of 256, which bounds the depth of
+// the recursion.
 // Building a Recognizer with the default Turkish gazetteer turns about
 // 110 KB of embedded lists into maps, in milliseconds: build one and share
 // it.

@@ -29,6 +29,7 @@ func (m memory) get(kb []byte) Type { return m[string(kb)] }
 // not allocate), where key would allocate a string per candidate sub-span.
 func (d *doc) keyBytes(i, j int) []byte {
 	b := d.kbuf[:0]
+	d.steps += j - i + 1
 	for k := i; k < j; k++ {
 		if k > i {
 			b = append(b, ' ')
@@ -40,8 +41,8 @@ func (d *doc) keyBytes(i, j int) []byte {
 }
 
 // emit records the entity made of words [i, j) and registers its word
-// sequences for partial matching (Uyar 2009 §3.3: "Garanti" inherits the type
-// of an earlier "Garanti Bankası").
+// sequences of up to memMaxWords words for partial matching (Uyar 2009
+// §3.3: "Garanti" inherits the type of an earlier "Garanti Bankası").
 func (r *Recognizer) emit(d *doc, typ Type, i, j int) {
 	if i >= j {
 		return
@@ -52,7 +53,7 @@ func (r *Recognizer) emit(d *doc, typ Type, i, j int) {
 		ws[k].ent = typ
 	}
 	for a := i; a < j; a++ {
-		for e := a + 1; e <= j; e++ {
+		for e := a + 1; e <= min(j, a+memMaxWords); e++ {
 			kb := d.keyBytes(a, e)
 			if _, ok := d.mem[string(kb)]; ok || r.notNames[string(kb)] || r.locSuf[string(kb)] || r.orgSuf[string(kb)] ||
 				e-a == 1 && (r.notPersons[string(kb)] || d.lower[string(kb)] || r.modifiers[string(kb)] || utf8.RuneCount(kb) == 1) {
@@ -85,6 +86,7 @@ func (r *Recognizer) rememberAcronyms(d *doc, i, j int) {
 	}
 	var b strings.Builder
 	for k := i; k < j; k++ {
+		d.steps++
 		if ws[k].capital {
 			c, _ := utf8.DecodeRuneInString(ws[k].key)
 			b.WriteRune(c)
@@ -102,7 +104,8 @@ func (r *Recognizer) rememberAcronyms(d *doc, i, j int) {
 // Config.Nested, and registers them for partial matching either way.
 func (r *Recognizer) nested(d *doc, i, j int) {
 	for a := i; a < j; a++ {
-		for e := j; e > a; e-- {
+		for e := min(j, a+r.locMaxWords); e > a; e-- {
+			d.steps++
 			if e-a == j-i {
 				continue
 			}
@@ -144,7 +147,7 @@ func (d *doc) canonical(i, j int) string {
 // also a place ("Koç", "Ayaş") is the person the document spoke of, unless
 // a locative or ablative suffix marks the place.
 func (r *Recognizer) rememberedPerson(d *doc, i, j int) bool {
-	if d.mem.get(d.keyBytes(i, j)) != Person || j-i == 1 && d.words[i].placeCase {
+	if r.remembered(d, i, j) != Person || j-i == 1 && d.words[i].placeCase {
 		return false
 	}
 	r.emit(d, Person, i, j)
@@ -156,11 +159,12 @@ func (r *Recognizer) rememberedPerson(d *doc, i, j int) bool {
 // Ahıskalıoğlu"); any other word before it may be a given name the lists
 // lack ("Berna Yılmaz" after "Mesut Yılmaz").
 func (r *Recognizer) containsRemembered(d *doc, i, j int) bool {
-	for a := i + 1; a < j; a++ {
-		if !r.noNameWords(d, a-1, a) {
-			return false
-		}
-		if d.mem.get(d.keyBytes(a, j)) == Person {
+	// The words before the person must all name no person: a ends at the
+	// first word that may (d.idx.nextName); and the memory holds no span
+	// longer than memLookupMax.
+	for a := max(i+1, j-r.memLookupMax); a < j && a <= int(d.idx[i].nextName); a++ {
+		d.steps++
+		if r.remembered(d, a, j) == Person {
 			r.classify(d, i, a)
 			r.emit(d, Person, a, j)
 			return true
@@ -169,14 +173,7 @@ func (r *Recognizer) containsRemembered(d *doc, i, j int) bool {
 	return false
 }
 
-// noNameWords reports whether every word of [i, j) is a word
-// that names no person.
-func (r *Recognizer) noNameWords(d *doc, i, j int) bool {
-	for k := i; k < j; k++ {
-		key := d.words[k].key
-		if !r.notPersons[key] && !r.notNames[key] && !r.prefixes[key] && !r.modifiers[key] {
-			return false
-		}
-	}
-	return true
+// noNameWord reports whether key is a word that names no person.
+func (r *Recognizer) noNameWord(key string) bool {
+	return r.notPersons[key] || r.notNames[key] || r.prefixes[key] || r.modifiers[key]
 }

@@ -69,7 +69,10 @@ type Recognizer struct {
 	givenNames, fullPersons, locations map[string]bool
 	orgs                               map[string]bool
 	orgMaxWords                        int
-	hyphenTails                        map[string]bool // Turkish only: "Türk - İş"
+	locMaxWords, personMaxWords        int              // words of the longest place and full name of the gazetteer
+	memLookupMax                       int              // words of the longest key the memory can hold
+	kinds                              map[string]uint8 // rule lists of a word key (spans.go)
+	hyphenTails                        map[string]bool  // Turkish only: "Türk - İş"
 
 	acronymMax int
 }
@@ -121,6 +124,7 @@ func New(cfg Config) *Recognizer {
 		}
 		if strings.Contains(k, " ") {
 			r.fullPersons[k] = true
+			r.personMaxWords = max(r.personMaxWords, strings.Count(k, " ")+1)
 		} else {
 			r.givenNames[k] = true
 		}
@@ -136,8 +140,13 @@ func New(cfg Config) *Recognizer {
 	for _, l := range gaz.Locations {
 		if k := r.entryKey(l); k != "" && !r.orgs[k] {
 			r.locations[k] = true
+			r.locMaxWords = max(r.locMaxWords, strings.Count(k, " ")+1)
 		}
 	}
+	// The memory holds the sub-spans of emitted entities up to
+	// memMaxWords words and the places nested in them.
+	r.memLookupMax = max(memMaxWords, r.locMaxWords)
+	r.buildKinds()
 	return r
 }
 
@@ -179,8 +188,9 @@ func (r *Recognizer) set(words []string) map[string]bool {
 // Find returns the named entities of text ordered by Start, then by
 // descending length. Invalid UTF-8 separates words and never fails.
 //
-// Find time is O(n) in the length of text (each candidate of k words costs
-// O(k²) map look-ups, and k is small in real text).
+// Find time is O(n) in the length of text for any input, however long its
+// runs of capitalised words: a look-up of a run of words in the gazetteer
+// or the memory never spans more words than their longest entry.
 func (r *Recognizer) Find(text string) []Entity {
 	return r.AppendEntities(nil, text)
 }
@@ -188,6 +198,12 @@ func (r *Recognizer) Find(text string) []Entity {
 // AppendEntities appends the entities of text to dst as [Recognizer.Find]
 // orders them and returns the extended slice.
 func (r *Recognizer) AppendEntities(dst []Entity, text string) []Entity {
+	return append(dst, r.analyse(text).out...)
+}
+
+// analyse runs the recogniser on text and returns its state, with the
+// entities in d.out, sorted and without duplicates.
+func (r *Recognizer) analyse(text string) *doc {
 	d := &doc{
 		text:  text,
 		words: make([]word, 0, len(text)/5+4), // English news: about one word per 6 bytes
@@ -196,6 +212,7 @@ func (r *Recognizer) AppendEntities(dst []Entity, text string) []Entity {
 		mem:   memory{},
 	}
 	r.tokenize(d)
+	r.index(d)
 	r.pass(d)
 	if r.cfg.WholeText {
 		// Beyond Uyar 2009 §3.3: partial matching against every entity of
@@ -216,6 +233,6 @@ func (r *Recognizer) AppendEntities(dst []Entity, text string) []Entity {
 		}
 		return cmp.Compare(b.End, a.End)
 	})
-	out = slices.CompactFunc(out, func(a, b Entity) bool { return a == b })
-	return append(dst, out...)
+	d.out = slices.CompactFunc(out, func(a, b Entity) bool { return a == b })
+	return d
 }

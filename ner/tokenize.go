@@ -32,7 +32,9 @@ type doc struct {
 	mem     memory          // the document-level memory (memory.go)
 	unknown [][2]int        // one-word candidates no rule classified
 	out     []Entity
-	kbuf    []byte // scratch of keyBytes
+	kbuf    []byte      // scratch of keyBytes
+	idx     []wordIndex // per word, filled by index after tokenize
+	steps   int         // words visited by keyBytes and the range scans (tests)
 }
 
 // tokenize fills d.words and d.lower.
