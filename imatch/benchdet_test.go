@@ -61,14 +61,14 @@ func BenchmarkSerialShare(b *testing.B) {
 		})
 		b.Run(tc.name+"/Outside", func(b *testing.B) {
 			d := tc.build().(*Detector)
-			s, err := d.pool.get()
+			s, err := d.pool.Get()
 			if err != nil {
 				b.Fatal(err)
 			}
 			var keys []Key
 			benchfloor.RunEach(b, docs, func(t string) {
 				s.analyze(t)
-				if d.live == nil {
+				if d.turns == nil {
 					keys = s.appendKeys(keys[:0])
 				}
 				s.exactKey()

@@ -62,13 +62,13 @@ func BenchmarkSerialShare(b *testing.B) {
 		})
 		b.Run(tc.name+"/Outside", func(b *testing.B) {
 			d := tc.build().(*Detector)
-			s, err := d.pool.get()
+			s, err := d.pool.Get()
 			if err != nil {
 				b.Fatal(err)
 			}
 			benchfloor.RunEach(b, docs, func(t string) {
 				s.analyse(t)
-				if d.live == nil {
+				if d.turns == nil {
 					s.weigh()
 					s.sign()
 				}

@@ -200,11 +200,11 @@ func TestVocabularyBounded(t *testing.T) {
 	}
 	_, err = soak.Run(d, soak.Config{Adds: adds, Window: 300, Every: adds, Pool: 50})
 	require.NoError(t, err)
-	for _, s := range d.pool.free {
+	for _, s := range d.pool.Idle() {
 		assert.Less(t, s.an.VocabularySize(), 3*adds/2, "a Signer's vocabulary follows the recurring terms")
 		assert.Less(t, s.an.VocabularySize(), 20_000)
 	}
-	assert.Less(t, d.live.Live(), 300*400, "the table counts the live documents only")
+	assert.Less(t, d.turns.Table().Live(), 300*400, "the table counts the live documents only")
 	assert.Equal(t, int64(300), d.IDF().N())
 }
 
