@@ -15,20 +15,8 @@ func benchDetectors(b *testing.B) []reliabilitytest.Build {
 	recs := dataset.Reuters(b, 5000)
 	idf := collectionIDF(b, Config{Language: "en"}, recs)
 	return []reliabilitytest.Build{
-		{Name: "Online", New: func() detector.Detector {
-			d, err := New(Config{Language: "en"})
-			if err != nil {
-				b.Fatal(err)
-			}
-			return d
-		}},
-		{Name: "Frozen", New: func() detector.Detector {
-			d, err := NewWithIDF(Config{Language: "en"}, idf)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return d
-		}},
+		reliabilitytest.MustBuild(b, "Online", func() (detector.Detector, error) { return New(Config{Language: "en"}) }),
+		reliabilitytest.MustBuild(b, "Frozen", func() (detector.Detector, error) { return NewWithIDF(Config{Language: "en"}, idf) }),
 	}
 }
 

@@ -165,21 +165,10 @@ func (s *Signer) tidy() {
 	s.all = scratch.Shrink(s.all, n)
 	s.sel = scratch.Shrink(s.sel, n)
 	s.buf = scratch.Shrink(s.buf, 16*n)
-	if s.vocab.seen.Due(s.an.VocabularySize(), big) {
-		s.forget()
+	if s.vocab.seen.Renew(&s.an, s.tc, vocabFloor, big) {
+		s.toks = nil // the old analyzer's buffer, and its terms
+		s.vocab = vocabCache{seen: s.vocab.seen}
 	}
-}
-
-// forget starts a fresh vocabulary: a new analyzer and empty per-term
-// caches, with the next limit (scratch.Vocab.Next).
-func (s *Signer) forget() {
-	an, err := textproc.NewAnalyzer(s.tc)
-	if err != nil {
-		return // cannot happen: the same Config built the first one
-	}
-	s.an = an
-	s.toks = nil // the old analyzer's buffer, and its terms
-	s.vocab = vocabCache{seen: s.vocab.seen.Next(vocabFloor)}
 }
 
 // scratchBytes returns the bytes held by the Signer's per-term buffers

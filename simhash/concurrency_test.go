@@ -55,18 +55,7 @@ func TestConcurrentMatchesSequential(t *testing.T) {
 func TestAddAnalysesOutsideLock(t *testing.T) {
 	d, err := New(Config{})
 	require.NoError(t, err)
-	docs := synth.Docs(3, synth.Config{Seed: 1})
-	_, err = d.Add(docs[0])
-	require.NoError(t, err)
-	reliabilitytest.HoldAdd(t, d, &testHookAnalysed, docs[1], func() error {
-		_, err := d.Containers(docs[0].ID)
-		if err == nil {
-			_, err = d.Add(docs[2])
-		}
-		d.Len()
-		return err
-	}, "Containers and Add waited for another Add's analysis")
-	assert.Equal(t, 3, d.Len())
+	reliabilitytest.AnalysesOutsideLock(t, d, &testHookAnalysed)
 }
 
 // TestReadersDoNotWaitForTurn holds an Add of a Detector with its own
@@ -75,16 +64,7 @@ func TestAddAnalysesOutsideLock(t *testing.T) {
 func TestReadersDoNotWaitForTurn(t *testing.T) {
 	d, err := New(Config{})
 	require.NoError(t, err)
-	docs := synth.Docs(2, synth.Config{Seed: 1})
-	_, err = d.Add(docs[0])
-	require.NoError(t, err)
-	reliabilitytest.HoldAdd(t, d, &testHookInTurn, docs[1], func() error {
-		_, err := d.Containers(docs[0].ID)
-		d.Len()
-		d.IDF()
-		return err
-	}, "Containers waited for an Add's turn")
-	assert.Equal(t, 2, d.Len())
+	reliabilitytest.ReadersDoNotWaitForTurn(t, d, &testHookInTurn, d.IDF)
 }
 
 // TestScratchShrinks signs a document of 300k distinct tokens, then an

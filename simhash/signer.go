@@ -263,21 +263,10 @@ func (s *Signer) tidy() {
 	s.owner = scratch.Shrink(s.owner, 8*n)
 	s.termBuf = scratch.Shrink(s.termBuf, 64)
 	s.digBuf = scratch.Shrink(s.digBuf, 8*n)
-	if s.vocab.seen.Due(s.an.VocabularySize(), big) {
-		s.forget()
+	if s.vocab.seen.Renew(&s.an, s.tc, vocabFloor, big) {
+		s.toks = nil // the old analyzer's buffer, and its terms
+		s.vocab = vocabCache{seen: s.vocab.seen}
 	}
-}
-
-// forget starts a fresh vocabulary: a new analyzer and empty per-term
-// caches, with the next limit (scratch.Vocab.Next).
-func (s *Signer) forget() {
-	an, err := textproc.NewAnalyzer(s.tc)
-	if err != nil {
-		return // cannot happen: the same Config built the first one
-	}
-	s.an = an
-	s.toks = nil // the old analyzer's buffer, and its terms
-	s.vocab = vocabCache{seen: s.vocab.seen.Next(vocabFloor)}
 }
 
 // scratchBytes returns the bytes held by the Signer's per-token and

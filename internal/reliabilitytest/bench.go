@@ -17,6 +17,17 @@ type Build struct {
 	New  func() detector.Detector
 }
 
+// MustBuild returns a Build named name whose New fails b when build does.
+func MustBuild(b *testing.B, name string, build func() (detector.Detector, error)) Build {
+	return Build{Name: name, New: func() detector.Detector {
+		d, err := build()
+		if err != nil {
+			b.Fatal(err)
+		}
+		return d
+	}}
+}
+
 // AddParallel adds docs into a fresh detector per iteration from 1 and
 // from 2 goroutines, for each build, with the floor in the same run: the
 // ratio G1/G2 is the speed-up of concurrent Adds.

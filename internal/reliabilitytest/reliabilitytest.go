@@ -252,6 +252,50 @@ func HoldAdd(t *testing.T, d detector.Detector, hook *func(), held detector.Doc,
 	}
 }
 
+// AnalysesOutsideLock holds an Add of d (a fresh detector) at *hook, the
+// detector's test hook run just after the Add's analysis, and requires
+// that Containers, Len and another Add complete meanwhile: the text is
+// analysed without the detector's lock.
+func AnalysesOutsideLock(t *testing.T, d Detector, hook *func()) {
+	t.Helper()
+	docs := synth.Docs(3, synth.Config{Seed: 1})
+	if _, err := d.Add(docs[0]); err != nil {
+		t.Fatal(err)
+	}
+	HoldAdd(t, d, hook, docs[1], func() error {
+		_, err := d.Containers(docs[0].ID)
+		if err == nil {
+			_, err = d.Add(docs[2])
+		}
+		d.Len()
+		return err
+	}, "Containers and Add waited for another Add's analysis")
+	if n := d.Len(); n != 3 {
+		t.Errorf("Len %d, want 3", n)
+	}
+}
+
+// ReadersDoNotWaitForTurn holds an Add of d (a fresh detector with its own
+// table) at *hook, the detector's test hook run while the Add has counted
+// its document (its turn), and requires that Containers, Len and idf (the
+// detector's IDF method) complete meanwhile.
+func ReadersDoNotWaitForTurn(t *testing.T, d Detector, hook *func(), idf func() *textproc.IDF) {
+	t.Helper()
+	docs := synth.Docs(2, synth.Config{Seed: 1})
+	if _, err := d.Add(docs[0]); err != nil {
+		t.Fatal(err)
+	}
+	HoldAdd(t, d, hook, docs[1], func() error {
+		_, err := d.Containers(docs[0].ID)
+		d.Len()
+		idf()
+		return err
+	}, "Containers waited for an Add's turn")
+	if n := d.Len(); n != 2 {
+		t.Errorf("Len %d, want 2", n)
+	}
+}
+
 // HostileMemoryReturned adds three documents of 150k distinct tokens to d
 // (holding 200 synthetic documents) and removes them: the live heap
 // returns to within 6 MB of where it was.

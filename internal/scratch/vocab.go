@@ -1,17 +1,19 @@
 package scratch
 
+import "github.com/seed-9ef9c1df/neardup/textproc"
+
 // Vocab is the rule by which a Signer's interned vocabulary (its
 // analyzer's terms and its caches per term ID) gives back what an endless
 // stream of new words made it grow. It counts, per term ID, the documents
 // a term was seen in (up to 2), and the tokens analysed since the last
-// fresh start. A Signer starts afresh ([Vocab.Due]) when its vocabulary
+// fresh start. A Signer starts afresh when its vocabulary
 // exceeds the limit, when it has analysed 16 times the limit in tokens
 // (which bounds the surface forms the analyzer keeps), or after a single
 // document of more tokens than the limit. The limit is twice the terms seen
 // in at least two documents since the last fresh start (the recurring
 // vocabulary), and at least a floor: memory follows the recurring
 // vocabulary, and a document of millions of distinct tokens is forgotten
-// once it is signed.
+// once it is signed ([Vocab.Renew]).
 //
 // Vocab also tells the first occurrence of a term in the current document
 // ([Vocab.First]), which the Signer needs for its distinct terms anyway.
@@ -60,22 +62,30 @@ func (v *Vocab) First(id uint32) bool {
 // than the limit.
 func (v *Vocab) Big(n int) bool { return n > v.limit }
 
-// Due reports whether a Signer whose analyzer holds size terms, after a
-// document that was big (see Big) or not, must start afresh.
-func (v *Vocab) Due(size int, big bool) bool {
-	return big || size > v.limit || v.tokens > 16*v.limit
-}
-
-// Next returns the Vocab of a fresh start: empty, with a limit of twice
-// the terms v saw in at least two documents, at least floor.
-func (v *Vocab) Next(floor int) Vocab {
+// Renew runs after a document is signed, big (see Big) or not: when the
+// vocabulary of *an is past the limit (or the document was big, or the
+// tokens analysed since the last fresh start are 16 times the limit), it
+// starts afresh: *an becomes a new analyzer for tc, and v an empty Vocab
+// whose limit is twice the terms it saw in at least two documents, at
+// least floor. It reports whether it did; the caller then drops its own
+// per-term caches and anything that holds the old analyzer's terms.
+func (v *Vocab) Renew(an **textproc.Analyzer, tc textproc.Config, floor int, big bool) bool {
+	if !big && (*an).VocabularySize() <= v.limit && v.tokens <= 16*v.limit {
+		return false
+	}
+	fresh, err := textproc.NewAnalyzer(tc)
+	if err != nil {
+		return false // cannot happen: the same Config built the first one
+	}
 	recurring := 0
 	for _, u := range v.uses {
 		if u >= 2 {
 			recurring++
 		}
 	}
-	return NewVocab(max(floor, 2*recurring))
+	*an = fresh
+	*v = NewVocab(max(floor, 2*recurring))
+	return true
 }
 
 // Bytes returns the bytes held by the per-term counts.
