@@ -3,8 +3,6 @@ package reliabilitytest
 import (
 	"fmt"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
@@ -44,25 +42,13 @@ func AddParallel(b *testing.B, docs []string, builds []Build) {
 				b.ReportAllocs()
 				for b.Loop() {
 					d := tc.New()
-					var next atomic.Int64
-					var wg sync.WaitGroup
-					for range g {
-						wg.Add(1)
-						go func() {
-							defer wg.Done()
-							for {
-								i := int(next.Add(1)) - 1
-								if i >= len(docs) {
-									return
-								}
-								if _, err := d.Add(detector.Doc{ID: strconv.Itoa(i), Text: docs[i]}); err != nil {
-									b.Error(err)
-									return
-								}
-							}
-						}()
-					}
-					wg.Wait()
+					inParallel(g, len(docs), func(i int) bool {
+						if _, err := d.Add(detector.Doc{ID: strconv.Itoa(i), Text: docs[i]}); err != nil {
+							b.Error(err)
+							return false
+						}
+						return true
+					})
 				}
 				b.ReportMetric(float64(len(docs))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
 			})

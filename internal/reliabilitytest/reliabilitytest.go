@@ -166,24 +166,12 @@ func ConcurrentMatchesSequential[D Detector](t *testing.T, docs []detector.Doc, 
 	for _, doc := range docs {
 		byID[doc.ID] = doc
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(docs) {
-					return
-				}
-				if _, err := d.Add(docs[i]); err != nil {
-					t.Errorf("Add(%q): %v", docs[i].ID, err)
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	inParallel(4, len(docs), func(i int) bool {
+		if _, err := d.Add(docs[i]); err != nil {
+			t.Errorf("Add(%q): %v", docs[i].ID, err)
+		}
+		return true
+	})
 	if len(order) != len(docs) {
 		t.Fatalf("%d documents indexed, want %d", len(order), len(docs))
 	}
@@ -210,6 +198,27 @@ func ConcurrentMatchesSequential[D Detector](t *testing.T, docs []detector.Doc, 
 			t.Fatalf("%s: Containers %v, sequentially %v", doc.ID, ca, cb)
 		}
 	}
+}
+
+// inParallel calls do(i) for each i in [0, n) from g goroutines, each
+// taking the next i, until the indexes run out; a goroutine stops early
+// when do returns false.
+func inParallel(g, n int, do func(i int) bool) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range g {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n || !do(i) {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // HoldAdd runs d.Add(held) with *hook (a detector's test hook, run at the
