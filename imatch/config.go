@@ -165,12 +165,7 @@ func (c *Config) setDefaults() {
 	if c.LexiconKeep == 0 {
 		c.LexiconKeep = DefaultLexiconKeep
 	}
-	if c.Content == textproc.ContentDefault {
-		c.Content = DefaultContent
-	}
-	if c.MaxTextBytes == 0 {
-		c.MaxTextBytes = detector.DefaultMaxTextBytes
-	}
+	textcfg.DefaultLimits(&c.Content, DefaultContent, &c.MaxTextBytes)
 }
 
 // validate checks a Config after setDefaults and returns the text pipeline

@@ -121,10 +121,7 @@ func (d *Detector) Config() Config { return d.cfg }
 // replaces by a compact copy after most of its documents are removed: call
 // IDF again rather than keep the result across Removes.
 func (d *Detector) IDF() *textproc.IDF {
-	if d.turns != nil {
-		return d.turns.Table().IDF()
-	}
-	return d.idf
+	return d.turns.IDFOr(d.idf)
 }
 
 // Add indexes doc and returns its near-duplicates: the live documents that

@@ -165,12 +165,7 @@ func (c *Config) setDefaults() {
 	if c.Blocks == 0 && c.K <= MaxK {
 		c.Blocks = defaultBlocks(c.k())
 	}
-	if c.Content == textproc.ContentDefault {
-		c.Content = DefaultContent
-	}
-	if c.MaxTextBytes == 0 {
-		c.MaxTextBytes = detector.DefaultMaxTextBytes
-	}
+	textcfg.DefaultLimits(&c.Content, DefaultContent, &c.MaxTextBytes)
 }
 
 // validate checks a Config after setDefaults and returns the text pipeline

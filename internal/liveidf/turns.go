@@ -51,6 +51,15 @@ func NewTurns(pkg string, smooth bool, mu sync.Locker) *Turns {
 // through its IDF, which may be replaced by the next Remove.
 func (t *Turns) Table() *Table { return t.table }
 
+// IDFOr returns the table's current IDF, or idf on nil Turns (a detector
+// that reads the caller's table, or none).
+func (t *Turns) IDFOr(idf *textproc.IDF) *textproc.IDF {
+	if t != nil {
+		return t.table.IDF()
+	}
+	return idf
+}
+
 // Enter takes the turn for the Add of doc, whose distinct terms are terms,
 // and checks doc again under the detector's lock (docs.Check, and not
 // pending). On success the document is pending and counted, the caller

@@ -3,8 +3,22 @@ package textcfg
 import (
 	"fmt"
 
+	"github.com/seed-9ef9c1df/neardup/detector"
+
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
+
+// DefaultLimits fills in the zero values of the fields [Limits] checks:
+// ContentDefault becomes def, and a maxText of 0
+// detector.DefaultMaxTextBytes.
+func DefaultLimits(content *textproc.Content, def textproc.Content, maxText *int) {
+	if *content == textproc.ContentDefault {
+		*content = def
+	}
+	if *maxText == 0 {
+		*maxText = detector.DefaultMaxTextBytes
+	}
+}
 
 // Limits checks the fields a detector Config shares after its text
 // pipeline, maxText (MaxTextBytes, which must be ≥ 0) and content (see
