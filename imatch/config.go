@@ -165,12 +165,7 @@ func (c *Config) setDefaults() {
 	if c.LexiconKeep == 0 {
 		c.LexiconKeep = DefaultLexiconKeep
 	}
-	if c.Content == textproc.ContentDefault {
-		c.Content = DefaultContent
-	}
-	if c.MaxTextBytes == 0 {
-		c.MaxTextBytes = detector.DefaultMaxTextBytes
-	}
+	textcfg.DefaultLimits(&c.Content, DefaultContent, &c.MaxTextBytes)
 }
 
 // validate checks a Config after setDefaults and returns the text pipeline
@@ -210,25 +205,16 @@ func (c Config) validate() (textproc.Config, error) {
 	if c.Encoding != EncodeLengthPrefixed && c.Encoding != EncodeConcat {
 		return bad("Encoding (%d) must be EncodeLengthPrefixed (0) or EncodeConcat (1)", c.Encoding)
 	}
-	if c.MaxTextBytes < 0 {
-		return bad("MaxTextBytes (%d) must be ≥ 0", c.MaxTextBytes)
-	}
-	if _, err := textcfg.Content(c.Content, DefaultContent); err != nil {
+	if err := textcfg.Limits(&tc, c.Content, DefaultContent, c.MaxTextBytes); err != nil {
 		return bad("%v", err)
 	}
-	tc.Content = c.Content
 	return tc, nil
 }
 
 // resolve returns cfg with its defaults filled in (setDefaults), checked
 // (validate), and the text pipeline it selects.
 func (cfg Config) resolve() (Config, textproc.Config, error) {
-	cfg.setDefaults()
-	tc, err := cfg.validate()
-	if err != nil {
-		return cfg, textproc.Config{}, err
-	}
-	return cfg, tc, nil
+	return textcfg.Resolve(cfg, (*Config).setDefaults, Config.validate)
 }
 
 // skip returns the number of terms SelectRank drops.

@@ -2,7 +2,6 @@ package imatch
 
 import (
 	"fmt"
-	"runtime"
 	"slices"
 	"sync"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 	"github.com/seed-9ef9c1df/neardup/internal/postings"
+	"github.com/seed-9ef9c1df/neardup/internal/scratch"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -37,22 +37,16 @@ import (
 // analysis still runs in parallel.
 type Detector struct {
 	cfg   Config
-	pool  signerPool
+	pool  scratch.Pool[*Signer]
 	exact bool           // index the exact-content key
-	live  *liveidf.Table // the Detector's own table, or nil; guarded by turn
+	turns *liveidf.Turns // the Detector's own table and its turns, or nil
 	idf   *textproc.IDF  // the caller's table, or nil
 
-	// turn orders the Adds and Removes of a Detector with its own table:
-	// each counts (or uncounts) its document while holding it.
-	turn  sync.Mutex
-	order liveidf.Order // inserts in turn order, after the turn
-
-	mu      sync.RWMutex
-	docs    *docset.Set
-	post    map[Key][]uint32
-	keys    [][]Key             // by dense index
-	handle  []int32             // by dense index: the document's handle in live
-	pending map[string]struct{} // IDs counted in a turn, not yet inserted
+	mu     sync.RWMutex
+	docs   *docset.Set
+	post   map[Key][]uint32
+	keys   [][]Key // by dense index
+	handle []int32 // by dense index: the document's handle in the own table
 
 	onCommit func(id string) // test hook, called under mu as a document is indexed
 }
@@ -98,21 +92,24 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Detector{cfg: rc, docs: docset.New("imatch", rc.MaxTextBytes), post: make(map[Key][]uint32), pending: map[string]struct{}{}}
+	d := &Detector{cfg: rc, docs: docset.New("imatch", rc.MaxTextBytes), post: make(map[Key][]uint32)}
 	if owned {
-		d.live = liveidf.New(false)
+		d.turns = liveidf.NewTurns("imatch", false, &d.mu)
 	} else {
 		d.idf = idf
 	}
 	d.exact = owned || !idf.Frozen()
-	// With its own table the pool's Signers get it under the lock, for one
-	// document at a time, and hold no table between documents.
-	d.pool = signerPool{cfg: rc, tc: tc, idf: idf}
-	s, err := d.pool.get()
+	// With its own table the pool's Signers get it in their turn, for one
+	// document at a time, and hold no table between documents. A new
+	// Signer cannot fail once the first is built: the same Config builds
+	// it.
+	d.pool.New = func() (*Signer, error) { return newSigner(rc, tc, idf) }
+	d.pool.Tidy = (*Signer).tidy
+	s, err := d.pool.Get()
 	if err != nil {
 		return nil, err
 	}
-	d.pool.put(s)
+	d.pool.Put(s)
 	return d, nil
 }
 
@@ -124,10 +121,7 @@ func (d *Detector) Config() Config { return d.cfg }
 // replaces by a compact copy after most of its documents are removed: call
 // IDF again rather than keep the result across Removes.
 func (d *Detector) IDF() *textproc.IDF {
-	if d.live != nil {
-		return d.live.IDF()
-	}
-	return d.idf
+	return d.turns.IDFOr(d.idf)
 }
 
 // Add indexes doc and returns its near-duplicates: the live documents that
@@ -145,17 +139,17 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := d.pool.get()
+	s, err := d.pool.Get()
 	if err != nil {
 		return nil, err
 	}
-	defer d.pool.put(s)
+	defer d.pool.Put(s)
 	s.analyze(doc.Text)
 	if testHookAnalysed != nil {
 		testHookAnalysed()
 	}
 	var keys []Key
-	if d.live == nil {
+	if d.turns == nil {
 		keys = s.appendKeys(nil)
 	}
 	// The exact-content key: for every document when the table can change
@@ -167,46 +161,26 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		exact, hasExact = s.exactKey()
 	}
 
-	if d.live == nil {
+	if d.turns == nil {
 		return d.insert(doc, keys, exact, hasExact, -1)
 	}
-	// Our own table: in our turn, check again (an ID counted in an
-	// earlier turn but not yet inserted is pending), count the document
-	// and weigh its terms against the table as it now is, and take a
-	// ticket; insert in ticket order, while the next turn proceeds.
-	packed := liveidf.Pack(s.terms)
-	d.turn.Lock()
-	d.mu.Lock()
-	err = d.docs.Check(doc)
-	if _, dup := d.pending[doc.ID]; dup && err == nil {
-		err = fmt.Errorf("imatch: Add(%q): %w", doc.ID, detector.ErrDuplicateID)
-	}
-	if err == nil {
-		d.pending[doc.ID] = struct{}{}
-	}
-	d.mu.Unlock()
+	// Our own table: in our turn, check again, count the document and
+	// select its terms against the table as it now is; insert in turn
+	// order, while the next turn proceeds.
+	tk, err := d.turns.Enter(doc, d.docs, s.terms)
 	if err != nil {
-		d.turn.Unlock()
 		return nil, err
 	}
-	h := d.live.AddPacked(s.terms, packed)
-	s.idf = d.live.IDF()
+	s.idf = d.turns.IDF()
 	keys = s.appendKeys(nil)
 	s.idf = nil // the table may be replaced by the next Remove
-	ticket := d.order.Ticket()
 	if testHookInTurn != nil {
 		testHookInTurn()
 	}
-	d.turn.Unlock()
-	d.order.Wait(ticket)
-	ms, err := d.insert(doc, keys, exact, hasExact, h)
-	d.order.Done()
-	if err != nil { // closed meanwhile
-		d.turn.Lock()
-		d.live.Remove(h)
-		d.turn.Unlock()
-	}
-	return ms, err
+	d.turns.Leave()
+	return d.turns.Insert(tk, func(h int32) ([]detector.Match, error) {
+		return d.insert(doc, keys, exact, hasExact, h)
+	})
 }
 
 // insert indexes a signed document under the Detector's lock: the checks
@@ -215,7 +189,7 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 func (d *Detector) insert(doc detector.Doc, keys []Key, exact Key, hasExact bool, h int32) ([]detector.Match, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	delete(d.pending, doc.ID)
+	d.turns.Settle(doc.ID)
 	idx, err := d.docs.Add(doc)
 	if err != nil {
 		return nil, err
@@ -358,17 +332,10 @@ func (d *Detector) Signature(id string) ([]Key, error) {
 // Remove forgets the live document id, and uncounts it from the online IDF
 // table the Detector owns.
 func (d *Detector) Remove(id string) error {
-	if d.live != nil {
-		d.turn.Lock() // uncounting changes the table the next Add reads
-		defer d.turn.Unlock()
-		t := d.order.Ticket()
-		d.order.Wait(t) // the Adds of earlier turns are inserted
-		defer d.order.Done()
+	if d.turns != nil {
+		return d.turns.Remove(func() (int32, error) { return d.remove(id) })
 	}
-	h, err := d.remove(id)
-	if err == nil && d.live != nil {
-		d.live.Remove(h)
-	}
+	_, err := d.remove(id)
 	return err
 }
 
@@ -402,50 +369,7 @@ func (d *Detector) Close() error {
 	defer d.mu.Unlock()
 	if d.docs.Close() {
 		d.post, d.keys, d.handle = nil, nil, nil
-		d.pool.close()
+		d.pool.Close()
 	}
 	return nil
-}
-
-// signerPool keeps the Signers of Adds in progress for reuse: at most
-// GOMAXPROCS idle ones, so that memory follows the parallelism in use.
-type signerPool struct {
-	cfg    Config
-	tc     textproc.Config
-	idf    *textproc.IDF
-	mu     sync.Mutex
-	free   []*Signer
-	closed bool
-}
-
-// get returns an idle Signer, or a new one (which cannot fail: the same
-// Config built the first).
-func (p *signerPool) get() (*Signer, error) {
-	p.mu.Lock()
-	if n := len(p.free); n > 0 {
-		s := p.free[n-1]
-		p.free[n-1] = nil
-		p.free = p.free[:n-1]
-		p.mu.Unlock()
-		return s, nil
-	}
-	p.mu.Unlock()
-	return newSigner(p.cfg, p.tc, p.idf)
-}
-
-// put tidies s and keeps it for reuse.
-func (p *signerPool) put(s *Signer) {
-	s.tidy()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.closed && len(p.free) < runtime.GOMAXPROCS(0) {
-		p.free = append(p.free, s)
-	}
-}
-
-// close drops the idle Signers.
-func (p *signerPool) close() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.free, p.closed = nil, true
 }

@@ -38,13 +38,10 @@ const exactLexicon = -1
 // and each distinct surface form of a word, and the Signer a few bytes of
 // cache per term. So that an endless stream of new words (URLs, ids,
 // numbers) does not grow them without bound, the Signer starts afresh when
-// its vocabulary exceeds its limit, when it has analysed 16 times its limit
-// in tokens since the last fresh start (which bounds the surface forms), or
-// after a single document of more tokens than its limit. The limit is twice
-// the terms seen in at least two documents since the last fresh start (the
-// recurring vocabulary), and at least 65,536: memory follows the recurring
-// vocabulary, and a document of millions of distinct tokens is forgotten
-// once it is signed. Buffers sized by one huge document are let go too.
+// its vocabulary exceeds a limit that follows the recurring vocabulary (at
+// least 65,536 terms), or after a single document of more tokens than the
+// limit: a document of millions of distinct tokens is forgotten once it is
+// signed. Buffers sized by one huge document are let go too.
 type Signer struct {
 	cfg Config
 	tc  textproc.Config
@@ -62,14 +59,10 @@ type Signer struct {
 
 // vocabCache holds what a Signer caches per term ID of its analyzer.
 type vocabCache struct {
-	stamp   []uint32 // serial of the last document the term was seen in
-	uses    []uint8  // documents the term was seen in since the last fresh start, saturating at 2
-	dfCache []int64  // when the table is frozen; -1 = not cached
-	hcache  []uint64 // lexicon hash of the term; valid when hset
+	seen    scratch.Vocab // first occurrences, and when to start afresh
+	dfCache []int64       // when the table is frozen; -1 = not cached
+	hcache  []uint64      // lexicon hash of the term; valid when hset
 	hset    []bool
-	serial  uint32
-	limit   int // vocabulary size that triggers a fresh start
-	tokens  int // tokens analysed since the last fresh start
 }
 
 // vocabFloor is the smallest vocabulary a Signer keeps before it starts
@@ -104,7 +97,7 @@ func newSigner(cfg Config, tc textproc.Config, idf *textproc.IDF) (*Signer, erro
 	if err != nil {
 		return nil, fmt.Errorf("imatch: %v: %w", err, detector.ErrInvalidConfig)
 	}
-	return &Signer{cfg: cfg, tc: tc, an: an, idf: idf, vocab: vocabCache{limit: vocabFloor}}, nil
+	return &Signer{cfg: cfg, tc: tc, an: an, idf: idf, vocab: vocabCache{seen: scratch.NewVocab(vocabFloor)}}, nil
 }
 
 // Config returns the Signer's configuration with every default filled in.
@@ -130,18 +123,11 @@ func (s *Signer) AppendSign(dst []Key, text string) []Key {
 func (s *Signer) analyze(text string) {
 	s.toks = s.an.Tokens(text)
 	s.grow()
-	v := &s.vocab
-	v.tokens += len(s.toks)
-	v.serial++
-	if v.serial == 0 { // wrapped: reset stamps
-		clear(v.stamp)
-		v.serial = 1
-	}
+	seen := &s.vocab.seen
+	seen.Begin(len(s.toks))
 	s.uniq, s.terms = s.uniq[:0], s.terms[:0]
 	for _, t := range s.toks {
-		if v.stamp[t.ID] != v.serial {
-			v.stamp[t.ID] = v.serial
-			v.uses[t.ID] = min(v.uses[t.ID]+1, 2)
+		if seen.First(t.ID) {
 			s.uniq = append(s.uniq, t.ID)
 			s.terms = append(s.terms, t.Term)
 		}
@@ -152,16 +138,15 @@ func (s *Signer) analyze(text string) {
 func (s *Signer) grow() {
 	n := s.an.VocabularySize()
 	v := &s.vocab
-	if n <= len(v.stamp) {
+	if n <= len(v.dfCache) {
 		return
 	}
+	v.seen.Grow(n)
 	old := len(v.dfCache)
 	v.dfCache = slices.Grow(v.dfCache, n-old)[:n]
 	for j := old; j < n; j++ {
 		v.dfCache[j] = -1
 	}
-	v.stamp = append(v.stamp, make([]uint32, n-len(v.stamp))...)
-	v.uses = append(v.uses, make([]uint8, n-len(v.uses))...)
 	v.hset = append(v.hset, make([]bool, n-len(v.hset))...)
 	v.hcache = append(v.hcache, make([]uint64, n-len(v.hcache))...)
 }
@@ -171,7 +156,7 @@ func (s *Signer) grow() {
 // forgotten (see [Signer]).
 func (s *Signer) tidy() {
 	n := len(s.uniq)
-	big := len(s.toks) > s.vocab.limit
+	big := s.vocab.seen.Big(len(s.toks))
 	if big {
 		n = 0 // an outlier: keep nothing of its size
 	}
@@ -180,30 +165,10 @@ func (s *Signer) tidy() {
 	s.all = scratch.Shrink(s.all, n)
 	s.sel = scratch.Shrink(s.sel, n)
 	s.buf = scratch.Shrink(s.buf, 16*n)
-	v := &s.vocab
-	if big || s.an.VocabularySize() > v.limit || v.tokens > 16*v.limit {
-		s.forget()
+	if s.vocab.seen.Renew(&s.an, s.tc, vocabFloor, big) {
+		s.toks = nil // the old analyzer's buffer, and its terms
+		s.vocab = vocabCache{seen: s.vocab.seen}
 	}
-}
-
-// forget starts a fresh vocabulary: a new analyzer and empty per-term
-// caches. The next limit is twice the terms seen in at least two documents
-// since the last fresh start (the recurring vocabulary), at least
-// vocabFloor.
-func (s *Signer) forget() {
-	recurring := 0
-	for _, u := range s.vocab.uses {
-		if u >= 2 {
-			recurring++
-		}
-	}
-	an, err := textproc.NewAnalyzer(s.tc)
-	if err != nil {
-		return // cannot happen: the same Config built the first one
-	}
-	s.an = an
-	s.toks = nil // the old analyzer's buffer, and its terms
-	s.vocab = vocabCache{limit: max(vocabFloor, 2*recurring)}
 }
 
 // scratchBytes returns the bytes held by the Signer's per-term buffers
@@ -211,7 +176,7 @@ func (s *Signer) forget() {
 func (s *Signer) scratchBytes() int {
 	v := &s.vocab
 	return 4*cap(s.uniq) + 16*cap(s.terms) + 32*cap(s.all) + 32*cap(s.sel) + cap(s.buf) +
-		4*cap(v.stamp) + cap(v.uses) + 8*cap(v.dfCache) + 8*cap(v.hcache) + cap(v.hset)
+		v.seen.Bytes() + 8*cap(v.dfCache) + 8*cap(v.hcache) + cap(v.hset)
 }
 
 // df returns the document frequency of term i of the current document,

@@ -1,41 +1,23 @@
 package simhash
 
 import (
-	"strconv"
 	"testing"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 )
-
-type benchDetector struct {
-	name  string
-	build func() detector.Detector
-}
 
 // benchDetectors are the configurations BenchmarkAddParallel runs: the
 // default (an online IDF table the Detector owns) and a frozen reference
 // table of the same texts.
-func benchDetectors(b *testing.B) []benchDetector {
+func benchDetectors(b *testing.B) []reliabilitytest.Build {
 	recs := dataset.Reuters(b, 5000)
 	idf := collectionIDF(b, Config{Language: "en"}, recs)
-	return []benchDetector{
-		{"Online", func() detector.Detector {
-			d, err := New(Config{Language: "en"})
-			if err != nil {
-				b.Fatal(err)
-			}
-			return d
-		}},
-		{"Frozen", func() detector.Detector {
-			d, err := NewWithIDF(Config{Language: "en"}, idf)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return d
-		}},
+	return []reliabilitytest.Build{
+		reliabilitytest.MustBuild(b, "Online", func() (detector.Detector, error) { return New(Config{Language: "en"}) }),
+		reliabilitytest.MustBuild(b, "Frozen", func() (detector.Detector, error) { return NewWithIDF(Config{Language: "en"}, idf) }),
 	}
 }
 
@@ -45,36 +27,21 @@ func benchDetectors(b *testing.B) []benchDetector {
 // serial share s, which bounds the speed-up of g goroutines by
 // 1/(s + (1−s)/g) whatever the machine's load.
 func BenchmarkSerialShare(b *testing.B) {
-	for _, tc := range benchDetectors(b) {
-		docs := dataset.Texts(dataset.Reuters(b, 5000))
-		b.Run(tc.name+"/Add", func(b *testing.B) {
-			n := 0
-			var d detector.Detector
-			benchfloor.RunEach(b, docs, func(t string) {
-				if n%len(docs) == 0 {
-					d = tc.build()
-				}
-				n++
-				if _, err := d.Add(detector.Doc{ID: strconv.Itoa(n), Text: t}); err != nil {
-					b.Fatal(err)
-				}
-			})
-		})
-		b.Run(tc.name+"/Outside", func(b *testing.B) {
-			d := tc.build().(*Detector)
-			s, err := d.pool.get()
-			if err != nil {
-				b.Fatal(err)
+	docs := dataset.Texts(dataset.Reuters(b, 5000))
+	reliabilitytest.SerialShare(b, docs, benchDetectors(b), func(b *testing.B, tc reliabilitytest.Build) func(string) {
+		d := tc.New().(*Detector)
+		s, err := d.pool.Get()
+		if err != nil {
+			b.Fatal(err)
+		}
+		return func(t string) {
+			s.analyse(t)
+			if d.turns == nil {
+				s.weigh()
+				s.sign()
 			}
-			benchfloor.RunEach(b, docs, func(t string) {
-				s.analyse(t)
-				if d.live == nil {
-					s.weigh()
-					s.sign()
-				}
-				s.digBuf, _ = hashx.TokensDigest(s.digBuf, s.toks)
-				s.tidy()
-			})
-		})
-	}
+			s.digBuf, _ = hashx.TokensDigest(s.digBuf, s.toks)
+			s.tidy()
+		}
+	})
 }

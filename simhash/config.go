@@ -165,12 +165,7 @@ func (c *Config) setDefaults() {
 	if c.Blocks == 0 && c.K <= MaxK {
 		c.Blocks = defaultBlocks(c.k())
 	}
-	if c.Content == textproc.ContentDefault {
-		c.Content = DefaultContent
-	}
-	if c.MaxTextBytes == 0 {
-		c.MaxTextBytes = detector.DefaultMaxTextBytes
-	}
+	textcfg.DefaultLimits(&c.Content, DefaultContent, &c.MaxTextBytes)
 }
 
 // validate checks a Config after setDefaults and returns the text pipeline
@@ -205,25 +200,16 @@ func (c Config) validate() (textproc.Config, error) {
 	if _, err := indexLayout(c.k(), c.Blocks); err != nil {
 		return bad("%v", err)
 	}
-	if c.MaxTextBytes < 0 {
-		return bad("MaxTextBytes (%d) must be ≥ 0", c.MaxTextBytes)
-	}
-	if _, err := textcfg.Content(c.Content, DefaultContent); err != nil {
+	if err := textcfg.Limits(&tc, c.Content, DefaultContent, c.MaxTextBytes); err != nil {
 		return bad("%v", err)
 	}
-	tc.Content = c.Content
 	return tc, nil
 }
 
 // resolve returns cfg with its defaults filled in (setDefaults), checked
 // (validate), and the text pipeline it selects.
 func (cfg Config) resolve() (Config, textproc.Config, error) {
-	cfg.setDefaults()
-	tc, err := cfg.validate()
-	if err != nil {
-		return cfg, textproc.Config{}, err
-	}
-	return cfg, tc, nil
+	return textcfg.Resolve(cfg, (*Config).setDefaults, Config.validate)
 }
 
 // k returns the Hamming radius of a resolved Config.

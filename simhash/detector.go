@@ -2,7 +2,6 @@ package simhash
 
 import (
 	"fmt"
-	"runtime"
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
@@ -10,6 +9,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 	"github.com/seed-9ef9c1df/neardup/internal/postings"
+	"github.com/seed-9ef9c1df/neardup/internal/scratch"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -36,26 +36,20 @@ import (
 // still runs in parallel.
 type Detector struct {
 	cfg    Config
-	pool   signerPool
+	pool   scratch.Pool[*Signer]
 	online bool           // fingerprints depend on a table that can change
-	live   *liveidf.Table // the Detector's own table, or nil; guarded by turn
+	turns  *liveidf.Turns // the Detector's own table and its turns, or nil
 	idf    *textproc.IDF  // the caller's table, or nil
 
-	// turn orders the Adds and Removes of a Detector with its own table:
-	// each counts (or uncounts) its document while holding it.
-	turn  sync.Mutex
-	order liveidf.Order // inserts in turn order, after the turn
-
-	mu      sync.RWMutex
-	docs    *docset.Set
-	index   *Index
-	fps     []uint64 // by dense index
-	has     []bool   // the document has a fingerprint (and is in index)
-	exact   map[hashx.Digest][]uint32
-	digest  []hashx.Digest // by dense index, when hasDig
-	hasDig  []bool
-	handle  []int32             // by dense index: the document's handle in live
-	pending map[string]struct{} // IDs counted in a turn, not yet inserted
+	mu     sync.RWMutex
+	docs   *docset.Set
+	index  *Index
+	fps    []uint64 // by dense index
+	has    []bool   // the document has a fingerprint (and is in index)
+	exact  map[hashx.Digest][]uint32
+	digest []hashx.Digest // by dense index, when hasDig
+	hasDig []bool
+	handle []int32 // by dense index: the document's handle in the own table
 
 	onCommit func(id string) // test hook, called under mu as a document is indexed
 }
@@ -98,10 +92,8 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 	if err != nil {
 		return nil, err
 	}
-	var live *liveidf.Table
-	if owned && rc.usesIDF() {
-		live = liveidf.New(true)
-	} else if idf == nil && rc.usesIDF() {
+	own := owned && rc.usesIDF()
+	if !own && idf == nil && rc.usesIDF() {
 		return nil, fmt.Errorf("simhash: NewWithIDF: nil IDF table with Weights %d and SkipTop %d: %w", rc.Weights, rc.SkipTop, detector.ErrInvalidConfig)
 	}
 	s, err := newSigner(rc, tc, idf)
@@ -112,15 +104,20 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Detector{cfg: rc, docs: docset.New("simhash", rc.MaxTextBytes), live: live, index: ix, exact: make(map[hashx.Digest][]uint32), pending: map[string]struct{}{}}
-	if live == nil {
+	d := &Detector{cfg: rc, docs: docset.New("simhash", rc.MaxTextBytes), index: ix, exact: make(map[hashx.Digest][]uint32)}
+	if own {
+		d.turns = liveidf.NewTurns("simhash", true, &d.mu)
+	} else {
 		d.idf = idf
 	}
-	d.online = live != nil || idf != nil && rc.usesIDF() && !idf.Frozen()
-	// With its own table the pool's Signers get it under the lock, for
-	// one document at a time, and hold no table between documents.
-	d.pool = signerPool{cfg: rc, tc: tc, idf: idf}
-	d.pool.put(s)
+	d.online = own || idf != nil && rc.usesIDF() && !idf.Frozen()
+	// With its own table the pool's Signers get it in their turn, for one
+	// document at a time, and hold no table between documents. A new
+	// Signer cannot fail once the first is built: the same Config and
+	// table build it.
+	d.pool.New = func() (*Signer, error) { return newSigner(rc, tc, idf) }
+	d.pool.Tidy = (*Signer).tidy
+	d.pool.Put(s)
 	return d, nil
 }
 
@@ -132,10 +129,7 @@ func (d *Detector) Config() Config { return d.cfg }
 // it replaces by a compact copy after most of its documents are removed:
 // call IDF again rather than keep the result across Removes.
 func (d *Detector) IDF() *textproc.IDF {
-	if d.live != nil {
-		return d.live.IDF()
-	}
-	return d.idf
+	return d.turns.IDFOr(d.idf)
 }
 
 // Fingerprint returns the fingerprint of the live document id, and false if
@@ -164,18 +158,18 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := d.pool.get()
+	s, err := d.pool.Get()
 	if err != nil {
 		return nil, err
 	}
-	defer d.pool.put(s)
+	defer d.pool.Put(s)
 	s.analyse(doc.Text)
 	if testHookAnalysed != nil {
 		testHookAnalysed()
 	}
 	var fp uint64
 	var ok bool
-	if d.live == nil {
+	if d.turns == nil {
 		s.weigh()
 		fp, ok = s.sign()
 	}
@@ -192,47 +186,27 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		hasDig = true
 	}
 
-	if d.live == nil {
+	if d.turns == nil {
 		return d.insert(doc, fp, ok, dig, hasDig, -1)
 	}
-	// Our own table: in our turn, check again (an ID counted in an
-	// earlier turn but not yet inserted is pending), count the document
-	// and weigh its terms against the table as it now is, and take a
-	// ticket; insert in ticket order, while the next turn proceeds.
-	packed := liveidf.Pack(s.terms)
-	d.turn.Lock()
-	d.mu.Lock()
-	err = d.docs.Check(doc)
-	if _, dup := d.pending[doc.ID]; dup && err == nil {
-		err = fmt.Errorf("simhash: Add(%q): %w", doc.ID, detector.ErrDuplicateID)
-	}
-	if err == nil {
-		d.pending[doc.ID] = struct{}{}
-	}
-	d.mu.Unlock()
+	// Our own table: in our turn, check again, count the document and
+	// weigh its terms against the table as it now is; sign and insert in
+	// turn order, while the next turn proceeds.
+	tk, err := d.turns.Enter(doc, d.docs, s.terms)
 	if err != nil {
-		d.turn.Unlock()
 		return nil, err
 	}
-	h := d.live.AddPacked(s.terms, packed)
-	s.idf = d.live.IDF()
+	s.idf = d.turns.IDF()
 	s.weigh()   // the weights are copied: sign reads no table
 	s.idf = nil // the table may be replaced by the next Remove
-	ticket := d.order.Ticket()
 	if testHookInTurn != nil {
 		testHookInTurn()
 	}
-	d.turn.Unlock()
+	d.turns.Leave()
 	fp, ok = s.sign()
-	d.order.Wait(ticket)
-	ms, err := d.insert(doc, fp, ok, dig, hasDig, h)
-	d.order.Done()
-	if err != nil { // closed meanwhile
-		d.turn.Lock()
-		d.live.Remove(h)
-		d.turn.Unlock()
-	}
-	return ms, err
+	return d.turns.Insert(tk, func(h int32) ([]detector.Match, error) {
+		return d.insert(doc, fp, ok, dig, hasDig, h)
+	})
 }
 
 // insert indexes a signed document under the Detector's lock: the checks
@@ -241,7 +215,7 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 func (d *Detector) insert(doc detector.Doc, fp uint64, ok bool, dig hashx.Digest, hasDig bool, h int32) ([]detector.Match, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	delete(d.pending, doc.ID)
+	d.turns.Settle(doc.ID)
 	idx, err := d.docs.Add(doc)
 	if err != nil {
 		return nil, err
@@ -308,17 +282,10 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 // Remove forgets the live document id, and uncounts it from the online
 // IDF table the Detector owns.
 func (d *Detector) Remove(id string) error {
-	if d.live != nil {
-		d.turn.Lock() // uncounting changes the table the next Add reads
-		defer d.turn.Unlock()
-		t := d.order.Ticket()
-		d.order.Wait(t) // the Adds of earlier turns are inserted
-		defer d.order.Done()
+	if d.turns != nil {
+		return d.turns.Remove(func() (int32, error) { return d.remove(id) })
 	}
-	h, err := d.remove(id)
-	if err == nil && d.live != nil {
-		d.live.Remove(h)
-	}
+	_, err := d.remove(id)
 	return err
 }
 
@@ -359,50 +326,7 @@ func (d *Detector) Close() error {
 	defer d.mu.Unlock()
 	if d.docs.Close() {
 		d.index, d.fps, d.has, d.exact, d.digest, d.hasDig, d.handle = nil, nil, nil, nil, nil, nil, nil
-		d.pool.close()
+		d.pool.Close()
 	}
 	return nil
-}
-
-// signerPool keeps the Signers of Adds in progress for reuse: at most
-// GOMAXPROCS idle ones, so that memory follows the parallelism in use.
-type signerPool struct {
-	cfg    Config
-	tc     textproc.Config
-	idf    *textproc.IDF
-	mu     sync.Mutex
-	free   []*Signer
-	closed bool
-}
-
-// get returns an idle Signer, or a new one (which cannot fail: the same
-// Config and table built the first).
-func (p *signerPool) get() (*Signer, error) {
-	p.mu.Lock()
-	if n := len(p.free); n > 0 {
-		s := p.free[n-1]
-		p.free[n-1] = nil
-		p.free = p.free[:n-1]
-		p.mu.Unlock()
-		return s, nil
-	}
-	p.mu.Unlock()
-	return newSigner(p.cfg, p.tc, p.idf)
-}
-
-// put tidies s and keeps it for reuse.
-func (p *signerPool) put(s *Signer) {
-	s.tidy()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.closed && len(p.free) < runtime.GOMAXPROCS(0) {
-		p.free = append(p.free, s)
-	}
-}
-
-// close drops the idle Signers.
-func (p *signerPool) close() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.free, p.closed = nil, true
 }

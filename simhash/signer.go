@@ -17,13 +17,10 @@ import (
 // and each distinct surface form of a word, and the Signer a few bytes of
 // cache per term. So that an endless stream of new words (URLs, ids,
 // numbers) does not grow them without bound, the Signer starts afresh when
-// its vocabulary exceeds its limit, when it has analysed 16 times its limit
-// in tokens since the last fresh start (which bounds the surface forms), or
-// after a single document of more tokens than its limit. The limit is twice
-// the terms seen in at least two documents since the last fresh start (the
-// recurring vocabulary), and at least 65,536: memory follows the recurring
-// vocabulary, and a document of millions of distinct tokens is forgotten
-// once it is signed. Buffers sized by one huge document are let go too.
+// its vocabulary exceeds a limit that follows the recurring vocabulary (at
+// least 65,536 terms), or after a single document of more tokens than the
+// limit: a document of millions of distinct tokens is forgotten once it is
+// signed. Buffers sized by one huge document are let go too.
 type Signer struct {
 	cfg Config
 	tc  textproc.Config
@@ -63,16 +60,12 @@ type Signer struct {
 
 // vocabCache holds what a Signer caches per term ID of its analyzer.
 type vocabCache struct {
-	hash   []uint64  // feature hash of the term; valid when hashed
-	hashed []bool    //
-	w      []float64 // idf of the term: for the current document, or for good when wset
-	wset   []bool    // w is the weight in a frozen table
-	isStop []int8    // 0 unknown, 1 stopword, 2 not
-	stamp  []uint32  // serial of the last document the term was seen in
-	uses   []uint8   // documents the term was seen in since the last fresh start, saturating at 2
-	serial uint32
-	limit  int // vocabulary size that triggers a fresh start
-	tokens int // tokens analysed since the last fresh start
+	hash   []uint64      // feature hash of the term; valid when hashed
+	hashed []bool        //
+	w      []float64     // idf of the term: for the current document, or for good when wset
+	wset   []bool        // w is the weight in a frozen table
+	isStop []int8        // 0 unknown, 1 stopword, 2 not
+	seen   scratch.Vocab // first occurrences, and when to start afresh
 }
 
 // vocabFloor is the smallest vocabulary a Signer keeps before it starts
@@ -103,7 +96,7 @@ func newSigner(cfg Config, tc textproc.Config, idf *textproc.IDF) (*Signer, erro
 		return nil, fmt.Errorf("simhash: %v: %w", err, detector.ErrInvalidConfig)
 	}
 	sg := &Signer{cfg: cfg, tc: tc, an: an, idf: idf}
-	sg.vocab.limit = vocabFloor
+	sg.vocab.seen = scratch.NewVocab(vocabFloor)
 	sg.lite = !cfg.usesIDF() && cfg.Features != FeatureCharNGrams
 	if cfg.Features == FeatureSpots {
 		sg.stop = map[string]struct{}{}
@@ -148,19 +141,12 @@ func (s *Signer) analyse(text string) {
 	}
 	s.toks = s.an.Tokens(text)
 	s.grow()
-	v := &s.vocab
-	v.tokens += len(s.toks)
-	v.serial++
-	if v.serial == 0 { // wrapped: reset stamps
-		clear(v.stamp)
-		v.serial = 1
-	}
+	seen := &s.vocab.seen
+	seen.Begin(len(s.toks))
 	spots := s.cfg.Features == FeatureSpots
 	for i := range s.toks {
 		t := &s.toks[i]
-		if v.stamp[t.ID] != v.serial {
-			v.stamp[t.ID] = v.serial
-			v.uses[t.ID] = min(v.uses[t.ID]+1, 2)
+		if seen.First(t.ID) {
 			s.uniq = append(s.uniq, t.ID)
 			s.terms = append(s.terms, t.Term)
 		}
@@ -228,8 +214,7 @@ func (s *Signer) grow() {
 	v.hashed = append(v.hashed, make([]bool, n-len(v.hashed))...)
 	v.w = append(v.w, make([]float64, n-len(v.w))...)
 	v.wset = append(v.wset, make([]bool, n-len(v.wset))...)
-	v.stamp = append(v.stamp, make([]uint32, n-len(v.stamp))...)
-	v.uses = append(v.uses, make([]uint8, n-len(v.uses))...)
+	v.seen.Grow(n)
 	if s.stop != nil {
 		v.isStop = append(v.isStop, make([]int8, n-len(v.isStop))...)
 	}
@@ -262,7 +247,7 @@ func (s *Signer) stopword(t *textproc.Token) bool {
 // forgotten (see [Signer]).
 func (s *Signer) tidy() {
 	n := len(s.th)
-	big := n > s.vocab.limit
+	big := s.vocab.seen.Big(n)
 	if big {
 		n = 0 // an outlier: keep nothing of its size
 	}
@@ -278,30 +263,10 @@ func (s *Signer) tidy() {
 	s.owner = scratch.Shrink(s.owner, 8*n)
 	s.termBuf = scratch.Shrink(s.termBuf, 64)
 	s.digBuf = scratch.Shrink(s.digBuf, 8*n)
-	v := &s.vocab
-	if big || s.an.VocabularySize() > v.limit || v.tokens > 16*v.limit {
-		s.forget()
+	if s.vocab.seen.Renew(&s.an, s.tc, vocabFloor, big) {
+		s.toks = nil // the old analyzer's buffer, and its terms
+		s.vocab = vocabCache{seen: s.vocab.seen}
 	}
-}
-
-// forget starts a fresh vocabulary: a new analyzer and empty per-term
-// caches. The next limit is twice the terms seen in at least two documents
-// since the last fresh start (the recurring vocabulary), at least
-// vocabFloor.
-func (s *Signer) forget() {
-	recurring := 0
-	for _, u := range s.vocab.uses {
-		if u >= 2 {
-			recurring++
-		}
-	}
-	an, err := textproc.NewAnalyzer(s.tc)
-	if err != nil {
-		return // cannot happen: the same Config built the first one
-	}
-	s.an = an
-	s.toks = nil // the old analyzer's buffer, and its terms
-	s.vocab = vocabCache{limit: max(vocabFloor, 2*recurring)}
 }
 
 // scratchBytes returns the bytes held by the Signer's per-token and
@@ -310,5 +275,5 @@ func (s *Signer) scratchBytes() int {
 	v := &s.vocab
 	return 8*cap(s.th) + cap(s.st) + 8*cap(s.tidf) + 4*cap(s.uniq) + 16*cap(s.terms) +
 		24*cap(s.feats) + 4*cap(s.slots) + 4*cap(s.skip) + cap(s.chars) + 4*cap(s.owner) +
-		8*cap(v.hash) + cap(v.hashed) + 8*cap(v.w) + cap(v.wset) + cap(v.isStop) + 4*cap(v.stamp) + cap(v.uses)
+		8*cap(v.hash) + cap(v.hashed) + 8*cap(v.w) + cap(v.wset) + cap(v.isStop) + v.seen.Bytes()
 }
