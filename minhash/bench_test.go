@@ -17,7 +17,8 @@ import (
 const benchDocs = 5000
 
 // peerConfig is the analyzer and signature setting of the peer
-// comparison (issue 7): tokenise and lower-case, word 3-shingles, K = 128.
+// comparison in internal/peerbench: tokenise and lower-case, word
+// 3-shingles, K = 128.
 var peerConfig = Config{Shingle: 3, NumHashes: 128}
 
 func reutersTexts(b *testing.B) ([]string, []detector.Doc, int64) {

@@ -150,7 +150,8 @@ func TestICWSUnbiased(t *testing.T) {
 	})
 }
 
-// TestParams pins the banding search to the table of ALGORITHMS.md §5
+// TestParams pins the banding search to the (bands, rows) that minimise
+// false positives plus false negatives at each threshold
 // (datasketch's _optimal_param at k = 128).
 func TestParams(t *testing.T) {
 	for _, tc := range []struct {

@@ -47,7 +47,7 @@ Local councils were asked to submit lists of vulnerable buildings by the end of 
 Meanwhile the coast guard reminded boat owners to check their moorings before the next weather front arrives at the weekend.`
 
 // noiseWords is a vocabulary of invented words used to build documents that
-// share nothing with the articles (the 5 MB document).
+// share nothing with the articles (the large edge-input document).
 var noiseWords = []string{
 	"kavor", "tremil", "zanduf", "oplirk", "vestran", "quomel", "brisket", "jandor",
 	"pelvuk", "sorrim", "taxel", "wunder", "yorbix", "flamic", "grevon", "hulsap",

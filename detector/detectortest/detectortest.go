@@ -66,7 +66,8 @@ type Options struct {
 //   - Close: Close is idempotent and returns nil; later Add, Containers and
 //     Remove fail with ErrClosed.
 //   - EdgeInputs: empty, blank, punctuation-only, binary, invalid UTF-8,
-//     highly repetitive, one-word and 5 MB texts are accepted; the ones
+//     highly repetitive, one-word and 3 MiB texts (or just under the size
+//     limit, if smaller) are accepted; the ones
 //     with no terms match nothing; none is reported as related to an
 //     article.
 //   - Remove (unless Options.NoRemove): a removed document is reported no
@@ -477,7 +478,7 @@ func (s suite) edgeInputs(t *testing.T) {
 	// A real article is not related to any of them.
 	wantIDs(t, "Add(article) after the edge inputs", add(t, d, "article", articles[2]))
 	if got := add(t, d, "article2", articles[1]); has(got, "huge") {
-		t.Errorf("Add(article2) = %v: the 5 MB noise document is reported as related to an article", got)
+		t.Errorf("Add(article2) = %v: the large noise document is reported as related to an article", got)
 	}
 	for _, e := range edge {
 		containers(t, d, e.id) // must not fail
