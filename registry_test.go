@@ -104,3 +104,28 @@ func TestLookupReturnsCopies(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEqual(t, "changed", b.Options[0])
 }
+
+// TestLen: every named detector counts its live documents, and none after
+// Close.
+func TestLen(t *testing.T) {
+	for _, name := range Names() {
+		d, err := New(name, nil)
+		if name == "simhash-spots" {
+			d, err = New(name, map[string]string{"Language": "en"})
+		}
+		require.NoError(t, err, name)
+		l, ok := d.(interface{ Len() int })
+		require.True(t, ok, "%s has no Len", name)
+		for _, id := range []string{"a", "b"} {
+			_, err := d.Add(detector.Doc{ID: id, Text: "The council approved the budget on Monday after a long debate."})
+			require.NoError(t, err)
+		}
+		assert.Equal(t, 2, l.Len(), name)
+		if r, ok := d.(detector.Remover); ok {
+			require.NoError(t, r.Remove("a"))
+			assert.Equal(t, 1, l.Len(), name)
+		}
+		require.NoError(t, d.Close())
+		assert.Zero(t, l.Len(), "%s after Close", name)
+	}
+}

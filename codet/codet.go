@@ -406,3 +406,10 @@ func (d *Detector) Close() error {
 	}
 	return nil
 }
+
+// Len returns the number of live documents, 0 after Close.
+func (d *Detector) Len() int {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.docs.Len()
+}

@@ -590,3 +590,10 @@ func (d *Detector) Close() error {
 	}
 	return nil
 }
+
+// Len returns the number of live documents, 0 after Close.
+func (d *Detector) Len() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.docs.Len()
+}

@@ -326,3 +326,12 @@ func (d *Detector) Close() error {
 	}
 	return nil
 }
+
+// Len returns the number of live documents, 0 after Close. An Add in progress
+// counts from the moment its ID is registered, a moment before its
+// document is visible to Containers.
+func (d *Detector) Len() int {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.docs.Len()
+}

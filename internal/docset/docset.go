@@ -97,7 +97,12 @@ func (s *Set) ID(idx uint32) string { return s.ids.Name(idx) }
 func (s *Set) Live(idx uint32) bool { return s.ids.Live(idx) }
 
 // Len returns the number of live documents.
-func (s *Set) Len() int { return s.ids.Len() }
+func (s *Set) Len() int {
+	if s.closed {
+		return 0 // a closed detector holds nothing
+	}
+	return s.ids.Len()
+}
 
 // Cap returns the length a slice indexed by dense index needs.
 func (s *Set) Cap() int { return s.ids.Cap() }

@@ -31,6 +31,7 @@ func TestSet(t *testing.T) {
 	assert.False(t, s.Live(idx))
 	assert.True(t, s.Close())
 	assert.False(t, s.Close())
+	assert.Zero(t, s.Len(), "a closed set holds nothing")
 	_, err = s.Add(detector.Doc{ID: "c"})
 	assert.ErrorIs(t, err, detector.ErrClosed)
 	_, err = s.Lookup("Containers", "c")
