@@ -173,7 +173,3 @@ func (r *Recognizer) containsRemembered(d *doc, i, j int) bool {
 	return false
 }
 
-// noNameWord reports whether key is a word that names no person.
-func (r *Recognizer) noNameWord(key string) bool {
-	return r.notPersons[key] || r.notNames[key] || r.prefixes[key] || r.modifiers[key]
-}

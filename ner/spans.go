@@ -30,7 +30,7 @@ type wordIndex struct {
 	prevDigit int32 // last word <= k whose key starts with a digit, or -1
 	nextPSuf  int32 // first word >= k that is a person suffix word, or len(words)
 	nextApos  int32 // first word >= k with an apostrophe suffix, or len(words)
-	nextName  int32 // first word >= k that may name a person (not noNameWord), or len(words)
+	nextName  int32 // first word >= k that may name a person (in none of the not-person, not-name, prefix and modifier lists), or len(words)
 }
 
 // Word kinds of Recognizer.kinds: one map look-up per word tells all the
@@ -38,7 +38,7 @@ type wordIndex struct {
 const (
 	kindSuffix   uint8 = 1 << iota // a location or organization suffix word
 	kindPSuffix                    // a person suffix word
-	kindNoPerson                   // a word that names no person (noNameWord)
+	kindNoPerson                   // a word that names no person: in a not-person, not-name, prefix or modifier list
 )
 
 // buildKinds fills r.kinds from the rule and gazetteer sets.
