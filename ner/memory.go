@@ -172,4 +172,3 @@ func (r *Recognizer) containsRemembered(d *doc, i, j int) bool {
 	}
 	return false
 }
-
