@@ -152,37 +152,15 @@ func (t *Table) rebuild() {
 	}
 }
 
-// chunk is the most terms handed to one textproc.IDF call.
-const chunk = 1 << 12
-
 // count counts (delta +1) or uncounts (-1) one document of distinct terms
-// in idf. textproc.IDF keeps a scratch set as large as the largest term
-// list it was given, and clears it on every call: one document of a
-// million terms would make every later call cost a million. So a long list
-// goes in chunks of at most 4096 terms, each chunk after the first paired
-// with an empty document of the opposite sign, so that N changes by delta
-// once. The terms are distinct, so splitting them counts each once.
+// in idf. A document of a million terms costs later calls nothing extra:
+// textproc.IDF drops a scratch set that large after the call.
 func count(idf *textproc.IDF, terms []string, delta int) {
-	first := terms[:min(len(terms), chunk)]
-	// Uncounting does the extra chunks first, so that N never drops to
-	// 0 (where textproc.IDF clamps it) before the last uncount.
 	if delta < 0 {
-		for rest := terms[len(first):]; len(rest) > 0; {
-			c := rest[:min(len(rest), chunk)]
-			rest = rest[len(c):]
-			_ = idf.AddDocument(nil) // our table is never frozen
-			_ = idf.RemoveDocument(c)
-		}
-		_ = idf.RemoveDocument(first)
+		_ = idf.RemoveDocument(terms)
 		return
 	}
-	_ = idf.AddDocument(first)
-	for rest := terms[len(first):]; len(rest) > 0; {
-		c := rest[:min(len(rest), chunk)]
-		rest = rest[len(c):]
-		_ = idf.AddDocument(c)
-		_ = idf.RemoveDocument(nil)
-	}
+	_ = idf.AddDocument(terms) // our table is never frozen
 }
 
 // unpack appends the terms of a packed list to dst (substrings of p).

@@ -63,12 +63,12 @@ func TestRebuild(t *testing.T) {
 	assert.Equal(t, int64(1), tb.IDF().DF("own3"))
 }
 
-// TestLongDocument counts and uncounts a document of more terms than one
-// chunk: each term once, N by one.
+// TestLongDocument counts and uncounts a document of more terms than
+// textproc.IDF keeps scratch for: each term once, N by one.
 func TestLongDocument(t *testing.T) {
 	tb := New(false)
 	h0 := tb.Add([]string{"a", "b"})
-	long := make([]string, 3*chunk+5)
+	long := make([]string, 3*4096+5)
 	for i := range long {
 		long[i] = fmt.Sprint("t", i)
 	}
@@ -77,13 +77,13 @@ func TestLongDocument(t *testing.T) {
 	assert.Equal(t, int64(2), tb.IDF().N())
 	assert.Equal(t, int64(2), tb.IDF().DF("a"))
 	assert.Equal(t, int64(1), tb.IDF().DF("t0"))
-	assert.Equal(t, int64(1), tb.IDF().DF(fmt.Sprint("t", 3*chunk)))
+	assert.Equal(t, int64(1), tb.IDF().DF(fmt.Sprint("t", 3*4096)))
 	tb.Remove(h0)
 	assert.Equal(t, int64(1), tb.IDF().N())
 	tb.Remove(h)
 	assert.Zero(t, tb.IDF().N())
 	assert.Zero(t, tb.IDF().DF("a"))
-	assert.Zero(t, tb.IDF().DF(fmt.Sprint("t", 3*chunk)))
+	assert.Zero(t, tb.IDF().DF(fmt.Sprint("t", 3*4096)))
 }
 
 func TestOrder(t *testing.T) {
