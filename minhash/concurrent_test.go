@@ -169,7 +169,7 @@ func TestCloseWhileAdding(t *testing.T) {
 // from 1 and from 2 goroutines, per mode, with the floor in the same run:
 // the docs/s of goroutines=2 over goroutines=1 is the scaling of Add.
 func BenchmarkAddParallel(b *testing.B) {
-	texts, docs, total := reutersTexts(b)
+	texts, docs, _ := reutersTexts(b)
 	b.Run("floor", func(b *testing.B) { benchfloor.Run(b, texts) })
 	for _, mode := range []struct {
 		name string
@@ -177,29 +177,7 @@ func BenchmarkAddParallel(b *testing.B) {
 	}{{"Jaccard", Config{}}, {"Weighted", Config{Mode: Weighted}}, {"Containment", Config{Mode: Containment}}} {
 		for _, g := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/goroutines=%d", mode.name, g), func(b *testing.B) {
-				b.SetBytes(total)
-				b.ReportAllocs()
-				for b.Loop() {
-					d, err := New(mode.cfg)
-					if err != nil {
-						b.Fatal(err)
-					}
-					var wg sync.WaitGroup
-					for w := range g {
-						wg.Add(1)
-						go func() {
-							defer wg.Done()
-							for i := w; i < len(docs); i += g {
-								if _, err := d.Add(docs[i]); err != nil {
-									b.Error(err)
-									return
-								}
-							}
-						}()
-					}
-					wg.Wait()
-				}
-				b.ReportMetric(float64(len(docs))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+				benchfloor.AddParallel(b, func() (detector.Detector, error) { return New(mode.cfg) }, docs, g)
 			})
 		}
 	}

@@ -237,28 +237,9 @@ func BenchmarkAddGoroutines(b *testing.B) {
 	for _, mode := range []string{"plain", "centered"} {
 		for _, g := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/%d", mode, g), func(b *testing.B) {
-				b.ReportAllocs()
-				for b.Loop() {
-					d, err := New(Config{Centered: mode == "centered"})
-					if err != nil {
-						b.Fatal(err)
-					}
-					var wg sync.WaitGroup
-					for w := range g {
-						wg.Add(1)
-						go func() {
-							defer wg.Done()
-							for i := w; i < len(docs); i += g {
-								if _, err := d.Add(docs[i]); err != nil {
-									b.Error(err)
-									return
-								}
-							}
-						}()
-					}
-					wg.Wait()
-				}
-				b.ReportMetric(float64(len(docs))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+				benchfloor.AddParallel(b, func() (detector.Detector, error) {
+					return New(Config{Centered: mode == "centered"})
+				}, docs, g)
 			})
 		}
 	}

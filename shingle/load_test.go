@@ -56,27 +56,7 @@ func BenchmarkAddParallel(b *testing.B) {
 	for _, mc := range methodConfigs {
 		for _, g := range []int{1, 2} {
 			b.Run(mc.name+"/g"+strconv.Itoa(g), func(b *testing.B) {
-				b.ReportAllocs()
-				for b.Loop() {
-					d, err := shingle.New(mc.cfg)
-					if err != nil {
-						b.Fatal(err)
-					}
-					var wg sync.WaitGroup
-					for w := range g {
-						wg.Go(func() {
-							for i := w; i < len(docs); i += g {
-								if _, err := d.Add(docs[i]); err != nil {
-									b.Error(err)
-									return
-								}
-							}
-						})
-					}
-					wg.Wait()
-					d.Close()
-				}
-				b.ReportMetric(float64(len(docs))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+				benchfloor.AddParallel(b, func() (detector.Detector, error) { return shingle.New(mc.cfg) }, docs, g)
 			})
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"golang.org/x/text/language"
@@ -139,31 +138,15 @@ func BenchmarkContainers(b *testing.B) {
 // signing runs outside the lock, so 2 goroutines on 2 cores should add
 // close to twice as many documents per second.
 func BenchmarkAddGoroutines(b *testing.B) {
-	texts, total := benchDocs(b, 2000)
+	texts, _ := benchDocs(b, 2000)
 	b.Run("Floor", func(b *testing.B) { benchfloor.Run(b, texts) })
+	docs := make([]detector.Doc, len(texts))
+	for i, t := range texts {
+		docs[i] = detector.Doc{ID: strconv.Itoa(i), Text: t}
+	}
 	for _, g := range []int{1, 2} {
 		b.Run(fmt.Sprintf("goroutines=%d", g), func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(total)
-			for b.Loop() {
-				d, err := New(Config{Language: "en"})
-				if err != nil {
-					b.Fatal(err)
-				}
-				var wg sync.WaitGroup
-				for k := range g {
-					wg.Go(func() {
-						for i := k; i < len(texts); i += g {
-							if _, err := d.Add(detector.Doc{ID: strconv.Itoa(i), Text: texts[i]}); err != nil {
-								panic(err)
-							}
-						}
-					})
-				}
-				wg.Wait()
-				d.Close()
-			}
-			b.ReportMetric(float64(len(texts))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+			benchfloor.AddParallel(b, func() (detector.Detector, error) { return New(Config{Language: "en"}) }, docs, g)
 		})
 	}
 }
