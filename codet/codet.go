@@ -325,7 +325,7 @@ func (d *Detector) insert(doc detector.Doc) ([]detector.Match, error) {
 	d.docNear[idx] = noGroup
 	d.docSpans[idx] = append(d.docSpans[idx][:0], d.buf.spans...)
 	if d.buf.n() == 0 {
-		return nil, nil // no indexable terms: matches nothing
+		return []detector.Match{}, nil // no indexable terms: matches nothing
 	}
 	sig := d.buf.sig
 	if d.s.Collapse != CollapseOff {

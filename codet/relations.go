@@ -60,7 +60,7 @@ func (d *Detector) matches(idx uint32) []detector.Match {
 		addRun(x.fwd, nr, gr.members, gr.nearDocs)
 	}
 	if len(runs) == 0 {
-		return nil
+		return []detector.Match{}
 	}
 	slices.SortStableFunc(runs, func(a, b run) int { return cmp.Compare(b.score, a.score) })
 	n := 0
@@ -114,9 +114,6 @@ func (d *Detector) matches(idx uint32) []detector.Match {
 		}
 		i = j
 	}
-	if len(out) == 0 {
-		return nil
-	}
 	return out
 }
 
@@ -133,7 +130,7 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 		return nil, err
 	}
 	if d.docGroup[idx] == noGroup {
-		return nil, nil
+		return []detector.Match{}, nil
 	}
 	return d.matches(idx), nil
 }

@@ -303,7 +303,7 @@ func (w *window) hand(gone []evicted) {
 func (w *window) keepLive(ms []Match) []Match {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
-	out := ms[:0:0]
+	out := make([]Match, 0, len(ms))
 	for _, m := range ms {
 		if _, ok := w.live[m.ID]; ok {
 			out = append(out, m)

@@ -8,6 +8,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
+	"github.com/seed-9ef9c1df/neardup/internal/matches"
 	"github.com/seed-9ef9c1df/neardup/internal/postings"
 	"github.com/seed-9ef9c1df/neardup/internal/scratch"
 	"github.com/seed-9ef9c1df/neardup/textproc"
@@ -243,7 +244,7 @@ func (d *Detector) matches(self uint32, keys []Key) []detector.Match {
 		hits = append(hits, o)
 	}
 	if len(hits) == 0 {
-		return nil
+		return []detector.Match{}
 	}
 	slices.Sort(hits)
 	mine := lexiconKeys(keys)
@@ -262,8 +263,7 @@ func (d *Detector) matches(self uint32, keys []Key) []detector.Match {
 		out = append(out, detector.Match{ID: d.docs.ID(o), Score: score})
 		i = j
 	}
-	detector.SortMatches(out)
-	return out
+	return matches.Top(out, 0)
 }
 
 // Containers returns the near-duplicates of the live document id: every

@@ -9,6 +9,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/matches"
 	"github.com/seed-9ef9c1df/neardup/internal/postings"
 )
 
@@ -338,7 +339,7 @@ func (d *Detector) index(idx uint32, sig []uint32, size int, digest uint64) []de
 	m := &d.meta[idx]
 	*m = docMeta{stamp: m.stamp, hits: m.hits}
 	if size == 0 {
-		return nil // no words: matches nothing
+		return []detector.Match{} // no words: matches nothing
 	}
 	m.size = int32(min(size, math.MaxInt32))
 	m.part = partition(size)
@@ -393,7 +394,7 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 		return nil, err
 	}
 	if d.meta[idx].size == 0 {
-		return nil, nil
+		return []detector.Match{}, nil
 	}
 	return d.query(idx), nil
 }
@@ -473,8 +474,7 @@ func (d *Detector) query(idx uint32) []detector.Match {
 			ms = append(ms, detector.Match{ID: d.docs.ID(c), Score: score})
 		}
 	}
-	detector.SortMatches(ms)
-	return ms
+	return matches.Top(ms, 0)
 }
 
 // containmentCandidates collects the candidate containers of idx into

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/matches"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -337,7 +338,7 @@ func dot(a, b []float32) float64 {
 // query returns the live documents other than self within T2 of vec.
 func (d *Detector) query(self uint32, vec []float32, rnorm float32, sketch, keys []uint64) []detector.Match {
 	if vec == nil {
-		return nil
+		return []detector.Match{}
 	}
 	var out []detector.Match
 	P := d.parts
@@ -354,8 +355,7 @@ func (d *Detector) query(self uint32, vec []float32, rnorm float32, sketch, keys
 		for o := range d.has {
 			check(uint32(o))
 		}
-		detector.SortMatches(out)
-		return out
+		return matches.Top(out, 0)
 	}
 	hi := hiCos()
 	lo := d.sketchLo
@@ -391,8 +391,7 @@ func (d *Detector) query(self uint32, vec []float32, rnorm float32, sketch, keys
 				sift(uint32(o))
 			}
 		}
-		detector.SortMatches(out)
-		return out
+		return matches.Top(out, 0)
 	}
 	d.epoch++
 	if d.epoch == 0 { // wrapped: clear the stamps
@@ -407,8 +406,7 @@ func (d *Detector) query(self uint32, vec []float32, rnorm float32, sketch, keys
 			}
 		}
 	}
-	detector.SortMatches(out)
-	return out
+	return matches.Top(out, 0)
 }
 
 // hiCos returns, for each number of differing sketch bits, the highest
@@ -445,7 +443,7 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 		return nil, err
 	}
 	if int(idx) >= len(d.has) || !d.has[idx] {
-		return nil, nil
+		return []detector.Match{}, nil
 	}
 	i := int(idx)
 	var sketch, keys []uint64

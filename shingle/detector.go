@@ -7,6 +7,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/matches"
 	plist "github.com/seed-9ef9c1df/neardup/internal/postings"
 )
 
@@ -183,7 +184,7 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		if d.docs.Closed() {
 			return nil, fmt.Errorf("shingle: Add(%q): %w", doc.ID, detector.ErrClosed)
 		}
-		return nil, nil // removed by a concurrent Remove before the answer
+		return []detector.Match{}, nil // removed by a concurrent Remove before the answer
 	}
 	return d.answer(idx), nil
 }
@@ -267,14 +268,13 @@ func (d *Detector) similar(idx uint32) []detector.Match {
 
 func (d *Detector) matches(hits []hit) []detector.Match {
 	if len(hits) == 0 {
-		return nil
+		return []detector.Match{}
 	}
 	out := make([]detector.Match, len(hits))
 	for i, h := range hits {
 		out[i] = detector.Match{ID: d.docs.ID(h.idx), Score: h.score}
 	}
-	detector.SortMatches(out)
-	return out
+	return matches.Top(out, 0)
 }
 
 // Containers returns the live documents that contain the document id (for

@@ -8,6 +8,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
+	"github.com/seed-9ef9c1df/neardup/internal/matches"
 	"github.com/seed-9ef9c1df/neardup/internal/postings"
 	"github.com/seed-9ef9c1df/neardup/internal/scratch"
 	"github.com/seed-9ef9c1df/neardup/textproc"
@@ -263,8 +264,7 @@ func (d *Detector) matches(self uint32, fp uint64, ok bool, dig hashx.Digest, ha
 			}
 		}
 	}
-	detector.SortMatches(out)
-	return out
+	return matches.Top(out, 0)
 }
 
 // Containers returns the near-duplicates of the live document id, including

@@ -279,7 +279,7 @@ func TestDetectorDistances(t *testing.T) {
 		for a, fa := range fps {
 			got, err := d.Containers(a)
 			require.NoError(t, err)
-			var want []detector.Match
+			want := []detector.Match{}
 			for b, fb := range fps {
 				if a != b && Distance(fa, fb) <= k {
 					want = append(want, detector.Match{ID: b, Score: Score(fa, fb)})

@@ -113,7 +113,7 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	}
 	g := d.ix.insert(idx, ds)
 	if g == noGroup {
-		return nil, nil
+		return []detector.Match{}, nil
 	}
 	gs := d.ix.groups[g].sig()
 	return d.matches(&gs, idx), nil
@@ -175,7 +175,7 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	}
 	g := d.ix.refs[idx]
 	if g == noGroup {
-		return nil, nil
+		return []detector.Match{}, nil
 	}
 	gs := d.ix.groups[g].sig()
 	return d.matches(&gs, idx), nil

@@ -64,6 +64,9 @@ func (r *refIndex) matches(s docSig, self string) []detector.Match {
 }
 
 func capped(ms []detector.Match, n int) []detector.Match {
+	if ms == nil {
+		return []detector.Match{}
+	}
 	if len(ms) > n {
 		return ms[:n]
 	}

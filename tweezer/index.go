@@ -9,6 +9,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
+	"github.com/seed-9ef9c1df/neardup/internal/matches"
 	"github.com/seed-9ef9c1df/neardup/internal/postings"
 )
 
@@ -342,7 +343,7 @@ type candidate struct {
 // and only the members that can make the cut are read.
 func (ix *index) matches(s *docSig, skip uint32, mode Mode, threshold float64, minOverlap, limit int) []detector.Match {
 	if s.empty {
-		return nil
+		return []detector.Match{}
 	}
 	var cands []candidate
 	// Caseless documents match by Key (see Similarity): found here, they
@@ -409,11 +410,7 @@ func (ix *index) collect(cands []candidate, skip uint32, limit int) []detector.M
 		}
 		i = j
 	}
-	detector.SortMatches(out)
-	if len(out) > limit {
-		out = out[:limit:limit]
-	}
-	return out
+	return matches.Top(out, limit)
 }
 
 // sortedIDs returns the IDs of the documents idxs, sorted.

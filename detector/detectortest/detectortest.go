@@ -197,10 +197,13 @@ func containers(t *testing.T, d detector.Detector, id string) []detector.Match {
 	return ms
 }
 
-// checkOrder fails t unless ms is ordered by detector.SortMatches and has
-// no repeated ID.
+// checkOrder fails t unless ms is non-nil (an empty result encodes to JSON
+// as [], not null), ordered by detector.SortMatches and has no repeated ID.
 func checkOrder(t *testing.T, call string, ms []detector.Match) {
 	t.Helper()
+	if ms == nil {
+		t.Errorf("%s returned a nil slice; an empty result must be an empty, non-nil slice, which encodes to JSON as []", call)
+	}
 	sorted := slices.Clone(ms)
 	detector.SortMatches(sorted)
 	if !slices.Equal(sorted, ms) {

@@ -16,6 +16,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/matches"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -139,8 +140,7 @@ func (d *Detector) match(set map[uint64]struct{}, skip string) []detector.Match 
 			out = append(out, detector.Match{ID: d.docs.ID(idx), Score: s})
 		}
 	}
-	detector.SortMatches(out)
-	return out
+	return matches.Top(out, 0)
 }
 
 // Query implements detector.Querier: what Add(doc) would return, storing
@@ -182,8 +182,7 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 			out = append(out, detector.Match{ID: d.docs.ID(other), Score: s})
 		}
 	}
-	detector.SortMatches(out)
-	return out, nil
+	return matches.Top(out, 0), nil
 }
 
 // Remove implements detector.Remover.
