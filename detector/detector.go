@@ -63,8 +63,9 @@ type Match struct {
 // Implementations are safe for concurrent use by multiple goroutines.
 type Detector interface {
 	// Add indexes d and returns the live documents that contain d (for a
-	// symmetric detector: its near-duplicates), ordered by [SortMatches].
-	// Add never returns d itself. It does not keep a reference to d.Text.
+	// symmetric detector: its near-duplicates), ordered by [SortMatches];
+	// an empty result is an empty slice, not nil, so that it encodes to
+	// JSON as []. Add never returns d itself. It does not keep a reference to d.Text.
 	// Containments of earlier documents by d become visible through
 	// Containers of those documents.
 	//

@@ -273,6 +273,16 @@ func (t *IDF) AppendBinary(b []byte) ([]byte, error) {
 	return binary.LittleEndian.AppendUint64(b, xxh3.Hash(b[start:])), nil
 }
 
+// Fingerprint identifies the table's content: the xxh3 checksum that ends
+// its binary form ([IDF.AppendBinary]), so two tables with the same N,
+// frequencies and flags have the same fingerprint. Snapshots of detectors
+// built over a caller's table store its fingerprint rather than the table.
+// It costs one encoding of the table.
+func (t *IDF) Fingerprint() uint64 {
+	b, _ := t.AppendBinary(nil)
+	return binary.LittleEndian.Uint64(b[len(b)-8:])
+}
+
 // MarshalBinary returns the table in the form AppendBinary describes.
 func (t *IDF) MarshalBinary() ([]byte, error) { return t.AppendBinary(nil) }
 

@@ -140,3 +140,29 @@ func TestIDFZeroValue(t *testing.T) {
 	zero.Freeze()
 	assert.ErrorIs(t, zero.AddDocument([]string{"x"}), ErrFrozen)
 }
+
+func TestIDFFingerprint(t *testing.T) {
+	build := func(docs ...[]string) *IDF {
+		idf := NewIDF(false)
+		for _, d := range docs {
+			require.NoError(t, idf.AddDocument(d))
+		}
+		return idf
+	}
+	a := build([]string{"a", "b"}, []string{"b"})
+	// Same content, built in another order: same fingerprint.
+	assert.Equal(t, a.Fingerprint(), build([]string{"b"}, []string{"b", "a"}).Fingerprint())
+	for name, other := range map[string]*IDF{
+		"another frequency": build([]string{"a", "b"}, []string{"a"}),
+		"another N":         build([]string{"a", "b"}, []string{"b"}, []string{"c"}),
+		"smoothed":          NewIDF(true),
+		"empty":             NewIDF(false),
+	} {
+		assert.NotEqual(t, a.Fingerprint(), other.Fingerprint(), name)
+	}
+	frozen := build([]string{"a", "b"}, []string{"b"})
+	frozen.Freeze()
+	assert.NotEqual(t, a.Fingerprint(), frozen.Fingerprint(), "the frozen flag is part of the content")
+	var zero IDF
+	assert.Equal(t, NewIDF(false).Fingerprint(), zero.Fingerprint(), "a zero IDF is an empty table")
+}
