@@ -65,8 +65,8 @@ type Detector interface {
 	// Add indexes d and returns the live documents that contain d (for a
 	// symmetric detector: its near-duplicates), ordered by [SortMatches];
 	// an empty result is an empty slice, not nil, so that it encodes to
-	// JSON as []. Add never returns d itself. It does not keep a reference to d.Text.
-	// Containments of earlier documents by d become visible through
+	// JSON as []. Add never returns d itself. It does not keep a reference
+	// to d.Text. Containments of earlier documents by d become visible through
 	// Containers of those documents.
 	//
 	// Add returns an error wrapping ErrEmptyID, ErrDuplicateID, ErrTooLarge
