@@ -5,7 +5,6 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 )
 
@@ -40,7 +39,7 @@ func BenchmarkSerialShare(b *testing.B) {
 				s.weigh()
 				s.sign()
 			}
-			s.digBuf, _ = hashx.TokensDigest(s.digBuf, s.toks)
+			s.contentDigest()
 			s.tidy()
 		}
 	})

@@ -124,6 +124,11 @@ type Config struct {
 	// MaxTextBytes is the largest text Add accepts; 0 means
 	// detector.DefaultMaxTextBytes.
 	MaxTextBytes int
+	// MaxResults caps the matches Add, Containers and Query return (the
+	// strongest, by detector.SortMatches: nearest first, ties by smallest
+	// ID); zero means detector.DefaultMaxResults, a negative value is
+	// rejected. Copies is not capped.
+	MaxResults int
 }
 
 // DefaultContent is the part of a text read by default: the main content,
@@ -166,6 +171,9 @@ func (c *Config) setDefaults() {
 		c.Blocks = defaultBlocks(c.k())
 	}
 	textcfg.DefaultLimits(&c.Content, DefaultContent, &c.MaxTextBytes)
+	if c.MaxResults == 0 {
+		c.MaxResults = detector.DefaultMaxResults
+	}
 }
 
 // validate checks a Config after setDefaults and returns the text pipeline
@@ -202,6 +210,9 @@ func (c Config) validate() (textproc.Config, error) {
 	}
 	if err := textcfg.Limits(&tc, c.Content, DefaultContent, c.MaxTextBytes); err != nil {
 		return bad("%v", err)
+	}
+	if c.MaxResults < 1 {
+		return bad("MaxResults (%d) must be ≥ 0", c.MaxResults)
 	}
 	return tc, nil
 }

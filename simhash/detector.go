@@ -5,11 +5,8 @@ import (
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
-	"github.com/seed-9ef9c1df/neardup/internal/matches"
-	"github.com/seed-9ef9c1df/neardup/internal/postings"
 	"github.com/seed-9ef9c1df/neardup/internal/scratch"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -24,8 +21,13 @@ import (
 // fingerprints. So that an exact duplicate is always reported, the Detector
 // then also indexes a 128-bit digest of each document's term sequence and
 // reports equal digests with Score 1. With a frozen table (or no table) equal
-// texts have equal fingerprints, and the digest is kept only for documents
+// texts have equal fingerprints, and the digest index holds only documents
 // with terms but no fingerprint (every feature dropped or weighing 0).
+//
+// Documents with the same term sequence and the same fingerprint (exact
+// copies, as the Detector reads them) share one entry of the index;
+// [Detector.Copies] lists them. Add, Containers and Query return at most
+// Config.MaxResults matches, the strongest.
 //
 // A Detector is safe for concurrent use by multiple goroutines. Add analyses
 // and (unless the Detector owns an online table) signs its text without
@@ -42,15 +44,8 @@ type Detector struct {
 	turns  *liveidf.Turns // the Detector's own table and its turns, or nil
 	idf    *textproc.IDF  // the caller's table, or nil
 
-	mu     sync.RWMutex
-	docs   *docset.Set
-	index  *Index
-	fps    []uint64 // by dense index
-	has    []bool   // the document has a fingerprint (and is in index)
-	exact  map[hashx.Digest][]uint32
-	digest []hashx.Digest // by dense index, when hasDig
-	hasDig []bool
-	handle []int32 // by dense index: the document's handle in the own table
+	mu sync.RWMutex
+	st *state
 
 	onCommit func(id string) // test hook, called under mu as a document is indexed
 }
@@ -64,8 +59,11 @@ var testHookAnalysed func()
 var testHookInTurn func()
 
 var (
-	_ detector.Detector = (*Detector)(nil)
-	_ detector.Remover  = (*Detector)(nil)
+	_ detector.Detector   = (*Detector)(nil)
+	_ detector.Remover    = (*Detector)(nil)
+	_ detector.Querier    = (*Detector)(nil)
+	_ detector.Persister  = (*Detector)(nil)
+	_ detector.CopyLister = (*Detector)(nil)
 )
 
 // New returns a Detector. When cfg uses idf (WeightIDF, WeightTFIDF or
@@ -101,17 +99,16 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 	if err != nil {
 		return nil, err
 	}
-	ix, err := NewIndex(rc.k(), rc.Blocks)
-	if err != nil {
-		return nil, err
-	}
-	d := &Detector{cfg: rc, docs: docset.New("simhash", rc.MaxTextBytes), index: ix, exact: make(map[hashx.Digest][]uint32)}
+	d := &Detector{cfg: rc}
 	if own {
 		d.turns = liveidf.NewTurns("simhash", true, &d.mu)
 	} else {
 		d.idf = idf
 	}
 	d.online = own || idf != nil && rc.usesIDF() && !idf.Frozen()
+	if d.st, err = newState(rc, d.online, own); err != nil {
+		return nil, err
+	}
 	// With its own table the pool's Signers get it in their turn, for one
 	// document at a time, and hold no table between documents. A new
 	// Signer cannot fail once the first is built: the same Config and
@@ -138,15 +135,20 @@ func (d *Detector) IDF() *textproc.IDF {
 func (d *Detector) Fingerprint(id string) (uint64, bool, error) {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	idx, err := d.docs.Lookup("Fingerprint", id)
+	idx, err := d.st.docs.Lookup("Fingerprint", id)
 	if err != nil {
 		return 0, false, err
 	}
-	return d.fps[idx], d.has[idx], nil
+	return d.st.fps[idx], d.st.has[idx], nil
 }
 
-// Add indexes doc and returns its near-duplicates, nearest first. Add time
-// is that of [Signer.Sign] plus one [Index.Query] and one [Index.Add].
+// Add indexes doc and returns its near-duplicates among the live
+// documents, the Config.MaxResults strongest, ordered by
+// [detector.SortMatches]. Add time is that of [Signer.Sign] plus one
+// [Index.Query] and, for a new fingerprint, one [Index.Add]; an exact copy
+// of a live document (same terms, same fingerprint) joins its group in
+// O(log c) for c copies instead, and reads only the members that make the
+// cap: a flood of copies costs each Add the same, however long it runs.
 //
 // The checks that need no analysis (closed, empty ID, size, duplicate ID)
 // come first; the text is then analysed without the lock, and the checks
@@ -154,7 +156,8 @@ func (d *Detector) Fingerprint(id string) (uint64, bool, error) {
 // succeeds and the others return detector.ErrDuplicateID.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	d.mu.RLock()
-	err := d.docs.Check(doc)
+	docs := d.st.docs
+	err := docs.Check(doc)
 	d.mu.RUnlock()
 	if err != nil {
 		return nil, err
@@ -168,35 +171,26 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	if testHookAnalysed != nil {
 		testHookAnalysed()
 	}
-	var fp uint64
-	var ok bool
+	// The content digest identifies the document's exact copies, and is
+	// matched (Score 1) when the fingerprints can change.
+	dig, hasDig := s.contentDigest()
 	if d.turns == nil {
 		s.weigh()
-		fp, ok = s.sign()
-	}
-	// The exact digest: for every document with terms when the
-	// fingerprints can change (always the case with our own table), and
-	// for documents with terms but no fingerprint otherwise.
-	var dig hashx.Digest
-	hasDig := false
-	if (d.online || !ok) && len(s.th) > 0 {
-		if s.lite {
-			s.toks = s.an.Tokens(doc.Text) // a text without features: rare
-		}
-		s.digBuf, dig = hashx.TokensDigest(s.digBuf, s.toks)
-		hasDig = true
-	}
-
-	if d.turns == nil {
-		return d.insert(doc, fp, ok, dig, hasDig, -1)
+		fp, ok := s.sign()
+		return d.insert(doc, fp, ok, dig, hasDig, -1, "")
 	}
 	// Our own table: in our turn, check again, count the document and
 	// weigh its terms against the table as it now is; sign and insert in
-	// turn order, while the next turn proceeds.
-	tk, err := d.turns.Enter(doc, d.docs, s.terms)
+	// turn order, while the next turn proceeds. The document is counted
+	// here rather than by Enter so that the Detector keeps the packed
+	// terms the table keeps (the same string: its snapshot stores them),
+	// and so that exact copies share one packed string.
+	packed := d.packedFor(dig, hasDig, s.terms)
+	tk, err := d.turns.Enter(doc, docs, nil)
 	if err != nil {
 		return nil, err
 	}
+	h := d.turns.Table().AddPacked(s.terms, packed)
 	s.idf = d.turns.IDF()
 	s.weigh()   // the weights are copied: sign reads no table
 	s.idf = nil // the table may be replaced by the next Remove
@@ -204,83 +198,149 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		testHookInTurn()
 	}
 	d.turns.Leave()
-	fp, ok = s.sign()
-	return d.turns.Insert(tk, func(h int32) ([]detector.Match, error) {
-		return d.insert(doc, fp, ok, dig, hasDig, h)
+	fp, ok := s.sign()
+	ms, err := d.turns.Insert(tk, func(int32) ([]detector.Match, error) {
+		return d.insert(doc, fp, ok, dig, hasDig, h, packed)
 	})
+	if err != nil && h >= 0 {
+		// Closed meanwhile: uncount the document, in a turn.
+		_ = d.turns.Remove(func() (int32, error) { return h, nil })
+	}
+	return ms, err
+}
+
+// packedFor returns the packed distinct terms of a document whose content
+// digest is dig: those of a live copy (equal digests, equal term
+// sequences), so that copies share one string, or a new packing.
+func (d *Detector) packedFor(dig hashx.Digest, hasDig bool, terms []string) string {
+	if !hasDig {
+		return ""
+	}
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if l := d.st.exact[dig]; len(l) > 0 && d.st.own {
+		return d.st.packed[l[0]]
+	}
+	return liveidf.Pack(terms)
 }
 
 // insert indexes a signed document under the Detector's lock: the checks
 // are repeated (closed, duplicate ID), and of several Adds of one new ID
 // exactly one gets here first.
-func (d *Detector) insert(doc detector.Doc, fp uint64, ok bool, dig hashx.Digest, hasDig bool, h int32) ([]detector.Match, error) {
+func (d *Detector) insert(doc detector.Doc, fp uint64, ok bool, dig hashx.Digest, hasDig bool, h int32, packed string) ([]detector.Match, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.turns.Settle(doc.ID)
-	idx, err := d.docs.Add(doc)
+	st := d.st
+	idx, err := st.docs.Add(doc)
 	if err != nil {
 		return nil, err
 	}
-	ms := d.matches(idx, fp, ok, dig, hasDig)
-	if n := d.docs.Cap(); n > len(d.fps) {
-		d.fps = append(d.fps, make([]uint64, n-len(d.fps))...)
-		d.has = append(d.has, make([]bool, n-len(d.has))...)
-		d.digest = append(d.digest, make([]hashx.Digest, n-len(d.digest))...)
-		d.hasDig = append(d.hasDig, make([]bool, n-len(d.hasDig))...)
-		d.handle = append(d.handle, make([]int32, n-len(d.handle))...)
-	}
-	d.fps[idx], d.has[idx], d.handle[idx] = fp, ok, h
-	if ok {
-		d.index.Add(idx, fp)
-	}
-	if hasDig {
-		d.digest[idx], d.hasDig[idx] = dig, true
-		d.exact[dig] = append(d.exact[dig], idx)
-	}
+	ms := st.matches(fp, ok, dig, hasDig, noDoc, d.cfg.MaxResults)
+	st.insert(idx, fp, ok, dig, hasDig, h, packed)
 	if d.onCommit != nil {
 		d.onCommit(doc.ID)
 	}
 	return ms, nil
 }
 
-// matches returns the live documents other than self within distance K of
-// fp, and those with an equal exact digest.
-func (d *Detector) matches(self uint32, fp uint64, ok bool, dig hashx.Digest, hasDig bool) []detector.Match {
-	var out []detector.Match
-	seen := map[uint32]bool{self: true}
-	if hasDig {
-		for _, o := range d.exact[dig] {
-			if !seen[o] {
-				seen[o] = true
-				out = append(out, detector.Match{ID: d.docs.ID(o), Score: 1})
-			}
-		}
+// Query returns what Add(doc) would return now, without indexing doc or
+// changing anything a later call observes: the near-duplicates of doc
+// among the live documents, the Config.MaxResults strongest, ordered by
+// [detector.SortMatches]. doc.ID may be empty; a live document with that
+// ID is not reported. With its own online table the Detector weighs doc's
+// terms as that table would once doc were counted (one more document, one
+// more for each of its terms), without counting it; under concurrent Adds
+// and Removes the table and the index are read as they are at some moment
+// of the call. Query costs what Add does and takes no turn: Queries run in
+// parallel with each other and with Adds.
+//
+// Query returns an error wrapping detector.ErrClosed after Close, or
+// detector.ErrTooLarge for a text over Config.MaxTextBytes, before it
+// reads the text.
+func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
+	if len(doc.Text) > d.cfg.MaxTextBytes {
+		return nil, fmt.Errorf("simhash: Query(%q): %d bytes over the limit of %d: %w",
+			doc.ID, len(doc.Text), d.cfg.MaxTextBytes, detector.ErrTooLarge)
 	}
-	if ok {
-		for _, n := range d.index.Query(fp, nil) {
-			if !seen[n.ID] {
-				seen[n.ID] = true
-				out = append(out, detector.Match{ID: d.docs.ID(n.ID), Score: 1 - float64(n.Distance)/64})
-			}
-		}
+	if err := d.closedErr("Query", doc.ID); err != nil {
+		return nil, err
 	}
-	return matches.Top(out, 0)
-}
-
-// Containers returns the near-duplicates of the live document id, including
-// documents added after it, nearest first. Its time is one [Index.Query].
-func (d *Detector) Containers(id string) ([]detector.Match, error) {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	idx, err := d.docs.Lookup("Containers", id)
+	s, err := d.pool.Get()
 	if err != nil {
 		return nil, err
 	}
-	return d.matches(idx, d.fps[idx], d.has[idx], d.digest[idx], d.hasDig[idx]), nil
+	defer d.pool.Put(s)
+	s.analyse(doc.Text)
+	dig, hasDig := s.contentDigest()
+	if d.turns == nil {
+		s.weigh()
+	} else {
+		s.weighCounted(d.turns.Table().IDF())
+	}
+	fp, ok := s.sign()
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	st := d.st
+	if st.docs.Closed() { // closed meanwhile
+		return nil, fmt.Errorf("simhash: Query(%q): %w", doc.ID, detector.ErrClosed)
+	}
+	skip := uint32(noDoc)
+	if doc.ID != "" {
+		if idx, err := st.docs.Lookup("Query", doc.ID); err == nil {
+			skip = idx
+		}
+	}
+	return st.matches(fp, ok, dig, hasDig, skip, d.cfg.MaxResults), nil
+}
+
+// closedErr returns the error of op after Close, or nil.
+func (d *Detector) closedErr(op, id string) error {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if d.st.docs.Closed() {
+		return fmt.Errorf("simhash: %s(%q): %w", op, id, detector.ErrClosed)
+	}
+	return nil
+}
+
+// Containers returns the near-duplicates of the live document id, including
+// documents added after it, the Config.MaxResults strongest, ordered by
+// [detector.SortMatches]. Its time is one [Index.Query], plus the members
+// read of each related group of copies (at most the cap).
+func (d *Detector) Containers(id string) ([]detector.Match, error) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	st := d.st
+	idx, err := st.docs.Lookup("Containers", id)
+	if err != nil {
+		return nil, err
+	}
+	return st.matches(st.fps[idx], st.has[idx], st.digest[idx], st.hasDig[idx], idx, d.cfg.MaxResults), nil
+}
+
+// Copies returns the live documents with the same terms in the same order
+// as the live document id (its exact copies as the Detector reads them:
+// after case folding, stopword removal and stemming), in ascending ID
+// order, without id. Copies with equal fingerprints share one entry of the
+// index; with an online table, copies signed at different times may have
+// different fingerprints and are listed too. A document without terms has
+// none. Copies is not capped; its time is O(c log c) for c copies. It
+// returns an error wrapping detector.ErrUnknownID or detector.ErrClosed.
+func (d *Detector) Copies(id string) ([]string, error) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	idx, err := d.st.docs.Lookup("Copies", id)
+	if err != nil {
+		return nil, err
+	}
+	return d.st.copies(idx), nil
 }
 
 // Remove forgets the live document id, and uncounts it from the online
-// IDF table the Detector owns.
+// IDF table the Detector owns. A document with live copies leaves its
+// group in O(log c) for c copies; the last of a group takes it out of the
+// index.
 func (d *Detector) Remove(id string) error {
 	if d.turns != nil {
 		return d.turns.Remove(func() (int32, error) { return d.remove(id) })
@@ -294,38 +354,28 @@ func (d *Detector) Remove(id string) error {
 func (d *Detector) remove(id string) (int32, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	idx, err := d.docs.Remove(id)
+	idx, err := d.st.docs.Remove(id)
 	if err != nil {
 		return -1, err
 	}
-	if d.has[idx] {
-		// insert puts (idx, fps[idx]) in the index exactly when it sets
-		// has[idx], under this lock, and only remove takes it out: it is
-		// there (TestIndexInStep).
-		d.index.Remove(idx, d.fps[idx])
-	}
-	d.has[idx], d.fps[idx] = false, 0
-	if d.hasDig[idx] {
-		postings.Delete(d.exact, d.digest[idx], idx)
-		d.hasDig[idx] = false
-	}
-	return d.handle[idx], nil
+	return d.st.remove(idx), nil
 }
 
 // Len returns the number of live documents.
 func (d *Detector) Len() int {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	return d.docs.Len()
+	return d.st.docs.Len()
 }
 
-// Close releases the index. It is idempotent and returns nil; later calls
-// return an error wrapping detector.ErrClosed.
+// Close releases the index. It is idempotent and returns nil; every later
+// Add, Query, Containers, Copies, Fingerprint, Remove, WriteTo or ReadFrom
+// returns an error wrapping detector.ErrClosed.
 func (d *Detector) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.docs.Close() {
-		d.index, d.fps, d.has, d.exact, d.digest, d.hasDig, d.handle = nil, nil, nil, nil, nil, nil, nil
+	if docs := d.st.docs; docs.Close() {
+		d.st = &state{docs: docs, online: d.st.online, own: d.st.own}
 		d.pool.Close()
 	}
 	return nil

@@ -34,22 +34,72 @@
 // O(u·64) accumulation and O(u·SkipTop) to find the dropped features, with
 // no allocation in the steady state. Add and Containers are one
 // [Index.Query]: O(t·(log N + N/2^p)) for N stored fingerprints and t tables
-// of p-bit keys (default K = 3: 4 tables of 16 bits).
+// of p-bit keys (default K = 3: 4 tables of 16 bits), plus the matches
+// returned.
+//
+// # Exact copies and floods
+//
+// Documents with the same terms in the same order (after case folding,
+// stopword removal and stemming: equal 128-bit content digests) and the
+// same fingerprint are exact copies as the [Detector] reads them: every
+// later answer treats them alike. They share one entry of the [Index] (and
+// of the digest index, when the table is online); the others are kept in a
+// heap by ID. A further copy costs one heap insertion, O(log c) for c
+// copies, and grows no table of the index. Add, Containers and Query
+// return at most Config.MaxResults matches (detector.DefaultMaxResults,
+// 100, by default), the strongest by detector.SortMatches (nearest first,
+// ties by smallest ID), and read only the members of each group that can
+// make that cut: in a flood of N identical copies each Add costs the same
+// whatever N, instead of returning (and the caller storing) every earlier
+// copy. [Detector.Copies] lists every copy of a document, uncapped. With an
+// online table, copies added while the table weighs their terms
+// differently may get different fingerprints: each distinct fingerprint is
+// a group of its own, and Copies lists them all (in a flood the weights
+// settle, and the groups are few).
+//
+// # Query
+//
+// [Detector.Query] returns what Add would return for a document at that
+// moment without indexing it or counting it in the online table: it weighs
+// the document's terms as the table would once it were counted. Queries
+// run in parallel with each other and with Adds, and take no turn.
+//
+// # Snapshots
+//
+// [Detector.WriteTo] and [Detector.ReadFrom] save and load the live
+// documents (docs/snapshot.md in the repository has the framing). A
+// snapshot stores, per group of exact copies, the fingerprint, the content
+// digest and the member IDs, and the IDs of the documents without terms;
+// for a Detector from [New] that keeps its own online table, also each
+// group's distinct terms, which ReadFrom counts once per member to rebuild
+// the table exactly (the same document frequencies, so the same weights
+// and fingerprints for every later Add). The index and the digest lists
+// are rebuilt; no text is kept or analysed. The fingerprints are stored
+// because with an online table they depend on the table as it was when
+// each document came. A caller's table ([NewWithIDF]) is not stored: the
+// snapshot holds its fingerprint (textproc's IDF.Fingerprint), and ReadFrom
+// requires a Detector built with a table of the same content, the same
+// Config and the same constructor. The format is canonical: a loaded
+// snapshot writes back byte for byte.
 //
 // # Memory
 //
 // Memory follows the live documents, not everything ever added:
 //
-//   - The index holds 12 bytes per fingerprint and table (48 for K = 3);
-//     the Detector adds 26 bytes per document, the ID table, and a digest
-//     map entry per document when its IDF table is online.
+//   - The index holds 12 bytes per group of exact copies and table (48
+//     for K = 3); the Detector adds 30 bytes per document (46 with its own
+//     online table: the packed terms it shares with the table), the ID
+//     table, a digest map entry per group when its IDF table is online,
+//     and a heap slot and position-map entry per member of a group of two
+//     or more copies.
 //   - The online table of [New] counts the live documents only: Remove
 //     uncounts a document, and a term whose last live document goes leaves
 //     the table. Each live document keeps its distinct terms, packed (their
-//     bytes plus one per term), to be uncounted. When the counted term
-//     occurrences fall below a quarter of their peak (and the peak is over
-//     65,536), the table is rebuilt from the live documents, so the space a
-//     huge removed document took is given back.
+//     bytes plus one per term), to be uncounted; exact copies share one
+//     packed string. When the counted term occurrences fall below a quarter
+//     of their peak (and the peak is over 65,536), the table is rebuilt
+//     from the live documents, so the space a huge removed document took is
+//     given back.
 //   - Each [Signer] (the Detector keeps at most GOMAXPROCS idle ones)
 //     interns at most max(65,536, 2 × recurring terms) terms and analyses at
 //     most 16 times that many tokens before it starts a fresh vocabulary
@@ -101,7 +151,8 @@
 // # Errors
 //
 // Constructors return errors wrapping detector.ErrInvalidConfig that name
-// the field; Add, Containers and Remove return errors wrapping the sentinels
-// of package detector (ErrEmptyID, ErrTooLarge, ErrDuplicateID,
-// ErrUnknownID, ErrClosed).
+// the field; Add, Query, Containers, Copies and Remove return errors
+// wrapping the sentinels of package detector (ErrEmptyID, ErrTooLarge,
+// ErrDuplicateID, ErrUnknownID, ErrClosed); ReadFrom returns errors
+// wrapping ErrSnapshot (or ErrClosed) and leaves the Detector empty.
 package simhash

@@ -1,7 +1,9 @@
 package simhash_test
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/simhash"
@@ -86,4 +88,37 @@ func ExampleIndex() {
 	ix.Add(3, 0xF0FF) // 4 bits away
 	fmt.Println(ix.Query(0xF0F0, nil))
 	// Output: [{1 0} {2 1}]
+}
+
+// A snapshot saves the live documents and the online IDF table's counts;
+// a fresh Detector of the same Config loads it and answers as the saved
+// one would, without the texts.
+func ExampleDetector_WriteTo() {
+	d, err := simhash.New(simhash.Config{Language: "en"})
+	if err != nil {
+		panic(err)
+	}
+	d.Add(detector.Doc{ID: "reuters", Text: story})
+	d.Add(detector.Doc{ID: "wire", Text: story})
+	d.Add(detector.Doc{ID: "football", Text: another})
+	var snap bytes.Buffer
+	if _, err := d.WriteTo(&snap); err != nil {
+		panic(err)
+	}
+
+	restored, err := simhash.New(simhash.Config{Language: "en"})
+	if err != nil {
+		panic(err)
+	}
+	if _, err := restored.ReadFrom(&snap); err != nil {
+		panic(err)
+	}
+	copies, _ := restored.Copies("reuters")
+	fmt.Println(restored.Len(), copies)
+	ms, _ := restored.Add(detector.Doc{ID: "edited", Text: edited})
+	want, _ := d.Add(detector.Doc{ID: "edited", Text: edited})
+	fmt.Println(ms[0].ID, slices.Equal(ms, want))
+	// Output:
+	// 3 [wire]
+	// reuters true
 }

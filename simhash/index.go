@@ -403,6 +403,34 @@ func (ix *Index) Query(fp uint64, dst []Neighbor) []Neighbor {
 	return dst
 }
 
+// lookup appends to dst the IDs stored with fingerprint fp exactly: a scan
+// of the recent insertions and two binary searches in the first table,
+// O(256 + log n + matches).
+func (ix *Index) lookup(fp uint64, dst []uint32) []uint32 {
+	for _, e := range ix.pend {
+		if e.v == fp {
+			dst = append(dst, e.id)
+		}
+	}
+	if len(ix.tables) == 0 {
+		return dst
+	}
+	tb := &ix.tables[0]
+	v := permute(tb.perm, fp)
+	for _, part := range [2]struct {
+		vs  []uint64
+		ids []uint32
+	}{{tb.main, tb.mainID}, {tb.buf, tb.bufID}} {
+		i, _ := slices.BinarySearch(part.vs, v)
+		for ; i < len(part.vs) && part.vs[i] == v; i++ {
+			if part.ids[i] != deadID {
+				dst = append(dst, part.ids[i])
+			}
+		}
+	}
+	return dst
+}
+
 // scan appends the entries of the sorted array in [lo, hi] within distance
 // k of q.
 func scan(dst []Neighbor, vs []uint64, ids []uint32, q, lo, hi uint64, k int) []Neighbor {

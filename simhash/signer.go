@@ -1,7 +1,9 @@
 package simhash
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
@@ -276,4 +278,59 @@ func (s *Signer) scratchBytes() int {
 	return 8*cap(s.th) + cap(s.st) + 8*cap(s.tidf) + 4*cap(s.uniq) + 16*cap(s.terms) +
 		24*cap(s.feats) + 4*cap(s.slots) + 4*cap(s.skip) + cap(s.chars) + 4*cap(s.owner) +
 		8*cap(v.hash) + cap(v.hashed) + 8*cap(v.w) + cap(v.wset) + cap(v.isStop) + v.seen.Bytes()
+}
+
+// contentDigest returns the 128-bit digest of the analysed text's term
+// sequence, which identifies exact copies as the Detector reads them, and
+// false for a text without terms. Outside lite mode it is the digest of
+// the terms (hashx.TokensDigest); in lite mode, where the terms are not
+// kept, the digest of their 64-bit feature hashes in order, the only form
+// in which lite signing reads them.
+func (s *Signer) contentDigest() (hashx.Digest, bool) {
+	if len(s.th) == 0 {
+		return hashx.Digest{}, false
+	}
+	var dig hashx.Digest
+	if s.lite {
+		s.digBuf = s.digBuf[:0]
+		for _, h := range s.th {
+			s.digBuf = binary.LittleEndian.AppendUint64(s.digBuf, h)
+		}
+		dig = hashx.Bytes128(s.digBuf)
+	} else {
+		s.digBuf, dig = hashx.TokensDigest(s.digBuf, s.toks)
+	}
+	return dig, true
+}
+
+// weighCounted is weigh against the Detector's own online table idf as it
+// would be once the analysed text is counted in it (one more document, and
+// one more for each of its distinct terms), without counting it: what
+// Query signs with, so that it agrees with the Add that would count the
+// text first. It reads the table's counts and never writes them.
+func (s *Signer) weighCounted(idf *textproc.IDF) {
+	if s.lite || !s.cfg.usesIDF() || len(s.uniq) == 0 {
+		return
+	}
+	n := idf.N() + 1
+	v := &s.vocab
+	for i, id := range s.uniq {
+		v.w[id] = ownWeight(n, idf.DF(s.terms[i])+1)
+		v.wset[id] = false
+	}
+	for i := range s.toks {
+		s.tidf = append(s.tidf, v.w[s.toks[i].ID])
+	}
+}
+
+// ownWeight is the weight the Detector's own (smoothed) table gives a term
+// of document frequency df among n documents: textproc.IDF's
+// log(1 + N/df), with df clamped to [1, n] as the table clamps it.
+// TestQueryWeightsMatchTable checks it against the table.
+func ownWeight(n, df int64) float64 {
+	if n <= 0 {
+		return 0
+	}
+	df = min(max(df, 1), n)
+	return math.Log1p(float64(n) / float64(df))
 }

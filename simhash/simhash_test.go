@@ -80,7 +80,7 @@ func TestNewErrors(t *testing.T) {
 	d, err := New(Config{K: -1, SkipTop: -5})
 	require.NoError(t, err)
 	assert.Equal(t, -1, d.Config().K)
-	assert.Equal(t, 0, d.index.K(), "a negative K means 0")
+	assert.Equal(t, 0, d.st.index.K(), "a negative K means 0")
 	assert.Equal(t, -1, d.Config().SkipTop)
 }
 

@@ -1,0 +1,336 @@
+package simhash
+
+import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/textproc"
+)
+
+// key is what the Detector keeps of a document's signature.
+type key struct {
+	fp     uint64
+	has    bool
+	dig    hashx.Digest
+	hasDig bool
+}
+
+// keyOf reads the key of the live document id from d.
+func keyOf(t *testing.T, d *Detector, id string) key {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	idx, err := d.st.docs.Lookup("test", id)
+	require.NoError(t, err)
+	st := d.st
+	return key{fp: st.fps[idx], has: st.has[idx], dig: st.digest[idx], hasDig: st.hasDig[idx]}
+}
+
+// refIndex is the Detector as it was before exact copies were grouped and
+// results capped: it compares a key with every live document, one by one
+// (equal digests Score 1, else fingerprints within K). The grouped index
+// must give the same answers, truncated to the cap.
+type refIndex struct {
+	k    int
+	live map[string]key
+}
+
+func (r *refIndex) matches(s key, self string) []detector.Match {
+	out := []detector.Match{}
+	for id, o := range r.live {
+		if id == self {
+			continue
+		}
+		switch {
+		case s.hasDig && o.hasDig && s.dig == o.dig:
+			out = append(out, detector.Match{ID: id, Score: 1})
+		case s.has && o.has:
+			if dist := bits.OnesCount64(s.fp ^ o.fp); dist <= r.k {
+				out = append(out, detector.Match{ID: id, Score: 1 - float64(dist)/64})
+			}
+		}
+	}
+	detector.SortMatches(out)
+	return out
+}
+
+// copies lists the live documents with the digest of id.
+func (r *refIndex) copies(id string) []string {
+	me := r.live[id]
+	out := []string{}
+	for o, s := range r.live {
+		if o != id && me.hasDig && s.hasDig && s.dig == me.dig {
+			out = append(out, o)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func capped(ms []detector.Match, n int) []detector.Match {
+	if len(ms) > n {
+		return ms[:n]
+	}
+	return ms
+}
+
+// op is one step of a stream: an Add (text set) or a Remove.
+type op struct {
+	id, text string
+	remove   bool
+}
+
+// floodStream interleaves the texts with floods of exact copies (and of
+// copies in capitals, which case folding makes exact), and removes random
+// live documents, representatives of groups included.
+func floodStream(texts []string, seed uint64, copies int) []op {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var ops []op
+	var live []string
+	n := 0
+	add := func(text string) {
+		id := "d" + strconv.Itoa(n)
+		n++
+		ops = append(ops, op{id: id, text: text})
+		live = append(live, id)
+	}
+	for i, text := range texts {
+		add(text)
+		if i%7 == 0 {
+			for range rng.IntN(copies) + 1 {
+				if rng.IntN(4) == 0 {
+					add(strings.ToUpper(text))
+				} else {
+					add(texts[rng.IntN(i+1)])
+				}
+			}
+		}
+		if len(live) > 0 && rng.IntN(3) == 0 {
+			k := rng.IntN(len(live))
+			ops = append(ops, op{id: live[k], remove: true})
+			live = slices.Delete(live, k, k+1)
+		}
+	}
+	return ops
+}
+
+// build is a Detector constructor under test.
+type build struct {
+	name string
+	new  func(t testing.TB, cfg Config) *Detector
+}
+
+// builds are the three ways a Detector weighs: its own online table, a
+// frozen caller table, and no table (lite signing).
+func builds(texts []string) []build {
+	return []build{
+		{"Own", func(t testing.TB, cfg Config) *Detector {
+			d, err := New(cfg)
+			require.NoError(t, err)
+			return d
+		}},
+		{"Frozen", func(t testing.TB, cfg Config) *Detector {
+			return withTable(t, cfg, texts, true)
+		}},
+		{"NoTable", func(t testing.TB, cfg Config) *Detector {
+			cfg.Weights, cfg.SkipTop = WeightTF, -1
+			d, err := New(cfg)
+			require.NoError(t, err)
+			return d
+		}},
+	}
+}
+
+// withTable returns a Detector over a table of texts, frozen or not.
+func withTable(t testing.TB, cfg Config, texts []string, frozen bool) *Detector {
+	rc, tc, err := cfg.resolve()
+	require.NoError(t, err)
+	an, err := textproc.NewAnalyzer(tc)
+	require.NoError(t, err)
+	idf := textproc.BuildIDF(an, texts[:min(len(texts), 200)], true)
+	if !frozen {
+		idf = textproc.NewIDF(true)
+		var terms []string
+		for _, text := range texts[:min(len(texts), 200)] {
+			terms = terms[:0]
+			for _, tok := range an.Tokens(text) {
+				terms = append(terms, tok.Term)
+			}
+			require.NoError(t, idf.AddDocument(terms))
+		}
+	}
+	d, err := NewWithIDF(rc, idf)
+	require.NoError(t, err)
+	return d
+}
+
+// checkAgainstReference runs ops through a Detector and the reference,
+// comparing every Add, and the Containers, Query and Copies of a random
+// live document after every tenth step.
+func checkAgainstReference(t *testing.T, d *Detector, ops []op) {
+	ref := &refIndex{k: d.cfg.k(), live: map[string]key{}}
+	limit := d.Config().MaxResults
+	texts := map[string]string{}
+	var ids []string
+	rng := rand.New(rand.NewPCG(9, 9))
+	for step, o := range ops {
+		if o.remove {
+			require.NoError(t, d.Remove(o.id))
+			delete(ref.live, o.id)
+			delete(texts, o.id)
+			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.id })
+		} else {
+			got, err := d.Add(detector.Doc{ID: o.id, Text: o.text})
+			require.NoError(t, err)
+			s := keyOf(t, d, o.id)
+			require.Equal(t, capped(ref.matches(s, o.id), limit), got, "step %d: Add(%s)", step, o.id)
+			ref.live[o.id] = s
+			texts[o.id] = o.text
+			ids = append(ids, o.id)
+		}
+		if step%10 == 0 && len(ids) > 0 {
+			id := ids[rng.IntN(len(ids))]
+			want := capped(ref.matches(ref.live[id], id), limit)
+			got, err := d.Containers(id)
+			require.NoError(t, err)
+			require.Equal(t, want, got, "step %d: Containers(%s)", step, id)
+			if !d.online {
+				// With an online table, a Query of a live text weighs it
+				// as counted twice: not its Containers.
+				got, err = d.Query(detector.Doc{ID: id, Text: texts[id]})
+				require.NoError(t, err)
+				require.Equal(t, want, got, "step %d: Query(%s)", step, id)
+			}
+			cp, err := d.Copies(id)
+			require.NoError(t, err)
+			assert.Equal(t, ref.copies(id), cp, "step %d: Copies(%s)", step, id)
+		}
+	}
+	assert.Equal(t, len(ref.live), d.Len())
+}
+
+// synthTexts returns n synthetic news texts with near-duplicates among
+// them, and a few without features.
+func synthTexts(n int) []string {
+	var texts []string
+	for _, doc := range synth.Docs(n, synth.Config{Seed: 7}) {
+		texts = append(texts, doc.Text)
+	}
+	return append(texts, "", "...", "the a of", "one")
+}
+
+// TestFloodMatchesReference checks the grouped index against the detector
+// as it was (refIndex) on synthetic floods of exact and case copies with
+// removals, uncapped and with a cap smaller than the floods, for every
+// way of weighing.
+func TestFloodMatchesReference(t *testing.T) {
+	texts := synthTexts(150)
+	ops := floodStream(texts, 1, 40)
+	for _, b := range builds(texts) {
+		for _, limit := range []int{1 << 30, 3} {
+			t.Run(fmt.Sprintf("%s/cap%d", b.name, limit), func(t *testing.T) {
+				checkAgainstReference(t, b.new(t, Config{Language: "en", MaxResults: limit}), ops)
+			})
+		}
+	}
+	t.Run("Unfrozen", func(t *testing.T) {
+		checkAgainstReference(t, withTable(t, Config{Language: "en", MaxResults: 4}, texts, false), ops)
+	})
+	t.Run("WideK", func(t *testing.T) {
+		checkAgainstReference(t, builds(texts)[2].new(t, Config{Language: "en", K: 20, MaxResults: 5}), ops)
+	})
+}
+
+// TestRealDataMatchesReference checks the grouped index against the
+// detector as it was on the Gold Set and Reuters-21578, uncapped and
+// under the default cap.
+func TestRealDataMatchesReference(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compares every Add with a linear scan")
+	}
+	for _, file := range []string{"goldset-dev.jsonl", "reuters21578.jsonl"} {
+		t.Run(file, func(t *testing.T) {
+			recs := dataset.ForTest(t, file)
+			recs = recs[:min(len(recs), 1500)]
+			texts := dataset.Texts(recs)
+			ops := floodStream(texts, 2, 5)
+			for _, b := range builds(texts) {
+				for _, limit := range []int{1 << 30, 0} {
+					t.Run(fmt.Sprintf("%s/cap%d", b.name, limit), func(t *testing.T) {
+						checkAgainstReference(t, b.new(t, Config{Language: "en", MaxResults: limit}), ops)
+					})
+				}
+			}
+		})
+	}
+}
+
+// TestFloodCostFlat adds 2,000 identical copies and checks that the work
+// per Add does not grow with the copies: the index holds one group, its
+// representative is in the Index and the digest list once, and each Add
+// reads only the members that make the cap.
+func TestFloodCostFlat(t *testing.T) {
+	text := synthTexts(1)[0]
+	for _, b := range builds([]string{text, "another text entirely"}) {
+		t.Run(b.name, func(t *testing.T) {
+			d := b.new(t, Config{Language: "en", MaxResults: 5})
+			for i := range 2000 {
+				ms, err := d.Add(detector.Doc{ID: fmt.Sprintf("c%04d", i), Text: text})
+				require.NoError(t, err)
+				require.Len(t, ms, min(i, 5))
+				if i > 0 {
+					assert.Equal(t, detector.Match{ID: "c0000", Score: 1}, ms[0])
+				}
+			}
+			st := d.st
+			assert.Equal(t, 1, st.index.Len(), "one index entry for the copies")
+			assert.Len(t, st.heaps, 1, "one group")
+			for _, h := range st.heaps {
+				assert.Len(t, h, 2000)
+			}
+			for _, l := range st.exact {
+				assert.Len(t, l, 1, "digest lists hold the group once")
+			}
+			if d.online {
+				assert.Len(t, st.exact, 1)
+			} else {
+				assert.Empty(t, st.exact, "a frozen table matches copies by fingerprint")
+			}
+			// Removing the representative promotes another copy:
+			// nothing is lost.
+			repID := st.docs.ID(st.index.Query(st.fps[0], nil)[0].ID)
+			require.NoError(t, d.Remove(repID))
+			ms, err := d.Containers("c1999")
+			require.NoError(t, err)
+			assert.Len(t, ms, 5)
+			assert.Equal(t, 1, st.index.Len())
+			cp, err := d.Copies("c1999")
+			require.NoError(t, err)
+			assert.Len(t, cp, 1998)
+			for i := range 2000 {
+				if id := fmt.Sprintf("c%04d", i); id != repID {
+					require.NoError(t, d.Remove(id))
+				}
+			}
+			assert.Zero(t, d.Len())
+			assert.Zero(t, st.index.Len())
+			assert.Empty(t, st.exact)
+			assert.Empty(t, st.heaps)
+			assert.Empty(t, st.pos)
+			if d.turns != nil {
+				assert.Zero(t, d.turns.Table().IDF().N(), "the copies are uncounted")
+			}
+		})
+	}
+}
