@@ -62,7 +62,7 @@ var testHookAnalysed func()
 var testHookInTurn func()
 
 var (
-	_ detector.Detector = (*Detector)(nil)
+	_ detector.Detector   = (*Detector)(nil)
 	_ detector.Remover    = (*Detector)(nil)
 	_ detector.Querier    = (*Detector)(nil)
 	_ detector.Persister  = (*Detector)(nil)
