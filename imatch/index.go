@@ -277,7 +277,8 @@ func (f *frontier) Pop() any {
 }
 
 // smallest appends a Match of the given score for each of the n members
-// of the live group g with the smallest IDs, skip left out. In a heap
+// of the live group g with the smallest IDs, skip left out (it takes no
+// place). In a heap
 // every node is smaller than its children, so the next smallest member is
 // always a child of one already taken: walking that frontier costs
 // O(n log n), whatever the group's size.
@@ -381,11 +382,7 @@ func (ix *index) collect(cands []candidate, skip uint32, limit int) []detector.M
 		}
 		room := limit - len(out)
 		for _, c := range cands[i:j] {
-			n := room
-			if skip != noDoc && ix.refs[skip] == c.group && n < ix.size(c.group) {
-				n++ // skip takes no place
-			}
-			out = ix.smallest(out, c.group, n, skip, c.score)
+			out = ix.smallest(out, c.group, room, skip, c.score)
 		}
 		i = j
 	}
