@@ -15,10 +15,11 @@ import (
 // Snapshot layout, version 1 (docs/snapshot.md in the repository has the
 // framing). The header's Config is the effective Config. A Detector of
 // [NewWithIDF] names the caller's table by its fingerprint
-// (textproc.IDF.Fingerprint), as "idf" when it is frozen and
-// "idf-unfrozen" when it is not (the two index different keys); a Detector
-// of [New] has no caller-owned table: its own online table is rebuilt from
-// the terms stored below. Two sections follow:
+// (textproc.IDF.Fingerprint), as "idf" when the table was frozen when the
+// Detector was built and "idf-unfrozen" when it was not (the two index
+// different keys); a Detector of [New] has no caller-owned table: its own
+// online table is rebuilt from the terms stored below. Two sections
+// follow:
 //
 //	"groups": count, then per content (the live documents of one analysed
 //	          term sequence), in ascending order of its smallest member ID:
@@ -47,8 +48,10 @@ const (
 func (d *Detector) header() snapshot.Header {
 	h := snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: d.cfg}
 	if d.idf != nil {
+		// Named by the table's state when the Detector was built, which
+		// decided whether every document carries the exact-content key.
 		name := "idf"
-		if !d.idf.Frozen() {
+		if d.exact {
 			name = "idf-unfrozen"
 		}
 		h.Tables = map[string]uint64{name: d.idf.Fingerprint()}

@@ -270,6 +270,24 @@ func TestSnapshotTableMismatch(t *testing.T) {
 	require.NoError(t, err)
 	loadInto(t, d, write(one))
 	assert.Equal(t, 1, d.Len())
+
+	// A table frozen after the Detector was built: the Detector still
+	// indexes the exact-content key of every document, and its snapshot
+	// says so; a Detector built over the frozen table does not, and
+	// refuses it.
+	later := textproc.NewIDF(false)
+	require.NoError(t, later.AddDocument([]string{"central"}))
+	early, err := NewWithIDF(cfg, later)
+	require.NoError(t, err)
+	_, err = early.Add(detector.Doc{ID: "a", Text: snapA})
+	require.NoError(t, err)
+	later.Freeze()
+	snap := encode(t, early)
+	d, err = NewWithIDF(cfg, later)
+	require.NoError(t, err)
+	_, err = d.ReadFrom(bytes.NewReader(snap))
+	require.ErrorIs(t, err, detector.ErrSnapshot)
+	assert.Contains(t, err.Error(), "written without the idf table the detector has")
 }
 
 func TestReadFromState(t *testing.T) {
