@@ -29,10 +29,11 @@ import (
 // and (unless the Detector owns an online table) signs its text without
 // holding the Detector's lock, so Adds run in parallel and never stall
 // Containers. With its own online table, the Adds take turns (on a lock of
-// their own, which Containers, Cluster, Signature and Len never take) to
-// count their document and select its terms, so that every result is that
-// of the Adds run one by one in the order they took their turn; their
-// analysis still runs in parallel.
+// their own, which Containers, Copies, Cluster, Signature, Len and WriteTo
+// never take) to count their document and select its terms, so that every
+// result is that of the Adds run one by one in the order they took their
+// turn; their analysis still runs in parallel. Remove, Query and ReadFrom
+// take a turn too, so that each sees the table and the index agree.
 //
 // Exact copies (documents of one analysed term sequence, the exact-content
 // digest) that were given the same keys share one group: the index holds
