@@ -364,7 +364,42 @@ func TestFloodCostFlat(t *testing.T) {
 	}
 }
 
-// TestMaxResultsRejected: a negative cap is an invalid Config; zero takes
+// TestFloodBandGroupsBounded floods an online band-selection Detector
+// with 2,000 copies of one text among other documents. Each copy raises N
+// and the frequencies of the text's terms by one, so a term's normalised
+// idf drifts towards 0 and crosses each band edge at most once: the copies
+// form at most 2u+1 groups for u distinct terms, not one per copy, and all
+// of them are tied by the exact-content key.
+func TestFloodBandGroupsBounded(t *testing.T) {
+	texts := floodTexts()
+	d, err := New(Config{Selection: SelectBand, MaxResults: 5})
+	require.NoError(t, err)
+	for i := range 20 {
+		_, err := d.Add(detector.Doc{ID: fmt.Sprintf("o%02d", i), Text: texts[i+1]})
+		require.NoError(t, err)
+	}
+	for i := range 2000 {
+		ms, err := d.Add(detector.Doc{ID: fmt.Sprintf("c%04d", i), Text: texts[0]})
+		require.NoError(t, err)
+		require.LessOrEqual(t, len(ms), 5)
+	}
+	s, err := NewSigner(Config{}, textproc.NewIDF(false))
+	require.NoError(t, err)
+	s.analyze(texts[0])
+	u := len(s.terms)
+	idx, err := d.ix.docs.Lookup("test", "c1999")
+	require.NoError(t, err)
+	ix := d.ix
+	groups := ix.sameContent(nil, ix.refs[idx])
+	t.Logf("2,000 copies of a text of %d distinct terms: %d groups", u, len(groups))
+	assert.LessOrEqual(t, len(groups), 2*u+1)
+	assert.Len(t, ix.post[Key{Lexicon: exactLexicon, Digest: ix.groups[ix.refs[idx]].content}], len(groups))
+	cp, err := d.Copies("c0000")
+	require.NoError(t, err)
+	assert.Len(t, cp, 1999, "Copies lists the copies of every group")
+}
+
+// TestMaxResults: a negative cap is an invalid Config; zero takes
 // the default.
 func TestMaxResults(t *testing.T) {
 	_, err := New(Config{MaxResults: -1})
