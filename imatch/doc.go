@@ -63,9 +63,11 @@
 // added after the table moved may select other terms: it then starts a
 // second group of the same content, tied to the first by the
 // exact-content key, so a flood costs one group per distinct selection
-// rather than one per copy (in a flood with no other documents between
-// the copies, rank selection keeps its selection; band selection changes
-// it a bounded number of times as N grows).
+// rather than one per copy. In a flood with no other documents between
+// the copies, rank selection keeps its selection (every term of the text
+// gains the same count), and band selection changes it at most twice per
+// distinct term (each copy lowers every term's normalised idf, which
+// crosses each band edge once).
 //
 // Add, Containers and Query return at most Config.MaxResults matches
 // (default detector.DefaultMaxResults, 100), the strongest first and ties
