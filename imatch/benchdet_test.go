@@ -39,7 +39,7 @@ func BenchmarkSerialShare(b *testing.B) {
 			if d.turns == nil {
 				keys = s.appendKeys(keys[:0])
 			}
-			s.exactKey()
+			s.content()
 			s.tidy()
 		}
 	})

@@ -119,6 +119,12 @@ type Config struct {
 	// MaxTextBytes is the largest text Add accepts; 0 means
 	// detector.DefaultMaxTextBytes.
 	MaxTextBytes int
+	// MaxResults is the most matches Add, Containers and Query return (the
+	// strongest first, by detector.SortMatches: ties go to the smallest
+	// IDs); 0 means detector.DefaultMaxResults, a negative value is
+	// rejected. Exact copies beyond the cap are listed by
+	// [Detector.Copies].
+	MaxResults int
 }
 
 // DefaultContent is the part of a text read by default: the main content,
@@ -166,6 +172,9 @@ func (c *Config) setDefaults() {
 		c.LexiconKeep = DefaultLexiconKeep
 	}
 	textcfg.DefaultLimits(&c.Content, DefaultContent, &c.MaxTextBytes)
+	if c.MaxResults == 0 {
+		c.MaxResults = detector.DefaultMaxResults
+	}
 }
 
 // validate checks a Config after setDefaults and returns the text pipeline
@@ -204,6 +213,9 @@ func (c Config) validate() (textproc.Config, error) {
 	}
 	if c.Encoding != EncodeLengthPrefixed && c.Encoding != EncodeConcat {
 		return bad("Encoding (%d) must be EncodeLengthPrefixed (0) or EncodeConcat (1)", c.Encoding)
+	}
+	if c.MaxResults < 0 {
+		return bad("MaxResults (%d) must be ≥ 0", c.MaxResults)
 	}
 	if err := textcfg.Limits(&tc, c.Content, DefaultContent, c.MaxTextBytes); err != nil {
 		return bad("%v", err)

@@ -6,10 +6,7 @@ import (
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
-	"github.com/seed-9ef9c1df/neardup/internal/matches"
-	"github.com/seed-9ef9c1df/neardup/internal/postings"
 	"github.com/seed-9ef9c1df/neardup/internal/scratch"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -32,10 +29,18 @@ import (
 // and (unless the Detector owns an online table) signs its text without
 // holding the Detector's lock, so Adds run in parallel and never stall
 // Containers. With its own online table, the Adds take turns (on a lock of
-// their own, which Containers, Cluster, Signature and Len never take) to
-// count their document and select its terms, so that every result is that
-// of the Adds run one by one in the order they took their turn; their
-// analysis still runs in parallel.
+// their own, which Containers, Copies, Cluster, Signature, Len and WriteTo
+// never take) to count their document and select its terms, so that every
+// result is that of the Adds run one by one in the order they took their
+// turn; their analysis still runs in parallel. Remove, Query and ReadFrom
+// take a turn too, so that each sees the table and the index agree.
+//
+// Exact copies (documents of one analysed term sequence, the exact-content
+// digest) that were given the same keys share one group: the index holds
+// the group once, a further copy costs O(log c) for a group of c, and
+// [Detector.Copies] lists them. Add, Containers and Query return at most
+// Config.MaxResults matches, and read only the members of a group that can
+// make that cut.
 type Detector struct {
 	cfg   Config
 	pool  scratch.Pool[*Signer]
@@ -43,11 +48,8 @@ type Detector struct {
 	turns *liveidf.Turns // the Detector's own table and its turns, or nil
 	idf   *textproc.IDF  // the caller's table, or nil
 
-	mu     sync.RWMutex
-	docs   *docset.Set
-	post   map[Key][]uint32
-	keys   [][]Key // by dense index
-	handle []int32 // by dense index: the document's handle in the own table
+	mu sync.RWMutex
+	ix *index
 
 	onCommit func(id string) // test hook, called under mu as a document is indexed
 }
@@ -61,8 +63,11 @@ var testHookAnalysed func()
 var testHookInTurn func()
 
 var (
-	_ detector.Detector = (*Detector)(nil)
-	_ detector.Remover  = (*Detector)(nil)
+	_ detector.Detector   = (*Detector)(nil)
+	_ detector.Remover    = (*Detector)(nil)
+	_ detector.Querier    = (*Detector)(nil)
+	_ detector.Persister  = (*Detector)(nil)
+	_ detector.CopyLister = (*Detector)(nil)
 )
 
 // New returns a Detector that keeps its own online IDF table over its live
@@ -93,7 +98,7 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Detector{cfg: rc, docs: docset.New("imatch", rc.MaxTextBytes), post: make(map[Key][]uint32)}
+	d := &Detector{cfg: rc, ix: newIndex(rc.MaxTextBytes, owned)}
 	if owned {
 		d.turns = liveidf.NewTurns("imatch", false, &d.mu)
 	} else {
@@ -126,8 +131,10 @@ func (d *Detector) IDF() *textproc.IDF {
 }
 
 // Add indexes doc and returns its near-duplicates: the live documents that
-// share one of its signatures. Add time is that of [Signer.Sign] plus
-// O(K+1) hash-table probes and the size of the matched groups.
+// share one of its signatures, at most Config.MaxResults of them. Add time
+// is that of [Signer.Sign] plus O(K+1) hash-table probes, the number of
+// groups sharing a key, and O(r log r) for r results; an exact copy of a
+// live document joins its group in O(log c) for c copies.
 //
 // The checks that need no analysis (closed, empty ID, size, duplicate ID)
 // come first; the text is then analysed without the lock, and the checks
@@ -135,7 +142,8 @@ func (d *Detector) IDF() *textproc.IDF {
 // succeeds and the others return detector.ErrDuplicateID.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	d.mu.RLock()
-	err := d.docs.Check(doc)
+	docs := d.ix.docs
+	err := docs.Check(doc)
 	d.mu.RUnlock()
 	if err != nil {
 		return nil, err
@@ -149,134 +157,195 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	if testHookAnalysed != nil {
 		testHookAnalysed()
 	}
-	var keys []Key
+	content, hasContent := s.content()
 	if d.turns == nil {
-		keys = s.appendKeys(nil)
-	}
-	// The exact-content key: for every document when the table can change
-	// (always the case with our own table), and for documents without
-	// signatures otherwise.
-	var exact Key
-	hasExact := false
-	if d.exact || len(keys) == 0 {
-		exact, hasExact = s.exactKey()
-	}
-
-	if d.turns == nil {
-		return d.insert(doc, keys, exact, hasExact, -1)
+		keys := d.withExact(s.appendKeys(nil), content, hasContent)
+		return d.insert(doc, keys, content, "", -1)
 	}
 	// Our own table: in our turn, check again, count the document and
 	// select its terms against the table as it now is; insert in turn
-	// order, while the next turn proceeds.
-	tk, err := d.turns.Enter(doc, d.docs, s.terms)
+	// order, while the next turn proceeds. The Turns count nothing (no
+	// terms are given to Enter): the document is counted here, with the
+	// packed terms of a live copy when there is one, so that a flood of
+	// copies keeps its terms once.
+	tk, err := d.turns.Enter(doc, docs, nil)
 	if err != nil {
 		return nil, err
 	}
+	h, packed := int32(-1), ""
+	if len(s.terms) > 0 {
+		var ok bool
+		d.mu.RLock()
+		packed, ok = d.ix.packedOf(content)
+		d.mu.RUnlock()
+		if !ok {
+			packed = liveidf.Pack(s.terms)
+		}
+		h = d.turns.Table().AddPacked(s.terms, packed)
+	}
 	s.idf = d.turns.IDF()
-	keys = s.appendKeys(nil)
+	keys := d.withExact(s.appendKeys(nil), content, hasContent)
 	s.idf = nil // the table may be replaced by the next Remove
 	if testHookInTurn != nil {
 		testHookInTurn()
 	}
 	d.turns.Leave()
-	return d.turns.Insert(tk, func(h int32) ([]detector.Match, error) {
-		return d.insert(doc, keys, exact, hasExact, h)
+	ms, err := d.turns.Insert(tk, func(int32) ([]detector.Match, error) {
+		return d.insert(doc, keys, content, packed, h)
 	})
+	if err != nil && h >= 0 {
+		// Refused under the lock (closed meanwhile): uncount, in a turn.
+		_ = d.turns.Remove(func() (int32, error) { return h, nil })
+	}
+	return ms, err
+}
+
+// withExact appends the exact-content key to a document's lexicon keys:
+// for every document when the table can change (always the case with our
+// own table), and for documents without signatures otherwise.
+func (d *Detector) withExact(keys []Key, content Digest, hasContent bool) []Key {
+	if hasContent && (d.exact || len(keys) == 0) {
+		keys = append(keys, Key{Lexicon: exactLexicon, Digest: content})
+	}
+	return keys
 }
 
 // insert indexes a signed document under the Detector's lock: the checks
 // are repeated (closed, duplicate ID), and of several Adds of one new ID
 // exactly one gets here first.
-func (d *Detector) insert(doc detector.Doc, keys []Key, exact Key, hasExact bool, h int32) ([]detector.Match, error) {
+func (d *Detector) insert(doc detector.Doc, keys []Key, content Digest, packed string, h int32) ([]detector.Match, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.turns.Settle(doc.ID)
-	idx, err := d.docs.Add(doc)
+	ix := d.ix
+	idx, err := ix.docs.Add(doc)
 	if err != nil {
 		return nil, err
 	}
-	if hasExact {
-		keys = append(keys, exact)
-	}
-	ms := d.matches(idx, keys)
-	for _, k := range keys {
-		d.post[k] = append(d.post[k], idx)
-	}
-	if n := d.docs.Cap(); n > len(d.keys) {
-		d.keys = append(d.keys, make([][]Key, n-len(d.keys))...)
-		d.handle = append(d.handle, make([]int32, n-len(d.handle))...)
-	}
-	d.keys[idx] = slices.Clip(keys)
-	d.handle[idx] = h
+	ms := ix.matches(keys, noDoc, d.cfg.MaxResults)
+	ix.insert(idx, keys, content, packed, h)
 	if d.onCommit != nil {
 		d.onCommit(doc.ID)
 	}
 	return ms, nil
 }
 
-// lexiconKeys counts the keys that are not the exact-content key.
-func lexiconKeys(keys []Key) int {
-	n := len(keys)
-	if n > 0 && keys[n-1].Lexicon == exactLexicon {
-		n--
+// Query returns what Add(doc) would return at this moment, without
+// indexing doc or changing anything a later call observes: with its own
+// table the Detector weighs doc as that table would after counting it,
+// without counting it. doc.ID may be empty; a live document of that ID is
+// not reported. Query runs in parallel with other Queries and with Adds
+// (with its own table it selects its terms in a turn, as Add does). It
+// returns an error wrapping detector.ErrTooLarge or detector.ErrClosed.
+func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
+	if len(doc.Text) > d.cfg.MaxTextBytes {
+		return nil, fmt.Errorf("imatch: Query(%q): %d bytes over the limit of %d: %w",
+			doc.ID, len(doc.Text), d.cfg.MaxTextBytes, detector.ErrTooLarge)
 	}
-	return n
+	if err := d.open("Query", doc.ID); err != nil {
+		return nil, err
+	}
+	s, err := d.pool.Get()
+	if err != nil {
+		return nil, err
+	}
+	defer d.pool.Put(s)
+	s.analyze(doc.Text)
+	content, hasContent := s.content()
+	if d.turns == nil {
+		return d.lookup(doc.ID, d.withExact(s.appendKeys(nil), content, hasContent))
+	}
+	var ms []detector.Match
+	// A turn of its own, after the Adds of earlier turns are inserted:
+	// the table and the index agree. The handle -1 uncounts nothing.
+	err = d.turns.Remove(func() (int32, error) {
+		s.idf, s.extra = d.turns.IDF(), 1
+		keys := d.withExact(s.appendKeys(nil), content, hasContent)
+		s.idf, s.extra = nil, 0
+		var err error
+		ms, err = d.lookup(doc.ID, keys)
+		return -1, err
+	})
+	return ms, err
 }
 
-// matches returns the live documents other than self sharing a key with
-// keys, scored by the fraction of shared lexicon keys.
-func (d *Detector) matches(self uint32, keys []Key) []detector.Match {
-	var hits []uint32
-	exactHit := map[uint32]bool{}
-	for _, k := range keys {
-		for _, o := range d.post[k] {
-			if o == self {
-				continue
-			}
-			if k.Lexicon == exactLexicon {
-				exactHit[o] = true
-				continue
-			}
-			hits = append(hits, o)
+// open returns an error wrapping detector.ErrClosed after Close.
+func (d *Detector) open(op, id string) error {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if d.ix.docs.Closed() {
+		return fmt.Errorf("imatch: %s(%q): %w", op, id, detector.ErrClosed)
+	}
+	return nil
+}
+
+// lookup returns the matches of keys under a read lock, leaving out the
+// live document id.
+func (d *Detector) lookup(id string, keys []Key) ([]detector.Match, error) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	ix := d.ix
+	if ix.docs.Closed() {
+		return nil, fmt.Errorf("imatch: Query(%q): %w", id, detector.ErrClosed)
+	}
+	skip := uint32(noDoc)
+	if id != "" {
+		if idx, err := ix.docs.Lookup("Query", id); err == nil {
+			skip = idx
 		}
 	}
-	for o := range exactHit {
-		hits = append(hits, o)
-	}
-	if len(hits) == 0 {
-		return []detector.Match{}
-	}
-	slices.Sort(hits)
-	mine := lexiconKeys(keys)
-	var out []detector.Match
-	for i := 0; i < len(hits); {
-		j := i
-		for j < len(hits) && hits[j] == hits[i] {
-			j++
-		}
-		o := hits[i]
-		score := 1.0
-		if !exactHit[o] {
-			shared := j - i
-			score = float64(shared) / float64(max(mine, lexiconKeys(d.keys[o])))
-		}
-		out = append(out, detector.Match{ID: d.docs.ID(o), Score: score})
-		i = j
-	}
-	return matches.Top(out, 0)
+	return ix.matches(keys, skip, d.cfg.MaxResults), nil
 }
 
 // Containers returns the near-duplicates of the live document id: every
 // other live document sharing one of its signatures, including documents
-// added after it.
+// added after it, at most Config.MaxResults of them.
 func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	idx, err := d.docs.Lookup("Containers", id)
+	ix := d.ix
+	idx, err := ix.docs.Lookup("Containers", id)
 	if err != nil {
 		return nil, err
 	}
-	return d.matches(idx, d.keys[idx]), nil
+	g := ix.refs[idx]
+	if g == noGroup {
+		return []detector.Match{}, nil
+	}
+	return ix.matches(ix.groups[g].keys, idx, d.cfg.MaxResults), nil
+}
+
+// Copies returns the other live documents whose analysed term sequence
+// (after case folding, stopword removal and stemming: the exact-content
+// digest) is that of the live document id, in ascending ID order. They
+// match id with score 1 and are reported by Add and Containers only up to
+// the cap; Copies lists them all, in O(c log c) for c copies. A document
+// without terms has no copies (it matches nothing). It returns an error
+// wrapping detector.ErrUnknownID or detector.ErrClosed.
+func (d *Detector) Copies(id string) ([]string, error) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	ix := d.ix
+	idx, err := ix.docs.Lookup("Copies", id)
+	if err != nil {
+		return nil, err
+	}
+	out := []string{}
+	g := ix.refs[idx]
+	if g == noGroup {
+		return out, nil
+	}
+	var mem []uint32
+	for _, o := range ix.sameContent(nil, g) {
+		mem = ix.members(mem, o)
+	}
+	for _, o := range mem {
+		if o != idx {
+			out = append(out, ix.docs.ID(o))
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }
 
 // Cluster returns the I-Match cluster of the live document id, sorted by ID
@@ -286,21 +355,28 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 // key) a cluster is the connected component of digest collisions (Kołcz et
 // al. 2004), so the relation is transitive. A document without signatures is
 // alone in its cluster. Cluster time is O(size of the cluster · keys per
-// document).
+// document). The cluster is not capped.
 func (d *Detector) Cluster(id string) ([]string, error) {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	idx, err := d.docs.Lookup("Cluster", id)
+	ix := d.ix
+	idx, err := ix.docs.Lookup("Cluster", id)
 	if err != nil {
 		return nil, err
 	}
-	seen := map[uint32]bool{idx: true}
-	queue := []uint32{idx}
+	g := ix.refs[idx]
+	if g == noGroup {
+		return []string{id}, nil
+	}
+	seen := map[uint32]bool{g: true}
+	queue := []uint32{g}
+	var mem []uint32
 	for len(queue) > 0 {
 		cur := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
-		for _, k := range d.keys[cur] {
-			for _, o := range d.post[k] {
+		mem = ix.members(mem, cur)
+		for _, k := range ix.groups[cur].keys {
+			for _, o := range ix.post[k] {
 				if !seen[o] {
 					seen[o] = true
 					queue = append(queue, o)
@@ -308,9 +384,9 @@ func (d *Detector) Cluster(id string) ([]string, error) {
 			}
 		}
 	}
-	out := make([]string, 0, len(seen))
-	for o := range seen {
-		out = append(out, d.docs.ID(o))
+	out := make([]string, 0, len(mem))
+	for _, o := range mem {
+		out = append(out, ix.docs.ID(o))
 	}
 	slices.Sort(out)
 	return out, nil
@@ -321,11 +397,16 @@ func (d *Detector) Cluster(id string) ([]string, error) {
 func (d *Detector) Signature(id string) ([]Key, error) {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	idx, err := d.docs.Lookup("Signature", id)
+	ix := d.ix
+	idx, err := ix.docs.Lookup("Signature", id)
 	if err != nil {
 		return nil, err
 	}
-	ks := d.keys[idx]
+	g := ix.refs[idx]
+	if g == noGroup {
+		return nil, nil
+	}
+	ks := ix.groups[g].keys
 	return slices.Clone(ks[:lexiconKeys(ks)]), nil
 }
 
@@ -344,22 +425,18 @@ func (d *Detector) Remove(id string) error {
 func (d *Detector) remove(id string) (int32, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	idx, err := d.docs.Remove(id)
+	idx, err := d.ix.docs.Remove(id)
 	if err != nil {
 		return -1, err
 	}
-	for _, k := range d.keys[idx] {
-		postings.Delete(d.post, k, idx)
-	}
-	d.keys[idx] = nil
-	return d.handle[idx], nil
+	return d.ix.remove(idx), nil
 }
 
 // Len returns the number of live documents.
 func (d *Detector) Len() int {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	return d.docs.Len()
+	return d.ix.docs.Len()
 }
 
 // Close releases the index. It is idempotent and returns nil; later calls
@@ -367,8 +444,8 @@ func (d *Detector) Len() int {
 func (d *Detector) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.docs.Close() {
-		d.post, d.keys, d.handle = nil, nil, nil
+	if d.ix.docs.Close() {
+		d.ix = &index{docs: d.ix.docs}
 		d.pool.Close()
 	}
 	return nil

@@ -48,21 +48,68 @@
 // Signing a text of n tokens with u unique terms costs O(n) analysis plus
 // O(u·(K+1)) selection (O(u·log u) sorting for SelectBand). Add is one
 // signature plus K+1 hash-table probes; Containers is K+1 probes; both also
-// pay for the size of the matching groups.
+// pay for the groups sharing a key and O(r log r) for the r results they
+// return.
+//
+// # Exact copies, floods and the result cap
+//
+// Documents of one analysed term sequence (the same text up to case,
+// punctuation, stopwords and stemming: the exact-content digest) are exact
+// copies. Copies that were given the same keys share one group in the
+// index: a further copy costs O(log c) for a group of c (a heap insertion
+// by ID), grows no posting list, and is compared with nothing. With a
+// frozen table all copies of a text have the same keys. With a table that
+// changes (the online table of [New], or an unfrozen caller table), a copy
+// added after the table moved may select other terms: it then starts a
+// second group of the same content, tied to the first by the
+// exact-content key, so a flood costs one group per distinct selection
+// rather than one per copy. In a flood with no other documents between
+// the copies, rank selection keeps its selection (every term of the text
+// gains the same count), and band selection changes it at most twice per
+// distinct term (each copy lowers every term's normalised idf, which
+// crosses each band edge once).
+//
+// Add, Containers and Query return at most Config.MaxResults matches
+// (default detector.DefaultMaxResults, 100), the strongest first and ties
+// to the smallest IDs (detector.SortMatches), and read only the members of
+// a group that can make that cut: in a flood of N identical copies an Add
+// costs O(MaxResults · log MaxResults + log N), not O(N). [Detector.Copies]
+// lists every copy of a document; [Detector.Cluster] is not capped.
+//
+// # Query and snapshots
+//
+// [Detector.Query] returns what Add would return for a document at that
+// moment without indexing it: with the online table of [New] it weighs the
+// document as the table would after counting it, and counts nothing.
+//
+// [Detector.WriteTo] and [Detector.ReadFrom] save and load the live
+// documents (the format is described in docs/snapshot.md in the
+// repository). A snapshot stores each document's ID and, once per group of
+// copies, its keys and content digest; for a Detector of [New] it also
+// stores the distinct terms of each content once, from which ReadFrom
+// rebuilds the online table exactly (its document frequencies and N), so
+// that the restored Detector signs later documents as the original would.
+// Posting lists, groups and the table are rebuilt on load; texts are never
+// stored. The caller's table of [NewWithIDF] is not stored: the snapshot
+// names it by fingerprint (textproc.IDF.Fingerprint) and its frozen state,
+// and loads only into a Detector built with the same.
 //
 // # Memory
 //
 // Memory follows the live documents, not everything ever added:
 //
-//   - The index holds O(K+1) keys of 24 bytes plus one posting per document
-//     and key (and the exact-content key when the table is online).
+//   - The index holds, per group of copies, its O(K+1) keys of 24 bytes
+//     (and the exact-content key when the table can change), its content
+//     digest and one posting per key; per document, its ID and a few
+//     bytes (a copy adds a heap slot, and no key or posting).
 //   - The online table of [New] counts the live documents only: Remove
 //     uncounts a document, and a term whose last live document goes leaves
 //     the table. Each live document keeps its distinct terms, packed (their
-//     bytes plus one per term), to be uncounted. When the counted term
-//     occurrences fall below a quarter of their peak (and the peak is over
-//     65,536), the table is rebuilt from the live documents, so the space a
-//     huge removed document took is given back.
+//     bytes plus one per term), to be uncounted; copies share one packed
+//     list. When the counted term occurrences fall below a quarter of their
+//     peak (and the peak is over 65,536), the table is rebuilt from the
+//     live documents, so the space a huge removed document took is given
+//     back.
 //   - Each [Signer] (the Detector keeps at most GOMAXPROCS idle ones)
 //     interns at most max(65,536, 2 × recurring terms) terms and analyses at
 //     most 16 times that many tokens before it starts a fresh vocabulary
@@ -103,14 +150,16 @@
 //
 // # Concurrency
 //
-// A [Detector] is safe for concurrent use by multiple goroutines; Adds
-// analyse their texts in parallel, outside the Detector's lock (see
-// [Detector]). A [Signer] is not; use one per goroutine.
+// A [Detector] is safe for concurrent use by multiple goroutines; Adds and
+// Queries analyse their texts in parallel, outside the Detector's lock (see
+// [Detector]), and WriteTo encodes under a read lock. A [Signer] is not; use one per goroutine.
 //
 // # Errors
 //
 // Constructors return errors wrapping detector.ErrInvalidConfig that name
-// the field; Add, Containers, Cluster, Signature and Remove return errors
-// wrapping the sentinels of package detector (ErrEmptyID, ErrTooLarge,
-// ErrDuplicateID, ErrUnknownID, ErrClosed).
+// the field; Add, Query, Containers, Copies, Cluster, Signature and Remove
+// return errors wrapping the sentinels of package detector (ErrEmptyID,
+// ErrTooLarge, ErrDuplicateID, ErrUnknownID, ErrClosed); ReadFrom's wrap
+// detector.ErrSnapshot (naming the differing Config field or table) or
+// detector.ErrClosed.
 package imatch

@@ -1,7 +1,9 @@
 package imatch_test
 
 import (
+	"bytes"
 	"fmt"
+	"strings"
 
 	"golang.org/x/text/language"
 
@@ -78,4 +80,39 @@ func ExampleDetector_Containers() {
 	// Output:
 	// [{c 1}]
 	// [a c]
+}
+
+// A service saves its detector and restores it after a restart: the
+// restored detector answers, and signs with its online table, as the
+// saved one would.
+func ExampleDetector_WriteTo() {
+	cfg := imatch.Config{Language: "en"}
+	d, err := imatch.New(cfg)
+	if err != nil {
+		panic(err)
+	}
+	d.Add(detector.Doc{ID: "reuters", Text: story})
+	d.Add(detector.Doc{ID: "wire", Text: story})
+	d.Add(detector.Doc{ID: "football", Text: another})
+	var saved bytes.Buffer
+	if _, err := d.WriteTo(&saved); err != nil {
+		panic(err)
+	}
+	d.Close()
+
+	restored, err := imatch.New(cfg) // the same constructor and Config
+	if err != nil {
+		panic(err)
+	}
+	defer restored.Close()
+	if _, err := restored.ReadFrom(&saved); err != nil {
+		panic(err)
+	}
+	copies, _ := restored.Copies("reuters")
+	fmt.Println(restored.Len(), copies)
+	ms, _ := restored.Add(detector.Doc{ID: "late", Text: strings.ToUpper(story)})
+	fmt.Println(ms)
+	// Output:
+	// 3 [wire]
+	// [{reuters 1} {wire 1}]
 }

@@ -47,6 +47,10 @@ type Signer struct {
 	tc  textproc.Config
 	an  *textproc.Analyzer
 	idf *textproc.IDF
+	// extra is added to N and to the document frequency of each of the
+	// document's terms: 1 when a Detector's Query weighs a document as its
+	// own table would after counting it, 0 otherwise.
+	extra int64
 
 	toks  []textproc.Token // of the text being signed
 	uniq  []uint32         // unique term IDs of the current document, first-seen order
@@ -193,6 +197,7 @@ func (s *Signer) df(i int, frozen bool, n int64) int64 {
 	} else {
 		df = s.idf.DF(s.terms[i])
 	}
+	df += s.extra
 	return min(max(df, 1), max(n, 1))
 }
 
@@ -215,7 +220,7 @@ func byTerm(a, b cand) int { return cmp.Compare(a.term, b.term) }
 // appendKeys computes the signatures of the analysed document.
 func (s *Signer) appendKeys(dst []Key) []Key {
 	frozen := s.idf.Frozen()
-	n := s.idf.N()
+	n := s.idf.N() + s.extra
 	switch s.cfg.Selection {
 	case SelectBand:
 		// The band does not depend on the lexicon: select and sort once,
@@ -355,13 +360,13 @@ func (s *Signer) selectBand(frozen bool, n int64) {
 	}
 }
 
-// exactKey returns the digest of the analysed document's whole term
-// sequence, and false for a document without terms.
-func (s *Signer) exactKey() (Key, bool) {
+// content returns the exact-content digest: the digest of the analysed
+// document's whole term sequence, and false for a document without terms.
+func (s *Signer) content() (Digest, bool) {
 	if len(s.toks) == 0 {
-		return Key{}, false
+		return Digest{}, false
 	}
 	var dig hashx.Digest
 	s.buf, dig = hashx.TokensDigest(s.buf, s.toks)
-	return Key{Lexicon: exactLexicon, Digest: Digest(dig)}, true
+	return Digest(dig), true
 }

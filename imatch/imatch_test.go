@@ -19,21 +19,46 @@ import (
 )
 
 func TestConformance(t *testing.T) {
+	// Caller tables: one frozen, one that is not (so that the exact-content
+	// key is indexed for every document), over the same texts.
+	_, tc, err := Config{}.resolve()
+	require.NoError(t, err)
+	an, err := textproc.NewAnalyzer(tc)
+	require.NoError(t, err)
+	texts := floodTexts()
+	frozen := textproc.BuildIDF(an, texts, false)
+	loose := textproc.NewIDF(false)
+	for _, text := range texts {
+		var terms []string
+		for _, tok := range an.Tokens(text) {
+			terms = append(terms, tok.Term)
+		}
+		require.NoError(t, loose.AddDocument(terms))
+	}
 	for _, tc := range []struct {
 		name string
 		cfg  Config
+		idf  *textproc.IDF // nil: New
 	}{
-		{"Rank", Config{}},
-		{"Band", Config{Selection: SelectBand}},
-		{"RankLexicons", Config{Lexicons: 5}},
-		{"BandLexiconsConcat", Config{Selection: SelectBand, Lexicons: 3, Encoding: EncodeConcat}},
+		{"Rank", Config{}, nil},
+		{"Band", Config{Selection: SelectBand}, nil},
+		{"RankLexicons", Config{Lexicons: 5}, nil},
+		{"BandLexiconsConcat", Config{Selection: SelectBand, Lexicons: 3, Encoding: EncodeConcat}, nil},
+		{"FrozenIDF", Config{Lexicons: 2}, frozen},
+		{"UnfrozenIDF", Config{Selection: SelectBand}, loose},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if (raceEnabled || testing.Short()) && tc.name != "Rank" && tc.name != "BandLexiconsConcat" {
-				t.Skip("two configurations are enough under -race and -short")
+			if (raceEnabled || testing.Short()) && tc.name != "Rank" && tc.name != "BandLexiconsConcat" && tc.name != "FrozenIDF" {
+				t.Skip("three configurations are enough under -race and -short")
 			}
 			detectortest.Run(t, func() detector.Detector {
-				d, err := New(tc.cfg)
+				var d *Detector
+				var err error
+				if tc.idf == nil {
+					d, err = New(tc.cfg)
+				} else {
+					d, err = NewWithIDF(tc.cfg, tc.idf)
+				}
 				if err != nil {
 					panic(err)
 				}

@@ -1,0 +1,477 @@
+package imatch
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
+	"github.com/seed-9ef9c1df/neardup/textproc"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/v1.snapshot")
+
+// apply runs ops on d and returns the answers: each Add's matches.
+func apply(t *testing.T, d *Detector, ops []op) [][]detector.Match {
+	t.Helper()
+	out := make([][]detector.Match, len(ops))
+	for i, o := range ops {
+		if o.remove {
+			require.NoError(t, d.Remove(o.id))
+			continue
+		}
+		ms, err := d.Add(detector.Doc{ID: o.id, Text: o.text})
+		require.NoError(t, err)
+		out[i] = ms
+	}
+	return out
+}
+
+func encode(t testing.TB, d *Detector) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	n, err := d.WriteTo(&b)
+	require.NoError(t, err)
+	require.Equal(t, int64(b.Len()), n)
+	return b.Bytes()
+}
+
+func loadInto(t testing.TB, d *Detector, snap []byte) *Detector {
+	t.Helper()
+	n, err := d.ReadFrom(bytes.NewReader(snap))
+	require.NoError(t, err)
+	require.Equal(t, int64(len(snap)), n)
+	return d
+}
+
+// sameState requires a and b to answer Containers, Copies, Signature and
+// Query alike for every ID of ops, live or not, and to count alike.
+func sameState(t *testing.T, a, b *Detector, ops []op) {
+	t.Helper()
+	require.Equal(t, a.Len(), b.Len())
+	if a.turns != nil {
+		require.Equal(t, a.IDF().N(), b.IDF().N(), "the online table counts the same documents")
+	}
+	for _, o := range ops {
+		ca, ea := a.Containers(o.id)
+		cb, eb := b.Containers(o.id)
+		require.Equal(t, ea == nil, eb == nil, o.id)
+		require.Equal(t, ca, cb, "Containers(%s)", o.id)
+		pa, _ := a.Copies(o.id)
+		pb, _ := b.Copies(o.id)
+		require.Equal(t, pa, pb, "Copies(%s)", o.id)
+		sa, _ := a.Signature(o.id)
+		sb, _ := b.Signature(o.id)
+		require.Equal(t, sa, sb, "Signature(%s)", o.id)
+		if o.text != "" {
+			qa, err := a.Query(detector.Doc{Text: o.text})
+			require.NoError(t, err)
+			qb, err := b.Query(detector.Doc{Text: o.text})
+			require.NoError(t, err)
+			require.Equal(t, qa, qb, "Query of %s's text", o.id)
+		}
+	}
+}
+
+// roundTrip snapshots a detector after the first part of ops, loads the
+// snapshot into a new one made the same way, and requires both to give
+// the same answers to the rest of ops, the same answers to every lookup,
+// and byte-identical snapshots at both points.
+func roundTrip(t *testing.T, build func() *Detector, ops []op) int {
+	cut := len(ops) * 2 / 3
+	a := build()
+	apply(t, a, ops[:cut])
+	snap := encode(t, a)
+	b := loadInto(t, build(), snap)
+	require.Equal(t, snap, encode(t, b), "re-encoding a loaded snapshot")
+	sameState(t, a, b, ops)
+	require.Equal(t, apply(t, a, ops[cut:]), apply(t, b, ops[cut:]), "answers after the load")
+	require.Equal(t, encode(t, a), encode(t, b))
+	sameState(t, a, b, ops)
+	return len(snap)
+}
+
+// TestSnapshotRoundTrip round-trips floods of copies with removals, for
+// every way a Detector is built, both selections and lexicons; the
+// restored online table must weigh later documents exactly as the
+// original's (band selection reads N as well as the frequencies).
+func TestSnapshotRoundTrip(t *testing.T) {
+	texts := floodTexts()
+	ops := floodStream(texts, 4, 20)
+	for _, cfg := range []Config{{}, {Selection: SelectBand, Lexicons: 3, MaxResults: 4}} {
+		for name, build := range builds(t, cfg, texts) {
+			t.Run(fmt.Sprintf("%s/sel%d", name, cfg.Selection), func(t *testing.T) {
+				roundTrip(t, build, ops)
+			})
+		}
+	}
+}
+
+// TestSnapshotRoundTripRealData round-trips the Gold Set and
+// Reuters-21578 with copies, and reports the snapshot's bytes per live
+// document (the own table stores each content's distinct terms).
+func TestSnapshotRoundTripRealData(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("real data: not under -short or -race")
+	}
+	for _, file := range []string{"goldset-dev.jsonl", "reuters21578.jsonl"} {
+		t.Run(file, func(t *testing.T) {
+			recs := dataset.ForTest(t, file)
+			texts := dataset.Texts(recs[:min(len(recs), 500)])
+			ops := floodStream(texts, 5, 4)
+			for name, build := range builds(t, Config{Language: "en"}, texts) {
+				t.Run(name, func(t *testing.T) {
+					roundTrip(t, build, ops)
+					d := build()
+					apply(t, d, ops)
+					size := len(encode(t, d))
+					t.Logf("%s, %s: %d live documents, snapshot %d bytes, %.0f bytes/document",
+						file, name, d.Len(), size, float64(size)/float64(d.Len()))
+				})
+			}
+		})
+	}
+}
+
+const (
+	snapA = "The central bank raised its benchmark interest rate by half a percentage point on Wednesday, the fourth increase this year, as policymakers tried to cool inflation that has stayed above eight percent since the spring."
+	snapB = "A late header from the veteran defender gave the visitors a two to one win in Saturday's cup semi-final, ending the home side's unbeaten run of fourteen matches in front of a sold-out stadium."
+)
+
+// smallSnapshot is the snapshot of a Detector of New with two lexicons
+// holding a, its exact copy b, its copy in capitals c, another story d
+// and an empty text e; x was removed.
+func smallSnapshot(t testing.TB) (Config, []byte) {
+	cfg := Config{Language: "en", Lexicons: 2}
+	d, err := New(cfg)
+	require.NoError(t, err)
+	for _, doc := range []detector.Doc{
+		{ID: "a", Text: snapA}, {ID: "x", Text: snapB}, {ID: "b", Text: snapA},
+		{ID: "c", Text: "THE CENTRAL BANK RAISED ITS BENCHMARK INTEREST RATE BY HALF A PERCENTAGE POINT ON WEDNESDAY, THE FOURTH INCREASE THIS YEAR, AS POLICYMAKERS TRIED TO COOL INFLATION THAT HAS STAYED ABOVE EIGHT PERCENT SINCE THE SPRING."},
+		{ID: "d", Text: snapB}, {ID: "e", Text: ""},
+	} {
+		_, err := d.Add(doc)
+		require.NoError(t, err)
+	}
+	require.NoError(t, d.Remove("x"))
+	return cfg, encode(t, d)
+}
+
+// TestSnapshotDamage reads every truncation and every single-byte change
+// of a small snapshot: each must fail with ErrSnapshot and leave the
+// detector empty, so that the intact snapshot then loads into it.
+func TestSnapshotDamage(t *testing.T) {
+	cfg, snap := smallSnapshot(t)
+	d, err := New(cfg)
+	require.NoError(t, err)
+	check := func(bad []byte, what string) {
+		_, err := d.ReadFrom(bytes.NewReader(bad))
+		require.ErrorIs(t, err, detector.ErrSnapshot, what)
+		require.Zero(t, d.Len(), what)
+		require.Zero(t, d.IDF().N(), what)
+	}
+	for n := range len(snap) {
+		check(snap[:n], fmt.Sprintf("truncated to %d bytes", n))
+	}
+	check(append(bytes.Clone(snap), 0), "a byte after the trailer")
+	for i := range snap {
+		for _, x := range []byte{0x01, 0x80, 0xff} {
+			bad := bytes.Clone(snap)
+			bad[i] ^= x
+			check(bad, fmt.Sprintf("byte %d ^ %#x", i, x))
+		}
+	}
+	loadInto(t, d, snap)
+	assert.Equal(t, 5, d.Len())
+	assert.Equal(t, int64(4), d.IDF().N(), "a, b, c and d are counted; e has no terms")
+}
+
+func TestSnapshotConfigMismatch(t *testing.T) {
+	cfg, snap := smallSnapshot(t)
+	for field, other := range map[string]Config{
+		"Lexicons":   {Language: "en", Lexicons: 3},
+		"Selection":  {Language: "en", Lexicons: 2, Selection: SelectBand},
+		"Language":   {Lexicons: 2},
+		"MaxResults": {Language: "en", Lexicons: 2, MaxResults: 5},
+	} {
+		d, err := New(other)
+		require.NoError(t, err)
+		_, err = d.ReadFrom(bytes.NewReader(snap))
+		require.ErrorIs(t, err, detector.ErrSnapshot, field)
+		assert.Contains(t, err.Error(), "Config."+field, "the error names the field")
+		assert.Zero(t, d.Len())
+	}
+	d, err := New(cfg)
+	require.NoError(t, err)
+	loadInto(t, d, snap)
+}
+
+// TestSnapshotTableMismatch: a snapshot names the caller's IDF table by
+// fingerprint and frozen state, and loads only into a Detector with the
+// same; one of New has no caller table.
+func TestSnapshotTableMismatch(t *testing.T) {
+	one := idfOf(t, 4, map[string]int{"central": 1, "bank": 2})
+	other := idfOf(t, 4, map[string]int{"central": 2, "bank": 2})
+	loose := textproc.NewIDF(false)
+	require.NoError(t, loose.AddDocument([]string{"central", "bank"}))
+	cfg := Config{Language: "en", MinTerms: 1}
+	write := func(idf *textproc.IDF) []byte {
+		d, err := NewWithIDF(cfg, idf)
+		require.NoError(t, err)
+		_, err = d.Add(detector.Doc{ID: "a", Text: snapA})
+		require.NoError(t, err)
+		return encode(t, d)
+	}
+	for _, tc := range []struct {
+		name      string
+		from, to  *textproc.IDF // nil: New
+		wantError string
+	}{
+		{"other frozen table", one, other, "written with another idf table"},
+		{"frozen into unfrozen", one, loose, "written without the idf-unfrozen table the detector has"},
+		{"unfrozen into frozen", loose, one, "written without the idf table the detector has"},
+		{"caller table into New", one, nil, "written with a idf table the detector does not have"},
+		{"New into a caller table", nil, one, "written without the idf table the detector has"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var snap []byte
+			if tc.from == nil {
+				d, err := New(cfg)
+				require.NoError(t, err)
+				snap = encode(t, d)
+			} else {
+				snap = write(tc.from)
+			}
+			var d *Detector
+			var err error
+			if tc.to == nil {
+				d, err = New(cfg)
+			} else {
+				d, err = NewWithIDF(cfg, tc.to)
+			}
+			require.NoError(t, err)
+			_, err = d.ReadFrom(bytes.NewReader(snap))
+			require.ErrorIs(t, err, detector.ErrSnapshot)
+			assert.Contains(t, err.Error(), tc.wantError)
+			assert.Zero(t, d.Len())
+		})
+	}
+	d, err := NewWithIDF(cfg, one)
+	require.NoError(t, err)
+	loadInto(t, d, write(one))
+	assert.Equal(t, 1, d.Len())
+
+	// A table frozen after the Detector was built: the Detector still
+	// indexes the exact-content key of every document, and its snapshot
+	// says so; a Detector built over the frozen table does not, and
+	// refuses it.
+	later := textproc.NewIDF(false)
+	require.NoError(t, later.AddDocument([]string{"central"}))
+	early, err := NewWithIDF(cfg, later)
+	require.NoError(t, err)
+	_, err = early.Add(detector.Doc{ID: "a", Text: snapA})
+	require.NoError(t, err)
+	later.Freeze()
+	snap := encode(t, early)
+	d, err = NewWithIDF(cfg, later)
+	require.NoError(t, err)
+	_, err = d.ReadFrom(bytes.NewReader(snap))
+	require.ErrorIs(t, err, detector.ErrSnapshot)
+	assert.Contains(t, err.Error(), "written without the idf table the detector has")
+}
+
+func TestReadFromState(t *testing.T) {
+	cfg, snap := smallSnapshot(t)
+	d, err := New(cfg)
+	require.NoError(t, err)
+	_, err = d.Add(detector.Doc{ID: "x", Text: snapA})
+	require.NoError(t, err)
+	_, err = d.ReadFrom(bytes.NewReader(snap))
+	require.ErrorIs(t, err, detector.ErrSnapshot, "into a detector that is not empty")
+	assert.Equal(t, 1, d.Len())
+	assert.Equal(t, int64(1), d.IDF().N(), "the refused load counted nothing")
+	// Emptied by Remove, it loads.
+	require.NoError(t, d.Remove("x"))
+	loadInto(t, d, snap)
+	assert.Equal(t, 5, d.Len())
+	require.NoError(t, d.Close())
+	_, err = d.ReadFrom(bytes.NewReader(snap))
+	require.ErrorIs(t, err, detector.ErrClosed)
+	_, err = d.WriteTo(&bytes.Buffer{})
+	require.ErrorIs(t, err, detector.ErrClosed)
+	_, err = d.Query(detector.Doc{Text: snapA})
+	require.ErrorIs(t, err, detector.ErrClosed)
+	_, err = d.Copies("a")
+	require.ErrorIs(t, err, detector.ErrClosed)
+}
+
+// TestSnapshotV1 reads the checked-in snapshot of layout version 1 and
+// requires that the documents it was made from encode to the same bytes,
+// so that a change of the format is deliberate. go test ./imatch/ -run
+// TestSnapshotV1 -args -update rewrites it (the header holds the effective
+// Config, so a change of a default rewrites it too).
+func TestSnapshotV1(t *testing.T) {
+	path := filepath.Join("testdata", "v1.snapshot")
+	cfg, snap := smallSnapshot(t)
+	if *update {
+		require.NoError(t, os.MkdirAll("testdata", 0o755))
+		require.NoError(t, os.WriteFile(path, snap, 0o644))
+		t.Logf("wrote %s (%d bytes)", path, len(snap))
+	}
+	stored, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Equal(t, stored, snap, "the encoding of the same documents has changed: a new layout needs a new KindVersion")
+	d, err := New(cfg)
+	require.NoError(t, err)
+	loadInto(t, d, stored)
+	assert.Equal(t, 5, d.Len())
+	assert.Equal(t, int64(4), d.IDF().N())
+	cp, err := d.Copies("a")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"b", "c"}, cp)
+	ms, err := d.Containers("d")
+	require.NoError(t, err)
+	assert.Equal(t, []detector.Match{}, ms)
+	ms, err = d.Add(detector.Doc{ID: "f", Text: snapA})
+	require.NoError(t, err)
+	assert.Equal(t, []detector.Match{{ID: "a", Score: 1}, {ID: "b", Score: 1}, {ID: "c", Score: 1}}, ms)
+	ms, err = d.Add(detector.Doc{ID: "g", Text: snapB})
+	require.NoError(t, err)
+	assert.Equal(t, []detector.Match{{ID: "d", Score: 1}}, ms)
+	cp, err = d.Copies("e")
+	require.NoError(t, err)
+	assert.Empty(t, cp, "a document without terms has no copies")
+}
+
+// FuzzReadFrom feeds ReadFrom arbitrary streams, and arbitrary section
+// payloads framed with valid checksums (which random bytes never get past).
+// It must never panic; a rejected input wraps ErrSnapshot and leaves the
+// detector empty (its online table too); an accepted one re-encodes to the
+// same bytes and gives a working detector.
+func FuzzReadFrom(f *testing.F) {
+	cfg, snap := smallSnapshot(f)
+	d, err := New(cfg)
+	require.NoError(f, err)
+	loadInto(f, d, snap)
+	groups, empty, _, err := d.encode()
+	require.NoError(f, err)
+	f.Add(snap, groups, empty)
+	f.Add([]byte("NEARDUP\x00"), []byte{0}, []byte{0})
+	f.Add(snap[:len(snap)/2], groups[:len(groups)/2], empty)
+	f.Fuzz(func(t *testing.T, raw, groups, empty []byte) {
+		read := func(in []byte) error {
+			d, err := New(cfg)
+			require.NoError(t, err)
+			_, err = d.ReadFrom(bytes.NewReader(in))
+			if err != nil {
+				require.ErrorIs(t, err, detector.ErrSnapshot)
+				require.Zero(t, d.Len(), "a rejected snapshot leaves the detector empty")
+				require.Zero(t, d.IDF().N(), "and its table")
+				return err
+			}
+			require.Equal(t, in, encode(t, d), "an accepted snapshot re-encodes to the same bytes")
+			_, err = d.Add(detector.Doc{ID: "fuzz-new", Text: snapA})
+			require.NoError(t, err)
+			for _, o := range []string{"a", "b", "fuzz-new"} {
+				if _, err := d.Containers(o); err == nil {
+					require.NoError(t, d.Remove(o))
+				}
+			}
+			return nil
+		}
+		_ = read(raw)
+		// The payloads behind valid framing, with the trailer's count
+		// of what they hold when they decode.
+		count := 0
+		ix, _, derr := d.decode(groups, empty)
+		if derr != nil {
+			require.ErrorIs(t, derr, detector.ErrSnapshot)
+		} else {
+			count = ix.docs.Len()
+		}
+		var framed bytes.Buffer
+		w := snapshot.NewWriter(&framed, d.header())
+		w.Section("groups", groups)
+		w.Section("empty", empty)
+		_, err := w.Finish(uint64(count))
+		require.NoError(t, err)
+		err = read(framed.Bytes())
+		require.Equal(t, derr == nil, err == nil, "ReadFrom accepts exactly the payloads decode accepts")
+	})
+}
+
+// TestConcurrentSnapshot writes snapshots while other goroutines add and
+// remove: every snapshot loads, re-encodes identically and holds whole
+// documents only, and a restored online table counts exactly the
+// documents the snapshot holds.
+func TestConcurrentSnapshot(t *testing.T) {
+	texts := floodTexts()
+	for name, build := range builds(t, Config{}, texts) {
+		t.Run(name, func(t *testing.T) {
+			d := build()
+			var wg sync.WaitGroup
+			for g := range 2 {
+				wg.Go(func() {
+					for i, text := range texts {
+						id := fmt.Sprintf("g%d-%d", g, i)
+						if _, err := d.Add(detector.Doc{ID: id, Text: text}); err != nil {
+							t.Error(err)
+							return
+						}
+						if i%3 == 0 {
+							if err := d.Remove(id); err != nil {
+								t.Error(err)
+								return
+							}
+						}
+					}
+				})
+			}
+			for range 10 {
+				var b bytes.Buffer
+				_, err := d.WriteTo(&b)
+				require.NoError(t, err)
+				e := loadInto(t, build(), b.Bytes())
+				require.Equal(t, b.Bytes(), encode(t, e))
+				if e.turns != nil {
+					n := 0
+					for i := range e.ix.refs {
+						if e.ix.docs.Live(uint32(i)) && e.ix.handle[i] >= 0 {
+							n++
+						}
+					}
+					require.Equal(t, int64(n), e.IDF().N())
+				}
+			}
+			wg.Wait()
+			final := loadInto(t, build(), encode(t, d))
+			var ids []string
+			for g := range 2 {
+				for i, text := range texts {
+					if i%3 != 0 {
+						ids = append(ids, fmt.Sprintf("g%d-%d", g, i))
+						_ = text
+					}
+				}
+			}
+			slices.Sort(ids)
+			for _, id := range ids {
+				a, err := d.Containers(id)
+				require.NoError(t, err)
+				b, err := final.Containers(id)
+				require.NoError(t, err)
+				require.Equal(t, a, b, id)
+			}
+		})
+	}
+}
