@@ -164,15 +164,10 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	}
 	// Our own table: in our turn, check again, count the document and
 	// select its terms against the table as it now is; insert in turn
-	// order, while the next turn proceeds. The Turns count nothing (no
-	// terms are given to Enter): the document is counted here, with the
-	// packed terms of a live copy when there is one, so that a flood of
-	// copies keeps its terms once.
-	tk, err := d.turns.Enter(doc, docs, nil)
-	if err != nil {
-		return nil, err
-	}
-	h, packed := int32(-1), ""
+	// order, while the next turn proceeds. The document is counted with
+	// the packed terms of a live copy when there is one, so that a flood
+	// of copies keeps its terms once.
+	packed := ""
 	if len(s.terms) > 0 {
 		var ok bool
 		d.mu.RLock()
@@ -181,7 +176,10 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		if !ok {
 			packed = liveidf.Pack(s.terms)
 		}
-		h = d.turns.Table().AddPacked(s.terms, packed)
+	}
+	tk, err := d.turns.EnterPacked(doc, docs, s.terms, packed)
+	if err != nil {
+		return nil, err
 	}
 	s.idf = d.turns.IDF()
 	keys := d.withExact(s.appendKeys(nil), content, hasContent)
@@ -190,14 +188,10 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		testHookInTurn()
 	}
 	d.turns.Leave()
-	ms, err := d.turns.Insert(tk, func(int32) ([]detector.Match, error) {
+	// Insert uncounts the document if it is refused (closed meanwhile).
+	return d.turns.Insert(tk, func(h int32) ([]detector.Match, error) {
 		return d.insert(doc, keys, content, packed, h)
 	})
-	if err != nil && h >= 0 {
-		// Refused under the lock (closed meanwhile): uncount, in a turn.
-		_ = d.turns.Remove(func() (int32, error) { return h, nil })
-	}
-	return ms, err
 }
 
 // withExact appends the exact-content key to a document's lexicon keys:
@@ -257,14 +251,14 @@ func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
 	}
 	var ms []detector.Match
 	// A turn of its own, after the Adds of earlier turns are inserted:
-	// the table and the index agree. The handle -1 uncounts nothing.
-	err = d.turns.Remove(func() (int32, error) {
+	// the table and the index agree.
+	err = d.turns.Do(func() error {
 		s.idf, s.extra = d.turns.IDF(), 1
 		keys := d.withExact(s.appendKeys(nil), content, hasContent)
 		s.idf, s.extra = nil, 0
 		var err error
 		ms, err = d.lookup(doc.ID, keys)
-		return -1, err
+		return err
 	})
 	return ms, err
 }

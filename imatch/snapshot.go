@@ -298,7 +298,7 @@ func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
 	} else {
 		// In a turn of its own, after the Adds of earlier turns: the table
 		// is counted and the index swapped in before the next Add counts.
-		err = d.turns.Remove(func() (int32, error) { return -1, install() })
+		err = d.turns.Do(install)
 	}
 	if err != nil {
 		return 0, err

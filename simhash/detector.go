@@ -181,16 +181,14 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	}
 	// Our own table: in our turn, check again, count the document and
 	// weigh its terms against the table as it now is; sign and insert in
-	// turn order, while the next turn proceeds. The document is counted
-	// here rather than by Enter so that the Detector keeps the packed
-	// terms the table keeps (the same string: its snapshot stores them),
-	// and so that exact copies share one packed string.
+	// turn order, while the next turn proceeds. The Detector keeps the
+	// packed terms the table keeps (the same string: its snapshot stores
+	// them), and exact copies share one packed string.
 	packed := d.packedFor(dig, hasDig, s.terms)
-	tk, err := d.turns.Enter(doc, docs, nil)
+	tk, err := d.turns.EnterPacked(doc, docs, s.terms, packed)
 	if err != nil {
 		return nil, err
 	}
-	h := d.turns.Table().AddPacked(s.terms, packed)
 	s.idf = d.turns.IDF()
 	s.weigh()   // the weights are copied: sign reads no table
 	s.idf = nil // the table may be replaced by the next Remove
@@ -199,14 +197,10 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	}
 	d.turns.Leave()
 	fp, ok := s.sign()
-	ms, err := d.turns.Insert(tk, func(int32) ([]detector.Match, error) {
+	// Insert uncounts the document if it fails (closed meanwhile).
+	return d.turns.Insert(tk, func(h int32) ([]detector.Match, error) {
 		return d.insert(doc, fp, ok, dig, hasDig, h, packed)
 	})
-	if err != nil && h >= 0 {
-		// Closed meanwhile: uncount the document, in a turn.
-		_ = d.turns.Remove(func() (int32, error) { return h, nil })
-	}
-	return ms, err
 }
 
 // packedFor returns the packed distinct terms of a document whose content

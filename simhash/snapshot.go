@@ -248,11 +248,11 @@ func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
 	if uint64(st.docs.Len()) != docs {
 		return fail(fmt.Errorf("snapshot: trailer counts %d documents, the sections hold %d: %w", docs, st.docs.Len(), detector.ErrSnapshot))
 	}
-	install := func() (int32, error) {
+	install := func() error {
 		d.mu.Lock()
 		defer d.mu.Unlock()
 		if err := d.emptyLocked(); err != nil {
-			return -1, err
+			return err
 		}
 		if d.turns != nil {
 			// In our turn, after every earlier Add is inserted: the
@@ -263,14 +263,12 @@ func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
 			}
 		}
 		d.st = st
-		return -1, nil
+		return nil
 	}
 	if d.turns != nil {
-		// Turns.Remove runs install in a turn of its own and uncounts
-		// the handle it returns: -1, none.
-		err = d.turns.Remove(install)
+		err = d.turns.Do(install)
 	} else {
-		_, err = install()
+		err = install()
 	}
 	if err != nil {
 		return 0, err

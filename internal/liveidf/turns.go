@@ -66,7 +66,14 @@ func (t *Turns) IDFOr(idf *textproc.IDF) *textproc.IDF {
 // holds the turn and must call Leave, then Insert with the ticket; on
 // failure the turn is released.
 func (t *Turns) Enter(doc detector.Doc, docs *docset.Set, terms []string) (Ticket, error) {
-	packed := Pack(terms)
+	return t.EnterPacked(doc, docs, terms, Pack(terms))
+}
+
+// EnterPacked is Enter with the terms already packed (packed ==
+// Pack(terms)): a detector that collapses exact copies passes the packed
+// string of a live copy, so that the table keeps one string for all of
+// them.
+func (t *Turns) EnterPacked(doc detector.Doc, docs *docset.Set, terms []string, packed string) (Ticket, error) {
 	t.turn.Lock()
 	t.mu.Lock()
 	err := docs.Check(doc)
@@ -120,14 +127,25 @@ func (t *Turns) Settle(id string) {
 // Remove runs remove in a turn of its own, after the Adds of earlier turns
 // are inserted, and uncounts the document whose handle it returns.
 func (t *Turns) Remove(remove func() (int32, error)) error {
+	return t.Do(func() error {
+		h, err := remove()
+		if err == nil {
+			t.table.Remove(h)
+		}
+		return err
+	})
+}
+
+// Do runs fn in a turn of its own, after the Adds of earlier turns are
+// inserted and before later ones are counted: fn sees the table and the
+// index as the Adds run one by one would leave them. A detector's Query
+// reads the table in one, and its ReadFrom installs a loaded state (and
+// counts its documents) in one.
+func (t *Turns) Do(fn func() error) error {
 	t.turn.Lock()
 	defer t.turn.Unlock()
 	tk := t.order.Ticket()
 	t.order.Wait(tk) // the Adds of earlier turns are inserted
 	defer t.order.Done()
-	h, err := remove()
-	if err == nil {
-		t.table.Remove(h)
-	}
-	return err
+	return fn()
 }

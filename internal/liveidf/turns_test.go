@@ -4,6 +4,8 @@ import (
 	"errors"
 	"sync"
 	"testing"
+	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -49,4 +51,42 @@ func TestTurns(t *testing.T) {
 	require.Error(t, tr.Remove(func() (int32, error) { return h, errors.New("unknown") }))
 	var nilTurns *Turns
 	nilTurns.Settle("a") // a detector without its own table
+}
+
+// TestTurnsDo checks that Do runs after the insert of an earlier turn,
+// and that EnterPacked keeps the packed string it is given.
+func TestTurnsDo(t *testing.T) {
+	var mu sync.Mutex
+	docs := docset.New("x", 0)
+	tr := NewTurns("x", false, &mu)
+	terms := []string{"alpha", "beta"}
+	packed := Pack(terms)
+	tk, err := tr.EnterPacked(detector.Doc{ID: "a"}, docs, terms, packed)
+	require.NoError(t, err)
+	tr.Leave()
+	assert.Same(t, unsafe.StringData(packed), unsafe.StringData(tr.Table().docs[tk.h]), "the table keeps the caller's string")
+
+	inserted := make(chan struct{})
+	done := make(chan bool)
+	go func() {
+		var sawInsert bool
+		_ = tr.Do(func() error {
+			select {
+			case <-inserted:
+				sawInsert = true
+			default:
+			}
+			return nil
+		})
+		done <- sawInsert
+	}()
+	_, err = tr.Insert(tk, func(int32) ([]detector.Match, error) {
+		time.Sleep(20 * time.Millisecond) // a Do that did not wait would run now
+		close(inserted)
+		return nil, nil
+	})
+	require.NoError(t, err)
+	assert.True(t, <-done, "Do ran before the earlier turn's insert")
+	want := errors.New("fn's error")
+	assert.Equal(t, want, tr.Do(func() error { return want }))
 }
