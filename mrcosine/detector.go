@@ -527,8 +527,9 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 
 // Copies returns the live documents whose compared vector is identical to
 // that of the live document id, bit for bit (its exact copies as the
-// detector reads them: the same signature up to scale, so every score
-// against them is the same), in ascending ID order, without id. A document
+// detector reads them, such as the same text, or the same text in other
+// case or spacing under Normalized text: every score against them is the
+// same), in ascending ID order, without id. A document
 // whose signature is zero (or, under Centered, the center) matches nothing
 // and has no copies. Time O(c log c) for c copies. It returns an error
 // wrapping detector.ErrUnknownID or detector.ErrClosed.
