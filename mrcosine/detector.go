@@ -324,8 +324,7 @@ func (d *Detector) insert(doc detector.Doc, s *signed, query bool) ([]detector.M
 	if err != nil {
 		return nil, err
 	}
-	ix.grow(idx)
-	ix.ref[idx] = noGroup
+	ix.register(idx)
 	var out []detector.Match
 	if query {
 		out = d.query(s.vec, s.rnorm, s.pool, s.keys, noDoc, true)
@@ -415,8 +414,8 @@ func (d *Detector) query(vec []float32, rnorm float32, sketch, keys []uint64, sk
 		}
 	}
 	if d.cfg.Exhaustive {
-		for g, ok := range ix.live {
-			if ok {
+		for g := range ix.first {
+			if ix.isLive(g) {
 				check(uint32(g))
 			}
 		}
@@ -454,8 +453,8 @@ func (d *Detector) query(vec []float32, rnorm float32, sketch, keys []uint64, sk
 		// live signatures (close texts, or a low threshold): a sequential
 		// pass over the sketches costs less than visiting them, and
 		// misses nothing they hold.
-		for g, ok := range ix.live {
-			if ok {
+		for g := range ix.first {
+			if ix.isLive(g) {
 				sift(uint32(g))
 			}
 		}

@@ -1,6 +1,7 @@
 package mrcosine
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -48,11 +49,11 @@ func (r *refIndex) sign(text string) refDoc {
 }
 
 func vecKey(v []float32) string {
-	var b strings.Builder
+	b := make([]byte, 0, 4*len(v))
 	for _, x := range v {
-		fmt.Fprintf(&b, "%08x", math.Float32bits(x))
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
 	}
-	return b.String()
+	return string(b)
 }
 
 func (r *refIndex) matches(q refDoc, self string) []detector.Match {
@@ -292,9 +293,9 @@ func TestFloodCostFlat(t *testing.T) {
 			}
 			ix := d.ix
 			assert.Equal(t, 1, ix.groups, "one group for the copies")
-			assert.Len(t, ix.live, 1, "one slot of the per-group arrays")
-			assert.Len(t, ix.bySum, 1)
-			assert.Empty(t, ix.collide)
+			assert.Len(t, ix.first, 1, "one slot of the per-group arrays")
+			assert.Len(t, ix.heaps, 1)
+			assert.Len(t, ix.pos, 2000)
 			if !cfg.Exhaustive {
 				assert.Equal(t, d.Config().Bands, ix.buckets.used, "one key per band")
 				for s, b := range ix.buckets.band {
@@ -320,8 +321,8 @@ func TestFloodCostFlat(t *testing.T) {
 				require.NoError(t, d.Remove(fmt.Sprintf("c%04d", i)))
 			}
 			assert.Zero(t, d.ix.groups)
-			assert.Empty(t, d.ix.bySum)
 			assert.Empty(t, d.ix.heaps)
+			assert.Empty(t, d.ix.pos)
 			assert.Zero(t, d.ix.buckets.used)
 			assert.Zero(t, d.Len())
 		})

@@ -9,7 +9,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/matches"
-	"github.com/seed-9ef9c1df/neardup/internal/postings"
 )
 
 // index is a Detector's state: the live documents and the groups of exact
@@ -21,30 +20,28 @@ import (
 // group. Everything the index reads of a document (its score against any
 // other vector, hashed vector, sketch and band keys) is a function of
 // those bits, so a group answers exactly as each of its members would
-// alone. The per-group arrays, the bucket table and the digest map hold
-// groups, not documents: a further copy of a live document costs a heap
-// insertion into its group and nothing else.
+// alone. The per-group arrays and the bucket table hold groups, not
+// documents: a further copy of a live document costs a heap insertion
+// into its group and nothing else. A group of one, by far the most
+// common, costs 8 bytes more than a document did before groups existed
+// (its member and the document's group).
 type index struct {
 	docs *docset.Set
 	ref  []uint32 // by document: its group, or noGroup (matches nothing)
-	pos  []uint32 // by document in a group of two or more: heap position
 
-	// By group number; a free number has live[g] false.
+	// By group number; a free number has first noDoc.
 	vecs   []float32 // vecs[g*parts:]: the compared unit vector
 	rnorm  []float32 // length of the hashed vector
 	sketch []uint64  // sketch[g*sketchWords:]
 	keys   []uint64  // keys[g*Bands+b]: band keys
-	sum    []uint64  // digest of the vector's bits
 	first  []uint32  // the member of a group of one
-	live   []bool
 	stamp  []uint32
 	free   []uint32
 	groups int // live groups
 
-	heaps   map[uint32][]uint32 // groups of two or more: members, a min-heap by ID
-	bySum   map[uint64]uint32   // digest → the live group with it
-	collide map[uint64][]uint32 // further live groups of a digest already taken
-	peak    int                 // most keys bySum held since it was last rebuilt
+	heaps     map[uint32][]uint32 // groups of two or more: members, a min-heap by ID
+	pos       map[uint32]uint32   // members of those groups: heap position
+	heapsPeak int                 // most groups heaps held since it was last rebuilt
 
 	buckets buckets
 	epoch   uint32
@@ -63,21 +60,10 @@ const (
 
 func newIndex(maxText int) *index {
 	return &index{
-		docs:    docset.New("mrcosine", maxText),
-		heaps:   map[uint32][]uint32{},
-		bySum:   map[uint64]uint32{},
-		collide: map[uint64][]uint32{},
+		docs:  docset.New("mrcosine", maxText),
+		heaps: map[uint32][]uint32{},
+		pos:   map[uint32]uint32{},
 	}
-}
-
-// vecSum is the digest of a vector's bits that finds its group.
-func vecSum(v []float32) uint64 {
-	h := uint64(0x6d72636f73696e65) // "mrcosine"
-	for _, x := range v {
-		h = (h ^ uint64(math.Float32bits(x))) * 0x100000001b3
-		h ^= h >> 29
-	}
-	return h
 }
 
 func sameBits(a, b []float32) bool {
@@ -94,46 +80,70 @@ func (ix *index) vec(g uint32, parts int) []float32 {
 	return ix.vecs[int(g)*parts : int(g+1)*parts]
 }
 
-// find returns the live group whose vector is v (digest sum).
-func (ix *index) find(v []float32, sum uint64, parts int) (uint32, bool) {
-	if g, ok := ix.bySum[sum]; ok && sameBits(ix.vec(g, parts), v) {
-		return g, true
+// isLive reports whether the group number g is in use.
+func (ix *index) isLive(g int) bool { return ix.first[g] != noDoc }
+
+// find returns the live group whose vector is s.vec. An exact copy has
+// the same band keys, so with an index it is in the shortest of the
+// bucket lists of s's keys (none if one is empty), and no map is needed;
+// an Exhaustive detector, whose every Add reads all groups anyway, scans
+// them (O(1) for most: the first component differs).
+func (ix *index) find(s *signed, parts int) (uint32, bool) {
+	var in []uint32
+	if len(s.keys) > 0 {
+		for b, k := range s.keys {
+			l := ix.buckets.get(uint32(b), k)
+			if len(l) == 0 {
+				return 0, false
+			}
+			if in == nil || len(l) < len(in) {
+				in = l
+			}
+		}
+		for _, g := range in {
+			if sameBits(ix.vec(g, parts), s.vec) {
+				return g, true
+			}
+		}
+		return 0, false
 	}
-	for _, g := range ix.collide[sum] {
-		if sameBits(ix.vec(g, parts), v) {
-			return g, true
+	x0 := math.Float32bits(s.vec[0])
+	for g := range ix.first {
+		if ix.isLive(g) && math.Float32bits(ix.vecs[g*parts]) == x0 && sameBits(ix.vec(uint32(g), parts), s.vec) {
+			return uint32(g), true
 		}
 	}
 	return 0, false
 }
 
-// grow makes room for the document idx.
-func (ix *index) grow(idx uint32) {
+// register makes room for the document idx, in no group.
+func (ix *index) register(idx uint32) {
 	if n := int(idx) + 1 - len(ix.ref); n > 0 {
 		ix.ref = append(ix.ref, make([]uint32, n)...)
-		ix.pos = append(ix.pos, make([]uint32, n)...)
 	}
+	ix.ref[idx] = noGroup
 }
 
-// insert registers the live document idx, signed s (s.vec non-nil), in the
-// group of its vector, creating the group when the vector is new.
+// insert puts the registered document idx, signed s (s.vec non-nil), in
+// the group of its vector, creating the group when the vector is new.
 func (ix *index) insert(idx uint32, s *signed, parts, bands int) {
-	ix.grow(idx)
-	sum := vecSum(s.vec)
-	if g, ok := ix.find(s.vec, sum, parts); ok {
+	if g, ok := ix.find(s, parts); ok {
 		ix.join(g, idx)
 		return
 	}
+	ix.create(idx, s, parts, bands)
+}
+
+// create makes a new group of the registered document idx alone.
+func (ix *index) create(idx uint32, s *signed, parts, bands int) {
 	var g uint32
 	if n := len(ix.free); n > 0 {
 		g, ix.free = ix.free[n-1], ix.free[:n-1]
 	} else {
-		g = uint32(len(ix.live))
+		g = uint32(len(ix.first))
 		ix.vecs = append(ix.vecs, make([]float32, parts)...)
 		ix.rnorm = append(ix.rnorm, 0)
-		ix.sum = append(ix.sum, 0)
-		ix.first = append(ix.first, 0)
-		ix.live = append(ix.live, false)
+		ix.first = append(ix.first, noDoc)
 		ix.stamp = append(ix.stamp, 0)
 		if bands > 0 {
 			ix.sketch = append(ix.sketch, make([]uint64, sketchWords)...)
@@ -141,7 +151,7 @@ func (ix *index) insert(idx uint32, s *signed, parts, bands int) {
 		}
 	}
 	copy(ix.vecs[int(g)*parts:], s.vec)
-	ix.rnorm[g], ix.sum[g], ix.first[g], ix.live[g] = s.rnorm, sum, idx, true
+	ix.rnorm[g], ix.first[g] = s.rnorm, idx
 	ix.groups++
 	ix.ref[idx] = g
 	if bands > 0 {
@@ -151,16 +161,11 @@ func (ix *index) insert(idx uint32, s *signed, parts, bands int) {
 			ix.buckets.add(uint32(b), k, g)
 		}
 	}
-	if _, taken := ix.bySum[sum]; taken {
-		ix.collide[sum] = append(ix.collide[sum], g)
-	} else {
-		ix.bySum[sum] = g
-		ix.peak = max(ix.peak, len(ix.bySum))
-	}
 }
 
-// join adds the document idx to the live group g: O(log c) ID comparisons
-// for a group of c members; no bucket, map entry or array of groups grows.
+// join adds the registered document idx to the live group g: O(log c) ID
+// comparisons for a group of c members; no bucket or array of groups
+// grows.
 func (ix *index) join(g, idx uint32) {
 	ix.ref[idx] = g
 	h, ok := ix.heaps[g]
@@ -171,10 +176,11 @@ func (ix *index) join(g, idx uint32) {
 	h = append(h, idx)
 	ix.up(h, len(h)-1)
 	ix.heaps[g] = h
+	ix.heapsPeak = max(ix.heapsPeak, len(ix.heaps))
 }
 
 // remove forgets the live document idx (before its ID leaves docs). The
-// last member of a group takes the group out of the buckets and the maps.
+// last member of a group takes the group out of the buckets.
 func (ix *index) remove(idx uint32, bands int) {
 	g := ix.ref[idx]
 	ix.ref[idx] = noGroup
@@ -183,6 +189,7 @@ func (ix *index) remove(idx uint32, bands int) {
 	}
 	if h, ok := ix.heaps[g]; ok {
 		i, last := int(ix.pos[idx]), len(h)-1
+		delete(ix.pos, idx)
 		h[i] = h[last]
 		h = h[:last]
 		if i < len(h) {
@@ -194,6 +201,15 @@ func (ix *index) remove(idx uint32, bands int) {
 		if len(h) == 1 {
 			ix.first[g] = h[0]
 			delete(ix.heaps, g)
+			delete(ix.pos, h[0])
+			// A Go map keeps its buckets when keys are deleted: rebuild
+			// the maps when they have fallen to a quarter of their peak
+			// (O(1) amortised).
+			if ix.heapsPeak >= 1024 && len(ix.heaps) < ix.heapsPeak/4 {
+				ix.heaps = maps.Collect(maps.All(ix.heaps))
+				ix.pos = maps.Collect(maps.All(ix.pos))
+				ix.heapsPeak = len(ix.heaps)
+			}
 		} else {
 			if cap(h) > 64 && len(h) < cap(h)/4 {
 				h = slices.Clone(h) // the end of a flood gives its memory back
@@ -207,25 +223,7 @@ func (ix *index) remove(idx uint32, bands int) {
 			ix.buckets.remove(uint32(b), k, g)
 		}
 	}
-	sum := ix.sum[g]
-	if ix.bySum[sum] == g {
-		if l := ix.collide[sum]; len(l) > 0 {
-			ix.bySum[sum] = l[len(l)-1]
-			postings.Delete(ix.collide, sum, l[len(l)-1])
-		} else {
-			delete(ix.bySum, sum)
-		}
-	} else {
-		postings.Delete(ix.collide, sum, g)
-	}
-	// A Go map keeps its buckets when keys are deleted: rebuild it when
-	// it has fallen to a quarter of its peak (O(1) amortised).
-	if ix.peak >= 1024 && len(ix.bySum) < ix.peak/4 {
-		ix.bySum = maps.Collect(maps.All(ix.bySum))
-		ix.heaps = maps.Collect(maps.All(ix.heaps))
-		ix.peak = len(ix.bySum)
-	}
-	ix.live[g] = false
+	ix.first[g] = noDoc
 	ix.free = append(ix.free, g)
 	ix.groups--
 }

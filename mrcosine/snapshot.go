@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
@@ -81,8 +82,8 @@ func (d *Detector) encode() (groups, zero []byte, n int, err error) {
 		first string // the group's smallest ID
 	}
 	var live []entry
-	for g, ok := range ix.live {
-		if !ok {
+	for g := range ix.first {
+		if !ix.isLive(g) {
 			continue
 		}
 		first := ix.first[g]
@@ -112,6 +113,15 @@ func (d *Detector) encode() (groups, zero []byte, n int, err error) {
 	e = snapshot.Enc{}
 	encIDs(&e, bare)
 	return groups, e.B, ix.docs.Len(), nil
+}
+
+// vecSum is a digest of a vector's bits.
+func vecSum(v []float32) uint64 {
+	h := uint64(0x6d72636f73696e65) // "mrcosine"
+	for _, x := range v {
+		h = hashx.Combine(h, uint64(math.Float32bits(x)))
+	}
+	return h
 }
 
 // encIDs writes a count and the IDs, which are sorted.
@@ -223,8 +233,7 @@ func (d *Detector) decode(groups, zero []byte) (*index, error) {
 		if err != nil {
 			dec.Fail("document %q twice", id)
 		}
-		ix.grow(idx)
-		ix.ref[idx] = noGroup
+		ix.register(idx)
 		return idx
 	}
 
@@ -232,6 +241,7 @@ func (d *Detector) decode(groups, zero []byte) (*index, error) {
 	// A group takes 4·Parts bytes, a count and at least one ID.
 	n := dec.Len(4*d.parts+3, 0)
 	prev := ""
+	seen := map[uint64][]uint32{} // digest of a vector → its groups, to refuse a repeat
 	for i := range n {
 		vec := s.vecBuf
 		var ss float64
@@ -256,18 +266,28 @@ func (d *Detector) decode(groups, zero []byte) (*index, error) {
 			return nil, dec.Err()
 		}
 		prev = ids[0]
-		if _, ok := ix.find(vec, vecSum(vec), d.parts); ok {
-			dec.Fail("two groups with one vector")
-			return nil, dec.Err()
+		sum := vecSum(vec)
+		for _, g := range seen[sum] {
+			if sameBits(ix.vec(g, d.parts), vec) {
+				dec.Fail("two groups with one vector")
+				return nil, dec.Err()
+			}
 		}
 		s.vec = vec
 		d.derive(s)
+		g := uint32(noGroup)
 		for _, id := range ids {
 			idx := add(dec, id)
 			if dec.Err() != nil {
 				return nil, dec.Err()
 			}
-			ix.insert(idx, s, d.parts, bands)
+			if g == noGroup {
+				ix.create(idx, s, d.parts, bands)
+				g = ix.ref[idx]
+				seen[sum] = append(seen[sum], g)
+			} else {
+				ix.join(g, idx)
+			}
 		}
 	}
 	if err := dec.Done(); err != nil {
