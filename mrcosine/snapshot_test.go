@@ -60,8 +60,9 @@ func load(t testing.TB, cfg Config, snap []byte) *Detector {
 // snapshot into a new one, and requires both to give the same answers to
 // the rest of ops (scores included), the same Containers, Query and Copies
 // of every live document, and byte-identical snapshots at both points. It
-// returns the snapshot's size and number of documents.
-func roundTrip(t *testing.T, cfg Config, ops []op) (int, int) {
+// returns the snapshot's size, number of documents and of distinct
+// signatures.
+func roundTrip(t *testing.T, cfg Config, ops []op) (size, docs, groups int) {
 	cut := len(ops) * 2 / 3
 	a, err := New(cfg)
 	require.NoError(t, err)
@@ -70,7 +71,7 @@ func roundTrip(t *testing.T, cfg Config, ops []op) (int, int) {
 	b := load(t, cfg, snap)
 	require.Equal(t, a.Len(), b.Len())
 	require.Equal(t, snap, encode(t, b), "re-encoding a loaded snapshot")
-	docs := a.Len()
+	docs, groups = a.Len(), a.ix.groups
 	require.Equal(t, apply(t, a, ops[cut:]), apply(t, b, ops[cut:]), "answers after the load")
 	require.Equal(t, encode(t, a), encode(t, b))
 	live := map[string]string{}
@@ -98,7 +99,7 @@ func roundTrip(t *testing.T, cfg Config, ops []op) (int, int) {
 		require.NoError(t, err)
 		require.Equal(t, pa, pb, "Copies(%s)", id)
 	}
-	return len(snap), docs
+	return len(snap), docs, groups
 }
 
 func TestSnapshotRoundTrip(t *testing.T) {
@@ -125,8 +126,8 @@ func TestSnapshotRoundTripRealData(t *testing.T) {
 	ops := floodStream(dataset.Texts(recs), 4, 5)
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
-			size, docs := roundTrip(t, m.cfg, ops)
-			t.Logf("%d documents: %d bytes, %.0f bytes per document", docs, size, float64(size)/float64(docs))
+			size, docs, groups := roundTrip(t, m.cfg, ops)
+			t.Logf("%d documents (%d distinct signatures): %d bytes, %.0f bytes per document", docs, groups, size, float64(size)/float64(docs))
 		})
 	}
 }
