@@ -250,8 +250,8 @@ func TestFloodMatchesReference(t *testing.T) {
 // documents have many near-duplicates of graded similarity, uncapped and
 // under the default cap.
 func TestRealDataMatchesReference(t *testing.T) {
-	if testing.Short() {
-		t.Skip("compares every Add with a linear scan")
+	if testing.Short() || raceEnabled {
+		t.Skip("compares every Add with a linear scan (skipped with -short and -race)")
 	}
 	for _, file := range []string{"goldset-dev.jsonl", "reuters21578.jsonl"} {
 		t.Run(file, func(t *testing.T) {

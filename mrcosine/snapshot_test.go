@@ -122,6 +122,9 @@ func TestSnapshotRoundTrip(t *testing.T) {
 // floods of copies and removals, and reports the snapshot's size per
 // document.
 func TestSnapshotRoundTripRealData(t *testing.T) {
+	if raceEnabled {
+		t.Skip("real data (skipped with -race; TestSnapshotRoundTrip and TestConcurrentSnapshot run)")
+	}
 	recs := dataset.Reuters(t, 2000)
 	ops := floodStream(dataset.Texts(recs), 4, 5)
 	for _, m := range modes {
