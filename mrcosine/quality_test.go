@@ -33,7 +33,9 @@ func goldSweep(t *testing.T, cfg Config, ts []float64) []sweepRow {
 	for _, r := range recs {
 		truth[r.ID] = r.Cluster
 	}
-	cfg.T1, cfg.T2, cfg.Exhaustive = 1, ts[0], true
+	// Uncapped: the sweep scores every pair at or above the lowest
+	// threshold.
+	cfg.T1, cfg.T2, cfg.Exhaustive, cfg.MaxResults = 1, ts[0], true, 1<<30
 	d, err := New(cfg)
 	require.NoError(t, err)
 	defer d.Close()
