@@ -23,7 +23,7 @@ import (
 // alone. The per-group arrays and the bucket table hold groups, not
 // documents: a further copy of a live document costs a heap insertion
 // into its group and nothing else. A group of one, by far the most
-// common, costs 8 bytes more than a document did before groups existed
+// common, costs about 8 bytes more than a document did before groups existed
 // (its member and the document's group).
 type index struct {
 	docs *docset.Set
