@@ -90,6 +90,12 @@ type Config struct {
 	// MaxTextBytes is the largest text Add accepts
 	// [detector.DefaultMaxTextBytes]; at least 1.
 	MaxTextBytes int
+	// MaxResults is the most matches Add, Containers and Query return, the
+	// strongest by detector.SortMatches (ties broken by the smallest ID)
+	// [detector.DefaultMaxResults]; at least 1, negative is rejected. A
+	// flood of exact copies would otherwise make every Add return every
+	// earlier copy; [Detector.Copies] lists them all.
+	MaxResults int
 }
 
 // PlainSlack relates the plain threshold T2 to the cosine the index hashes
@@ -127,6 +133,9 @@ func (c *Config) setDefaults(hasCenter bool) {
 	}
 	if c.MaxTextBytes == 0 {
 		c.MaxTextBytes = detector.DefaultMaxTextBytes
+	}
+	if c.MaxResults == 0 {
+		c.MaxResults = detector.DefaultMaxResults
 	}
 	if c.Content == textproc.ContentDefault {
 		c.Content = DefaultContent
@@ -168,6 +177,8 @@ func (c *Config) validate() error {
 		err = fmt.Errorf("mrcosine: Bands (%d) must be in [1, %d] (zero derives it from T2, Rows and MissRate)", c.Bands, MaxBands)
 	case c.MaxTextBytes < 1:
 		err = fmt.Errorf("mrcosine: MaxTextBytes (%d) must be ≥ 1", c.MaxTextBytes)
+	case c.MaxResults < 1:
+		err = fmt.Errorf("mrcosine: MaxResults (%d) must be ≥ 1 (zero means %d)", c.MaxResults, detector.DefaultMaxResults)
 	case !c.Content.Valid():
 		err = fmt.Errorf("mrcosine: Content (%d) must be ContentDefault, ContentAll or ContentMain", c.Content)
 	}

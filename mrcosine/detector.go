@@ -8,8 +8,6 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
-	"github.com/seed-9ef9c1df/neardup/internal/matches"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -52,15 +50,21 @@ func (c Class) String() string {
 // unrelated texts poorly, while from the center unrelated texts are about
 // orthogonal. Plain signatures are still compared by their plain cosine;
 // the index is then built for centered cosine 1 − [PlainSlack]·(1 − T2).
-// Each document keeps a sketch of 512 of those signs; a candidate whose
-// sketch differs from the query's in too many signs for the pair to reach
-// the threshold is dropped before the exact cosine (a statistical test
-// that drops a pair at the threshold with probability below 10⁻⁶ under
-// the random-hyperplane model). When the buckets of a query hold more
-// entries than there are documents, as on newswire where most stories
-// share a band with many others, the query compares the sketches of all
-// live documents in one sequential pass instead, so its cost never exceeds
-// O(N) sketch comparisons plus the exact cosines.
+// Each distinct signature keeps a sketch of 512 of those signs; a
+// candidate whose sketch differs from the query's in too many signs for
+// the pair to reach the threshold is dropped before the exact cosine (a
+// statistical test that drops a pair at the threshold with probability
+// below 10⁻⁶ under the random-hyperplane model). When the buckets of a
+// query hold at least as many entries as there are distinct live
+// signatures, as on newswire where most stories share a band with many
+// others, the query compares the sketches of all of them in one
+// sequential pass instead, so its cost never exceeds O(N) sketch
+// comparisons plus the exact cosines.
+//
+// Documents whose compared vectors are identical bit for bit (exact
+// copies as the detector reads them) share one entry of the index;
+// [Detector.Copies] lists them. Add, Containers and Query return at most
+// Config.MaxResults matches, the strongest.
 //
 // A Detector is safe for concurrent use by multiple goroutines. Add checks
 // the document (closed, empty or duplicate ID, size) before any work, signs
@@ -69,6 +73,7 @@ func (c Class) String() string {
 type Detector struct {
 	cfg    Config
 	ref    *Reference
+	refSum uint64 // fingerprint of ref, for snapshots
 	parts  int
 	center []float32 // origin of the hashed vectors, or nil
 	hash   *hasher   // nil when Exhaustive
@@ -79,24 +84,16 @@ type Detector struct {
 	filters sync.Pool
 	scratch sync.Pool // *signed
 
-	mu       sync.Mutex
-	docs     *docset.Set
-	vecs     []float32 // vecs[idx*parts:]: unit vector compared by dot product
-	has      []bool    // has[idx]: live with a non-zero signature
-	rnorm    []float32 // rnorm[idx]: length of the hashed vector
-	sketch   []uint64  // sketch[idx*sketchWords:]
-	keys     []uint64  // keys[idx*Bands+b]: band keys of idx
-	buckets  buckets
-	stamp    []uint32
-	epoch    uint32
-	lists    [][]uint32 // scratch of query
-	checked  int        // exact cosines computed by queries (for tests)
-	rejected int        // candidates the sketch dropped (for tests)
+	mu sync.Mutex
+	ix *index
 }
 
 var (
-	_ detector.Detector = (*Detector)(nil)
-	_ detector.Remover  = (*Detector)(nil)
+	_ detector.Detector   = (*Detector)(nil)
+	_ detector.Remover    = (*Detector)(nil)
+	_ detector.Querier    = (*Detector)(nil)
+	_ detector.Persister  = (*Detector)(nil)
+	_ detector.CopyLister = (*Detector)(nil)
 )
 
 // New returns a Detector that signs documents with the default reference
@@ -121,7 +118,7 @@ func NewWithReference(cfg Config, ref *Reference) (*Detector, error) {
 	if cfg.Centered && len(ref.center) == 0 {
 		return nil, fmt.Errorf("mrcosine: Centered needs a reference text with a center (Reference.Centered): %w", detector.ErrInvalidConfig)
 	}
-	d := &Detector{cfg: cfg, ref: ref, parts: ref.Parts(), center: ref.center, docs: docset.New("mrcosine", cfg.MaxTextBytes)}
+	d := &Detector{cfg: cfg, ref: ref, refSum: ref.fingerprint(), parts: ref.Parts(), center: ref.center, ix: newIndex(cfg.MaxTextBytes)}
 	tag, _ := language.Parse(ref.tc.Language) // validated: a bad tag reads as neutral
 	d.filters.New = func() any { return textproc.NewContentFilter(tag) }
 	d.sketchLo = math.NaN()
@@ -154,6 +151,14 @@ func (d *Detector) Classify(score float64) Class {
 	return Unrelated
 }
 
+// bands returns the number of band keys a group keeps: 0 when Exhaustive.
+func (d *Detector) bands() int {
+	if d.hash == nil {
+		return 0
+	}
+	return d.cfg.Bands
+}
+
 // signed is one document's signature prepared for the index (and the
 // scratch it is prepared in).
 type signed struct {
@@ -177,10 +182,10 @@ func (d *Detector) newSigned() *signed {
 	return s
 }
 
-// prepare derives the compared vector, the hashed vector, its sign pool and
-// band keys from s.raw.
+// prepare derives the compared vector from s.raw, and from it the hashed
+// vector, its sign pool and band keys.
 func (d *Detector) prepare(s *signed) {
-	s.vec, s.pool, s.keys = nil, s.pool[:0], s.keys[:0]
+	s.vec = nil
 	var ss float64
 	for _, v := range s.raw {
 		ss += float64(v) * float64(v)
@@ -189,29 +194,49 @@ func (d *Detector) prepare(s *signed) {
 		return // the zero signature matches nothing
 	}
 	inv := 1 / math.Sqrt(ss)
-	var xs float64
-	for j, v := range s.raw {
-		u := float64(v) * inv
-		x := u
-		if d.center != nil {
-			x -= float64(d.center[j])
+	if !d.cfg.Centered {
+		for j, v := range s.raw {
+			s.vecBuf[j] = float32(float64(v) * inv)
 		}
-		s.vecBuf[j], s.x[j] = float32(u), float32(x)
-		xs += x * x
-	}
-	s.rnorm = float32(math.Sqrt(xs))
-	if d.cfg.Centered {
+	} else {
+		var xs float64
+		for j, v := range s.raw {
+			x := float64(v)*inv - float64(d.center[j])
+			xs += x * x
+		}
 		if xs == 0 {
 			return // the center itself: no direction to compare
 		}
 		xinv := 1 / math.Sqrt(xs)
-		for j, x := range s.x {
-			s.vecBuf[j] = float32(float64(x) * xinv)
+		for j, v := range s.raw {
+			s.vecBuf[j] = float32((float64(v)*inv - float64(d.center[j])) * xinv)
 		}
 	}
 	s.vec = s.vecBuf
+	d.derive(s)
+}
+
+// derive computes what the index keeps besides s.vec from s.vec alone, so
+// that a snapshot, which stores the vector, rebuilds it exactly: the
+// hashed vector is the compared one under Centered (a positive multiple of
+// the centered signature, so the same signs) or without a center, and the
+// compared one minus the center otherwise.
+func (d *Detector) derive(s *signed) {
+	s.pool, s.keys = s.pool[:0], s.keys[:0]
+	x := s.vec
+	if !d.cfg.Centered && d.center != nil {
+		x = s.x
+		for j, v := range s.vec {
+			x[j] = float32(float64(v) - float64(d.center[j]))
+		}
+	}
+	var xs float64
+	for _, v := range x {
+		xs += float64(v) * float64(v)
+	}
+	s.rnorm = float32(math.Sqrt(xs))
 	if d.hash != nil {
-		s.pool = d.hash.pool(s.pool, s.x, s.buf)
+		s.pool = d.hash.pool(s.pool, x, s.buf)
 		s.keys = d.hash.keys(s.keys, s.pool)
 	}
 }
@@ -240,30 +265,43 @@ func (d *Detector) AppendBandKeys(dst []uint64, sig []float32) []uint64 {
 // its scratch.
 const bigText = 1 << 20
 
-// Add signs d and indexes it, returning the live documents whose signature
-// cosine with it is at least T2, by descending score. It checks d (closed,
-// empty or duplicate ID, size) before any work. Time O(len(Text) + Genes)
-// for the signature and O(Parts·log Parts + Bands·Rows) for its band keys,
-// outside the lock, plus O(Bands) lookups and O(C·Parts) for C candidates
-// from the index (O(N·Parts) when Exhaustive).
-func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	d.mu.Lock()
-	err := d.docs.Check(doc)
-	d.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	text := doc.Text
+// sign returns the prepared signature of text in scratch of the pool; the
+// caller puts it back.
+func (d *Detector) sign(text string) *signed {
 	if d.cfg.Content == textproc.ContentMain {
 		f := d.filters.Get().(*textproc.ContentFilter)
-		text = f.Text(text)
-		if len(doc.Text) <= bigText {
+		filtered := f.Text(text)
+		if len(text) <= bigText {
 			d.filters.Put(f)
 		}
+		text = filtered
 	}
 	s := d.scratch.Get().(*signed)
 	s.raw = d.ref.AppendSignature(s.raw[:0], text)
 	d.prepare(s)
+	return s
+}
+
+// Add signs d and indexes it, returning the live documents whose signature
+// cosine with it is at least T2, the Config.MaxResults strongest by
+// [detector.SortMatches]. It checks d (closed, empty or duplicate ID,
+// size) before any work. Time O(len(Text) + Genes) for the signature and
+// O(Parts·log Parts + Bands·Rows) for its band keys, outside the lock,
+// plus O(Bands) lookups, O(C·Parts) for C candidate signatures from the
+// index (O(G·Parts) for G distinct live signatures when Exhaustive) and
+// O(k log k) for the k ≤ MaxResults documents reported. Its insertion
+// finds the group of an exact copy among the signatures of the shortest
+// of its buckets (all G groups when Exhaustive, most rejected on their
+// first component) and joins it in O(log c) for c copies; nothing else
+// grows.
+func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
+	d.mu.Lock()
+	err := d.ix.docs.Check(doc)
+	d.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	s := d.sign(doc.Text)
 	out, err := d.insert(doc, s, true)
 	d.scratch.Put(s)
 	return out, err
@@ -284,38 +322,63 @@ func (d *Detector) addSigned(doc detector.Doc, sig []float32, query bool) ([]det
 func (d *Detector) insert(doc detector.Doc, s *signed, query bool) ([]detector.Match, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	idx, err := d.docs.Add(doc)
+	ix := d.ix
+	idx, err := ix.docs.Add(doc)
 	if err != nil {
 		return nil, err
 	}
-	for len(d.has) <= int(idx) {
-		d.has = append(d.has, false)
-		d.rnorm = append(d.rnorm, 0)
-		d.stamp = append(d.stamp, 0)
-		d.vecs = append(d.vecs, make([]float32, d.parts)...)
-		if d.hash != nil {
-			d.sketch = append(d.sketch, make([]uint64, sketchWords)...)
-			d.keys = append(d.keys, make([]uint64, d.cfg.Bands)...)
-		}
-	}
+	ix.register(idx)
 	var out []detector.Match
 	if query {
-		out = d.query(idx, s.vec, s.rnorm, s.pool, s.keys)
+		out = d.query(s.vec, s.rnorm, s.pool, s.keys, noDoc, true)
 	}
-	if s.vec == nil {
-		return out, nil
-	}
-	d.has[idx] = true
-	d.rnorm[idx] = s.rnorm
-	copy(d.vecs[int(idx)*d.parts:], s.vec)
-	if d.hash != nil {
-		copy(d.sketch[int(idx)*sketchWords:], s.pool[:sketchWords])
-		copy(d.keys[int(idx)*d.cfg.Bands:], s.keys)
-		for b, k := range s.keys {
-			d.buckets.add(uint32(b), k, idx)
-		}
+	if s.vec != nil {
+		ix.insert(idx, s, d.parts, d.bands())
 	}
 	return out, nil
+}
+
+// Query returns what Add(doc) would return now, without storing doc or
+// changing anything a later call observes; a live document with doc's ID
+// is not reported, and doc.ID may be empty. It signs outside the lock.
+// Time as for Add. It returns an error wrapping detector.ErrTooLarge or
+// detector.ErrClosed.
+func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
+	if len(doc.Text) > d.cfg.MaxTextBytes {
+		return nil, fmt.Errorf("mrcosine: Query(%q): %d bytes over the limit of %d: %w",
+			doc.ID, len(doc.Text), d.cfg.MaxTextBytes, detector.ErrTooLarge)
+	}
+	if err := d.open("Query", doc.ID); err != nil {
+		return nil, err
+	}
+	s := d.sign(doc.Text)
+	defer d.scratch.Put(s)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.openLocked("Query", doc.ID); err != nil { // closed meanwhile
+		return nil, err
+	}
+	skip := uint32(noDoc)
+	if doc.ID != "" {
+		if idx, err := d.ix.docs.Lookup("Query", doc.ID); err == nil {
+			skip = idx
+		}
+	}
+	return d.query(s.vec, s.rnorm, s.pool, s.keys, skip, false), nil
+}
+
+// open returns an error wrapping detector.ErrClosed after Close.
+func (d *Detector) open(op, id string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.openLocked(op, id)
+}
+
+func (d *Detector) openLocked(op, id string) error {
+	if d.ix.docs.Closed() {
+		return fmt.Errorf("mrcosine: %s(%q): %w", op, id, detector.ErrClosed)
+	}
+	return nil
 }
 
 // dot is the dot product of two vectors of equal length.
@@ -335,78 +398,86 @@ func dot(a, b []float32) float64 {
 	return min(max(float64((s0+s1)+(s2+s3)), -1), 1)
 }
 
-// query returns the live documents other than self within T2 of vec.
-func (d *Detector) query(self uint32, vec []float32, rnorm float32, sketch, keys []uint64) []detector.Match {
+// query returns the live documents other than skip within T2 of vec, the
+// Config.MaxResults strongest. count records the work in the test
+// counters (Query does not, so that it changes nothing).
+func (d *Detector) query(vec []float32, rnorm float32, sketch, keys []uint64, skip uint32, count bool) []detector.Match {
 	if vec == nil {
 		return []detector.Match{}
 	}
-	var out []detector.Match
+	ix := d.ix
+	var cands []candidate
 	P := d.parts
-	check := func(o uint32) {
-		if o == self || !d.has[o] { // has: live, with a non-zero signature
-			return
+	check := func(g uint32) {
+		if count {
+			ix.checked++
 		}
-		d.checked++
-		if s := dot(vec, d.vecs[int(o)*P:int(o+1)*P]); s >= d.cfg.T2 {
-			out = append(out, detector.Match{ID: d.docs.ID(o), Score: s})
+		if s := dot(vec, ix.vecs[int(g)*P:int(g+1)*P]); s >= d.cfg.T2 {
+			cands = append(cands, candidate{g, s})
 		}
 	}
 	if d.cfg.Exhaustive {
-		for o := range d.has {
-			check(uint32(o))
+		for g := range ix.first {
+			if ix.isLive(g) {
+				check(uint32(g))
+			}
 		}
-		return matches.Top(out, 0)
+		return ix.collect(cands, skip, d.cfg.MaxResults)
 	}
 	hi := hiCos()
 	lo := d.sketchLo
 	perPair := math.IsNaN(lo)
 	slack := 1 - d.cfg.T2
 	sk := sketch[:sketchWords]
-	// sift drops o if its sketch says the pair cannot reach T2, else
+	// sift drops g if its sketch says the pair cannot reach T2, else
 	// computes the exact cosine.
-	sift := func(o uint32) {
-		h := hi[hamming(sk, d.sketch[int(o)*sketchWords:])]
+	sift := func(g uint32) {
+		h := hi[hamming(sk, ix.sketch[int(g)*sketchWords:])]
 		// Plain cosine T2 needs centered cosine at least
 		// lo = 1 − (1 − T2)/(‖x‖·‖y‖), translation keeping distances:
 		// lo > h ⟺ (1 − h)·‖x‖·‖y‖ > 1 − T2.
-		if perPair && (1-h)*float64(rnorm)*float64(d.rnorm[o]) > slack || !perPair && lo > h {
-			d.rejected++
+		if perPair && (1-h)*float64(rnorm)*float64(ix.rnorm[g]) > slack || !perPair && lo > h {
+			if count {
+				ix.rejected++
+			}
 			return
 		}
-		check(o)
+		check(g)
 	}
-	lists, total := d.lists[:0], 0
+	lists, total := ix.lists[:0], 0
 	for b, k := range keys {
-		l := d.buckets.get(uint32(b), k)
+		l := ix.buckets.get(uint32(b), k)
 		lists = append(lists, l)
 		total += len(l)
 	}
-	d.lists = lists[:0]
-	if total >= len(d.has) {
-		// The buckets hold more entries than there are documents (close
-		// texts, or a low threshold): a sequential pass over the sketches
-		// costs less than visiting them, and misses nothing they hold.
-		for o, ok := range d.has {
-			if ok && uint32(o) != self {
-				sift(uint32(o))
+	ix.lists = lists[:0]
+	if total >= ix.groups {
+		// The buckets hold at least as many entries as there are distinct
+		// live signatures (close texts, or a low threshold): a sequential
+		// pass over the sketches costs less than visiting them, and
+		// misses nothing they hold.
+		for g := range ix.first {
+			if ix.isLive(g) {
+				sift(uint32(g))
 			}
 		}
-		return matches.Top(out, 0)
+		return ix.collect(cands, skip, d.cfg.MaxResults)
 	}
-	d.epoch++
-	if d.epoch == 0 { // wrapped: clear the stamps
-		clear(d.stamp)
-		d.epoch = 1
+	// The stamps are scratch under the lock: no answer depends on them.
+	ix.epoch++
+	if ix.epoch == 0 { // wrapped: clear the stamps
+		clear(ix.stamp)
+		ix.epoch = 1
 	}
 	for _, l := range lists {
-		for _, o := range l {
-			if d.stamp[o] != d.epoch {
-				d.stamp[o] = d.epoch
-				sift(o)
+		for _, g := range l {
+			if ix.stamp[g] != ix.epoch {
+				ix.stamp[g] = ix.epoch
+				sift(g)
 			}
 		}
 	}
-	return matches.Top(out, 0)
+	return ix.collect(cands, skip, d.cfg.MaxResults)
 }
 
 // hiCos returns, for each number of differing sketch bits, the highest
@@ -433,66 +504,86 @@ var hiCos = sync.OnceValue(func() []float64 {
 })
 
 // Containers returns the live documents whose signature cosine with the
-// live document id is at least T2, including ones added after it, by
-// descending score. Time as for the index part of Add.
+// live document id is at least T2, including ones added after it, the
+// Config.MaxResults strongest by [detector.SortMatches]. Time as for the
+// index part of Add.
 func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	idx, err := d.docs.Lookup("Containers", id)
+	ix := d.ix
+	idx, err := ix.docs.Lookup("Containers", id)
 	if err != nil {
 		return nil, err
 	}
-	if int(idx) >= len(d.has) || !d.has[idx] {
+	g := ix.ref[idx]
+	if g == noGroup {
 		return []detector.Match{}, nil
 	}
-	i := int(idx)
 	var sketch, keys []uint64
-	if d.hash != nil {
-		sketch = d.sketch[i*sketchWords : (i+1)*sketchWords]
-		keys = d.keys[i*d.cfg.Bands : (i+1)*d.cfg.Bands]
+	if b := d.bands(); b > 0 {
+		sketch = ix.sketch[int(g)*sketchWords : int(g+1)*sketchWords]
+		keys = ix.keys[int(g)*b : int(g+1)*b]
 	}
-	return d.query(idx, d.vecs[i*d.parts:(i+1)*d.parts], d.rnorm[i], sketch, keys), nil
+	return d.query(ix.vec(g, d.parts), ix.rnorm[g], sketch, keys, idx, true), nil
 }
 
-// Remove forgets the live document id. Time O(Bands·bucket size); the
-// bucket table shrinks when an eighth of it or less is in use, so memory
-// comes back when the collection shrinks.
+// Copies returns the live documents whose compared vector is identical to
+// that of the live document id, bit for bit (its exact copies as the
+// detector reads them, such as the same text, or the same text in other
+// case or spacing under Normalized text: every score against them is the
+// same), in ascending ID order, without id. A document
+// whose signature is zero (or, under Centered, the center) matches nothing
+// and has no copies. Time O(c log c) for c copies. It returns an error
+// wrapping detector.ErrUnknownID or detector.ErrClosed.
+func (d *Detector) Copies(id string) ([]string, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	ix := d.ix
+	idx, err := ix.docs.Lookup("Copies", id)
+	if err != nil {
+		return nil, err
+	}
+	g := ix.ref[idx]
+	if g == noGroup {
+		return []string{}, nil
+	}
+	return ix.sortedIDs(ix.members(g), idx), nil
+}
+
+// Remove forgets the live document id. Time O(log c) for a document with c
+// exact copies, else O(Bands·bucket size); the bucket table shrinks when
+// an eighth of it or less is in use, so memory comes back when the
+// collection shrinks.
 func (d *Detector) Remove(id string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	idx, err := d.docs.Remove(id)
+	ix := d.ix
+	idx, err := ix.docs.Lookup("Remove", id)
 	if err != nil {
 		return err
 	}
-	if int(idx) >= len(d.has) || !d.has[idx] {
-		return nil
-	}
-	d.has[idx] = false
-	if d.hash == nil {
-		return nil
-	}
-	for b, k := range d.keys[int(idx)*d.cfg.Bands : int(idx+1)*d.cfg.Bands] {
-		d.buckets.remove(uint32(b), k, idx)
-	}
-	return nil
+	ix.remove(idx, d.bands())
+	_, err = ix.docs.Remove(id)
+	return err
 }
 
 // Len returns the number of live documents.
 func (d *Detector) Len() int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.docs.Len()
+	return d.ix.docs.Len()
 }
 
 // Close releases the index. It is idempotent and returns nil; later calls
-// of Add, Containers and Remove return an error wrapping
-// [detector.ErrClosed].
+// of Add, Containers, Query, Copies, Remove, WriteTo and ReadFrom return an
+// error wrapping [detector.ErrClosed].
 func (d *Detector) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.docs.Close() {
-		d.vecs, d.has, d.rnorm, d.sketch, d.keys, d.stamp = nil, nil, nil, nil, nil, nil
-		d.buckets = buckets{}
+	if d.ix.docs.Close() {
+		docs := d.ix.docs
+		d.ix = newIndex(d.cfg.MaxTextBytes)
+		d.ix.docs = docs
 	}
 	return nil
 }

@@ -65,15 +65,61 @@
 // [Reference.Signature] is O(|D| + Genes) through a trigram → parts table.
 // [Detector.Add] adds O(Parts·log Parts) for the signs of its pseudo-random
 // rotations and O(Bands·Rows) for its band keys (both outside the lock),
-// O(Bands) bucket lookups, O(C) sketch comparisons for C candidates and
-// O(E·Parts) for the E candidates whose sketch passes; [Detector.Containers]
-// costs the same without the signature; Exhaustive makes both O(N·Parts)
-// for N live documents. Memory is about 4·Parts + 12·Bands + 72 bytes per
-// document: the unit signature (4·Parts), its band keys (8·Bands), its
-// sketch (64), a bucket entry per band (4·Bands) and the bucket table. The
-// bucket table shrinks when documents are removed; the per-document
-// arrays keep the size of the largest live set. [Train] costs
-// O(Population·(Genes + Parts·SampleDocs)·SampleDocs) per generation.
+// O(Bands) bucket lookups, O(C) sketch comparisons for C candidate
+// signatures and O(E·Parts) for the E candidates whose sketch passes, and
+// O(k log k) for the k ≤ MaxResults documents it reports;
+// [Detector.Containers] and [Detector.Query] cost the same without the
+// insertion (Containers without the signature); Exhaustive makes them
+// O(G·Parts) for G distinct live signatures. The bands prune weakly on
+// newswire, so C grows with the live collection (see [Detector]). Memory
+// is about 4·Parts + 12·Bands + 80 bytes per distinct signature: the unit
+// signature (4·Parts), its band keys (8·Bands), its sketch (64), a bucket
+// entry per band (4·Bands) and the bucket table, and a few words of
+// bookkeeping; an exact copy of a live document costs its ID and a heap
+// entry. The bucket table shrinks when documents are removed; the
+// per-signature arrays keep the size of the largest live set. [Train]
+// costs O(Population·(Genes + Parts·SampleDocs)·SampleDocs) per
+// generation.
+//
+// # Exact copies, floods and the cap
+//
+// Documents whose compared vectors (the unit signature, or the unit
+// centered signature under Centered) are identical bit for bit, such as the
+// same text, or the same text in other case or spacing under Normalized
+// text, are exact copies as the detector reads them: every score against
+// them is the same, so they share one entry of the index. Everything the
+// index keeps of a document (sketch, band keys, bucket entries) belongs to
+// that entry; the copies are a min-heap by ID. A further copy adds no
+// bucket entry and no comparison per earlier copy: O(log c) ID comparisons
+// for c copies, after the signature and the query every Add makes.
+// [Detector.Copies] lists the copies of a live document.
+//
+// Add, Containers and Query return at most [Config].MaxResults matches
+// ([detector.DefaultMaxResults] by default), the strongest by
+// [detector.SortMatches], ties broken by the smallest ID; of a group of
+// copies they read only the members that can make the cut, so an Add in a
+// flood of N identical copies does work independent of N. Without the cap
+// each Add of the flood would return every earlier copy.
+//
+// # Query
+//
+// [Detector.Query] returns what Add would return at that moment without
+// storing the document or changing anything a later call observes (the
+// detector keeps no online statistic); it signs outside the lock and is
+// safe under concurrent Adds.
+//
+// # Snapshots
+//
+// [Detector.WriteTo] writes the live documents' IDs and compared vectors
+// (exact float32 bits, once per group of copies, about 4·Parts bytes plus
+// the IDs), not their texts; [Detector.ReadFrom] loads them into an empty
+// Detector of the same Config and reference text and rebuilds the hashed
+// vectors, sketches, band keys and bucket table from the vectors, so the
+// loaded detector answers every later call as the saved one would, scores
+// included. The reference text is the caller's ([NewWithReference]; New
+// uses [Default]): the snapshot identifies it by a fingerprint of its
+// binary encoding (genes, parts, TextConfig, center) and does not hold it.
+// The layout is documented in snapshot.go.
 //
 // # Parameters
 //
@@ -101,8 +147,9 @@
 //
 // A [Detector] is safe for concurrent use by multiple goroutines: Add
 // checks the document before any work, signs and hashes outside the lock,
-// and of several concurrent Adds of one new ID exactly one succeeds. A
-// [Reference] is immutable and safe for concurrent use (UnmarshalBinary
+// and of several concurrent Adds of one new ID exactly one succeeds; Query
+// signs outside the lock too, and WriteTo encodes under it and writes
+// after it is released. A [Reference] is immutable and safe for concurrent use (UnmarshalBinary
 // excepted, which must not run while the Reference is in use); [Default]
 // returns a new value each call, so replacing one changes nothing else.
 // [Train] uses Workers goroutines of its own and returns only when they
@@ -110,8 +157,10 @@
 //
 // # Errors
 //
-// New and NewWithReference wrap [detector.ErrInvalidConfig]; Add, Containers
-// and Remove wrap the sentinels of package detector (ErrClosed,
-// ErrEmptyID, ErrTooLarge, ErrDuplicateID, ErrUnknownID);
-// [Reference.UnmarshalBinary] wraps [ErrFormat].
+// New and NewWithReference wrap [detector.ErrInvalidConfig]; Add,
+// Containers, Query, Copies and Remove wrap the sentinels of package
+// detector (ErrClosed, ErrEmptyID, ErrTooLarge, ErrDuplicateID,
+// ErrUnknownID); ReadFrom wraps [detector.ErrSnapshot] or ErrClosed, and
+// WriteTo ErrClosed or the writer's error; [Reference.UnmarshalBinary]
+// wraps [ErrFormat].
 package mrcosine

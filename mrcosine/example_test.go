@@ -1,6 +1,7 @@
 package mrcosine_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 
@@ -63,6 +64,35 @@ func ExampleDetector_Containers() {
 	fmt.Println(len(ms), ms[0].ID)
 	// Output:
 	// 1 storm-copy
+}
+
+// ExampleDetector_WriteTo saves a detector's documents and loads them into
+// a new detector made with the same Config and reference text, which
+// answers as the first one would; exact copies stay grouped.
+func ExampleDetector_WriteTo() {
+	d, _ := mrcosine.New(mrcosine.Config{})
+	d.Add(detector.Doc{ID: "storm", Text: storm})
+	d.Add(detector.Doc{ID: "storm-again", Text: storm})
+	d.Add(detector.Doc{ID: "budget", Text: budget})
+	var buf bytes.Buffer
+	if _, err := d.WriteTo(&buf); err != nil {
+		panic(err)
+	}
+
+	restored, _ := mrcosine.New(mrcosine.Config{})
+	if _, err := restored.ReadFrom(&buf); err != nil {
+		panic(err)
+	}
+	copies, _ := restored.Copies("storm")
+	fmt.Println(restored.Len(), copies)
+	ms, _ := restored.Add(detector.Doc{ID: "storm-copy", Text: stormCopy})
+	for _, m := range ms {
+		fmt.Printf("%s %.2f\n", m.ID, m.Score)
+	}
+	// Output:
+	// 3 [storm-again]
+	// storm 0.92
+	// storm-again 0.92
 }
 
 // ExampleTrain builds a small reference text from a caller's collection and

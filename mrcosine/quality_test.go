@@ -33,7 +33,9 @@ func goldSweep(t *testing.T, cfg Config, ts []float64) []sweepRow {
 	for _, r := range recs {
 		truth[r.ID] = r.Cluster
 	}
-	cfg.T1, cfg.T2, cfg.Exhaustive = 1, ts[0], true
+	// Uncapped: the sweep scores every pair at or above the lowest
+	// threshold.
+	cfg.T1, cfg.T2, cfg.Exhaustive, cfg.MaxResults = 1, ts[0], true, 1<<30
 	d, err := New(cfg)
 	require.NoError(t, err)
 	defer d.Close()
@@ -182,14 +184,15 @@ func TestIndexRecall(t *testing.T) {
 		var cfg Config
 		rejected := 0
 		run := func(exhaustive bool) (map[eval.Pair]float64, int) {
-			d, err := New(Config{T2: tc.t2, Exhaustive: exhaustive, Centered: tc.cen})
+			// Uncapped: the cap would cut the lists of the two runs differently.
+			d, err := New(Config{T2: tc.t2, Exhaustive: exhaustive, Centered: tc.cen, MaxResults: 1 << 30})
 			require.NoError(t, err)
 			edges, err := eval.Relations(d, tc.docs, nil)
 			require.NoError(t, err)
 			if !exhaustive {
-				cfg, rejected = d.Config(), d.rejected
+				cfg, rejected = d.Config(), d.ix.rejected
 			}
-			return eval.Pairs(edges), d.checked
+			return eval.Pairs(edges), d.ix.checked
 		}
 		want, exChecked := run(true)
 		got, ixChecked := run(false)

@@ -410,6 +410,17 @@ func (r *Reference) AppendBinary(b []byte) ([]byte, error) {
 	return binary.LittleEndian.AppendUint64(b, hashx.Bytes64(b[start:], 0)), nil
 }
 
+// fingerprint identifies r's content (genes, parts, TextConfig and
+// center) for snapshot headers: the xxh3 checksum that closes its binary
+// encoding, which covers all of it. 0 for the zero Reference.
+func (r *Reference) fingerprint() uint64 {
+	b, err := r.AppendBinary(nil)
+	if err != nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint64(b[len(b)-8:])
+}
+
 // MarshalBinary encodes r (encoding.BinaryMarshaler). It fails only for the
 // zero Reference.
 func (r *Reference) MarshalBinary() ([]byte, error) { return r.AppendBinary(nil) }

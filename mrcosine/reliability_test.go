@@ -115,12 +115,12 @@ func TestRemoveShrinks(t *testing.T) {
 		_, err := d.addSigned(doc, d.ref.Signature(soak.Unique(doc.Text, i)), false)
 		require.NoError(t, err)
 	}
-	full := len(d.buckets.key)
+	full := len(d.ix.buckets.key)
 	for _, doc := range docs {
 		require.NoError(t, d.Remove(doc.ID))
 	}
-	assert.Zero(t, d.buckets.used)
-	assert.LessOrEqual(t, len(d.buckets.key), 128, "the bucket table shrinks (from %d slots)", full)
+	assert.Zero(t, d.ix.buckets.used)
+	assert.LessOrEqual(t, len(d.ix.buckets.key), 128, "the bucket table shrinks (from %d slots)", full)
 	assert.Greater(t, full, 4096)
 }
 

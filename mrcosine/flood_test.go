@@ -1,0 +1,356 @@
+package mrcosine
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/synth"
+)
+
+// refDoc is what the reference keeps of one document: its own copies of
+// the compared vector and of what is derived from it.
+type refDoc struct {
+	vec    []float32 // nil: matches nothing
+	rnorm  float32
+	sketch []uint64
+	keys   []uint64
+}
+
+// refIndex is the detector as it was before exact copies were grouped:
+// one entry per document, every live document visited one by one, by the
+// rules of the index (a document is a candidate if it shares a band key
+// with the query, or every document is when the bands' lists hold at
+// least as many entries as there are distinct live vectors; the sketch
+// test; the exact cosine). The grouped index must give the same answers,
+// truncated to the cap.
+type refIndex struct {
+	d    *Detector
+	live map[string]refDoc
+}
+
+func (r *refIndex) sign(text string) refDoc {
+	s := r.d.sign(text)
+	defer r.d.scratch.Put(s)
+	if s.vec == nil {
+		return refDoc{}
+	}
+	return refDoc{vec: slices.Clone(s.vec), rnorm: s.rnorm, sketch: slices.Clone(s.pool[:min(len(s.pool), sketchWords)]), keys: slices.Clone(s.keys)}
+}
+
+func vecKey(v []float32) string {
+	b := make([]byte, 0, 4*len(v))
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+	}
+	return string(b)
+}
+
+func (r *refIndex) matches(q refDoc, self string) []detector.Match {
+	out := []detector.Match{}
+	if q.vec == nil {
+		return out
+	}
+	cfg := r.d.cfg
+	all := cfg.Exhaustive
+	if !all {
+		distinct := map[string]bool{}
+		perBand := make([]map[string]bool, len(q.keys))
+		for b := range perBand {
+			perBand[b] = map[string]bool{}
+		}
+		for _, o := range r.live {
+			if o.vec == nil {
+				continue
+			}
+			k := vecKey(o.vec)
+			distinct[k] = true
+			for b, key := range o.keys {
+				if key == q.keys[b] {
+					perBand[b][k] = true
+				}
+			}
+		}
+		total := 0
+		for _, m := range perBand {
+			total += len(m)
+		}
+		all = total >= len(distinct)
+	}
+	for id, o := range r.live {
+		if id == self || o.vec == nil {
+			continue
+		}
+		if !cfg.Exhaustive {
+			if !all {
+				shared := false
+				for b := range o.keys {
+					shared = shared || o.keys[b] == q.keys[b]
+				}
+				if !shared {
+					continue
+				}
+			}
+			h := hiCos()[hamming(q.sketch, o.sketch)]
+			if lo := r.d.sketchLo; math.IsNaN(lo) && (1-h)*float64(q.rnorm)*float64(o.rnorm) > 1-cfg.T2 || !math.IsNaN(lo) && lo > h {
+				continue
+			}
+		}
+		if s := dot(q.vec, o.vec); s >= cfg.T2 {
+			out = append(out, detector.Match{ID: id, Score: s})
+		}
+	}
+	detector.SortMatches(out)
+	return out
+}
+
+func capped(ms []detector.Match, n int) []detector.Match {
+	if len(ms) > n {
+		return ms[:n]
+	}
+	return ms
+}
+
+// op is one step of a stream: an Add (text set) or a Remove.
+type op struct {
+	id, text string
+	remove   bool
+}
+
+// floodStream interleaves the texts with floods of exact copies (the same
+// text, or the text in capitals, which the default Normalized text reads
+// identically) and removes random live documents, representatives of
+// groups included.
+func floodStream(texts []string, seed uint64, copies int) []op {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var ops []op
+	var live []string
+	n := 0
+	add := func(text string) {
+		id := "d" + strconv.Itoa(rng.IntN(1000)) + "-" + strconv.Itoa(n) // IDs not in arrival order
+		n++
+		ops = append(ops, op{id: id, text: text})
+		live = append(live, id)
+	}
+	for i, text := range texts {
+		add(text)
+		if i%7 == 0 {
+			for range rng.IntN(copies) + 1 {
+				switch rng.IntN(3) {
+				case 0:
+					add(strings.ToUpper(text))
+				default:
+					add(texts[rng.IntN(i+1)])
+				}
+			}
+		}
+		if len(live) > 0 && rng.IntN(3) == 0 {
+			k := rng.IntN(len(live))
+			ops = append(ops, op{id: live[k], remove: true})
+			live = slices.Delete(live, k, k+1)
+		}
+	}
+	return ops
+}
+
+// checkAgainstReference runs ops through a Detector and the reference,
+// comparing every Add, and the Containers, Query and Copies of a random
+// live document after every tenth step.
+func checkAgainstReference(t *testing.T, d *Detector, ops []op) {
+	ref := &refIndex{d: d, live: map[string]refDoc{}}
+	limit := d.Config().MaxResults
+	texts := map[string]string{}
+	var ids []string
+	rng := rand.New(rand.NewPCG(9, 9))
+	for step, o := range ops {
+		if o.remove {
+			require.NoError(t, d.Remove(o.id))
+			delete(ref.live, o.id)
+			delete(texts, o.id)
+			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.id })
+		} else {
+			s := ref.sign(o.text)
+			want := capped(ref.matches(s, ""), limit)
+			got, err := d.Add(detector.Doc{ID: o.id, Text: o.text})
+			require.NoError(t, err)
+			require.Equal(t, want, got, "step %d: Add(%s)", step, o.id)
+			ref.live[o.id] = s
+			texts[o.id] = o.text
+			ids = append(ids, o.id)
+		}
+		if step%10 == 0 && len(ids) > 0 {
+			id := ids[rng.IntN(len(ids))]
+			me := ref.live[id]
+			want := capped(ref.matches(me, id), limit)
+			got, err := d.Containers(id)
+			require.NoError(t, err)
+			require.Equal(t, want, got, "step %d: Containers(%s)", step, id)
+			got, err = d.Query(detector.Doc{ID: id, Text: texts[id]})
+			require.NoError(t, err)
+			require.Equal(t, want, got, "step %d: Query(%s)", step, id)
+			cp, err := d.Copies(id)
+			require.NoError(t, err)
+			wantCp := []string{}
+			for o, s := range ref.live {
+				if o != id && me.vec != nil && s.vec != nil && vecKey(s.vec) == vecKey(me.vec) {
+					wantCp = append(wantCp, o)
+				}
+			}
+			slices.Sort(wantCp)
+			assert.Equal(t, wantCp, cp, "step %d: Copies(%s)", step, id)
+		}
+	}
+	assert.Equal(t, len(ref.live), d.Len())
+}
+
+// modes are the Configs the differential tests run: the index, all-pairs
+// comparison, and the index over centered signatures.
+var modes = []struct {
+	name string
+	cfg  Config
+}{
+	{"Index", Config{}},
+	{"Exhaustive", Config{Exhaustive: true}},
+	{"Centered", Config{Centered: true}},
+}
+
+// TestFloodMatchesReference checks the grouped index against the detector
+// as it was (refIndex) on synthetic near-duplicates with floods of copies
+// and removals, uncapped and with a cap smaller than the floods, in every
+// mode.
+func TestFloodMatchesReference(t *testing.T) {
+	texts := synthTexts(150, 4)
+	texts = append(texts, "", "...", "ok")
+	ops := floodStream(texts, 1, 30)
+	for _, m := range modes {
+		for _, limit := range []int{1 << 30, 3} {
+			t.Run(fmt.Sprintf("%s/cap%d", m.name, limit), func(t *testing.T) {
+				cfg := m.cfg
+				cfg.MaxResults = limit
+				d, err := New(cfg)
+				require.NoError(t, err)
+				checkAgainstReference(t, d, ops)
+			})
+		}
+	}
+}
+
+// TestRealDataMatchesReference checks the grouped index against the
+// detector as it was on the Gold Set pages and Reuters-21578, where
+// documents have many near-duplicates of graded similarity, uncapped and
+// under the default cap.
+func TestRealDataMatchesReference(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("compares every Add with a linear scan (skipped with -short and -race)")
+	}
+	for _, file := range []string{"goldset-dev.jsonl", "reuters21578.jsonl"} {
+		t.Run(file, func(t *testing.T) {
+			recs := dataset.ForTest(t, file)
+			recs = recs[:min(len(recs), 400)]
+			ops := floodStream(dataset.Texts(recs), 2, 5)
+			for _, m := range modes {
+				for _, limit := range []int{1 << 30, 0} {
+					cfg := m.cfg
+					cfg.MaxResults = limit
+					d, err := New(cfg)
+					require.NoError(t, err)
+					checkAgainstReference(t, d, ops)
+				}
+			}
+		})
+	}
+}
+
+// TestFloodCostFlat adds 2,000 identical copies and checks that the work
+// per Add does not grow with the copies: the index holds one group, each
+// bucket holds it once, and each Add reads only the members that make the
+// cap.
+func TestFloodCostFlat(t *testing.T) {
+	text := synth.Docs(1, synth.Config{Seed: 2})[0].Text
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			cfg := m.cfg
+			cfg.MaxResults = 5
+			d, err := New(cfg)
+			require.NoError(t, err)
+			for i := range 2000 {
+				ms, err := d.Add(detector.Doc{ID: fmt.Sprintf("c%04d", 1999-i), Text: text})
+				require.NoError(t, err)
+				require.Len(t, ms, min(i, 5))
+				if i > 0 {
+					assert.Equal(t, fmt.Sprintf("c%04d", 1999-i+1), ms[0].ID, "the smallest ID first")
+				}
+			}
+			ix := d.ix
+			assert.Equal(t, 1, ix.groups, "one group for the copies")
+			assert.Len(t, ix.first, 1, "one slot of the per-group arrays")
+			assert.Len(t, ix.heaps, 1)
+			assert.Len(t, ix.pos, 2000)
+			if !cfg.Exhaustive {
+				assert.Equal(t, d.Config().Bands, ix.buckets.used, "one key per band")
+				for s, b := range ix.buckets.band {
+					if b != 0 {
+						assert.Equal(t, []uint32{0}, ix.buckets.list[s], "bucket lists hold the group once")
+					}
+				}
+			}
+			// Removing the representative (the smallest ID, the heap's
+			// root) promotes another copy: nothing is lost.
+			require.NoError(t, d.Remove("c0000"))
+			ms, err := d.Containers("c0001")
+			require.NoError(t, err)
+			require.Len(t, ms, 5)
+			for k, m := range ms {
+				assert.Equal(t, fmt.Sprintf("c%04d", k+2), m.ID)
+			}
+			cp, err := d.Copies("c1999")
+			require.NoError(t, err)
+			assert.Len(t, cp, 1998)
+			assert.True(t, slices.IsSorted(cp))
+			for i := 1; i < 2000; i++ {
+				require.NoError(t, d.Remove(fmt.Sprintf("c%04d", i)))
+			}
+			assert.Zero(t, d.ix.groups)
+			assert.Empty(t, d.ix.heaps)
+			assert.Empty(t, d.ix.pos)
+			assert.Zero(t, d.ix.buckets.used)
+			assert.Zero(t, d.Len())
+		})
+	}
+}
+
+// TestCopiesAreExact checks what counts as an exact copy: texts the
+// detector reads identically (the same text, the same text in capitals)
+// share a group; another text does not; a text with the zero signature
+// has no copies.
+func TestCopiesAreExact(t *testing.T) {
+	d, err := New(Config{})
+	require.NoError(t, err)
+	docs := synth.Docs(2, synth.Config{Seed: 3})
+	text := docs[0].Text
+	for id, tx := range map[string]string{
+		"a": text, "b": text, "c": strings.ToUpper(text), "e": docs[1].Text,
+		"z1": "", "z2": "",
+	} {
+		_, err := d.Add(detector.Doc{ID: id, Text: tx})
+		require.NoError(t, err)
+	}
+	for id, want := range map[string][]string{
+		"a": {"b", "c"}, "c": {"a", "b"}, "e": {}, "z1": {},
+	} {
+		got, err := d.Copies(id)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, "Copies(%s)", id)
+	}
+	assert.Equal(t, 2, d.ix.groups)
+}

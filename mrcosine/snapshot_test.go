@@ -1,0 +1,411 @@
+package mrcosine
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
+	"github.com/seed-9ef9c1df/neardup/textproc"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/v1.snapshot")
+
+// apply runs ops on d and returns the answers: each Add's matches.
+func apply(t *testing.T, d *Detector, ops []op) [][]detector.Match {
+	t.Helper()
+	out := make([][]detector.Match, len(ops))
+	for i, o := range ops {
+		if o.remove {
+			require.NoError(t, d.Remove(o.id))
+			continue
+		}
+		ms, err := d.Add(detector.Doc{ID: o.id, Text: o.text})
+		require.NoError(t, err)
+		out[i] = ms
+	}
+	return out
+}
+
+func encode(t testing.TB, d *Detector) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	n, err := d.WriteTo(&b)
+	require.NoError(t, err)
+	require.Equal(t, int64(b.Len()), n)
+	return b.Bytes()
+}
+
+func load(t testing.TB, cfg Config, snap []byte) *Detector {
+	t.Helper()
+	d, err := New(cfg)
+	require.NoError(t, err)
+	n, err := d.ReadFrom(bytes.NewReader(snap))
+	require.NoError(t, err)
+	require.Equal(t, int64(len(snap)), n)
+	return d
+}
+
+// roundTrip snapshots a detector after the first part of ops, loads the
+// snapshot into a new one, and requires both to give the same answers to
+// the rest of ops (scores included), the same Containers, Query and Copies
+// of every live document, and byte-identical snapshots at both points. It
+// returns the snapshot's size, number of documents and of distinct
+// signatures.
+func roundTrip(t *testing.T, cfg Config, ops []op) (size, docs, groups int) {
+	cut := len(ops) * 2 / 3
+	a, err := New(cfg)
+	require.NoError(t, err)
+	apply(t, a, ops[:cut])
+	snap := encode(t, a)
+	b := load(t, cfg, snap)
+	require.Equal(t, a.Len(), b.Len())
+	require.Equal(t, snap, encode(t, b), "re-encoding a loaded snapshot")
+	docs, groups = a.Len(), a.ix.groups
+	require.Equal(t, apply(t, a, ops[cut:]), apply(t, b, ops[cut:]), "answers after the load")
+	require.Equal(t, encode(t, a), encode(t, b))
+	live := map[string]string{}
+	for _, o := range ops {
+		if o.remove {
+			delete(live, o.id)
+		} else {
+			live[o.id] = o.text
+		}
+	}
+	for id, text := range live {
+		ca, err := a.Containers(id)
+		require.NoError(t, err)
+		cb, err := b.Containers(id)
+		require.NoError(t, err)
+		require.Equal(t, ca, cb, "Containers(%s)", id)
+		qa, err := a.Query(detector.Doc{Text: text})
+		require.NoError(t, err)
+		qb, err := b.Query(detector.Doc{Text: text})
+		require.NoError(t, err)
+		require.Equal(t, qa, qb, "Query(%s)", id)
+		pa, err := a.Copies(id)
+		require.NoError(t, err)
+		pb, err := b.Copies(id)
+		require.NoError(t, err)
+		require.Equal(t, pa, pb, "Copies(%s)", id)
+	}
+	return len(snap), docs, groups
+}
+
+func TestSnapshotRoundTrip(t *testing.T) {
+	texts := synthTexts(100, 7)
+	texts = append(texts, "", "...", strings.ToUpper(texts[0]))
+	ops := floodStream(texts, 3, 20)
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			cfg := m.cfg
+			cfg.MaxResults = 7
+			roundTrip(t, cfg, ops)
+		})
+	}
+	t.Run("empty", func(t *testing.T) {
+		roundTrip(t, Config{}, nil)
+	})
+}
+
+// TestSnapshotRoundTripRealData round-trips Reuters-21578 stories with
+// floods of copies and removals, and reports the snapshot's size per
+// document.
+func TestSnapshotRoundTripRealData(t *testing.T) {
+	if raceEnabled {
+		t.Skip("real data (skipped with -race; TestSnapshotRoundTrip and TestConcurrentSnapshot run)")
+	}
+	recs := dataset.Reuters(t, 2000)
+	ops := floodStream(dataset.Texts(recs), 4, 5)
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			size, docs, groups := roundTrip(t, m.cfg, ops)
+			t.Logf("%d documents (%d distinct signatures): %d bytes, %.0f bytes per document", docs, groups, size, float64(size)/float64(docs))
+		})
+	}
+}
+
+// smallSnapshot is a snapshot of a few documents: a group of copies (one
+// in capitals), another text, a document with the zero signature.
+func smallSnapshot(t testing.TB) (Config, []byte) {
+	cfg := Config{}
+	d, err := New(cfg)
+	require.NoError(t, err)
+	for _, doc := range smallDocs {
+		_, err := d.Add(doc)
+		require.NoError(t, err)
+	}
+	return cfg, encode(t, d)
+}
+
+var smallDocs = []detector.Doc{
+	{ID: "a", Text: "Oil prices rose sharply on Monday after the pipeline closed."},
+	{ID: "b", Text: "Oil prices rose sharply on Monday after the pipeline closed."},
+	{ID: "c", Text: "OIL PRICES ROSE SHARPLY ON MONDAY AFTER THE PIPELINE CLOSED."},
+	{ID: "d", Text: "Oil prices rose on Monday after the northern pipeline was closed."},
+	{ID: "e", Text: "..."},
+}
+
+// TestSnapshotDamage reads every truncation and every single-byte change
+// of a small snapshot: each must fail with ErrSnapshot and leave the
+// detector empty, so that the intact snapshot then loads into it.
+func TestSnapshotDamage(t *testing.T) {
+	cfg, snap := smallSnapshot(t)
+	d, err := New(cfg)
+	require.NoError(t, err)
+	check := func(bad []byte, what string) {
+		_, err := d.ReadFrom(bytes.NewReader(bad))
+		require.ErrorIs(t, err, detector.ErrSnapshot, what)
+		require.Zero(t, d.Len(), what)
+	}
+	for n := range len(snap) {
+		check(snap[:n], fmt.Sprintf("truncated to %d bytes", n))
+	}
+	check(append(bytes.Clone(snap), 0), "a byte after the trailer")
+	for i := range snap {
+		for _, x := range []byte{0x01, 0x80, 0xff} {
+			bad := bytes.Clone(snap)
+			bad[i] ^= x
+			check(bad, fmt.Sprintf("byte %d ^ %#x", i, x))
+		}
+	}
+	_, err = d.ReadFrom(bytes.NewReader(snap))
+	require.NoError(t, err)
+	assert.Equal(t, 5, d.Len())
+}
+
+// TestSnapshotPayloadChecks frames payloads with valid checksums that
+// decode must refuse: what the framing cannot catch.
+func TestSnapshotPayloadChecks(t *testing.T) {
+	cfg, snap := smallSnapshot(t)
+	d := load(t, cfg, snap)
+	groups, zero, _, err := d.encode()
+	require.NoError(t, err)
+	vec := groups[1 : 1+4*d.parts] // the first group's vector
+	for name, bad := range map[string][2][]byte{
+		"not a unit vector": {bytes.Replace(groups, vec, make([]byte, len(vec)), 1), zero},
+		"a zero ID twice":   {groups, append([]byte{2}, append(zero[1:], zero[1:]...)...)},
+		"an ID in both":     {groups, []byte{1, 1, 'a'}},
+		"a trailing byte":   {append(bytes.Clone(groups), 0), zero},
+	} {
+		fresh, err := New(cfg)
+		require.NoError(t, err)
+		_, err = fresh.decode(bad[0], bad[1])
+		require.ErrorIs(t, err, detector.ErrSnapshot, name)
+	}
+}
+
+func TestSnapshotConfigMismatch(t *testing.T) {
+	cfg, snap := smallSnapshot(t)
+	d, err := New(cfg)
+	require.NoError(t, err)
+	eff := d.Config() // one field changed at a time, defaults pinned
+	with := func(f func(c *Config)) Config { c := eff; f(&c); return c }
+	for field, other := range map[string]Config{
+		"T2":         with(func(c *Config) { c.T2 = 0.9 }),
+		"Centered":   with(func(c *Config) { c.Centered = true }),
+		"Exhaustive": with(func(c *Config) { c.Exhaustive = true }),
+		"Seed":       with(func(c *Config) { c.Seed = 5 }),
+		"Bands":      with(func(c *Config) { c.Bands = 3 }),
+		"MaxResults": with(func(c *Config) { c.MaxResults = 5 }),
+		"Content":    with(func(c *Config) { c.Content = textproc.ContentAll }),
+	} {
+		d, err := New(other)
+		require.NoError(t, err)
+		_, err = d.ReadFrom(bytes.NewReader(snap))
+		require.ErrorIs(t, err, detector.ErrSnapshot, field)
+		assert.Contains(t, err.Error(), "Config."+field, "the error names the field")
+		assert.Zero(t, d.Len())
+	}
+	d, err = New(eff)
+	require.NoError(t, err)
+	_, err = d.ReadFrom(bytes.NewReader(snap))
+	require.NoError(t, err)
+}
+
+// TestSnapshotReferenceMismatch loads a snapshot into detectors of the
+// same Config with another reference text: another center, other genes.
+func TestSnapshotReferenceMismatch(t *testing.T) {
+	cfg, snap := smallSnapshot(t)
+	def := Default()
+	recentered := def.Centered([]string{"a different collection to center on", "and another text"})
+	other, err := NewReference(def.Genes()[1:], DefaultParts, def.TextConfig())
+	require.NoError(t, err)
+	other = other.Centered([]string{"a different collection to center on"})
+	for name, ref := range map[string]*Reference{"center": recentered, "genes": other} {
+		d, err := NewWithReference(cfg, ref)
+		require.NoError(t, err)
+		_, err = d.ReadFrom(bytes.NewReader(snap))
+		require.ErrorIs(t, err, detector.ErrSnapshot, name)
+		assert.Contains(t, err.Error(), "reference table", name)
+		assert.Zero(t, d.Len())
+	}
+	// The same reference text, decoded anew, is the same table.
+	b, err := def.MarshalBinary()
+	require.NoError(t, err)
+	var same Reference
+	require.NoError(t, same.UnmarshalBinary(b))
+	d, err := NewWithReference(cfg, &same)
+	require.NoError(t, err)
+	_, err = d.ReadFrom(bytes.NewReader(snap))
+	require.NoError(t, err)
+}
+
+func TestReadFromState(t *testing.T) {
+	cfg, snap := smallSnapshot(t)
+	d, err := New(cfg)
+	require.NoError(t, err)
+	_, err = d.Add(detector.Doc{ID: "x", Text: smallDocs[0].Text})
+	require.NoError(t, err)
+	_, err = d.ReadFrom(bytes.NewReader(snap))
+	require.ErrorIs(t, err, detector.ErrSnapshot, "into a detector that is not empty")
+	assert.Equal(t, 1, d.Len())
+	require.NoError(t, d.Close())
+	_, err = d.ReadFrom(bytes.NewReader(snap))
+	require.ErrorIs(t, err, detector.ErrClosed)
+	_, err = d.WriteTo(&bytes.Buffer{})
+	require.ErrorIs(t, err, detector.ErrClosed)
+}
+
+// TestSnapshotV1 reads the checked-in snapshot of layout version 1 and
+// requires that the documents it was made from encode to the same bytes,
+// so that a change of the format is deliberate. go test ./mrcosine/ -run
+// TestSnapshotV1 -args -update rewrites it (the header holds the effective
+// Config and the reference's fingerprint, so a change of a default or of
+// the default reference rewrites it too).
+func TestSnapshotV1(t *testing.T) {
+	path := filepath.Join("testdata", "v1.snapshot")
+	cfg, snap := smallSnapshot(t)
+	if *update {
+		require.NoError(t, os.WriteFile(path, snap, 0o644))
+		t.Logf("wrote %s (%d bytes)", path, len(snap))
+	}
+	stored, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Equal(t, stored, snap, "the encoding of the same documents has changed: a new layout needs a new KindVersion")
+	d := load(t, cfg, stored)
+	assert.Equal(t, 5, d.Len())
+	cp, err := d.Copies("a")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"b", "c"}, cp)
+	orig, err := New(cfg)
+	require.NoError(t, err)
+	for _, doc := range smallDocs {
+		_, err := orig.Add(doc)
+		require.NoError(t, err)
+	}
+	for _, id := range []string{"a", "d", "e"} {
+		want, err := orig.Containers(id)
+		require.NoError(t, err)
+		got, err := d.Containers(id)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, "Containers(%s)", id)
+	}
+	ms, err := d.Containers("a")
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(ms), 2)
+	assert.Equal(t, []string{"b", "c"}, []string{ms[0].ID, ms[1].ID})
+	doc := detector.Doc{ID: "f", Text: smallDocs[3].Text}
+	want, err := orig.Add(doc)
+	require.NoError(t, err)
+	got, err := d.Add(doc)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+}
+
+// FuzzReadFrom feeds ReadFrom arbitrary streams, and arbitrary section
+// payloads framed with valid checksums (which random bytes never get past).
+// It must never panic; a rejected input wraps ErrSnapshot and leaves the
+// detector empty; an accepted one re-encodes to the same bytes and gives a
+// working detector.
+func FuzzReadFrom(f *testing.F) {
+	cfg, snap := smallSnapshot(f)
+	d := load(f, cfg, snap)
+	groups, zero, _, err := d.encode()
+	require.NoError(f, err)
+	f.Add(snap, groups, zero)
+	f.Add([]byte("NEARDUP\x00"), []byte{0}, []byte{0})
+	f.Add(snap[:len(snap)/2], groups[:len(groups)/2], zero)
+	f.Fuzz(func(t *testing.T, raw, groups, zero []byte) {
+		read := func(in []byte) error {
+			d, err := New(cfg)
+			require.NoError(t, err)
+			_, err = d.ReadFrom(bytes.NewReader(in))
+			if err != nil {
+				require.ErrorIs(t, err, detector.ErrSnapshot)
+				require.Zero(t, d.Len(), "a rejected snapshot leaves the detector empty")
+				return err
+			}
+			require.Equal(t, in, encode(t, d), "an accepted snapshot re-encodes to the same bytes")
+			ms, err := d.Add(detector.Doc{ID: "fuzz-new", Text: smallDocs[0].Text})
+			require.NoError(t, err)
+			for _, m := range ms {
+				require.False(t, m.Score != m.Score, "NaN score")
+			}
+			return nil
+		}
+		_ = read(raw)
+		// The payloads behind valid framing, with the trailer's count of
+		// what they hold when they decode.
+		count := 0
+		ix, derr := d.decode(groups, zero)
+		if derr != nil {
+			require.ErrorIs(t, derr, detector.ErrSnapshot)
+		} else {
+			count = ix.docs.Len()
+		}
+		var framed bytes.Buffer
+		w := snapshot.NewWriter(&framed, d.header())
+		w.Section("groups", groups)
+		w.Section("zero", zero)
+		_, err := w.Finish(uint64(count))
+		require.NoError(t, err)
+		err = read(framed.Bytes())
+		require.Equal(t, derr == nil, err == nil, "ReadFrom accepts exactly the payloads decode accepts")
+	})
+}
+
+// TestConcurrentSnapshot writes snapshots while other goroutines add and
+// remove: every snapshot loads, re-encodes identically and holds whole
+// documents only.
+func TestConcurrentSnapshot(t *testing.T) {
+	texts := synthTexts(60, 8)
+	d, err := New(Config{})
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	for g := range 2 {
+		wg.Go(func() {
+			for i, text := range texts {
+				id := fmt.Sprintf("g%d-%d", g, i)
+				if _, err := d.Add(detector.Doc{ID: id, Text: text}); err != nil {
+					t.Error(err)
+					return
+				}
+				if i%3 == 0 {
+					if err := d.Remove(id); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}
+		})
+	}
+	for range 10 {
+		var b bytes.Buffer
+		_, err := d.WriteTo(&b)
+		require.NoError(t, err)
+		e := load(t, d.Config(), b.Bytes())
+		require.Equal(t, b.Bytes(), encode(t, e))
+	}
+	wg.Wait()
+}
