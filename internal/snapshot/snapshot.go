@@ -235,8 +235,13 @@ func NewReader(r io.Reader, want Header) (*Reader, error) {
 	return sr, nil
 }
 
-// sameConfig compares the stored Config with the detector's, naming the
-// first differing field.
+// callLimits are the Config fields that bound what a call accepts or
+// returns but not what a detector stores: a snapshot loads into a detector
+// whose limits differ, so that a service can change them across a restart.
+var callLimits = []string{"MaxResults", "MaxTextBytes"}
+
+// sameConfig compares the stored Config with the detector's, except for
+// callLimits, naming the first differing field.
 func sameConfig(stored string, want any) error {
 	wb, err := json.Marshal(want)
 	if err != nil {
@@ -248,6 +253,10 @@ func sameConfig(stored string, want any) error {
 	var a, b map[string]any
 	if json.Unmarshal([]byte(stored), &a) != nil || json.Unmarshal(wb, &b) != nil {
 		return corrupt("Config differs: snapshot %s, detector %s", stored, wb)
+	}
+	for _, k := range callLimits {
+		delete(a, k)
+		delete(b, k)
 	}
 	keys := slices.Sorted(maps.Keys(b))
 	for k := range a {
@@ -262,7 +271,7 @@ func sameConfig(stored string, want any) error {
 			return corrupt("Config.%s is %s in the snapshot and %s in the detector", k, x, y)
 		}
 	}
-	return corrupt("Config differs: snapshot %s, detector %s", stored, wb)
+	return nil
 }
 
 // Section reads the next section, which must be called name. Its payload

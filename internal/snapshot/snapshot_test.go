@@ -176,3 +176,31 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// TestCallLimitsMayDiffer checks that a snapshot loads into a detector
+// whose MaxResults and MaxTextBytes differ, and only those.
+func TestCallLimitsMayDiffer(t *testing.T) {
+	type limited struct {
+		Bands        int
+		MaxResults   int
+		MaxTextBytes int
+	}
+	h := Header{Kind: "test", Config: limited{20, 100, 4 << 20}}
+	var buf bytes.Buffer
+	w := NewWriter(&buf, h)
+	_, err := w.Finish(0)
+	require.NoError(t, err)
+	load := func(c limited) error {
+		r, err := NewReader(bytes.NewReader(buf.Bytes()), Header{Kind: "test", Config: c})
+		if err != nil {
+			return err
+		}
+		_, _, err = r.Finish()
+		return err
+	}
+	require.NoError(t, load(limited{20, 100, 4 << 20}))
+	require.NoError(t, load(limited{20, 5, 1 << 10}), "limits bound calls, not the stored state")
+	err = load(limited{21, 100, 4 << 20})
+	require.ErrorIs(t, err, ErrSnapshot)
+	assert.ErrorContains(t, err, "Config.Bands is 20 in the snapshot and 21")
+}
