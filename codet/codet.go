@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
@@ -78,6 +79,10 @@ type Detector struct {
 	// one kept in df/nDocs.
 	idf    *textproc.IDF
 	frozen bool
+	// callerIDF is the table given to NewWithIDF (nil for New), for the
+	// snapshot header; tableFP caches the fingerprint of a frozen table.
+	callerIDF *textproc.IDF
+	tableFP   atomic.Uint64
 	df     []int64 // online document frequencies by term ID
 	nDocs  int64
 	seen   []uint32 // per term ID: stamp of the last document counting it
@@ -155,6 +160,7 @@ func NewWithIDF(cfg Config, idf *textproc.IDF) (*Detector, error) {
 }
 
 func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
+	caller := idf
 	s, err := cfg.resolve()
 	if err != nil {
 		return nil, err
@@ -173,6 +179,7 @@ func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
 		vocab:     make(map[string]uint32),
 		termsAt:   compactSlack,
 		idf:       idf,
+		callerIDF: caller,
 		frozen:    idf != nil && idf.Frozen(),
 		nodes:     []node{{}}, // the virtual root
 		children:  make(map[uint64]uint32),

@@ -134,3 +134,16 @@ func (d *Detector) insertSorted(members []uint32, idx uint32) []uint32 {
 	})
 	return slices.Insert(members, k, idx)
 }
+
+// deleteSorted removes document idx, of ID id, from members, sorted by
+// ID: a binary search, so that removing one of N copies reads O(log N)
+// IDs. The caller may have unregistered idx already, hence id.
+func (d *Detector) deleteSorted(members []uint32, idx uint32, id string) []uint32 {
+	k, ok := slices.BinarySearchFunc(members, id, func(m uint32, id string) int {
+		return cmp.Compare(d.docs.ID(m), id)
+	})
+	if ok && members[k] == idx {
+		return slices.Delete(members, k, k+1)
+	}
+	return deleteFirst(members, idx)
+}

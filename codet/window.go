@@ -27,7 +27,7 @@ func (d *Detector) Remove(id string) error {
 	if err != nil {
 		return err
 	}
-	d.forget(idx)
+	d.forget(idx, id)
 	d.stale++
 	d.compactQueue()
 	return nil
@@ -98,17 +98,18 @@ func (d *Detector) evictOldest() bool {
 		d.stale = max(d.stale-1, 0)
 		return false // removed by the caller since
 	}
-	if _, err := d.docs.Remove(d.docs.ID(q.idx)); err != nil {
+	id := d.docs.ID(q.idx)
+	if _, err := d.docs.Remove(id); err != nil {
 		return false
 	}
-	d.forget(q.idx)
+	d.forget(q.idx, id)
 	return true
 }
 
-// forget drops document idx from its group (or near content), a near
+// forget drops document idx, of ID id, from its group (or near content), a near
 // content when it was its last document, and the group from the tree when
 // it has neither live documents nor near contents left.
-func (d *Detector) forget(idx uint32) {
+func (d *Detector) forget(idx uint32, id string) {
 	g, nr := d.docGroup[idx], d.docNear[idx]
 	d.docGroup[idx] = noGroup
 	d.docNear[idx] = noGroup
@@ -119,8 +120,8 @@ func (d *Detector) forget(idx uint32) {
 	gr := &d.groups[g]
 	if nr != noGroup {
 		x := &d.nears[nr]
-		x.members = deleteFirst(x.members, idx)
-		gr.nearDocs = deleteFirst(gr.nearDocs, idx)
+		x.members = d.deleteSorted(x.members, idx, id)
+		gr.nearDocs = d.deleteSorted(gr.nearDocs, idx, id)
 		if len(x.members) > 0 {
 			return
 		}
@@ -131,7 +132,7 @@ func (d *Detector) forget(idx uint32) {
 		d.nears[nr] = nearContent{}
 		d.freeNears = append(d.freeNears, nr)
 	} else {
-		gr.members = deleteFirst(gr.members, idx)
+		gr.members = d.deleteSorted(gr.members, idx, id)
 	}
 	if len(gr.members) > 0 || len(gr.near) > 0 {
 		return // the content stays, for its members or near contents
