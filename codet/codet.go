@@ -83,9 +83,9 @@ type Detector struct {
 	// snapshot header; tableFP caches the fingerprint of a frozen table.
 	callerIDF *textproc.IDF
 	tableFP   atomic.Uint64
-	df     []int64 // online document frequencies by term ID
-	nDocs  int64
-	seen   []uint32 // per term ID: stamp of the last document counting it
+	df        []int64 // online document frequencies by term ID
+	nDocs     int64
+	seen      []uint32 // per term ID: stamp of the last document counting it
 
 	nodes     []node
 	freeNodes []uint32
