@@ -103,6 +103,9 @@ type Detector struct {
 	docNear  []uint32   // per dense index: its near content, or noGroup
 	docSpans [][]uint32 // per dense index: sentence offsets (start, end pairs)
 	docOrd   []uint64   // per dense index: position of its Add
+	// per dense index: its position in its member heap, and in its
+	// group's nearDocs heap (members.go)
+	docPos, docPos2 []uint32
 
 	// Arrival order for the time window: queue[head:] holds the positions
 	// of documents added, oldest first (entries of documents removed since
@@ -324,6 +327,8 @@ func (d *Detector) insert(doc detector.Doc) ([]detector.Match, error) {
 		d.docSpans = grow(d.docSpans, int(idx)+1)
 		d.docOrd = grow(d.docOrd, int(idx)+1)
 		d.docNear = grow(d.docNear, int(idx)+1)
+		d.docPos = grow(d.docPos, int(idx)+1)
+		d.docPos2 = grow(d.docPos2, int(idx)+1)
 	}
 	d.docOrd[idx] = d.nextOrd
 	d.queue = append(d.queue, queued{ord: d.nextOrd, idx: idx})
@@ -407,6 +412,7 @@ func (d *Detector) Close() error {
 		d.groups, d.freeGroups, d.bySig = nil, nil, nil
 		d.nears, d.freeNears, d.nearBySig, d.docNear = nil, nil, nil, nil
 		d.docGroup, d.docSpans, d.docOrd, d.queue = nil, nil, nil, nil
+		d.docPos, d.docPos2 = nil, nil
 		d.acc, d.sat, d.stamp, d.touched, d.created = nil, nil, nil, nil, nil
 		d.vocab, d.terms, d.df, d.seen = nil, nil, nil, nil
 		d.pool.drop()

@@ -171,10 +171,10 @@
 // documents cost O(N·L) time plus the output, and O(N) memory (a member
 // entry and the sentence offsets per copy). A further copy of a flood
 // adds no posting: it is found by its content's 128-bit hash, joins the
-// member list of its content (kept sorted by ID: a binary search, and a
-// move of the entries after it, none when IDs arrive in ascending order),
-// and its result reads at most Config.MaxResults members of each list
-// that can make the cut, not the N copies. [Detector.Copies] lists the
+// member list of its content (a heap by ID: O(log N)), and its result
+// walks that heap from its root for the Config.MaxResults smallest IDs
+// (O(k log k) for a cap of k), never the N copies; removing a copy is an
+// O(log N) heap deletion. [Detector.Copies] lists the
 // copies of a document, uncapped; with [CollapseOff] copies are separate
 // contents and Copies scans the contents. [CollapseNear] also represents
 // near-duplicates: one costs the scoring walk of its insertion (at most

@@ -2,6 +2,7 @@ package codet_test
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -225,4 +226,45 @@ func sorted(ms []detector.Match) []detector.Match {
 	out := slices.Clone(ms)
 	slices.SortFunc(out, func(a, b detector.Match) int { return strings.Compare(a.ID, b.ID) })
 	return out
+}
+
+// TestFloodRandomIDs adds and removes copies with IDs in random order, so
+// that the member heaps move entries: every Add returns the
+// Config.MaxResults smallest IDs of the live earlier copies, and Copies
+// all of them in order.
+func TestFloodRandomIDs(t *testing.T) {
+	text := "The storm cut power to forty thousand homes on the northern coast. Ferries to the islands were cancelled."
+	near := text + " Schools stayed closed."
+	for _, c := range []codet.Collapse{codet.CollapseExact, codet.CollapseNear} {
+		d := mustNew(t, codet.Config{Language: "en", MaxResults: 5, Collapse: c})
+		r := rand.New(rand.NewPCG(7, uint64(c)))
+		live := map[string]bool{}
+		order := r.Perm(600)
+		for i, k := range order {
+			id := fmt.Sprintf("x%04d", k)
+			want := append([]string{}, slices.Sorted(maps.Keys(live))...)
+			ms := add(t, d, id, text)
+			// The flood's copies (near documents may rank among them).
+			got := slices.DeleteFunc(ids(ms), func(s string) bool { return s[0] != 'x' })
+			if c == codet.CollapseNear {
+				add(t, d, "n"+id, near) // a near content of the flood
+			} else {
+				require.Len(t, got, min(5, len(want)))
+			}
+			require.Equal(t, want[:len(got)], got, "Add(%s)", id)
+			live[id] = true
+			if i%3 == 2 {
+				gone := want[r.IntN(len(want))]
+				require.NoError(t, d.Remove(gone))
+				delete(live, gone)
+			}
+		}
+		for id := range live {
+			cp, err := d.Copies(id)
+			require.NoError(t, err)
+			want := slices.DeleteFunc(append([]string{}, slices.Sorted(maps.Keys(live))...), func(s string) bool { return s == id })
+			require.Equal(t, want, cp)
+			break
+		}
+	}
 }

@@ -59,9 +59,10 @@ func (d *Detector) containerRuns(es []edge, runs []run) []run {
 
 // emit returns the documents of runs, less document self (noGroup: none),
 // ordered by detector.SortMatches (score descending, then ID) and capped
-// at Config.MaxResults. The runs of one score are merged by ID and the
-// merge stops at the cap, so a run of N documents (a flood of identical
-// copies) costs O(MaxResults · lists), not O(N).
+// at Config.MaxResults. The member heaps of the runs of one score are
+// merged by ID and the merge stops at the cap, so a run of N documents (a
+// flood of identical copies) costs O(k·log k · lists) for a cap of k, not
+// O(N).
 func (d *Detector) emit(runs []run, self uint32) []detector.Match {
 	if len(runs) == 0 {
 		return []detector.Match{}
@@ -75,42 +76,41 @@ func (d *Detector) emit(runs []run, self uint32) []detector.Match {
 		}
 	}
 	out := make([]detector.Match, 0, min(n, limit))
-	type cursor struct {
-		l    []uint32
-		skip uint32
-	}
-	var cur []cursor
+	var cur []heapCursor
 	for i := 0; i < len(runs) && len(out) < limit; {
 		j := i + 1
 		for j < len(runs) && runs[j].score == runs[i].score {
 			j++
 		}
-		cur = cur[:0]
+		k := 0
 		for _, r := range runs[i:j] {
 			for _, l := range r.lists {
-				if len(l) > 0 {
-					cur = append(cur, cursor{l, r.skip})
+				if len(l) == 0 {
+					continue
 				}
+				if k == len(cur) {
+					cur = append(cur, heapCursor{})
+				}
+				cur[k].reset(l, r.skip)
+				k++
 			}
 		}
 		// Merge the lists of the runs of this score by ID, up to the cap.
 		for len(out) < limit {
-			best := -1
-			for k := range cur {
-				if len(cur[k].l) > 0 && (best < 0 || d.docs.ID(cur[k].l[0]) < d.docs.ID(cur[best].l[0])) {
-					best = k
+			best, bm := -1, uint32(0)
+			for c := range cur[:k] {
+				if m, ok := cur[c].peek(); ok && (best < 0 || d.docs.ID(m) < d.docs.ID(bm)) {
+					best, bm = c, m
 				}
 			}
 			if best < 0 {
 				break
 			}
-			c := &cur[best]
-			m := c.l[0]
-			c.l = c.l[1:]
-			if m == self || c.skip != noGroup && d.docNear[m] == c.skip {
+			d.next(&cur[best])
+			if bm == self || cur[best].skip != noGroup && d.docNear[bm] == cur[best].skip {
 				continue
 			}
-			out = append(out, detector.Match{ID: d.docs.ID(m), Score: runs[i].score})
+			out = append(out, detector.Match{ID: d.docs.ID(bm), Score: runs[i].score})
 		}
 		i = j
 	}
@@ -140,7 +140,8 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 // identical to that of the live document id, in ascending ID order,
 // without id; a document without indexable terms has none. It is not
 // capped by Config.MaxResults. With [CollapseExact] and [CollapseNear]
-// the copies share one member list and Copies time is O(copies); with
+// the copies share one member list and Copies time is O(c log c) for c
+// copies; with
 // [CollapseOff] every copy is a content of its own in the tree, and
 // Copies scans them all: O(contents + copies·log copies). It returns an
 // error wrapping [detector.ErrUnknownID] or [detector.ErrClosed].
@@ -173,7 +174,7 @@ func (d *Detector) Copies(id string) ([]string, error) {
 				add(o.members)
 			}
 		}
-		slices.Sort(out)
 	}
+	slices.Sort(out)
 	return out, nil
 }

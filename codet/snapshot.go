@@ -34,7 +34,7 @@ import (
 //	"groups": the free list (count, index:u each, in its order), the count
 //	          of live groups, then per live group in index order:
 //	            members: count, document:u each (its index in "docs"),
-//	                     ascending by ID
+//	                     ascending by ID (in memory a heap by ID)
 //	            scs:f64  signature:u64 u64
 //	            sequences: count, then per sequence end node:u  sentence:u
 //	            containers: count, then group:u  score:f64  near:bool each,
@@ -177,7 +177,7 @@ func (d *Detector) encodeLocked() (secs [len(sectionNames)][]byte, n int) {
 
 	members := func(ms []uint32) {
 		e.Int(len(ms))
-		for _, m := range ms {
+		for _, m := range d.byID(ms) {
 			e.Uvarint(uint64(pos[m]))
 		}
 	}
@@ -313,6 +313,7 @@ func (d *Detector) install(f *Detector) {
 	d.groups, d.freeGroups, d.bySig = f.groups, f.freeGroups, f.bySig
 	d.nears, d.freeNears, d.nearBySig = f.nears, f.freeNears, f.nearBySig
 	d.docGroup, d.docNear, d.docSpans, d.docOrd = f.docGroup, f.docNear, f.docSpans, f.docOrd
+	d.docPos, d.docPos2 = f.docPos, f.docPos2
 	d.queue, d.head, d.stale, d.nextOrd = f.queue, f.head, f.stale, f.nextOrd
 	d.acc, d.sat, d.stamp, d.gen = f.acc, f.sat, f.stamp, f.gen
 	d.stats = f.stats
@@ -412,6 +413,7 @@ func (l *loader) docs(dec *snapshot.Dec) {
 	f.docNear = make([]uint32, 0, n)
 	f.docSpans = make([][]uint32, 0, n)
 	f.docOrd = make([]uint64, 0, n)
+	f.docPos, f.docPos2 = make([]uint32, n), make([]uint32, n)
 	f.queue = make([]queued, 0, n)
 	for k := range n {
 		id := dec.String()
@@ -593,6 +595,7 @@ func (l *loader) members(dec *snapshot.Dec, what string) []uint32 {
 			return nil
 		}
 		l.taken[x] = true
+		f.docPos[x] = uint32(len(out)) // ascending by ID: a valid heap
 		out = append(out, uint32(x))
 	}
 	return out
@@ -807,6 +810,9 @@ func (l *loader) link() error {
 			gr.nearDocs = append(gr.nearDocs, f.nears[nr].members...)
 		}
 		slices.SortFunc(gr.nearDocs, func(a, b uint32) int { return cmp.Compare(f.docs.ID(a), f.docs.ID(b)) })
+		for k, m := range gr.nearDocs { // ascending by ID: a valid heap
+			f.docPos2[m] = uint32(k)
+		}
 	}
 	if f.s.Collapse == CollapseOff {
 		return nil

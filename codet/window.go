@@ -27,7 +27,7 @@ func (d *Detector) Remove(id string) error {
 	if err != nil {
 		return err
 	}
-	d.forget(idx, id)
+	d.forget(idx)
 	d.stale++
 	d.compactQueue()
 	return nil
@@ -98,18 +98,17 @@ func (d *Detector) evictOldest() bool {
 		d.stale = max(d.stale-1, 0)
 		return false // removed by the caller since
 	}
-	id := d.docs.ID(q.idx)
-	if _, err := d.docs.Remove(id); err != nil {
+	if _, err := d.docs.Remove(d.docs.ID(q.idx)); err != nil {
 		return false
 	}
-	d.forget(q.idx, id)
+	d.forget(q.idx)
 	return true
 }
 
-// forget drops document idx, of ID id, from its group (or near content), a near
+// forget drops document idx from its group (or near content), a near
 // content when it was its last document, and the group from the tree when
 // it has neither live documents nor near contents left.
-func (d *Detector) forget(idx uint32, id string) {
+func (d *Detector) forget(idx uint32) {
 	g, nr := d.docGroup[idx], d.docNear[idx]
 	d.docGroup[idx] = noGroup
 	d.docNear[idx] = noGroup
@@ -120,8 +119,8 @@ func (d *Detector) forget(idx uint32, id string) {
 	gr := &d.groups[g]
 	if nr != noGroup {
 		x := &d.nears[nr]
-		x.members = d.deleteSorted(x.members, idx, id)
-		gr.nearDocs = d.deleteSorted(gr.nearDocs, idx, id)
+		x.members = d.heapDel(x.members, idx, d.docPos)
+		gr.nearDocs = d.heapDel(gr.nearDocs, idx, d.docPos2)
 		if len(x.members) > 0 {
 			return
 		}
@@ -132,7 +131,7 @@ func (d *Detector) forget(idx uint32, id string) {
 		d.nears[nr] = nearContent{}
 		d.freeNears = append(d.freeNears, nr)
 	} else {
-		gr.members = d.deleteSorted(gr.members, idx, id)
+		gr.members = d.heapDel(gr.members, idx, d.docPos)
 	}
 	if len(gr.members) > 0 || len(gr.near) > 0 {
 		return // the content stays, for its members or near contents
