@@ -118,6 +118,10 @@ type Detector struct {
 	// onAnalyze, when set (by tests), is called by every analysis.
 	onAnalyze func()
 
+	// ev, during a Query with a full window, is what Add would evict
+	// first (query.go).
+	ev *eviction
+
 	// per-Add scratch, under the lock
 	buf     *seqBuf   // the sequences of the document being added
 	acc     []float64 // per group: CS on active nodes

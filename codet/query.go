@@ -34,9 +34,13 @@ var (
 // scoring scratch of Add); the analysis, and with frozen weights the
 // sequences, are built before the lock is taken. With a time window
 // (Config.Window) that is full, Add would first remove the oldest
-// documents, which changes the tree, the stored relations and possibly
-// the vocabulary; Query then answers from a private copy of the index
-// (made as a snapshot is), at a cost of O(index size).
+// document: Query leaves out what that removal would drop (the
+// document, and its content's visitor entries and relations when it was
+// the content's last document), at the cost of the removal's walk. When
+// that removal would also compact the node array and the vocabulary
+// (about once per 16,384 nodes or terms freed or added), which renumbers
+// terms, Query answers from a private copy of the index (made as a
+// snapshot is), at O(index size).
 //
 // Query returns an error wrapping [detector.ErrTooLarge] for a text over
 // Config.MaxTextBytes, before it reads the text, or [detector.ErrClosed].
@@ -69,7 +73,15 @@ func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
 		}
 	}
 	if d.s.Window > 0 && d.docs.Len() >= d.s.Window {
-		return d.queryCopy(doc, self)
+		ev := d.evictees()
+		switch {
+		case len(ev.docs) == d.docs.Len():
+			return []detector.Match{}, nil // Add would find the detector empty
+		case ev.compacts:
+			return d.queryCopy(doc, self)
+		}
+		d.ev = ev
+		defer func() { d.ev = nil }()
 	}
 	d.nextGen()
 	if w.epoch != d.epoch { // the vocabulary was compacted
@@ -100,10 +112,10 @@ func (d *Detector) queryLocked(self uint32) []detector.Match {
 		return []detector.Match{}
 	}
 	if d.s.Collapse != CollapseOff {
-		if g, ok := d.bySig[b.sig]; ok {
+		if g, ok := d.bySig[b.sig]; ok && (d.ev == nil || !d.ev.groups[g]) {
 			return d.emit(d.runsOf(g, noGroup, nil), self)
 		}
-		if nr, ok := d.nearBySig[b.sig]; ok {
+		if nr, ok := d.nearBySig[b.sig]; ok && (d.ev == nil || !d.ev.nears[nr]) {
 			return d.emit(d.runsOf(d.nears[nr].g, nr, nil), self)
 		}
 	}
@@ -231,4 +243,105 @@ func (d *Detector) queryCopy(doc detector.Doc, self uint32) ([]detector.Match, e
 		ms = ms[:d.s.MaxResults]
 	}
 	return ms, nil
+}
+
+// eviction is what Add would remove first from a full window: the
+// oldest live documents, the contents and near contents left without a
+// document (the groups purged from the tree), and whether a purge would
+// compact the node array and the vocabulary ([Detector.maybeCompact]).
+type eviction struct {
+	docs     map[uint32]bool
+	groups   map[uint32]bool
+	nears    map[uint32]bool
+	compacts bool
+}
+
+// evictees returns what Add would evict now. The caller holds the lock.
+func (d *Detector) evictees() *eviction {
+	ev := &eviction{docs: map[uint32]bool{}, groups: map[uint32]bool{}, nears: map[uint32]bool{}}
+	n := d.docs.Len()
+	for _, q := range d.queue[d.head:] {
+		if n < d.s.Window {
+			break
+		}
+		if d.docs.Live(q.idx) && d.docOrd[q.idx] == q.ord {
+			ev.docs[q.idx] = true
+			n--
+		}
+	}
+	// Near contents and groups left without a document.
+	gone := func(members []uint32) bool {
+		for _, m := range members {
+			if !ev.docs[m] {
+				return false
+			}
+		}
+		return true
+	}
+	for idx := range ev.docs {
+		g, nr := d.docGroup[idx], d.docNear[idx]
+		if g == noGroup || ev.groups[g] {
+			continue
+		}
+		if nr != noGroup && !ev.nears[nr] && gone(d.nears[nr].members) {
+			ev.nears[nr] = true
+		}
+		gr := &d.groups[g]
+		if !gone(gr.members) {
+			continue
+		}
+		purged := true
+		for _, x := range gr.near {
+			if !ev.nears[x] {
+				if !gone(d.nears[x].members) {
+					purged = false
+					break
+				}
+				ev.nears[x] = true
+			}
+		}
+		if purged {
+			ev.groups[g] = true
+		}
+	}
+	if len(ev.groups) == 0 {
+		return ev
+	}
+	// The nodes the purges free: those whose every visit is by a purged
+	// group.
+	left := map[uint32]uint32{}
+	freed := 0
+	for g := range ev.groups {
+		for _, e := range d.groups[g].ends {
+			for c := e; c != 0; c = d.nodes[c].parent {
+				r, ok := left[c]
+				if !ok {
+					r = d.nodes[c].refs
+				}
+				r--
+				left[c] = r
+				if r == 0 {
+					freed++
+				}
+			}
+		}
+	}
+	live := len(d.nodes) - 1 - len(d.freeNodes) - freed
+	ev.compacts = len(d.terms) > d.termsAt || len(d.freeNodes)+freed > live+compactSlack
+	return ev
+}
+
+// visitors returns the length of node nd's visitor list, less the
+// entries of groups a Query's eviction purges.
+func (d *Detector) visitors(nd *node) int {
+	if d.ev == nil || len(d.ev.groups) == 0 {
+		return len(nd.vis)
+	}
+	n := 0
+	for _, v := range nd.vis {
+		if !d.ev.groups[v.g] {
+			n++
+		}
+	}
+	return n
 }

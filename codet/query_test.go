@@ -36,6 +36,8 @@ func TestQueryChangesNothing(t *testing.T) {
 		{Language: "en", IDF: codet.IDFOnline, Collapse: codet.CollapseNear},
 		{Language: "en", Collapse: codet.CollapseOff, Mode: codet.ModePairwise, ETL: 0.3},
 		{Language: "en", IDF: codet.IDFOnline, Window: 20, NodeLimit: 3},
+		{Language: "en", Collapse: codet.CollapseNear, Window: 15},
+		{Language: "en", Collapse: codet.CollapseOff, Window: 9, MaxResults: 3},
 	} {
 		t.Run(fmt.Sprintf("%+v", cfg), func(t *testing.T) {
 			d := mustNew(t, cfg)

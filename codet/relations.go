@@ -107,7 +107,8 @@ func (d *Detector) emit(runs []run, self uint32) []detector.Match {
 				break
 			}
 			d.next(&cur[best])
-			if bm == self || cur[best].skip != noGroup && d.docNear[bm] == cur[best].skip {
+			if bm == self || cur[best].skip != noGroup && d.docNear[bm] == cur[best].skip ||
+				d.ev != nil && d.ev.docs[bm] {
 				continue
 			}
 			out = append(out, detector.Match{ID: d.docs.ID(bm), Score: runs[i].score})

@@ -481,3 +481,40 @@ func TestConcurrentSnapshot(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestQueryCopy checks the path Query takes when the eviction of a full
+// window would compact the index: the answer of a private copy equals
+// what Add then returns.
+func TestQueryCopy(t *testing.T) {
+	docs := synth.Docs(60, synth.Config{Seed: 4, VariantRate: 0.7, Vocabulary: 1500})
+	for _, cfg := range []Config{
+		{Language: "en", Window: 10},
+		{Language: "en", Window: 7, IDF: IDFOnline, Collapse: CollapseNear},
+	} {
+		d := build(t, cfg, nil)
+		for i, doc := range docs {
+			if i%4 == 3 {
+				doc.Text = docs[i/2].Text
+			}
+			before := encode(t, d)
+			d.mu.Lock()
+			self := noGroup
+			if i%5 == 0 && d.docs.Len() > 0 { // the ID of a live document
+				self = d.queue[len(d.queue)-1].idx
+				doc.ID = d.docs.ID(self)
+			}
+			q, err := d.queryCopy(doc, self)
+			d.mu.Unlock()
+			require.NoError(t, err)
+			require.Equal(t, before, encode(t, d))
+			if self != noGroup {
+				doc.ID = fmt.Sprintf("new%d", i)
+			}
+			ms, err := d.Add(doc)
+			require.NoError(t, err)
+			if self == noGroup {
+				require.Equal(t, ms, q, "Add(%s)", doc.ID)
+			}
+		}
+	}
+}

@@ -92,10 +92,13 @@ func (d *Detector) probe() float64 {
 		// A deactivated node, or one this visit deactivates, scores its
 		// sample into d.sat, which only the near-duplicate rule reads.
 		acc := d.acc
-		if !nd.active || len(nd.vis) >= d.s.limit {
+		if !nd.active || d.visitors(nd) >= d.s.limit {
 			acc = d.sat
 		}
 		for _, v := range nd.vis {
+			if d.ev != nil && d.ev.groups[v.g] {
+				continue // evicted before this Add (Query)
+			}
 			// IncreaseSimilarity(d_i, d_j, word, depth): cs[i][j] += imp.
 			// The symmetric cs[j][i] is the same number, kept once.
 			var inc float64
