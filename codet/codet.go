@@ -103,8 +103,8 @@ type Detector struct {
 	docNear  []uint32   // per dense index: its near content, or noGroup
 	docSpans [][]uint32 // per dense index: sentence offsets (start, end pairs)
 	docOrd   []uint64   // per dense index: position of its Add
-	// per dense index: its position in its member heap, and in its
-	// group's nearDocs heap (members.go)
+	// per dense index: its position in its member heap, and with
+	// CollapseNear in its group's nearDocs heap (members.go)
 	docPos, docPos2 []uint32
 
 	// Arrival order for the time window: queue[head:] holds the positions
@@ -231,7 +231,8 @@ func (d *Detector) Weights() string {
 // the ≤ PSC·DT nodes of each sentence), L the text length; each list holds
 // at most NodeLimit entries, so Add is O(L + s·PSC·DT·NodeLimit) for s
 // sentences, plus the output. A copy of a live document's content
-// ([CollapseExact]) costs O(L) plus the output.
+// ([CollapseExact]) costs O(L + log N) for N copies, plus the output
+// (at most Config.MaxResults matches, read from the top of a heap).
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	// The cheap checks first (closed, empty ID, size, duplicate ID), so a
 	// text that will be refused is never analysed; they are made again
@@ -332,7 +333,9 @@ func (d *Detector) insert(doc detector.Doc) ([]detector.Match, error) {
 		d.docOrd = grow(d.docOrd, int(idx)+1)
 		d.docNear = grow(d.docNear, int(idx)+1)
 		d.docPos = grow(d.docPos, int(idx)+1)
-		d.docPos2 = grow(d.docPos2, int(idx)+1)
+		if d.s.Collapse == CollapseNear {
+			d.docPos2 = grow(d.docPos2, int(idx)+1)
+		}
 	}
 	d.docOrd[idx] = d.nextOrd
 	d.queue = append(d.queue, queued{ord: d.nextOrd, idx: idx})

@@ -237,7 +237,7 @@
 // handful in news, where word sorting puts rare words at the top of the
 // tree: §5.2.3), plus the output. Containers is O(output). Remove is
 // O(s·PSC·DT·v + relations) for the last document of a content in the
-// tree, and O(members) otherwise. Matched is O((|S_A| + |S_C|)·DT). Memory is O(distinct nodes + visitor entries +
+// tree, and O(log members) otherwise. Matched is O((|S_A| + |S_C|)·DT). Memory is O(distinct nodes + visitor entries +
 // relations + terms) for the live documents: Remove frees a content's
 // visitor entries, its relations and every node no live document visits;
 // the node array, its map and the term vocabulary are compacted when at

@@ -413,7 +413,10 @@ func (l *loader) docs(dec *snapshot.Dec) {
 	f.docNear = make([]uint32, 0, n)
 	f.docSpans = make([][]uint32, 0, n)
 	f.docOrd = make([]uint64, 0, n)
-	f.docPos, f.docPos2 = make([]uint32, n), make([]uint32, n)
+	f.docPos = make([]uint32, n)
+	if f.s.Collapse == CollapseNear {
+		f.docPos2 = make([]uint32, n)
+	}
 	f.queue = make([]queued, 0, n)
 	for k := range n {
 		id := dec.String()
