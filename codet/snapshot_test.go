@@ -243,13 +243,17 @@ func TestSnapshotSize(t *testing.T) {
 
 // smallSnapshot is a snapshot of two copies, a near copy and a document
 // without terms, with online weights (a table in the snapshot).
+const smallText = "The storm cut power to forty thousand homes on the northern coast. Ferries to the islands were cancelled on Monday."
+
 func smallSnapshot(t testing.TB) (Config, []byte) {
-	cfg := Config{Language: "en", IDF: IDFOnline, Collapse: CollapseNear}
+	cfg := Config{Language: "en", IDF: IDFOnline, Collapse: CollapseNear, NodeLimit: 2}
 	d := build(t, cfg, nil)
-	text := "The storm cut power to forty thousand homes on the northern coast. Ferries to the islands were cancelled on Monday."
+	text := smallText
 	for _, doc := range []detector.Doc{
 		{ID: "a", Text: text}, {ID: "b", Text: text},
 		{ID: "c", Text: text + " Schools stayed closed."}, {ID: "e", Text: "..."},
+		{ID: "f", Text: "Ferries to the islands were cancelled on Monday. The storm cut power."},
+		{ID: "g", Text: "Power was cut to homes on the coast."},
 	} {
 		_, err := d.Add(doc)
 		require.NoError(t, err)
@@ -281,16 +285,17 @@ func TestSnapshotDamage(t *testing.T) {
 	}
 	_, err := d.ReadFrom(bytes.NewReader(snap))
 	require.NoError(t, err)
-	assert.Equal(t, 4, d.Len())
+	assert.Equal(t, 6, d.Len())
 }
 
 func TestSnapshotMismatch(t *testing.T) {
 	_, snap := smallSnapshot(t)
 	for field, other := range map[string]Config{
-		"ETL":        {Language: "en", IDF: IDFOnline, Collapse: CollapseNear, ETL: 0.5},
-		"Collapse":   {Language: "en", IDF: IDFOnline},
-		"IDF":        {Language: "en", Collapse: CollapseNear},
-		"MaxResults": {Language: "en", IDF: IDFOnline, Collapse: CollapseNear, MaxResults: 5},
+		"ETL":        {Language: "en", IDF: IDFOnline, Collapse: CollapseNear, NodeLimit: 2, ETL: 0.5},
+		"Collapse":   {Language: "en", IDF: IDFOnline, NodeLimit: 2},
+		"IDF":        {Language: "en", Collapse: CollapseNear, NodeLimit: 2},
+		"MaxResults": {Language: "en", IDF: IDFOnline, Collapse: CollapseNear, NodeLimit: 2, MaxResults: 5},
+		"NodeLimit":  {Language: "en", IDF: IDFOnline, Collapse: CollapseNear},
 	} {
 		d := build(t, other, nil)
 		_, err := d.ReadFrom(bytes.NewReader(snap))
@@ -366,7 +371,7 @@ func TestSnapshotV1(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, stored, snap, "the encoding of the same documents has changed: a new layout needs a new KindVersion")
 	d := load(t, cfg, nil, stored)
-	assert.Equal(t, 4, d.Len())
+	assert.Equal(t, 6, d.Len())
 	cp, err := d.Copies("a")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"b"}, cp)
@@ -374,7 +379,7 @@ func TestSnapshotV1(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, ms)
 	assert.Equal(t, detector.Match{ID: "b", Score: 1}, ms[0])
-	ms, err = d.Add(detector.Doc{ID: "f", Text: "The storm cut power to forty thousand homes on the northern coast. Ferries to the islands were cancelled on Monday."})
+	ms, err = d.Add(detector.Doc{ID: "h", Text: smallText})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"a", "b"}, idsOf(ms)[:2])
 }
@@ -385,6 +390,74 @@ func idsOf(ms []detector.Match) []string {
 		out = append(out, m.ID)
 	}
 	return out
+}
+
+// readPayloads frames the section payloads with valid checksums (the
+// trailer counting what they hold when they load) and reads them: a
+// rejected snapshot wraps ErrSnapshot and leaves the detector empty; an
+// accepted one re-encodes to the same bytes and takes further Queries,
+// Adds, Copies and Removes.
+func readPayloads(t *testing.T, cfg Config, secs [len(sectionNames)][]byte) {
+	fresh := build(t, cfg, nil)
+	if err := fresh.load(secs, 0); err != nil {
+		require.ErrorIs(t, err, detector.ErrSnapshot)
+	}
+	var framed bytes.Buffer
+	w := snapshot.NewWriter(&framed, fresh.header())
+	for i, p := range secs {
+		w.Section(sectionNames[i], p)
+	}
+	_, err := w.Finish(uint64(fresh.docs.Len()))
+	require.NoError(t, err)
+	readAndUse(t, cfg, framed.Bytes())
+}
+
+func readAndUse(t *testing.T, cfg Config, in []byte) {
+	d := build(t, cfg, nil)
+	_, err := d.ReadFrom(bytes.NewReader(in))
+	if err != nil {
+		require.ErrorIs(t, err, detector.ErrSnapshot)
+		require.Zero(t, d.Len(), "a rejected snapshot leaves the detector empty")
+		return
+	}
+	require.Equal(t, in, encode(t, d), "an accepted snapshot re-encodes to the same bytes")
+	for _, text := range []string{smallText, "The storm cut power.", smallText + " Schools stayed closed.", "..."} {
+		_, err = d.Query(detector.Doc{Text: text})
+		require.NoError(t, err)
+		_, err = d.Add(detector.Doc{ID: "fuzz-" + text, Text: text})
+		require.NoError(t, err)
+	}
+	for _, id := range []string{"a", "b", "c", "e", "fuzz-..."} {
+		if _, err := d.Containers(id); err == nil {
+			_, err = d.Copies(id)
+			require.NoError(t, err)
+			_, err = d.Matched("fuzz-The storm cut power.", id)
+			require.NoError(t, err)
+			require.NoError(t, d.Remove(id))
+		}
+	}
+	_, err = d.Expire(d.Position())
+	require.NoError(t, err)
+}
+
+// TestSnapshotPayloadDamage changes every byte of every section of a small
+// snapshot behind valid framing, so that the checks of the decoder, not
+// the checksums, must catch it: each change is refused or, when it still
+// describes a consistent index, loads into a detector that works.
+func TestSnapshotPayloadDamage(t *testing.T) {
+	cfg, snap := smallSnapshot(t)
+	d := load(t, cfg, nil, snap)
+	secs, _ := d.encodeLocked()
+	for i := range secs {
+		for k := range secs[i] {
+			for _, x := range []byte{0x01, 0x02, 0x80, 0xff} {
+				bad := secs
+				bad[i] = bytes.Clone(secs[i])
+				bad[i][k] ^= x
+				readPayloads(t, cfg, bad)
+			}
+		}
+	}
 }
 
 // FuzzReadFrom feeds ReadFrom arbitrary streams, and arbitrary section
@@ -399,47 +472,8 @@ func FuzzReadFrom(f *testing.F) {
 	f.Add(snap, secs[0], secs[1], secs[2], secs[3], secs[4])
 	f.Add([]byte("NEARDUP\x00"), []byte{0}, []byte{0}, []byte{0}, []byte{0, 0}, []byte{0, 0})
 	f.Fuzz(func(t *testing.T, raw, state, terms, docs, nodes, groups []byte) {
-		read := func(in []byte) error {
-			d := build(t, cfg, nil)
-			_, err := d.ReadFrom(bytes.NewReader(in))
-			if err != nil {
-				require.ErrorIs(t, err, detector.ErrSnapshot)
-				require.Zero(t, d.Len(), "a rejected snapshot leaves the detector empty")
-				return err
-			}
-			require.Equal(t, in, encode(t, d), "an accepted snapshot re-encodes to the same bytes")
-			for _, text := range []string{"The storm cut power.", "Ferries to the islands were cancelled on Monday.", "..."} {
-				_, err = d.Query(detector.Doc{Text: text})
-				require.NoError(t, err)
-				_, err = d.Add(detector.Doc{ID: "fuzz-" + text, Text: text})
-				require.NoError(t, err)
-			}
-			for _, id := range []string{"a", "b", "c", "e"} {
-				if _, err := d.Containers(id); err == nil {
-					_, err = d.Copies(id)
-					require.NoError(t, err)
-					require.NoError(t, d.Remove(id))
-				}
-			}
-			return nil
-		}
-		_ = read(raw)
-		// The payloads behind valid framing, with the trailer's count of
-		// what they hold when they load.
-		fresh := build(t, cfg, nil)
-		derr := fresh.load([len(sectionNames)][]byte{state, terms, docs, nodes, groups}, 0)
-		count := uint64(fresh.docs.Len())
-		var framed bytes.Buffer
-		w := snapshot.NewWriter(&framed, build(t, cfg, nil).header())
-		for i, p := range [][]byte{state, terms, docs, nodes, groups} {
-			w.Section(sectionNames[i], p)
-		}
-		_, err := w.Finish(count)
-		require.NoError(t, err)
-		if derr != nil {
-			require.ErrorIs(t, derr, detector.ErrSnapshot)
-		}
-		_ = read(framed.Bytes())
+		readAndUse(t, cfg, raw)
+		readPayloads(t, cfg, [len(sectionNames)][]byte{state, terms, docs, nodes, groups})
 	})
 }
 
