@@ -220,7 +220,7 @@ func TestIdenticalDocuments(t *testing.T) {
 	text := strings.Repeat("The storm cut power to forty thousand homes on the northern coast. ", 3) +
 		"Ferries to the islands were cancelled."
 	t.Run("Collapse", func(t *testing.T) {
-		d := mustNew(t, codet.Config{Language: "en"})
+		d := mustNew(t, codet.Config{Language: "en", MaxResults: n})
 		for i := range n {
 			ms := add(t, d, fmt.Sprintf("c%04d", i), text)
 			require.Len(t, ms, i)

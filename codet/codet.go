@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
@@ -78,9 +79,13 @@ type Detector struct {
 	// one kept in df/nDocs.
 	idf    *textproc.IDF
 	frozen bool
-	df     []int64 // online document frequencies by term ID
-	nDocs  int64
-	seen   []uint32 // per term ID: stamp of the last document counting it
+	// callerIDF is the table given to NewWithIDF (nil for New), for the
+	// snapshot header; tableFP caches the fingerprint of a frozen table.
+	callerIDF *textproc.IDF
+	tableFP   atomic.Uint64
+	df        []int64 // online document frequencies by term ID
+	nDocs     int64
+	seen      []uint32 // per term ID: stamp of the last document counting it
 
 	nodes     []node
 	freeNodes []uint32
@@ -98,6 +103,9 @@ type Detector struct {
 	docNear  []uint32   // per dense index: its near content, or noGroup
 	docSpans [][]uint32 // per dense index: sentence offsets (start, end pairs)
 	docOrd   []uint64   // per dense index: position of its Add
+	// per dense index: its position in its member heap, and with
+	// CollapseNear in its group's nearDocs heap (members.go)
+	docPos, docPos2 []uint32
 
 	// Arrival order for the time window: queue[head:] holds the positions
 	// of documents added, oldest first (entries of documents removed since
@@ -109,6 +117,10 @@ type Detector struct {
 
 	// onAnalyze, when set (by tests), is called by every analysis.
 	onAnalyze func()
+
+	// ev, during a Query with a full window, is what Add would evict
+	// first (query.go).
+	ev *eviction
 
 	// per-Add scratch, under the lock
 	buf     *seqBuf   // the sequences of the document being added
@@ -155,6 +167,7 @@ func NewWithIDF(cfg Config, idf *textproc.IDF) (*Detector, error) {
 }
 
 func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
+	caller := idf
 	s, err := cfg.resolve()
 	if err != nil {
 		return nil, err
@@ -173,6 +186,7 @@ func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
 		vocab:     make(map[string]uint32),
 		termsAt:   compactSlack,
 		idf:       idf,
+		callerIDF: caller,
 		frozen:    idf != nil && idf.Frozen(),
 		nodes:     []node{{}}, // the virtual root
 		children:  make(map[uint64]uint32),
@@ -217,7 +231,8 @@ func (d *Detector) Weights() string {
 // the ≤ PSC·DT nodes of each sentence), L the text length; each list holds
 // at most NodeLimit entries, so Add is O(L + s·PSC·DT·NodeLimit) for s
 // sentences, plus the output. A copy of a live document's content
-// ([CollapseExact]) costs O(L) plus the output.
+// ([CollapseExact]) costs O(L + log N) for N copies, plus the output
+// (at most Config.MaxResults matches, read from the top of a heap).
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	// The cheap checks first (closed, empty ID, size, duplicate ID), so a
 	// text that will be refused is never analysed; they are made again
@@ -317,6 +332,10 @@ func (d *Detector) insert(doc detector.Doc) ([]detector.Match, error) {
 		d.docSpans = grow(d.docSpans, int(idx)+1)
 		d.docOrd = grow(d.docOrd, int(idx)+1)
 		d.docNear = grow(d.docNear, int(idx)+1)
+		d.docPos = grow(d.docPos, int(idx)+1)
+		if d.s.Collapse == CollapseNear {
+			d.docPos2 = grow(d.docPos2, int(idx)+1)
+		}
 	}
 	d.docOrd[idx] = d.nextOrd
 	d.queue = append(d.queue, queued{ord: d.nextOrd, idx: idx})
@@ -400,6 +419,7 @@ func (d *Detector) Close() error {
 		d.groups, d.freeGroups, d.bySig = nil, nil, nil
 		d.nears, d.freeNears, d.nearBySig, d.docNear = nil, nil, nil, nil
 		d.docGroup, d.docSpans, d.docOrd, d.queue = nil, nil, nil, nil
+		d.docPos, d.docPos2 = nil, nil
 		d.acc, d.sat, d.stamp, d.touched, d.created = nil, nil, nil, nil, nil
 		d.vocab, d.terms, d.df, d.seen = nil, nil, nil, nil
 		d.pool.drop()

@@ -230,6 +230,7 @@ func TestConfigEffective(t *testing.T) {
 		SuffixCount: codet.DefaultSuffixCount, ETL: codet.DefaultETL, MinScore: codet.DefaultMinScore,
 		NodeLimit: codet.DefaultNodeLimit, CollapseThreshold: codet.DefaultCollapseThreshold,
 		MaxTextBytes: detector.DefaultMaxTextBytes, Content: codet.DefaultContent,
+		MaxResults: detector.DefaultMaxResults,
 	}
 	assert.Equal(t, want, d.Config())
 	again := mustNew(t, d.Config())

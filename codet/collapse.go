@@ -4,7 +4,6 @@ package codet
 // (CollapseExact) and near-duplicates (CollapseNear), Varol 2012 §3.3.1.
 
 import (
-	"cmp"
 	"math"
 	"slices"
 )
@@ -13,7 +12,7 @@ import (
 // documents collapsed into it ([CollapseExact]). All members have the same
 // sequences, hence the same SCS and the same relations.
 type group struct {
-	members []uint32 // dense document indexes, sorted by ID
+	members []uint32 // dense document indexes, a heap by ID (members.go)
 	ends    []uint32 // deepest node of each sequence, in sequence order
 	sent    []uint32 // sentence ordinal of each sequence
 	scs     float64
@@ -26,7 +25,7 @@ type group struct {
 	// ([CollapseNear]), indexes into Detector.nears. A group stays in the
 	// tree while it has live members or near contents.
 	near []uint32
-	// nearDocs are the documents of all near contents, sorted by ID.
+	// nearDocs are the documents of all near contents, a heap by ID.
 	nearDocs []uint32
 }
 
@@ -34,7 +33,7 @@ type group struct {
 // of ([CollapseNear]): it is not in the tree. Its sequences are kept for
 // [Detector.Matched].
 type nearContent struct {
-	members []uint32 // dense document indexes, sorted by ID
+	members []uint32 // dense document indexes, a heap by ID
 	g       uint32   // the representative group
 	// fwd is CS(R, d)/SCS(d) (the representative contains d), rev is
 	// CS(R, d)/SCS(R) (d contains the representative), both measured at
@@ -94,15 +93,14 @@ func (d *Detector) newNear(r uint32, sig [2]uint64, fwd, rev float64) uint32 {
 	return nr
 }
 
-// joinNear adds document idx to near content nr, keeping members sorted
-// by ID.
+// joinNear adds document idx to near content nr.
 func (d *Detector) joinNear(nr, idx uint32) {
 	x := &d.nears[nr]
-	x.members = d.insertSorted(x.members, idx)
+	x.members = d.heapAdd(x.members, idx, d.docPos)
 	d.docNear[idx] = nr
 	d.docGroup[idx] = x.g
 	gr := &d.groups[x.g]
-	gr.nearDocs = d.insertSorted(gr.nearDocs, idx)
+	gr.nearDocs = d.heapAdd(gr.nearDocs, idx, d.docPos2)
 }
 
 func (d *Detector) newGroup() uint32 {
@@ -119,18 +117,9 @@ func (d *Detector) newGroup() uint32 {
 	return g
 }
 
-// join adds document idx to group g, keeping members sorted by ID.
+// join adds document idx to group g.
 func (d *Detector) join(g, idx uint32) {
 	gr := &d.groups[g]
-	gr.members = d.insertSorted(gr.members, idx)
+	gr.members = d.heapAdd(gr.members, idx, d.docPos)
 	d.docGroup[idx] = g
-}
-
-// insertSorted inserts document idx into members, sorted by ID.
-func (d *Detector) insertSorted(members []uint32, idx uint32) []uint32 {
-	id := d.docs.ID(idx)
-	k, _ := slices.BinarySearchFunc(members, id, func(m uint32, id string) int {
-		return cmp.Compare(d.docs.ID(m), id)
-	})
-	return slices.Insert(members, k, idx)
 }

@@ -226,9 +226,12 @@ type Config struct {
 	// ([IDFReference], the default) or an online table ([IDFOnline]).
 	// [NewWithIDF] ignores it.
 	IDF IDFSource
-	// MaxResults caps the matches Add and Containers return (the
-	// strongest first); 0 means no cap. It bounds the output of the
-	// identical-documents worst case.
+	// MaxResults caps the matches Add, Containers and Query return (the
+	// strongest first, ties by smallest ID: detector.SortMatches); 0 means
+	// detector.DefaultMaxResults and a negative value is rejected. It
+	// bounds the output of the identical-documents worst case; an Add in a
+	// flood of identical copies reads only the members that make the cut.
+	// [Detector.Copies] is not capped.
 	MaxResults int
 	// MaxTextBytes is the largest text Add accepts; 0 means
 	// [detector.DefaultMaxTextBytes].
@@ -272,6 +275,7 @@ func (c *Config) setDefaults() {
 	c.NodeLimit = cmp.Or(c.NodeLimit, DefaultNodeLimit)
 	c.CollapseThreshold = cmp.Or(c.CollapseThreshold, DefaultCollapseThreshold)
 	c.MaxTextBytes = cmp.Or(c.MaxTextBytes, detector.DefaultMaxTextBytes)
+	c.MaxResults = cmp.Or(c.MaxResults, detector.DefaultMaxResults)
 	c.Content = cmp.Or(c.Content, DefaultContent)
 	c.Stemmer = cmp.Or(c.Stemmer, textproc.StemPrefix)
 	c.PrefixLen = cmp.Or(c.PrefixLen, textproc.DefaultPrefixLen)
@@ -308,7 +312,7 @@ func (c *Config) validate() error {
 	case c.Window < 0:
 		return bad("Window (%d) must be ≥ 0", c.Window)
 	case c.MaxResults < 0:
-		return bad("MaxResults (%d) must be ≥ 0", c.MaxResults)
+		return bad("MaxResults (%d) must be ≥ 0 (0: the default)", c.MaxResults)
 	case c.MaxTextBytes < 0:
 		return bad("MaxTextBytes (%d) must be ≥ 0", c.MaxTextBytes)
 	case c.PrefixLen < 0 || c.PrefixLen > 1000:

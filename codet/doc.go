@@ -156,8 +156,11 @@
 // s·PSC·DT visitor entries and nodes: N documents cost
 // O(N·(L + s·PSC·DT·NodeLimit)) time and memory, linear in N, plus the
 // output (the O(N²) of §3.3.1 is the unlimited case, NodeLimit < 0, with
-// CollapseOff). Config.MaxResults caps the output, which is O(N) per Add
-// when N documents contain each other.
+// CollapseOff). Config.MaxResults (default detector.DefaultMaxResults,
+// 100) caps the output of Add, Containers and Query, which would be O(N)
+// per Add when N documents contain each other: the results are ordered by
+// detector.SortMatches (score descending, ties by smallest ID), and the
+// member lists of one score, sorted by ID, are merged only up to the cap.
 //
 // Collapsing (the thesis's remedy of §3.3.1) lowers the constant for the
 // documents it represents. [CollapseExact] keeps one content per set of
@@ -166,7 +169,14 @@
 // stored relation; its relations are those of its representative, which
 // are exactly the ones the tree would compute for it. So N identical
 // documents cost O(N·L) time plus the output, and O(N) memory (a member
-// entry and the sentence offsets per copy). [CollapseNear] also represents
+// entry and the sentence offsets per copy). A further copy of a flood
+// adds no posting: it is found by its content's 128-bit hash, joins the
+// member list of its content (a heap by ID: O(log N)), and its result
+// walks that heap from its root for the Config.MaxResults smallest IDs
+// (O(k log k) for a cap of k), never the N copies; removing a copy is an
+// O(log N) heap deletion. [Detector.Copies] lists the
+// copies of a document, uncapped; with [CollapseOff] copies are separate
+// contents and Copies scans the contents. [CollapseNear] also represents
 // near-duplicates: one costs the scoring walk of its insertion (at most
 // s·PSC·DT·NodeLimit increments) and the output, and adds no visitor
 // entry, no node and no stored relation, only its O(s·PSC·DT) sequences
@@ -182,6 +192,42 @@
 // frees the document's visitor entries, its stored relations and the
 // nodes no live document visits any more.
 //
+// # Query
+//
+// [Detector.Query] returns what Add would return for a document at that
+// moment, without storing it: it runs the scoring walk of Add against the
+// tree and decides the relations as Add would, but inserts nothing,
+// interns no term (a term the vocabulary lacks gets, for that Query only,
+// the ID Add would give it), and with online weights counts the
+// document's terms in a copy of their frequencies that is dropped; Stats
+// does not count its increments. With a full time window (Config.Window),
+// where Add would first remove the oldest documents, Query answers from a
+// private copy of the index, at O(index) cost.
+//
+// # Snapshots
+//
+// [Detector.WriteTo] and [Detector.ReadFrom] save and load the live
+// index (detector.Persister), so a service survives a restart without
+// analysing its texts again. A snapshot holds no text: per live
+// document, its ID, its position in the arrival order and its sentence
+// offsets (for Matched); the corpus tree as it is (each node's parent,
+// term, active flag and visitor list in arrival order, so the samples of
+// deactivated nodes are kept), the node and content arrays with their
+// free lists (their numbering fixes the order of floating-point sums and
+// of ties, so a restored detector answers with the same scores to the
+// last bit), each content's members, SCS, signature, sequence ends and
+// stored relations, the near-duplicate contents with their sequences,
+// the vocabulary in ID order, and with online weights N and the document
+// frequencies; and Stats' counters. Node depths, reference and visitor
+// counts, the children map, reverse relations and the signature maps are
+// rebuilt on read. The idf table is not stored: the header carries the
+// fingerprint of a caller's table (NewWithIDF) or of the embedded
+// reference table of the language, and ReadFrom refuses a detector built
+// with another. The restored detector answers every later Add, Query,
+// Containers, Copies, Matched, Remove and Expire exactly as the saved one
+// would. Layout: the comment at the top of snapshot.go; format:
+// docs/snapshot.md in the repository.
+//
 // # Complexity
 //
 // Add is O(L + s·PSC·DT·v) for a text of L bytes with s sentences (in
@@ -191,7 +237,7 @@
 // handful in news, where word sorting puts rare words at the top of the
 // tree: §5.2.3), plus the output. Containers is O(output). Remove is
 // O(s·PSC·DT·v + relations) for the last document of a content in the
-// tree, and O(members) otherwise. Matched is O((|S_A| + |S_C|)·DT). Memory is O(distinct nodes + visitor entries +
+// tree, and O(log members) otherwise. Matched is O((|S_A| + |S_C|)·DT). Memory is O(distinct nodes + visitor entries +
 // relations + terms) for the live documents: Remove frees a content's
 // visitor entries, its relations and every node no live document visits;
 // the node array, its map and the term vocabulary are compacted when at

@@ -1,6 +1,7 @@
 package codet_test
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/seed-9ef9c1df/neardup/codet"
@@ -82,4 +83,42 @@ func ExampleDetector_Matched() {
 	// Output:
 	// "The central bank raised its benchmark rate by half a point on Wednesday." 1.00
 	// "Governor Elena Marsh said inflation had spread to rents and services." 1.00
+}
+
+// A detector saved with WriteTo and loaded with ReadFrom into a new one
+// (same Config) answers as the original.
+func ExampleDetector_WriteTo() {
+	d, err := codet.New(codet.Config{Language: "en"})
+	if err != nil {
+		panic(err)
+	}
+	d.Add(detector.Doc{ID: "report", Text: report})
+	d.Add(detector.Doc{ID: "wire", Text: report})
+	var saved bytes.Buffer
+	if _, err := d.WriteTo(&saved); err != nil {
+		panic(err)
+	}
+	restored, err := codet.New(d.Config())
+	if err != nil {
+		panic(err)
+	}
+	if _, err := restored.ReadFrom(&saved); err != nil {
+		panic(err)
+	}
+	copies, _ := restored.Copies("report")
+	fmt.Println("copies of report:", copies)
+	ms, _ := restored.Query(detector.Doc{Text: article})
+	fmt.Println("containers of the article:", len(ms))
+	ms, _ = restored.Add(detector.Doc{ID: "article", Text: article})
+	fmt.Println("containers of the article:", len(ms))
+	ms, _ = restored.Containers("report")
+	for _, m := range ms {
+		fmt.Printf("%s %.2f\n", m.ID, m.Score)
+	}
+	// Output:
+	// copies of report: [wire]
+	// containers of the article: 0
+	// containers of the article: 0
+	// article 1.00
+	// wire 1.00
 }

@@ -176,7 +176,7 @@ func TestCollapseNearBound(t *testing.T) {
 	}
 	docs[0] = strings.Join(sents, " ") // the original
 	run := func(c codet.Collapse) codet.Stats {
-		d, err := codet.NewWithIDF(codet.Config{Language: "en", Collapse: c}, ref)
+		d, err := codet.NewWithIDF(codet.Config{Language: "en", Collapse: c, MaxResults: n}, ref)
 		require.NoError(t, err)
 		defer d.Close()
 		var first codet.Stats

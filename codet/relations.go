@@ -10,6 +10,14 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 )
 
+// run is documents with one score: the union of sorted member lists,
+// less the documents of near content skip (noGroup: none).
+type run struct {
+	lists [][]uint32
+	skip  uint32
+	score float64
+}
+
 // matches returns the containers of document idx: the members (and near
 // contents) of every container group of its group, with that group's
 // score; and the other documents of its own group. For an exact member of
@@ -18,99 +26,92 @@ import (
 // near content x of g, the other documents of x (1), and g's members and
 // other near contents (x's CS(R, d)/SCS(d)): [CollapseNear].
 func (d *Detector) matches(idx uint32) []detector.Match {
-	g, nr := d.docGroup[idx], d.docNear[idx]
+	return d.emit(d.runsOf(d.docGroup[idx], d.docNear[idx], nil), idx)
+}
+
+// runsOf appends to runs those of a document of group g, of near content
+// nr of g when nr is not noGroup (see [Detector.matches]).
+func (d *Detector) runsOf(g, nr uint32, runs []run) []run {
 	gr := &d.groups[g]
-	// A run is documents with one score: the union of sorted lists, less
-	// idx and, when skip is set, the documents of near content skip.
-	type run struct {
-		lists [][]uint32
-		skip  uint32
-		score float64
-	}
-	runs := make([]run, 0, len(gr.containers)+2)
-	addRun := func(score float64, skip uint32, lists ...[]uint32) {
-		n := 0
-		for _, l := range lists {
-			n += len(l)
-		}
-		if n == 0 {
-			return
-		}
-		for _, l := range lists {
-			if n == 1 && len(l) == 1 && l[0] == idx {
-				return // idx alone
-			}
-		}
-		runs = append(runs, run{lists, skip, score})
-	}
-	for _, e := range gr.containers {
-		o := &d.groups[e.g]
-		addRun(e.score, noGroup, o.members, o.nearDocs)
-	}
+	runs = d.containerRuns(gr.containers, runs)
 	if nr == noGroup {
 		if gr.scs > 0 {
-			addRun(1, noGroup, gr.members)
+			runs = append(runs, run{[][]uint32{gr.members}, noGroup, 1})
 		}
 		for _, n := range gr.near {
-			addRun(d.nears[n].rev, noGroup, d.nears[n].members)
+			runs = append(runs, run{[][]uint32{d.nears[n].members}, noGroup, d.nears[n].rev})
 		}
-	} else {
-		x := &d.nears[nr]
-		addRun(1, noGroup, x.members)
-		addRun(x.fwd, nr, gr.members, gr.nearDocs)
+		return runs
 	}
+	x := &d.nears[nr]
+	return append(runs, run{[][]uint32{x.members}, noGroup, 1},
+		run{[][]uint32{gr.members, gr.nearDocs}, nr, x.fwd})
+}
+
+// containerRuns appends the runs of the container groups of es.
+func (d *Detector) containerRuns(es []edge, runs []run) []run {
+	for _, e := range es {
+		o := &d.groups[e.g]
+		runs = append(runs, run{[][]uint32{o.members, o.nearDocs}, noGroup, e.score})
+	}
+	return runs
+}
+
+// emit returns the documents of runs, less document self (noGroup: none),
+// ordered by detector.SortMatches (score descending, then ID) and capped
+// at Config.MaxResults. The member heaps of the runs of one score are
+// merged by ID and the merge stops at the cap, so a run of N documents (a
+// flood of identical copies) costs O(k·log k · lists) for a cap of k, not
+// O(N).
+func (d *Detector) emit(runs []run, self uint32) []detector.Match {
 	if len(runs) == 0 {
 		return []detector.Match{}
 	}
 	slices.SortStableFunc(runs, func(a, b run) int { return cmp.Compare(b.score, a.score) })
+	limit := d.s.MaxResults
 	n := 0
 	for _, r := range runs {
 		for _, l := range r.lists {
 			n += len(l)
 		}
 	}
-	limit := d.s.MaxResults
-	if limit > 0 && n > limit { // limit+1 cannot overflow: limit < n
-		n = limit + 1
-	}
-	out := make([]detector.Match, 0, n)
-	var pos []int
-	for i := 0; i < len(runs); {
+	out := make([]detector.Match, 0, min(n, limit))
+	var cur []heapCursor
+	for i := 0; i < len(runs) && len(out) < limit; {
 		j := i + 1
 		for j < len(runs) && runs[j].score == runs[i].score {
 			j++
 		}
-		start := len(out)
+		k := 0
 		for _, r := range runs[i:j] {
-			// Merge the run's sorted lists by ID; one run alone stops at
-			// the limit.
-			pos = append(pos[:0], make([]int, len(r.lists))...)
-			for {
-				if limit > 0 && j-i == 1 && len(out) == limit {
-					break
-				}
-				best := -1
-				for k, l := range r.lists {
-					if pos[k] < len(l) && (best < 0 || d.docs.ID(l[pos[k]]) < d.docs.ID(r.lists[best][pos[best]])) {
-						best = k
-					}
-				}
-				if best < 0 {
-					break
-				}
-				m := r.lists[best][pos[best]]
-				pos[best]++
-				if m == idx || r.skip != noGroup && d.docNear[m] == r.skip {
+			for _, l := range r.lists {
+				if len(l) == 0 {
 					continue
 				}
-				out = append(out, detector.Match{ID: d.docs.ID(m), Score: r.score})
+				if k == len(cur) {
+					cur = append(cur, heapCursor{})
+				}
+				cur[k].reset(l, r.skip)
+				k++
 			}
 		}
-		if j-i > 1 {
-			slices.SortFunc(out[start:], func(a, b detector.Match) int { return cmp.Compare(a.ID, b.ID) })
-		}
-		if limit > 0 && len(out) >= limit {
-			return out[:limit:limit]
+		// Merge the lists of the runs of this score by ID, up to the cap.
+		for len(out) < limit {
+			best, bm := -1, uint32(0)
+			for c := range cur[:k] {
+				if m, ok := cur[c].peek(); ok && (best < 0 || d.docs.ID(m) < d.docs.ID(bm)) {
+					best, bm = c, m
+				}
+			}
+			if best < 0 {
+				break
+			}
+			d.next(&cur[best])
+			if bm == self || cur[best].skip != noGroup && d.docNear[bm] == cur[best].skip ||
+				d.ev != nil && d.ev.docs[bm] {
+				continue
+			}
+			out = append(out, detector.Match{ID: d.docs.ID(bm), Score: runs[i].score})
 		}
 		i = j
 	}
@@ -133,4 +134,48 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 		return []detector.Match{}, nil
 	}
 	return d.matches(idx), nil
+}
+
+// Copies returns the live documents whose content, as the tree reads it
+// (each sentence's multiset of terms, compared by a 128-bit hash), is
+// identical to that of the live document id, in ascending ID order,
+// without id; a document without indexable terms has none. It is not
+// capped by Config.MaxResults. With [CollapseExact] and [CollapseNear]
+// the copies share one member list and Copies time is O(c log c) for c
+// copies; with
+// [CollapseOff] every copy is a content of its own in the tree, and
+// Copies scans them all: O(contents + copies·log copies). It returns an
+// error wrapping [detector.ErrUnknownID] or [detector.ErrClosed].
+func (d *Detector) Copies(id string) ([]string, error) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	idx, err := d.docs.Lookup("Copies", id)
+	if err != nil {
+		return nil, err
+	}
+	g, nr := d.docGroup[idx], d.docNear[idx]
+	out := []string{}
+	add := func(members []uint32) {
+		for _, m := range members {
+			if m != idx {
+				out = append(out, d.docs.ID(m))
+			}
+		}
+	}
+	switch {
+	case g == noGroup:
+	case nr != noGroup:
+		add(d.nears[nr].members)
+	case d.s.Collapse != CollapseOff:
+		add(d.groups[g].members)
+	default:
+		sig := d.groups[g].sig
+		for k := range d.groups {
+			if o := &d.groups[k]; len(o.members) > 0 && o.sig == sig {
+				add(o.members)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }

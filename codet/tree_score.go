@@ -92,10 +92,13 @@ func (d *Detector) probe() float64 {
 		// A deactivated node, or one this visit deactivates, scores its
 		// sample into d.sat, which only the near-duplicate rule reads.
 		acc := d.acc
-		if !nd.active || len(nd.vis) >= d.s.limit {
+		if !nd.active || d.visitors(nd) >= d.s.limit {
 			acc = d.sat
 		}
 		for _, v := range nd.vis {
+			if d.ev != nil && d.ev.groups[v.g] {
+				continue // evicted before this Add (Query)
+			}
 			// IncreaseSimilarity(d_i, d_j, word, depth): cs[i][j] += imp.
 			// The symmetric cs[j][i] is the same number, kept once.
 			var inc float64
@@ -176,39 +179,51 @@ func (d *Detector) commit(g uint32) {
 func (d *Detector) decide(g uint32) {
 	gr := &d.groups[g]
 	for _, j := range d.touched {
-		cs, all := d.acc[j], d.acc[j]+d.sat[j]
+		in, out, inOK, outOK := d.judge(gr.scs, j)
 		other := &d.groups[j]
-		if gr.scs <= 0 || other.scs <= 0 {
-			continue
-		}
-		rg, ro := cs/gr.scs, cs/other.scs
-		// Too little shared evidence (Config.MinScore) on the active nodes.
-		enough := evidence.Enough(cs, min(gr.scs, other.scs), d.s.minScore)
-		near := d.sat[j] > 0 && d.s.nearPair(all, gr.scs, other.scs)
 		// if cs[i][j] > ETL × scs[i]: Containers(d_i) ∪= {d_j}
-		switch {
-		case enough && d.s.keep(rg, ro):
-			gr.containers = append(gr.containers, edge{g: j, score: rg})
-		case near:
-			gr.containers = append(gr.containers, edge{g: j, score: all / gr.scs, near: true})
-		default:
-			goto reverse
+		if inOK {
+			gr.containers = append(gr.containers, in)
+			other.contains = append(other.contains, g)
+			d.stats.Edges++
 		}
-		other.contains = append(other.contains, g)
-		d.stats.Edges++
-	reverse:
 		// if cs[j][i] > ETL × scs[j]: Containers(d_j) ∪= {d_i}
-		switch {
-		case enough && d.s.keep(ro, rg):
-			other.containers = append(other.containers, edge{g: g, score: ro})
-		case near:
-			other.containers = append(other.containers, edge{g: g, score: all / other.scs, near: true})
-		default:
-			continue
+		if outOK {
+			out.g = g
+			other.containers = append(other.containers, out)
+			gr.contains = append(gr.contains, j)
+			d.stats.Edges++
 		}
-		gr.contains = append(gr.contains, j)
-		d.stats.Edges++
 	}
+}
+
+// judge decides the relations between the document just probed, of
+// self-similarity scs, and the touched group j ([Detector.decide]): in is
+// j ⊇ the document (an edge to j, for the document's containers), out
+// the document ⊇ j (for j's containers; its g is left to the caller).
+func (d *Detector) judge(scs float64, j uint32) (in, out edge, inOK, outOK bool) {
+	cs, all := d.acc[j], d.acc[j]+d.sat[j]
+	other := &d.groups[j]
+	if scs <= 0 || other.scs <= 0 {
+		return in, out, false, false
+	}
+	rg, ro := cs/scs, cs/other.scs
+	// Too little shared evidence (Config.MinScore) on the active nodes.
+	enough := evidence.Enough(cs, min(scs, other.scs), d.s.minScore)
+	near := d.sat[j] > 0 && d.s.nearPair(all, scs, other.scs)
+	switch {
+	case enough && d.s.keep(rg, ro):
+		in, inOK = edge{g: j, score: rg}, true
+	case near:
+		in, inOK = edge{g: j, score: all / scs, near: true}, true
+	}
+	switch {
+	case enough && d.s.keep(ro, rg):
+		out, outOK = edge{score: ro}, true
+	case near:
+		out, outOK = edge{score: all / other.scs, near: true}, true
+	}
+	return in, out, inOK, outOK
 }
 
 // nearPair reports whether two contents with self-similarities a and b

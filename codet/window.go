@@ -119,8 +119,8 @@ func (d *Detector) forget(idx uint32) {
 	gr := &d.groups[g]
 	if nr != noGroup {
 		x := &d.nears[nr]
-		x.members = deleteFirst(x.members, idx)
-		gr.nearDocs = deleteFirst(gr.nearDocs, idx)
+		x.members = d.heapDel(x.members, idx, d.docPos)
+		gr.nearDocs = d.heapDel(gr.nearDocs, idx, d.docPos2)
 		if len(x.members) > 0 {
 			return
 		}
@@ -131,7 +131,7 @@ func (d *Detector) forget(idx uint32) {
 		d.nears[nr] = nearContent{}
 		d.freeNears = append(d.freeNears, nr)
 	} else {
-		gr.members = deleteFirst(gr.members, idx)
+		gr.members = d.heapDel(gr.members, idx, d.docPos)
 	}
 	if len(gr.members) > 0 || len(gr.near) > 0 {
 		return // the content stays, for its members or near contents

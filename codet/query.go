@@ -1,0 +1,347 @@
+package codet
+
+// Query: what Add would return, computed without changing the tree, the
+// vocabulary or the online table.
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/textproc"
+)
+
+var (
+	_ detector.Querier    = (*Detector)(nil)
+	_ detector.CopyLister = (*Detector)(nil)
+	_ detector.Persister  = (*Detector)(nil)
+)
+
+// Query returns what Add(doc) would return now, without indexing doc or
+// changing anything a later call observes: the live documents that would
+// contain doc, the Config.MaxResults strongest, ordered by
+// detector.SortMatches. doc.ID may be empty; a live document with that ID
+// is not reported. Nothing is stored: with online weights ([IDFOnline])
+// doc's terms are counted as Add would count them, in a copy of their
+// document frequencies that is dropped, and terms the detector has never
+// seen are numbered as Add would number them without entering its
+// vocabulary. Stats does not count Query's increments.
+//
+// Query costs what the scoring walk of Add does, O(L + s·PSC·DT·NodeLimit)
+// for s sentences, under the detector's exclusive lock (it uses the
+// scoring scratch of Add); the analysis, and with frozen weights the
+// sequences, are built before the lock is taken. With a time window
+// (Config.Window) that is full, Add would first remove the oldest
+// document: Query leaves out what that removal would drop (the
+// document, and its content's visitor entries and relations when it was
+// the content's last document), at the cost of the removal's walk. When
+// that removal would also compact the node array and the vocabulary
+// (about once per 16,384 nodes or terms freed or added), which renumbers
+// terms, Query answers from a private copy of the index (made as a
+// snapshot is), at O(index size).
+//
+// Query returns an error wrapping [detector.ErrTooLarge] for a text over
+// Config.MaxTextBytes, before it reads the text, or [detector.ErrClosed].
+func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
+	if len(doc.Text) > d.s.MaxTextBytes {
+		return nil, fmt.Errorf("codet: Query(%q): %d bytes over the limit of %d: %w",
+			doc.ID, len(doc.Text), d.s.MaxTextBytes, detector.ErrTooLarge)
+	}
+	d.mu.RLock()
+	closed := d.docs.Closed()
+	d.mu.RUnlock()
+	if closed {
+		return nil, fmt.Errorf("codet: Query(%q): %w", doc.ID, detector.ErrClosed)
+	}
+	w, err := d.pool.get()
+	if err != nil {
+		return nil, fmt.Errorf("codet: Query(%q): %v: %w", doc.ID, err, detector.ErrInvalidConfig)
+	}
+	defer d.pool.put(w)
+	ad := d.analyze(w, doc)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.docs.Closed() { // closed meanwhile
+		return nil, fmt.Errorf("codet: Query(%q): %w", doc.ID, detector.ErrClosed)
+	}
+	self := noGroup
+	if doc.ID != "" {
+		if idx, err := d.docs.Lookup("Query", doc.ID); err == nil {
+			self = idx
+		}
+	}
+	if d.s.Window > 0 && d.docs.Len() >= d.s.Window {
+		ev := d.evictees()
+		switch {
+		case len(ev.docs) == d.docs.Len():
+			return []detector.Match{}, nil // Add would find the detector empty
+		case ev.compacts:
+			return d.queryCopy(doc, self)
+		}
+		d.ev = ev
+		defer func() { d.ev = nil }()
+	}
+	d.nextGen()
+	if w.epoch != d.epoch { // the vocabulary was compacted
+		clear(w.gid)
+		w.epoch = d.epoch
+	}
+	q := queryTerms{d: d, w: w, fresh: make(map[string]uint32)}
+	if !d.frozen {
+		if d.idf == nil {
+			q.count(ad)
+		}
+		d.s.build(&w.buf, ad, &q)
+	}
+	for i, id := range w.buf.terms {
+		w.buf.terms[i] = q.id(id)
+	}
+	d.buf = &w.buf
+	defer d.endAdd()
+	return d.queryLocked(self), nil
+}
+
+// queryLocked is Query under the lock for the document in d.buf, whose
+// terms carry the IDs Add would give them: what [Detector.insert] would
+// return, computed as it computes it, without inserting.
+func (d *Detector) queryLocked(self uint32) []detector.Match {
+	b := d.buf
+	if b.n() == 0 {
+		return []detector.Match{}
+	}
+	if d.s.Collapse != CollapseOff {
+		if g, ok := d.bySig[b.sig]; ok && (d.ev == nil || !d.ev.groups[g]) {
+			return d.emit(d.runsOf(g, noGroup, nil), self)
+		}
+		if nr, ok := d.nearBySig[b.sig]; ok && (d.ev == nil || !d.ev.nears[nr]) {
+			return d.emit(d.runsOf(d.nears[nr].g, nr, nil), self)
+		}
+	}
+	stats := d.stats
+	scs := d.probe()
+	d.stats = stats // Query's increments are not counted
+	if d.s.Collapse == CollapseNear {
+		if r, fwd, _, ok := d.nearest(scs); ok {
+			// A new near content of r: r's containers, r and the documents
+			// it represents with CS(R, d)/SCS(d).
+			gr := &d.groups[r]
+			runs := d.containerRuns(gr.containers, nil)
+			runs = append(runs, run{[][]uint32{gr.members, gr.nearDocs}, noGroup, fwd})
+			return d.emit(runs, self)
+		}
+	}
+	var in []edge
+	for _, j := range d.touched {
+		if e, _, ok, _ := d.judge(scs, j); ok {
+			in = append(in, e)
+		}
+	}
+	return d.emit(d.containerRuns(in, nil), self)
+}
+
+// queryTerms gives the terms of a queried document the detector term IDs
+// Add would give them, without interning: a term the vocabulary lacks
+// gets the next free ID in the order Add would intern it. With online
+// weights it also holds the document frequencies Add would count.
+type queryTerms struct {
+	d     *Detector
+	w     *worker
+	fresh map[string]uint32 // terms not in the vocabulary: their IDs
+	// With online weights: the detector term IDs of the document's
+	// distinct terms, each counted once more than the table says.
+	counted map[uint32]bool
+}
+
+// id returns the detector term ID of the worker's local ID.
+func (q *queryTerms) id(local uint32) uint32 {
+	w, d := q.w, q.d
+	if int(local) < len(w.gid) && w.gid[local] != 0 {
+		return w.gid[local] - 1
+	}
+	term := w.an.TermOf(local)
+	if g, ok := d.vocab[term]; ok {
+		// A real mapping: the worker may cache it.
+		if int(local) >= len(w.gid) {
+			w.gid = grow(w.gid, max(int(local)+1, 2*len(w.gid)))
+		}
+		w.gid[local] = g + 1
+		return g
+	}
+	g, ok := q.fresh[term]
+	if !ok {
+		g = uint32(len(d.terms) + len(q.fresh))
+		q.fresh[term] = g
+	}
+	return g
+}
+
+// count does what [Detector.countOnline] does, in q: every distinct term
+// of doc gets an ID (in the order Add interns them) and is counted.
+func (q *queryTerms) count(doc *textproc.Document) {
+	q.counted = make(map[uint32]bool, len(doc.Tokens))
+	for _, t := range doc.Tokens {
+		q.counted[q.id(t.ID)] = true
+	}
+}
+
+// weight is the weight Add would give the term: the table's, or with
+// online weights log(1 + N/df) with the document counted.
+func (q *queryTerms) weight(local uint32, term string) float64 {
+	d := q.d
+	if d.idf != nil {
+		return d.idf.Weight(term)
+	}
+	g := q.id(local)
+	df := int64(0)
+	if int(g) < len(d.df) {
+		df = d.df[g]
+	}
+	if q.counted[g] {
+		df++
+	}
+	return math.Log1p(float64(d.nDocs+1) / float64(max(df, 1)))
+}
+
+func (q *queryTerms) key(_ uint32, w float64) float64 { return w }
+
+func (q *queryTerms) hash(id uint32, term string) uint64 { return q.w.hash(id, term) }
+
+// queryCopy answers Query from a private copy of the index when Add would
+// first evict documents of a full window: the copy, made as a snapshot
+// is, takes the Add (with an ID no live document has, and room for one
+// more result so that the live document self can be left out). The
+// caller holds the lock.
+func (d *Detector) queryCopy(doc detector.Doc, self uint32) ([]detector.Match, error) {
+	secs, n := d.encodeLocked()
+	c, err := newDetector(d.s.Config, d.callerIDF)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.load(secs, uint64(n)); err != nil {
+		return nil, fmt.Errorf("codet: Query(%q): copying the index: %w", doc.ID, err)
+	}
+	if c.s.MaxResults < math.MaxInt {
+		c.s.MaxResults++
+	}
+	id := doc.ID
+	if id == "" || self != noGroup {
+		for k := 0; ; k++ {
+			id = "\x00query" + strconv.Itoa(k)
+			if _, err := c.docs.Lookup("Query", id); err != nil {
+				break
+			}
+		}
+	}
+	ms, err := c.Add(detector.Doc{ID: id, Text: doc.Text})
+	if err != nil {
+		return nil, fmt.Errorf("codet: Query(%q): %w", doc.ID, err)
+	}
+	ms = slices.DeleteFunc(ms, func(m detector.Match) bool { return m.ID == doc.ID })
+	if len(ms) > d.s.MaxResults {
+		ms = ms[:d.s.MaxResults]
+	}
+	return ms, nil
+}
+
+// eviction is what Add would remove first from a full window: the
+// oldest live documents, the contents and near contents left without a
+// document (the groups purged from the tree), and whether a purge would
+// compact the node array and the vocabulary ([Detector.maybeCompact]).
+type eviction struct {
+	docs     map[uint32]bool
+	groups   map[uint32]bool
+	nears    map[uint32]bool
+	compacts bool
+}
+
+// evictees returns what Add would evict now. The caller holds the lock.
+func (d *Detector) evictees() *eviction {
+	ev := &eviction{docs: map[uint32]bool{}, groups: map[uint32]bool{}, nears: map[uint32]bool{}}
+	n := d.docs.Len()
+	for _, q := range d.queue[d.head:] {
+		if n < d.s.Window {
+			break
+		}
+		if d.docs.Live(q.idx) && d.docOrd[q.idx] == q.ord {
+			ev.docs[q.idx] = true
+			n--
+		}
+	}
+	// Near contents and groups left without a document.
+	gone := func(members []uint32) bool {
+		for _, m := range members {
+			if !ev.docs[m] {
+				return false
+			}
+		}
+		return true
+	}
+	for idx := range ev.docs {
+		g, nr := d.docGroup[idx], d.docNear[idx]
+		if g == noGroup || ev.groups[g] {
+			continue
+		}
+		if nr != noGroup && !ev.nears[nr] && gone(d.nears[nr].members) {
+			ev.nears[nr] = true
+		}
+		gr := &d.groups[g]
+		if !gone(gr.members) {
+			continue
+		}
+		purged := true
+		for _, x := range gr.near {
+			if !ev.nears[x] {
+				if !gone(d.nears[x].members) {
+					purged = false
+					break
+				}
+				ev.nears[x] = true
+			}
+		}
+		if purged {
+			ev.groups[g] = true
+		}
+	}
+	if len(ev.groups) == 0 {
+		return ev
+	}
+	// The nodes the purges free: those whose every visit is by a purged
+	// group.
+	left := map[uint32]uint32{}
+	freed := 0
+	for g := range ev.groups {
+		for _, e := range d.groups[g].ends {
+			for c := e; c != 0; c = d.nodes[c].parent {
+				r, ok := left[c]
+				if !ok {
+					r = d.nodes[c].refs
+				}
+				r--
+				left[c] = r
+				if r == 0 {
+					freed++
+				}
+			}
+		}
+	}
+	live := len(d.nodes) - 1 - len(d.freeNodes) - freed
+	ev.compacts = len(d.terms) > d.termsAt || len(d.freeNodes)+freed > live+compactSlack
+	return ev
+}
+
+// visitors returns the length of node nd's visitor list, less the
+// entries of groups a Query's eviction purges.
+func (d *Detector) visitors(nd *node) int {
+	if d.ev == nil || len(d.ev.groups) == 0 {
+		return len(nd.vis)
+	}
+	n := 0
+	for _, v := range nd.vis {
+		if !d.ev.groups[v.g] {
+			n++
+		}
+	}
+	return n
+}
