@@ -181,8 +181,21 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, asize int, self u
 	k := need(n, theta)
 	switch {
 	case x.cfg.Method == DSC && x.cfg.SuperShingle > 0:
+		// Concurrent searches share the super-shingle postings without a
+		// lock of their own, so they are read without list's scratch.
+		var one [1]uint32
 		for _, f := range asuper {
-			for _, c := range x.sup.list(f) {
+			v, ok := x.sup.lookup(f)
+			l := one[:0]
+			switch {
+			case !ok:
+			case v&single != 0:
+				one[0] = v &^ single
+				l = one[:]
+			default:
+				l = x.sup.lists[v]
+			}
+			for _, c := range l {
 				if q.mark.visit(c) {
 					q.cands = append(q.cands, c)
 				}

@@ -317,11 +317,13 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	// The search only reads: it shares the lock with other searches.
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	if d.ix != ix || ix.docs.Closed() {
+	if ix.docs.Closed() {
 		return nil, fmt.Errorf("shingle: Add(%q): %w", doc.ID, detector.ErrClosed)
 	}
-	if cur, err := ix.docs.Lookup("Add", doc.ID); err != nil || cur != idx {
-		return []detector.Match{}, nil // removed by a concurrent Remove before the answer
+	if cur, err := ix.docs.Lookup("Add", doc.ID); d.ix != ix || err != nil || cur != idx {
+		// Removed by a concurrent Remove before the answer (and the
+		// emptied detector perhaps loaded from a snapshot since).
+		return []detector.Match{}, nil
 	}
 	return d.answer(idx), nil
 }
