@@ -237,17 +237,24 @@ func TestRealDataMatchesReference(t *testing.T) {
 	}
 }
 
-// TestFloodCostFlat adds 3,000 identical copies of one text under every
-// Method and checks that a further copy costs work independent of the
+// TestFloodCostFlat adds 3,000 identical copies of one text (a Reuters
+// story when the data is there, else a synthetic one) under every Method and checks that a further copy costs work independent of the
 // copies: the index holds one group, every posting list holds it once,
 // each Add returns the cap's worth of the smallest IDs, and SpotSigs still
 // counts every copy in its statistics (document frequencies and N).
 func TestFloodCostFlat(t *testing.T) {
 	const copies = 3000
 	text := synth.Docs(1, synth.Config{Seed: 4, MinSentences: 20})[0].Text
+	reuters := false
+	if recs, err := dataset.Load("reuters21578.jsonl"); err == nil && len(recs) > 0 {
+		text, reuters = recs[0].Text, true // a Reuters story, when the data is there
+	}
 	for _, fc := range floodConfigs {
 		t.Run(fc.name, func(t *testing.T) {
 			cfg := fc.cfg
+			if reuters {
+				cfg.Language, cfg.Antecedents = "en", ""
+			}
 			cfg.MaxResults = 5
 			d, err := New(cfg)
 			require.NoError(t, err)
