@@ -245,6 +245,12 @@ type Config struct {
 	// MaxTextBytes is the largest text Add accepts; zero means
 	// detector.DefaultMaxTextBytes.
 	MaxTextBytes int
+
+	// MaxResults caps the matches Add, Containers and Query return: the
+	// first MaxResults by [detector.SortMatches] (highest score, then
+	// smallest ID). Zero means detector.DefaultMaxResults; a negative
+	// value is rejected. Copies is not capped.
+	MaxResults int
 }
 
 // Largest values of the integer options that step through a text: a larger
@@ -300,6 +306,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.Antecedents == "" {
 		c.Antecedents = DefaultAntecedents
+	}
+	if c.MaxResults == 0 {
+		c.MaxResults = detector.DefaultMaxResults
 	}
 	if c.MinIDF == 0 {
 		c.MinIDF = DefaultMinIDF
@@ -361,6 +370,8 @@ func (c Config) validate() error {
 		return bad("MinIDF (%v) must be below MaxIDF (%v)", c.MinIDF, c.MaxIDF)
 	case c.MinOverlap < 1 || c.MinOverlap > 1<<20:
 		return bad("MinOverlap (%d) must be in [1, 2^20]", c.MinOverlap)
+	case c.MaxResults < 1:
+		return bad("MaxResults (%d) must be ≥ 0", c.MaxResults)
 	case c.MaxTextBytes < 0:
 		return bad("MaxTextBytes (%d) must be ≥ 0", c.MaxTextBytes)
 	}

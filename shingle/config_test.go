@@ -41,6 +41,7 @@ func TestNewErrors(t *testing.T) {
 		{shingle.Config{MinSignatures: -4}, "shingle: MinSignatures (-4) must be ≥ 1"},
 		{shingle.Config{MinIDF: 0.9}, "shingle: MinIDF (0.9) must be below MaxIDF (0.8)"},
 		{shingle.Config{MaxTextBytes: -1}, "shingle: MaxTextBytes (-1) must be ≥ 0"},
+		{shingle.Config{MaxResults: -1}, "shingle: MaxResults (-1) must be ≥ 0"},
 	} {
 		t.Run(tc.want, func(t *testing.T) {
 			d, err := shingle.New(tc.cfg)
@@ -59,7 +60,7 @@ func TestDefaults(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, shingle.Config{
 		Stemmer: textproc.StemPrefix, PrefixLen: 5, Threshold: shingle.DefaultContainment, Shingle: 4, Modulus: shingle.DefaultModulus, SampleSize: 64, Stride: 3,
-		Antecedents: "is,the,said,was", ChainLength: 3, SpotDistance: 2, MinSignatures: 4,
+		Antecedents: "is,the,said,was", ChainLength: 3, SpotDistance: 2, MinSignatures: 4, MaxResults: detector.DefaultMaxResults,
 		MinIDF: 0.2, MaxIDF: 0.8, MinOverlap: shingle.DefaultMinOverlap, Content: shingle.DefaultContent,
 	}, d.Config())
 	s, err := shingle.New(shingle.Config{Method: shingle.SpotSigs})

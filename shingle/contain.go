@@ -62,9 +62,14 @@ func (x *containIndex) grow(idx uint32) {
 	}
 }
 
-// reserve marks document idx pending (under the Detector's lock).
-func (x *containIndex) reserve(idx uint32) {
+// reserve stores the features of the new group idx and marks it pending
+// (under the Detector's lock): searches skip it until publish. The index
+// keeps set and super.
+func (x *containIndex) reserve(idx uint32, set []uint64, size int, super []uint64) {
 	x.grow(idx)
+	x.sets[idx] = set
+	x.size[idx] = size
+	x.super[idx] = super
 	x.pending[idx] = true
 }
 
@@ -88,17 +93,12 @@ func (x *containIndex) insertPostings(idx uint32, set []uint64) {
 	}
 }
 
-// publish stores the features of pending document idx, whose postings are
-// in, and makes it visible (under the Detector's lock). The index keeps set
-// and super.
-func (x *containIndex) publish(idx uint32, set []uint64, size int, super []uint64) {
-	x.grow(idx)
-	x.sets[idx] = set
-	x.size[idx] = size
+// publish makes the pending group idx, whose postings are in, visible
+// (under the Detector's lock).
+func (x *containIndex) publish(idx uint32) {
 	x.pending[idx] = false
 	if x.cfg.SuperShingle > 0 {
-		x.super[idx] = super
-		for _, f := range super {
+		for _, f := range x.super[idx] {
 			x.sup.add(f, idx)
 		}
 	}
@@ -160,21 +160,42 @@ type hit struct {
 // once A's unexamined features cannot reach k. DSC-SS takes its candidates
 // from shared super-shingles instead. SampleMin has no prefix filter (its
 // estimate is conditioned on C's sketch) and counts over all of A's sample.
-func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndocs int, dst []hit, q *containQuery) []hit {
+//
+// self is A's own group, which is on the postings, or noGroup for a text
+// that is not (a Query); asize is the number of distinct shingles A's
+// sample was drawn from.
+func (x *containIndex) containers(a []uint64, asuper []uint64, asize int, self uint32, ndocs int, dst []hit, q *containQuery) []hit {
 	n := len(a)
 	if n == 0 {
 		return dst
 	}
 	theta := x.cfg.Threshold
 	q.mark.next(ndocs)
-	q.mark.visit(self)
+	alone := 0 // the posting length of a feature no other group holds
+	if self != noGroup {
+		q.mark.visit(self)
+		alone = 1
+	}
 	q.cands = q.cands[:0]
 	minSample := x.cfg.Method == DSC && x.cfg.Sampling == SampleMin
 	k := need(n, theta)
 	switch {
 	case x.cfg.Method == DSC && x.cfg.SuperShingle > 0:
+		// Concurrent searches share the super-shingle postings without a
+		// lock of their own, so they are read without list's scratch.
+		var one [1]uint32
 		for _, f := range asuper {
-			for _, c := range x.sup.list(f) {
+			v, ok := x.sup.lookup(f)
+			l := one[:0]
+			switch {
+			case !ok:
+			case v&single != 0:
+				one[0] = v &^ single
+				l = one[:]
+			default:
+				l = x.sup.lists[v]
+			}
+			for _, c := range l {
 				if q.mark.visit(c) {
 					q.cands = append(q.cands, c)
 				}
@@ -203,7 +224,7 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndoc
 			// a long text of new words from sorting all of them.
 			k1 := 0
 			for p, i := range q.order {
-				if q.lens[i] <= 1 {
+				if q.lens[i] <= alone {
 					q.order[p], q.order[k1] = q.order[k1], i
 					k1++
 				}
@@ -213,8 +234,8 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndoc
 			}
 		}
 		for _, i := range q.order[:prefix] {
-			if q.lens[i] <= 1 {
-				continue // A alone holds it (or, inserted since, a pending document)
+			if q.lens[i] <= alone {
+				continue // A alone holds it
 			}
 			sh := x.shardOf(a[i])
 			sh.mu.Lock()
@@ -234,7 +255,7 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, self uint32, ndoc
 		set := x.sets[c]
 		small := float64(min(n, len(set)))
 		if minSample {
-			if s := minContainment(a, set, x.size[c]); s >= theta && (s == 1 || evidence.Enough(s*float64(n), small, float64(x.cfg.MinOverlap)) && !(s < 0.9 && minContainment(set, a, x.size[self]) >= 0.9)) {
+			if s := minContainment(a, set, x.size[c]); s >= theta && (s == 1 || evidence.Enough(s*float64(n), small, float64(x.cfg.MinOverlap)) && !(s < 0.9 && minContainment(set, a, asize) >= 0.9)) {
 				dst = append(dst, hit{c, s})
 			}
 			continue

@@ -2,12 +2,13 @@ package shingle
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
-	"github.com/seed-9ef9c1df/neardup/internal/matches"
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	plist "github.com/seed-9ef9c1df/neardup/internal/postings"
 )
 
@@ -17,40 +18,63 @@ import (
 // A Detector is safe for concurrent use by multiple goroutines. Text is
 // analysed and signed outside the index's lock, full-fingerprinting and DSC
 // postings are inserted under per-shard locks, and searches (Add's answer,
-// Containers) share a read lock, so concurrent Adds work in parallel and a
-// long Add holds up other calls only while it registers, publishes (and,
-// for SpotSigs, inserts) its document.
+// Containers, Query) share a read lock, so concurrent Adds work in
+// parallel and a long Add holds up other calls only while it registers,
+// publishes (and, for SpotSigs, inserts) its document.
 type Detector struct {
 	cfg Config
 	ex  sync.Pool // *extractor, one per concurrent Add
 
-	// mu guards the index: held exclusively to change it, shared by
-	// searches (the answer of Add, Containers), each with scratch from sq
-	// (SpotSigs) or cq (FullFingerprint, DSC).
-	mu   sync.RWMutex
-	sq   sync.Pool // *spotQuery
-	cq   sync.Pool // *containQuery
+	// mu guards ix: held exclusively to change it, shared by searches
+	// (the answer of Add, Containers, Query), each with scratch from sq
+	// (SpotSigs) or cq (FullFingerprint, DSC). ReadFrom swaps ix whole.
+	mu sync.RWMutex
+	sq sync.Pool // *spotQuery
+	cq sync.Pool // *containQuery
+	ix *index
+}
+
+// index is a Detector's state. Documents with equal features share a
+// group (see groups), and the search index (con or spot) holds groups.
+type index struct {
 	docs *docset.Set
+	gs   *groups
 	con  *containIndex // FullFingerprint, DSC
 	spot *spotIndex    // SpotSigs
 
-	// Exact duplicates for SpotSigs: the release reports a pair whose
-	// contents hash alike whatever their signatures (SpotSigs.java
+	// keys finds a text's group: the hash of its features and size
+	// (FullFingerprint, DSC) or the digest of its token sequence
+	// (SpotSigs) → the live groups with it. For SpotSigs it also gives
+	// the exact duplicates: the release reports a pair whose contents
+	// hash alike whatever their signatures (SpotSigs.java
 	// deduplicateIndex: counter.SHA1.equals(counter2.SHA1)).
-	digest []uint64 // by dense index; 0 = no words
-	byHash map[uint64][]uint32
+	keys     map[uint64][]uint32
+	key      []uint64 // by group
+	keysPeak int
+	// ready holds, for each FullFingerprint or DSC group whose postings
+	// are being inserted, a channel closed once it is published: an exact
+	// copy added meanwhile waits on it before answering.
+	ready map[uint32]chan struct{}
+
+	// noGroups puts every document in a group of its own, as the index
+	// was before exact copies were grouped: the reference of tests
+	// (never set otherwise).
+	noGroups bool
 }
 
 var (
-	_ detector.Detector = (*Detector)(nil)
-	_ detector.Remover  = (*Detector)(nil)
+	_ detector.Detector   = (*Detector)(nil)
+	_ detector.Remover    = (*Detector)(nil)
+	_ detector.Querier    = (*Detector)(nil)
+	_ detector.CopyLister = (*Detector)(nil)
+	_ detector.Persister  = (*Detector)(nil)
 )
 
 // New returns a detector for cfg. It returns an error wrapping
 // detector.ErrInvalidConfig, naming the field, when a field is out of
 // range (a negative length, a threshold outside (0, 1], MinIDF ≥ MaxIDF, a
 // NaN, an unknown Method or Sampling, a Language that is not a BCP 47
-// tag, ...); otherwise the error is nil.
+// tag, a negative MaxResults, ...); otherwise the error is nil.
 func New(cfg Config) (*Detector, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
@@ -60,7 +84,7 @@ func New(cfg Config) (*Detector, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Detector{cfg: cfg, docs: docset.New("shingle", cfg.MaxTextBytes)}
+	d := &Detector{cfg: cfg, ix: newIndex(cfg)}
 	d.ex.New = func() any {
 		e, err := newExtractor(cfg)
 		if err != nil {
@@ -69,13 +93,18 @@ func New(cfg Config) (*Detector, error) {
 		return e
 	}
 	d.ex.Put(ex)
-	if cfg.Method == SpotSigs {
-		d.spot = &spotIndex{cfg: cfg}
-		d.byHash = map[uint64][]uint32{}
-	} else {
-		d.con = &containIndex{cfg: cfg}
-	}
 	return d, nil
+}
+
+func newIndex(cfg Config) *index {
+	docs := docset.New("shingle", cfg.MaxTextBytes)
+	ix := &index{docs: docs, gs: newGroups(docs), keys: map[uint64][]uint32{}, ready: map[uint32]chan struct{}{}}
+	if cfg.Method == SpotSigs {
+		ix.spot = &spotIndex{cfg: cfg}
+	} else {
+		ix.con = &containIndex{cfg: cfg}
+	}
+	return ix
 }
 
 // Config returns the detector's effective configuration: every default
@@ -89,8 +118,7 @@ type analysis struct {
 	size       int
 	hashes     []uint64 // SpotSigs
 	cnt        []uint32
-	digest     uint64
-	words      bool
+	key        uint64 // the group key; 0: no words, in no group
 }
 
 // analyse computes the features of text with a pooled extractor.
@@ -101,7 +129,9 @@ func (d *Detector) analyse(text string) analysis {
 	case SpotSigs:
 		h, c := e.spots(text)
 		a.hashes, a.cnt = slices.Clone(h), slices.Clone(c)
-		a.digest, a.words = e.hash, e.ntok > 0
+		if e.ntok > 0 {
+			a.key = e.hash | 1
+		}
 	case FullFingerprint:
 		a.set = slices.Clone(e.shingles(text))
 		a.size = len(a.set)
@@ -112,79 +142,188 @@ func (d *Detector) analyse(text string) analysis {
 			a.super = slices.Clone(e.superShingles(a.set, d.cfg.SuperShingle))
 		}
 	}
+	if d.cfg.Method != SpotSigs && len(a.set) > 0 {
+		a.key = setKey(a.set, a.size)
+	}
 	if e.release(len(text)) {
 		d.ex.Put(e)
 	}
 	return a
 }
 
+// setKey is the group key of a FullFingerprint or DSC feature set.
+func setKey(set []uint64, size int) uint64 {
+	h := uint64(0x4752_4f55_50)
+	for _, f := range set {
+		h = hashx.Combine(h, f)
+	}
+	return hashx.Combine(h, uint64(size)) | 1
+}
+
+// find returns the live group whose features are a's.
+func (ix *index) find(a *analysis) (uint32, bool) {
+	if ix.noGroups {
+		return 0, false
+	}
+	for _, g := range ix.keys[a.key] {
+		if ix.same(g, a) {
+			return g, true
+		}
+	}
+	return 0, false
+}
+
+// same reports whether the live group g has the features of a.
+func (ix *index) same(g uint32, a *analysis) bool {
+	if x := ix.con; x != nil {
+		return x.size[g] == a.size && slices.Equal(x.sets[g], a.set)
+	}
+	x := ix.spot
+	if int(g) >= len(x.docs) || !x.docs[g].counted {
+		// An uncounted text (too few signatures) is read by its digest only.
+		total := 0
+		for _, c := range a.cnt {
+			total += int(c)
+		}
+		return total < x.cfg.MinSignatures
+	}
+	d := &x.docs[g]
+	if len(d.sigs) != len(a.hashes) {
+		return false
+	}
+	for i, h := range a.hashes {
+		s, ok := x.ids[h]
+		if !ok {
+			return false
+		}
+		k, ok := slices.BinarySearch(d.sigs, s)
+		if !ok || d.cnt[k] != a.cnt[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// open makes a new group of document idx with the features of a, keyed.
+func (ix *index) open(idx uint32, a *analysis) uint32 {
+	g := ix.gs.open(idx)
+	for int(g) >= len(ix.key) {
+		ix.key = append(ix.key, 0)
+	}
+	ix.key[g] = a.key
+	ix.keys[a.key] = append(ix.keys[a.key], g)
+	ix.keysPeak = max(ix.keysPeak, len(ix.keys))
+	return g
+}
+
+// drop takes the emptied group g out of the keys.
+func (ix *index) drop(g uint32) {
+	plist.Delete(ix.keys, ix.key[g], g)
+	ix.key[g] = 0
+	if ix.keysPeak >= minRebuild && len(ix.keys) < ix.keysPeak/4 {
+		keys := make(map[uint64][]uint32, len(ix.keys))
+		maps.Copy(keys, ix.keys) // not maps.Clone, which may keep the old buckets
+		ix.keys, ix.keysPeak = keys, len(keys)
+	}
+}
+
 // Add indexes doc and returns the live documents that contain it: for full
 // fingerprinting and DSC the documents holding at least Threshold of its
 // shingles (or sample), scored by that fraction; for SpotSigs its
 // near-duplicates, scored by multiset Jaccard similarity (1 for an exact
-// duplicate). Matches are ordered by [detector.SortMatches]. The answer is
-// the one [Detector.Containers] gives for doc right after the Add.
+// duplicate). It returns the first Config.MaxResults of them by
+// [detector.SortMatches]. The answer is the one [Detector.Containers]
+// gives for doc right after the Add.
 //
 // The closed, ID and size checks come first; the text is then analysed
 // without the lock, which is taken again to register the ID (checked
 // again: of concurrent Adds of one new ID, exactly one succeeds and the
-// others return an error wrapping detector.ErrDuplicateID). Full
-// fingerprinting and DSC insert their postings under per-shard locks only
-// and take the lock briefly to publish the document (until then
-// Containers and Remove of its ID report it unknown); SpotSigs inserts
-// under the lock. The answer is searched under a read lock shared with
-// other searches: under concurrent Adds it reflects the index when the
-// search runs, which may already hold a document added concurrently; if
-// the document was removed before its answer, Add returns no match.
+// others return an error wrapping detector.ErrDuplicateID). A text whose
+// features equal those of a live document joins that document's group of
+// exact copies, O(log c) for c copies, and the index does not grow.
+// Otherwise full fingerprinting and DSC insert their postings under
+// per-shard locks only and take the lock briefly to publish the document
+// (until then Containers and Remove of its ID report it unknown, and an
+// exact copy added meanwhile waits for it); SpotSigs inserts under the
+// lock. The answer is searched under a read lock shared with other
+// searches: under concurrent Adds it reflects the index when the search
+// runs, which may already hold a document added concurrently; if the
+// document was removed before its answer, Add returns no match.
 //
 // Add time for full fingerprinting is O(n log n + P + K·n) for a text of n
 // shingles, P the postings of its n−⌈θn⌉+1 rarest shingles and K the
-// candidates they yield; DSC works on the sample. SpotSigs is O(n + P' +
-// K'·n), with P' the postings scanned before early termination, plus the
-// documents holding a signature whose idf crosses the band's edge with
-// this Add (see the package documentation).
+// candidate groups they yield; DSC works on the sample. SpotSigs is O(n +
+// P' + K'·n), with P' the postings scanned before early termination, plus
+// the groups holding a signature whose idf crosses the band's edge with
+// this Add (see the package documentation). Reading the matches costs
+// O(M log M) for M = Config.MaxResults, whatever the sizes of the groups
+// of exact copies they come from.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	d.mu.Lock()
-	err := d.docs.Check(doc)
-	d.mu.Unlock()
+	d.mu.RLock()
+	err := d.ix.docs.Check(doc)
+	d.mu.RUnlock()
 	if err != nil {
 		return nil, err
 	}
 	a := d.analyse(doc.Text)
 	d.mu.Lock()
-	idx, err := d.docs.Add(doc) // closed or a duplicate ID since the check
+	ix := d.ix
+	idx, err := ix.docs.Add(doc) // closed or a duplicate ID since the check
 	if err != nil {
 		d.mu.Unlock()
 		return nil, err
 	}
-	if d.cfg.Method == SpotSigs {
-		d.spot.insert(idx, a.hashes, a.cnt)
-		d.setDigest(idx, a.digest, a.words)
+	if a.key == 0 {
+		ix.gs.bare(idx) // no words: no feature, no match, no copy
 		d.mu.Unlock()
-	} else {
-		// The postings go in under their shards' locks only; until
-		// publish, the document is pending: registered (its ID taken) but
-		// invisible.
-		x := d.con
-		x.reserve(idx)
-		d.mu.Unlock()
-		x.insertPostings(idx, a.set)
-		d.mu.Lock()
-		if d.docs.Closed() {
-			d.mu.Unlock()
-			return nil, fmt.Errorf("shingle: Add(%q): %w", doc.ID, detector.ErrClosed)
+		return []detector.Match{}, nil
+	}
+	if g, ok := ix.find(&a); ok {
+		ix.gs.join(g, idx)
+		if ix.spot != nil {
+			ix.spot.join(g)
 		}
-		x.publish(idx, a.set, a.size, a.super)
+		wait := ix.ready[g]
 		d.mu.Unlock()
+		if wait != nil {
+			<-wait // the group's first document is being inserted
+		}
+	} else {
+		g := ix.open(idx, &a)
+		if ix.spot != nil {
+			ix.spot.insert(g, a.hashes, a.cnt)
+			d.mu.Unlock()
+		} else {
+			// The postings go in under their shards' locks only; until
+			// publish, the group is pending: registered (its ID taken)
+			// but invisible.
+			x := ix.con
+			x.reserve(g, a.set, a.size, a.super)
+			done := make(chan struct{})
+			ix.ready[g] = done
+			d.mu.Unlock()
+			x.insertPostings(g, a.set)
+			d.mu.Lock()
+			x.publish(g)
+			delete(ix.ready, g)
+			close(done)
+			closed := ix.docs.Closed()
+			d.mu.Unlock()
+			if closed {
+				return nil, fmt.Errorf("shingle: Add(%q): %w", doc.ID, detector.ErrClosed)
+			}
+		}
 	}
 	// The search only reads: it shares the lock with other searches.
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	if cur, err := d.docs.Lookup("Add", doc.ID); err != nil || cur != idx {
-		if d.docs.Closed() {
-			return nil, fmt.Errorf("shingle: Add(%q): %w", doc.ID, detector.ErrClosed)
-		}
-		return []detector.Match{}, nil // removed by a concurrent Remove before the answer
+	if ix.docs.Closed() {
+		return nil, fmt.Errorf("shingle: Add(%q): %w", doc.ID, detector.ErrClosed)
+	}
+	if cur, err := ix.docs.Lookup("Add", doc.ID); d.ix != ix || err != nil || cur != idx {
+		// Removed by a concurrent Remove before the answer (and the
+		// emptied detector perhaps loaded from a snapshot since).
+		return []detector.Match{}, nil
 	}
 	return d.answer(idx), nil
 }
@@ -192,97 +331,156 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 // answer returns the matches of live document idx: its containers (FFP,
 // DSC) or near-duplicates (SpotSigs). It needs the lock, shared or not.
 func (d *Detector) answer(idx uint32) []detector.Match {
-	if d.cfg.Method == SpotSigs {
-		return d.similar(idx)
+	ix := d.ix
+	g := ix.gs.of(idx)
+	if g == noGroup {
+		return []detector.Match{}
 	}
-	return d.containers(idx)
+	var hits []hit
+	if ix.spot != nil {
+		q := d.spotQuery()
+		defer d.sq.Put(q)
+		hits = ix.spot.similar(g, ix.gs.cap(), q.hits[:0], q)
+		hits = ix.exact(hits, ix.key[g])
+		q.keep(hits)
+	} else {
+		q := d.containQuery()
+		defer d.cq.Put(q)
+		x := ix.con
+		hits = x.containers(x.sets[g], x.super[g], x.size[g], g, ix.gs.cap(), q.hits[:0], q)
+		hits = append(hits, hit{g, 1}) // its exact copies contain it
+		q.keep(hits)
+	}
+	return ix.gs.collect(hits, idx, d.cfg.MaxResults)
+}
+
+func (d *Detector) spotQuery() *spotQuery {
+	if q, _ := d.sq.Get().(*spotQuery); q != nil {
+		return q
+	}
+	return &spotQuery{}
+}
+
+func (d *Detector) containQuery() *containQuery {
+	if q, _ := d.cq.Get().(*containQuery); q != nil {
+		return q
+	}
+	return &containQuery{}
+}
+
+func (q *spotQuery) keep(hits []hit) {
+	q.hits = hits
+	if cap(q.hits) > largeScratch {
+		q.hits = nil
+	}
+}
+
+func (q *containQuery) keep(hits []hit) {
+	q.hits = hits
+	if cap(q.hits) > largeScratch {
+		q.hits = nil
+	}
+}
+
+// exact adds to SpotSigs hits the groups whose token digest is key, with
+// score 1: exact duplicates, whatever their signatures.
+func (ix *index) exact(hits []hit, key uint64) []hit {
+	for _, o := range ix.keys[key] {
+		if i := slices.IndexFunc(hits, func(x hit) bool { return x.idx == o }); i >= 0 {
+			hits[i].score = 1
+		} else {
+			hits = append(hits, hit{o, 1})
+		}
+	}
+	return hits
+}
+
+// Query returns what Add(doc) would return now, without indexing doc or
+// changing anything a later call observes: the first Config.MaxResults
+// matches by [detector.SortMatches]. For SpotSigs that includes the idf
+// band as doc's Add would move it: the answer is computed against the
+// document frequencies and N the Add would leave, held in the query's own
+// scratch, not in the index. doc.ID may be empty; a live document with
+// that ID is not reported. Query costs what Add does, under a read lock
+// shared with other searches.
+//
+// Query returns an error wrapping detector.ErrClosed after Close, or
+// detector.ErrTooLarge for a text over Config.MaxTextBytes, before it
+// reads the text.
+func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
+	d.mu.RLock()
+	closed := d.ix.docs.Closed()
+	d.mu.RUnlock()
+	switch {
+	case closed:
+		return nil, fmt.Errorf("shingle: Query(%q): %w", doc.ID, detector.ErrClosed)
+	case len(doc.Text) > d.maxText():
+		return nil, fmt.Errorf("shingle: Query(%q): %d bytes over the limit of %d: %w",
+			doc.ID, len(doc.Text), d.maxText(), detector.ErrTooLarge)
+	}
+	a := d.analyse(doc.Text)
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	ix := d.ix
+	if ix.docs.Closed() {
+		return nil, fmt.Errorf("shingle: Query(%q): %w", doc.ID, detector.ErrClosed)
+	}
+	skip := uint32(noDoc)
+	if doc.ID != "" {
+		if idx, err := ix.docs.Lookup("Query", doc.ID); err == nil {
+			skip = idx
+		}
+	}
+	if a.key == 0 {
+		return []detector.Match{}, nil
+	}
+	var hits []hit
+	if ix.spot != nil {
+		q := d.spotQuery()
+		defer d.sq.Put(q)
+		x := ix.spot
+		sigs, cnt, mass, rescued := x.view(a.hashes, a.cnt, q)
+		hits = q.hits[:0]
+		if mass >= 0 {
+			hits = x.search(sigs, cnt, mass, rescued, noGroup, ix.gs.cap(), hits, q, true)
+		}
+		hits = ix.exact(hits, a.key)
+		q.keep(hits)
+	} else {
+		q := d.containQuery()
+		defer d.cq.Put(q)
+		hits = ix.con.containers(a.set, a.super, a.size, noGroup, ix.gs.cap(), q.hits[:0], q)
+		q.keep(hits)
+	}
+	return ix.gs.collect(hits, skip, d.cfg.MaxResults), nil
+}
+
+// maxText is the effective text size limit.
+func (d *Detector) maxText() int {
+	if d.cfg.MaxTextBytes > 0 {
+		return d.cfg.MaxTextBytes
+	}
+	return detector.DefaultMaxTextBytes
 }
 
 // lookup returns the dense index of a live, published document.
 func (d *Detector) lookup(op, id string) (uint32, error) {
-	idx, err := d.docs.Lookup(op, id)
-	if err == nil && d.con != nil && d.con.isPending(idx) {
-		// Its Add has not returned: as if the call came before it.
+	ix := d.ix
+	idx, err := ix.docs.Lookup(op, id)
+	if err == nil && ix.con != nil && ix.con.isPending(ix.gs.of(idx)) {
+		// Its group's first Add has not returned: as if the call came
+		// before it.
 		return 0, fmt.Errorf("shingle: %s(%q): %w", op, id, detector.ErrUnknownID)
 	}
 	return idx, err
 }
 
-func (d *Detector) setDigest(idx uint32, h uint64, ok bool) {
-	for int(idx) >= len(d.digest) {
-		d.digest = append(d.digest, 0)
-	}
-	if !ok {
-		d.digest[idx] = 0
-		return
-	}
-	h |= 1
-	d.digest[idx] = h
-	d.byHash[h] = append(d.byHash[h], idx)
-}
-
-// containers answers for FullFingerprint and DSC. It needs the lock,
-// shared or not.
-func (d *Detector) containers(idx uint32) []detector.Match {
-	q, _ := d.cq.Get().(*containQuery)
-	if q == nil {
-		q = &containQuery{}
-	}
-	defer d.cq.Put(q)
-	x := d.con
-	q.hits = x.containers(x.sets[idx], x.super[idx], idx, d.docs.Cap(), q.hits[:0], q)
-	out := d.matches(q.hits)
-	if cap(q.hits) > largeScratch {
-		q.hits = nil
-	}
-	return out
-}
-
-// similar answers for SpotSigs: the near-duplicates under the live
-// statistics plus the exact duplicates. It needs the lock, shared or not.
-func (d *Detector) similar(idx uint32) []detector.Match {
-	q, _ := d.sq.Get().(*spotQuery)
-	if q == nil {
-		q = &spotQuery{}
-	}
-	defer d.sq.Put(q)
-	hits := d.spot.similar(idx, d.docs.Cap(), q.hits[:0], q)
-	if h := d.digest[idx]; h != 0 {
-		for _, o := range d.byHash[h] {
-			if o == idx {
-				continue
-			}
-			if i := slices.IndexFunc(hits, func(x hit) bool { return x.idx == o }); i >= 0 {
-				hits[i].score = 1
-			} else {
-				hits = append(hits, hit{o, 1})
-			}
-		}
-	}
-	q.hits = hits
-	if cap(q.hits) > largeScratch {
-		q.hits = nil
-	}
-	return d.matches(hits)
-}
-
-func (d *Detector) matches(hits []hit) []detector.Match {
-	if len(hits) == 0 {
-		return []detector.Match{}
-	}
-	out := make([]detector.Match, len(hits))
-	for i, h := range hits {
-		out[i] = detector.Match{ID: d.docs.ID(h.idx), Score: h.score}
-	}
-	return matches.Top(out, 0)
-}
-
 // Containers returns the live documents that contain the document id (for
-// SpotSigs, its near-duplicates), including ones added after it, ordered by
-// [detector.SortMatches]. It is computed from the index on every call, with
-// the cost of an Add of the same text (no analysis); for SpotSigs it is
-// exact under the live document frequencies, which the index keeps up to
-// date with every Add and Remove.
+// SpotSigs, its near-duplicates), including ones added after it: the first
+// Config.MaxResults by [detector.SortMatches]. It is computed from the
+// index on every call, with the cost of an Add of the same text (no
+// analysis); for SpotSigs it is exact under the live document
+// frequencies, which the index keeps up to date with every Add and Remove.
 func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
@@ -293,26 +491,57 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	return d.answer(idx), nil
 }
 
-// Remove forgets the document id and purges it from every posting list.
+// Copies returns the live documents whose features equal those of the
+// live document id (its exact copies as the Method reads them: the same
+// shingle set, the same DSC sample drawn from as many shingles, or the
+// same token sequence for SpotSigs), in ascending ID order, without id. A
+// text without words has none. Copies time is O(c log c) for c copies;
+// it is not capped by Config.MaxResults. It returns an error wrapping
+// detector.ErrUnknownID or detector.ErrClosed.
+func (d *Detector) Copies(id string) ([]string, error) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	idx, err := d.lookup("Copies", id)
+	if err != nil {
+		return nil, err
+	}
+	g := d.ix.gs.of(idx)
+	if g == noGroup {
+		return []string{}, nil
+	}
+	return slices.DeleteFunc(d.ix.gs.sortedIDs(g), func(s string) bool { return s == id }), nil
+}
+
+// Remove forgets the document id. A document with live exact copies
+// leaves its group in O(log c) (SpotSigs also lowers its signatures'
+// document frequencies, as for any Remove); the last of a group purges it
+// from every posting list.
 func (d *Detector) Remove(id string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if _, err := d.lookup("Remove", id); err != nil {
 		return err
 	}
-	idx, err := d.docs.Remove(id)
+	ix := d.ix
+	idx, err := ix.docs.Remove(id)
 	if err != nil {
 		return err
 	}
-	if d.cfg.Method == SpotSigs {
-		d.spot.remove(idx)
-		if h := d.digest[idx]; h != 0 {
-			plist.Delete(d.byHash, h, idx)
-			d.digest[idx] = 0
+	g, last := ix.gs.leave(idx)
+	switch {
+	case g == noGroup:
+	case !last:
+		if ix.spot != nil {
+			ix.spot.leave(g)
 		}
-		return nil
+	default:
+		if ix.spot != nil {
+			ix.spot.remove(g)
+		} else {
+			ix.con.remove(g)
+		}
+		ix.drop(g)
 	}
-	d.con.remove(idx)
 	return nil
 }
 
@@ -321,8 +550,10 @@ func (d *Detector) Remove(id string) error {
 func (d *Detector) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.docs.Close() {
-		d.con, d.spot, d.byHash, d.digest = nil, nil, nil, nil
+	if d.ix.docs.Close() {
+		ix := d.ix
+		ix.con, ix.spot, ix.keys, ix.key = nil, nil, nil, nil
+		ix.gs = newGroups(ix.docs)
 	}
 	return nil
 }
@@ -333,5 +564,5 @@ func (d *Detector) Close() error {
 func (d *Detector) Len() int {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	return d.docs.Len()
+	return d.ix.docs.Len()
 }

@@ -55,7 +55,7 @@ func TestFFPDifferential(t *testing.T) {
 				t.Skip("one case under -race keeps CI fast")
 			}
 			ref := naive.New(naive.Config{Shingle: tc.shingle, Threshold: tc.theta})
-			d, err := shingle.New(shingle.Config{Language: "und", KeepStopwords: true, Stemmer: textproc.StemNone, Shingle: tc.shingle, Threshold: tc.theta,
+			d, err := shingle.New(shingle.Config{Language: "und", KeepStopwords: true, Stemmer: textproc.StemNone, Shingle: tc.shingle, Threshold: tc.theta, MaxResults: noCap,
 				Content: textproc.ContentAll, MinOverlap: 1}) // the reference: whole texts, no evidence rule
 			require.NoError(t, err)
 			docs := stream(300, uint64(tc.shingle))
@@ -89,9 +89,9 @@ func TestFFPDifferential(t *testing.T) {
 // TestDSCModulusOneIsFFP checks that DSC with m = 1 (every shingle
 // selected) answers exactly as full fingerprinting.
 func TestDSCModulusOneIsFFP(t *testing.T) {
-	ffp, err := shingle.New(shingle.Config{Threshold: 0.3, MinOverlap: 1}) // DSC's default: no evidence rule
+	ffp, err := shingle.New(shingle.Config{Threshold: 0.3, MinOverlap: 1, MaxResults: noCap}) // DSC's default: no evidence rule
 	require.NoError(t, err)
-	dsc, err := shingle.New(shingle.Config{Method: shingle.DSC, Modulus: 1, Threshold: 0.3})
+	dsc, err := shingle.New(shingle.Config{Method: shingle.DSC, Modulus: 1, Threshold: 0.3, MaxResults: noCap})
 	require.NoError(t, err)
 	docs := stream(200, 5)
 	for _, doc := range docs {
@@ -113,7 +113,7 @@ func TestStrideIsPositional(t *testing.T) {
 		sampling shingle.Sampling
 		shifted  bool
 	}{{shingle.SampleStride, false}, {shingle.SampleModulus, true}} {
-		d, err := shingle.New(shingle.Config{Method: shingle.DSC, Sampling: tc.sampling, KeepStopwords: true, Stemmer: textproc.StemNone,
+		d, err := shingle.New(shingle.Config{Method: shingle.DSC, Sampling: tc.sampling, MaxResults: noCap, KeepStopwords: true, Stemmer: textproc.StemNone,
 			Content: textproc.ContentAll}) // positions count: every block read
 		require.NoError(t, err)
 		_, err = d.Add(detector.Doc{ID: "long", Text: text + " and a tail of new words at the end"})

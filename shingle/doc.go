@@ -73,6 +73,55 @@
 // near-copies of a flooded story keep finding each other; no document of
 // Reuters-21578 or goldset-dev is in that case at the defaults.
 //
+// # Exact copies, floods and the result cap
+//
+// Documents whose features are equal (for full fingerprinting the shingle
+// set, for DSC the sample and the number of shingles it was drawn from,
+// for SpotSigs the token sequence, and so the signature multiset) are
+// exact copies as the Method reads them: they share one group, and the
+// index (posting lists, super-shingles, SpotSigs' signature table) holds
+// the group once. A further copy joins its group in O(log c) for c copies:
+// no posting list grows and it is compared with nothing. SpotSigs' idf
+// statistics still count every copy, as they count any document (N and
+// each of the copy's signatures' document frequencies grow by one, O(n)
+// for n signatures, plus any band-edge crossing, which visits groups,
+// not copies). [Detector.Copies] lists a document's copies.
+//
+// Add, Containers and Query return at most [Config].MaxResults matches
+// (detector.DefaultMaxResults unless set), the first by
+// [detector.SortMatches]: highest score, then smallest ID. A group's
+// members are a heap by ID, and only the members that can make the cut
+// are read, so an Add in a flood of N identical copies costs the same for
+// every N: O(n) for its signatures or shingles plus O(M log M) for the M =
+// MaxResults matches it returns. Copies is not capped.
+//
+// # Query
+//
+// [Detector.Query] returns what Add would return for a document at that
+// moment, without indexing it or changing anything a later call observes.
+// For SpotSigs the answer depends on the idf band the Add would move (N
+// and the document frequencies of the text's signatures one higher): the
+// query works out the places and masses that change in its own scratch,
+// at the cost of an Add, and leaves the index as it was. Queries share the
+// read lock with other searches.
+//
+// # Snapshots
+//
+// [Detector.WriteTo] and [Detector.ReadFrom] save and load the live
+// documents (the layout is in the source of WriteTo; the framing in
+// docs/snapshot.md in the repository). Stored: each group of exact copies
+// once, with its members' IDs and its features: the shingle hashes or DSC
+// sample and the number of shingles it was drawn from, or SpotSigs' token
+// digest and raw signature multiset (hashes and multiplicities); and the
+// IDs of documents without words. Rebuilt on load: posting lists,
+// DSC-SS super-shingles, and all of SpotSigs' idf statistics, which are a
+// pure function of the live multisets and the number of copies of each
+// (document frequencies, N, every signature's place against the band and
+// every document's masses), so a loaded detector answers every later call
+// exactly as the original would. No text is stored, and the package has
+// no caller-owned table to fingerprint. The header carries the effective
+// Config, which must equal the loading detector's.
+//
 // # Complexity
 //
 // Let n be a text's shingles (or signatures) and N the live documents.
@@ -89,12 +138,14 @@
 // [τ|A|, |A|/τ] are skipped. An Add or Remove moves the document
 // frequencies of its own signatures and the band's edges by at most one
 // step each: its cost is O(n) plus, for each signature that crosses an
-// edge, the documents holding it (about N^0.2 at the lower edge and
+// edge, the groups holding it (about N^0.2 at the lower edge and
 // N^(1−MinIDF) at the upper one, rarely); no step costs O(total
-// signatures). A flood of k near-copies of one story costs O(k·n) per
-// Add, proportional to the k matches it returns. Memory is one sorted
-// []uint64 (FFP, DSC) or []uint32 pair (SpotSigs) per document, one posting
-// entry per feature occurrence, and one map entry per distinct live
+// signatures). A flood of k near-copies of one story that are not exact
+// copies costs O(k·n) per Add to score them (exact copies cost O(1) each,
+// see below); the answer then keeps MaxResults of them. Memory is one sorted
+// []uint64 (FFP, DSC) or []uint32 pair (SpotSigs) per group of exact
+// copies, one posting entry per feature of a group, a few words per
+// document for its ID and group, and one map entry per distinct live
 // feature; a feature held by one document stores it in the map entry. A
 // removed document's features leave the maps, which are rebuilt once they
 // hold less than a quarter of their peak, and text analysis keeps no
@@ -147,7 +198,7 @@
 // checks the document (closed, ID, size) before any work and analyses and
 // signs the text without holding the index's lock; full fingerprinting and
 // DSC insert postings under per-shard locks; searches (Add's answer,
-// Containers) share a read lock; registering, publishing, SpotSigs
+// Containers, Query) share a read lock; registering, publishing, SpotSigs
 // insertion, Remove and Close hold the lock exclusively and briefly. Of
 // concurrent Adds of one new ID exactly one succeeds and the others return
 // detector.ErrDuplicateID. [Extract], [Containment] and [Jaccard] are pure

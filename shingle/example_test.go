@@ -1,6 +1,7 @@
 package shingle_test
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
@@ -80,4 +81,39 @@ func ExampleDetector_Containers() {
 	// Output:
 	// roundup ⊇ report (1.00)
 	// containers of roundup: 0
+}
+
+// A detector's state is saved with WriteTo and loaded into a new detector
+// of the same Config with ReadFrom; the loaded one answers as the original
+// would, exact copies included.
+func ExampleDetector_WriteTo() {
+	cfg := shingle.Config{Method: shingle.SpotSigs}
+	d, err := shingle.New(cfg)
+	if err != nil {
+		panic(err)
+	}
+	for _, doc := range []detector.Doc{{ID: "a", Text: report}, {ID: "b", Text: report}, {ID: "c", Text: other}} {
+		if _, err := d.Add(doc); err != nil {
+			panic(err)
+		}
+	}
+	var buf bytes.Buffer
+	if _, err := d.WriteTo(&buf); err != nil {
+		panic(err)
+	}
+
+	e, err := shingle.New(cfg)
+	if err != nil {
+		panic(err)
+	}
+	if _, err := e.ReadFrom(&buf); err != nil {
+		panic(err)
+	}
+	copies, _ := e.Copies("a")
+	fmt.Println("documents:", e.Len(), "copies of a:", copies)
+	ms, _ := e.Add(detector.Doc{ID: "d", Text: report})
+	fmt.Println("d matches:", ms)
+	// Output:
+	// documents: 3 copies of a: [b]
+	// d matches: [{a 1} {b 1}]
 }

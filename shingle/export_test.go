@@ -5,4 +5,4 @@ const RaceEnabled = raceEnabled
 
 // UseReleaseBounds makes a SpotSigs detector prune with the reference
 // release's two unsound bounds, to measure the pairs they drop.
-func UseReleaseBounds(d *Detector) { d.spot.releaseBounds = true }
+func UseReleaseBounds(d *Detector) { d.ix.spot.releaseBounds = true }

@@ -112,6 +112,7 @@ func TestGoldSetReference(t *testing.T) {
 	// (tokeniser, stopword list), not from pruning.
 	cfg.Threshold = 0.85
 	exact, _ := goldScores(recs, relations(t, cfg, recs))
+	cfg.MaxResults = noCap
 	d, err := shingle.New(cfg)
 	require.NoError(t, err)
 	shingle.UseReleaseBounds(d)

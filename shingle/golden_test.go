@@ -16,7 +16,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/golden.txt")
+var update = flag.Bool("update", false, "rewrite testdata/golden.txt (TestGolden) and testdata/v1.snapshot (TestSnapshotV1)")
 
 // TestGolden pins the features of fixed texts and the relations a fixed
 // sequence of documents produces, for every method.

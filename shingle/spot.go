@@ -87,6 +87,16 @@ type spotQuery struct {
 	mark  marks
 	order []int
 	hits  []hit
+
+	// The state a Query reads (see view): the places that an Add of the
+	// queried text would change, by signature ID, and the changes of the
+	// masses of the groups holding those signatures, by group.
+	over  map[uint32]uint8
+	delta map[uint32][2]int32 // band, above
+	isA   map[uint32]bool     // the queried text's signatures
+	sigs  []uint32            // the queried text's signature IDs, ascending
+	cnt   []uint32
+	ord   []int
 }
 
 // idf is the normalised idf ln((n+1)/df)/ln(n+1) of the release's
@@ -120,11 +130,14 @@ func (x *spotIndex) bounds(n int) (lo, hi int) {
 }
 
 // placeOf returns where df lies against the current band.
-func (x *spotIndex) placeOf(df int) uint8 {
+func (x *spotIndex) placeOf(df int) uint8 { return placeAt(df, x.lo, x.hi) }
+
+// placeAt returns where df lies against the band [lo, hi].
+func placeAt(df, lo, hi int) uint8 {
 	switch {
-	case df > x.hi:
+	case df > hi:
 		return sigAbove
-	case df < x.lo:
+	case df < lo:
 		return sigBelow
 	}
 	return sigBand
@@ -138,15 +151,35 @@ func (x *spotIndex) mass(b uint32) (int, bool) {
 	if !d.counted {
 		return -1, false
 	}
-	if d.band >= x.cfg.MinSignatures {
-		return d.band, false
+	return x.massOf(d.band, d.above)
+}
+
+// massOf returns the mass and rescue of a counted document whose masses
+// inside and above the band are band and above (see mass).
+func (x *spotIndex) massOf(band, above int) (int, bool) {
+	if band >= x.cfg.MinSignatures {
+		return band, false
 	}
 	// "Threshold for min. amount of SpotSigs", applied after filtering too
 	// (SpotSigsIndexer: "if (counter.totalCount >= SpotSigs.minSpotSigs)").
-	if !x.noRescue && d.above > 0 && d.band+d.above >= x.cfg.MinSignatures {
-		return d.band + d.above, true
+	if !x.noRescue && above > 0 && band+above >= x.cfg.MinSignatures {
+		return band + above, true
 	}
 	return -1, false
+}
+
+// massIn is mass under the state q describes: the live one when q.over
+// is nil, else the one an Add of the queried text would leave (see view).
+func (x *spotIndex) massIn(b uint32, q *spotQuery, hypo bool) (int, bool) {
+	if !hypo {
+		return x.mass(b)
+	}
+	d := &x.docs[b]
+	if !d.counted {
+		return -1, false
+	}
+	dd := q.delta[b]
+	return x.massOf(d.band+int(dd[0]), d.above+int(dd[1]))
 }
 
 // in reports whether signature s is in the filtered multiset of a document
@@ -334,6 +367,36 @@ func (x *spotIndex) remove(idx uint32) {
 	x.shrink()
 }
 
+// join counts one more copy of the live group g: its signatures' document
+// frequencies and N grow by one, as for an Add of its text, but no
+// posting list grows (the group is on them once). O(n) plus the edge
+// crossings, as for insert.
+func (x *spotIndex) join(g uint32) {
+	if int(g) >= len(x.docs) || !x.docs[g].counted {
+		return
+	}
+	x.setN(x.n + 1)
+	for _, s := range x.docs[g].sigs {
+		df := int(x.df[s]) + 1
+		x.setDF(s, df)
+		x.replace(s, x.placeOf(df))
+	}
+}
+
+// leave counts one copy fewer of the live group g, which keeps at least
+// one member: the reverse of join.
+func (x *spotIndex) leave(g uint32) {
+	if int(g) >= len(x.docs) || !x.docs[g].counted {
+		return
+	}
+	for _, s := range x.docs[g].sigs {
+		df := int(x.df[s]) - 1
+		x.setDF(s, df)
+		x.replace(s, x.placeOf(df))
+	}
+	x.setN(x.n - 1)
+}
+
 // freeSig forgets signature s, whose last document left.
 func (x *spotIndex) freeSig(s uint32) {
 	delete(x.ids, x.hash[s])
@@ -396,18 +459,41 @@ func (x *spotIndex) similar(self uint32, ndocs int, dst []hit, q *spotQuery) []h
 	if a < 0 {
 		return dst
 	}
+	d := &x.docs[self]
+	return x.search(d.sigs, d.cnt, a, arescued, self, ndocs, dst, q, false)
+}
+
+// search is similar for a document with the multiset asig, acnt (IDs
+// ascending) of mass a: a live one (self, hypo false), or the queried text
+// under the state an Add of it would leave (self noGroup, hypo true,
+// after view).
+func (x *spotIndex) search(asig, acnt []uint32, a int, arescued bool, self uint32, ndocs int, dst []hit, q *spotQuery, hypo bool) []hit {
+	p := placer{place: x.place}
+	if hypo {
+		p.over = q.over
+	}
+	dfA := func(s uint32) int32 {
+		switch {
+		case !hypo:
+			return x.df[s]
+		case int(s) < len(x.df):
+			return x.df[s] + 1
+		}
+		return 1
+	}
 	tau := x.cfg.Threshold
-	asig, acnt := x.docs[self].sigs, x.docs[self].cnt
 	q.mark.next(ndocs)
-	q.mark.visit(self)
+	if self != noGroup {
+		q.mark.visit(self)
+	}
 	q.order = q.order[:0]
 	for i, s := range asig {
-		if in(x.place[s], arescued) {
+		if in(p.at(s), arescued) {
 			q.order = append(q.order, i)
 		}
 	}
 	slices.SortFunc(q.order, func(i, j int) int {
-		return cmp.Or(cmp.Compare(x.df[asig[i]], x.df[asig[j]]), cmp.Compare(i, j))
+		return cmp.Or(cmp.Compare(dfA(asig[i]), dfA(asig[j])), cmp.Compare(i, j))
 	})
 	fa := float64(a)
 	longest := fa/tau + eps
@@ -416,8 +502,12 @@ func (x *spotIndex) similar(self uint32, ndocs int, dst []hit, q *spotQuery) []h
 		if float64(delta) > (1-tau)*fa+eps {
 			break
 		}
+		if int(asig[i]) >= len(x.post) {
+			delta += int(acnt[i])
+			continue // a signature only the queried text has
+		}
 		for _, b := range x.post[asig[i]] {
-			fb, brescued := x.mass(b)
+			fb, brescued := x.massIn(b, q, hypo)
 			if fb < 0 || float64(fb) > longest || float64(fb) < tau*fa-eps {
 				continue
 			}
@@ -433,10 +523,10 @@ func (x *spotIndex) similar(self uint32, ndocs int, dst []hit, q *spotQuery) []h
 			}
 			var s float64
 			if x.releaseBounds {
-				s = x.releaseJaccard(asig, acnt, b, a, fb, brescued, tau, q.order)
+				s = x.releaseJaccard(asig, acnt, b, a, fb, brescued, tau, q.order, p)
 			} else {
 				bd := &x.docs[b]
-				s = jaccard(asig, acnt, bd.sigs, bd.cnt, a, fb, tau, x.place, arescued, brescued)
+				s = jaccardP(asig, acnt, bd.sigs, bd.cnt, a, fb, tau, p, arescued, brescued)
 			}
 			if s >= tau && (s == 1 || evidence.Enough(s/(1+s)*float64(a+fb), float64(min(a, fb)), float64(x.cfg.MinOverlap))) {
 				dst = append(dst, hit{b, s})
@@ -456,10 +546,15 @@ func (x *spotIndex) similar(self uint32, ndocs int, dst []hit, q *spotQuery) []h
 // non-nil place, a signature counts for a side only when in(place[s],
 // rescued) holds for it; with nil, every signature counts.
 func jaccard(asig, acnt, bsig, bcnt []uint32, a, b int, tau float64, place []uint8, arescued, brescued bool) float64 {
+	return jaccardP(asig, acnt, bsig, bcnt, a, b, tau, placer{place: place}, arescued, brescued)
+}
+
+// jaccardP is jaccard with the places p reads.
+func jaccardP(asig, acnt, bsig, bcnt []uint32, a, b int, tau float64, p placer, arescued, brescued bool) float64 {
 	s := float64(a + b)
 	d := 0 // Σ|A_s − B_s| so far
 	smin := 0
-	counts := func(sig uint32, rescued bool) bool { return place == nil || in(place[sig], rescued) }
+	counts := p.counts
 	i, j := 0, 0
 	for i < len(asig) || j < len(bsig) {
 		ca, cb := 0, 0
@@ -505,13 +600,13 @@ func jaccard(asig, acnt, bsig, bcnt []uint32, a, b int, tau float64, place []uin
 // D summing |A_s − B_s| over A's signatures only. That exit is not a bound
 // (for |A| = |B| = 100 and D = 20, J = 0.818 but the exit test reads 0.80);
 // it exists to measure what it drops.
-func (x *spotIndex) releaseJaccard(asig, acnt []uint32, b uint32, a, fb int, brescued bool, tau float64, order []int) float64 {
+func (x *spotIndex) releaseJaccard(asig, acnt []uint32, b uint32, a, fb int, brescued bool, tau float64, order []int, p placer) float64 {
 	bsig, bcnt := x.docs[b].sigs, x.docs[b].cnt
 	upper := float64(max(a, fb))
 	d, smin := 0, 0
 	for _, i := range order {
 		ca, cb := int(acnt[i]), 0
-		if j, ok := slices.BinarySearch(bsig, asig[i]); ok && in(x.place[asig[i]], brescued) {
+		if j, ok := slices.BinarySearch(bsig, asig[i]); ok && in(p.at(asig[i]), brescued) {
 			cb = int(bcnt[j])
 		}
 		smin += min(ca, cb)

@@ -1,0 +1,319 @@
+package shingle
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/synth"
+)
+
+// floodAntecedents are frequent words of the synthetic stream's invented
+// language, so SpotSigs finds signatures in it.
+const floodAntecedents = "ro,mi,tan,le"
+
+// floodConfigs are every Method and DSC variant, for the synthetic stream.
+var floodConfigs = []struct {
+	name string
+	cfg  Config
+}{
+	{"ffp", Config{Language: "und"}},
+	{"dsc", Config{Language: "und", Method: DSC}},
+	{"dsc-min", Config{Language: "und", Method: DSC, Sampling: SampleMin}},
+	{"dsc-stride", Config{Language: "und", Method: DSC, Sampling: SampleStride}},
+	{"dsc-ss", Config{Language: "und", Method: DSC, SuperShingle: 2}},
+	{"spotsigs", Config{Language: "und", Method: SpotSigs, Antecedents: floodAntecedents}},
+}
+
+// op is one step of a stream: an Add (text set) or a Remove.
+type op struct {
+	id, text string
+	remove   bool
+}
+
+// floodStream interleaves texts with floods of exact copies of earlier
+// texts and removes random live documents, first members of groups
+// included.
+func floodStream(texts []string, seed uint64, copies int) []op {
+	r := rand.New(rand.NewPCG(seed, 3))
+	var ops []op
+	var live []string
+	n := 0
+	add := func(text string) {
+		id := "d" + strconv.Itoa(n)
+		n++
+		ops = append(ops, op{id: id, text: text})
+		live = append(live, id)
+	}
+	for i, text := range texts {
+		add(text)
+		if i%5 == 0 {
+			for range r.IntN(copies) + 1 {
+				add(texts[r.IntN(i+1)])
+			}
+		}
+		if len(live) > 0 && r.IntN(3) == 0 {
+			k := r.IntN(len(live))
+			ops = append(ops, op{id: live[k], remove: true})
+			live = slices.Delete(live, k, k+1)
+		}
+	}
+	return ops
+}
+
+// synthTexts returns n texts of the synthetic stream (near-duplicates of
+// graded similarity) and a few edge texts: none, punctuation only, and
+// too few words for SpotSigs to count.
+func synthTexts(n int, seed uint64) []string {
+	var out []string
+	for _, d := range synth.Docs(n, synth.Config{Seed: seed}) {
+		out = append(out, d.Text)
+	}
+	return append(out, "", "...", "ro ka mi", "tan su le vor ro di mi pe")
+}
+
+func capped(ms []detector.Match, n int) []detector.Match {
+	if len(ms) > n {
+		return ms[:n:n]
+	}
+	return ms
+}
+
+// without returns ms less the match of id.
+func without(ms []detector.Match, id string) []detector.Match {
+	return slices.DeleteFunc(slices.Clone(ms), func(m detector.Match) bool { return m.ID == id })
+}
+
+// features is a text's features as a comparable string: equal for the
+// texts the Method reads as exact copies.
+func (d *Detector) features(text string) string {
+	a := d.analyse(text)
+	if a.key == 0 {
+		return ""
+	}
+	if d.cfg.Method != SpotSigs {
+		return fmt.Sprint(a.size, a.set)
+	}
+	total := 0
+	for _, c := range a.cnt {
+		total += int(c)
+	}
+	if total < d.cfg.MinSignatures {
+		return fmt.Sprint(a.key)
+	}
+	return fmt.Sprint(a.key, a.hashes, a.cnt)
+}
+
+// reference returns a detector for cfg whose every document is a group
+// of its own, as the index was before exact copies were grouped, with no
+// cap: a straightforward reference for the grouped, capped one.
+func reference(t *testing.T, cfg Config) *Detector {
+	cfg.MaxResults = 1 << 30
+	ref, err := New(cfg)
+	require.NoError(t, err)
+	ref.ix.noGroups = true
+	return ref
+}
+
+// checkAgainstReference runs ops through a Detector for cfg and the
+// reference, requiring of every Add that a Query just before it and the
+// Add itself give the reference's Add, capped; and, every tenth step, of a
+// random live document that Containers, Query (as a new copy) and Copies
+// give the reference's answers.
+func checkAgainstReference(t *testing.T, cfg Config, ops []op) {
+	d, err := New(cfg)
+	require.NoError(t, err)
+	ref := reference(t, cfg)
+	limit := d.cfg.MaxResults
+	texts := map[string]string{}
+	feats := map[string]string{} // by ID: d.features of its text
+	var ids []string
+	r := rand.New(rand.NewPCG(9, 9))
+	for step, o := range ops {
+		if o.remove {
+			require.NoError(t, d.Remove(o.id))
+			require.NoError(t, ref.Remove(o.id))
+			delete(texts, o.id)
+			delete(feats, o.id)
+			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.id })
+		} else {
+			doc := detector.Doc{ID: o.id, Text: o.text}
+			q, err := d.Query(doc)
+			require.NoError(t, err)
+			want, err := ref.Add(doc)
+			require.NoError(t, err)
+			want = capped(want, limit)
+			got, err := d.Add(doc)
+			require.NoError(t, err)
+			require.Equal(t, want, got, "step %d: Add(%s)", step, o.id)
+			require.Equal(t, want, q, "step %d: Query(%s) before its Add", step, o.id)
+			texts[o.id] = o.text
+			feats[o.id] = d.features(o.text)
+			ids = append(ids, o.id)
+		}
+		if step%10 != 0 || len(ids) == 0 {
+			continue
+		}
+		id := ids[r.IntN(len(ids))]
+		want, err := ref.Containers(id)
+		require.NoError(t, err)
+		got, err := d.Containers(id)
+		require.NoError(t, err)
+		require.Equal(t, capped(want, limit), got, "step %d: Containers(%s)", step, id)
+
+		// Query of a live document's text under its ID: what an Add of one
+		// more copy would answer, less id.
+		probe := detector.Doc{ID: "probe", Text: texts[id]}
+		want, err = ref.Add(probe)
+		require.NoError(t, err)
+		require.NoError(t, ref.Remove("probe"))
+		got, err = d.Query(detector.Doc{ID: id, Text: texts[id]})
+		require.NoError(t, err)
+		require.Equal(t, capped(without(want, id), limit), got, "step %d: Query(%s)", step, id)
+
+		cp, err := d.Copies(id)
+		require.NoError(t, err)
+		wantCp := []string{}
+		if f := feats[id]; f != "" {
+			for o, g := range feats {
+				if o != id && g == f {
+					wantCp = append(wantCp, o)
+				}
+			}
+		}
+		slices.Sort(wantCp)
+		require.Equal(t, wantCp, cp, "step %d: Copies(%s)", step, id)
+	}
+	assert.Equal(t, ref.Len(), d.Len())
+}
+
+// TestFloodMatchesReference checks the grouped index against the
+// ungrouped reference on a synthetic stream with floods of exact copies
+// and removals, for every Method, uncapped and with a cap smaller than
+// the floods.
+func TestFloodMatchesReference(t *testing.T) {
+	n := 300
+	if testing.Short() || raceEnabled {
+		n = 120
+	}
+	ops := floodStream(synthTexts(n, 1), 1, 12)
+	for _, fc := range floodConfigs {
+		for _, limit := range []int{1 << 30, 3} {
+			t.Run(fmt.Sprintf("%s/cap%d", fc.name, limit), func(t *testing.T) {
+				cfg := fc.cfg
+				cfg.MaxResults = limit
+				checkAgainstReference(t, cfg, ops)
+			})
+		}
+	}
+}
+
+// TestRealDataMatchesReference checks the grouped index against the
+// ungrouped reference on the Gold Set and Reuters-21578, where stories
+// have many near-duplicates of graded similarity, uncapped and under the
+// default cap.
+func TestRealDataMatchesReference(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("runs every Add twice and a Query per Add on real data")
+	}
+	for _, file := range []string{"goldset-dev.jsonl", "reuters21578.jsonl"} {
+		t.Run(file, func(t *testing.T) {
+			recs := dataset.ForTest(t, file)
+			recs = recs[:min(len(recs), 800)]
+			ops := floodStream(dataset.Texts(recs), 2, 5)
+			for _, method := range []Method{FullFingerprint, DSC, SpotSigs} {
+				for _, limit := range []int{1 << 30, 0} {
+					checkAgainstReference(t, Config{Language: "en", Method: method, MaxResults: limit}, ops)
+				}
+			}
+		})
+	}
+}
+
+// TestFloodCostFlat adds 3,000 identical copies of one text (a Reuters
+// story when the data is there, else a synthetic one) under every Method and checks that a further copy costs work independent of the
+// copies: the index holds one group, every posting list holds it once,
+// each Add returns the cap's worth of the smallest IDs, and SpotSigs still
+// counts every copy in its statistics (document frequencies and N).
+func TestFloodCostFlat(t *testing.T) {
+	const copies = 3000
+	text := synth.Docs(1, synth.Config{Seed: 4, MinSentences: 20})[0].Text
+	reuters := false
+	if recs, err := dataset.Load("reuters21578.jsonl"); err == nil && len(recs) > 0 {
+		text, reuters = recs[0].Text, true // a Reuters story, when the data is there
+	}
+	for _, fc := range floodConfigs {
+		t.Run(fc.name, func(t *testing.T) {
+			cfg := fc.cfg
+			if reuters {
+				cfg.Language, cfg.Antecedents = "en", ""
+			}
+			cfg.MaxResults = 5
+			d, err := New(cfg)
+			require.NoError(t, err)
+			for i := range copies {
+				ms, err := d.Add(detector.Doc{ID: fmt.Sprintf("c%04d", i), Text: text})
+				require.NoError(t, err)
+				require.Len(t, ms, min(i, 5))
+				if i > 0 {
+					require.Equal(t, detector.Match{ID: "c0000", Score: 1}, ms[0])
+				}
+			}
+			ix := d.ix
+			assert.Equal(t, 1, ix.gs.live, "one group for the copies")
+			assert.Len(t, ix.keys, 1)
+			require.Len(t, ix.gs.heaps, 1)
+			for _, h := range ix.gs.heaps {
+				assert.Len(t, h, copies)
+			}
+			lists := 0
+			if x := ix.con; x != nil {
+				for i := range x.post {
+					for _, v := range x.post[i].p.ids {
+						lists++
+						assert.Equal(t, 1, x.post[i].p.entryLen(v, true), "posting lists hold the group once")
+					}
+				}
+				for _, v := range x.sup.ids {
+					assert.Equal(t, 1, x.sup.entryLen(v, true), "super-shingle lists hold the group once")
+				}
+			} else {
+				x := ix.spot
+				assert.Equal(t, copies, x.n, "N counts every copy")
+				for h, s := range x.ids {
+					lists++
+					assert.Len(t, x.post[s], 1, "posting lists hold the group once (%#x)", h)
+					assert.EqualValues(t, copies, x.df[s], "df counts every copy")
+				}
+			}
+			assert.Positive(t, lists)
+
+			// Removing the first member promotes another copy.
+			require.NoError(t, d.Remove("c0000"))
+			ms, err := d.Containers("c0001")
+			require.NoError(t, err)
+			assert.Equal(t, []detector.Match{{ID: "c0002", Score: 1}, {ID: "c0003", Score: 1}, {ID: "c0004", Score: 1}, {ID: "c0005", Score: 1}, {ID: "c0006", Score: 1}}, ms)
+			cp, err := d.Copies("c2999")
+			require.NoError(t, err)
+			assert.Len(t, cp, copies-2)
+			assert.True(t, slices.IsSorted(cp))
+			for i := 1; i < copies; i++ {
+				require.NoError(t, d.Remove(fmt.Sprintf("c%04d", i)))
+			}
+			assert.Zero(t, d.Len())
+			assert.Zero(t, ix.gs.live)
+			assert.Empty(t, ix.keys)
+			if ix.spot != nil {
+				assert.Empty(t, ix.spot.ids)
+				assert.Zero(t, ix.spot.n)
+			}
+		})
+	}
+}
