@@ -314,15 +314,12 @@ func (d *Detector) index(idx uint32, sig []uint32, size int, digest uint64) []de
 		return []detector.Match{} // no words: matches nothing
 	}
 	g := d.place(ix, idx, sig, size, digest)
-	if d.online && ix.groups[g].first != idx {
+	if h, ok := ix.heaps[g]; ok && d.online {
 		// A copy's terms and phrases are almost always its group's: share
 		// the group's array rather than keep one per copy.
-		other := ix.groups[g].first
-		if h, ok := ix.heaps[g]; ok {
-			other = h[0]
-			if other == idx {
-				other = h[1]
-			}
+		other := h[0]
+		if other == idx {
+			other = h[1]
 		}
 		if a, b := ix.counted[idx], ix.counted[other]; a.terms == b.terms && slices.Equal(a.keys, b.keys) {
 			ix.counted[idx].keys = b.keys
