@@ -32,14 +32,14 @@ type index struct {
 	digests []uint64        // Weighted: the phrase-set digest of each group
 	heaps   map[uint32][]uint32
 	pos     map[uint32]uint32 // members of heaps: their position
-	exact   map[uint64]uint32 // exactKey → group
+	exact   bandMap           // exactKey → group (open addressing: 12 bytes a slot)
 	clash   map[uint64][]uint32
 	tables  []*table
 	seq     uint32 // sequence number of the next group
 
 	// The most keys each map has held since it was last rebuilt (a Go map
 	// keeps its buckets when keys are deleted).
-	heapsPeak, posPeak, exactPeak int
+	heapsPeak, posPeak int
 
 	epoch uint32   // query scratch: stamps of the current query
 	cands []uint32 // query scratch
@@ -85,7 +85,7 @@ func (d *Detector) newIndex() *index {
 		sigs:  newStrided[uint32](cfg.NumHashes, 0),
 		heaps: map[uint32][]uint32{},
 		pos:   map[uint32]uint32{},
-		exact: map[uint64]uint32{},
+		exact: newBandMap(),
 		clash: map[uint64][]uint32{},
 	}
 	switch {
@@ -109,8 +109,11 @@ func (d *Detector) exactKey(sig []uint32, size int, digest uint64) uint64 {
 	for _, v := range sig {
 		h = hashx.Combine(h, uint64(v))
 	}
-	return h
+	return h & exactKeyMask
 }
+
+// exactKeyMask is all ones; a test clears bits to make keys collide.
+var exactKeyMask = ^uint64(0)
 
 // same reports whether the live group g has the content (sig, size,
 // digest).
@@ -124,11 +127,11 @@ func (d *Detector) same(ix *index, g uint32, sig []uint32, size int, digest uint
 // find returns the live group of content (sig, size, digest).
 func (d *Detector) find(ix *index, sig []uint32, size int, digest uint64) (uint32, bool) {
 	key := d.exactKey(sig, size, digest)
-	g, ok := ix.exact[key]
+	h, ok := ix.exact.get(key)
 	if !ok {
 		return 0, false
 	}
-	if d.same(ix, g, sig, size, digest) {
+	if g := uint32(h); d.same(ix, g, sig, size, digest) {
 		return g, true
 	}
 	for _, g := range ix.clash[key] { // 64-bit key collisions: almost never
@@ -169,11 +172,10 @@ func (d *Detector) place(ix *index, idx uint32, sig []uint32, size int, digest u
 		ix.digests[g] = digest
 	}
 	key := d.exactKey(sig, size, digest)
-	if _, taken := ix.exact[key]; taken {
+	if _, taken := ix.exact.get(key); taken {
 		ix.clash[key] = append(ix.clash[key], g)
 	} else {
-		ix.exact[key] = g
-		ix.exactPeak = max(ix.exactPeak, len(ix.exact))
+		ix.exact.set(key, int32(g))
 	}
 	if len(sig) > 0 {
 		ix.sigs.ensure(g)
@@ -262,13 +264,12 @@ func (ix *index) leave(idx uint32, key uint64) {
 			t.remove(g)
 		}
 	}
-	if ix.exact[key] == g {
+	if h, _ := ix.exact.get(key); h == int32(g) {
 		if c := ix.clash[key]; len(c) > 0 {
-			ix.exact[key] = c[len(c)-1]
+			ix.exact.set(key, int32(c[len(c)-1]))
 			ix.dropClash(key, c[len(c)-1])
 		} else {
-			delete(ix.exact, key)
-			ix.exact = shrinkMap(ix.exact, &ix.exactPeak)
+			ix.exact.delete(key)
 		}
 	} else {
 		ix.dropClash(key, g)
