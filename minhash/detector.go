@@ -156,9 +156,9 @@ var afterAnalysis func(id string)
 // A document whose content is identical to a live document's joins that
 // document's group of exact copies and answers as the group does: no
 // table grows, and the members of the group are read only as far as the
-// cap needs. In Weighted mode the group keeps the signature of the copy
-// that created it (weights drift with online statistics; a copy signed
-// later is not signed anew).
+// cap needs. In Weighted mode, whose weights drift with the statistics,
+// the group takes the signature of its newest copy (O(bands) to move it in
+// the band tables).
 //
 // Add checks the document (Close, ID, size) before any work and analyses
 // and signs the text outside the Detector's lock, which it holds only to

@@ -114,20 +114,21 @@
 // k = MaxResults, so a flood of thousands of identical copies costs the
 // same per Add as the first copy. [Detector.Copies] lists a document's
 // copies, uncapped; removing any copy leaves the others indexed as they
-// were. A group keeps the signature of the copy that created it, so in
-// Weighted mode, whose online weights drift, a later copy answers with
-// that signature rather than one of its own. Below the cap, answers are
-// those of a detector without groups that compares every pair sharing a
-// band key (TestFloodMatchesReference).
+// were. In Weighted mode, whose online weights drift, a group takes the
+// signature of its newest copy, O(bands) per copy to move it in the band
+// tables (on the Gold Set this finds a few more pairs than keeping every
+// copy's own signature did; docs/minhash.md in the repository). Below the
+// cap, answers are those of a detector without groups that compares every
+// pair sharing a band key (TestFloodMatchesReference).
 //
 // # Lookups and snapshots
 //
 // [Detector.Query] answers what Add would, without indexing the document
 // or counting it into the online statistics. [Detector.WriteTo] writes a
 // snapshot of the live documents: their IDs, the signature and set size of
-// each group in the order the groups were created, and in Weighted mode
-// with online statistics each document's distinct terms and phrases; not
-// their texts. [Detector.ReadFrom] loads it into an empty Detector made
+// each group in the order the groups entered the band tables, and in
+// Weighted mode with online statistics each document's distinct terms and
+// phrases; not their texts. [Detector.ReadFrom] loads it into an empty Detector made
 // with the same Config and rebuilds the band tables, the exact-copy map
 // and the online statistics without signing anything, in time linear in
 // the snapshot. Statistics given to [NewWithStats] are the caller's: a

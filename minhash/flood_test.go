@@ -74,9 +74,8 @@ type refDoc struct {
 // document with every live document, one by one, by the rule of LSH
 // banding (a candidate shares minHit band keys, or in Containment mode a
 // band key of the level chosen for its size partition), and verifies each
-// as the Detector does. A copy of a live document takes that document's
-// signature (in Weighted mode a group keeps the signature it was created
-// with). In Weighted mode with online statistics it counts every document
+// as the Detector does. In Weighted mode, whose weights drift, the copies
+// of a text all take the signature of the newest of them. In Weighted mode with online statistics it counts every document
 // into statistics of its own, as sequential Adds do.
 type reference struct {
 	d     *Detector // for its Config, banding and signing
@@ -119,12 +118,12 @@ func (r *reference) identical(a, b *refDoc) bool {
 	return a.size == b.size && slices.Equal(a.sig, b.sig)
 }
 
-// add registers doc under id, taking the signature of a live copy.
+// add registers doc under id; in Weighted mode its live copies take its
+// signature.
 func (r *reference) add(id string, doc *refDoc) {
 	for _, o := range r.live {
 		if o.size > 0 && doc.size > 0 && r.identical(o, doc) {
-			doc.sig = o.sig
-			break
+			o.sig = doc.sig
 		}
 	}
 	r.live[id] = doc
@@ -139,17 +138,11 @@ func (r *reference) remove(id string) {
 }
 
 // matches returns every live document other than self related to q,
-// sorted, uncapped. A copy of a live document queries with its signature.
+// sorted, uncapped.
 func (r *reference) matches(q *refDoc, self string) []detector.Match {
 	out := []detector.Match{}
 	if q.size == 0 {
 		return out
-	}
-	for _, o := range r.live {
-		if o.size > 0 && r.identical(o, q) {
-			q = &refDoc{sig: o.sig, size: o.size, digest: o.digest}
-			break
-		}
 	}
 	cfg := r.d.cfg
 	for id, o := range r.live {

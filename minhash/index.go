@@ -54,7 +54,7 @@ type index struct {
 type group struct {
 	size   int32  // distinct shingles (phrases); 0 = free
 	stamp  uint32 // query epoch of the last band hit
-	seq    uint32 // creation order: the order of the LSH chains
+	seq    uint32 // the order the group entered the LSH chains
 	first  uint32 // the member of a group of one
 	hits   uint16 // band hits in that query
 	part   int8   // size partition (Containment)
@@ -150,6 +150,9 @@ func (d *Detector) place(ix *index, idx uint32, sig []uint32, size int, digest u
 	ix.ensureRef(idx)
 	if g, ok := d.find(ix, sig, size, digest); ok {
 		ix.join(g, idx)
+		if d.cfg.Mode == Weighted {
+			ix.resign(g, sig)
+		}
 		return g
 	}
 	var g uint32
@@ -186,6 +189,32 @@ func (d *Detector) place(ix *index, idx uint32, sig []uint32, size int, digest u
 		}
 	}
 	return g
+}
+
+// resign gives the live group g the signature sig (none if empty) of its
+// newest copy, in Weighted mode, whose weights drift with the statistics:
+// the group leaves the band tables and enters them again as their newest
+// group, O(bands); nothing grows.
+func (ix *index) resign(g uint32, sig []uint32) {
+	gr := &ix.groups[g]
+	if gr.hasSig {
+		for _, t := range ix.tables {
+			t.remove(g)
+		}
+	}
+	if ix.seq == math.MaxUint32 {
+		ix.renumber()
+	}
+	gr.seq, gr.hasSig = ix.seq, len(sig) > 0
+	ix.seq++
+	if len(sig) > 0 {
+		ix.sigs.ensure(g)
+		copy(ix.sigs.of(g), sig)
+		for _, t := range ix.tables {
+			ix.keys = AppendBandKeys(ix.keys[:0], sig, t.bands, t.rows)
+			t.insert(g, ix.keys)
+		}
+	}
 }
 
 // renumber gives the live groups the sequence numbers 0, 1, … in their

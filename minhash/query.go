@@ -76,7 +76,11 @@ func (d *Detector) lookup(id string, sig []uint32, size int, digest uint64) []de
 		}
 	}
 	if g, ok := d.find(d.ix, sig, size, digest); ok {
-		return d.matchGroup(g, skip) // Add would join g
+		if d.cfg.Mode != Weighted {
+			return d.matchGroup(g, skip) // Add would join g
+		}
+		// Add would join g and give it this signature.
+		return d.match(probe{sig: sig, size: size, digest: digest, own: g, skip: skip})
 	}
 	return d.match(probe{sig: sig, size: size, digest: digest, own: noGroup, skip: skip})
 }
@@ -100,9 +104,6 @@ func (d *Detector) queryOnline(sk *Sketcher, doc detector.Doc) ([]detector.Match
 		}
 		if size == 0 {
 			return []detector.Match{}, nil
-		}
-		if _, ok := d.find(d.ix, nil, size, digest); ok {
-			return d.lookup(doc.ID, nil, size, digest), nil // Add would join the group
 		}
 		version := d.version
 		sk.countAsIf(d.stats)

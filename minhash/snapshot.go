@@ -19,8 +19,10 @@ import (
 // stored). Two sections follow:
 //
 //	"groups": count, then per group of exact copies, in the order the
-//	          groups were created (the order of the LSH chains, which
-//	          decides which groups a flooded band key probes):
+//	          groups entered the LSH tables (when created; in Weighted
+//	          mode when their newest copy was signed): the order of the
+//	          band chains, which decides which groups a flooded band key
+//	          probes:
 //	            size:uvarint ≥ 1        distinct shingles (phrases)
 //	            Weighted mode only:
 //	              digest:u64            of the phrase set
