@@ -152,7 +152,8 @@ func TestSnapshotRoundTripRealData(t *testing.T) {
 			cfg.Language = "en"
 			snap := roundTrip(t, cfg, nil, ops)
 			d := load(t, cfg, nil, snap)
-			t.Logf("%s: %d bytes for %d live documents, %.0f bytes per document", tc.name, len(snap), d.Len(), float64(len(snap))/float64(d.Len()))
+			t.Logf("%s: %d bytes for %d live documents in %d groups: %.0f bytes per document", tc.name, len(snap), d.Len(),
+				len(liveGroups(d)), float64(len(snap))/float64(d.Len()))
 		})
 	}
 }
