@@ -159,7 +159,7 @@ func BenchmarkQueryScaling(b *testing.B) {
 					b.Fatal(err)
 				}
 				found += len(ms)
-				cands += len(d.cands)
+				cands += len(d.ix.cands)
 				i++
 			}
 			b.ReportMetric(float64(found)/float64(b.N), "matches/query")

@@ -251,6 +251,11 @@ type Config struct {
 	// MaxTextBytes bounds a document's size; zero means
 	// detector.DefaultMaxTextBytes.
 	MaxTextBytes int
+	// MaxResults is the most matches Add, Containers and Query return, the
+	// strongest by detector.SortMatches (ties broken by the smallest ID);
+	// zero means detector.DefaultMaxResults, a negative value is rejected.
+	// Copies is not capped.
+	MaxResults int
 }
 
 // DefaultMinOverlap and DefaultWeightedMinOverlap are the default
@@ -340,6 +345,9 @@ func (cfg Config) setDefaults() Config {
 	if cfg.MaxTextBytes == 0 {
 		cfg.MaxTextBytes = detector.DefaultMaxTextBytes
 	}
+	if cfg.MaxResults == 0 {
+		cfg.MaxResults = detector.DefaultMaxResults
+	}
 	if cfg.MinOverlap == 0 {
 		cfg.MinOverlap = DefaultMinOverlap
 		if cfg.Mode == Weighted {
@@ -417,6 +425,9 @@ func (cfg Config) validate() error {
 	}
 	if cfg.MaxTextBytes < 0 {
 		return bad("MaxTextBytes (%d) must be ≥ 0", cfg.MaxTextBytes)
+	}
+	if cfg.MaxResults < 0 {
+		return bad("MaxResults (%d) must be ≥ 0", cfg.MaxResults)
 	}
 	if cfg.MinOverlap < 1 || cfg.MinOverlap > maxOverlap {
 		return bad("MinOverlap (%d) must be in [1, 2^20]", cfg.MinOverlap)

@@ -52,6 +52,7 @@ func TestConfigBounds(t *testing.T) {
 		{Config{MinOverlap: math.MaxInt}, "MinOverlap"},
 		{Config{Shingle: math.MaxInt}, "Shingle"},
 		{Config{Sampler: 7}, "Sampler"},
+		{Config{MaxResults: -1}, "MaxResults"},
 	} {
 		_, err := New(tc.cfg)
 		require.ErrorIs(t, err, detector.ErrInvalidConfig, "%+v", tc.cfg)
@@ -63,5 +64,6 @@ func TestConfigBounds(t *testing.T) {
 	want.NumHashes, want.MinOverlap, want.Content = DefaultNumHashes, DefaultWeightedMinOverlap, DefaultContent
 	want.FalsePositiveWeight, want.FalseNegativeWeight = DefaultFalsePositiveWeight, DefaultFalseNegativeWeight
 	want.SupershingleMatches, want.MaxTextBytes = DefaultSupershingleMatches, detector.DefaultMaxTextBytes
+	want.MaxResults = detector.DefaultMaxResults
 	assert.Equal(t, want, d.Config(), "Config returns the effective configuration")
 }

@@ -3,14 +3,12 @@ package minhash
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/matches"
-	"github.com/seed-9ef9c1df/neardup/internal/postings"
 )
 
 // containmentLevels are the rows per band of the LSH tables of Containment
@@ -30,64 +28,43 @@ const maxPartitions = 40
 // an LSH index, reporting each pair whose signature estimate reaches
 // Config.Threshold with that estimate as Match.Score.
 //
+// Documents whose content, as the Detector reads it, is identical (equal
+// signatures and set sizes; in Weighted mode equal phrase sets) share one
+// entry of the index; [Detector.Copies] lists them. Add, Containers and
+// Query return at most Config.MaxResults matches, the strongest.
+//
 // A Detector is safe for concurrent use by multiple goroutines.
 type Detector struct {
-	cfg Config
+	cfg         Config
+	bands, rows int // LSH banding of Jaccard and Weighted modes
+	minHit      int // band matches a candidate needs
 
 	pool sync.Pool // of *Sketcher
 
-	mu     sync.Mutex
-	docs   *docset.Set
-	stats  *Stats
-	online bool
-	exact  map[uint64][]uint32 // Weighted: digest → documents
+	mu      sync.Mutex
+	ix      *index
+	stats   *Stats
+	online  bool
+	version uint64 // counts the changes of the index, for Query
 
-	// Weighted mode with online statistics: counted holds each live
-	// document's distinct terms and phrases (to take them out of the
-	// statistics on Remove). Each Add draws a ticket (issued) when it
-	// registers its ID, counts its document into the statistics when
-	// counting reaches its ticket (countTurn, under stats.mu), and indexes
-	// it when done does (turn, under mu): documents are counted and
-	// indexed in the order they registered, as sequential Adds would be.
-	counted                []countedKeys
+	// Weighted mode with online statistics: each Add draws a ticket
+	// (issued) when it registers its ID, counts its document into the
+	// statistics when counting reaches its ticket (countTurn, under
+	// stats.mu), and indexes it when done does (turn, under mu):
+	// documents are counted and indexed in the order they registered, as
+	// sequential Adds would be.
 	issued, counting, done uint64
 	turn, countTurn        sync.Cond
 
-	k      int
-	sigs   strided[uint32] // k values per dense index
-	meta   []docMeta       // per dense index
-	tables []*table
-	minHit int // band matches a candidate needs
-
 	levelOf map[[2]int8]int8 // Containment: (query partition, partition) → level
-	keys    []uint64
-	epoch   uint32
-	cands   []uint32
-}
-
-// countedKeys are the distinct terms and phrases a document added to the
-// online statistics: keys[:terms] the terms, keys[terms:] the phrases.
-type countedKeys struct {
-	keys  []uint64
-	terms int
-}
-
-// docMeta is what the Detector keeps per document besides its signature.
-type docMeta struct {
-	digest uint64 // Weighted: digest of the phrase set
-	size   int32  // distinct shingles; 0 = no signature or removed
-	stamp  uint32 // query epoch of the last band hit
-	hits   uint16 // band hits in that query
-	part   int8   // size partition (Containment)
-	hasSig bool
-	// pending: registered and counted into the online statistics, not
-	// yet indexed (its Add is sampling outside the lock).
-	pending bool
 }
 
 var (
-	_ detector.Detector = (*Detector)(nil)
-	_ detector.Remover  = (*Detector)(nil)
+	_ detector.Detector   = (*Detector)(nil)
+	_ detector.Remover    = (*Detector)(nil)
+	_ detector.Querier    = (*Detector)(nil)
+	_ detector.Persister  = (*Detector)(nil)
+	_ detector.CopyLister = (*Detector)(nil)
 )
 
 // New returns a Detector for cfg. In Weighted mode the phrase statistics
@@ -103,9 +80,11 @@ func New(cfg Config) (*Detector, error) {
 // NewWithStats returns a Weighted-mode Detector that weighs phrases by the
 // document frequencies in stats (which the caller may keep updating; a
 // signature uses the statistics current when its document is added). A
-// nil stats means online statistics as in [New]. It returns an error
-// wrapping detector.ErrInvalidConfig if cfg is invalid, or if stats was
-// made for another phrase length or language.
+// nil stats means online statistics as in [New]. A snapshot of the
+// Detector identifies stats by a fingerprint of its counts, and loads
+// only into a Detector given statistics with the same counts. It returns
+// an error wrapping detector.ErrInvalidConfig if cfg is invalid, or if
+// stats was made for another phrase length or language.
 func NewWithStats(cfg Config, stats *Stats) (*Detector, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
@@ -120,35 +99,25 @@ func NewWithStats(cfg Config, stats *Stats) (*Detector, error) {
 				sc.Shingle, sc.Language, cfg.Shingle, cfg.Language, detector.ErrInvalidConfig)
 		}
 	}
-	d := &Detector{cfg: cfg, docs: docset.New("minhash", cfg.MaxTextBytes), k: cfg.NumHashes, stats: stats,
-		sigs: newStrided[uint32](cfg.NumHashes, 0)}
+	d := &Detector{cfg: cfg, stats: stats, levelOf: map[[2]int8]int8{}, minHit: 1}
 	d.pool.New = func() any { return newSketcher(cfg) }
 	d.turn.L = &d.mu
 	if cfg.Mode == Weighted && stats == nil {
 		d.stats, d.online = newStats(cfg), true
 		d.countTurn.L = &d.stats.mu
 	}
-	if cfg.Mode == Weighted {
-		d.exact = map[uint64][]uint32{}
-	}
 	switch {
 	case cfg.Mode == Containment:
-		for _, r := range containmentLevels {
-			d.tables = append(d.tables, newTable(cfg.NumHashes/r, r))
-		}
-		d.levelOf = map[[2]int8]int8{}
-		d.minHit = 1
 	case cfg.Supershingles > 0:
-		d.tables = []*table{newTable(cfg.Supershingles, cfg.NumHashes/cfg.Supershingles)}
+		d.bands, d.rows = cfg.Supershingles, cfg.NumHashes/cfg.Supershingles
 		d.minHit = cfg.SupershingleMatches
 	default:
-		b, r := cfg.Bands, cfg.Rows
-		if b == 0 {
-			b, r, _ = Params(cfg.Threshold, cfg.NumHashes, cfg.FalsePositiveWeight, cfg.FalseNegativeWeight)
+		d.bands, d.rows = cfg.Bands, cfg.Rows
+		if d.bands == 0 {
+			d.bands, d.rows, _ = Params(cfg.Threshold, cfg.NumHashes, cfg.FalsePositiveWeight, cfg.FalseNegativeWeight)
 		}
-		d.tables = []*table{newTable(b, r)}
-		d.minHit = 1
 	}
+	d.ix = d.newIndex()
 	return d, nil
 }
 
@@ -159,10 +128,7 @@ func (d *Detector) Config() Config { return d.cfg }
 // Weighted modes (the supershingle grouping when Supershingles is on), and
 // (0, 0) in Containment mode.
 func (d *Detector) Banding() (bands, rows int) {
-	if d.cfg.Mode == Containment {
-		return 0, 0
-	}
-	return d.tables[0].bands, d.tables[0].rows
+	return d.bands, d.rows
 }
 
 // sign computes the signature of text (not in Weighted mode with online
@@ -183,9 +149,16 @@ func (d *Detector) sign(sk *Sketcher, text string) ([]uint32, int, uint64) {
 var afterAnalysis func(id string)
 
 // Add indexes doc and returns the live documents that contain it (in
-// Jaccard and Weighted modes: its near-duplicates), by estimate descending
-// then ID. Match.Score is the signature estimate of the Jaccard, weighted
-// Jaccard or containment.
+// Jaccard and Weighted modes: its near-duplicates), the Config.MaxResults
+// strongest, ordered by [detector.SortMatches]. Match.Score is the
+// signature estimate of the Jaccard, weighted Jaccard or containment.
+//
+// A document whose content is identical to a live document's joins that
+// document's group of exact copies and answers as the group does: no
+// table grows, and the members of the group are read only as far as the
+// cap needs. In Weighted mode, whose weights drift with the statistics,
+// the group takes the signature of its newest copy (O(bands) to move it in
+// the band tables).
 //
 // Add checks the document (Close, ID, size) before any work and analyses
 // and signs the text outside the Detector's lock, which it holds only to
@@ -197,11 +170,12 @@ var afterAnalysis func(id string)
 // detector.ErrDuplicateID.
 //
 // Add is O(n) in the text length for signing (Weighted mode: O(n + K log K)
-// with Darts, O(n·K) with IoffeICWS), plus O(bands) index probes and O(K)
-// per candidate for verification.
+// with Darts, O(n·K) with IoffeICWS), plus O(bands) index probes, O(K)
+// per candidate group for verification and O(k log k) per matching group
+// for the k = MaxResults matches returned.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	d.mu.Lock()
-	err := d.docs.Check(doc)
+	err := d.ix.docs.Check(doc)
 	d.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -220,7 +194,7 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	idx, err := d.docs.Add(doc)
+	idx, err := d.ix.docs.Add(doc)
 	if err != nil {
 		return nil, err
 	}
@@ -239,18 +213,21 @@ func (d *Detector) addOnline(sk *Sketcher, doc detector.Doc) ([]detector.Match, 
 	}
 	keys := make([]uint64, 0, len(sk.dterms)+len(sk.keys))
 	keys = append(append(keys, sk.dterms...), sk.keys...)
+	slices.Sort(keys[:len(sk.dterms)])
+	slices.Sort(keys[len(sk.dterms):])
 	d.mu.Lock()
-	idx, err := d.docs.Add(doc)
+	ix := d.ix
+	idx, err := ix.docs.Add(doc)
 	if err != nil {
 		d.mu.Unlock()
 		return nil, err
 	}
-	for len(d.counted) <= int(idx) {
-		d.counted = append(d.counted, countedKeys{})
+	ix.ensureRef(idx)
+	ix.refs[idx] = pendingGroup
+	for len(ix.counted) <= int(idx) {
+		ix.counted = append(ix.counted, countedKeys{})
 	}
-	d.counted[idx] = countedKeys{keys: keys, terms: len(sk.dterms)}
-	d.ensureMeta(idx)
-	d.meta[idx] = docMeta{stamp: d.meta[idx].stamp, hits: d.meta[idx].hits, pending: true}
+	ix.counted[idx] = countedKeys{keys: keys, terms: len(sk.dterms)}
 	ticket := d.issued
 	d.issued++
 	d.mu.Unlock()
@@ -278,7 +255,7 @@ func (d *Detector) addOnline(sk *Sketcher, doc detector.Doc) ([]detector.Match, 
 	}
 	d.done++
 	d.turn.Broadcast()
-	if d.docs.Closed() {
+	if d.ix.docs.Closed() {
 		return nil, fmt.Errorf("minhash: Add(%q): %w", doc.ID, detector.ErrClosed)
 	}
 	return d.index(idx, sig, size, digest), nil
@@ -288,17 +265,11 @@ func (d *Detector) addOnline(sk *Sketcher, doc detector.Doc) ([]detector.Match, 
 // dense index, or the error of Lookup. Caller holds mu.
 func (d *Detector) settled(op, id string) (uint32, error) {
 	for {
-		idx, err := d.docs.Lookup(op, id)
-		if err != nil || !d.meta[idx].pending {
+		idx, err := d.ix.docs.Lookup(op, id)
+		if err != nil || d.ix.refs[idx] != pendingGroup {
 			return idx, err
 		}
 		d.turn.Wait()
-	}
-}
-
-func (d *Detector) ensureMeta(idx uint32) {
-	for len(d.meta) <= int(idx) {
-		d.meta = append(d.meta, docMeta{})
 	}
 }
 
@@ -319,49 +290,67 @@ func (d *Detector) AddSignature(id string, sig []uint32, size int) ([]detector.M
 	if d.cfg.Mode == Weighted {
 		return nil, fmt.Errorf("minhash: AddSignature in Weighted mode: %w", detector.ErrInvalidConfig)
 	}
-	if (len(sig) != 0 && len(sig) != d.k) || size < 0 || (len(sig) == 0) != (size == 0) {
+	if (len(sig) != 0 && len(sig) != d.cfg.NumHashes) || size < 0 || (len(sig) == 0) != (size == 0) {
 		return nil, fmt.Errorf("minhash: AddSignature(%q) with %d values and size %d, want %d values and size ≥ 1, or none and 0: %w",
-			id, len(sig), size, d.k, detector.ErrInvalidConfig)
+			id, len(sig), size, d.cfg.NumHashes, detector.ErrInvalidConfig)
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	idx, err := d.docs.Add(detector.Doc{ID: id})
+	idx, err := d.ix.docs.Add(detector.Doc{ID: id})
 	if err != nil {
 		return nil, err
 	}
 	return d.index(idx, sig, size, 0), nil
 }
 
-// index stores the signature of the just-added document idx, queries it
-// and inserts it into the bands. Caller holds mu.
+// index places the just-registered document idx in its group and returns
+// its matches. Caller holds mu.
 func (d *Detector) index(idx uint32, sig []uint32, size int, digest uint64) []detector.Match {
-	d.ensureMeta(idx)
-	m := &d.meta[idx]
-	*m = docMeta{stamp: m.stamp, hits: m.hits}
+	ix := d.ix
+	d.version++
+	ix.ensureRef(idx)
 	if size == 0 {
+		ix.refs[idx] = noGroup
 		return []detector.Match{} // no words: matches nothing
 	}
-	m.size = int32(min(size, math.MaxInt32))
-	m.part = partition(size)
-	if d.exact != nil {
-		m.digest = digest
-		d.exact[digest] = append(d.exact[digest], idx)
+	g := d.place(ix, idx, sig, size, digest)
+	if h, ok := ix.heaps[g]; ok && d.online {
+		// A copy's terms and phrases are almost always its group's: share
+		// the group's array rather than keep one per copy.
+		other := h[0]
+		if other == idx {
+			other = h[1]
+		}
+		if a, b := ix.counted[idx], ix.counted[other]; a.terms == b.terms && slices.Equal(a.keys, b.keys) {
+			ix.counted[idx].keys = b.keys
+		}
 	}
-	if len(sig) == 0 {
-		// Weighted mode: every phrase weighs 0; only exact copies match.
-		return d.query(idx)
+	return d.matchGroup(g, idx)
+}
+
+// probe is a query of the index: a signature (nil: none) of a set of size
+// distinct shingles, the Weighted-mode digest, the group of the same
+// content if there is one, and a document not to report.
+type probe struct {
+	sig    []uint32
+	size   int
+	digest uint64
+	own    uint32 // group of the same content, or noGroup
+	skip   uint32 // document not to report, or noDoc
+}
+
+// matchGroup returns the matches of the live group g's content, skip not
+// reported. Caller holds mu.
+func (d *Detector) matchGroup(g, skip uint32) []detector.Match {
+	ix := d.ix
+	p := probe{size: int(ix.groups[g].size), own: g, skip: skip}
+	if ix.groups[g].hasSig {
+		p.sig = ix.sigs.of(g)
 	}
-	m.hasSig = true
-	d.sigs.ensure(idx)
-	copy(d.sigs.of(idx), sig)
-	ms := d.query(idx)
-	for i, t := range d.tables {
-		if i > 0 || d.cfg.Mode == Containment {
-			d.keys = AppendBandKeys(d.keys[:0], sig, t.bands, t.rows)
-		} // else d.keys still holds the keys query computed
-		t.insert(idx, d.keys)
+	if d.cfg.Mode == Weighted {
+		p.digest = ix.digests[g]
 	}
-	return ms
+	return d.match(p)
 }
 
 // setDigest is an order-independent 64-bit digest of a set of hashes.
@@ -385,7 +374,7 @@ func partition(n int) int8 {
 
 // Containers returns the live documents that contain the document id (in
 // Jaccard and Weighted modes: its near-duplicates), including ones added
-// after it, ordered like Add's result.
+// after it, ordered and capped like Add's result.
 func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -393,124 +382,136 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d.meta[idx].size == 0 {
+	g := d.ix.refs[idx]
+	if g == noGroup {
 		return []detector.Match{}, nil
 	}
-	return d.query(idx), nil
+	return d.matchGroup(g, idx), nil
 }
 
-// query returns the verified matches of the indexed-or-about-to-be-indexed
-// document idx (never idx itself). Caller holds mu.
-func (d *Detector) query(idx uint32) []detector.Match {
-	var sig []uint32
-	if d.meta[idx].hasSig {
-		sig = d.sigs.of(idx)
+// Copies returns the live documents whose content, as the Detector reads
+// it, is identical to the live document id's (equal signatures and set
+// sizes; in Weighted mode equal phrase sets), in ascending ID order,
+// without id. A document without words has none. It is not capped, and
+// costs O(c log c) for c copies. It returns an error wrapping
+// detector.ErrUnknownID or detector.ErrClosed.
+func (d *Detector) Copies(id string) ([]string, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	idx, err := d.settled("Copies", id)
+	if err != nil {
+		return nil, err
 	}
-	d.epoch++
-	if d.epoch == 0 { // wrapped: clear the stamps
-		for i := range d.meta {
-			d.meta[i].stamp = 0
+	g := d.ix.refs[idx]
+	if g == noGroup {
+		return []string{}, nil
+	}
+	return slices.DeleteFunc(d.ix.memberIDs(g), func(s string) bool { return s == id }), nil
+}
+
+// match returns the verified matches of p, the Config.MaxResults
+// strongest. Caller holds mu.
+func (d *Detector) match(p probe) []detector.Match {
+	ix := d.ix
+	ix.epoch++
+	if ix.epoch == 0 { // wrapped: clear the stamps
+		for i := range ix.groups {
+			ix.groups[i].stamp = 0
 		}
-		d.epoch = 1
+		ix.epoch = 1
 	}
-	d.cands = d.cands[:0]
+	ix.cands = ix.cands[:0]
+	if p.own != noGroup {
+		// The group of the same content is always a candidate, however
+		// far down the chains it is.
+		g := &ix.groups[p.own]
+		g.stamp, g.hits = ix.epoch, uint16(d.minHit)
+		ix.cands = append(ix.cands, p.own)
+	}
 	mark := func(c uint32) {
-		if c == idx {
-			return
+		g := &ix.groups[c]
+		if g.stamp != ix.epoch {
+			g.stamp = ix.epoch
+			g.hits = 0
 		}
-		m := &d.meta[c]
-		if m.stamp != d.epoch {
-			m.stamp = d.epoch
-			m.hits = 0
-		}
-		m.hits++
-		if int(m.hits) == d.minHit {
-			d.cands = append(d.cands, c)
+		g.hits++
+		if int(g.hits) == d.minHit {
+			ix.cands = append(ix.cands, c)
 		}
 	}
 	switch {
-	case sig == nil:
+	case p.sig == nil:
 	case d.cfg.Mode == Containment:
-		d.containmentCandidates(idx, sig)
+		d.containmentCandidates(p)
 	default:
-		t := d.tables[0]
-		d.keys = AppendBandKeys(d.keys[:0], sig, t.bands, t.rows)
-		t.each(d.keys, mark)
+		t := ix.tables[0]
+		ix.keys = AppendBandKeys(ix.keys[:0], p.sig, t.bands, t.rows)
+		t.each(ix.keys, p.own, mark)
 	}
-	if d.exact != nil {
-		// Online weights drift as the statistics grow, so two copies of a
-		// text signed at different times may disagree: the exact-set index
-		// keeps the contract "an exact duplicate is always reported", also
-		// for texts whose every phrase weighs 0.
-		// The newest maxProbe, as in the bands.
-		same := d.exact[d.meta[idx].digest]
-		for _, c := range same[max(0, len(same)-maxProbe):] {
-			for range d.minHit {
-				mark(c)
-			}
-		}
-	}
-	var ms []detector.Match
-	for _, c := range d.cands {
+	var scored []candidate
+	for _, c := range ix.cands {
+		g := &ix.groups[c]
 		var score float64
 		switch {
-		case d.exact != nil && d.meta[c].digest == d.meta[idx].digest:
-			score = 1
-		case sig != nil && d.meta[c].hasSig:
-			score = Similarity(sig, d.sigs.of(c))
+		case d.cfg.Mode == Weighted && c == p.own:
+			score = 1 // equal phrase sets, whatever weights they were signed with
+		case p.sig != nil && g.hasSig:
+			score = Similarity(p.sig, ix.sigs.of(c))
 		}
-		sa, sb := float64(d.meta[idx].size), float64(d.meta[c].size)
+		sa, sb := float64(p.size), float64(g.size)
 		var shared float64
 		if d.cfg.Mode == Containment {
 			score = ContainmentOf(score, int(sa), int(sb))
 			if evidence.PartOf(score*sa, sb, sa) {
-				continue // c is a part of idx: a part does not contain its whole
+				continue // c is a part of the query: a part does not contain its whole
 			}
 			shared = score * sa
 		} else {
 			shared = score / (1 + score) * (sa + sb)
 		}
 		if score >= d.cfg.Threshold && (score == 1 || evidence.Enough(shared, min(sa, sb), float64(d.cfg.MinOverlap))) {
-			ms = append(ms, detector.Match{ID: d.docs.ID(c), Score: score})
+			scored = append(scored, candidate{c, score})
 		}
 	}
-	return matches.Top(ms, 0)
+	return ix.collect(scored, p.skip, d.cfg.MaxResults)
 }
 
-// containmentCandidates collects the candidate containers of idx into
-// d.cands: for each size partition p that can hold a container (upper size
-// u ≥ threshold·|A|), the level chosen by [containmentLevel] is probed and
-// its hits in partition p kept.
-func (d *Detector) containmentCandidates(idx uint32, sig []uint32) {
-	qp := d.meta[idx].part
+// containmentCandidates collects the candidate containers of p into
+// d.ix.cands: for each size partition that can hold a container (upper
+// size u ≥ threshold·|A|), the level chosen by [containmentLevel] is
+// probed and its hits in that partition kept.
+func (d *Detector) containmentCandidates(p probe) {
+	ix := d.ix
+	qp := partition(p.size)
 	var want [len(containmentLevels)]bool
 	var levelFor [maxPartitions]int8
-	for p := range int8(maxPartitions) {
-		levelFor[p] = -1
-		upper := math.Exp2(float64(p)+1) - 1
-		if upper < d.cfg.Threshold*float64(d.meta[idx].size) {
+	for part := range int8(maxPartitions) {
+		levelFor[part] = -1
+		upper := math.Exp2(float64(part)+1) - 1
+		if upper < d.cfg.Threshold*float64(min(p.size, math.MaxInt32)) {
 			continue // too small to hold |A∩C| ≥ t·|A|
 		}
-		key := [2]int8{qp, p}
+		key := [2]int8{qp, part}
 		l, ok := d.levelOf[key]
 		if !ok {
 			l = containmentLevel(d.cfg, math.Exp2(float64(qp)), upper)
 			d.levelOf[key] = l
 		}
-		levelFor[p] = l
+		levelFor[part] = l
 		want[l] = true
 	}
-	for l, t := range d.tables {
+	for l, t := range ix.tables {
 		if !want[l] {
 			continue
 		}
-		d.keys = AppendBandKeys(d.keys[:0], sig, t.bands, t.rows)
-		t.each(d.keys, func(c uint32) {
-			if c == idx || levelFor[d.meta[c].part] != int8(l) || d.meta[c].stamp == d.epoch {
+		ix.keys = AppendBandKeys(ix.keys[:0], p.sig, t.bands, t.rows)
+		t.each(ix.keys, p.own, func(c uint32) {
+			g := &ix.groups[c]
+			if levelFor[g.part] != int8(l) || g.stamp == ix.epoch {
 				return
 			}
-			d.meta[c].stamp = d.epoch
-			d.cands = append(d.cands, c)
+			g.stamp = ix.epoch
+			ix.cands = append(ix.cands, c)
 		})
 	}
 }
@@ -543,49 +544,53 @@ func containmentLevel(cfg Config, q, x float64) int8 {
 }
 
 // Remove forgets the document id: it is reported by no later call and its
-// ID may be added again. In Weighted mode with online statistics its terms
-// and phrases leave the statistics too, which then describe the live
-// documents. Remove is O(bands · chain length), plus O(n) for the n terms
-// and phrases of a Weighted-mode document with online statistics.
-// (and O(copies) for the list of its exact copies in Weighted mode).
+// ID may be added again. A document with live copies leaves its group in
+// O(log c) for c copies and the index is untouched; the last of a group
+// takes it out of the tables, O(bands). In Weighted mode with online
+// statistics its terms and phrases leave the statistics too, which then
+// describe the live documents: O(n) for its n terms and phrases.
 func (d *Detector) Remove(id string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if _, err := d.settled("Remove", id); err != nil {
 		return err
 	}
-	idx, err := d.docs.Remove(id)
+	ix := d.ix
+	idx, err := ix.docs.Remove(id)
 	if err != nil {
 		return err
 	}
-	if d.meta[idx].hasSig {
-		for _, t := range d.tables {
-			t.remove(idx) // indexed exactly when it has a signature
+	d.version++
+	if g := ix.refs[idx]; g != noGroup {
+		var sig []uint32
+		if ix.groups[g].hasSig {
+			sig = ix.sigs.of(g)
 		}
+		var digest uint64
+		if d.cfg.Mode == Weighted {
+			digest = ix.digests[g]
+		}
+		ix.leave(idx, d.exactKey(sig, int(ix.groups[g].size), digest))
 	}
-	if d.meta[idx].size != 0 && d.exact != nil {
-		postings.DeleteOrdered(d.exact, d.meta[idx].digest, idx)
-	}
-	if d.online && int(idx) < len(d.counted) {
-		c := d.counted[idx]
+	if d.online && int(idx) < len(ix.counted) {
+		c := ix.counted[idx]
 		d.stats.mu.Lock()
 		d.stats.remove(c.keys[:c.terms], c.keys[c.terms:])
 		d.stats.mu.Unlock()
-		d.counted[idx] = countedKeys{}
+		ix.counted[idx] = countedKeys{}
 	}
-	d.meta[idx].size, d.meta[idx].hasSig = 0, false
 	return nil
 }
 
 // Close releases the index. It is idempotent and returns nil; later calls
-// of Add, Containers and Remove return an error wrapping
-// detector.ErrClosed.
+// of Add, Query, Containers, Copies, Remove, WriteTo and ReadFrom return
+// an error wrapping detector.ErrClosed.
 func (d *Detector) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.docs.Close() {
-		d.sigs, d.tables, d.meta = strided[uint32]{}, nil, nil
-		d.cands, d.keys, d.counted, d.exact = nil, nil, nil, nil
+	if d.ix.docs.Close() {
+		d.ix = &index{docs: d.ix.docs}
+		d.version++
 		d.turn.Broadcast()
 	}
 	return nil
@@ -595,5 +600,5 @@ func (d *Detector) Close() error {
 func (d *Detector) Len() int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.docs.Len()
+	return d.ix.docs.Len()
 }

@@ -13,17 +13,24 @@ import (
 )
 
 func TestConformance(t *testing.T) {
+	stats, err := NewStats(WeightedConfig())
+	require.NoError(t, err)
+	for _, doc := range synth.Docs(100, synth.Config{Seed: 4}) {
+		stats.AddDocument(doc.Text)
+	}
 	cases := []struct {
 		name      string
 		cfg       Config
 		symmetric bool
 		slow      bool // skipped under -race (the suite's 5 MB input)
+		stats     *Stats
 	}{
-		{"Jaccard", Config{}, true, false},
-		{"JaccardKHash", Config{Scheme: KHash}, true, true},
-		{"Supershingles", Config{Supershingles: 16, Threshold: 0.5}, true, false},
-		{"Weighted", WeightedConfig(), true, true},
-		{"Containment", Config{Mode: Containment}, false, false},
+		{"Jaccard", Config{}, true, false, nil},
+		{"JaccardKHash", Config{Scheme: KHash}, true, true, nil},
+		{"Supershingles", Config{Supershingles: 16, Threshold: 0.5}, true, false, nil},
+		{"Weighted", WeightedConfig(), true, true, nil},
+		{"WeightedStats", WeightedConfig(), true, true, stats},
+		{"Containment", Config{Mode: Containment}, false, false, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -34,7 +41,7 @@ func TestConformance(t *testing.T) {
 				t.Skip("slow under -race; runs without it")
 			}
 			detectortest.Run(t, func() detector.Detector {
-				d, err := New(tc.cfg)
+				d, err := NewWithStats(tc.cfg, tc.stats)
 				require.NoError(t, err)
 				return d
 			}, detectortest.Options{Symmetric: tc.symmetric})

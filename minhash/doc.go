@@ -72,26 +72,72 @@
 // true similarity s is a candidate with probability 1 − (1 − s^r)^b; the
 // banding is chosen by [Params] to balance the two error integrals,
 // weighted towards recall.
-// Exact duplicates are always reported (equal texts have equal signatures;
-// in Weighted mode an exact-set index covers weight drift and all-zero
-// weights). Containment estimates lose precision as |C|/|A| grows (the
-// Jaccard they are derived from becomes small).
+// Exact duplicates are always reported, up to the cap (equal texts share
+// a group; in Weighted mode the group is found by the phrase set, which
+// covers weight drift and all-zero weights). Containment estimates lose
+// precision as |C|/|A| grows (the Jaccard they are derived from becomes
+// small).
 //
 // # Complexity
 //
 // Signing is O(n) in the text length for one-permutation hashing plus O(K)
-// densification, O(n·K) for KHash and ICWS, O(n + K log K) for Darts. Add
-// and Containers probe b band tables (Containment: up to four banding
-// levels), at most the newest 1,024 documents per band key, and verify
-// each candidate in O(K); a flood of copies sharing band keys therefore
-// costs each query a bounded number of candidates. Remove is O(b).
-// Memory per document is 4·K bytes for the signature, 24 bytes of
-// bookkeeping and, per band, 16 bytes plus a table slot (12 bytes, at
-// least a quarter full) for each distinct band key; Weighted mode with
+// densification, O(n·K) for KHash and ICWS, O(n + K log K) for Darts. Add,
+// Query and Containers probe b band tables (Containment: up to four
+// banding levels), at most the newest 1,024 groups of exact copies per
+// band key, and verify each candidate group in O(K); a flood of
+// near-copies sharing band keys therefore costs each query a bounded
+// number of candidates. Remove is O(b) for the last member of a group,
+// O(log c) for a member of a group of c copies.
+// Memory per group of exact copies is 4·K bytes for the signature, 20
+// bytes of bookkeeping, an entry of the exact-copy map and, per band, 16
+// bytes plus a table slot (12 bytes, at least a quarter full) for each
+// distinct band key; each document adds its ID, 4 bytes, and in a group
+// of several 4 bytes of heap and a position entry. Weighted mode with
 // online statistics keeps each live document's distinct terms and phrases
-// (8 bytes each) to take them out of the statistics on Remove. Tables
-// shrink as documents leave; signing scratch grown by a document over
-// 65,536 shingles is dropped after it.
+// (8 bytes each; copies with the same ones share one array) to take them
+// out of the statistics on Remove. Tables shrink as documents leave;
+// signing scratch grown by a document over 65,536 shingles is dropped
+// after it.
+//
+// # Floods of copies
+//
+// Documents whose content, as the Detector reads it, is identical share
+// one entry of the index, a group: in Jaccard and Containment modes equal
+// signatures and set sizes (exact copies of a text, or of its shingle
+// set), in Weighted mode equal phrase sets. A further copy of a live
+// document costs its signing plus O(log c) for c copies (its group keeps
+// its members as a heap ordered by ID): no band table, signature or map
+// grows. Add, Containers and Query return at most Config.MaxResults
+// matches (detector.DefaultMaxResults by default), the strongest by
+// detector.SortMatches (equal scores by smallest ID), and read only the
+// members of each related group that can make that cut, O(k log k) for
+// k = MaxResults, so a flood of thousands of identical copies costs the
+// same per Add as the first copy. [Detector.Copies] lists a document's
+// copies, uncapped; removing any copy leaves the others indexed as they
+// were. In Weighted mode, whose online weights drift, a group takes the
+// signature of its newest copy, O(bands) per copy to move it in the band
+// tables (on the Gold Set this finds a few more pairs than keeping every
+// copy's own signature did; docs/minhash.md in the repository). Below the
+// cap, answers are those of a detector without groups that compares every
+// pair sharing a band key (TestFloodMatchesReference).
+//
+// # Lookups and snapshots
+//
+// [Detector.Query] answers what Add would, without indexing the document
+// or counting it into the online statistics. [Detector.WriteTo] writes a
+// snapshot of the live documents: their IDs, the signature and set size of
+// each group in the order the groups entered the band tables, and in
+// Weighted mode with online statistics each document's distinct terms and
+// phrases; not their texts. [Detector.ReadFrom] loads it into an empty Detector made
+// with the same Config and rebuilds the band tables, the exact-copy map
+// and the online statistics without signing anything, in time linear in
+// the snapshot. Statistics given to [NewWithStats] are the caller's: a
+// snapshot holds only their fingerprint and loads only into a Detector
+// given statistics with the same counts. Snapshots are canonical: writing
+// a loaded snapshot gives the same bytes. With the detector.Journal of
+// the Adds and Removes after it, a snapshot restores a Detector exactly
+// (the format: docs/snapshot.md in the repository; the sections:
+// snapshot.go).
 //
 // # Parameters
 //
@@ -135,7 +181,12 @@
 // goroutines. A Detector checks a document before any work, analyses and
 // signs it outside its lock and holds the lock only to register and index
 // it, so Adds from several goroutines sign in parallel; their results are
-// those of the same Adds one after another. A [Sketcher] is not safe for
+// those of the same Adds one after another. Query signs outside the lock
+// too (in Weighted mode with online statistics it reads the statistics
+// under the lock, samples outside it, and samples under it after two
+// attempts that concurrent Adds made void). WriteTo encodes under the
+// lock and writes after releasing it; ReadFrom decodes and builds the new
+// index before it takes the lock to install it. A [Sketcher] is not safe for
 // concurrent use: use one per goroutine. [DartMinHash], [ICWS],
 // [Similarity], [ContainmentOf], [Params] and [AppendBandKeys] are pure
 // functions.

@@ -1,6 +1,7 @@
 package minhash_test
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/zeebo/xxh3"
@@ -120,4 +121,40 @@ func ExampleSketcher_AppendHashSignature() {
 	fmt.Println(len(a), n, minhash.Similarity(a, b) > 0.6)
 	// Output:
 	// 128 21 true
+}
+
+// ExampleDetector_WriteTo saves a Weighted-mode detector with online
+// statistics, loads it into a new detector made with the same Config (the
+// statistics are rebuilt from the snapshot), and looks a story up with
+// Query without indexing it. The copies of a story share one index entry.
+func ExampleDetector_WriteTo() {
+	cfg := minhash.Config{Mode: minhash.Weighted, Language: "en", MinOverlap: 1}
+	d, err := minhash.New(cfg)
+	if err != nil {
+		panic(err)
+	}
+	for _, doc := range []detector.Doc{{ID: "a", Text: story}, {ID: "b", Text: story}, {ID: "c", Text: third}} {
+		if _, err := d.Add(doc); err != nil {
+			panic(err)
+		}
+	}
+	var buf bytes.Buffer
+	if _, err := d.WriteTo(&buf); err != nil {
+		panic(err)
+	}
+
+	restored, err := minhash.New(cfg)
+	if err != nil {
+		panic(err)
+	}
+	if _, err := restored.ReadFrom(&buf); err != nil {
+		panic(err)
+	}
+	copies, _ := restored.Copies("a")
+	fmt.Println(restored.Len(), copies)
+	ms, _ := restored.Query(detector.Doc{Text: story})
+	fmt.Println(ms, restored.Len())
+	// Output:
+	// 3 [b]
+	// [{a 1} {b 1}] 3
 }

@@ -151,19 +151,21 @@ func AppendBandKeys(dst []uint64, sig []uint32, bands, rows int) []uint64 {
 	return dst
 }
 
-// maxProbe bounds the documents probed per band key by Add and Containers:
-// the newest maxProbe documents sharing a key. A key shared by more (a
-// stream flooded with near-copies of one story) then costs a query no
-// more than maxProbe candidates per band, where walking the whole chain
-// made each Add O(copies) and a flood of 5,000 copies quadratic; a copy
-// still finds its near-duplicates among the newest of them.
+// maxProbe bounds the groups probed per band key by Add, Query and
+// Containers: the newest maxProbe groups of exact copies sharing a key,
+// the query's own group not counted. A key shared by more (a stream
+// flooded with near-copies of one story) then costs a query no more than
+// maxProbe candidates per band, where walking the whole chain made each
+// Add O(copies) and a flood of 5,000 near-copies quadratic; a copy still
+// finds its near-duplicates among the newest of them.
 const maxProbe = 1024
 
-// table is one LSH banding over the dense document indexes: per band a
-// [bandMap] from key to the newest document of a chain; next.of(doc)[band]
-// is the next (older) document of doc's chain in that band and
-// prev.of(doc)[band] the previous (newer) one (−1 ends them), so that
-// removal unlinks in O(1); keys.of(doc)[band] is doc's key there.
+// table is one LSH banding over the groups of exact copies (numbered
+// densely; the code calls them doc): per band a [bandMap] from key to the
+// newest group of a chain; next.of(doc)[band] is the next (older) group of
+// doc's chain in that band and prev.of(doc)[band] the previous (newer)
+// one (−1 ends them), so that removal unlinks in O(1); keys.of(doc)[band]
+// is doc's key there. Chains are in the order the groups were created.
 type table struct {
 	bands, rows int
 	heads       []bandMap
@@ -217,16 +219,20 @@ func (t *table) remove(doc uint32) {
 	}
 }
 
-// each calls fn for the newest maxProbe documents sharing band key
-// keys[b] in band b, for every band.
-func (t *table) each(keys []uint64, fn func(doc uint32)) {
+// each calls fn for the newest maxProbe groups other than skip sharing
+// band key keys[b] in band b, for every band; skip is passed over without
+// counting.
+func (t *table) each(keys []uint64, skip uint32, fn func(doc uint32)) {
 	for b, key := range keys {
 		h, ok := t.heads[b].get(key)
 		if !ok {
 			continue
 		}
-		for p, n := h, 0; p >= 0 && n < maxProbe; p, n = t.next.of(uint32(p))[b], n+1 {
-			fn(uint32(p))
+		for p, n := h, 0; p >= 0 && n < maxProbe; p = t.next.of(uint32(p))[b] {
+			if uint32(p) != skip {
+				fn(uint32(p))
+				n++
+			}
 		}
 	}
 }

@@ -1,7 +1,9 @@
 package minhash
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sync"
 )
 
@@ -115,6 +117,14 @@ func (st *Stats) N() int64 {
 
 // rareCut returns the largest phrase df that is still rare.
 func (st *Stats) rareCut(cfg Config) int64 {
+	return st.rareCutAfter(cfg, 0, nil)
+}
+
+// rareCutAfter returns the rare-phrase cut the statistics would give with
+// extra more documents counted, whose distinct phrases would then have the
+// document frequencies newDF (their df now plus one), without counting
+// them: what Query needs to weigh a document as Add would.
+func (st *Stats) rareCutAfter(cfg Config, extra int64, newDF []int64) int64 {
 	if cfg.RarePercent >= 100 {
 		return math.MaxInt64
 	}
@@ -124,19 +134,42 @@ func (st *Stats) rareCut(cfg Config) int64 {
 	const minCut = 2
 	if cfg.Rare == RareDocFraction {
 		// §4.3: "occurs in at most n% of the documents".
-		return max(minCut, int64(math.Floor(cfg.RarePercent/100*float64(st.n))))
+		return max(minCut, int64(math.Floor(cfg.RarePercent/100*float64(st.n+extra))))
 	}
 	// §4.5: the bottom n% of phrases by df; phrases tied at the cut are in.
-	want := int64(math.Ceil(cfg.RarePercent / 100 * float64(st.nphr)))
+	// Each phrase of newDF moves from df x−1 to x in the histogram.
+	nphr := st.nphr
+	var moves []dfMove
+	top := int64(len(st.hist)) - 1
+	for _, x := range newDF {
+		if x == 1 {
+			nphr++
+		} else {
+			moves = append(moves, dfMove{x - 1, -1})
+		}
+		moves = append(moves, dfMove{x, 1})
+		top = max(top, x)
+	}
+	slices.SortFunc(moves, func(a, b dfMove) int { return cmp.Compare(a.df, b.df) })
+	want := int64(math.Ceil(cfg.RarePercent / 100 * float64(nphr)))
 	var cum int64
-	for d, c := range st.hist {
-		cum += c
+	for d := int64(0); d <= top; d++ {
+		if d < int64(len(st.hist)) {
+			cum += st.hist[d]
+		}
+		for len(moves) > 0 && moves[0].df == d {
+			cum += moves[0].by
+			moves = moves[1:]
+		}
 		if cum >= want {
-			return max(minCut, int64(d))
+			return max(minCut, d)
 		}
 	}
 	return math.MaxInt64
 }
+
+// dfMove is a change of one phrase count at a document frequency.
+type dfMove struct{ df, by int64 }
 
 // logWeight returns ln of the Alonso et al. 2013 weight of a phrase whose
 // first term has df dfFirst and which itself has df dfPhrase, among n
@@ -267,6 +300,24 @@ func (s *Sketcher) countLocked(stats *Stats) {
 	s.termDF.reset(len(s.dterms))
 	stats.add(s.dterms, s.keys, &s.termDF, s.phrDF)
 	s.cut, s.n = stats.rareCut(s.cfg), stats.n
+}
+
+// countAsIf keeps the counts an Add of the document s.phrases found would
+// weigh it by if it were counted into stats now (as countLocked does),
+// without counting it: stats is left as it was.
+func (s *Sketcher) countAsIf(stats *Stats) {
+	s.phrDF = growInt64(s.phrDF, len(s.keys))
+	s.termDF.reset(len(s.dterms))
+	stats.mu.RLock()
+	defer stats.mu.RUnlock()
+	for _, h := range s.dterms {
+		s.termDF.put(h, stats.termDF.get(h)+1)
+	}
+	for i, h := range s.keys {
+		s.phrDF[i] = stats.phrDF.get(h) + 1
+	}
+	s.n = stats.n + 1
+	s.cut = stats.rareCutAfter(s.cfg, 1, s.phrDF)
 }
 
 // weighCounted fills s.lw from the counts weigh or count kept.

@@ -1,0 +1,499 @@
+package minhash
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/evidence"
+	"github.com/seed-9ef9c1df/neardup/internal/synth"
+)
+
+// op is one step of a stream: an Add (text set) or a Remove.
+type op struct {
+	id, text string
+	remove   bool
+}
+
+// floodStream interleaves the texts with bursts of exact copies of earlier
+// texts (of removed ones too) and removes random live documents,
+// representatives of groups included.
+func floodStream(texts []string, seed uint64, copies int) []op {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var ops []op
+	var live []string
+	n := 0
+	add := func(text string) {
+		id := "d" + strconv.Itoa(n)
+		n++
+		ops = append(ops, op{id: id, text: text})
+		live = append(live, id)
+	}
+	for i, text := range texts {
+		add(text)
+		if i%7 == 0 {
+			for range rng.IntN(copies) + 1 {
+				add(texts[rng.IntN(i+1)])
+			}
+		}
+		if len(live) > 0 && rng.IntN(3) == 0 {
+			k := rng.IntN(len(live))
+			ops = append(ops, op{id: live[k], remove: true})
+			live = slices.Delete(live, k, k+1)
+		}
+	}
+	return ops
+}
+
+// streamTexts returns synthetic news with near-duplicates (edited,
+// truncated and merged copies), and documents without words.
+func streamTexts(n int, seed uint64) []string {
+	var texts []string
+	for _, d := range synth.Docs(n, synth.Config{Seed: seed}) {
+		texts = append(texts, d.Text)
+	}
+	return append(texts, "", "...", "one", "one two three")
+}
+
+// refDoc is what the reference keeps of a live document.
+type refDoc struct {
+	sig    []uint32
+	size   int
+	digest uint64
+	keys   countedKeys // online statistics
+}
+
+// reference is the Detector without groups, tables or caps: it compares a
+// document with every live document, one by one, by the rule of LSH
+// banding (a candidate shares minHit band keys, or in Containment mode a
+// band key of the level chosen for its size partition), and verifies each
+// as the Detector does. In Weighted mode, whose weights drift, the copies
+// of a text all take the signature of the newest of them. In Weighted mode with online statistics it counts every document
+// into statistics of its own, as sequential Adds do.
+type reference struct {
+	d     *Detector // for its Config, banding and signing
+	sk    *Sketcher
+	stats *Stats
+	live  map[string]*refDoc
+	level map[[2]int8]int // Containment: memoised containmentLevel
+}
+
+func newReference(d *Detector) *reference {
+	r := &reference{d: d, sk: newSketcher(d.cfg), live: map[string]*refDoc{}, level: map[[2]int8]int{}}
+	if d.online {
+		r.stats = newStats(d.cfg)
+	}
+	return r
+}
+
+// sign returns the reference document of text, counting it when online.
+func (r *reference) sign(text string) *refDoc {
+	if r.stats == nil {
+		sig, size, digest := r.d.sign(r.sk, text)
+		return &refDoc{sig: slices.Clone(sig), size: size, digest: digest}
+	}
+	sk := r.sk
+	sk.phrases(text)
+	keys := append(slices.Clone(sk.dterms), sk.keys...)
+	slices.Sort(keys[:len(sk.dterms)])
+	slices.Sort(keys[len(sk.dterms):])
+	sk.countLocked(r.stats)
+	sk.weighCounted()
+	sig := slices.Clone(sk.sampleWeighted(nil))
+	return &refDoc{sig: sig, size: len(sk.keys), digest: setDigest(sk.keys), keys: countedKeys{keys, len(sk.dterms)}}
+}
+
+// identical reports whether a and b are one content as the Detector reads it.
+func (r *reference) identical(a, b *refDoc) bool {
+	if r.d.cfg.Mode == Weighted {
+		return a.digest == b.digest
+	}
+	return a.size == b.size && slices.Equal(a.sig, b.sig)
+}
+
+// add registers doc under id; in Weighted mode its live copies take its
+// signature.
+func (r *reference) add(id string, doc *refDoc) {
+	for _, o := range r.live {
+		if o.size > 0 && doc.size > 0 && r.identical(o, doc) {
+			o.sig = doc.sig
+		}
+	}
+	r.live[id] = doc
+}
+
+func (r *reference) remove(id string) {
+	if r.stats != nil {
+		k := r.live[id].keys
+		r.stats.remove(k.keys[:k.terms], k.keys[k.terms:])
+	}
+	delete(r.live, id)
+}
+
+// matches returns every live document other than self related to q,
+// sorted, uncapped.
+func (r *reference) matches(q *refDoc, self string) []detector.Match {
+	out := []detector.Match{}
+	if q.size == 0 {
+		return out
+	}
+	cfg := r.d.cfg
+	for id, o := range r.live {
+		if id == self || o.size == 0 {
+			continue
+		}
+		same := r.identical(o, q)
+		if !same && !r.candidate(q, o) {
+			continue
+		}
+		var score float64
+		switch {
+		case cfg.Mode == Weighted && same:
+			score = 1
+		case len(q.sig) > 0 && len(o.sig) > 0:
+			score = Similarity(q.sig, o.sig)
+		}
+		sa, sb := float64(q.size), float64(o.size)
+		var shared float64
+		if cfg.Mode == Containment {
+			score = ContainmentOf(score, q.size, o.size)
+			if evidence.PartOf(score*sa, sb, sa) {
+				continue
+			}
+			shared = score * sa
+		} else {
+			shared = score / (1 + score) * (sa + sb)
+		}
+		if score >= cfg.Threshold && (score == 1 || evidence.Enough(shared, min(sa, sb), float64(cfg.MinOverlap))) {
+			out = append(out, detector.Match{ID: id, Score: score})
+		}
+	}
+	detector.SortMatches(out)
+	return out
+}
+
+// candidate applies the banding rule to q and o.
+func (r *reference) candidate(q, o *refDoc) bool {
+	if len(q.sig) == 0 || len(o.sig) == 0 {
+		return false
+	}
+	cfg := r.d.cfg
+	shares := func(bands, rows int) int {
+		a, b := AppendBandKeys(nil, q.sig, bands, rows), AppendBandKeys(nil, o.sig, bands, rows)
+		n := 0
+		for i := range a {
+			if a[i] == b[i] {
+				n++
+			}
+		}
+		return n
+	}
+	if cfg.Mode != Containment {
+		return shares(r.d.bands, r.d.rows) >= r.d.minHit
+	}
+	p := partition(o.size)
+	if upper := float64(int(1)<<(p+1)) - 1; upper < cfg.Threshold*float64(q.size) {
+		return false
+	}
+	key := [2]int8{partition(q.size), p}
+	l, ok := r.level[key]
+	if !ok {
+		l = int(containmentLevel(cfg, float64(int(1)<<key[0]), float64(int(1)<<(p+1))-1))
+		r.level[key] = l
+	}
+	rows := containmentLevels[l]
+	return shares(cfg.NumHashes/rows, rows) > 0
+}
+
+func capped(ms []detector.Match, n int) []detector.Match {
+	if len(ms) > n {
+		return ms[:n]
+	}
+	return ms
+}
+
+// checkAgainstReference runs ops through a Detector and the reference,
+// comparing every Add, and the Containers, Query and Copies of a random
+// live document after every tenth step.
+func checkAgainstReference(t *testing.T, d *Detector, ops []op) {
+	t.Helper()
+	ref := newReference(d)
+	limit := d.cfg.MaxResults
+	texts := map[string]string{}
+	var ids []string
+	rng := rand.New(rand.NewPCG(9, 9))
+	for step, o := range ops {
+		if o.remove {
+			require.NoError(t, d.Remove(o.id))
+			ref.remove(o.id)
+			delete(texts, o.id)
+			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.id })
+		} else {
+			doc := ref.sign(o.text)
+			want := capped(ref.matches(doc, ""), limit)
+			got, err := d.Add(detector.Doc{ID: o.id, Text: o.text})
+			require.NoError(t, err)
+			require.Equal(t, want, got, "step %d: Add(%s)", step, o.id)
+			ref.add(o.id, doc)
+			texts[o.id] = o.text
+			ids = append(ids, o.id)
+		}
+		if step%10 != 0 || len(ids) == 0 {
+			continue
+		}
+		id := ids[rng.IntN(len(ids))]
+		me := ref.live[id]
+		want := capped(ref.matches(me, id), limit)
+		got, err := d.Containers(id)
+		require.NoError(t, err)
+		require.Equal(t, want, got, "step %d: Containers(%s)", step, id)
+		if !d.online { // online, a Query weighs the text as a new document
+			got, err = d.Query(detector.Doc{ID: id, Text: texts[id]})
+			require.NoError(t, err)
+			require.Equal(t, want, got, "step %d: Query(%s)", step, id)
+		}
+		cp, err := d.Copies(id)
+		require.NoError(t, err)
+		wantCopies := []string{}
+		for o, od := range ref.live {
+			if o != id && me.size > 0 && od.size > 0 && ref.identical(od, me) {
+				wantCopies = append(wantCopies, o)
+			}
+		}
+		slices.Sort(wantCopies)
+		assert.Equal(t, wantCopies, cp, "step %d: Copies(%s)", step, id)
+	}
+	assert.Equal(t, len(ref.live), d.Len())
+}
+
+// referenceConfigs are the configurations the differential tests run.
+func referenceConfigs(stats *Stats) []struct {
+	name  string
+	cfg   Config
+	stats *Stats
+} {
+	return []struct {
+		name  string
+		cfg   Config
+		stats *Stats
+	}{
+		{"Jaccard", Config{}, nil},
+		{"Supershingles", Config{Supershingles: 16, Threshold: 0.5}, nil},
+		{"Containment", Config{Mode: Containment}, nil},
+		{"WeightedOnline", Config{Mode: Weighted}, nil},
+		{"WeightedStats", Config{Mode: Weighted}, stats},
+	}
+}
+
+// TestFloodMatchesReference checks the grouped, capped index against the
+// reference on synthetic news with bursts of exact copies and removals,
+// uncapped and with a cap smaller than the bursts, in every mode.
+func TestFloodMatchesReference(t *testing.T) {
+	texts := streamTexts(250, 4)
+	ops := floodStream(texts, 1, 12)
+	stats, err := NewStats(Config{Mode: Weighted})
+	require.NoError(t, err)
+	for _, text := range texts[:100] {
+		stats.AddDocument(text)
+	}
+	for _, tc := range referenceConfigs(stats) {
+		for _, limit := range []int{1 << 30, 3} {
+			t.Run(fmt.Sprintf("%s/cap%d", tc.name, limit), func(t *testing.T) {
+				cfg := tc.cfg
+				cfg.MaxResults = limit
+				d, err := NewWithStats(cfg, tc.stats)
+				require.NoError(t, err)
+				checkAgainstReference(t, d, ops)
+			})
+		}
+	}
+}
+
+// TestRealDataMatchesReference checks the grouped index against the
+// reference on Reuters-21578, whose wire stories repeat, under the default
+// cap.
+func TestRealDataMatchesReference(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("compares every Add with a linear scan")
+	}
+	recs := dataset.Reuters(t, 800)
+	texts := dataset.Texts(recs)
+	ops := floodStream(texts, 2, 5)
+	stats, err := NewStats(Config{Mode: Weighted, Language: "en"})
+	require.NoError(t, err)
+	for _, text := range texts[:300] {
+		stats.AddDocument(text)
+	}
+	for _, tc := range referenceConfigs(stats) {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := tc.cfg
+			cfg.Language = "en"
+			d, err := NewWithStats(cfg, tc.stats)
+			require.NoError(t, err)
+			checkAgainstReference(t, d, ops)
+		})
+	}
+}
+
+// liveGroups returns the numbers of the live groups of d.
+func liveGroups(d *Detector) []uint32 {
+	var out []uint32
+	for g := range d.ix.groups {
+		if d.ix.groups[g].size > 0 {
+			out = append(out, uint32(g))
+		}
+	}
+	return out
+}
+
+// chainsHoldOnce requires that every chain of every band table holds one
+// group: the flood's copies did not enter the tables.
+func chainsHoldOnce(t *testing.T, d *Detector, g uint32) {
+	t.Helper()
+	for _, tb := range d.ix.tables {
+		for b := range tb.bands {
+			assert.Equal(t, int32(-1), tb.next.of(g)[b], "band %d: the chain holds one group", b)
+			assert.Equal(t, int32(-1), tb.prev.of(g)[b])
+			head, ok := tb.heads[b].get(tb.keys.of(g)[b])
+			assert.True(t, ok)
+			assert.Equal(t, int32(g), head)
+			assert.Equal(t, 1, tb.heads[b].n+btoi(tb.heads[b].zero >= 0), "band %d holds one key", b)
+		}
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestFloodCostFlat adds 2,000 identical copies in every mode and checks
+// that the work per Add does not grow with the copies: the index holds one
+// group, each band chain and the exact-copy map hold it once, and each
+// Add reads only the members that make the cap (the five smallest IDs).
+func TestFloodCostFlat(t *testing.T) {
+	text := synth.Docs(1, synth.Config{Seed: 11})[0].Text
+	stats, err := NewStats(Config{Mode: Weighted})
+	require.NoError(t, err)
+	stats.AddDocument(text)
+	n := 2000
+	if raceEnabled {
+		n = 300
+	}
+	for _, tc := range referenceConfigs(stats) {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := tc.cfg
+			cfg.MaxResults = 5
+			d, err := NewWithStats(cfg, tc.stats)
+			require.NoError(t, err)
+			id := func(i int) string { return fmt.Sprintf("c%04d", i) }
+			for i := range n {
+				ms, err := d.Add(detector.Doc{ID: id(i), Text: text})
+				require.NoError(t, err)
+				require.Len(t, ms, min(i, 5))
+				if i > 0 {
+					assert.Equal(t, detector.Match{ID: "c0000", Score: 1}, ms[0])
+				}
+			}
+			groups := liveGroups(d)
+			require.Len(t, groups, 1, "one group for the copies")
+			g := groups[0]
+			assert.Equal(t, 1, d.ix.exact.n+btoi(d.ix.exact.zero >= 0), "the exact-copy map holds the group once")
+			assert.Len(t, d.ix.heaps[g], n)
+			chainsHoldOnce(t, d, g)
+			if d.online {
+				first := &d.ix.counted[0].keys[0]
+				for idx := range n {
+					require.Same(t, first, &d.ix.counted[idx].keys[0], "copies share their terms and phrases")
+				}
+			}
+			// Removing the representative (the smallest ID, the heap's
+			// root) promotes another copy: nothing is lost.
+			require.NoError(t, d.Remove("c0000"))
+			ms, err := d.Containers("c0001")
+			require.NoError(t, err)
+			assert.Equal(t, []detector.Match{{ID: "c0002", Score: 1}, {ID: "c0003", Score: 1}, {ID: "c0004", Score: 1},
+				{ID: "c0005", Score: 1}, {ID: "c0006", Score: 1}}, ms)
+			q, err := d.Query(detector.Doc{Text: text})
+			require.NoError(t, err)
+			assert.Equal(t, []detector.Match{{ID: "c0001", Score: 1}, {ID: "c0002", Score: 1}, {ID: "c0003", Score: 1},
+				{ID: "c0004", Score: 1}, {ID: "c0005", Score: 1}}, q)
+			cp, err := d.Copies(id(n - 1))
+			require.NoError(t, err)
+			assert.Len(t, cp, n-2)
+			assert.Equal(t, "c0001", cp[0])
+			for i := 1; i < n; i++ {
+				require.NoError(t, d.Remove(id(i)))
+			}
+			assert.Empty(t, liveGroups(d))
+			assert.Zero(t, d.ix.exact.n)
+			assert.Less(t, d.ix.exact.zero, int32(0))
+			assert.Empty(t, d.ix.heaps)
+			assert.Empty(t, d.ix.pos)
+			for _, tb := range d.ix.tables {
+				for b := range tb.bands {
+					assert.Zero(t, tb.heads[b].n)
+				}
+			}
+			assert.Zero(t, d.Len())
+			if d.online {
+				assert.Zero(t, d.stats.N(), "the statistics are empty again")
+			}
+		})
+	}
+}
+
+// TestGroupSequenceWraps renumbers the groups when their sequence numbers
+// run out, keeping the order of the band chains.
+func TestGroupSequenceWraps(t *testing.T) {
+	docs := synth.Docs(30, synth.Config{Seed: 2})
+	a, err := New(Config{})
+	require.NoError(t, err)
+	b, err := New(Config{})
+	require.NoError(t, err)
+	b.ix.seq = math32 - 10
+	for i, doc := range docs {
+		x, err := a.Add(doc)
+		require.NoError(t, err)
+		y, err := b.Add(doc)
+		require.NoError(t, err)
+		require.Equal(t, x, y)
+		if i%4 == 0 {
+			require.NoError(t, a.Remove(docs[i/2].ID))
+			require.NoError(t, b.Remove(docs[i/2].ID))
+		}
+	}
+	assert.Less(t, b.ix.seq, uint32(100), "renumbered")
+	require.Equal(t, encode(t, a), encode(t, b), "the groups keep their order")
+}
+
+const math32 = 1<<32 - 1
+
+// TestExactKeyCollisions makes the keys of the exact-copy map collide (a
+// 64-bit hash of signature and size, which in practice never does): groups
+// of different contents with one key must stay apart, be found, leave and
+// round-trip as with distinct keys.
+func TestExactKeyCollisions(t *testing.T) {
+	defer func(m uint64) { exactKeyMask = m }(exactKeyMask)
+	exactKeyMask = 0b11
+	texts := streamTexts(60, 9)
+	ops := floodStream(texts, 7, 6)
+	for _, cfg := range []Config{{MaxResults: 3}, {Mode: Containment}} {
+		t.Run(fmt.Sprint(cfg.Mode), func(t *testing.T) {
+			d, err := New(cfg)
+			require.NoError(t, err)
+			checkAgainstReference(t, d, ops)
+			assert.NotEmpty(t, d.ix.clash, "keys collided")
+			roundTrip(t, cfg, nil, ops)
+		})
+	}
+}

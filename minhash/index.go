@@ -1,0 +1,506 @@
+package minhash
+
+import (
+	"cmp"
+	"maps"
+	"math"
+	"slices"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/matches"
+)
+
+// index is a Detector's state: the live documents and the groups of exact
+// copies they form. The Detector guards it with its lock; ReadFrom builds
+// a fresh one and swaps it in whole.
+//
+// Documents whose content, as the Detector reads it, is identical share
+// one group (Jaccard and Containment: equal signatures and set sizes;
+// Weighted: equal phrase-set digests), and the LSH tables, the signature
+// store and the exact-copy map hold groups, not documents: a further copy
+// of a live document is one heap insertion into its group.
+type index struct {
+	docs    *docset.Set
+	refs    []uint32      // by dense document index: its group, noGroup or pendingGroup
+	counted []countedKeys // Weighted with online statistics, by dense document index
+
+	groups  []group         // by group number
+	free    []uint32        // free group numbers, reused first
+	sigs    strided[uint32] // K values per group
+	digests []uint64        // Weighted: the phrase-set digest of each group
+	heaps   map[uint32][]uint32
+	pos     map[uint32]uint32 // members of heaps: their position
+	exact   bandMap           // exactKey → group (open addressing: 12 bytes a slot)
+	clash   map[uint64][]uint32
+	tables  []*table
+	seq     uint32 // sequence number of the next group
+
+	// The most keys each map has held since it was last rebuilt (a Go map
+	// keeps its buckets when keys are deleted).
+	heapsPeak, posPeak int
+
+	epoch uint32   // query scratch: stamps of the current query
+	cands []uint32 // query scratch
+	keys  []uint64 // query scratch
+}
+
+// group is one distinct content with its live documents. A group of one,
+// by far the most common, keeps its member in first; the members of a
+// larger group are a binary min-heap by ID in index.heaps (positions in
+// index.pos), so that the k smallest IDs are found in O(k log k) however
+// large the group.
+type group struct {
+	size   int32  // distinct shingles (phrases); 0 = free
+	stamp  uint32 // query epoch of the last band hit
+	seq    uint32 // the order the group entered the LSH chains
+	first  uint32 // the member of a group of one
+	hits   uint16 // band hits in that query
+	part   int8   // size partition (Containment)
+	hasSig bool
+}
+
+// countedKeys are the distinct terms and phrases a document added to the
+// online statistics, each part sorted: keys[:terms] the terms,
+// keys[terms:] the phrases. Copies with equal keys share one array.
+type countedKeys struct {
+	keys  []uint64
+	terms int
+}
+
+// noGroup marks a document without words (it matches nothing);
+// pendingGroup a registered document whose Add is still signing (Weighted
+// mode with online statistics); noDoc is no document.
+const (
+	noGroup      = math.MaxUint32
+	pendingGroup = math.MaxUint32 - 1
+	noDoc        = math.MaxUint32
+)
+
+func (d *Detector) newIndex() *index {
+	cfg := d.cfg
+	ix := &index{
+		docs:  docset.New("minhash", cfg.MaxTextBytes),
+		sigs:  newStrided[uint32](cfg.NumHashes, 0),
+		heaps: map[uint32][]uint32{},
+		pos:   map[uint32]uint32{},
+		exact: newBandMap(),
+		clash: map[uint64][]uint32{},
+	}
+	switch {
+	case cfg.Mode == Containment:
+		for _, r := range containmentLevels {
+			ix.tables = append(ix.tables, newTable(cfg.NumHashes/r, r))
+		}
+	default:
+		ix.tables = []*table{newTable(d.bands, d.rows)}
+	}
+	return ix
+}
+
+// exactKey returns the key of a content in index.exact: the digest itself
+// in Weighted mode, a hash of signature and size otherwise.
+func (d *Detector) exactKey(sig []uint32, size int, digest uint64) uint64 {
+	if d.cfg.Mode == Weighted {
+		return digest
+	}
+	h := hashx.Mix64(uint64(size) ^ 0x6578616374) // "exact"
+	for _, v := range sig {
+		h = hashx.Combine(h, uint64(v))
+	}
+	return h & exactKeyMask
+}
+
+// exactKeyMask is all ones; a test clears bits to make keys collide.
+var exactKeyMask = ^uint64(0)
+
+// same reports whether the live group g has the content (sig, size,
+// digest).
+func (d *Detector) same(ix *index, g uint32, sig []uint32, size int, digest uint64) bool {
+	if d.cfg.Mode == Weighted {
+		return ix.digests[g] == digest // the digest is what Weighted mode compares
+	}
+	return int(ix.groups[g].size) == min(size, math.MaxInt32) && slices.Equal(ix.sigs.of(g), sig)
+}
+
+// find returns the live group of content (sig, size, digest).
+func (d *Detector) find(ix *index, sig []uint32, size int, digest uint64) (uint32, bool) {
+	key := d.exactKey(sig, size, digest)
+	h, ok := ix.exact.get(key)
+	if !ok {
+		return 0, false
+	}
+	if g := uint32(h); d.same(ix, g, sig, size, digest) {
+		return g, true
+	}
+	for _, g := range ix.clash[key] { // 64-bit key collisions: almost never
+		if d.same(ix, g, sig, size, digest) {
+			return g, true
+		}
+	}
+	return 0, false
+}
+
+// place registers the document idx, of content (sig, size, digest) with
+// size ≥ 1, in its group, creating and indexing the group when the
+// content is new, and returns the group. An exact copy of a live document
+// costs one heap insertion: no table grows.
+func (d *Detector) place(ix *index, idx uint32, sig []uint32, size int, digest uint64) uint32 {
+	ix.ensureRef(idx)
+	if g, ok := d.find(ix, sig, size, digest); ok {
+		ix.join(g, idx)
+		if d.cfg.Mode == Weighted {
+			ix.resign(g, sig)
+		}
+		return g
+	}
+	var g uint32
+	if n := len(ix.free); n > 0 {
+		g, ix.free = ix.free[n-1], ix.free[:n-1]
+	} else {
+		g = uint32(len(ix.groups))
+		ix.groups = append(ix.groups, group{})
+		if d.cfg.Mode == Weighted {
+			ix.digests = append(ix.digests, 0)
+		}
+	}
+	if ix.seq == math.MaxUint32 {
+		ix.renumber()
+	}
+	ix.groups[g] = group{size: int32(min(size, math.MaxInt32)), seq: ix.seq, first: idx, part: partition(size), hasSig: len(sig) > 0}
+	ix.seq++
+	ix.refs[idx] = g
+	if d.cfg.Mode == Weighted {
+		ix.digests[g] = digest
+	}
+	key := d.exactKey(sig, size, digest)
+	if _, taken := ix.exact.get(key); taken {
+		ix.clash[key] = append(ix.clash[key], g)
+	} else {
+		ix.exact.set(key, int32(g))
+	}
+	if len(sig) > 0 {
+		ix.sigs.ensure(g)
+		copy(ix.sigs.of(g), sig)
+		for _, t := range ix.tables {
+			ix.keys = AppendBandKeys(ix.keys[:0], sig, t.bands, t.rows)
+			t.insert(g, ix.keys)
+		}
+	}
+	return g
+}
+
+// resign gives the live group g the signature sig (none if empty) of its
+// newest copy, in Weighted mode, whose weights drift with the statistics:
+// the group leaves the band tables and enters them again as their newest
+// group, O(bands); nothing grows.
+func (ix *index) resign(g uint32, sig []uint32) {
+	gr := &ix.groups[g]
+	if gr.hasSig {
+		for _, t := range ix.tables {
+			t.remove(g)
+		}
+	}
+	if ix.seq == math.MaxUint32 {
+		ix.renumber()
+	}
+	gr.seq, gr.hasSig = ix.seq, len(sig) > 0
+	ix.seq++
+	if len(sig) > 0 {
+		ix.sigs.ensure(g)
+		copy(ix.sigs.of(g), sig)
+		for _, t := range ix.tables {
+			ix.keys = AppendBandKeys(ix.keys[:0], sig, t.bands, t.rows)
+			t.insert(g, ix.keys)
+		}
+	}
+}
+
+// renumber gives the live groups the sequence numbers 0, 1, … in their
+// order, once per 2³² groups created.
+func (ix *index) renumber() {
+	var live []uint32
+	for g := range ix.groups {
+		if ix.groups[g].size > 0 {
+			live = append(live, uint32(g))
+		}
+	}
+	slices.SortFunc(live, func(a, b uint32) int { return cmp.Compare(ix.groups[a].seq, ix.groups[b].seq) })
+	for i, g := range live {
+		ix.groups[g].seq = uint32(i)
+	}
+	ix.seq = uint32(len(live))
+}
+
+func (ix *index) ensureRef(idx uint32) {
+	for len(ix.refs) <= int(idx) {
+		ix.refs = append(ix.refs, noGroup)
+	}
+}
+
+// join adds the document idx to the live group g: O(log c) for a group
+// of c members.
+func (ix *index) join(g, idx uint32) {
+	ix.refs[idx] = g
+	h, ok := ix.heaps[g]
+	if !ok {
+		h = []uint32{ix.groups[g].first}
+		ix.pos[h[0]] = 0
+	}
+	h = append(h, idx)
+	ix.up(h, len(h)-1)
+	ix.heaps[g] = h
+	ix.heapsPeak = max(ix.heapsPeak, len(ix.heaps))
+	ix.posPeak = max(ix.posPeak, len(ix.pos))
+}
+
+// leave takes the live document idx out of its group. A group that keeps
+// members stays indexed as it was; the last member takes it out of the
+// tables and maps. key is the group's exactKey.
+func (ix *index) leave(idx uint32, key uint64) {
+	g := ix.refs[idx]
+	ix.refs[idx] = noGroup
+	if g == noGroup || g == pendingGroup {
+		return
+	}
+	if h, ok := ix.heaps[g]; ok {
+		i := int(ix.pos[idx])
+		delete(ix.pos, idx)
+		last := len(h) - 1
+		h[i] = h[last]
+		h = h[:last]
+		if i < len(h) {
+			ix.down(h, i)
+			ix.up(h, i)
+		}
+		if len(h) == 1 {
+			ix.groups[g].first = h[0]
+			delete(ix.heaps, g)
+			delete(ix.pos, h[0])
+			ix.heaps = shrinkMap(ix.heaps, &ix.heapsPeak)
+			ix.pos = shrinkMap(ix.pos, &ix.posPeak)
+		} else {
+			if cap(h) > 64 && len(h) < cap(h)/4 {
+				h = slices.Clone(h) // the end of a flood gives its memory back
+			}
+			ix.heaps[g] = h
+		}
+		return
+	}
+	if ix.groups[g].hasSig {
+		for _, t := range ix.tables {
+			t.remove(g)
+		}
+	}
+	if h, _ := ix.exact.get(key); h == int32(g) {
+		if c := ix.clash[key]; len(c) > 0 {
+			ix.exact.set(key, int32(c[len(c)-1]))
+			ix.dropClash(key, c[len(c)-1])
+		} else {
+			ix.exact.delete(key)
+		}
+	} else {
+		ix.dropClash(key, g)
+	}
+	ix.groups[g] = group{}
+	ix.free = append(ix.free, g)
+}
+
+func (ix *index) dropClash(key uint64, g uint32) {
+	c := slices.DeleteFunc(ix.clash[key], func(x uint32) bool { return x == g })
+	if len(c) == 0 {
+		delete(ix.clash, key)
+	} else {
+		ix.clash[key] = c
+	}
+}
+
+// less orders documents by ID.
+func (ix *index) less(a, b uint32) bool { return ix.docs.ID(a) < ix.docs.ID(b) }
+
+// up moves h[i] towards the root while it is smaller than its parent,
+// keeping the positions.
+func (ix *index) up(h []uint32, i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !ix.less(h[i], h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		ix.pos[h[i]] = uint32(i)
+		i = p
+	}
+	ix.pos[h[i]] = uint32(i)
+}
+
+// down moves h[i] away from the root while a child is smaller.
+func (ix *index) down(h []uint32, i int) {
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			break
+		}
+		if r := c + 1; r < len(h) && ix.less(h[r], h[c]) {
+			c = r
+		}
+		if !ix.less(h[c], h[i]) {
+			break
+		}
+		h[i], h[c] = h[c], h[i]
+		ix.pos[h[i]] = uint32(i)
+		i = c
+	}
+	ix.pos[h[i]] = uint32(i)
+}
+
+// size returns the number of members of the live group g.
+func (ix *index) members(g uint32) int {
+	if h, ok := ix.heaps[g]; ok {
+		return len(h)
+	}
+	return 1
+}
+
+// memberIDs returns the IDs of the members of the live group g, sorted.
+func (ix *index) memberIDs(g uint32) []string {
+	h, ok := ix.heaps[g]
+	if !ok {
+		return []string{ix.docs.ID(ix.groups[g].first)}
+	}
+	out := make([]string, len(h))
+	for i, o := range h {
+		out[i] = ix.docs.ID(o)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// smallest appends a Match of the given score for each of the n members
+// of the live group g with the smallest IDs, skip left out. It walks the
+// heap from its root with a frontier of the positions whose parents were
+// taken: O(n log n), whatever the group's size.
+func (ix *index) smallest(dst []detector.Match, g uint32, n int, skip uint32, score float64) []detector.Match {
+	h, ok := ix.heaps[g]
+	if !ok {
+		if first := ix.groups[g].first; first != skip && n > 0 {
+			dst = append(dst, detector.Match{ID: ix.docs.ID(first), Score: score})
+		}
+		return dst
+	}
+	if n >= len(h) {
+		for _, o := range h {
+			if o != skip {
+				dst = append(dst, detector.Match{ID: ix.docs.ID(o), Score: score})
+			}
+		}
+		return dst
+	}
+	var front frontier
+	front.ix, front.h = ix, h
+	front.push(0)
+	for taken := 0; taken < n && len(front.at) > 0; {
+		p := front.pop()
+		if h[p] != skip {
+			dst = append(dst, detector.Match{ID: ix.docs.ID(h[p]), Score: score})
+			taken++
+		}
+		for c := 2*p + 1; c <= 2*p+2 && c < len(h); c++ {
+			front.push(c)
+		}
+	}
+	return dst
+}
+
+// frontier is a binary min-heap, by member ID, of positions in a group's
+// heap.
+type frontier struct {
+	ix *index
+	h  []uint32
+	at []int
+}
+
+func (f *frontier) less(a, b int) bool { return f.ix.less(f.h[f.at[a]], f.h[f.at[b]]) }
+
+func (f *frontier) push(p int) {
+	f.at = append(f.at, p)
+	for i := len(f.at) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !f.less(i, parent) {
+			break
+		}
+		f.at[i], f.at[parent] = f.at[parent], f.at[i]
+		i = parent
+	}
+}
+
+func (f *frontier) pop() int {
+	top := f.at[0]
+	last := len(f.at) - 1
+	f.at[0] = f.at[last]
+	f.at = f.at[:last]
+	for i := 0; ; {
+		c := 2*i + 1
+		if c >= len(f.at) {
+			break
+		}
+		if r := c + 1; r < len(f.at) && f.less(r, c) {
+			c = r
+		}
+		if !f.less(c, i) {
+			break
+		}
+		f.at[i], f.at[c] = f.at[c], f.at[i]
+		i = c
+	}
+	return top
+}
+
+// candidate is a live group related to a query, with its score.
+type candidate struct {
+	group uint32
+	score float64
+}
+
+// collect returns the members of the candidate groups other than skip,
+// the first limit of them by [detector.SortMatches]. Scores are taken from
+// the highest down; at each score every group gives at most as many of
+// its smallest IDs as places remain, so a group of identical copies costs
+// time in the cap, not in its size.
+func (ix *index) collect(cands []candidate, skip uint32, limit int) []detector.Match {
+	slices.SortFunc(cands, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
+	var out []detector.Match
+	for i := 0; i < len(cands) && len(out) < limit; {
+		j := i
+		for j < len(cands) && cands[j].score == cands[i].score {
+			j++
+		}
+		room := limit - len(out)
+		for _, c := range cands[i:j] {
+			n := room
+			if skip != noDoc && ix.refs[skip] == c.group && n < ix.members(c.group) {
+				n++ // skip takes no place
+			}
+			out = ix.smallest(out, c.group, n, skip, c.score)
+		}
+		i = j
+	}
+	return matches.Top(out, limit)
+}
+
+// minShrink is the least peak size at which a map is rebuilt.
+const minShrink = 1024
+
+// shrinkMap returns m rebuilt at its current size when it holds fewer
+// than a quarter of its peak number of keys, and resets the peak;
+// otherwise m. The rebuild copies at most a third of the keys deleted
+// since the last one: O(1) amortised per deletion.
+func shrinkMap[K comparable, V any](m map[K]V, peak *int) map[K]V {
+	if *peak < minShrink || len(m) >= *peak/4 {
+		return m
+	}
+	*peak = len(m)
+	out := make(map[K]V, len(m))
+	maps.Copy(out, m)
+	return out
+}
