@@ -291,11 +291,10 @@ func TestSnapshotDamage(t *testing.T) {
 func TestSnapshotMismatch(t *testing.T) {
 	_, snap := smallSnapshot(t)
 	for field, other := range map[string]Config{
-		"ETL":        {Language: "en", IDF: IDFOnline, Collapse: CollapseNear, NodeLimit: 2, ETL: 0.5},
-		"Collapse":   {Language: "en", IDF: IDFOnline, NodeLimit: 2},
-		"IDF":        {Language: "en", Collapse: CollapseNear, NodeLimit: 2},
-		"MaxResults": {Language: "en", IDF: IDFOnline, Collapse: CollapseNear, NodeLimit: 2, MaxResults: 5},
-		"NodeLimit":  {Language: "en", IDF: IDFOnline, Collapse: CollapseNear},
+		"ETL":       {Language: "en", IDF: IDFOnline, Collapse: CollapseNear, NodeLimit: 2, ETL: 0.5},
+		"Collapse":  {Language: "en", IDF: IDFOnline, NodeLimit: 2},
+		"IDF":       {Language: "en", Collapse: CollapseNear, NodeLimit: 2},
+		"NodeLimit": {Language: "en", IDF: IDFOnline, Collapse: CollapseNear},
 	} {
 		d := build(t, other, nil)
 		_, err := d.ReadFrom(bytes.NewReader(snap))

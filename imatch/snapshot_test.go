@@ -199,10 +199,9 @@ func TestSnapshotDamage(t *testing.T) {
 func TestSnapshotConfigMismatch(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	for field, other := range map[string]Config{
-		"Lexicons":   {Language: "en", Lexicons: 3},
-		"Selection":  {Language: "en", Lexicons: 2, Selection: SelectBand},
-		"Language":   {Lexicons: 2},
-		"MaxResults": {Language: "en", Lexicons: 2, MaxResults: 5},
+		"Lexicons":  {Language: "en", Lexicons: 3},
+		"Selection": {Language: "en", Lexicons: 2, Selection: SelectBand},
+		"Language":  {Lexicons: 2},
 	} {
 		d, err := New(other)
 		require.NoError(t, err)

@@ -210,11 +210,10 @@ func TestSnapshotDamage(t *testing.T) {
 func TestSnapshotConfigMismatch(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	for field, change := range map[string]func(*Config){
-		"Threshold":  func(c *Config) { c.Threshold = 0.5 },
-		"Mode":       func(c *Config) { c.Mode = Jaccard },
-		"NumHashes":  func(c *Config) { c.NumHashes = 32 },
-		"Seed":       func(c *Config) { c.Seed = 7 },
-		"MaxResults": func(c *Config) { c.MaxResults = 5 },
+		"Threshold": func(c *Config) { c.Threshold = 0.5 },
+		"Mode":      func(c *Config) { c.Mode = Jaccard },
+		"NumHashes": func(c *Config) { c.NumHashes = 32 },
+		"Seed":      func(c *Config) { c.Seed = 7 },
 	} {
 		other := cfg
 		change(&other)

@@ -217,7 +217,6 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 		"Exhaustive": with(func(c *Config) { c.Exhaustive = true }),
 		"Seed":       with(func(c *Config) { c.Seed = 5 }),
 		"Bands":      with(func(c *Config) { c.Bands = 3 }),
-		"MaxResults": with(func(c *Config) { c.MaxResults = 5 }),
 		"Content":    with(func(c *Config) { c.Content = textproc.ContentAll }),
 	} {
 		d, err := New(other)

@@ -251,7 +251,6 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 		"Method":        {Language: "en", MinSignatures: 2, MinIDF: -1, MaxIDF: 2, MinOverlap: 1},
 		"Language":      {Language: "tr", Method: SpotSigs, MinSignatures: 2, MinIDF: -1, MaxIDF: 2, MinOverlap: 1},
 		"MinSignatures": {Language: "en", Method: SpotSigs, MinIDF: -1, MaxIDF: 2, MinOverlap: 1},
-		"MaxResults":    {Language: "en", Method: SpotSigs, MinSignatures: 2, MinIDF: -1, MaxIDF: 2, MinOverlap: 1, MaxResults: 5},
 	} {
 		d, err := New(other)
 		require.NoError(t, err)

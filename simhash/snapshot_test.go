@@ -195,10 +195,9 @@ func TestSnapshotDamage(t *testing.T) {
 func TestSnapshotConfigMismatch(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	for field, other := range map[string]Config{
-		"Seed":       {Language: "en", Features: FeatureWordNGrams, N: 4, Seed: 5},
-		"N":          {Language: "en", Features: FeatureWordNGrams},
-		"Language":   {Features: FeatureWordNGrams, N: 4},
-		"MaxResults": {Language: "en", Features: FeatureWordNGrams, N: 4, MaxResults: 5},
+		"Seed":     {Language: "en", Features: FeatureWordNGrams, N: 4, Seed: 5},
+		"N":        {Language: "en", Features: FeatureWordNGrams},
+		"Language": {Features: FeatureWordNGrams, N: 4},
 	} {
 		d, err := New(other)
 		require.NoError(t, err)

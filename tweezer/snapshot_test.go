@@ -156,10 +156,9 @@ func TestSnapshotDamage(t *testing.T) {
 func TestSnapshotConfigMismatch(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	for field, other := range map[string]Config{
-		"Threshold":  {Language: "tr", Threshold: 0.5},
-		"Mode":       {Language: "tr", Mode: Exact},
-		"Language":   {Language: "en"},
-		"MaxResults": {Language: "tr", MaxResults: 5},
+		"Threshold": {Language: "tr", Threshold: 0.5},
+		"Mode":      {Language: "tr", Mode: Exact},
+		"Language":  {Language: "en"},
 	} {
 		d, err := New(other)
 		require.NoError(t, err)
@@ -172,6 +171,16 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 	require.NoError(t, err)
 	_, err = d.ReadFrom(bytes.NewReader(snap))
 	require.NoError(t, err)
+
+	// The limits bound calls, not what is stored: a service may change
+	// them across a restart.
+	limited := cfg
+	limited.MaxResults, limited.MaxTextBytes = 1, 1<<10
+	e, err := New(limited)
+	require.NoError(t, err)
+	_, err = e.ReadFrom(bytes.NewReader(snap))
+	require.NoError(t, err)
+	assert.Equal(t, d.Len(), e.Len())
 }
 
 func TestReadFromState(t *testing.T) {
