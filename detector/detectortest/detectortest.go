@@ -45,7 +45,10 @@ type Options struct {
 }
 
 // Run runs every check of the suite as a subtest of t, each on a new
-// detector from newDetector. The subtests, in order:
+// detector from newDetector. Throughout, every result of Add, Containers
+// and Query must be ordered by detector.SortMatches, name no ID twice and
+// be non-nil (an empty result encodes to JSON as [], not null). The
+// subtests, in order:
 //
 //   - ExactDuplicate: an exact copy of each article is reported by Add and
 //     by Containers, both ways, with a positive score, and nothing else is.
