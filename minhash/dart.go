@@ -228,6 +228,31 @@ var poissonCell = func() (t [16]uint64) {
 	return t
 }()
 
+// poissonCount returns the number of darts of a cell whose count hash is
+// u < 2^32: the least n with u < poissonCell[n], or 16. The first six
+// comparisons (P(N ≥ 6) = 6·10⁻⁴) are summed without branches: which of
+// them holds is as unpredictable as the count, and a mispredicted branch
+// per cell cost more than the comparisons.
+func poissonCount(u uint64) int {
+	n := b2i(u >= poissonCell[0]) + b2i(u >= poissonCell[1]) + b2i(u >= poissonCell[2]) +
+		b2i(u >= poissonCell[3]) + b2i(u >= poissonCell[4]) + b2i(u >= poissonCell[5])
+	if n == 6 {
+		for n < len(poissonCell) && u >= poissonCell[n] {
+			n++
+		}
+	}
+	return n
+}
+
+// b2i is 1 for true and 0 for false; the compiler makes it a SETcc.
+func b2i(b bool) int {
+	var i int
+	if b {
+		i = 1
+	}
+	return i
+}
+
 // throwDarts updates the slots with the darts of element e of rank below
 // θ, descending its columns from the one that holds its weight until the
 // columns below hold fewer than dartMinArea darts under θ. a is θ·2^top,
@@ -322,10 +347,7 @@ func throwDarts(best []dartSlot, e *dartElem, a, from float64, seed uint64) {
 		}
 		for m := max(1, int(from*a/dartCell)); float64(m)*dartCell < a; m++ {
 			cell := hashx.Mix64(col + uint64(m)*dartColMix)
-			n, u := 0, cell>>32
-			for n < len(poissonCell) && u >= poissonCell[n] {
-				n++
-			}
+			n := poissonCount(cell >> 32)
 			for i := range n {
 				g := hashx.Mix64(cell + uint64(i+1)*dartSlotMix)
 				ex := (float64(m) + float64(g&(1<<22-1))/(1<<22)) * dartCell
