@@ -228,6 +228,41 @@ var poissonCell = func() (t [16]uint64) {
 	return t
 }()
 
+// poissonByte[b] is the count of every cell whose count hash has top byte
+// b, or 0xff where a threshold of poissonCell falls inside that byte's
+// range (6 of 256 bytes) and the thresholds must be compared.
+var poissonByte = func() (t [256]uint8) {
+	for b := range t {
+		lo, hi := uint64(b)<<24, uint64(b+1)<<24-1
+		if n := poissonSearch(lo); n == poissonSearch(hi) {
+			t[b] = uint8(n)
+		} else {
+			t[b] = 0xff
+		}
+	}
+	return t
+}()
+
+// poissonSearch returns the least n with u < poissonCell[n], or 16.
+func poissonSearch(u uint64) int {
+	n := 0
+	for n < len(poissonCell) && u >= poissonCell[n] {
+		n++
+	}
+	return n
+}
+
+// poissonCount returns the number of darts of a cell whose count hash is
+// u < 2^32, poissonSearch(u), by one table load for 250 of the 256 top
+// bytes: a search costs a mispredicted branch per cell, as
+// unpredictable as the count.
+func poissonCount(u uint64) int {
+	if n := poissonByte[u>>24]; n != 0xff {
+		return int(n)
+	}
+	return poissonSearch(u)
+}
+
 // throwDarts updates the slots with the darts of element e of rank below
 // θ, descending its columns from the one that holds its weight until the
 // columns below hold fewer than dartMinArea darts under θ. a is θ·2^top,
@@ -245,11 +280,41 @@ var poissonCell = func() (t [16]uint64) {
 // are Poisson processes of rate 1, fixed by (seed, key, c) whatever θ and
 // the weight.
 func throwDarts(best []dartSlot, e *dartElem, a, from float64, seed uint64) {
-	k := uint64(len(best))
 	ks := hashx.Mix64(e.key ^ seed)
-	var h uint64
-	pair := e.top>>1 + 1
-	offer := func(g uint64, c int, rank float64, j uint32) {
+	// Columns 2i and 2i+1 draw their first uniform v from the two halves
+	// of one hash of (seed, key, i): the high half for the odd column. The
+	// first arrival E = −ln(1−v) is below a iff v < 1 − e^(−a); 1 − e^(−a)
+	// ≤ a, so v ≥ a rules a column out with one comparison, and a pair of
+	// columns (a and a/2) with one branch: about one column in eight
+	// holds a dart below θ.
+	c := e.top
+	if c&1 == 0 && a >= dartMinArea { // the pair's odd column is above the weight
+		if v := unit32(uint32(hashx.Mix64(ks + uint64(int64(c>>1))*dartColMix))); v < a {
+			throwColumn(best, e, c, a, v, from, ks)
+		}
+		c, a = c-1, a*0.5
+	}
+	for ; a >= dartMinArea; c, a = c-2, a*0.25 {
+		h := hashx.Mix64(ks + uint64(int64(c>>1))*dartColMix)
+		hi, lo := unit32(uint32(h>>32)), unit32(uint32(h))
+		if hi >= a && lo >= a*0.5 {
+			continue
+		}
+		if hi < a {
+			throwColumn(best, e, c, a, hi, from, ks)
+		}
+		if lo < a*0.5 && a*0.5 >= dartMinArea {
+			throwColumn(best, e, c-1, a*0.5, lo, from, ks)
+		}
+	}
+}
+
+// throwColumn offers the darts of column c of element e of rank below θ
+// (a = θ·2^c its expected darts below θ), whose first uniform v < a; ks
+// is the element's hash.
+func throwColumn(best []dartSlot, e *dartElem, c int, a, v, from float64, ks uint64) {
+	k := uint64(len(best))
+	offer := func(g uint64, rank float64, j uint32) {
 		// g's bits: [22, 43) the dart's place in the column's weight
 		// range, [43, 64) its slot. Below the top column every place is
 		// under the weight.
@@ -268,71 +333,53 @@ func throwDarts(best []dartSlot, e *dartElem, a, from float64, seed uint64) {
 			*b = dartSlot{rank: rank, key: e.key, col: int32(c), j: j}
 		}
 	}
-	for c := e.top; a >= dartMinArea; c, a = c-1, a*0.5 {
-		// Columns 2i and 2i+1 draw their first uniform from the two
-		// halves of one hash of (seed, key, i).
-		if c>>1 != pair {
-			pair = c >> 1
-			h = hashx.Mix64(ks + uint64(int64(pair))*dartColMix)
+	col := hashx.Mix64(ks ^ uint64(int64(c))*dartNextMix)
+	// Cell 0: its least dart is the first arrival E₁ = −ln(1−v) when
+	// below dartCell; given E₁ the others are Poisson(dartCell − E₁),
+	// uniform in (E₁, dartCell), where e^−(dartCell−E₁) =
+	// e^−dartCell/(1−v) needs no logarithm. E₁ ≥ v bounds the rank
+	// from below, so E₁ is computed only when a dart might win.
+	if v < dartCellP && from*a < dartCell { // E₁ < dartCell, cell not thrown yet
+		g := hashx.Mix64(col + dartSlotMix)
+		slot := &best[(g>>43)*k>>21]
+		var e1 float64
+		if v/a < slot.rank {
+			e1 = -math.Log1p(-v)
+			if e1 < a {
+				offer(g, e1/a, 0)
+			}
 		}
-		v := unit32(uint32(h >> (32 * uint(c&1))))
-		// The first arrival E = −ln(1−v) is below a iff v < 1 − e^(−a);
-		// 1 − e^(−a) ≤ a, so v ≥ a rules the column out with one
-		// comparison.
-		if v >= a {
-			continue
-		}
-		col := hashx.Mix64(ks ^ uint64(int64(c))*dartNextMix)
-		// Cell 0: its least dart is the first arrival E₁ = −ln(1−v) when
-		// below dartCell; given E₁ the others are Poisson(dartCell − E₁),
-		// uniform in (E₁, dartCell), where e^−(dartCell−E₁) =
-		// e^−dartCell/(1−v) needs no logarithm. E₁ ≥ v bounds the rank
-		// from below, so E₁ is computed only when a dart might win.
-		if v < dartCellP && from*a < dartCell { // E₁ < dartCell, cell not thrown yet
-			g := hashx.Mix64(col + dartSlotMix)
-			slot := &best[(g>>43)*k>>21]
-			var e1 float64
-			if v/a < slot.rank {
+		// The rest of cell 0, from one more hash: its count by the
+		// inverse distribution function, then one hash per dart.
+		p := dartCellP0 / (1 - v) // P(N = 0), N ~ Poisson(dartCell − E₁)
+		u, n := unit(hashx.Mix64(g^dartNextMix)), 0
+		if u >= p { // at least one more dart
+			if e1 == 0 {
 				e1 = -math.Log1p(-v)
-				if e1 < a {
-					offer(g, c, e1/a, 0)
-				}
 			}
-			// The rest of cell 0, from one more hash: its count by the
-			// inverse distribution function, then one hash per dart.
-			p := dartCellP0 / (1 - v) // P(N = 0), N ~ Poisson(dartCell − E₁)
-			u, n := unit(hashx.Mix64(g^dartNextMix)), 0
-			if u >= p { // at least one more dart
-				if e1 == 0 {
-					e1 = -math.Log1p(-v)
-				}
-				mu, cum := dartCell-e1, p
-				for u >= cum && n < 16 {
-					n++
-					p *= mu / float64(n)
-					cum += p
-				}
-				for i := range n {
-					g := hashx.Mix64(col + uint64(i+2)*dartSlotMix)
-					if ex := e1 + mu*float64(g&(1<<22-1))/(1<<22); ex < a {
-						offer(g, c, ex/a, uint32(i+1))
-					}
-				}
-			}
-		}
-		for m := max(1, int(from*a/dartCell)); float64(m)*dartCell < a; m++ {
-			cell := hashx.Mix64(col + uint64(m)*dartColMix)
-			n, u := 0, cell>>32
-			for n < len(poissonCell) && u >= poissonCell[n] {
+			mu, cum := dartCell-e1, p
+			for u >= cum && n < 16 {
 				n++
+				p *= mu / float64(n)
+				cum += p
 			}
 			for i := range n {
-				g := hashx.Mix64(cell + uint64(i+1)*dartSlotMix)
-				ex := (float64(m) + float64(g&(1<<22-1))/(1<<22)) * dartCell
-				if ex < a {
-					// Index: cell m, dart i; cell 0's darts are 0, 1, ….
-					offer(g, c, ex/a, uint32(m)<<8|uint32(i))
+				g := hashx.Mix64(col + uint64(i+2)*dartSlotMix)
+				if ex := e1 + mu*float64(g&(1<<22-1))/(1<<22); ex < a {
+					offer(g, ex/a, uint32(i+1))
 				}
+			}
+		}
+	}
+	for m := max(1, int(from*a/dartCell)); float64(m)*dartCell < a; m++ {
+		cell := hashx.Mix64(col + uint64(m)*dartColMix)
+		n := poissonCount(cell >> 32)
+		for i := range n {
+			g := hashx.Mix64(cell + uint64(i+1)*dartSlotMix)
+			ex := (float64(m) + float64(g&(1<<22-1))/(1<<22)) * dartCell
+			if ex < a {
+				// Index: cell m, dart i; cell 0's darts are 0, 1, ….
+				offer(g, ex/a, uint32(m)<<8|uint32(i))
 			}
 		}
 	}

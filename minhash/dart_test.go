@@ -137,3 +137,23 @@ func TestDartUnbiased(t *testing.T) {
 		assert.Equal(t, b, DartMinHash(nil, keys, []float64{1e300, 2e300, 3e300}, 32, 5))
 	})
 }
+
+// TestPoissonCount checks the table lookup of a cell's dart count against
+// the search of the inverse distribution function at every threshold, on
+// both sides, and on random hashes.
+func TestPoissonCount(t *testing.T) {
+	us := []uint64{0, 1<<32 - 1}
+	for _, th := range poissonCell {
+		us = append(us, th-1, th, th+1)
+	}
+	r := rand.New(rand.NewPCG(7, 7))
+	for range 100000 {
+		us = append(us, r.Uint64()>>32)
+	}
+	for _, u := range us {
+		if u >= 1<<32 {
+			continue
+		}
+		require.Equal(t, poissonSearch(u), poissonCount(u), "u = %d", u)
+	}
+}

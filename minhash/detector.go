@@ -211,10 +211,10 @@ func (d *Detector) addOnline(sk *Sketcher, doc detector.Doc) ([]detector.Match, 
 	if afterAnalysis != nil {
 		afterAnalysis(doc.ID)
 	}
+	// Kept in text order: only a snapshot needs them sorted, and sorts
+	// its own copy (sorting here cost 7% of a Reuters Add).
 	keys := make([]uint64, 0, len(sk.dterms)+len(sk.keys))
 	keys = append(append(keys, sk.dterms...), sk.keys...)
-	slices.Sort(keys[:len(sk.dterms)])
-	slices.Sort(keys[len(sk.dterms):])
 	d.mu.Lock()
 	ix := d.ix
 	idx, err := ix.docs.Add(doc)

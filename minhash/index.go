@@ -62,8 +62,10 @@ type group struct {
 }
 
 // countedKeys are the distinct terms and phrases a document added to the
-// online statistics, each part sorted: keys[:terms] the terms,
-// keys[terms:] the phrases. Copies with equal keys share one array.
+// online statistics: keys[:terms] the terms, keys[terms:] the phrases,
+// each part in text order after Add and ascending after ReadFrom (a
+// snapshot stores them ascending, see countedKeys.sorted). Copies with
+// equal keys share one array.
 type countedKeys struct {
 	keys  []uint64
 	terms int

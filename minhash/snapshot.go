@@ -156,19 +156,21 @@ func (d *Detector) encode() (groups, empty []byte, n int, err error) {
 			idxs = []uint32{gr.first}
 		}
 		e.Int(len(idxs))
+		var first countedKeys
 		for i, idx := range idxs {
 			e.String(ix.docs.ID(idx))
 			if !d.online {
 				continue
 			}
-			c := ix.counted[idx]
+			c := ix.counted[idx].sorted()
 			if i > 0 {
-				f := ix.counted[idxs[0]]
-				same := c.terms == f.terms && slices.Equal(c.keys, f.keys)
+				same := c.terms == first.terms && slices.Equal(c.keys, first.keys)
 				e.Bool(same)
 				if same {
 					continue
 				}
+			} else {
+				first = c
 			}
 			e.Int(c.terms)
 			e.Int(len(c.keys) - c.terms)
@@ -403,6 +405,20 @@ func decKeys(dec *snapshot.Dec) countedKeys {
 		}
 	}
 	return countedKeys{keys: keys, terms: nt}
+}
+
+// sorted returns c with each part ascending, as a snapshot stores it: c
+// itself when it already is (as loaded from a snapshot), else a sorted
+// copy (Add keeps text order).
+func (c countedKeys) sorted() countedKeys {
+	t, p := c.keys[:c.terms], c.keys[c.terms:]
+	if slices.IsSorted(t) && slices.IsSorted(p) {
+		return c
+	}
+	keys := slices.Clone(c.keys)
+	slices.Sort(keys[:c.terms])
+	slices.Sort(keys[c.terms:])
+	return countedKeys{keys: keys, terms: c.terms}
 }
 
 // setCounted records the terms and phrases of the document idx.

@@ -55,6 +55,10 @@ func (st *Stats) AddDocument(text string) {
 // Caller holds st.mu.
 func (st *Stats) add(terms, phrases []uint64, termDF *uset, phrDF []int64) {
 	st.n++
+	st.termDF.reserve(len(terms))
+	st.phrDF.reserve(len(phrases))
+	st.termDF.prefetch(terms)
+	st.phrDF.prefetch(phrases)
 	for _, h := range terms {
 		n := st.termDF.inc(h)
 		if termDF != nil {
