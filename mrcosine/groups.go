@@ -46,6 +46,7 @@ type index struct {
 	buckets buckets
 	epoch   uint32
 	lists   [][]uint32 // scratch of query
+	pass    []uint32   // scratch of query: groups the sketch test keeps
 
 	checked  int // exact cosines computed by queries (for tests)
 	rejected int // candidates the sketch dropped (for tests)
