@@ -421,7 +421,7 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	}
 	var sketch, keys []uint64
 	if b := d.bands(); b > 0 {
-		sketch = ix.sketch[int(g)*sketchWords : int(g+1)*sketchWords]
+		sketch = ix.sketch[g][:]
 		keys = ix.keys[int(g)*b : int(g+1)*b]
 	}
 	return d.query(ix.vec(g, d.parts), ix.rnorm[g], sketch, keys, idx, true), nil

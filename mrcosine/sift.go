@@ -18,27 +18,27 @@ func hamming8(a, b *sketch) int {
 		bits.OnesCount64(a[6]^b[6]) + bits.OnesCount64(a[7]^b[7])
 }
 
-// sketchAt returns the sketch of group g.
-func (ix *index) sketchAt(g uint32) *sketch {
-	i := int(g) * sketchWords
-	return (*sketch)(ix.sketch[i : i+sketchWords])
-}
-
 // sift is the sketch test of one query: pass reports whether the group g
 // may reach T2, so that its exact cosine is worth computing.
 type sift struct {
 	q       *sketch
-	hi      []float64 // hiCos
-	reject  []bool    // by differing bits, when the bound is per detector
+	reject  []bool // by differing bits, when the bound is per detector
 	perPair bool
-	rq      float64 // length of the query's hashed vector
-	slack   float64 // 1 − T2
-	rnorm   []float32
+	far     []float64 // per pair: (1 − hiCos[n])·‖x‖ by differing bits n
+	slack   float64   // 1 − T2
 }
 
 func (d *Detector) newSift(q []uint64, rnorm float32) sift {
-	return sift{q: (*sketch)(q[:sketchWords]), hi: hiCos(), reject: d.reject, perPair: d.reject == nil,
-		rq: float64(rnorm), slack: 1 - d.cfg.T2, rnorm: d.ix.rnorm}
+	s := sift{q: (*sketch)(q[:sketchWords]), reject: d.reject, perPair: d.reject == nil, slack: 1 - d.cfg.T2}
+	if s.perPair {
+		rq := float64(rnorm)
+		s.far = d.ix.far[:0]
+		for _, h := range hiCos() {
+			s.far = append(s.far, (1-h)*rq)
+		}
+		d.ix.far = s.far
+	}
+	return s
 }
 
 // rejectTable returns, for each number of differing sketch bits, whether
@@ -54,13 +54,13 @@ func rejectTable(lo float64) []bool {
 }
 
 // keep reports whether a candidate whose sketch differs from the query's
-// in n bits survives the test, its hashed vector of length rg: for plain
-// signatures hashed from the center, plain cosine T2 needs centered cosine
-// at least lo = 1 − (1 − T2)/(‖x‖·‖y‖), translation keeping distances:
-// lo > h ⟺ (1 − h)·‖x‖·‖y‖ > 1 − T2.
+// in n bits survives the test, its hashed vector of length ‖y‖ = rg: for
+// plain signatures hashed from the center, plain cosine T2 needs centered
+// cosine at least lo = 1 − (1 − T2)/(‖x‖·‖y‖), translation keeping
+// distances: lo > h ⟺ (1 − h)·‖x‖·‖y‖ > 1 − T2.
 func (s *sift) keep(n int, rg float32) bool {
 	if s.perPair {
-		return !((1-s.hi[n])*s.rq*float64(rg) > s.slack)
+		return !(s.far[n]*float64(rg) > s.slack)
 	}
 	return !s.reject[n]
 }
@@ -69,17 +69,17 @@ func (s *sift) keep(n int, rg float32) bool {
 // one sequential pass over the sketches, and returns it with the number of
 // groups dropped. The popcounts are written out: the loop is the cost of
 // an Add on a collection its bands barely divide.
-func (s *sift) scan(dst []uint32, first []uint32, sketches []uint64, rnorm []float32) ([]uint32, int) {
+func (s *sift) scan(dst []uint32, first []uint32, sketches []sketch, rnorm []float32) ([]uint32, int) {
 	q0, q1, q2, q3 := s.q[0], s.q[1], s.q[2], s.q[3]
 	q4, q5, q6, q7 := s.q[4], s.q[5], s.q[6], s.q[7]
 	dropped := 0
 	rnorm = rnorm[:len(first)]
-	sketches = sketches[:len(first)*sketchWords]
+	sketches = sketches[:len(first)]
 	for g, f := range first {
 		if f == noDoc {
 			continue
 		}
-		o := (*sketch)(sketches[g*sketchWords : g*sketchWords+sketchWords])
+		o := &sketches[g]
 		n := bits.OnesCount64(q0^o[0]) + bits.OnesCount64(q1^o[1]) +
 			bits.OnesCount64(q2^o[2]) + bits.OnesCount64(q3^o[3]) +
 			bits.OnesCount64(q4^o[4]) + bits.OnesCount64(q5^o[5]) +
@@ -164,7 +164,7 @@ func (d *Detector) query(vec []float32, rnorm float32, sk, keys []uint64, skip u
 					continue
 				}
 				ix.stamp[g] = ix.epoch
-				if s.keep(hamming8(s.q, ix.sketchAt(g)), ix.rnorm[g]) {
+				if s.keep(hamming8(s.q, &ix.sketch[g]), ix.rnorm[g]) {
 					check(g)
 				} else {
 					rejected++
