@@ -81,9 +81,9 @@ type Detector struct {
 	// sketchLo is the lowest hashed cosine a candidate can have, for
 	// Centered or a reference without center; NaN means per pair.
 	sketchLo float64
-	// reject says by number of differing sketch bits whether a candidate
-	// is dropped, when sketchLo is not NaN; nil means per pair.
-	reject []bool
+	// sketchMax is the most differing sketch bits a candidate can have
+	// when sketchLo is not NaN (see maxBits); -1 means per pair.
+	sketchMax int
 	// filters holds *textproc.ContentFilter for ContentMain.
 	filters sync.Pool
 	scratch sync.Pool // *signed
@@ -125,10 +125,10 @@ func NewWithReference(cfg Config, ref *Reference) (*Detector, error) {
 	d := &Detector{cfg: cfg, ref: ref, refSum: ref.fingerprint(), parts: ref.Parts(), center: ref.center, ix: newIndex(cfg.MaxTextBytes)}
 	tag, _ := language.Parse(ref.tc.Language) // validated: a bad tag reads as neutral
 	d.filters.New = func() any { return textproc.NewContentFilter(tag) }
-	d.sketchLo = math.NaN()
+	d.sketchLo, d.sketchMax = math.NaN(), -1
 	if cfg.Centered || d.center == nil {
 		d.sketchLo = cfg.T2
-		d.reject = rejectTable(cfg.T2)
+		d.sketchMax = maxBits(cfg.T2)
 	}
 	if !cfg.Exhaustive {
 		d.hash = newHasher(d.parts, cfg.Bands, cfg.Rows, cfg.Seed)

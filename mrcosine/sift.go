@@ -22,14 +22,14 @@ func hamming8(a, b *sketch) int {
 // may reach T2, so that its exact cosine is worth computing.
 type sift struct {
 	q       *sketch
-	reject  []bool // by differing bits, when the bound is per detector
+	max     int // most differing bits, when the bound is per detector
 	perPair bool
 	far     []float64 // per pair: (1 − hiCos[n])·‖x‖ by differing bits n
 	slack   float64   // 1 − T2
 }
 
 func (d *Detector) newSift(q []uint64, rnorm float32) sift {
-	s := sift{q: (*sketch)(q[:sketchWords]), reject: d.reject, perPair: d.reject == nil, slack: 1 - d.cfg.T2}
+	s := sift{q: (*sketch)(q[:sketchWords]), max: d.sketchMax, perPair: d.sketchMax < 0, slack: 1 - d.cfg.T2}
 	if s.perPair {
 		rq := float64(rnorm)
 		s.far = d.ix.far[:0]
@@ -41,16 +41,17 @@ func (d *Detector) newSift(q []uint64, rnorm float32) sift {
 	return s
 }
 
-// rejectTable returns, for each number of differing sketch bits, whether
-// a pair can be dropped when the lowest hashed cosine a candidate can
-// have is lo (the same for every pair).
-func rejectTable(lo float64) []bool {
-	hi := hiCos()
-	out := make([]bool, len(hi))
-	for h, c := range hi {
-		out[h] = lo > c
+// maxBits returns the most differing sketch bits with which a candidate is
+// kept when the lowest hashed cosine a candidate can have is lo (the same
+// for every pair): a pair is dropped when lo > hiCos[n], and hiCos does
+// not increase with n, so the kept n are those up to the first dropped.
+func maxBits(lo float64) int {
+	for n, c := range hiCos() {
+		if lo > c {
+			return n - 1
+		}
 	}
-	return out
+	return sketchWords * 64
 }
 
 // keep reports whether a candidate whose sketch differs from the query's
@@ -62,7 +63,7 @@ func (s *sift) keep(n int, rg float32) bool {
 	if s.perPair {
 		return !(s.far[n]*float64(rg) > s.slack)
 	}
-	return !s.reject[n]
+	return n <= s.max
 }
 
 // scan appends to dst the live groups whose sketches survive the test, in
