@@ -248,13 +248,14 @@ func (r *Reference) AppendSignature(dst []float32, text string) []float32 {
 	var ss float64
 	binary := r.tc.Binary
 	for _, s := range c.used {
-		v := float64(c.vals[s])
+		e := c.slots[s]
+		v := float64(e.val)
 		if binary {
 			v = 1
 		}
 		ss += v * v
-		for _, e := range r.lookup(c.keys[s]) {
-			dot[e.part] += v * e.count
+		for _, p := range r.lookup(e.key) {
+			dot[p.part] += v * p.count
 		}
 	}
 	norm := math.Sqrt(ss)
@@ -265,7 +266,7 @@ func (r *Reference) AppendSignature(dst []float32, text string) []float32 {
 		}
 		dst = append(dst, float32(v))
 	}
-	if cap(sc.c.keys) <= maxKeptSlots && cap(sc.c.text) <= maxKeptText {
+	if cap(sc.c.slots) <= maxKeptSlots && cap(sc.c.text) <= maxKeptText {
 		r.scratch.Put(sc) // else drop it: one outlier must not pin its tables
 	}
 	return dst
