@@ -68,30 +68,50 @@ func (s *sift) keep(n int, rg float32) bool {
 
 // scan appends to dst the live groups whose sketches survive the test, in
 // one sequential pass over the sketches, and returns it with the number of
-// groups dropped. The popcounts are written out: the loop is the cost of
-// an Add on a collection its bands barely divide.
+// groups dropped. The loop is the cost of an Add on a collection its bands
+// barely divide: the popcounts are written out, and the bound is tested
+// in one of two loops, as a bit count or per pair.
 func (s *sift) scan(dst []uint32, first []uint32, sketches []sketch, rnorm []float32) ([]uint32, int) {
 	q0, q1, q2, q3 := s.q[0], s.q[1], s.q[2], s.q[3]
 	q4, q5, q6, q7 := s.q[4], s.q[5], s.q[6], s.q[7]
-	dropped := 0
+	n0 := len(dst)
 	rnorm = rnorm[:len(first)]
 	sketches = sketches[:len(first)]
+	live := 0
+	if !s.perPair {
+		limit := s.max
+		for g, f := range first {
+			if f == noDoc {
+				continue
+			}
+			live++
+			o := &sketches[g]
+			n := bits.OnesCount64(q0^o[0]) + bits.OnesCount64(q1^o[1]) +
+				bits.OnesCount64(q2^o[2]) + bits.OnesCount64(q3^o[3]) +
+				bits.OnesCount64(q4^o[4]) + bits.OnesCount64(q5^o[5]) +
+				bits.OnesCount64(q6^o[6]) + bits.OnesCount64(q7^o[7])
+			if n <= limit {
+				dst = append(dst, uint32(g))
+			}
+		}
+		return dst, live - (len(dst) - n0)
+	}
+	far, slack := s.far[:sketchWords*64+1], s.slack
 	for g, f := range first {
 		if f == noDoc {
 			continue
 		}
+		live++
 		o := &sketches[g]
 		n := bits.OnesCount64(q0^o[0]) + bits.OnesCount64(q1^o[1]) +
 			bits.OnesCount64(q2^o[2]) + bits.OnesCount64(q3^o[3]) +
 			bits.OnesCount64(q4^o[4]) + bits.OnesCount64(q5^o[5]) +
 			bits.OnesCount64(q6^o[6]) + bits.OnesCount64(q7^o[7])
-		if s.keep(n, rnorm[g]) {
+		if !(far[n]*float64(rnorm[g]) > slack) { // keep, per pair
 			dst = append(dst, uint32(g))
-		} else {
-			dropped++
 		}
 	}
-	return dst, dropped
+	return dst, live - (len(dst) - n0)
 }
 
 // scanFactor is the cost of visiting a bucket entry (a stamp test, and a
