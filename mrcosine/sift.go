@@ -18,8 +18,9 @@ func hamming8(a, b *sketch) int {
 		bits.OnesCount64(a[6]^b[6]) + bits.OnesCount64(a[7]^b[7])
 }
 
-// sift is the sketch test of one query: pass reports whether the group g
-// may reach T2, so that its exact cosine is worth computing.
+// sift is the sketch test of one query: whether a live group may reach
+// T2, so that its exact cosine is worth computing (keep, scan). Its far
+// table is scratch of the index, used under the detector's lock.
 type sift struct {
 	q       *sketch
 	max     int // most differing bits, when the bound is per detector
