@@ -55,11 +55,12 @@ func (c Class) String() string {
 // the pair to reach the threshold is dropped before the exact cosine (a
 // statistical test that drops a pair at the threshold with probability
 // below 10⁻⁶ under the random-hyperplane model). When the buckets of a
-// query hold at least as many entries as there are distinct live
+// query hold at least a third as many entries as there are distinct live
 // signatures, as on newswire where most stories share a band with many
 // others, the query compares the sketches of all of them in one
-// sequential pass instead, so its cost never exceeds O(N) sketch
-// comparisons plus the exact cosines.
+// sequential pass instead (a superset of the bucket candidates, at a
+// sixth of the cost per sketch of visiting the buckets' entries), so its
+// cost never exceeds O(N) sketch comparisons plus the exact cosines.
 //
 // Documents whose compared vectors are identical bit for bit (exact
 // copies as the detector reads them) share one entry of the index;
@@ -80,6 +81,9 @@ type Detector struct {
 	// sketchLo is the lowest hashed cosine a candidate can have, for
 	// Centered or a reference without center; NaN means per pair.
 	sketchLo float64
+	// sketchMax is the most differing sketch bits a candidate can have
+	// when sketchLo is not NaN (see maxBits); -1 means per pair.
+	sketchMax int
 	// filters holds *textproc.ContentFilter for ContentMain.
 	filters sync.Pool
 	scratch sync.Pool // *signed
@@ -121,9 +125,10 @@ func NewWithReference(cfg Config, ref *Reference) (*Detector, error) {
 	d := &Detector{cfg: cfg, ref: ref, refSum: ref.fingerprint(), parts: ref.Parts(), center: ref.center, ix: newIndex(cfg.MaxTextBytes)}
 	tag, _ := language.Parse(ref.tc.Language) // validated: a bad tag reads as neutral
 	d.filters.New = func() any { return textproc.NewContentFilter(tag) }
-	d.sketchLo = math.NaN()
+	d.sketchLo, d.sketchMax = math.NaN(), -1
 	if cfg.Centered || d.center == nil {
 		d.sketchLo = cfg.T2
+		d.sketchMax = maxBits(cfg.T2)
 	}
 	if !cfg.Exhaustive {
 		d.hash = newHasher(d.parts, cfg.Bands, cfg.Rows, cfg.Seed)
@@ -398,111 +403,6 @@ func dot(a, b []float32) float64 {
 	return min(max(float64((s0+s1)+(s2+s3)), -1), 1)
 }
 
-// query returns the live documents other than skip within T2 of vec, the
-// Config.MaxResults strongest. count records the work in the test
-// counters (Query does not, so that it changes nothing).
-func (d *Detector) query(vec []float32, rnorm float32, sketch, keys []uint64, skip uint32, count bool) []detector.Match {
-	if vec == nil {
-		return []detector.Match{}
-	}
-	ix := d.ix
-	var cands []candidate
-	P := d.parts
-	check := func(g uint32) {
-		if count {
-			ix.checked++
-		}
-		if s := dot(vec, ix.vecs[int(g)*P:int(g+1)*P]); s >= d.cfg.T2 {
-			cands = append(cands, candidate{g, s})
-		}
-	}
-	if d.cfg.Exhaustive {
-		for g := range ix.first {
-			if ix.isLive(g) {
-				check(uint32(g))
-			}
-		}
-		return ix.collect(cands, skip, d.cfg.MaxResults)
-	}
-	hi := hiCos()
-	lo := d.sketchLo
-	perPair := math.IsNaN(lo)
-	slack := 1 - d.cfg.T2
-	sk := sketch[:sketchWords]
-	// sift drops g if its sketch says the pair cannot reach T2, else
-	// computes the exact cosine.
-	sift := func(g uint32) {
-		h := hi[hamming(sk, ix.sketch[int(g)*sketchWords:])]
-		// Plain cosine T2 needs centered cosine at least
-		// lo = 1 − (1 − T2)/(‖x‖·‖y‖), translation keeping distances:
-		// lo > h ⟺ (1 − h)·‖x‖·‖y‖ > 1 − T2.
-		if perPair && (1-h)*float64(rnorm)*float64(ix.rnorm[g]) > slack || !perPair && lo > h {
-			if count {
-				ix.rejected++
-			}
-			return
-		}
-		check(g)
-	}
-	lists, total := ix.lists[:0], 0
-	for b, k := range keys {
-		l := ix.buckets.get(uint32(b), k)
-		lists = append(lists, l)
-		total += len(l)
-	}
-	ix.lists = lists[:0]
-	if total >= ix.groups {
-		// The buckets hold at least as many entries as there are distinct
-		// live signatures (close texts, or a low threshold): a sequential
-		// pass over the sketches costs less than visiting them, and
-		// misses nothing they hold.
-		for g := range ix.first {
-			if ix.isLive(g) {
-				sift(uint32(g))
-			}
-		}
-		return ix.collect(cands, skip, d.cfg.MaxResults)
-	}
-	// The stamps are scratch under the lock: no answer depends on them.
-	ix.epoch++
-	if ix.epoch == 0 { // wrapped: clear the stamps
-		clear(ix.stamp)
-		ix.epoch = 1
-	}
-	for _, l := range lists {
-		for _, g := range l {
-			if ix.stamp[g] != ix.epoch {
-				ix.stamp[g] = ix.epoch
-				sift(g)
-			}
-		}
-	}
-	return ix.collect(cands, skip, d.cfg.MaxResults)
-}
-
-// hiCos returns, for each number of differing sketch bits, the highest
-// hashed cosine a pair can have (see maxHamming).
-var hiCos = sync.OnceValue(func() []float64 {
-	out := make([]float64, sketchWords*64+1)
-	for h := range out {
-		lo, hi := -1.0, 1.0 // maxHamming(lo) ≥ h; find the largest such lo
-		if maxHamming(hi) >= h {
-			out[h] = 2 // never reject
-			continue
-		}
-		for range 60 {
-			m := (lo + hi) / 2
-			if maxHamming(m) >= h {
-				lo = m
-			} else {
-				hi = m
-			}
-		}
-		out[h] = lo
-	}
-	return out
-})
-
 // Containers returns the live documents whose signature cosine with the
 // live document id is at least T2, including ones added after it, the
 // Config.MaxResults strongest by [detector.SortMatches]. Time as for the
@@ -521,7 +421,7 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	}
 	var sketch, keys []uint64
 	if b := d.bands(); b > 0 {
-		sketch = ix.sketch[int(g)*sketchWords : int(g+1)*sketchWords]
+		sketch = ix.sketch[g][:]
 		keys = ix.keys[int(g)*b : int(g+1)*b]
 	}
 	return d.query(ix.vec(g, d.parts), ix.rnorm[g], sketch, keys, idx, true), nil

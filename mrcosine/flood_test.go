@@ -31,7 +31,7 @@ type refDoc struct {
 // one entry per document, every live document visited one by one, by the
 // rules of the index (a document is a candidate if it shares a band key
 // with the query, or every document is when the bands' lists hold at
-// least as many entries as there are distinct live vectors; the sketch
+// least 1/scanFactor as many entries as there are distinct live vectors; the sketch
 // test; the exact cosine). The grouped index must give the same answers,
 // truncated to the cap.
 type refIndex struct {
@@ -85,7 +85,7 @@ func (r *refIndex) matches(q refDoc, self string) []detector.Match {
 		for _, m := range perBand {
 			total += len(m)
 		}
-		all = total >= len(distinct)
+		all = scanFactor*total >= len(distinct)
 	}
 	for id, o := range r.live {
 		if id == self || o.vec == nil {

@@ -32,7 +32,7 @@ type index struct {
 	// By group number; a free number has first noDoc.
 	vecs   []float32 // vecs[g*parts:]: the compared unit vector
 	rnorm  []float32 // length of the hashed vector
-	sketch []uint64  // sketch[g*sketchWords:]
+	sketch []sketch  // the first sketchWords words of the sign pool
 	keys   []uint64  // keys[g*Bands+b]: band keys
 	first  []uint32  // the member of a group of one
 	stamp  []uint32
@@ -46,6 +46,8 @@ type index struct {
 	buckets buckets
 	epoch   uint32
 	lists   [][]uint32 // scratch of query
+	pass    []uint32   // scratch of query: groups the sketch test keeps
+	far     []float64  // scratch of query: see sift
 
 	checked  int // exact cosines computed by queries (for tests)
 	rejected int // candidates the sketch dropped (for tests)
@@ -146,7 +148,7 @@ func (ix *index) create(idx uint32, s *signed, parts, bands int) {
 		ix.first = append(ix.first, noDoc)
 		ix.stamp = append(ix.stamp, 0)
 		if bands > 0 {
-			ix.sketch = append(ix.sketch, make([]uint64, sketchWords)...)
+			ix.sketch = append(ix.sketch, sketch{})
 			ix.keys = append(ix.keys, make([]uint64, bands)...)
 		}
 	}
@@ -155,7 +157,7 @@ func (ix *index) create(idx uint32, s *signed, parts, bands int) {
 	ix.groups++
 	ix.ref[idx] = g
 	if bands > 0 {
-		copy(ix.sketch[int(g)*sketchWords:], s.pool[:sketchWords])
+		copy(ix.sketch[g][:], s.pool[:sketchWords])
 		copy(ix.keys[int(g)*bands:], s.keys)
 		for b, k := range s.keys {
 			ix.buckets.add(uint32(b), k, g)

@@ -24,10 +24,11 @@ const sketchWords = 8
 
 // hasher computes the sign pool and band keys of a vector.
 type hasher struct {
-	dim   int      // padded length, a power of two ≥ Parts
-	rots  int      // rotations
-	signs []uint64 // rots·3·dim/64 words: bit set = −1 on the diagonal
-	pick  []uint32 // Bands·Rows indices into the sign pool
+	dim   int       // padded length, a power of two ≥ Parts
+	rots  int       // rotations
+	signs []uint64  // rots·3·dim/64 words: bit set = −1 on the diagonal
+	signf []float32 // the same diagonals as ±1, rots·3·dim
+	pick  []uint32  // Bands·Rows indices into the sign pool
 	rows  int
 	bands int
 }
@@ -52,6 +53,13 @@ func newHasher(parts, bands, rows int, seed uint64) *hasher {
 	h.signs = make([]uint64, h.rots*3*dim/64)
 	for i := range h.signs {
 		h.signs[i] = rng.Uint64()
+	}
+	h.signf = make([]float32, h.rots*3*dim)
+	for i := range h.signf {
+		h.signf[i] = 1
+		if h.signs[i>>6]>>(i&63)&1 != 0 {
+			h.signf[i] = -1
+		}
 	}
 	pool := h.rots * dim
 	h.pick = make([]uint32, bands*rows)
@@ -80,20 +88,17 @@ func (h *hasher) pool(dst []uint64, x []float32, buf []float32) []uint64 {
 		copy(buf, x)
 		clear(buf[len(x):])
 		for k := range 3 {
-			s := h.signs[(r*3+k)*h.dim/64:]
-			for i := range buf {
-				if s[i>>6]>>(i&63)&1 != 0 {
-					buf[i] = -buf[i]
-				}
-			}
-			fwht(buf)
+			fwht(buf, h.signf[(r*3+k)*h.dim:(r*3+k+1)*h.dim])
 		}
 		for w := 0; w < h.dim; w += 64 {
 			var word uint64
 			for i, v := range buf[w : w+64] {
-				if v >= 0 {
-					word |= 1 << i
-				}
+				// The bit of v ≥ 0 without a branch (the signs are coin
+				// flips): v is finite, and negative when its sign bit is
+				// set and it is not −0.
+				b := math.Float32bits(v)
+				neg := b >> 31 & ((b&0x7fffffff + 0x7fffffff) >> 31)
+				word |= uint64(neg^1) << i
 			}
 			dst = append(dst, word)
 		}
@@ -113,13 +118,43 @@ func (h *hasher) keys(dst []uint64, pool []uint64) []uint64 {
 	return dst
 }
 
-// fwht applies the unnormalised Walsh-Hadamard transform in place; len(x)
-// is a power of two. Signs are all the index needs, so the scale is left.
-func fwht(x []float32) {
+// fwht multiplies x by the ±1 diagonal sf and applies the unnormalised
+// Walsh-Hadamard transform in place; len(x) = len(sf) is a power of two,
+// at least 4. Signs are all the index needs, so the scale is left. The
+// levels are taken two at a time (a radix-4 butterfly on x[j], x[j+h],
+// x[j+2h], x[j+3h]): the same additions as one level at a time, so the
+// same bits, with half the passes over x.
+func fwht(x, sf []float32) {
 	n := len(x)
-	for h := 1; h < n; h *= 2 {
+	sf = sf[:n]
+	for i := 0; i+4 <= n; i += 4 {
+		b, s := x[i:i+4:i+4], sf[i:i+4:i+4]
+		e0, e1, e2, e3 := b[0]*s[0], b[1]*s[1], b[2]*s[2], b[3]*s[3]
+		s0, d0 := e0+e1, e0-e1
+		s1, d1 := e2+e3, e2-e3
+		b[0], b[2] = s0+s1, s0-s1
+		b[1], b[3] = d0+d1, d0-d1
+	}
+	h := 4
+	for ; 4*h <= n; h *= 4 {
+		for i := 0; i < n; i += 4 * h {
+			b0 := x[i : i+h : i+h]
+			b1 := x[i+h : i+2*h : i+2*h][:len(b0)]
+			b2 := x[i+2*h : i+3*h : i+3*h][:len(b0)]
+			b3 := x[i+3*h : i+4*h : i+4*h][:len(b0)]
+			for j := range b0 {
+				e0, e1, e2, e3 := b0[j], b1[j], b2[j], b3[j]
+				s0, d0 := e0+e1, e0-e1
+				s1, d1 := e2+e3, e2-e3
+				b0[j], b2[j] = s0+s1, s0-s1
+				b1[j], b3[j] = d0+d1, d0-d1
+			}
+		}
+	}
+	if 2*h <= n { // an odd number of levels: one left
 		for i := 0; i < n; i += 2 * h {
-			a, b := x[i:i+h], x[i+h:i+2*h]
+			a := x[i : i+h : i+h]
+			b := x[i+h : i+2*h : i+2*h][:len(a)]
 			for j := range a {
 				u, v := a[j], b[j]
 				a[j], b[j] = u+v, u-v

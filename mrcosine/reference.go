@@ -47,7 +47,10 @@ type Reference struct {
 	pnorm  []float64
 	center []float32 // mean unit signature of a collection, or nil
 
-	// trigram → (part, count) table, open addressing on keys.
+	// trigram → (part, count) table, open addressing on keys, and a
+	// bitmap of the genes by the top bits of their hash, which answers
+	// most trigrams of a text (not genes) with one load.
+	has     []uint64
 	keys    []uint64
 	lo, n   []uint32
 	mask    uint64
@@ -154,8 +157,11 @@ func (r *Reference) build() {
 	r.lo = make([]uint32, size)
 	r.n = make([]uint32, size)
 	r.mask = uint64(size - 1)
+	r.has = make([]uint64, hasWords)
 	for _, g := range order {
-		s := hashx.Mix64(g) & r.mask
+		h := hashx.Mix64(g)
+		r.has[h>>hasShift] |= 1 << (h >> (hasShift - 6) & 63)
+		s := h & r.mask
 		for r.keys[s] != 0 {
 			s = (s + 1) & r.mask
 		}
@@ -169,8 +175,20 @@ func (r *Reference) build() {
 	r.scratch.New = func() any { return &sigScratch{dot: make([]float64, parts)} }
 }
 
+// The gene bitmap has hasWords·64 bits (4 KiB), addressed by the top bits
+// of a trigram's hash; the table's slots use the low bits. With at most a
+// few thousand genes most trigrams that are not genes find their bit clear.
+const (
+	hasWords = 512
+	hasShift = 64 - 9 // log2(hasWords) = 9
+)
+
 func (r *Reference) lookup(code uint64) []entry {
-	for s := hashx.Mix64(code) & r.mask; ; s = (s + 1) & r.mask {
+	h := hashx.Mix64(code)
+	if r.has[h>>hasShift]>>(h>>(hasShift-6)&63)&1 == 0 {
+		return nil
+	}
+	for s := h & r.mask; ; s = (s + 1) & r.mask {
 		switch r.keys[s] {
 		case code:
 			return r.entries[r.lo[s] : r.lo[s]+r.n[s]]
@@ -222,22 +240,24 @@ func (r *Reference) AppendSignature(dst []float32, text string) []float32 {
 	sc.c.reset()
 	dot := sc.dot
 	clear(dot)
+	c := &sc.c
+	eachTrigram(r.tc, text, &c.text, func(code uint64) { c.inc(code) })
+	// One lookup per distinct trigram, weighted by its count. Counts and
+	// the parts' gene counts are integers, so every sum below is exact
+	// and does not depend on the order the trigrams are visited in.
 	var ss float64
 	binary := r.tc.Binary
-	eachTrigram(r.tc, text, &sc.c.text, func(code uint64) {
-		old := sc.c.inc(code)
+	for _, s := range c.used {
+		e := c.slots[s]
+		v := float64(e.val)
 		if binary {
-			if old > 0 {
-				return
-			}
-			ss++
-		} else {
-			ss += float64(2*old + 1) // (c+1)² − c²
+			v = 1
 		}
-		for _, e := range r.lookup(code) {
-			dot[e.part] += e.count
+		ss += v * v
+		for _, p := range r.lookup(e.key) {
+			dot[p.part] += v * p.count
 		}
-	})
+	}
 	norm := math.Sqrt(ss)
 	for j, d := range dot {
 		v := 0.0
@@ -246,7 +266,7 @@ func (r *Reference) AppendSignature(dst []float32, text string) []float32 {
 		}
 		dst = append(dst, float32(v))
 	}
-	if cap(sc.c.keys) <= maxKeptSlots && cap(sc.c.text) <= maxKeptText {
+	if cap(sc.c.slots) <= maxKeptSlots && cap(sc.c.text) <= maxKeptText {
 		r.scratch.Put(sc) // else drop it: one outlier must not pin its tables
 	}
 	return dst
@@ -335,7 +355,7 @@ func (r *Reference) Centered(texts []string) *Reference {
 // its own.
 func (r *Reference) clone() *Reference {
 	c := &Reference{tc: r.tc, genes: r.genes, bounds: r.bounds, pnorm: r.pnorm, center: r.center,
-		keys: r.keys, lo: r.lo, n: r.n, mask: r.mask, entries: r.entries}
+		has: r.has, keys: r.keys, lo: r.lo, n: r.n, mask: r.mask, entries: r.entries}
 	c.scratch.New = r.scratch.New
 	return c
 }
@@ -504,7 +524,7 @@ func (r *Reference) UnmarshalBinary(data []byte) error {
 		return fmt.Errorf("%w: %w", ErrFormat, err)
 	}
 	r.tc, r.genes, r.bounds, r.pnorm, r.center = nr.tc, nr.genes, nr.bounds, nr.pnorm, center
-	r.keys, r.lo, r.n, r.mask, r.entries = nr.keys, nr.lo, nr.n, nr.mask, nr.entries
+	r.has, r.keys, r.lo, r.n, r.mask, r.entries = nr.has, nr.keys, nr.lo, nr.n, nr.mask, nr.entries
 	r.scratch = sync.Pool{New: nr.scratch.New}
 	return nil
 }

@@ -235,6 +235,11 @@ func FuzzSignature(f *testing.F) {
 	ref := Default()
 	f.Fuzz(func(t *testing.T, a, b string) {
 		sa, sb := ref.Signature(a), ref.Signature(b)
+		for j, x := range naiveSignature(ref, a) {
+			if math.Float32bits(x) != math.Float32bits(sa[j]) {
+				t.Fatalf("Signature(%q) part %d is %v, one trigram at a time %v", a, j, sa[j], x)
+			}
+		}
 		for _, x := range sa {
 			if !(x >= 0 && x <= 1) {
 				t.Fatalf("Signature(%q) has %v outside [0, 1]", a, x)

@@ -159,12 +159,12 @@ func TestScratchShrinks(t *testing.T) {
 	ref.Signature(b.String())
 	for range 4 { // whatever the pool hands out now is small
 		sc := ref.scratch.Get().(*sigScratch)
-		assert.LessOrEqual(t, len(sc.c.keys), maxKeptSlots)
+		assert.LessOrEqual(t, len(sc.c.slots), maxKeptSlots)
 		assert.LessOrEqual(t, cap(sc.c.text), maxKeptText)
 		defer ref.scratch.Put(sc)
 	}
 	ref.Signature("an ordinary text keeps its scratch")
 	sc := ref.scratch.Get().(*sigScratch)
-	assert.NotZero(t, len(sc.c.keys), "ordinary scratch is kept")
+	assert.NotZero(t, len(sc.c.slots), "ordinary scratch is kept")
 	ref.scratch.Put(sc)
 }

@@ -192,34 +192,39 @@ func eachTrigram(tc TextConfig, text string, buf *[]byte, fn func(code uint64)) 
 // time proportional to what it holds, so counting a document's trigrams
 // allocates nothing once the table has grown to the document's size.
 type counter struct {
-	keys []uint64
-	vals []uint32
-	used []uint32 // occupied slots, in insertion order
-	mask uint64
-	text []byte // scratch: the folded text
+	slots []slot
+	used  []uint32 // occupied slots, in insertion order
+	mask  uint64
+	text  []byte // scratch: the folded text
+}
+
+// slot is one entry of a counter: a code and its count side by side, so
+// that counting touches one cache line.
+type slot struct {
+	key uint64
+	val uint32
 }
 
 func (c *counter) reset() {
 	for _, s := range c.used {
-		c.keys[s] = 0
-		c.vals[s] = 0
+		c.slots[s] = slot{}
 	}
 	c.used = c.used[:0]
 }
 
 // inc adds one occurrence of code and returns its count before the call.
 func (c *counter) inc(code uint64) uint32 {
-	if 2*(len(c.used)+1) > len(c.keys) {
+	if 2*(len(c.used)+1) > len(c.slots) {
 		c.grow()
 	}
 	for s := hashx.Mix64(code) & c.mask; ; s = (s + 1) & c.mask {
-		switch c.keys[s] {
+		e := &c.slots[s]
+		switch e.key {
 		case code:
-			c.vals[s]++
-			return c.vals[s] - 1
+			e.val++
+			return e.val - 1
 		case 0:
-			c.keys[s] = code
-			c.vals[s] = 1
+			e.key, e.val = code, 1
 			c.used = append(c.used, uint32(s))
 			return 0
 		}
@@ -227,17 +232,16 @@ func (c *counter) inc(code uint64) uint32 {
 }
 
 func (c *counter) grow() {
-	size := max(2*len(c.keys), 256)
-	keys, vals, used := c.keys, c.vals, c.used
-	c.keys = make([]uint64, size)
-	c.vals = make([]uint32, size)
+	size := max(2*len(c.slots), 256)
+	slots, used := c.slots, c.used
+	c.slots = make([]slot, size)
 	c.used = make([]uint32, 0, size/2)
 	c.mask = uint64(size - 1)
 	for _, s := range used {
-		code, v := keys[s], vals[s]
+		code, v := slots[s].key, slots[s].val
 		for t := hashx.Mix64(code) & c.mask; ; t = (t + 1) & c.mask {
-			if c.keys[t] == 0 {
-				c.keys[t], c.vals[t] = code, v
+			if c.slots[t].key == 0 {
+				c.slots[t] = slot{code, v}
 				c.used = append(c.used, uint32(t))
 				break
 			}
@@ -265,7 +269,7 @@ func makeProfile(tc TextConfig, text string, c *counter) profile {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int {
-		ka, kb := c.keys[c.used[a]], c.keys[c.used[b]]
+		ka, kb := c.slots[c.used[a]].key, c.slots[c.used[b]].key
 		if ka < kb {
 			return -1
 		}
@@ -277,11 +281,11 @@ func makeProfile(tc TextConfig, text string, c *counter) profile {
 	var ss float64
 	for i, k := range order {
 		s := c.used[k]
-		v := c.vals[s]
+		v := c.slots[s].val
 		if tc.Binary {
 			v = 1
 		}
-		p.codes[i], p.counts[i] = c.keys[s], v
+		p.codes[i], p.counts[i] = c.slots[s].key, v
 		ss += float64(v) * float64(v)
 	}
 	p.norm = math.Sqrt(ss)
