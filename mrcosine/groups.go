@@ -357,6 +357,11 @@ type candidate struct {
 // its smallest IDs as places remain, so a group of c copies costs time in
 // the cap, not in c.
 func (ix *index) collect(cands []candidate, skip uint32, limit int) []detector.Match {
+	// Only the limit+1 strongest groups can make the cut (each gives at
+	// least one member, but skip's group perhaps none): a text most of
+	// the collection is close to sorts those, not every candidate. (At
+	// limit = MaxInt, limit+1 wraps below 0: Best keeps everything.)
+	cands = matches.Best(cands, limit+1, func(c candidate) float64 { return c.score })
 	slices.SortFunc(cands, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
 	var out []detector.Match
 	for i := 0; i < len(cands) && len(out) < limit; {
