@@ -295,10 +295,8 @@ func TestFloodCostFlat(t *testing.T) {
 			}
 			st := d.st
 			assert.Equal(t, 1, st.index.Len(), "one index entry for the copies")
-			assert.Len(t, st.heaps, 1, "one group")
-			for _, h := range st.heaps {
-				assert.Len(t, h, 2000)
-			}
+			assert.Equal(t, 1, st.gs.Len(), "one group")
+			assert.Equal(t, 2000, st.gs.Held(), "one heap holds every copy")
 			for _, l := range st.exact {
 				assert.Len(t, l, 1, "digest lists hold the group once")
 			}
@@ -326,8 +324,8 @@ func TestFloodCostFlat(t *testing.T) {
 			assert.Zero(t, d.Len())
 			assert.Zero(t, st.index.Len())
 			assert.Empty(t, st.exact)
-			assert.Empty(t, st.heaps)
-			assert.Empty(t, st.pos)
+			assert.Zero(t, st.gs.Len(), "no group heap is left")
+			assert.Zero(t, st.gs.Held(), "no member position is left")
 			if d.turns != nil {
 				assert.Zero(t, d.turns.Table().IDF().N(), "the copies are uncounted")
 			}
