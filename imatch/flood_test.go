@@ -331,8 +331,8 @@ func TestFloodCostFlat(t *testing.T) {
 			}
 			ix := d.ix
 			assert.Equal(t, 1, len(ix.groups)-len(ix.free), "one group for the copies")
-			assert.Len(t, ix.heaps, 1)
-			assert.Len(t, ix.heaps[ix.refs[0]], 2000)
+			assert.Equal(t, 1, ix.gs.Len())
+			assert.Equal(t, 2000, ix.gs.Size(ix.refs[0]))
 			keys := ix.groups[ix.refs[0]].keys
 			assert.Len(t, ix.post, len(keys))
 			for k, l := range ix.post {
@@ -354,8 +354,8 @@ func TestFloodCostFlat(t *testing.T) {
 				require.NoError(t, d.Remove(fmt.Sprintf("c%04d", i)))
 			}
 			assert.Empty(t, d.ix.post)
-			assert.Empty(t, d.ix.heaps)
-			assert.Empty(t, d.ix.pos)
+			assert.Zero(t, d.ix.gs.Len(), "no group heap is left")
+			assert.Zero(t, d.ix.gs.Held(), "no member position is left")
 			assert.Zero(t, d.Len())
 			if ix.own {
 				assert.Zero(t, d.IDF().N(), "every copy is uncounted")
