@@ -223,13 +223,16 @@ func (ix *index) matches(keys []Key, skip uint32, limit int) []detector.Match {
 	mine := lexiconKeys(keys)
 	cands := make([]copyheap.Candidate, 0, len(shared)+len(exact))
 	for g := range exact {
-		cands = append(cands, copyheap.Candidate{Group: g, First: ix.groups[g].first, Score: 1})
+		cands = append(cands, copyheap.Candidate{Group: g, Score: 1})
 	}
 	for g, n := range shared {
 		if !exact[g] {
 			score := float64(n) / float64(max(mine, lexiconKeys(ix.groups[g].keys)))
-			cands = append(cands, copyheap.Candidate{Group: g, First: ix.groups[g].first, Score: score})
+			cands = append(cands, copyheap.Candidate{Group: g, Score: score})
 		}
 	}
-	return ix.gs.Collect(cands, skip, limit)
+	return ix.gs.Collect(cands, ix.first, skip, limit)
 }
+
+// first returns the member of the live group g when it has one member.
+func (ix *index) first(g uint32) uint32 { return ix.groups[g].first }

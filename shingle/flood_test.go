@@ -269,10 +269,8 @@ func TestFloodCostFlat(t *testing.T) {
 			ix := d.ix
 			assert.Equal(t, 1, ix.gs.live, "one group for the copies")
 			assert.Len(t, ix.keys, 1)
-			require.Len(t, ix.gs.heaps, 1)
-			for _, h := range ix.gs.heaps {
-				assert.Len(t, h, copies)
-			}
+			require.Equal(t, 1, ix.gs.cs.Len())
+			assert.Equal(t, copies, ix.gs.cs.Held(), "one heap holds every copy")
 			lists := 0
 			if x := ix.con; x != nil {
 				for i := range x.post {

@@ -201,17 +201,17 @@ func (st *state) matches(fp uint64, has bool, dig hashx.Digest, hasDig bool, ski
 				seen = map[uint32]bool{}
 			}
 			seen[r] = true
-			cands = append(cands, copyheap.Candidate{Group: r, First: r, Score: 1})
+			cands = append(cands, copyheap.Candidate{Group: r, Score: 1})
 		}
 	}
 	if has {
 		for _, n := range st.index.Query(fp, nil) {
 			if !seen[n.ID] {
-				cands = append(cands, copyheap.Candidate{Group: n.ID, First: n.ID, Score: 1 - float64(n.Distance)/64})
+				cands = append(cands, copyheap.Candidate{Group: n.ID, Score: 1 - float64(n.Distance)/64})
 			}
 		}
 	}
-	return st.gs.Collect(cands, skip, limit)
+	return st.gs.Collect(cands, itself, skip, limit)
 }
 
 // copies returns the IDs of the live documents with the same terms as the
@@ -241,3 +241,6 @@ func (st *state) copies(idx uint32) []string {
 	slices.Sort(out)
 	return out
 }
+
+// itself is the member of a group of one: its representative.
+func itself(r uint32) uint32 { return r }

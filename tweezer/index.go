@@ -193,12 +193,12 @@ func (ix *index) matches(s *docSig, skip uint32, mode Mode, threshold float64, m
 			byKey = map[uint32]bool{}
 		}
 		byKey[g] = true
-		cands = append(cands, copyheap.Candidate{Group: g, First: ix.groups[g].first, Score: 1})
+		cands = append(cands, copyheap.Candidate{Group: g, Score: 1})
 	}
 	if mode == Exact {
 		for _, g := range ix.digest[s.digest] {
 			if !byKey[g] {
-				cands = append(cands, copyheap.Candidate{Group: g, First: ix.groups[g].first, Score: 1})
+				cands = append(cands, copyheap.Candidate{Group: g, Score: 1})
 			}
 		}
 	} else {
@@ -214,11 +214,11 @@ func (ix *index) matches(s *docSig, skip uint32, mode Mode, threshold float64, m
 			la, lb := len(s.hashes), len(ix.groups[g].hashes)
 			j := score(mode, n, la, lb)
 			if j >= threshold && (j == 1 || evidence.Enough(float64(n), float64(min(la, lb)), float64(minOverlap))) {
-				cands = append(cands, copyheap.Candidate{Group: g, First: ix.groups[g].first, Score: j})
+				cands = append(cands, copyheap.Candidate{Group: g, Score: j})
 			}
 		}
 	}
-	return ix.gs.Collect(cands, skip, limit)
+	return ix.gs.Collect(cands, ix.first, skip, limit)
 }
 
 // minShrink is the least peak size at which a map is rebuilt: below it the
@@ -239,3 +239,6 @@ func shrink[K comparable, V any](m map[K]V, peak *int) map[K]V {
 	maps.Copy(out, m)
 	return out
 }
+
+// first returns the member of the live group g when it has one member.
+func (ix *index) first(g uint32) uint32 { return ix.groups[g].first }

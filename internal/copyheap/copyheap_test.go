@@ -124,16 +124,17 @@ func TestCollect(t *testing.T) {
 		want  []detector.Match
 	}{
 		{name: "none", limit: 3, skip: none, want: []detector.Match{}},
-		{name: "higher score first", cands: []Candidate{{1, 0, 1}, {3, 12, 0.9}, {2, 10, 0.9}}, skip: none, limit: 4,
+		{name: "higher score first", cands: []Candidate{{1, 1}, {3, 0.9}, {2, 0.9}}, skip: none, limit: 4,
 			want: []detector.Match{{ID: "d10", Score: 1}, {ID: "d11", Score: 1}, {ID: "d12", Score: 1}, {ID: "d13", Score: 1}}},
-		{name: "ties by ID", cands: []Candidate{{1, 0, 0.5}, {3, 12, 0.5}, {2, 10, 0.5}}, skip: none, limit: 3,
+		{name: "ties by ID", cands: []Candidate{{1, 0.5}, {3, 0.5}, {2, 0.5}}, skip: none, limit: 3,
 			want: []detector.Match{{ID: "d07", Score: 0.5}, {ID: "d08", Score: 0.5}, {ID: "d09", Score: 0.5}}},
-		{name: "skip", cands: []Candidate{{2, 10, 1}, {1, 0, 0.5}}, skip: 11, limit: 3,
+		{name: "skip", cands: []Candidate{{2, 1}, {1, 0.5}}, skip: 11, limit: 3,
 			want: []detector.Match{{ID: "d09", Score: 1}, {ID: "d10", Score: 0.5}, {ID: "d11", Score: 0.5}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := gs.Collect(slices.Clone(tc.cands), tc.skip, tc.limit)
+			firsts := map[uint32]uint32{1: 0, 2: 10, 3: 12}
+			got := gs.Collect(slices.Clone(tc.cands), func(g uint32) uint32 { return firsts[g] }, tc.skip, tc.limit)
 			assert.Equal(t, tc.want, got)
 		})
 	}

@@ -184,20 +184,21 @@ func (s *Groups) Smallest(dst []detector.Match, g, first uint32, n int, skip uin
 	return dst
 }
 
-// Candidate is a live group related to a query: its key, its member when
-// it has one (see [Groups]), and the score every member of it gets.
+// Candidate is a live group related to a query, and the score every
+// member of it gets.
 type Candidate struct {
-	Group, First uint32
-	Score        float64
+	Group uint32
+	Score float64
 }
 
 // Collect returns the members of the candidate groups other than skip,
 // the first limit of them by [detector.SortMatches], in a non-nil slice;
-// it sorts cands. Scores are taken from the highest down, and at each
+// it sorts cands. first returns the member of a group of one (see
+// [Groups]); it is called once per group read, not per comparison. Scores are taken from the highest down, and at each
 // score every group gives at most as many of its smallest IDs as places
 // remain, so a group of c exact copies costs O(limit log limit), not
 // O(c). limit must be positive.
-func (s *Groups) Collect(cands []Candidate, skip uint32, limit int) []detector.Match {
+func (s *Groups) Collect(cands []Candidate, first func(g uint32) uint32, skip uint32, limit int) []detector.Match {
 	slices.SortFunc(cands, func(a, b Candidate) int { return cmp.Compare(b.Score, a.Score) })
 	var out []detector.Match
 	for i := 0; i < len(cands) && len(out) < limit; {
@@ -207,7 +208,7 @@ func (s *Groups) Collect(cands []Candidate, skip uint32, limit int) []detector.M
 		}
 		room := limit - len(out)
 		for _, c := range cands[i:j] {
-			out = s.Smallest(out, c.Group, c.First, room, skip, c.Score)
+			out = s.Smallest(out, c.Group, first(c.Group), room, skip, c.Score)
 		}
 		i = j
 	}
