@@ -161,6 +161,7 @@ func TestPushDeleteCursor(t *testing.T) {
 		return out
 	}
 	assert.Equal(t, []string{"a", "b", "c", "d", "e"}, order())
+	assert.Equal(t, []uint32{3, 1, 4, 2, 0}, Sorted(docs, h))
 	h = Delete(docs, h, 3, pos)
 	assert.Equal(t, []string{"b", "c", "d", "e"}, order())
 	assert.Len(t, Delete(docs, h, 3, pos), 4, "a document not in the heap leaves it as it was")

@@ -23,7 +23,12 @@
 // Query and Containers do under a read lock.
 package copyheap
 
-import "github.com/seed-9ef9c1df/neardup/internal/docset"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/seed-9ef9c1df/neardup/internal/docset"
+)
 
 // less orders documents by ID.
 func less(docs *docset.Set, a, b uint32) bool { return docs.ID(a) < docs.ID(b) }
@@ -164,4 +169,12 @@ func next(docs *docset.Set, h []uint32, f []int32) []int32 {
 		}
 	}
 	return f
+}
+
+// Sorted returns the members of the heap h in ascending ID order, in a new
+// slice.
+func Sorted(docs *docset.Set, h []uint32) []uint32 {
+	out := slices.Clone(h)
+	slices.SortFunc(out, func(a, b uint32) int { return cmp.Compare(docs.ID(a), docs.ID(b)) })
+	return out
 }
