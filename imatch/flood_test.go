@@ -13,6 +13,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -125,10 +126,7 @@ func (r *refIndex) copies(id string) []string {
 }
 
 // op is one step of a stream: an Add (text set) or a Remove.
-type op struct {
-	id, text string
-	remove   bool
-}
+type op = reliabilitytest.Op
 
 // floodStream interleaves the texts with floods of exact copies and of
 // copies in lower case and capitals (the same analysed terms), and removes
@@ -141,7 +139,7 @@ func floodStream(texts []string, seed uint64, copies int) []op {
 	add := func(text string) {
 		id := "d" + strconv.Itoa(n)
 		n++
-		ops = append(ops, op{id: id, text: text})
+		ops = append(ops, op{ID: id, Text: text})
 		live = append(live, id)
 	}
 	for i, text := range texts {
@@ -160,7 +158,7 @@ func floodStream(texts []string, seed uint64, copies int) []op {
 		}
 		if len(live) > 0 && rng.IntN(3) == 0 {
 			k := rng.IntN(len(live))
-			ops = append(ops, op{id: live[k], remove: true})
+			ops = append(ops, op{ID: live[k], Remove: true})
 			live = slices.Delete(live, k, k+1)
 		}
 	}
@@ -176,20 +174,20 @@ func runAgainstReference(t *testing.T, d *Detector, ref *refIndex, ops []op, see
 	texts := map[string]string{}
 	var ids []string
 	for step, o := range ops {
-		if o.remove {
-			require.NoError(t, d.Remove(o.id))
-			ref.remove(o.id)
-			delete(texts, o.id)
-			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.id })
+		if o.Remove {
+			require.NoError(t, d.Remove(o.ID))
+			ref.remove(o.ID)
+			delete(texts, o.ID)
+			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.ID })
 		} else {
-			doc := ref.sign(o.text, true)
+			doc := ref.sign(o.Text, true)
 			want := ref.matches(doc, "")
-			got, err := d.Add(detector.Doc{ID: o.id, Text: o.text})
+			got, err := d.Add(detector.Doc{ID: o.ID, Text: o.Text})
 			require.NoError(t, err)
-			require.Equal(t, want, got, "step %d: Add(%s)", step, o.id)
-			ref.live[o.id] = doc
-			texts[o.id] = o.text
-			ids = append(ids, o.id)
+			require.Equal(t, want, got, "step %d: Add(%s)", step, o.ID)
+			ref.live[o.ID] = doc
+			texts[o.ID] = o.Text
+			ids = append(ids, o.ID)
 		}
 		if step%10 == 0 && len(ids) > 0 {
 			id := ids[rng.IntN(len(ids))]

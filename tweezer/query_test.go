@@ -24,7 +24,7 @@ func TestQueryChangesNothing(t *testing.T) {
 		t.Run(mode.String(), func(t *testing.T) {
 			cfg := Config{Language: "tr", Mode: mode, MaxResults: 4}
 			reliabilitytest.QueryChangesNothing(t, mustNew(t, cfg), mustNew(t, cfg), ops,
-				func(step int) string { return texts[step%len(texts)] })
+				func(step int) string { return texts[step%len(texts)] }, true)
 		})
 	}
 }
