@@ -12,6 +12,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
@@ -33,10 +34,7 @@ var floodConfigs = []struct {
 }
 
 // op is one step of a stream: an Add (text set) or a Remove.
-type op struct {
-	id, text string
-	remove   bool
-}
+type op = reliabilitytest.Op
 
 // floodStream interleaves texts with floods of exact copies of earlier
 // texts and removes random live documents, first members of groups
@@ -49,7 +47,7 @@ func floodStream(texts []string, seed uint64, copies int) []op {
 	add := func(text string) {
 		id := "d" + strconv.Itoa(n)
 		n++
-		ops = append(ops, op{id: id, text: text})
+		ops = append(ops, op{ID: id, Text: text})
 		live = append(live, id)
 	}
 	for i, text := range texts {
@@ -61,7 +59,7 @@ func floodStream(texts []string, seed uint64, copies int) []op {
 		}
 		if len(live) > 0 && r.IntN(3) == 0 {
 			k := r.IntN(len(live))
-			ops = append(ops, op{id: live[k], remove: true})
+			ops = append(ops, op{ID: live[k], Remove: true})
 			live = slices.Delete(live, k, k+1)
 		}
 	}
@@ -137,14 +135,14 @@ func checkAgainstReference(t *testing.T, cfg Config, ops []op) {
 	var ids []string
 	r := rand.New(rand.NewPCG(9, 9))
 	for step, o := range ops {
-		if o.remove {
-			require.NoError(t, d.Remove(o.id))
-			require.NoError(t, ref.Remove(o.id))
-			delete(texts, o.id)
-			delete(feats, o.id)
-			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.id })
+		if o.Remove {
+			require.NoError(t, d.Remove(o.ID))
+			require.NoError(t, ref.Remove(o.ID))
+			delete(texts, o.ID)
+			delete(feats, o.ID)
+			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.ID })
 		} else {
-			doc := detector.Doc{ID: o.id, Text: o.text}
+			doc := detector.Doc{ID: o.ID, Text: o.Text}
 			q, err := d.Query(doc)
 			require.NoError(t, err)
 			want, err := ref.Add(doc)
@@ -152,11 +150,11 @@ func checkAgainstReference(t *testing.T, cfg Config, ops []op) {
 			want = capped(want, limit)
 			got, err := d.Add(doc)
 			require.NoError(t, err)
-			require.Equal(t, want, got, "step %d: Add(%s)", step, o.id)
-			require.Equal(t, want, q, "step %d: Query(%s) before its Add", step, o.id)
-			texts[o.id] = o.text
-			feats[o.id] = d.features(o.text)
-			ids = append(ids, o.id)
+			require.Equal(t, want, got, "step %d: Add(%s)", step, o.ID)
+			require.Equal(t, want, q, "step %d: Query(%s) before its Add", step, o.ID)
+			texts[o.ID] = o.Text
+			feats[o.ID] = d.features(o.Text)
+			ids = append(ids, o.ID)
 		}
 		if step%10 != 0 || len(ids) == 0 {
 			continue
