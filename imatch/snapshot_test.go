@@ -173,10 +173,7 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 	} {
 		d, err := New(other)
 		require.NoError(t, err)
-		_, err = d.ReadFrom(bytes.NewReader(snap))
-		require.ErrorIs(t, err, detector.ErrSnapshot, field)
-		assert.Contains(t, err.Error(), "Config."+field, "the error names the field")
-		assert.Zero(t, d.Len())
+		reliabilitytest.Mismatch(t, d, snap, field)
 	}
 	d, err := New(cfg)
 	require.NoError(t, err)
@@ -263,23 +260,13 @@ func TestReadFromState(t *testing.T) {
 	require.NoError(t, err)
 	_, err = d.Add(detector.Doc{ID: "x", Text: snapA})
 	require.NoError(t, err)
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrSnapshot, "into a detector that is not empty")
-	assert.Equal(t, 1, d.Len())
+	reliabilitytest.NotEmpty(t, d, snap)
 	assert.Equal(t, int64(1), d.IDF().N(), "the refused load counted nothing")
 	// Emptied by Remove, it loads.
 	require.NoError(t, d.Remove("x"))
 	loadInto(t, d, snap)
 	assert.Equal(t, 5, d.Len())
-	require.NoError(t, d.Close())
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.WriteTo(&bytes.Buffer{})
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.Query(detector.Doc{Text: snapA})
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.Copies("a")
-	require.ErrorIs(t, err, detector.ErrClosed)
+	reliabilitytest.Closed(t, d, snap, snapA, "a")
 }
 
 // TestSnapshotV1 reads the checked-in snapshot of layout version 1 and

@@ -228,10 +228,7 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 	} {
 		d, err := New(other)
 		require.NoError(t, err)
-		_, err = d.ReadFrom(bytes.NewReader(snap))
-		require.ErrorIs(t, err, detector.ErrSnapshot, field)
-		assert.Contains(t, err.Error(), "Config."+field, "the error names the field")
-		assert.Zero(t, d.Len())
+		reliabilitytest.Mismatch(t, d, snap, field)
 	}
 	loadSnap(t, cfg, snap)
 }
@@ -242,18 +239,8 @@ func TestReadFromState(t *testing.T) {
 	require.NoError(t, err)
 	_, err = d.Add(detector.Doc{ID: "x", Text: smallStory})
 	require.NoError(t, err)
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrSnapshot, "into a detector that is not empty")
-	assert.Equal(t, 1, d.Len())
-	require.NoError(t, d.Close())
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.WriteTo(&bytes.Buffer{})
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.Query(detector.Doc{Text: smallStory})
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.Copies("x")
-	require.ErrorIs(t, err, detector.ErrClosed)
+	reliabilitytest.NotEmpty(t, d, snap)
+	reliabilitytest.Closed(t, d, snap, smallStory, "x")
 }
 
 func FuzzReadFrom(f *testing.F) {

@@ -120,10 +120,7 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 	} {
 		d, err := New(other)
 		require.NoError(t, err)
-		_, err = d.ReadFrom(bytes.NewReader(snap))
-		require.ErrorIs(t, err, detector.ErrSnapshot, field)
-		assert.Contains(t, err.Error(), "Config."+field, "the error names the field")
-		assert.Zero(t, d.Len())
+		reliabilitytest.Mismatch(t, d, snap, field)
 	}
 	d, err := New(cfg)
 	require.NoError(t, err)
@@ -173,15 +170,9 @@ func TestReadFromState(t *testing.T) {
 	require.NoError(t, err)
 	_, err = d.Add(detector.Doc{ID: "x", Text: "The bank raised its rate again on Monday, by a quarter point."})
 	require.NoError(t, err)
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrSnapshot, "into a detector that is not empty")
-	assert.Equal(t, 1, d.Len())
+	reliabilitytest.NotEmpty(t, d, snap)
 	assert.Equal(t, int64(1), d.IDF().N())
-	require.NoError(t, d.Close())
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.WriteTo(&bytes.Buffer{})
-	require.ErrorIs(t, err, detector.ErrClosed)
+	reliabilitytest.Closed(t, d, snap, "The bank raised its rate again on Monday, by a quarter point.", "x")
 }
 
 // TestSnapshotV1 reads the checked-in snapshot of layout version 1 and

@@ -93,10 +93,7 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 	} {
 		d, err := New(other)
 		require.NoError(t, err)
-		_, err = d.ReadFrom(bytes.NewReader(snap))
-		require.ErrorIs(t, err, detector.ErrSnapshot, field)
-		assert.Contains(t, err.Error(), "Config."+field, "the error names the field")
-		assert.Zero(t, d.Len())
+		reliabilitytest.Mismatch(t, d, snap, field)
 	}
 	d, err := New(cfg)
 	require.NoError(t, err)
@@ -120,18 +117,8 @@ func TestReadFromState(t *testing.T) {
 	require.NoError(t, err)
 	_, err = d.Add(detector.Doc{ID: "x", Text: fig41})
 	require.NoError(t, err)
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrSnapshot, "into a detector that is not empty")
-	assert.Equal(t, 1, d.Len())
-	require.NoError(t, d.Close())
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.WriteTo(&bytes.Buffer{})
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.Query(detector.Doc{Text: fig41})
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.Copies("x")
-	require.ErrorIs(t, err, detector.ErrClosed)
+	reliabilitytest.NotEmpty(t, d, snap)
+	reliabilitytest.Closed(t, d, snap, fig41, "x")
 }
 
 // TestSnapshotV1 reads the checked-in snapshot of layout version 1 and

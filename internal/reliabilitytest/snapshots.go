@@ -372,3 +372,56 @@ func ConcurrentQueryAdd[D Snapshotter](t *testing.T, d, seq D, texts []string, c
 		}
 	}
 }
+
+// Mismatch requires d, made with a Config whose field differs from the
+// one snap was written with, to refuse snap with [detector.ErrSnapshot]
+// and an error that names "Config."+field, and to stay empty.
+func Mismatch(t *testing.T, d Snapshotter, snap []byte, field string) {
+	t.Helper()
+	_, err := d.ReadFrom(bytes.NewReader(snap))
+	if !errors.Is(err, detector.ErrSnapshot) {
+		t.Fatalf("%s: ReadFrom = %v, want ErrSnapshot", field, err)
+	}
+	if !strings.Contains(err.Error(), "Config."+field) {
+		t.Errorf("%s: the error does not name the field: %v", field, err)
+	}
+	if n := d.Len(); n != 0 {
+		t.Errorf("%s: %d documents after a refused snapshot", field, n)
+	}
+}
+
+// NotEmpty requires d, which holds documents, to refuse snap with
+// [detector.ErrSnapshot] and to keep what it holds.
+func NotEmpty(t *testing.T, d Snapshotter, snap []byte) {
+	t.Helper()
+	n := d.Len()
+	if n == 0 {
+		t.Fatal("NotEmpty needs a detector that holds documents")
+	}
+	_, err := d.ReadFrom(bytes.NewReader(snap))
+	if !errors.Is(err, detector.ErrSnapshot) {
+		t.Fatalf("ReadFrom into a detector that is not empty = %v, want ErrSnapshot", err)
+	}
+	equal(t, n, d.Len(), "Len after a refused load")
+}
+
+// Closed closes d and requires ReadFrom of snap, WriteTo, a Query of text
+// and Copies of id to fail with [detector.ErrClosed].
+func Closed(t *testing.T, d Snapshotter, snap []byte, text, id string) {
+	t.Helper()
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.ReadFrom(bytes.NewReader(snap)); !errors.Is(err, detector.ErrClosed) {
+		t.Errorf("ReadFrom after Close = %v, want ErrClosed", err)
+	}
+	if _, err := d.WriteTo(&bytes.Buffer{}); !errors.Is(err, detector.ErrClosed) {
+		t.Errorf("WriteTo after Close = %v, want ErrClosed", err)
+	}
+	if _, err := d.Query(detector.Doc{Text: text}); !errors.Is(err, detector.ErrClosed) {
+		t.Errorf("Query after Close = %v, want ErrClosed", err)
+	}
+	if _, err := d.Copies(id); !errors.Is(err, detector.ErrClosed) {
+		t.Errorf("Copies after Close = %v, want ErrClosed", err)
+	}
+}
