@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -132,37 +131,7 @@ type op = reliabilitytest.Op
 // copies in lower case and capitals (the same analysed terms), and removes
 // random live documents, the first of a flood included.
 func floodStream(texts []string, seed uint64, copies int) []op {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	var ops []op
-	var live []string
-	n := 0
-	add := func(text string) {
-		id := "d" + strconv.Itoa(n)
-		n++
-		ops = append(ops, op{ID: id, Text: text})
-		live = append(live, id)
-	}
-	for i, text := range texts {
-		add(text)
-		if i%5 == 0 {
-			for range rng.IntN(copies) + 1 {
-				switch rng.IntN(4) {
-				case 0:
-					add(strings.ToLower(text))
-				case 1:
-					add(strings.ToUpper(text))
-				default:
-					add(texts[rng.IntN(i+1)])
-				}
-			}
-		}
-		if len(live) > 0 && rng.IntN(3) == 0 {
-			k := rng.IntN(len(live))
-			ops = append(ops, op{ID: live[k], Remove: true})
-			live = slices.Delete(live, k, k+1)
-		}
-	}
-	return ops
+	return reliabilitytest.FloodStream(texts, seed, 1, 5, copies, strings.ToLower, strings.ToUpper)
 }
 
 // runAgainstReference applies ops to d and the reference, comparing every

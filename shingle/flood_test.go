@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -40,30 +39,7 @@ type op = reliabilitytest.Op
 // texts and removes random live documents, first members of groups
 // included.
 func floodStream(texts []string, seed uint64, copies int) []op {
-	r := rand.New(rand.NewPCG(seed, 3))
-	var ops []op
-	var live []string
-	n := 0
-	add := func(text string) {
-		id := "d" + strconv.Itoa(n)
-		n++
-		ops = append(ops, op{ID: id, Text: text})
-		live = append(live, id)
-	}
-	for i, text := range texts {
-		add(text)
-		if i%5 == 0 {
-			for range r.IntN(copies) + 1 {
-				add(texts[r.IntN(i+1)])
-			}
-		}
-		if len(live) > 0 && r.IntN(3) == 0 {
-			k := r.IntN(len(live))
-			ops = append(ops, op{ID: live[k], Remove: true})
-			live = slices.Delete(live, k, k+1)
-		}
-	}
-	return ops
+	return reliabilitytest.FloodStream(texts, seed, 3, 5, copies)
 }
 
 // synthTexts returns n texts of the synthetic stream (near-duplicates of

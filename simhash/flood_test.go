@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -93,34 +92,7 @@ type op = reliabilitytest.Op
 // copies in capitals, which case folding makes exact), and removes random
 // live documents, representatives of groups included.
 func floodStream(texts []string, seed uint64, copies int) []op {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	var ops []op
-	var live []string
-	n := 0
-	add := func(text string) {
-		id := "d" + strconv.Itoa(n)
-		n++
-		ops = append(ops, op{ID: id, Text: text})
-		live = append(live, id)
-	}
-	for i, text := range texts {
-		add(text)
-		if i%7 == 0 {
-			for range rng.IntN(copies) + 1 {
-				if rng.IntN(4) == 0 {
-					add(strings.ToUpper(text))
-				} else {
-					add(texts[rng.IntN(i+1)])
-				}
-			}
-		}
-		if len(live) > 0 && rng.IntN(3) == 0 {
-			k := rng.IntN(len(live))
-			ops = append(ops, op{ID: live[k], Remove: true})
-			live = slices.Delete(live, k, k+1)
-		}
-	}
-	return ops
+	return reliabilitytest.FloodStream(texts, seed, 1, 7, copies, strings.ToUpper)
 }
 
 // build is a Detector constructor under test.
