@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
 // Snapshotter is a detector that persists, answers Queries and lists its
@@ -424,4 +425,46 @@ func Closed(t *testing.T, d Snapshotter, snap []byte, text, id string) {
 	if _, err := d.Copies(id); !errors.Is(err, detector.ErrClosed) {
 		t.Errorf("Copies after Close = %v, want ErrClosed", err)
 	}
+}
+
+// Read reads in into d, which is empty, for a fuzz test of ReadFrom: an
+// input d refuses must fail with [detector.ErrSnapshot] and leave d empty
+// (Len 0, and whatever empty checks besides, when not nil); one it
+// accepts must re-encode to the same bytes. It returns ReadFrom's error,
+// so that the caller goes on to use an accepted detector.
+func Read[D Snapshotter](t testing.TB, d D, in []byte, empty func(d D)) error {
+	t.Helper()
+	_, err := d.ReadFrom(bytes.NewReader(in))
+	if err != nil {
+		if !errors.Is(err, detector.ErrSnapshot) {
+			t.Fatalf("ReadFrom = %v, want ErrSnapshot", err)
+		}
+		if n := d.Len(); n != 0 {
+			t.Fatalf("%d documents after a rejected snapshot", n)
+		}
+		if empty != nil {
+			empty(d)
+		}
+		return err
+	}
+	if !bytes.Equal(in, Encode(t, d)) {
+		t.Fatal("an accepted snapshot does not re-encode to the same bytes")
+	}
+	return nil
+}
+
+// Frame returns the payloads framed as a snapshot with header h, in
+// sections named names, whose trailer counts docs documents: what a fuzz
+// test feeds ReadFrom to reach the decoder past the checksums.
+func Frame(t testing.TB, h snapshot.Header, names []string, payloads [][]byte, docs int) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w := snapshot.NewWriter(&b, h)
+	for i, p := range payloads {
+		w.Section(names[i], p)
+	}
+	if _, err := w.Finish(uint64(docs)); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
