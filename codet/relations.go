@@ -91,7 +91,8 @@ func (d *Detector) emit(runs []run, self uint32) []detector.Match {
 				if k == len(cur) {
 					cur = append(cur, heapCursor{})
 				}
-				cur[k].reset(l, r.skip)
+				cur[k].Reset(l)
+				cur[k].skip = r.skip
 				k++
 			}
 		}
@@ -99,14 +100,14 @@ func (d *Detector) emit(runs []run, self uint32) []detector.Match {
 		for len(out) < limit {
 			best, bm := -1, uint32(0)
 			for c := range cur[:k] {
-				if m, ok := cur[c].peek(); ok && (best < 0 || d.docs.ID(m) < d.docs.ID(bm)) {
+				if m, ok := cur[c].Peek(); ok && (best < 0 || d.docs.ID(m) < d.docs.ID(bm)) {
 					best, bm = c, m
 				}
 			}
 			if best < 0 {
 				break
 			}
-			d.next(&cur[best])
+			cur[best].Next(d.docs)
 			if bm == self || cur[best].skip != noGroup && d.docNear[bm] == cur[best].skip ||
 				d.ev != nil && d.ev.docs[bm] {
 				continue

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,7 +15,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -24,10 +23,7 @@ import (
 var update = flag.Bool("update", false, "rewrite testdata/v1.snapshot")
 
 // op is one step of a stream: an Add (text set) or a Remove.
-type op struct {
-	id, text string
-	remove   bool
-}
+type op = reliabilitytest.Op
 
 // floodStream adds every text, an exact copy of an earlier text every
 // copyEvery documents, and removes an earlier document every removeEvery
@@ -37,16 +33,16 @@ func floodStream(texts []string, copyEvery, removeEvery int) []op {
 	var live []string
 	for i, text := range texts {
 		id := fmt.Sprintf("d%05d", i)
-		ops = append(ops, op{id: id, text: text})
+		ops = append(ops, op{ID: id, Text: text})
 		live = append(live, id)
 		if i%copyEvery == copyEvery-1 {
 			cid := fmt.Sprintf("c%05d", i)
-			ops = append(ops, op{id: cid, text: texts[i*7%(i+1)]})
+			ops = append(ops, op{ID: cid, Text: texts[i*7%(i+1)]})
 			live = append(live, cid)
 		}
 		if i%removeEvery == removeEvery-1 && len(live) > 2 {
 			k := i * 13 % (len(live) - 1)
-			ops = append(ops, op{id: live[k], remove: true})
+			ops = append(ops, op{ID: live[k], Remove: true})
 			live = append(live[:k], live[k+1:]...)
 		}
 	}
@@ -59,32 +55,25 @@ func answers(t *testing.T, d *Detector, ops []op) []string {
 	t.Helper()
 	var out []string
 	for _, o := range ops {
-		if o.remove {
+		if o.Remove {
 			// With a time window the document may have left already.
-			if err := d.Remove(o.id); d.s.Window == 0 || !errors.Is(err, detector.ErrUnknownID) {
+			if err := d.Remove(o.ID); d.s.Window == 0 || !errors.Is(err, detector.ErrUnknownID) {
 				require.NoError(t, err)
 			}
 			continue
 		}
-		doc := detector.Doc{ID: o.id, Text: o.text}
+		doc := detector.Doc{ID: o.ID, Text: o.Text}
 		q, err := d.Query(doc)
 		require.NoError(t, err)
 		ms, err := d.Add(doc)
 		require.NoError(t, err)
-		require.Equal(t, ms, q, "Query then Add(%s)", o.id)
-		out = append(out, fmt.Sprintf("%s %v", o.id, ms))
+		require.Equal(t, ms, q, "Query then Add(%s)", o.ID)
+		out = append(out, fmt.Sprintf("%s %v", o.ID, ms))
 	}
 	return out
 }
 
-func encode(t testing.TB, d *Detector) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	n, err := d.WriteTo(&b)
-	require.NoError(t, err)
-	require.Equal(t, int64(b.Len()), n)
-	return b.Bytes()
-}
+func encode(t testing.TB, d *Detector) []byte { return reliabilitytest.Encode(t, d) }
 
 func build(t testing.TB, cfg Config, idf *textproc.IDF) *Detector {
 	t.Helper()
@@ -101,11 +90,7 @@ func build(t testing.TB, cfg Config, idf *textproc.IDF) *Detector {
 
 func load(t testing.TB, cfg Config, idf *textproc.IDF, snap []byte) *Detector {
 	t.Helper()
-	d := build(t, cfg, idf)
-	n, err := d.ReadFrom(bytes.NewReader(snap))
-	require.NoError(t, err)
-	require.Equal(t, int64(len(snap)), n)
-	return d
+	return reliabilitytest.Load(t, build(t, cfg, idf), snap)
 }
 
 // sameState requires a and b to answer Containers, Copies and Matched
@@ -114,7 +99,7 @@ func sameState(t *testing.T, a, b *Detector, ops []op) {
 	t.Helper()
 	live := map[string]bool{}
 	for _, o := range ops {
-		live[o.id] = !o.remove
+		live[o.ID] = !o.Remove
 	}
 	for id, ok := range live {
 		if !ok {
@@ -267,24 +252,7 @@ func smallSnapshot(t testing.TB) (Config, []byte) {
 func TestSnapshotDamage(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	d := build(t, cfg, nil)
-	check := func(bad []byte, what string) {
-		_, err := d.ReadFrom(bytes.NewReader(bad))
-		require.ErrorIs(t, err, detector.ErrSnapshot, what)
-		require.Zero(t, d.Len(), what)
-	}
-	for n := range len(snap) {
-		check(snap[:n], fmt.Sprintf("truncated to %d bytes", n))
-	}
-	check(append(bytes.Clone(snap), 0), "a byte after the trailer")
-	for i := range snap {
-		for _, x := range []byte{0x01, 0x80, 0xff} {
-			bad := bytes.Clone(snap)
-			bad[i] ^= x
-			check(bad, fmt.Sprintf("byte %d ^ %#x", i, x))
-		}
-	}
-	_, err := d.ReadFrom(bytes.NewReader(snap))
-	require.NoError(t, err)
+	reliabilitytest.Damage(t, d, snap, nil)
 	assert.Equal(t, 6, d.Len())
 }
 
@@ -297,10 +265,7 @@ func TestSnapshotMismatch(t *testing.T) {
 		"NodeLimit": {Language: "en", IDF: IDFOnline, Collapse: CollapseNear},
 	} {
 		d := build(t, other, nil)
-		_, err := d.ReadFrom(bytes.NewReader(snap))
-		require.ErrorIs(t, err, detector.ErrSnapshot, field)
-		assert.Contains(t, err.Error(), "Config."+field, "the error names the field")
-		assert.Zero(t, d.Len())
+		reliabilitytest.Mismatch(t, d, snap, field)
 	}
 
 	// Tables: a caller's table is identified by its content, and the
@@ -338,19 +303,13 @@ func TestReadFromState(t *testing.T) {
 	d := build(t, cfg, nil)
 	_, err := d.Add(detector.Doc{ID: "x", Text: "Ferries were cancelled."})
 	require.NoError(t, err)
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrSnapshot, "into a detector that is not empty")
-	assert.Equal(t, 1, d.Len())
+	reliabilitytest.NotEmpty(t, d, snap)
 	// Emptied by Remove: it loads, and the online table is the snapshot's.
 	require.NoError(t, d.Remove("x"))
 	_, err = d.ReadFrom(bytes.NewReader(snap))
 	require.NoError(t, err)
 	require.Equal(t, snap, encode(t, d))
-	require.NoError(t, d.Close())
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.WriteTo(&bytes.Buffer{})
-	require.ErrorIs(t, err, detector.ErrClosed)
+	reliabilitytest.Closed(t, d, snap, "Ferries were cancelled.", "x")
 }
 
 // TestSnapshotV1 reads the checked-in snapshot of layout version 1 and
@@ -359,16 +318,8 @@ func TestReadFromState(t *testing.T) {
 // TestSnapshotV1 -args -update rewrites it (the header holds the effective
 // Config, so a change of a default rewrites it too).
 func TestSnapshotV1(t *testing.T) {
-	path := filepath.Join("testdata", "v1.snapshot")
 	cfg, snap := smallSnapshot(t)
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, snap, 0o644))
-		t.Logf("wrote %s (%d bytes)", path, len(snap))
-	}
-	stored, err := os.ReadFile(path)
-	require.NoError(t, err)
-	require.Equal(t, stored, snap, "the encoding of the same documents has changed: a new layout needs a new KindVersion")
+	stored := reliabilitytest.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
 	d := load(t, cfg, nil, stored)
 	assert.Equal(t, 6, d.Len())
 	cp, err := d.Copies("a")
@@ -401,25 +352,15 @@ func readPayloads(t *testing.T, cfg Config, secs [len(sectionNames)][]byte) {
 	if err := fresh.load(secs, 0); err != nil {
 		require.ErrorIs(t, err, detector.ErrSnapshot)
 	}
-	var framed bytes.Buffer
-	w := snapshot.NewWriter(&framed, fresh.header())
-	for i, p := range secs {
-		w.Section(sectionNames[i], p)
-	}
-	_, err := w.Finish(uint64(fresh.docs.Len()))
-	require.NoError(t, err)
-	readAndUse(t, cfg, framed.Bytes())
+	readAndUse(t, cfg, reliabilitytest.Frame(t, fresh.header(), sectionNames[:], secs[:], fresh.docs.Len()))
 }
 
 func readAndUse(t *testing.T, cfg Config, in []byte) {
 	d := build(t, cfg, nil)
-	_, err := d.ReadFrom(bytes.NewReader(in))
-	if err != nil {
-		require.ErrorIs(t, err, detector.ErrSnapshot)
-		require.Zero(t, d.Len(), "a rejected snapshot leaves the detector empty")
+	if reliabilitytest.Read(t, d, in, nil) != nil {
 		return
 	}
-	require.Equal(t, in, encode(t, d), "an accepted snapshot re-encodes to the same bytes")
+	var err error
 	for _, text := range []string{smallText, "The storm cut power.", smallText + " Schools stayed closed.", "..."} {
 		_, err = d.Query(detector.Doc{Text: text})
 		require.NoError(t, err)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -125,46 +125,13 @@ func (r *refIndex) copies(id string) []string {
 }
 
 // op is one step of a stream: an Add (text set) or a Remove.
-type op struct {
-	id, text string
-	remove   bool
-}
+type op = reliabilitytest.Op
 
 // floodStream interleaves the texts with floods of exact copies and of
 // copies in lower case and capitals (the same analysed terms), and removes
 // random live documents, the first of a flood included.
 func floodStream(texts []string, seed uint64, copies int) []op {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	var ops []op
-	var live []string
-	n := 0
-	add := func(text string) {
-		id := "d" + strconv.Itoa(n)
-		n++
-		ops = append(ops, op{id: id, text: text})
-		live = append(live, id)
-	}
-	for i, text := range texts {
-		add(text)
-		if i%5 == 0 {
-			for range rng.IntN(copies) + 1 {
-				switch rng.IntN(4) {
-				case 0:
-					add(strings.ToLower(text))
-				case 1:
-					add(strings.ToUpper(text))
-				default:
-					add(texts[rng.IntN(i+1)])
-				}
-			}
-		}
-		if len(live) > 0 && rng.IntN(3) == 0 {
-			k := rng.IntN(len(live))
-			ops = append(ops, op{id: live[k], remove: true})
-			live = slices.Delete(live, k, k+1)
-		}
-	}
-	return ops
+	return reliabilitytest.FloodStream(texts, seed, 1, 5, copies, strings.ToLower, strings.ToUpper)
 }
 
 // runAgainstReference applies ops to d and the reference, comparing every
@@ -176,20 +143,20 @@ func runAgainstReference(t *testing.T, d *Detector, ref *refIndex, ops []op, see
 	texts := map[string]string{}
 	var ids []string
 	for step, o := range ops {
-		if o.remove {
-			require.NoError(t, d.Remove(o.id))
-			ref.remove(o.id)
-			delete(texts, o.id)
-			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.id })
+		if o.Remove {
+			require.NoError(t, d.Remove(o.ID))
+			ref.remove(o.ID)
+			delete(texts, o.ID)
+			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.ID })
 		} else {
-			doc := ref.sign(o.text, true)
+			doc := ref.sign(o.Text, true)
 			want := ref.matches(doc, "")
-			got, err := d.Add(detector.Doc{ID: o.id, Text: o.text})
+			got, err := d.Add(detector.Doc{ID: o.ID, Text: o.Text})
 			require.NoError(t, err)
-			require.Equal(t, want, got, "step %d: Add(%s)", step, o.id)
-			ref.live[o.id] = doc
-			texts[o.id] = o.text
-			ids = append(ids, o.id)
+			require.Equal(t, want, got, "step %d: Add(%s)", step, o.ID)
+			ref.live[o.ID] = doc
+			texts[o.ID] = o.Text
+			ids = append(ids, o.ID)
 		}
 		if step%10 == 0 && len(ids) > 0 {
 			id := ids[rng.IntN(len(ids))]
@@ -331,8 +298,8 @@ func TestFloodCostFlat(t *testing.T) {
 			}
 			ix := d.ix
 			assert.Equal(t, 1, len(ix.groups)-len(ix.free), "one group for the copies")
-			assert.Len(t, ix.heaps, 1)
-			assert.Len(t, ix.heaps[ix.refs[0]], 2000)
+			assert.Equal(t, 1, ix.gs.Len())
+			assert.Equal(t, 2000, ix.gs.Size(ix.refs[0]))
 			keys := ix.groups[ix.refs[0]].keys
 			assert.Len(t, ix.post, len(keys))
 			for k, l := range ix.post {
@@ -354,8 +321,8 @@ func TestFloodCostFlat(t *testing.T) {
 				require.NoError(t, d.Remove(fmt.Sprintf("c%04d", i)))
 			}
 			assert.Empty(t, d.ix.post)
-			assert.Empty(t, d.ix.heaps)
-			assert.Empty(t, d.ix.pos)
+			assert.Zero(t, d.ix.gs.Len(), "no group heap is left")
+			assert.Zero(t, d.ix.gs.Held(), "no member position is left")
 			assert.Zero(t, d.Len())
 			if ix.own {
 				assert.Zero(t, d.IDF().N(), "every copy is uncounted")

@@ -1,7 +1,6 @@
 package imatch
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 	"sync"
@@ -11,12 +10,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 )
 
 // TestQueryChangesNothing runs a stream of floods with removals through
-// two detectors, one of which is queried before every Add: each Query
-// returns what the following Add returns, and the queried detector ends
-// byte for byte as the other (its online table included).
+// two detectors, one of which is queried before every Add
+// ([reliabilitytest.QueryChangesNothing]): each Query returns what the
+// following Add returns, and the queried detector ends byte for byte as
+// the other (its online table included).
 func TestQueryChangesNothing(t *testing.T) {
 	texts := floodTexts()
 	ops := floodStream(texts, 7, 10)
@@ -24,25 +25,7 @@ func TestQueryChangesNothing(t *testing.T) {
 		for name, build := range builds(t, cfg, texts) {
 			t.Run(fmt.Sprintf("%s/sel%d", name, cfg.Selection), func(t *testing.T) {
 				a, b := build(), build()
-				for _, o := range ops {
-					if o.remove {
-						require.NoError(t, a.Remove(o.id))
-						require.NoError(t, b.Remove(o.id))
-						continue
-					}
-					q, err := a.Query(detector.Doc{ID: o.id, Text: o.text})
-					require.NoError(t, err)
-					anon, err := a.Query(detector.Doc{Text: o.text})
-					require.NoError(t, err)
-					got, err := a.Add(detector.Doc{ID: o.id, Text: o.text})
-					require.NoError(t, err)
-					require.Equal(t, got, q, "Query(%s) then Add", o.id)
-					require.Equal(t, got, anon, "Query of %s's text with no ID", o.id)
-					plain, err := b.Add(detector.Doc{ID: o.id, Text: o.text})
-					require.NoError(t, err)
-					require.Equal(t, plain, got, "Add(%s) with and without Queries", o.id)
-				}
-				require.True(t, bytes.Equal(encode(t, a), encode(t, b)), "the queried detector holds what the other does")
+				reliabilitytest.QueryChangesNothing(t, b, a, ops, func(step int) string { return texts[step%len(texts)] }, false)
 				if a.turns != nil {
 					assert.Equal(t, b.IDF().N(), a.IDF().N(), "Query counts nothing in the online table")
 				}

@@ -102,12 +102,7 @@ func (d *Detector) encode() (groups, empty []byte, n int, err error) {
 			bare = append(bare, ix.docs.ID(uint32(idx)))
 		case !seen[g]:
 			seen[g] = true
-			ids := make([]string, 0, ix.size(g))
-			for _, o := range ix.members(nil, g) {
-				ids = append(ids, ix.docs.ID(o))
-			}
-			slices.Sort(ids)
-			live = append(live, entry{g, ids})
+			live = append(live, entry{g, ix.gs.IDs(g, ix.groups[g].first, noDoc)})
 		}
 	}
 	slices.SortFunc(live, func(a, b entry) int { return cmp.Compare(a.ids[0], b.ids[0]) })

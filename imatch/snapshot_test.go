@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,89 +13,75 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/v1.snapshot")
 
-// apply runs ops on d and returns the answers: each Add's matches.
 func apply(t *testing.T, d *Detector, ops []op) [][]detector.Match {
-	t.Helper()
-	out := make([][]detector.Match, len(ops))
-	for i, o := range ops {
-		if o.remove {
-			require.NoError(t, d.Remove(o.id))
-			continue
-		}
-		ms, err := d.Add(detector.Doc{ID: o.id, Text: o.text})
-		require.NoError(t, err)
-		out[i] = ms
-	}
-	return out
+	return reliabilitytest.Apply(t, d, ops)
 }
 
-func encode(t testing.TB, d *Detector) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	n, err := d.WriteTo(&b)
-	require.NoError(t, err)
-	require.Equal(t, int64(b.Len()), n)
-	return b.Bytes()
-}
+func encode(t testing.TB, d *Detector) []byte { return reliabilitytest.Encode(t, d) }
 
 func loadInto(t testing.TB, d *Detector, snap []byte) *Detector {
-	t.Helper()
-	n, err := d.ReadFrom(bytes.NewReader(snap))
-	require.NoError(t, err)
-	require.Equal(t, int64(len(snap)), n)
-	return d
+	return reliabilitytest.Load(t, d, snap)
 }
 
-// sameState requires a and b to answer Containers, Copies, Signature and
-// Query alike for every ID of ops, live or not, and to count alike.
-func sameState(t *testing.T, a, b *Detector, ops []op) {
-	t.Helper()
-	require.Equal(t, a.Len(), b.Len())
-	if a.turns != nil {
-		require.Equal(t, a.IDF().N(), b.IDF().N(), "the online table counts the same documents")
+// sameSignature is the check of this package that
+// [reliabilitytest.RoundTrip] adds for every live document: the same
+// Signature, and an online table that counts the same documents.
+func sameSignature(t *testing.T) func(a, b *Detector, id, text string) {
+	return func(a, b *Detector, id, _ string) {
+		if a.turns != nil {
+			require.Equal(t, a.IDF().N(), b.IDF().N(), "the online table counts the same documents")
+		}
+		sa, err := a.Signature(id)
+		require.NoError(t, err)
+		sb, err := b.Signature(id)
+		require.NoError(t, err)
+		require.Equal(t, sa, sb, "Signature(%s)", id)
 	}
+}
+
+// sameGone requires a and b to answer alike for the IDs of ops that are
+// not live: the same errors of Containers, Copies and Signature, and the
+// same Query of their texts.
+func sameGone(t *testing.T, a, b *Detector, ops []op) {
+	t.Helper()
 	for _, o := range ops {
-		ca, ea := a.Containers(o.id)
-		cb, eb := b.Containers(o.id)
-		require.Equal(t, ea == nil, eb == nil, o.id)
-		require.Equal(t, ca, cb, "Containers(%s)", o.id)
-		pa, _ := a.Copies(o.id)
-		pb, _ := b.Copies(o.id)
-		require.Equal(t, pa, pb, "Copies(%s)", o.id)
-		sa, _ := a.Signature(o.id)
-		sb, _ := b.Signature(o.id)
-		require.Equal(t, sa, sb, "Signature(%s)", o.id)
-		if o.text != "" {
-			qa, err := a.Query(detector.Doc{Text: o.text})
+		if _, err := a.Copies(o.ID); err == nil {
+			continue // live: reliabilitytest.SameLookups checked it
+		}
+		ca, ea := a.Containers(o.ID)
+		cb, eb := b.Containers(o.ID)
+		require.Equal(t, ea == nil, eb == nil, o.ID)
+		require.Equal(t, ca, cb, "Containers(%s)", o.ID)
+		pa, _ := a.Copies(o.ID)
+		pb, _ := b.Copies(o.ID)
+		require.Equal(t, pa, pb, "Copies(%s)", o.ID)
+		sa, _ := a.Signature(o.ID)
+		sb, _ := b.Signature(o.ID)
+		require.Equal(t, sa, sb, "Signature(%s)", o.ID)
+		if o.Text != "" {
+			qa, err := a.Query(detector.Doc{Text: o.Text})
 			require.NoError(t, err)
-			qb, err := b.Query(detector.Doc{Text: o.text})
+			qb, err := b.Query(detector.Doc{Text: o.Text})
 			require.NoError(t, err)
-			require.Equal(t, qa, qb, "Query of %s's text", o.id)
+			require.Equal(t, qa, qb, "Query of %s's text", o.ID)
 		}
 	}
 }
 
-// roundTrip snapshots a detector after the first part of ops, loads the
-// snapshot into a new one made the same way, and requires both to give
-// the same answers to the rest of ops, the same answers to every lookup,
-// and byte-identical snapshots at both points.
+// roundTrip runs [reliabilitytest.RoundTrip] (a snapshot taken after the
+// first part of ops loads into a new detector made the same way, which
+// then answers the rest of ops and every lookup alike, with
+// byte-identical snapshots at both points) with the checks of this
+// package, and returns the size of the snapshot.
 func roundTrip(t *testing.T, build func() *Detector, ops []op) int {
-	cut := len(ops) * 2 / 3
-	a := build()
-	apply(t, a, ops[:cut])
-	snap := encode(t, a)
-	b := loadInto(t, build(), snap)
-	require.Equal(t, snap, encode(t, b), "re-encoding a loaded snapshot")
-	sameState(t, a, b, ops)
-	require.Equal(t, apply(t, a, ops[cut:]), apply(t, b, ops[cut:]), "answers after the load")
-	require.Equal(t, encode(t, a), encode(t, b))
-	sameState(t, a, b, ops)
+	a, b, snap := reliabilitytest.RoundTrip(t, build, ops, sameSignature(t))
+	sameGone(t, a, b, ops)
 	return len(snap)
 }
 
@@ -174,24 +158,7 @@ func TestSnapshotDamage(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	d, err := New(cfg)
 	require.NoError(t, err)
-	check := func(bad []byte, what string) {
-		_, err := d.ReadFrom(bytes.NewReader(bad))
-		require.ErrorIs(t, err, detector.ErrSnapshot, what)
-		require.Zero(t, d.Len(), what)
-		require.Zero(t, d.IDF().N(), what)
-	}
-	for n := range len(snap) {
-		check(snap[:n], fmt.Sprintf("truncated to %d bytes", n))
-	}
-	check(append(bytes.Clone(snap), 0), "a byte after the trailer")
-	for i := range snap {
-		for _, x := range []byte{0x01, 0x80, 0xff} {
-			bad := bytes.Clone(snap)
-			bad[i] ^= x
-			check(bad, fmt.Sprintf("byte %d ^ %#x", i, x))
-		}
-	}
-	loadInto(t, d, snap)
+	reliabilitytest.Damage(t, d, snap, func(what string) { require.Zero(t, d.IDF().N(), what) })
 	assert.Equal(t, 5, d.Len())
 	assert.Equal(t, int64(4), d.IDF().N(), "a, b, c and d are counted; e has no terms")
 }
@@ -205,10 +172,7 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 	} {
 		d, err := New(other)
 		require.NoError(t, err)
-		_, err = d.ReadFrom(bytes.NewReader(snap))
-		require.ErrorIs(t, err, detector.ErrSnapshot, field)
-		assert.Contains(t, err.Error(), "Config."+field, "the error names the field")
-		assert.Zero(t, d.Len())
+		reliabilitytest.Mismatch(t, d, snap, field)
 	}
 	d, err := New(cfg)
 	require.NoError(t, err)
@@ -295,23 +259,13 @@ func TestReadFromState(t *testing.T) {
 	require.NoError(t, err)
 	_, err = d.Add(detector.Doc{ID: "x", Text: snapA})
 	require.NoError(t, err)
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrSnapshot, "into a detector that is not empty")
-	assert.Equal(t, 1, d.Len())
+	reliabilitytest.NotEmpty(t, d, snap)
 	assert.Equal(t, int64(1), d.IDF().N(), "the refused load counted nothing")
 	// Emptied by Remove, it loads.
 	require.NoError(t, d.Remove("x"))
 	loadInto(t, d, snap)
 	assert.Equal(t, 5, d.Len())
-	require.NoError(t, d.Close())
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.WriteTo(&bytes.Buffer{})
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.Query(detector.Doc{Text: snapA})
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.Copies("a")
-	require.ErrorIs(t, err, detector.ErrClosed)
+	reliabilitytest.Closed(t, d, snap, snapA, "a")
 }
 
 // TestSnapshotV1 reads the checked-in snapshot of layout version 1 and
@@ -320,16 +274,8 @@ func TestReadFromState(t *testing.T) {
 // TestSnapshotV1 -args -update rewrites it (the header holds the effective
 // Config, so a change of a default rewrites it too).
 func TestSnapshotV1(t *testing.T) {
-	path := filepath.Join("testdata", "v1.snapshot")
 	cfg, snap := smallSnapshot(t)
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, snap, 0o644))
-		t.Logf("wrote %s (%d bytes)", path, len(snap))
-	}
-	stored, err := os.ReadFile(path)
-	require.NoError(t, err)
-	require.Equal(t, stored, snap, "the encoding of the same documents has changed: a new layout needs a new KindVersion")
+	stored := reliabilitytest.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
 	d, err := New(cfg)
 	require.NoError(t, err)
 	loadInto(t, d, stored)
@@ -371,14 +317,11 @@ func FuzzReadFrom(f *testing.F) {
 		read := func(in []byte) error {
 			d, err := New(cfg)
 			require.NoError(t, err)
-			_, err = d.ReadFrom(bytes.NewReader(in))
-			if err != nil {
-				require.ErrorIs(t, err, detector.ErrSnapshot)
-				require.Zero(t, d.Len(), "a rejected snapshot leaves the detector empty")
-				require.Zero(t, d.IDF().N(), "and its table")
+			if err := reliabilitytest.Read(t, d, in, func(d *Detector) {
+				require.Zero(t, d.IDF().N(), "a rejected snapshot leaves the table empty")
+			}); err != nil {
 				return err
 			}
-			require.Equal(t, in, encode(t, d), "an accepted snapshot re-encodes to the same bytes")
 			_, err = d.Add(detector.Doc{ID: "fuzz-new", Text: snapA})
 			require.NoError(t, err)
 			for _, o := range []string{"a", "b", "fuzz-new"} {
@@ -398,13 +341,7 @@ func FuzzReadFrom(f *testing.F) {
 		} else {
 			count = ix.docs.Len()
 		}
-		var framed bytes.Buffer
-		w := snapshot.NewWriter(&framed, d.header())
-		w.Section("groups", groups)
-		w.Section("empty", empty)
-		_, err := w.Finish(uint64(count))
-		require.NoError(t, err)
-		err = read(framed.Bytes())
+		err := read(reliabilitytest.Frame(t, d.header(), []string{"groups", "empty"}, [][]byte{groups, empty}, count))
 		require.Equal(t, derr == nil, err == nil, "ReadFrom accepts exactly the payloads decode accepts")
 	})
 }
@@ -418,30 +355,7 @@ func TestConcurrentSnapshot(t *testing.T) {
 	for name, build := range builds(t, Config{}, texts) {
 		t.Run(name, func(t *testing.T) {
 			d := build()
-			var wg sync.WaitGroup
-			for g := range 2 {
-				wg.Go(func() {
-					for i, text := range texts {
-						id := fmt.Sprintf("g%d-%d", g, i)
-						if _, err := d.Add(detector.Doc{ID: id, Text: text}); err != nil {
-							t.Error(err)
-							return
-						}
-						if i%3 == 0 {
-							if err := d.Remove(id); err != nil {
-								t.Error(err)
-								return
-							}
-						}
-					}
-				})
-			}
-			for range 10 {
-				var b bytes.Buffer
-				_, err := d.WriteTo(&b)
-				require.NoError(t, err)
-				e := loadInto(t, build(), b.Bytes())
-				require.Equal(t, b.Bytes(), encode(t, e))
+			reliabilitytest.ConcurrentSnapshot(t, d, texts, build, func(e *Detector) {
 				if e.turns != nil {
 					n := 0
 					for i := range e.ix.refs {
@@ -451,8 +365,7 @@ func TestConcurrentSnapshot(t *testing.T) {
 					}
 					require.Equal(t, int64(n), e.IDF().N())
 				}
-			}
-			wg.Wait()
+			})
 			final := loadInto(t, build(), encode(t, d))
 			var ids []string
 			for g := range 2 {

@@ -141,12 +141,6 @@ func need(n int, theta float64) int {
 	return max(k, 1)
 }
 
-// hit is one container found by a query.
-type hit struct {
-	idx   uint32
-	score float64
-}
-
 // containers returns the documents C (other than self) with
 // |S(A) ∩ S(C)| / |S(A)| ≥ Threshold, where S(A) = a, that share evidence
 // enough and are not a part of A (package evidence), with their ratios
@@ -256,12 +250,12 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, asize int, self u
 		small := float64(min(n, len(set)))
 		if minSample {
 			if s := minContainment(a, set, x.size[c]); s >= theta && (s == 1 || evidence.Enough(s*float64(n), small, float64(x.cfg.MinOverlap)) && !(s < 0.9 && minContainment(set, a, asize) >= 0.9)) {
-				dst = append(dst, hit{c, s})
+				dst = append(dst, hit{Group: c, Score: s})
 			}
 			continue
 		}
 		if m := intersect(a, set, k); m >= k && (m == n || evidence.Enough(float64(m), small, float64(x.cfg.MinOverlap)) && !evidence.PartOf(float64(m), float64(len(set)), float64(n))) {
-			dst = append(dst, hit{c, float64(m) / float64(n)})
+			dst = append(dst, hit{Group: c, Score: float64(m) / float64(n)})
 		}
 	}
 	return dst

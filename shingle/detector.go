@@ -348,7 +348,7 @@ func (d *Detector) answer(idx uint32) []detector.Match {
 		defer d.cq.Put(q)
 		x := ix.con
 		hits = x.containers(x.sets[g], x.super[g], x.size[g], g, ix.gs.cap(), q.hits[:0], q)
-		hits = append(hits, hit{g, 1}) // its exact copies contain it
+		hits = append(hits, hit{Group: g, Score: 1}) // its exact copies contain it
 		q.keep(hits)
 	}
 	return ix.gs.collect(hits, idx, d.cfg.MaxResults)
@@ -386,10 +386,10 @@ func (q *containQuery) keep(hits []hit) {
 // score 1: exact duplicates, whatever their signatures.
 func (ix *index) exact(hits []hit, key uint64) []hit {
 	for _, o := range ix.keys[key] {
-		if i := slices.IndexFunc(hits, func(x hit) bool { return x.idx == o }); i >= 0 {
-			hits[i].score = 1
+		if i := slices.IndexFunc(hits, func(x hit) bool { return x.Group == o }); i >= 0 {
+			hits[i].Score = 1
 		} else {
-			hits = append(hits, hit{o, 1})
+			hits = append(hits, hit{Group: o, Score: 1})
 		}
 	}
 	return hits
@@ -509,7 +509,7 @@ func (d *Detector) Copies(id string) ([]string, error) {
 	if g == noGroup {
 		return []string{}, nil
 	}
-	return slices.DeleteFunc(d.ix.gs.sortedIDs(g), func(s string) bool { return s == id }), nil
+	return d.ix.gs.sortedIDs(g, idx), nil
 }
 
 // Remove forgets the document id. A document with live exact copies

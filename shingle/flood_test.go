@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
@@ -33,39 +33,13 @@ var floodConfigs = []struct {
 }
 
 // op is one step of a stream: an Add (text set) or a Remove.
-type op struct {
-	id, text string
-	remove   bool
-}
+type op = reliabilitytest.Op
 
 // floodStream interleaves texts with floods of exact copies of earlier
 // texts and removes random live documents, first members of groups
 // included.
 func floodStream(texts []string, seed uint64, copies int) []op {
-	r := rand.New(rand.NewPCG(seed, 3))
-	var ops []op
-	var live []string
-	n := 0
-	add := func(text string) {
-		id := "d" + strconv.Itoa(n)
-		n++
-		ops = append(ops, op{id: id, text: text})
-		live = append(live, id)
-	}
-	for i, text := range texts {
-		add(text)
-		if i%5 == 0 {
-			for range r.IntN(copies) + 1 {
-				add(texts[r.IntN(i+1)])
-			}
-		}
-		if len(live) > 0 && r.IntN(3) == 0 {
-			k := r.IntN(len(live))
-			ops = append(ops, op{id: live[k], remove: true})
-			live = slices.Delete(live, k, k+1)
-		}
-	}
-	return ops
+	return reliabilitytest.FloodStream(texts, seed, 3, 5, copies)
 }
 
 // synthTexts returns n texts of the synthetic stream (near-duplicates of
@@ -137,14 +111,14 @@ func checkAgainstReference(t *testing.T, cfg Config, ops []op) {
 	var ids []string
 	r := rand.New(rand.NewPCG(9, 9))
 	for step, o := range ops {
-		if o.remove {
-			require.NoError(t, d.Remove(o.id))
-			require.NoError(t, ref.Remove(o.id))
-			delete(texts, o.id)
-			delete(feats, o.id)
-			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.id })
+		if o.Remove {
+			require.NoError(t, d.Remove(o.ID))
+			require.NoError(t, ref.Remove(o.ID))
+			delete(texts, o.ID)
+			delete(feats, o.ID)
+			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.ID })
 		} else {
-			doc := detector.Doc{ID: o.id, Text: o.text}
+			doc := detector.Doc{ID: o.ID, Text: o.Text}
 			q, err := d.Query(doc)
 			require.NoError(t, err)
 			want, err := ref.Add(doc)
@@ -152,11 +126,11 @@ func checkAgainstReference(t *testing.T, cfg Config, ops []op) {
 			want = capped(want, limit)
 			got, err := d.Add(doc)
 			require.NoError(t, err)
-			require.Equal(t, want, got, "step %d: Add(%s)", step, o.id)
-			require.Equal(t, want, q, "step %d: Query(%s) before its Add", step, o.id)
-			texts[o.id] = o.text
-			feats[o.id] = d.features(o.text)
-			ids = append(ids, o.id)
+			require.Equal(t, want, got, "step %d: Add(%s)", step, o.ID)
+			require.Equal(t, want, q, "step %d: Query(%s) before its Add", step, o.ID)
+			texts[o.ID] = o.Text
+			feats[o.ID] = d.features(o.Text)
+			ids = append(ids, o.ID)
 		}
 		if step%10 != 0 || len(ids) == 0 {
 			continue
@@ -269,10 +243,8 @@ func TestFloodCostFlat(t *testing.T) {
 			ix := d.ix
 			assert.Equal(t, 1, ix.gs.live, "one group for the copies")
 			assert.Len(t, ix.keys, 1)
-			require.Len(t, ix.gs.heaps, 1)
-			for _, h := range ix.gs.heaps {
-				assert.Len(t, h, copies)
-			}
+			require.Equal(t, 1, ix.gs.cs.Len())
+			assert.Equal(t, copies, ix.gs.cs.Held(), "one heap holds every copy")
 			lists := 0
 			if x := ix.con; x != nil {
 				for i := range x.post {

@@ -93,7 +93,7 @@ func (d *Detector) encode() (groups, empty []byte, n int, err error) {
 		case seen[g] || ix.con != nil && ix.con.isPending(g):
 		default:
 			seen[g] = true
-			live = append(live, entry{g, ix.gs.sortedIDs(g)})
+			live = append(live, entry{g, ix.gs.sortedIDs(g, noDoc)})
 		}
 	}
 	slices.SortFunc(live, func(a, b entry) int { return cmp.Compare(a.ids[0], b.ids[0]) })

@@ -12,26 +12,17 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
-func encodeSnap(t testing.TB, d *Detector) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	n, err := d.WriteTo(&b)
-	require.NoError(t, err)
-	require.Equal(t, int64(b.Len()), n)
-	return b.Bytes()
-}
+func encodeSnap(t testing.TB, d *Detector) []byte { return reliabilitytest.Encode(t, d) }
 
 func loadSnap(t testing.TB, cfg Config, snap []byte) *Detector {
 	t.Helper()
 	d, err := New(cfg)
 	require.NoError(t, err)
-	n, err := d.ReadFrom(bytes.NewReader(snap))
-	require.NoError(t, err)
-	require.Equal(t, int64(len(snap)), n)
-	return d
+	return reliabilitytest.Load(t, d, snap)
 }
 
 // roundTrip runs the first half of ops, snapshots the detector, loads the
@@ -46,18 +37,18 @@ func roundTrip(t *testing.T, cfg Config, ops []op) (bytes, docs int) {
 	half := len(ops) / 2
 	texts := map[string]string{}
 	run := func(d *Detector, o op) []detector.Match {
-		if o.remove {
-			require.NoError(t, d.Remove(o.id))
+		if o.Remove {
+			require.NoError(t, d.Remove(o.ID))
 			return nil
 		}
-		ms, err := d.Add(detector.Doc{ID: o.id, Text: o.text})
+		ms, err := d.Add(detector.Doc{ID: o.ID, Text: o.Text})
 		require.NoError(t, err)
 		return ms
 	}
 	for _, o := range ops[:half] {
 		run(a, o)
-		if !o.remove {
-			texts[o.id] = o.text
+		if !o.Remove {
+			texts[o.ID] = o.Text
 		}
 	}
 	snap := encodeSnap(t, a)
@@ -92,16 +83,16 @@ func roundTrip(t *testing.T, cfg Config, ops []op) (bytes, docs int) {
 	}
 	same(half)
 	for i, o := range ops[half:] {
-		if !o.remove {
-			doc := detector.Doc{ID: o.id, Text: o.text}
+		if !o.Remove {
+			doc := detector.Doc{ID: o.ID, Text: o.Text}
 			qa, err := a.Query(doc)
 			require.NoError(t, err)
 			qb, err := b.Query(doc)
 			require.NoError(t, err)
-			require.Equal(t, qa, qb, "step %d: Query(%s)", half+i, o.id)
-			texts[o.id] = o.text
+			require.Equal(t, qa, qb, "step %d: Query(%s)", half+i, o.ID)
+			texts[o.ID] = o.Text
 		}
-		require.Equal(t, run(a, o), run(b, o), "step %d: %+v", half+i, o.id)
+		require.Equal(t, run(a, o), run(b, o), "step %d: %+v", half+i, o.ID)
 		if i%50 == 0 {
 			same(half + i)
 		}
@@ -175,24 +166,7 @@ func TestSnapshotDamage(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	d, err := New(cfg)
 	require.NoError(t, err)
-	check := func(bad []byte, what string) {
-		_, err := d.ReadFrom(bytes.NewReader(bad))
-		require.ErrorIs(t, err, detector.ErrSnapshot, what)
-		require.Zero(t, d.Len(), what)
-	}
-	for n := range len(snap) {
-		check(snap[:n], fmt.Sprintf("truncated to %d bytes", n))
-	}
-	check(append(bytes.Clone(snap), 0), "a byte after the trailer")
-	for i := range snap {
-		for _, x := range []byte{0x01, 0x80, 0xff} {
-			bad := bytes.Clone(snap)
-			bad[i] ^= x
-			check(bad, fmt.Sprintf("byte %d ^ %#x", i, x))
-		}
-	}
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.NoError(t, err)
+	reliabilitytest.Damage(t, d, snap, nil)
 	assert.Equal(t, len(smallDocs), d.Len())
 }
 
@@ -254,10 +228,7 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 	} {
 		d, err := New(other)
 		require.NoError(t, err)
-		_, err = d.ReadFrom(bytes.NewReader(snap))
-		require.ErrorIs(t, err, detector.ErrSnapshot, field)
-		assert.Contains(t, err.Error(), "Config."+field, "the error names the field")
-		assert.Zero(t, d.Len())
+		reliabilitytest.Mismatch(t, d, snap, field)
 	}
 	loadSnap(t, cfg, snap)
 }
@@ -268,18 +239,8 @@ func TestReadFromState(t *testing.T) {
 	require.NoError(t, err)
 	_, err = d.Add(detector.Doc{ID: "x", Text: smallStory})
 	require.NoError(t, err)
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrSnapshot, "into a detector that is not empty")
-	assert.Equal(t, 1, d.Len())
-	require.NoError(t, d.Close())
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.WriteTo(&bytes.Buffer{})
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.Query(detector.Doc{Text: smallStory})
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.Copies("x")
-	require.ErrorIs(t, err, detector.ErrClosed)
+	reliabilitytest.NotEmpty(t, d, snap)
+	reliabilitytest.Closed(t, d, snap, smallStory, "x")
 }
 
 func FuzzReadFrom(f *testing.F) {
@@ -305,40 +266,27 @@ func FuzzReadFrom(f *testing.F) {
 		for _, c := range []Config{cfg, {}, {Method: DSC, SuperShingle: 2}} {
 			d, err := New(c)
 			require.NoError(t, err)
-			if _, err := d.ReadFrom(bytes.NewReader(raw)); err != nil {
-				require.ErrorIs(t, err, detector.ErrSnapshot)
-				require.Zero(t, d.Len(), "a rejected snapshot leaves the detector empty")
-			} else {
-				require.Equal(t, raw, encodeSnap(t, d), "an accepted snapshot re-encodes to the same bytes")
+			if reliabilitytest.Read(t, d, raw, nil) == nil {
 				_, err = d.Add(detector.Doc{ID: "fuzz-new", Text: smallStory})
 				require.NoError(t, err)
 			}
 			// The sections alone, framed correctly.
-			var framed bytes.Buffer
-			w := snapshot.NewWriter(&framed, d.header())
-			w.Section("groups", groups)
-			w.Section("empty", empty)
 			ix, derr := d.decode(groups, empty)
-			count := uint64(0)
+			count := 0
 			if derr != nil {
 				require.ErrorIs(t, derr, detector.ErrSnapshot)
 			} else {
-				count = uint64(ix.docs.Len())
+				count = ix.docs.Len()
 			}
-			_, err = w.Finish(count)
-			require.NoError(t, err)
+			framed := reliabilitytest.Frame(t, d.header(), []string{"groups", "empty"}, [][]byte{groups, empty}, count)
 			e, err := New(c)
 			require.NoError(t, err)
-			if _, err := e.ReadFrom(bytes.NewReader(framed.Bytes())); err == nil {
+			if reliabilitytest.Read(t, e, framed, nil) == nil {
 				require.NoError(t, derr)
-				require.Equal(t, framed.Bytes(), encodeSnap(t, e), "accepted sections re-encode to the same bytes")
 				_, err = e.Add(detector.Doc{ID: "fuzz-new", Text: smallStory})
 				require.NoError(t, err)
 				_, err = e.Query(detector.Doc{Text: smallStory})
 				require.NoError(t, err)
-			} else {
-				require.ErrorIs(t, err, detector.ErrSnapshot)
-				require.Zero(t, e.Len())
 			}
 		}
 	})

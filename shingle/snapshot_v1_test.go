@@ -2,7 +2,6 @@ package shingle_test
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/shingle"
 )
 
@@ -47,14 +47,7 @@ func TestSnapshotV1(t *testing.T) {
 		require.NoError(t, err)
 		sizes = append(sizes, int(n))
 	}
-	path := filepath.Join("testdata", "v1.snapshot")
-	if *update {
-		require.NoError(t, os.WriteFile(path, all.Bytes(), 0o644))
-		t.Logf("wrote %s (%d bytes)", path, all.Len())
-	}
-	stored, err := os.ReadFile(path)
-	require.NoError(t, err)
-	require.Equal(t, stored, all.Bytes(), "the encoding of the same documents has changed")
+	stored := reliabilitytest.Golden(t, filepath.Join("testdata", "v1.snapshot"), all.Bytes(), *update)
 
 	off := 0
 	for i, cfg := range v1Configs {

@@ -529,7 +529,7 @@ func (x *spotIndex) search(asig, acnt []uint32, a int, arescued bool, self uint3
 				s = jaccardP(asig, acnt, bd.sigs, bd.cnt, a, fb, tau, p, arescued, brescued)
 			}
 			if s >= tau && (s == 1 || evidence.Enough(s/(1+s)*float64(a+fb), float64(min(a, fb)), float64(x.cfg.MinOverlap))) {
-				dst = append(dst, hit{b, s})
+				dst = append(dst, hit{Group: b, Score: s})
 			}
 		}
 		delta += int(acnt[i])

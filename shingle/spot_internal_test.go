@@ -177,7 +177,7 @@ func TestSpotPruningNeverDrops(t *testing.T) {
 			for self := range live {
 				got := map[uint32]float64{}
 				for _, h := range x.similar(self, len(x.docs), nil, &spotQuery{}) {
-					got[h.idx] = h.score
+					got[h.Group] = h.Score
 				}
 				require.Equal(t, len(want[self]), len(got), "trial %d %s τ=%v doc %d: similar = %v, exhaustive = %v", trial, when, cfg.Threshold, self, got, want[self])
 				for o, s := range want[self] {
@@ -267,7 +267,7 @@ func TestSpotReleaseBreakBug(t *testing.T) {
 	x.insert(2, ah, ac)
 	got := x.similar(2, 3, nil, &spotQuery{})
 	require.Len(t, got, 2, "similar(A) = %v", got)
-	assert.InDelta(t, 0.92, got[0].score, 1e-12)
+	assert.InDelta(t, 0.92, got[0].Score, 1e-12)
 	// The release's bound, δ + Δ > (1−τ)|A|, breaks off here and loses B.
 	delta, dA, dB := 8.0, 100.0, 92.0
 	assert.Greater(t, delta+dA-dB, (1-0.85)*dA, "the case must trigger the release's break")

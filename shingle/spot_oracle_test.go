@@ -324,7 +324,7 @@ func (x *oldSpotIndex) similar(self uint32, ndocs int, dst []hit) []hit {
 			}
 			s := jaccard(asig, acnt, x.vsig[b], x.vcnt[b], a, fb, tau, nil, false, false)
 			if s >= tau && (s == 1 || evidence.Enough(s/(1+s)*float64(a+fb), float64(min(a, fb)), float64(x.cfg.MinOverlap))) {
-				dst = append(dst, hit{b, s})
+				dst = append(dst, hit{Group: b, Score: s})
 			}
 		}
 		delta += int(acnt[i])
@@ -350,8 +350,8 @@ func compareWithOracle(t *testing.T, cfg Config, texts []string, every int, noRe
 		for i := range live {
 			got := x.similar(i, len(texts), nil, &spotQuery{})
 			want := o.similar(i, len(texts), nil)
-			slices.SortFunc(got, func(a, b hit) int { return cmp.Compare(a.idx, b.idx) })
-			slices.SortFunc(want, func(a, b hit) int { return cmp.Compare(a.idx, b.idx) })
+			slices.SortFunc(got, func(a, b hit) int { return cmp.Compare(a.Group, b.Group) })
+			slices.SortFunc(want, func(a, b hit) int { return cmp.Compare(a.Group, b.Group) })
 			docs++
 			if !slices.Equal(got, want) {
 				differ++

@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -86,43 +86,13 @@ func capped(ms []detector.Match, n int) []detector.Match {
 }
 
 // op is one step of a stream: an Add (text set) or a Remove.
-type op struct {
-	id, text string
-	remove   bool
-}
+type op = reliabilitytest.Op
 
 // floodStream interleaves the texts with floods of exact copies (and of
 // copies in capitals, which case folding makes exact), and removes random
 // live documents, representatives of groups included.
 func floodStream(texts []string, seed uint64, copies int) []op {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	var ops []op
-	var live []string
-	n := 0
-	add := func(text string) {
-		id := "d" + strconv.Itoa(n)
-		n++
-		ops = append(ops, op{id: id, text: text})
-		live = append(live, id)
-	}
-	for i, text := range texts {
-		add(text)
-		if i%7 == 0 {
-			for range rng.IntN(copies) + 1 {
-				if rng.IntN(4) == 0 {
-					add(strings.ToUpper(text))
-				} else {
-					add(texts[rng.IntN(i+1)])
-				}
-			}
-		}
-		if len(live) > 0 && rng.IntN(3) == 0 {
-			k := rng.IntN(len(live))
-			ops = append(ops, op{id: live[k], remove: true})
-			live = slices.Delete(live, k, k+1)
-		}
-	}
-	return ops
+	return reliabilitytest.FloodStream(texts, seed, 1, 7, copies, strings.ToUpper)
 }
 
 // build is a Detector constructor under test.
@@ -185,19 +155,19 @@ func checkAgainstReference(t *testing.T, d *Detector, ops []op) {
 	var ids []string
 	rng := rand.New(rand.NewPCG(9, 9))
 	for step, o := range ops {
-		if o.remove {
-			require.NoError(t, d.Remove(o.id))
-			delete(ref.live, o.id)
-			delete(texts, o.id)
-			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.id })
+		if o.Remove {
+			require.NoError(t, d.Remove(o.ID))
+			delete(ref.live, o.ID)
+			delete(texts, o.ID)
+			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.ID })
 		} else {
-			got, err := d.Add(detector.Doc{ID: o.id, Text: o.text})
+			got, err := d.Add(detector.Doc{ID: o.ID, Text: o.Text})
 			require.NoError(t, err)
-			s := keyOf(t, d, o.id)
-			require.Equal(t, capped(ref.matches(s, o.id), limit), got, "step %d: Add(%s)", step, o.id)
-			ref.live[o.id] = s
-			texts[o.id] = o.text
-			ids = append(ids, o.id)
+			s := keyOf(t, d, o.ID)
+			require.Equal(t, capped(ref.matches(s, o.ID), limit), got, "step %d: Add(%s)", step, o.ID)
+			ref.live[o.ID] = s
+			texts[o.ID] = o.Text
+			ids = append(ids, o.ID)
 		}
 		if step%10 == 0 && len(ids) > 0 {
 			id := ids[rng.IntN(len(ids))]
@@ -295,10 +265,8 @@ func TestFloodCostFlat(t *testing.T) {
 			}
 			st := d.st
 			assert.Equal(t, 1, st.index.Len(), "one index entry for the copies")
-			assert.Len(t, st.heaps, 1, "one group")
-			for _, h := range st.heaps {
-				assert.Len(t, h, 2000)
-			}
+			assert.Equal(t, 1, st.gs.Len(), "one group")
+			assert.Equal(t, 2000, st.gs.Held(), "one heap holds every copy")
 			for _, l := range st.exact {
 				assert.Len(t, l, 1, "digest lists hold the group once")
 			}
@@ -326,8 +294,8 @@ func TestFloodCostFlat(t *testing.T) {
 			assert.Zero(t, d.Len())
 			assert.Zero(t, st.index.Len())
 			assert.Empty(t, st.exact)
-			assert.Empty(t, st.heaps)
-			assert.Empty(t, st.pos)
+			assert.Zero(t, st.gs.Len(), "no group heap is left")
+			assert.Zero(t, st.gs.Held(), "no member position is left")
 			if d.turns != nil {
 				assert.Zero(t, d.turns.Table().IDF().N(), "the copies are uncounted")
 			}

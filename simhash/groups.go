@@ -1,15 +1,13 @@
 package simhash
 
 import (
-	"cmp"
-	"maps"
 	"math"
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/matches"
 	"github.com/seed-9ef9c1df/neardup/internal/postings"
 )
 
@@ -27,8 +25,9 @@ const noDoc = math.MaxUint32
 // no digest list grows. A group of one is its own representative and costs
 // nothing beyond the per-document arrays, which every member keeps (a
 // member finds its group by looking its own fingerprint and digest up).
-// The members of a larger group are a binary min-heap by ID in heaps, so
-// that the k smallest IDs are read in O(k log k) however large the group.
+// The members of a larger group are a binary min-heap by ID in gs, keyed
+// by the representative, so that the k smallest IDs are read in
+// O(k log k) however large the group.
 type state struct {
 	docs   *docset.Set
 	index  *Index                    // group representatives with a fingerprint
@@ -44,12 +43,7 @@ type state struct {
 	handle []int32  // the document's handle in the Detector's own table
 	packed []string // own table only: its distinct terms, packed (shared with the table and its copies)
 
-	heaps map[uint32][]uint32 // representative → all members, a heap by ID (groups of two or more)
-	pos   map[uint32]uint32   // members of those groups → position in the heap
-
-	// The most keys heaps and pos have held since they were last rebuilt:
-	// Go maps keep their buckets when keys are deleted.
-	heapsPeak, posPeak int
+	gs copyheap.Groups // representative → the members of groups of two or more
 }
 
 func newState(cfg Config, online, own bool) (*state, error) {
@@ -57,14 +51,14 @@ func newState(cfg Config, online, own bool) (*state, error) {
 	if err != nil {
 		return nil, err
 	}
+	docs := docset.New("simhash", cfg.MaxTextBytes)
 	return &state{
-		docs:   docset.New("simhash", cfg.MaxTextBytes),
+		docs:   docs,
 		index:  ix,
 		exact:  make(map[hashx.Digest][]uint32),
 		online: online,
 		own:    own,
-		heaps:  make(map[uint32][]uint32),
-		pos:    make(map[uint32]uint32),
+		gs:     copyheap.New(docs),
 	}, nil
 }
 
@@ -131,7 +125,7 @@ func (st *state) insert(idx uint32, fp uint64, has bool, dig hashx.Digest, hasDi
 		return // no terms: no group, matches nothing
 	}
 	if r, ok := st.find(fp, has, dig); ok {
-		st.join(r, idx)
+		st.gs.Join(r, r, idx) // O(log c) for c members
 		return
 	}
 	if has {
@@ -140,20 +134,6 @@ func (st *state) insert(idx uint32, fp uint64, has bool, dig hashx.Digest, hasDi
 	if st.byDigest(has) {
 		st.exact[dig] = append(st.exact[dig], idx)
 	}
-}
-
-// join adds idx to the group of representative r: O(log c) for c members.
-func (st *state) join(r, idx uint32) {
-	h, ok := st.heaps[r]
-	if !ok {
-		h = []uint32{r}
-		st.pos[r] = 0
-	}
-	h = append(h, idx)
-	st.up(h, len(h)-1)
-	st.heaps[r] = h
-	st.heapsPeak = max(st.heapsPeak, len(st.heaps))
-	st.posPeak = max(st.posPeak, len(st.pos))
 }
 
 // remove forgets the live document idx and returns its handle in the own
@@ -175,8 +155,7 @@ func (st *state) remove(idx uint32) int32 {
 func (st *state) leave(idx uint32) {
 	fp, has, dig := st.fps[idx], st.has[idx], st.digest[idx]
 	r := st.groupOf(idx)
-	hp, ok := st.heaps[r]
-	if !ok { // a group of one
+	if st.gs.Size(r) == 1 {
 		if has {
 			// The representative is in the Index exactly while its group
 			// is live (TestIndexInStep).
@@ -187,180 +166,24 @@ func (st *state) leave(idx uint32) {
 		}
 		return
 	}
-	i := int(st.pos[idx])
-	delete(st.pos, idx)
-	last := len(hp) - 1
-	if i != last {
-		hp[i] = hp[last]
-	}
-	hp = hp[:last]
-	if i < len(hp) {
-		st.down(hp, i)
-		st.up(hp, i)
-	}
-	nr := r
-	if idx == r {
-		// The representative leaves: the heap's root stands for the group.
-		nr = hp[0]
-		if has {
-			st.index.Remove(r, fp)
-			st.index.Add(nr, fp)
-		}
-		if st.byDigest(has) {
-			l := st.exact[dig]
-			l[slices.Index(l, r)] = nr
-		}
-		delete(st.heaps, r)
-	}
-	if len(hp) == 1 {
-		delete(st.heaps, nr)
-		delete(st.pos, hp[0])
-		st.heaps = shrink(st.heaps, &st.heapsPeak)
-		st.pos = shrink(st.pos, &st.posPeak)
+	rest, alone := st.gs.Leave(r, idx)
+	if idx != r {
 		return
 	}
-	if cap(hp) > 64 && len(hp) < cap(hp)/4 {
-		hp = slices.Clone(hp) // the end of a flood gives its memory back
+	// The representative leaves: the member with the smallest ID stands
+	// for the group.
+	nr := st.gs.Min(r, rest)
+	if has {
+		st.index.Remove(r, fp)
+		st.index.Add(nr, fp)
 	}
-	st.heaps[nr] = hp
-}
-
-// less orders documents by ID.
-func (st *state) less(a, b uint32) bool { return st.docs.ID(a) < st.docs.ID(b) }
-
-// up moves h[i] towards the root while it is smaller than its parent,
-// keeping the positions.
-func (st *state) up(h []uint32, i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !st.less(h[i], h[p]) {
-			break
-		}
-		h[i], h[p] = h[p], h[i]
-		st.pos[h[i]] = uint32(i)
-		i = p
+	if st.byDigest(has) {
+		l := st.exact[dig]
+		l[slices.Index(l, r)] = nr
 	}
-	st.pos[h[i]] = uint32(i)
-}
-
-// down moves h[i] away from the root while a child is smaller.
-func (st *state) down(h []uint32, i int) {
-	for {
-		c := 2*i + 1
-		if c >= len(h) {
-			break
-		}
-		if r := c + 1; r < len(h) && st.less(h[r], h[c]) {
-			c = r
-		}
-		if !st.less(h[c], h[i]) {
-			break
-		}
-		h[i], h[c] = h[c], h[i]
-		st.pos[h[i]] = uint32(i)
-		i = c
+	if !alone {
+		st.gs.Rekey(r, nr)
 	}
-	st.pos[h[i]] = uint32(i)
-}
-
-// size returns the members of the group of representative r.
-func (st *state) size(r uint32) int {
-	if h, ok := st.heaps[r]; ok {
-		return len(h)
-	}
-	return 1
-}
-
-// members appends the members of the group of representative r, unordered.
-func (st *state) members(dst []uint32, r uint32) []uint32 {
-	if h, ok := st.heaps[r]; ok {
-		return append(dst, h...)
-	}
-	return append(dst, r)
-}
-
-// smallest appends a Match of the given score for each of the n members
-// with the smallest IDs of the group of representative r, skip left out.
-// It walks the heap from its root with a frontier of the positions whose
-// parents were taken: O(n log n), whatever the group's size.
-func (st *state) smallest(dst []detector.Match, r uint32, n int, skip uint32, score float64) []detector.Match {
-	h, ok := st.heaps[r]
-	if !ok {
-		if r != skip && n > 0 {
-			dst = append(dst, detector.Match{ID: st.docs.ID(r), Score: score})
-		}
-		return dst
-	}
-	if n >= len(h) {
-		for _, o := range h {
-			if o != skip {
-				dst = append(dst, detector.Match{ID: st.docs.ID(o), Score: score})
-			}
-		}
-		return dst
-	}
-	front := frontier{st: st, h: h}
-	front.push(0)
-	for taken := 0; taken < n && len(front.at) > 0; {
-		p := front.pop()
-		if h[p] != skip {
-			dst = append(dst, detector.Match{ID: st.docs.ID(h[p]), Score: score})
-			taken++
-		}
-		for c := 2*p + 1; c <= 2*p+2 && c < len(h); c++ {
-			front.push(c)
-		}
-	}
-	return dst
-}
-
-// frontier is a min-heap of positions of the heap h, by the ID there.
-type frontier struct {
-	st *state
-	h  []uint32
-	at []int
-}
-
-func (f *frontier) less(i, j int) bool { return f.st.less(f.h[f.at[i]], f.h[f.at[j]]) }
-
-func (f *frontier) push(p int) {
-	f.at = append(f.at, p)
-	for i := len(f.at) - 1; i > 0; {
-		q := (i - 1) / 2
-		if !f.less(i, q) {
-			break
-		}
-		f.at[i], f.at[q] = f.at[q], f.at[i]
-		i = q
-	}
-}
-
-func (f *frontier) pop() int {
-	top := f.at[0]
-	last := len(f.at) - 1
-	f.at[0] = f.at[last]
-	f.at = f.at[:last]
-	for i := 0; ; {
-		c := 2*i + 1
-		if c >= len(f.at) {
-			break
-		}
-		if r := c + 1; r < len(f.at) && f.less(r, c) {
-			c = r
-		}
-		if !f.less(c, i) {
-			break
-		}
-		f.at[i], f.at[c] = f.at[c], f.at[i]
-		i = c
-	}
-	return top
-}
-
-// candidate is a live group related to a document, with its score.
-type candidate struct {
-	rep   uint32
-	score float64
 }
 
 // matches returns the live documents other than skip related to a
@@ -370,7 +193,7 @@ type candidate struct {
 // each score every group gives at most as many of its smallest IDs as
 // places remain, so a group of c copies costs time in the cap, not in c.
 func (st *state) matches(fp uint64, has bool, dig hashx.Digest, hasDig bool, skip uint32, limit int) []detector.Match {
-	var cands []candidate
+	var cands []copyheap.Candidate
 	var seen map[uint32]bool
 	if hasDig {
 		for _, r := range st.exact[dig] {
@@ -378,38 +201,17 @@ func (st *state) matches(fp uint64, has bool, dig hashx.Digest, hasDig bool, ski
 				seen = map[uint32]bool{}
 			}
 			seen[r] = true
-			cands = append(cands, candidate{r, 1})
+			cands = append(cands, copyheap.Candidate{Group: r, Score: 1})
 		}
 	}
 	if has {
 		for _, n := range st.index.Query(fp, nil) {
 			if !seen[n.ID] {
-				cands = append(cands, candidate{n.ID, 1 - float64(n.Distance)/64})
+				cands = append(cands, copyheap.Candidate{Group: n.ID, Score: 1 - float64(n.Distance)/64})
 			}
 		}
 	}
-	slices.SortStableFunc(cands, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
-	skipRep := uint32(noDoc)
-	if skip != noDoc && st.hasDig[skip] {
-		skipRep = st.groupOf(skip)
-	}
-	var out []detector.Match
-	for i := 0; i < len(cands) && len(out) < limit; {
-		j := i
-		for j < len(cands) && cands[j].score == cands[i].score {
-			j++
-		}
-		room := limit - len(out)
-		for _, c := range cands[i:j] {
-			n := room
-			if c.rep == skipRep && n < st.size(c.rep) {
-				n++ // skip takes no place
-			}
-			out = st.smallest(out, c.rep, n, skip, c.score)
-		}
-		i = j
-	}
-	return matches.Top(out, limit)
+	return st.gs.Collect(cands, itself, skip, limit)
 }
 
 // copies returns the IDs of the live documents with the same terms as the
@@ -428,7 +230,7 @@ func (st *state) copies(idx uint32) []string {
 	}
 	var all []uint32
 	for _, r := range reps {
-		all = st.members(all, r)
+		all = st.gs.AppendMembers(all, r, r)
 	}
 	out := make([]string, 0, len(all))
 	for _, o := range all {
@@ -440,18 +242,5 @@ func (st *state) copies(idx uint32) []string {
 	return out
 }
 
-// minShrink is the least peak size at which a map is rebuilt.
-const minShrink = 1024
-
-// shrink returns m rebuilt at its size when it holds under a quarter of
-// its peak keys, resetting the peak; otherwise m. A rebuild copies at most
-// a third of the keys deleted since the last, O(1) amortised per deletion.
-func shrink[K comparable, V any](m map[K]V, peak *int) map[K]V {
-	if *peak < minShrink || len(m) >= *peak/4 {
-		return m
-	}
-	*peak = len(m)
-	out := make(map[K]V, len(m))
-	maps.Copy(out, m)
-	return out
-}
+// itself is the member of a group of one: its representative.
+func itself(r uint32) uint32 { return r }

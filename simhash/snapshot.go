@@ -95,13 +95,8 @@ func (d *Detector) encode() (groups, bare []byte, n int, err error) {
 			loose = append(loose, st.docs.ID(idx))
 			continue
 		}
-		_, member := st.pos[idx]
-		h, rep := st.heaps[idx]
-		switch {
-		case rep:
-			reps = append(reps, entry{idx, st.docs.ID(h[0])})
-		case !member:
-			reps = append(reps, entry{idx, st.docs.ID(idx)})
+		if st.groupOf(idx) == idx { // each group is listed once
+			reps = append(reps, entry{idx, st.docs.ID(st.gs.Min(idx, idx))})
 		}
 	}
 	slices.SortFunc(reps, func(a, b entry) int { return cmp.Compare(a.first, b.first) })
@@ -122,7 +117,7 @@ func (d *Detector) encode() (groups, bare []byte, n int, err error) {
 			encStrings(&e, terms)
 		}
 		ids = ids[:0]
-		for _, o := range st.members(nil, r.rep) {
+		for _, o := range st.gs.AppendMembers(nil, r.rep, r.rep) {
 			ids = append(ids, st.docs.ID(o))
 		}
 		slices.Sort(ids)

@@ -3,10 +3,8 @@ package simhash
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,95 +12,32 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
-// apply runs ops on d and returns the answers: each Add's matches.
-func apply(t *testing.T, d *Detector, ops []op) [][]detector.Match {
-	t.Helper()
-	out := make([][]detector.Match, len(ops))
-	for i, o := range ops {
-		if o.remove {
-			require.NoError(t, d.Remove(o.id))
-			continue
-		}
-		ms, err := d.Add(detector.Doc{ID: o.id, Text: o.text})
-		require.NoError(t, err)
-		out[i] = ms
-	}
-	return out
-}
+func encode(t testing.TB, d *Detector) []byte { return reliabilitytest.Encode(t, d) }
 
-func encode(t testing.TB, d *Detector) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	n, err := d.WriteTo(&b)
-	require.NoError(t, err)
-	require.Equal(t, int64(b.Len()), n)
-	return b.Bytes()
-}
+func load(t testing.TB, d *Detector, snap []byte) *Detector { return reliabilitytest.Load(t, d, snap) }
 
-func load(t testing.TB, d *Detector, snap []byte) *Detector {
-	t.Helper()
-	n, err := d.ReadFrom(bytes.NewReader(snap))
-	require.NoError(t, err)
-	require.Equal(t, int64(len(snap)), n)
-	return d
-}
-
-// roundTrip snapshots a detector after the first part of ops, loads the
-// snapshot into a new one, and requires both to give the same answers to
-// the rest of ops (the online table included: every later fingerprint
-// depends on it), the same Containers, Copies, Fingerprint and Query of
-// every live document, and byte-identical snapshots at both points. It
-// returns the first snapshot.
+// roundTrip runs [reliabilitytest.RoundTrip] (the same answers to the rest
+// of ops after a load, the same Containers, Copies and Query of every live
+// document, byte-identical snapshots) and requires besides the same
+// Fingerprint of every live document and the same online table (every
+// later fingerprint depends on it). It returns the first snapshot.
 func roundTrip(t *testing.T, mk func() *Detector, ops []op) []byte {
-	cut := len(ops) * 2 / 3
-	a := mk()
-	apply(t, a, ops[:cut])
-	snap := encode(t, a)
-	b := load(t, mk(), snap)
-	require.Equal(t, a.Len(), b.Len())
-	require.Equal(t, snap, encode(t, b), "re-encoding a loaded snapshot")
-	if a.turns != nil {
-		require.Equal(t, a.IDF().Fingerprint(), b.IDF().Fingerprint(), "the online table is restored")
-	}
-	require.Equal(t, apply(t, a, ops[cut:]), apply(t, b, ops[cut:]), "answers after the load")
-	require.Equal(t, encode(t, a), encode(t, b))
-	live := map[string]bool{}
-	texts := map[string]string{}
-	for _, o := range ops {
-		live[o.id] = !o.remove
-		if !o.remove {
-			texts[o.id] = o.text
+	tableAt := -1 // the Len at which the tables were last compared
+	_, _, snap := reliabilitytest.RoundTrip(t, mk, ops, func(a, b *Detector, id, _ string) {
+		if a.turns != nil && a.Len() != tableAt {
+			tableAt = a.Len()
+			require.Equal(t, a.IDF().Fingerprint(), b.IDF().Fingerprint(), "the online table is restored")
 		}
-	}
-	for id, ok := range live {
-		if !ok {
-			continue
-		}
-		ca, err := a.Containers(id)
-		require.NoError(t, err)
-		cb, err := b.Containers(id)
-		require.NoError(t, err)
-		require.Equal(t, ca, cb, "Containers(%s)", id)
-		pa, err := a.Copies(id)
-		require.NoError(t, err)
-		pb, err := b.Copies(id)
-		require.NoError(t, err)
-		require.Equal(t, pa, pb, "Copies(%s)", id)
-		qa, err := a.Query(detector.Doc{Text: texts[id]})
-		require.NoError(t, err)
-		qb, err := b.Query(detector.Doc{Text: texts[id]})
-		require.NoError(t, err)
-		require.Equal(t, qa, qb, "Query of %s's text", id)
 		fa, ha, err := a.Fingerprint(id)
 		require.NoError(t, err)
 		fb, hb, err := b.Fingerprint(id)
 		require.NoError(t, err)
 		require.Equal(t, []any{fa, ha}, []any{fb, hb}, "Fingerprint(%s)", id)
-	}
+	})
 	return snap
 }
 
@@ -170,24 +105,7 @@ func TestSnapshotDamage(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	d, err := New(cfg)
 	require.NoError(t, err)
-	check := func(bad []byte, what string) {
-		_, err := d.ReadFrom(bytes.NewReader(bad))
-		require.ErrorIs(t, err, detector.ErrSnapshot, what)
-		require.Zero(t, d.Len(), what)
-		require.Zero(t, d.IDF().N(), what)
-	}
-	for n := range len(snap) {
-		check(snap[:n], fmt.Sprintf("truncated to %d bytes", n))
-	}
-	check(append(bytes.Clone(snap), 0), "a byte after the trailer")
-	for i := range snap {
-		for _, x := range []byte{0x01, 0x80, 0xff} {
-			bad := bytes.Clone(snap)
-			bad[i] ^= x
-			check(bad, fmt.Sprintf("byte %d ^ %#x", i, x))
-		}
-	}
-	load(t, d, snap)
+	reliabilitytest.Damage(t, d, snap, func(what string) { require.Zero(t, d.IDF().N(), what) })
 	assert.Equal(t, 6, d.Len())
 	assert.Equal(t, int64(5), d.IDF().N(), "the documents with terms are counted")
 }
@@ -201,10 +119,7 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 	} {
 		d, err := New(other)
 		require.NoError(t, err)
-		_, err = d.ReadFrom(bytes.NewReader(snap))
-		require.ErrorIs(t, err, detector.ErrSnapshot, field)
-		assert.Contains(t, err.Error(), "Config."+field, "the error names the field")
-		assert.Zero(t, d.Len())
+		reliabilitytest.Mismatch(t, d, snap, field)
 	}
 	d, err := New(cfg)
 	require.NoError(t, err)
@@ -254,15 +169,9 @@ func TestReadFromState(t *testing.T) {
 	require.NoError(t, err)
 	_, err = d.Add(detector.Doc{ID: "x", Text: "The bank raised its rate again on Monday, by a quarter point."})
 	require.NoError(t, err)
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrSnapshot, "into a detector that is not empty")
-	assert.Equal(t, 1, d.Len())
+	reliabilitytest.NotEmpty(t, d, snap)
 	assert.Equal(t, int64(1), d.IDF().N())
-	require.NoError(t, d.Close())
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.WriteTo(&bytes.Buffer{})
-	require.ErrorIs(t, err, detector.ErrClosed)
+	reliabilitytest.Closed(t, d, snap, "The bank raised its rate again on Monday, by a quarter point.", "x")
 }
 
 // TestSnapshotV1 reads the checked-in snapshot of layout version 1 and
@@ -271,16 +180,8 @@ func TestReadFromState(t *testing.T) {
 // TestSnapshotV1 -args -update rewrites it (the header holds the effective
 // Config, so a change of a default rewrites it too).
 func TestSnapshotV1(t *testing.T) {
-	path := filepath.Join("testdata", "v1.snapshot")
 	cfg, snap := smallSnapshot(t)
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, snap, 0o644))
-		t.Logf("wrote %s (%d bytes)", path, len(snap))
-	}
-	stored, err := os.ReadFile(path)
-	require.NoError(t, err)
-	require.Equal(t, stored, snap, "the encoding of the same documents has changed: a new layout needs a new KindVersion")
+	stored := reliabilitytest.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
 	d, err := New(cfg)
 	require.NoError(t, err)
 	load(t, d, stored)
@@ -318,13 +219,11 @@ func FuzzReadFrom(f *testing.F) {
 		read := func(in []byte) error {
 			d, err := New(cfg)
 			require.NoError(t, err)
-			if _, err := d.ReadFrom(bytes.NewReader(in)); err != nil {
-				require.ErrorIs(t, err, detector.ErrSnapshot)
-				require.Zero(t, d.Len(), "a rejected snapshot leaves the detector empty")
-				require.Zero(t, d.IDF().N(), "and its table")
+			if err := reliabilitytest.Read(t, d, in, func(d *Detector) {
+				require.Zero(t, d.IDF().N(), "a rejected snapshot leaves the table empty")
+			}); err != nil {
 				return err
 			}
-			require.Equal(t, in, encode(t, d), "an accepted snapshot re-encodes to the same bytes")
 			_, err = d.Add(detector.Doc{ID: "fuzz-new", Text: "The central bank raised its benchmark interest rate."})
 			require.NoError(t, err)
 			for _, id := range []string{"a", "b"} {
@@ -346,13 +245,7 @@ func FuzzReadFrom(f *testing.F) {
 		} else {
 			count = st.docs.Len()
 		}
-		var framed bytes.Buffer
-		w := snapshot.NewWriter(&framed, d.header())
-		w.Section("groups", groups)
-		w.Section("bare", bare)
-		_, err = w.Finish(uint64(count))
-		require.NoError(t, err)
-		err = read(framed.Bytes())
+		err = read(reliabilitytest.Frame(t, d.header(), []string{"groups", "bare"}, [][]byte{groups, bare}, count))
 		require.Equal(t, derr == nil, err == nil, "ReadFrom accepts exactly the payloads decode accepts")
 	})
 }
@@ -365,32 +258,12 @@ func TestConcurrentSnapshot(t *testing.T) {
 	texts := synthTexts(60)
 	d, err := New(Config{Language: "en"})
 	require.NoError(t, err)
-	var wg sync.WaitGroup
-	for g := range 2 {
-		wg.Go(func() {
-			for i, text := range texts {
-				id := fmt.Sprintf("g%d-%d", g, i)
-				if _, err := d.Add(detector.Doc{ID: id, Text: text}); err != nil {
-					t.Error(err)
-					return
-				}
-				if i%3 == 0 {
-					if err := d.Remove(id); err != nil {
-						t.Error(err)
-						return
-					}
-				}
-			}
-		})
-	}
-	for range 10 {
-		var b bytes.Buffer
-		_, err := d.WriteTo(&b)
-		require.NoError(t, err)
+	fresh := func() *Detector {
 		e, err := New(Config{Language: "en"})
 		require.NoError(t, err)
-		load(t, e, b.Bytes())
-		require.Equal(t, b.Bytes(), encode(t, e))
+		return e
+	}
+	reliabilitytest.ConcurrentSnapshot(t, d, texts, fresh, func(e *Detector) {
 		// The restored table counts the restored documents with terms.
 		var n int64
 		for i := range e.st.hasDig {
@@ -399,8 +272,7 @@ func TestConcurrentSnapshot(t *testing.T) {
 			}
 		}
 		require.Equal(t, n, e.IDF().N())
-	}
-	wg.Wait()
+	})
 	e, err := New(Config{Language: "en"})
 	require.NoError(t, err)
 	load(t, e, encode(t, d))

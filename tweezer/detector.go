@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 )
 
@@ -197,8 +198,7 @@ func (d *Detector) Copies(id string) ([]string, error) {
 	if g == noGroup {
 		return []string{}, nil
 	}
-	out := d.ix.sortedIDs(d.ix.members(nil, g))
-	return slices.DeleteFunc(out, func(s string) bool { return s == id }), nil
+	return d.ix.gs.IDs(g, d.ix.groups[g].first, idx), nil
 }
 
 // Cluster returns the Tweezer cluster of the live document id: the live
@@ -219,9 +219,9 @@ func (d *Detector) Cluster(id string) ([]string, error) {
 	}
 	var idxs []uint32
 	for _, o := range d.ix.digest[d.ix.groups[g].digest] {
-		idxs = d.ix.members(idxs, o)
+		idxs = d.ix.gs.AppendMembers(idxs, o, d.ix.groups[o].first)
 	}
-	return d.ix.sortedIDs(idxs), nil
+	return copyheap.SortedIDs(d.ix.docs, idxs, noDoc), nil
 }
 
 // Remove forgets the live document id and gives back the memory it took.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 )
 
 // refIndex is the detector as it was before exact copies were grouped: it
@@ -74,46 +74,13 @@ func capped(ms []detector.Match, n int) []detector.Match {
 }
 
 // op is one step of a stream: an Add (text set) or a Remove.
-type op struct {
-	id, text string
-	remove   bool
-}
+type op = reliabilitytest.Op
 
 // floodStream interleaves the texts with floods of exact copies and of
 // copies in lower case and capitals, and removes random live documents,
 // representatives of groups included.
 func floodStream(texts []string, seed uint64, copies int) []op {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	var ops []op
-	var live []string
-	n := 0
-	add := func(text string) {
-		id := "d" + strconv.Itoa(n)
-		n++
-		ops = append(ops, op{id: id, text: text})
-		live = append(live, id)
-	}
-	for i, text := range texts {
-		add(text)
-		if i%7 == 0 {
-			for range rng.IntN(copies) + 1 {
-				switch rng.IntN(4) {
-				case 0:
-					add(strings.ToLower(text))
-				case 1:
-					add(strings.ToUpper(text))
-				default:
-					add(texts[rng.IntN(i+1)])
-				}
-			}
-		}
-		if len(live) > 0 && rng.IntN(3) == 0 {
-			k := rng.IntN(len(live))
-			ops = append(ops, op{id: live[k], remove: true})
-			live = slices.Delete(live, k, k+1)
-		}
-	}
-	return ops
+	return reliabilitytest.FloodStream(texts, seed, 1, 7, copies, strings.ToLower, strings.ToUpper)
 }
 
 // checkAgainstReference runs ops through a Detector and the reference,
@@ -128,20 +95,20 @@ func checkAgainstReference(t *testing.T, cfg Config, ops []op) {
 	var ids []string
 	rng := rand.New(rand.NewPCG(9, 9))
 	for step, o := range ops {
-		if o.remove {
-			require.NoError(t, d.Remove(o.id))
-			delete(ref.live, o.id)
-			delete(texts, o.id)
-			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.id })
+		if o.Remove {
+			require.NoError(t, d.Remove(o.ID))
+			delete(ref.live, o.ID)
+			delete(texts, o.ID)
+			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.ID })
 		} else {
-			s := d.sign(o.text)
+			s := d.sign(o.Text)
 			want := capped(ref.matches(s, ""), limit)
-			got, err := d.Add(detector.Doc{ID: o.id, Text: o.text})
+			got, err := d.Add(detector.Doc{ID: o.ID, Text: o.Text})
 			require.NoError(t, err)
-			require.Equal(t, want, got, "step %d: Add(%s)", step, o.id)
-			ref.live[o.id] = s
-			texts[o.id] = o.text
-			ids = append(ids, o.id)
+			require.Equal(t, want, got, "step %d: Add(%s)", step, o.ID)
+			ref.live[o.ID] = s
+			texts[o.ID] = o.Text
+			ids = append(ids, o.ID)
 		}
 		if step%10 == 0 && len(ids) > 0 {
 			id := ids[rng.IntN(len(ids))]

@@ -73,9 +73,8 @@ func (d *Detector) encode() (groups, empty []byte, n int, err error) {
 		case !ix.docs.Live(uint32(idx)):
 		case g == noGroup:
 			bare = append(bare, ix.docs.ID(uint32(idx)))
-		case ix.pos[uint32(idx)] == 0:
-			// A group's smallest member (a group of one has no heap
-			// position, read as 0): each group is listed once.
+		case ix.gs.Min(g, ix.groups[g].first) == uint32(idx):
+			// A group's smallest member: each group is listed once.
 			live = append(live, entry{g, ix.docs.ID(uint32(idx))})
 		}
 	}
@@ -93,11 +92,7 @@ func (d *Detector) encode() (groups, empty []byte, n int, err error) {
 		for _, h := range g.hashes {
 			e.U64(h)
 		}
-		if h, ok := ix.heaps[l.g]; ok {
-			encIDs(&e, ix.sortedIDs(h))
-		} else {
-			encIDs(&e, []string{l.first})
-		}
+		encIDs(&e, ix.gs.IDs(l.g, g.first, noDoc))
 	}
 	groups = e.B
 	e = snapshot.Enc{}

@@ -2,11 +2,8 @@ package tweezer
 
 import (
 	"bytes"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,79 +11,30 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
-// apply runs ops on d and returns the answers: each Add's matches, or
-// the error of a Remove.
-func apply(t *testing.T, d *Detector, ops []op) [][]detector.Match {
-	t.Helper()
-	out := make([][]detector.Match, len(ops))
-	for i, o := range ops {
-		if o.remove {
-			require.NoError(t, d.Remove(o.id))
-			continue
-		}
-		ms, err := d.Add(detector.Doc{ID: o.id, Text: o.text})
-		require.NoError(t, err)
-		out[i] = ms
-	}
-	return out
-}
+func encode(t testing.TB, d *Detector) []byte { return reliabilitytest.Encode(t, d) }
 
-func encode(t testing.TB, d *Detector) []byte {
+func mustNew(t testing.TB, cfg Config) *Detector {
 	t.Helper()
-	var b bytes.Buffer
-	n, err := d.WriteTo(&b)
+	d, err := New(cfg)
 	require.NoError(t, err)
-	require.Equal(t, int64(b.Len()), n)
-	return b.Bytes()
+	return d
 }
 
 func load(t testing.TB, cfg Config, snap []byte) *Detector {
 	t.Helper()
-	d, err := New(cfg)
-	require.NoError(t, err)
-	n, err := d.ReadFrom(bytes.NewReader(snap))
-	require.NoError(t, err)
-	require.Equal(t, int64(len(snap)), n)
-	return d
+	return reliabilitytest.Load(t, mustNew(t, cfg), snap)
 }
 
-// roundTrip snapshots a detector after the first part of ops, loads the
-// snapshot into a new one, and requires both to give the same answers to
-// the rest of ops, the same Containers and Copies of every live document,
-// and byte-identical snapshots at both points.
+// roundTrip runs [reliabilitytest.RoundTrip]: a snapshot taken after the
+// first part of ops loads into a new detector that then answers the rest
+// of ops, Containers, Copies and Query alike, with byte-identical
+// snapshots at both points.
 func roundTrip(t *testing.T, cfg Config, ops []op) {
-	cut := len(ops) * 2 / 3
-	a, err := New(cfg)
-	require.NoError(t, err)
-	apply(t, a, ops[:cut])
-	snap := encode(t, a)
-	b := load(t, cfg, snap)
-	require.Equal(t, a.Len(), b.Len())
-	require.Equal(t, snap, encode(t, b), "re-encoding a loaded snapshot")
-	require.Equal(t, apply(t, a, ops[cut:]), apply(t, b, ops[cut:]), "answers after the load")
-	require.Equal(t, encode(t, a), encode(t, b))
-	live := map[string]bool{}
-	for _, o := range ops {
-		live[o.id] = !o.remove
-	}
-	for id, ok := range live {
-		if !ok {
-			continue
-		}
-		ca, err := a.Containers(id)
-		require.NoError(t, err)
-		cb, err := b.Containers(id)
-		require.NoError(t, err)
-		require.Equal(t, ca, cb, "Containers(%s)", id)
-		pa, err := a.Copies(id)
-		require.NoError(t, err)
-		pb, err := b.Copies(id)
-		require.NoError(t, err)
-		require.Equal(t, pa, pb, "Copies(%s)", id)
-	}
+	reliabilitytest.RoundTrip(t, func() *Detector { return mustNew(t, cfg) }, ops, nil)
 }
 
 func TestSnapshotRoundTrip(t *testing.T) {
@@ -132,24 +80,7 @@ func TestSnapshotDamage(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	d, err := New(cfg)
 	require.NoError(t, err)
-	check := func(bad []byte, what string) {
-		_, err := d.ReadFrom(bytes.NewReader(bad))
-		require.ErrorIs(t, err, detector.ErrSnapshot, what)
-		require.Zero(t, d.Len(), what)
-	}
-	for n := range len(snap) {
-		check(snap[:n], fmt.Sprintf("truncated to %d bytes", n))
-	}
-	check(append(bytes.Clone(snap), 0), "a byte after the trailer")
-	for i := range snap {
-		for _, x := range []byte{0x01, 0x80, 0xff} {
-			bad := bytes.Clone(snap)
-			bad[i] ^= x
-			check(bad, fmt.Sprintf("byte %d ^ %#x", i, x))
-		}
-	}
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.NoError(t, err)
+	reliabilitytest.Damage(t, d, snap, nil)
 	assert.Equal(t, 5, d.Len())
 }
 
@@ -162,10 +93,7 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 	} {
 		d, err := New(other)
 		require.NoError(t, err)
-		_, err = d.ReadFrom(bytes.NewReader(snap))
-		require.ErrorIs(t, err, detector.ErrSnapshot, field)
-		assert.Contains(t, err.Error(), "Config."+field, "the error names the field")
-		assert.Zero(t, d.Len())
+		reliabilitytest.Mismatch(t, d, snap, field)
 	}
 	d, err := New(cfg)
 	require.NoError(t, err)
@@ -189,18 +117,8 @@ func TestReadFromState(t *testing.T) {
 	require.NoError(t, err)
 	_, err = d.Add(detector.Doc{ID: "x", Text: fig41})
 	require.NoError(t, err)
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrSnapshot, "into a detector that is not empty")
-	assert.Equal(t, 1, d.Len())
-	require.NoError(t, d.Close())
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.WriteTo(&bytes.Buffer{})
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.Query(detector.Doc{Text: fig41})
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.Copies("x")
-	require.ErrorIs(t, err, detector.ErrClosed)
+	reliabilitytest.NotEmpty(t, d, snap)
+	reliabilitytest.Closed(t, d, snap, fig41, "x")
 }
 
 // TestSnapshotV1 reads the checked-in snapshot of layout version 1 and
@@ -209,15 +127,8 @@ func TestReadFromState(t *testing.T) {
 // TestSnapshotV1 -args -update rewrites it (the header holds the effective
 // Config, so a change of a default rewrites it too).
 func TestSnapshotV1(t *testing.T) {
-	path := filepath.Join("testdata", "v1.snapshot")
 	cfg, snap := smallSnapshot(t)
-	if *update {
-		require.NoError(t, os.WriteFile(path, snap, 0o644))
-		t.Logf("wrote %s (%d bytes)", path, len(snap))
-	}
-	stored, err := os.ReadFile(path)
-	require.NoError(t, err)
-	require.Equal(t, stored, snap, "the encoding of the same documents has changed: a new layout needs a new KindVersion")
+	stored := reliabilitytest.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
 	d := load(t, cfg, stored)
 	assert.Equal(t, 5, d.Len())
 	cp, err := d.Copies("a")
@@ -251,14 +162,10 @@ func FuzzReadFrom(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw, groups, empty []byte) {
 		read := func(in []byte) (*Detector, error) {
 			d := fresh()
-			_, err := d.ReadFrom(bytes.NewReader(in))
-			if err != nil {
-				require.ErrorIs(t, err, detector.ErrSnapshot)
-				require.Zero(t, d.Len(), "a rejected snapshot leaves the detector empty")
+			if err := reliabilitytest.Read(t, d, in, nil); err != nil {
 				return nil, err
 			}
-			require.Equal(t, in, encode(t, d), "an accepted snapshot re-encodes to the same bytes")
-			_, err = d.Add(detector.Doc{ID: "fuzz-new", Text: fig41})
+			_, err := d.Add(detector.Doc{ID: "fuzz-new", Text: fig41})
 			require.NoError(t, err)
 			return d, nil
 		}
@@ -273,13 +180,9 @@ func FuzzReadFrom(f *testing.F) {
 		} else {
 			count = ix.docs.Len()
 		}
-		var framed bytes.Buffer
-		w := snapshot.NewWriter(&framed, snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: d.Config()})
-		w.Section("groups", groups)
-		w.Section("empty", empty)
-		_, err := w.Finish(uint64(count))
-		require.NoError(t, err)
-		_, err = read(framed.Bytes())
+		framed := reliabilitytest.Frame(t, snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: d.Config()},
+			[]string{"groups", "empty"}, [][]byte{groups, empty}, count)
+		_, err := read(framed)
 		require.Equal(t, derr == nil, err == nil, "ReadFrom accepts exactly the payloads decode accepts")
 	})
 }
@@ -291,30 +194,5 @@ func TestConcurrentSnapshot(t *testing.T) {
 	texts := stressTexts(60)
 	d, err := New(Config{Language: "tr"})
 	require.NoError(t, err)
-	var wg sync.WaitGroup
-	for g := range 2 {
-		wg.Go(func() {
-			for i, text := range texts {
-				id := fmt.Sprintf("g%d-%d", g, i)
-				if _, err := d.Add(detector.Doc{ID: id, Text: text}); err != nil {
-					t.Error(err)
-					return
-				}
-				if i%3 == 0 {
-					if err := d.Remove(id); err != nil {
-						t.Error(err)
-						return
-					}
-				}
-			}
-		})
-	}
-	for range 10 {
-		var b bytes.Buffer
-		_, err := d.WriteTo(&b)
-		require.NoError(t, err)
-		e := load(t, d.Config(), b.Bytes())
-		require.Equal(t, b.Bytes(), encode(t, e))
-	}
-	wg.Wait()
+	reliabilitytest.ConcurrentSnapshot(t, d, texts, func() *Detector { return mustNew(t, d.Config()) }, nil)
 }
