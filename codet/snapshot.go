@@ -259,20 +259,12 @@ func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
 	h := d.header()
 	d.mu.RUnlock()
 	fail := func(err error) (int64, error) { return 0, fmt.Errorf("codet: ReadFrom: %w", err) }
-	sr, err := snapshot.NewReader(r, h)
+	all, docs, n, err := snapshot.ReadAll(r, h, sectionNames[:]...)
 	if err != nil {
 		return fail(err)
 	}
 	var secs [len(sectionNames)][]byte
-	for i, name := range sectionNames {
-		if secs[i], err = sr.Section(name); err != nil {
-			return fail(err)
-		}
-	}
-	docs, n, err := sr.Finish()
-	if err != nil {
-		return fail(err)
-	}
+	copy(secs[:], all)
 	fresh, err := newDetector(d.s.Config, d.callerIDF)
 	if err != nil {
 		return fail(err)

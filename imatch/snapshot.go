@@ -124,10 +124,10 @@ func (d *Detector) encode() (groups, empty []byte, n int, err error) {
 	var terms []string
 	for _, c := range order {
 		es := byContent[c]
-		encDigest(&e, c)
+		e.Bytes16(c)
 		if ix.own {
 			terms = unpackTerms(terms[:0], ix.packed[es[0].g])
-			encStrings(&e, terms)
+			e.Strings(terms)
 		}
 		e.Int(len(es))
 		for _, l := range es {
@@ -136,81 +136,15 @@ func (d *Detector) encode() (groups, empty []byte, n int, err error) {
 			e.Int(len(keys))
 			for _, k := range keys {
 				e.Int(k.Lexicon)
-				encDigest(&e, k.Digest)
+				e.Bytes16(k.Digest)
 			}
-			encStrings(&e, l.ids)
+			e.Strings(l.ids)
 		}
 	}
 	groups = e.B
 	e = snapshot.Enc{}
-	encStrings(&e, bare)
+	e.Strings(bare)
 	return groups, e.B, ix.docs.Len(), nil
-}
-
-func encDigest(e *snapshot.Enc, x Digest) {
-	e.U64(binary.LittleEndian.Uint64(x[:8]))
-	e.U64(binary.LittleEndian.Uint64(x[8:]))
-}
-
-func decDigest(dec *snapshot.Dec) Digest {
-	var x Digest
-	binary.LittleEndian.PutUint64(x[:8], dec.U64())
-	binary.LittleEndian.PutUint64(x[8:], dec.U64())
-	return x
-}
-
-// encStrings writes a count and the strings.
-func encStrings(e *snapshot.Enc, ss []string) {
-	e.Int(len(ss))
-	for _, s := range ss {
-		e.String(s)
-	}
-}
-
-// decIDs reads a list written by encStrings, at least min long, and checks
-// that its IDs are non-empty and strictly ascending.
-func decIDs(dec *snapshot.Dec, min int) []string {
-	n := dec.Len(2, 0) // a length and at least one byte each
-	if dec.Err() == nil && n < min {
-		dec.Fail("%d IDs in a group", n)
-	}
-	ids := make([]string, 0, n)
-	for range n {
-		id := dec.String()
-		if dec.Err() != nil {
-			return nil
-		}
-		if id == "" || len(ids) > 0 && id <= ids[len(ids)-1] {
-			dec.Fail("IDs empty or out of order")
-			return nil
-		}
-		ids = append(ids, id)
-	}
-	return ids
-}
-
-// decTerms reads the distinct terms of a content: at least one, non-empty
-// and distinct.
-func decTerms(dec *snapshot.Dec) []string {
-	n := dec.Len(2, 0)
-	if dec.Err() == nil && n == 0 {
-		dec.Fail("a content without terms")
-	}
-	terms := make([]string, 0, n)
-	seen := make(map[string]bool, n)
-	for range n {
-		w := dec.String()
-		if dec.Err() != nil {
-			return nil
-		}
-		if w == "" || seen[w] {
-			dec.Fail("terms empty or repeated")
-			return nil
-		}
-		seen[w] = true
-		terms = append(terms, w)
-	}
-	return terms
 }
 
 // unpackTerms appends the terms of a list packed by liveidf.Pack to dst.
@@ -251,22 +185,11 @@ func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
 		return 0, err
 	}
 	fail := func(err error) (int64, error) { return 0, fmt.Errorf("imatch: ReadFrom: %w", err) }
-	sr, err := snapshot.NewReader(r, d.header())
+	secs, docs, n, err := snapshot.ReadAll(r, d.header(), "groups", "empty")
 	if err != nil {
 		return fail(err)
 	}
-	groups, err := sr.Section("groups")
-	if err != nil {
-		return fail(err)
-	}
-	empty, err := sr.Section("empty")
-	if err != nil {
-		return fail(err)
-	}
-	docs, n, err := sr.Finish()
-	if err != nil {
-		return fail(err)
-	}
+	groups, empty := secs[0], secs[1]
 	ix, loads, err := d.decode(groups, empty)
 	if err != nil {
 		return fail(err)
@@ -339,14 +262,14 @@ func (d *Detector) decode(groups, empty []byte) (*index, []load, error) {
 	prevContent := ""
 	contents := make(map[Digest]bool, n)
 	for range n {
-		content := decDigest(dec)
+		content := dec.Bytes16()
 		if dec.Err() == nil && contents[content] {
 			dec.Fail("one content twice")
 		}
 		contents[content] = true
 		var l load
 		if own {
-			l.terms = decTerms(dec)
+			l.terms = dec.Strings(1, false, "terms")
 			l.packed = liveidf.Pack(l.terms)
 		}
 		// A key list takes two counts and one ID.
@@ -360,14 +283,14 @@ func (d *Detector) decode(groups, empty []byte) (*index, []load, error) {
 			keys := make([]Key, 0, nk+1)
 			for range nk {
 				lex := dec.Uvarint()
-				k := Key{Lexicon: int(min(lex, maxLexicons+1)), Digest: decDigest(dec)}
+				k := Key{Lexicon: int(min(lex, maxLexicons+1)), Digest: dec.Bytes16()}
 				if dec.Err() == nil && (lex > uint64(d.cfg.Lexicons) || len(keys) > 0 && k.Lexicon <= keys[len(keys)-1].Lexicon) {
 					dec.Fail("key of lexicon %d out of order or range", lex)
 				}
 				keys = append(keys, k)
 			}
 			keys = d.withExact(keys, content, true)
-			ids := decIDs(dec, 1)
+			ids := dec.IDs(1)
 			if dec.Err() != nil {
 				return nil, nil, dec.Err()
 			}
@@ -401,7 +324,7 @@ func (d *Detector) decode(groups, empty []byte) (*index, []load, error) {
 	}
 
 	dec = snapshot.NewDec(empty)
-	for _, id := range decIDs(dec, 0) {
+	for _, id := range dec.IDs(0) {
 		idx := add(dec, id)
 		if dec.Err() != nil {
 			return nil, nil, dec.Err()

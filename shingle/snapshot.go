@@ -122,12 +122,12 @@ func (d *Detector) encode() (groups, empty []byte, n int, err error) {
 				e.Int(int(cs[i]))
 			}
 		}
-		encIDs(&e, l.ids)
+		e.Strings(l.ids)
 		n += len(l.ids)
 	}
 	groups = e.B
 	e = snapshot.Enc{}
-	encIDs(&e, bare)
+	e.Strings(bare)
 	return groups, e.B, n + len(bare), nil
 }
 
@@ -147,36 +147,6 @@ func (x *spotIndex) multiset(g uint32) ([]uint64, []uint32) {
 	return hs, cs
 }
 
-// encIDs writes a count and the IDs, which are sorted.
-func encIDs(e *snapshot.Enc, ids []string) {
-	e.Int(len(ids))
-	for _, id := range ids {
-		e.String(id)
-	}
-}
-
-// decIDs reads a list written by encIDs, at least min long, and checks
-// that its IDs are non-empty and strictly ascending.
-func decIDs(dec *snapshot.Dec, min int) []string {
-	n := dec.Len(2, 0) // a length and at least one byte each
-	if dec.Err() == nil && n < min {
-		dec.Fail("%d IDs in a group", n)
-	}
-	ids := make([]string, 0, n)
-	for range n {
-		id := dec.String()
-		if dec.Err() != nil {
-			return nil
-		}
-		if id == "" || len(ids) > 0 && id <= ids[len(ids)-1] {
-			dec.Fail("IDs empty or out of order")
-			return nil
-		}
-		ids = append(ids, id)
-	}
-	return ids
-}
-
 // ReadFrom loads a snapshot written by WriteTo into d, which must be empty
 // and made by New with the same Config, and returns the bytes read. It
 // reads and checks the whole snapshot and builds a fresh index before it
@@ -194,22 +164,11 @@ func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
 		return 0, err
 	}
 	fail := func(err error) (int64, error) { return 0, fmt.Errorf("shingle: ReadFrom: %w", err) }
-	sr, err := snapshot.NewReader(r, d.header())
+	secs, docs, n, err := snapshot.ReadAll(r, d.header(), "groups", "empty")
 	if err != nil {
 		return fail(err)
 	}
-	groups, err := sr.Section("groups")
-	if err != nil {
-		return fail(err)
-	}
-	empty, err := sr.Section("empty")
-	if err != nil {
-		return fail(err)
-	}
-	docs, n, err := sr.Finish()
-	if err != nil {
-		return fail(err)
-	}
+	groups, empty := secs[0], secs[1]
 	ix, err := d.decode(groups, empty)
 	if err != nil {
 		return fail(err)
@@ -263,7 +222,7 @@ func (d *Detector) decode(groups, empty []byte) (*index, error) {
 	prev := ""
 	for i := range ng {
 		a := d.decodeFeatures(dec)
-		ids := decIDs(dec, 1)
+		ids := dec.IDs(1)
 		if dec.Err() != nil {
 			return nil, dec.Err()
 		}
@@ -303,7 +262,7 @@ func (d *Detector) decode(groups, empty []byte) (*index, error) {
 		return nil, err
 	}
 	dec = snapshot.NewDec(empty)
-	for _, id := range decIDs(dec, 0) {
+	for _, id := range dec.IDs(0) {
 		idx := add(dec, id)
 		if dec.Err() != nil {
 			return nil, dec.Err()

@@ -190,7 +190,7 @@ func TestSnapshotNotCanonical(t *testing.T) {
 		for _, f := range feats {
 			e.U64(f)
 		}
-		encIDs(&e, ids)
+		e.Strings(ids)
 		return e.B
 	}
 	none := []byte{0}

@@ -108,24 +108,24 @@ func (d *Detector) encode() (groups, bare []byte, n int, err error) {
 	for _, r := range reps {
 		e.Bool(st.has[r.rep])
 		e.U64(st.fps[r.rep])
-		encDigest(&e, st.digest[r.rep])
+		e.Bytes16(st.digest[r.rep])
 		if st.own {
 			terms, ok := unpack(st.packed[r.rep])
 			if !ok {
 				return nil, nil, 0, fmt.Errorf("simhash: WriteTo: the packed terms of %q do not decode", r.first)
 			}
-			encStrings(&e, terms)
+			e.Strings(terms)
 		}
 		ids = ids[:0]
 		for _, o := range st.gs.AppendMembers(nil, r.rep, r.rep) {
 			ids = append(ids, st.docs.ID(o))
 		}
 		slices.Sort(ids)
-		encStrings(&e, ids)
+		e.Strings(ids)
 	}
 	groups = e.B
 	e = snapshot.Enc{}
-	encStrings(&e, loose)
+	e.Strings(loose)
 	return groups, e.B, st.docs.Len(), nil
 }
 
@@ -142,63 +142,6 @@ func unpack(p string) ([]string, bool) {
 		rest = rest[k+int(l):]
 	}
 	return terms, liveidf.Pack(terms) == p
-}
-
-func encDigest(e *snapshot.Enc, x hashx.Digest) {
-	e.U64(binary.LittleEndian.Uint64(x[:8]))
-	e.U64(binary.LittleEndian.Uint64(x[8:]))
-}
-
-func decDigest(dec *snapshot.Dec) hashx.Digest {
-	var x hashx.Digest
-	binary.LittleEndian.PutUint64(x[:8], dec.U64())
-	binary.LittleEndian.PutUint64(x[8:], dec.U64())
-	return x
-}
-
-// encStrings writes a count and the strings.
-func encStrings(e *snapshot.Enc, ss []string) {
-	e.Int(len(ss))
-	for _, s := range ss {
-		e.String(s)
-	}
-}
-
-// decStrings reads a list written by encStrings, at least min long, of
-// non-empty strings, strictly ascending when sorted is set, and distinct
-// otherwise.
-func decStrings(dec *snapshot.Dec, min int, sorted bool, what string) []string {
-	n := dec.Len(2, 0) // a length and at least one byte each
-	if dec.Err() == nil && n < min {
-		dec.Fail("%d %s", n, what)
-	}
-	out := make([]string, 0, n)
-	var seen map[string]bool
-	if !sorted {
-		seen = make(map[string]bool, n)
-	}
-	for range n {
-		s := dec.String()
-		if dec.Err() != nil {
-			return nil
-		}
-		switch {
-		case s == "":
-			dec.Fail("an empty string in the %s", what)
-		case sorted && len(out) > 0 && s <= out[len(out)-1]:
-			dec.Fail("%s out of order", what)
-		case !sorted && seen[s]:
-			dec.Fail("%q twice in the %s", s, what)
-		}
-		if dec.Err() != nil {
-			return nil
-		}
-		if seen != nil {
-			seen[s] = true
-		}
-		out = append(out, s)
-	}
-	return out
 }
 
 // ReadFrom loads a snapshot written by WriteTo into d, which must be empty
@@ -220,22 +163,11 @@ func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
 		return 0, err
 	}
 	fail := func(err error) (int64, error) { return 0, fmt.Errorf("simhash: ReadFrom: %w", err) }
-	sr, err := snapshot.NewReader(r, d.header())
+	secs, docs, n, err := snapshot.ReadAll(r, d.header(), "groups", "bare")
 	if err != nil {
 		return fail(err)
 	}
-	groups, err := sr.Section("groups")
-	if err != nil {
-		return fail(err)
-	}
-	bare, err := sr.Section("bare")
-	if err != nil {
-		return fail(err)
-	}
-	docs, n, err := sr.Finish()
-	if err != nil {
-		return fail(err)
-	}
+	groups, bare := secs[0], secs[1]
 	st, counts, err := d.decode(groups, bare)
 	if err != nil {
 		return fail(err)
@@ -319,17 +251,17 @@ func (d *Detector) decode(groups, bare []byte) (*state, []count, error) {
 	for i := range n {
 		has := dec.Bool()
 		fp := dec.U64()
-		dig := decDigest(dec)
+		dig := hashx.Digest(dec.Bytes16())
 		if dec.Err() == nil && !has && fp != 0 {
 			dec.Fail("fingerprint %#x of a group without one", fp)
 		}
 		var terms []string
 		packed := ""
 		if st.own {
-			terms = decStrings(dec, 1, false, "terms")
+			terms = dec.Strings(1, false, "terms")
 			packed = liveidf.Pack(terms)
 		}
-		ids := decStrings(dec, 1, true, "IDs")
+		ids := dec.Strings(1, true, "IDs")
 		if dec.Err() != nil {
 			return nil, nil, dec.Err()
 		}
@@ -365,7 +297,7 @@ func (d *Detector) decode(groups, bare []byte) (*state, []count, error) {
 	}
 
 	dec = snapshot.NewDec(bare)
-	for _, id := range decStrings(dec, 0, true, "IDs") {
+	for _, id := range dec.Strings(0, true, "IDs") {
 		idx := add(dec, id)
 		if dec.Err() != nil {
 			return nil, nil, dec.Err()

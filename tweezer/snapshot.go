@@ -2,7 +2,6 @@ package tweezer
 
 import (
 	"cmp"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"slices"
@@ -85,61 +84,19 @@ func (d *Detector) encode() (groups, empty []byte, n int, err error) {
 	e.Int(len(live))
 	for _, l := range live {
 		g := &ix.groups[l.g]
-		encDigest(&e, g.digest)
-		encDigest(&e, g.key)
+		e.Bytes16(g.digest)
+		e.Bytes16(g.key)
 		e.Bool(g.caseless)
 		e.Int(len(g.hashes))
 		for _, h := range g.hashes {
 			e.U64(h)
 		}
-		encIDs(&e, ix.gs.IDs(l.g, g.first, noDoc))
+		e.Strings(ix.gs.IDs(l.g, g.first, noDoc))
 	}
 	groups = e.B
 	e = snapshot.Enc{}
-	encIDs(&e, bare)
+	e.Strings(bare)
 	return groups, e.B, ix.docs.Len(), nil
-}
-
-func encDigest(e *snapshot.Enc, x Digest) {
-	e.U64(binary.LittleEndian.Uint64(x[:8]))
-	e.U64(binary.LittleEndian.Uint64(x[8:]))
-}
-
-func decDigest(dec *snapshot.Dec) Digest {
-	var x Digest
-	binary.LittleEndian.PutUint64(x[:8], dec.U64())
-	binary.LittleEndian.PutUint64(x[8:], dec.U64())
-	return x
-}
-
-// encIDs writes a count and the IDs, which are sorted.
-func encIDs(e *snapshot.Enc, ids []string) {
-	e.Int(len(ids))
-	for _, id := range ids {
-		e.String(id)
-	}
-}
-
-// decIDs reads a list written by encIDs, at least min long, and checks
-// that its IDs are non-empty and strictly ascending.
-func decIDs(dec *snapshot.Dec, min int) []string {
-	n := dec.Len(2, 0) // a length and at least one byte each
-	if dec.Err() == nil && n < min {
-		dec.Fail("%d IDs in a group", n)
-	}
-	ids := make([]string, 0, n)
-	for range n {
-		id := dec.String()
-		if dec.Err() != nil {
-			return nil
-		}
-		if id == "" || len(ids) > 0 && id <= ids[len(ids)-1] {
-			dec.Fail("IDs empty or out of order")
-			return nil
-		}
-		ids = append(ids, id)
-	}
-	return ids
 }
 
 // ReadFrom loads a snapshot written by WriteTo into d, which must be empty
@@ -156,23 +113,12 @@ func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
 	if err := d.readable(); err != nil {
 		return 0, err
 	}
-	sr, err := snapshot.NewReader(r, d.header())
-	if err != nil {
-		return 0, fmt.Errorf("tweezer: ReadFrom: %w", err)
-	}
 	fail := func(err error) (int64, error) { return 0, fmt.Errorf("tweezer: ReadFrom: %w", err) }
-	groups, err := sr.Section("groups")
+	secs, docs, n, err := snapshot.ReadAll(r, d.header(), "groups", "empty")
 	if err != nil {
 		return fail(err)
 	}
-	empty, err := sr.Section("empty")
-	if err != nil {
-		return fail(err)
-	}
-	docs, n, err := sr.Finish()
-	if err != nil {
-		return fail(err)
-	}
+	groups, empty := secs[0], secs[1]
 	ix, err := d.decode(groups, empty)
 	if err != nil {
 		return fail(err)
@@ -225,7 +171,7 @@ func (d *Detector) decode(groups, empty []byte) (*index, error) {
 	n := dec.Len(37, 0)
 	prev := ""
 	for i := range n {
-		s := docSig{digest: decDigest(dec), key: decDigest(dec), caseless: dec.Bool()}
+		s := docSig{digest: dec.Bytes16(), key: dec.Bytes16(), caseless: dec.Bool()}
 		nh := dec.Len(8, 0)
 		if dec.Err() == nil && (nh == 0) == setModes {
 			dec.Fail("group with %d shingle hashes in %v mode", nh, d.signer.cfg.Mode)
@@ -239,7 +185,7 @@ func (d *Detector) decode(groups, empty []byte) (*index, error) {
 				}
 			}
 		}
-		ids := decIDs(dec, 1)
+		ids := dec.IDs(1)
 		if dec.Err() != nil {
 			return nil, dec.Err()
 		}
@@ -265,7 +211,7 @@ func (d *Detector) decode(groups, empty []byte) (*index, error) {
 	}
 
 	dec = snapshot.NewDec(empty)
-	for _, id := range decIDs(dec, 0) {
+	for _, id := range dec.IDs(0) {
 		idx := add(dec, id)
 		if dec.Err() != nil {
 			return nil, dec.Err()

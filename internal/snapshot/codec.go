@@ -188,3 +188,64 @@ func (d *Dec) take(n int) []byte {
 	d.b = d.b[n:]
 	return b
 }
+
+// Bytes16 appends 16 bytes as they are (a 128-bit digest).
+func (e *Enc) Bytes16(x [16]byte) { e.B = append(e.B, x[:]...) }
+
+// Strings appends a count and the strings, each length-prefixed.
+func (e *Enc) Strings(ss []string) {
+	e.Int(len(ss))
+	for _, s := range ss {
+		e.String(s)
+	}
+}
+
+// Bytes16 reads 16 bytes written by [Enc.Bytes16].
+func (d *Dec) Bytes16() [16]byte {
+	var x [16]byte
+	copy(x[:], d.take(16))
+	return x
+}
+
+// Strings reads a list written by [Enc.Strings]: at least min non-empty
+// strings, strictly ascending when sorted is set and distinct otherwise,
+// so that a canonical writer's list is the only one accepted. what names
+// the list in errors.
+func (d *Dec) Strings(min int, sorted bool, what string) []string {
+	n := d.Len(2, 0) // a length and at least one byte each
+	if d.err == nil && n < min {
+		d.fail("%d %s, want at least %d", n, what, min)
+	}
+	if d.err != nil {
+		return nil
+	}
+	out := make([]string, 0, n)
+	var seen map[string]bool
+	if !sorted {
+		seen = make(map[string]bool, n)
+	}
+	for range n {
+		s := d.String()
+		switch {
+		case d.err != nil:
+		case s == "":
+			d.fail("an empty string in the %s", what)
+		case sorted && len(out) > 0 && s <= out[len(out)-1]:
+			d.fail("%s out of order", what)
+		case !sorted && seen[s]:
+			d.fail("%q twice in the %s", s, what)
+		}
+		if d.err != nil {
+			return nil
+		}
+		if !sorted {
+			seen[s] = true
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// IDs reads a list of document IDs written by [Enc.Strings] from sorted
+// IDs: at least min, non-empty and strictly ascending.
+func (d *Dec) IDs(min int) []string { return d.Strings(min, true, "IDs") }

@@ -421,3 +421,24 @@ func wrapRead(err error) error {
 	}
 	return fmt.Errorf("snapshot: reading: %w (%w)", err, ErrSnapshot)
 }
+
+// ReadAll reads a whole snapshot of the sections names, in that order, and
+// returns their payloads, the number of documents the trailer states and
+// the bytes read: NewReader, Section for each name, then Finish.
+func ReadAll(r io.Reader, want Header, names ...string) (payloads [][]byte, documents uint64, n int64, err error) {
+	sr, err := NewReader(r, want)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	payloads = make([][]byte, len(names))
+	for i, name := range names {
+		if payloads[i], err = sr.Section(name); err != nil {
+			return nil, 0, 0, err
+		}
+	}
+	documents, n, err = sr.Finish()
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	return payloads, documents, n, nil
+}

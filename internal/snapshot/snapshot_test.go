@@ -204,3 +204,52 @@ func TestCallLimitsMayDiffer(t *testing.T) {
 	require.ErrorIs(t, err, ErrSnapshot)
 	assert.ErrorContains(t, err, "Config.Bands is 20 in the snapshot and 21")
 }
+
+func TestStringsAndBytes16(t *testing.T) {
+	var e Enc
+	e.Bytes16([16]byte{1, 2, 3, 15: 9})
+	e.Strings([]string{"a", "b"})
+	e.Strings([]string{"y", "x"})
+	d := NewDec(e.B)
+	assert.Equal(t, [16]byte{1, 2, 3, 15: 9}, d.Bytes16())
+	assert.Equal(t, []string{"a", "b"}, d.IDs(1))
+	assert.Equal(t, []string{"y", "x"}, d.Strings(2, false, "terms"))
+	require.NoError(t, d.Done())
+
+	for _, c := range []struct {
+		name string
+		ss   []string
+		read func(*Dec) []string
+		want string
+	}{
+		{"too few", []string{"a"}, func(d *Dec) []string { return d.IDs(2) }, "1 IDs, want at least 2"},
+		{"out of order", []string{"b", "a"}, func(d *Dec) []string { return d.IDs(0) }, "IDs out of order"},
+		{"repeated ID", []string{"a", "a"}, func(d *Dec) []string { return d.IDs(0) }, "IDs out of order"},
+		{"empty", []string{"", "abc"}, func(d *Dec) []string { return d.IDs(0) }, "an empty string in the IDs"},
+		{"repeated term", []string{"x", "x"}, func(d *Dec) []string { return d.Strings(0, false, "terms") }, `"x" twice in the terms`},
+	} {
+		var e Enc
+		e.Strings(c.ss)
+		d := NewDec(e.B)
+		assert.Nil(t, c.read(d), c.name)
+		require.ErrorIs(t, d.Err(), ErrSnapshot, c.name)
+		assert.ErrorContains(t, d.Err(), c.want, c.name)
+	}
+	d = NewDec([]byte{1, 2})
+	d.Bytes16()
+	require.ErrorIs(t, d.Err(), ErrSnapshot, "truncated digest")
+}
+
+func TestReadAll(t *testing.T) {
+	data := write(t)
+	payloads, docs, n, err := ReadAll(bytes.NewReader(data), header, "docs", "empty")
+	require.NoError(t, err)
+	assert.Len(t, payloads, 2)
+	assert.Empty(t, payloads[1])
+	assert.EqualValues(t, 3, docs)
+	assert.EqualValues(t, len(data), n)
+	_, _, _, err = ReadAll(bytes.NewReader(data), header, "docs", "other")
+	require.ErrorIs(t, err, ErrSnapshot, "a section of another name")
+	_, _, _, err = ReadAll(bytes.NewReader(data), header, "docs")
+	require.ErrorIs(t, err, ErrSnapshot, "a section left unread")
+}
