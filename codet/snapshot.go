@@ -288,15 +288,7 @@ func (d *Detector) readable() error {
 	return d.emptyLocked()
 }
 
-func (d *Detector) emptyLocked() error {
-	switch {
-	case d.docs.Closed():
-		return fmt.Errorf("codet: ReadFrom: %w", detector.ErrClosed)
-	case d.docs.Len() > 0:
-		return fmt.Errorf("codet: ReadFrom into a detector with %d documents: %w", d.docs.Len(), detector.ErrSnapshot)
-	}
-	return nil
-}
+func (d *Detector) emptyLocked() error { return d.docs.Loadable() }
 
 // install moves the index of f, freshly loaded, into d. The caller holds
 // d's lock; f is not used again.

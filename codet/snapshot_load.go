@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
@@ -31,10 +32,7 @@ func (f *Detector) load(secs [len(sectionNames)][]byte, docs uint64) error {
 	if err := l.link(); err != nil {
 		return err
 	}
-	if uint64(f.docs.Len()) != docs {
-		return fmt.Errorf("snapshot: trailer counts %d documents, the sections hold %d: %w", docs, f.docs.Len(), detector.ErrSnapshot)
-	}
-	return nil
+	return docset.CheckCount(docs, f.docs.Len())
 }
 
 // loader is the state of one load.

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
@@ -172,8 +173,8 @@ func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
 	if err != nil {
 		return fail(err)
 	}
-	if uint64(st.docs.Len()) != docs {
-		return fail(fmt.Errorf("snapshot: trailer counts %d documents, the sections hold %d: %w", docs, st.docs.Len(), detector.ErrSnapshot))
+	if err := docset.CheckCount(docs, st.docs.Len()); err != nil {
+		return fail(err)
 	}
 	install := func() error {
 		d.mu.Lock()
@@ -210,15 +211,7 @@ func (d *Detector) readable() error {
 	return d.emptyLocked()
 }
 
-func (d *Detector) emptyLocked() error {
-	switch {
-	case d.st.docs.Closed():
-		return fmt.Errorf("simhash: ReadFrom: %w", detector.ErrClosed)
-	case d.st.docs.Len() > 0:
-		return fmt.Errorf("simhash: ReadFrom into a detector with %d documents: %w", d.st.docs.Len(), detector.ErrSnapshot)
-	}
-	return nil
-}
+func (d *Detector) emptyLocked() error { return d.st.docs.Loadable() }
 
 // count is a document to count in the own table as a snapshot is
 // installed.

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
@@ -123,8 +124,8 @@ func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
 	if err != nil {
 		return fail(err)
 	}
-	if uint64(ix.docs.Len()) != docs {
-		return fail(fmt.Errorf("snapshot: trailer counts %d documents, the sections hold %d: %w", docs, ix.docs.Len(), detector.ErrSnapshot))
+	if err := docset.CheckCount(docs, ix.docs.Len()); err != nil {
+		return fail(err)
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -142,15 +143,7 @@ func (d *Detector) readable() error {
 	return d.emptyLocked()
 }
 
-func (d *Detector) emptyLocked() error {
-	switch {
-	case d.ix.docs.Closed():
-		return fmt.Errorf("tweezer: ReadFrom: %w", detector.ErrClosed)
-	case d.ix.docs.Len() > 0:
-		return fmt.Errorf("tweezer: ReadFrom into a detector with %d documents: %w", d.ix.docs.Len(), detector.ErrSnapshot)
-	}
-	return nil
-}
+func (d *Detector) emptyLocked() error { return d.ix.docs.Loadable() }
 
 // decode builds a fresh index from the payloads of the two sections,
 // checking that they are canonical: what it accepts, encode writes back

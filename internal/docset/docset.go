@@ -106,3 +106,25 @@ func (s *Set) Len() int {
 
 // Cap returns the length a slice indexed by dense index needs.
 func (s *Set) Cap() int { return s.ids.Cap() }
+
+// Loadable returns the error a detector's ReadFrom gives when the set is
+// closed (wrapping detector.ErrClosed) or holds documents (wrapping
+// detector.ErrSnapshot): a snapshot loads only into an empty detector.
+func (s *Set) Loadable() error {
+	switch {
+	case s.closed:
+		return fmt.Errorf("%s: ReadFrom: %w", s.pkg, detector.ErrClosed)
+	case s.Len() > 0:
+		return fmt.Errorf("%s: ReadFrom into a detector with %d documents: %w", s.pkg, s.Len(), detector.ErrSnapshot)
+	}
+	return nil
+}
+
+// CheckCount returns an error wrapping detector.ErrSnapshot unless the
+// snapshot's trailer counts the documents its sections held.
+func CheckCount(trailer uint64, held int) error {
+	if trailer != uint64(held) {
+		return fmt.Errorf("snapshot: trailer counts %d documents, the sections hold %d: %w", trailer, held, detector.ErrSnapshot)
+	}
+	return nil
+}

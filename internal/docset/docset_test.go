@@ -38,3 +38,20 @@ func TestSet(t *testing.T) {
 	assert.ErrorIs(t, err, detector.ErrClosed)
 	assert.Equal(t, detector.DefaultMaxTextBytes, New("x", 0).maxText)
 }
+
+func TestLoadable(t *testing.T) {
+	s := New("x", 0)
+	require.NoError(t, s.Loadable())
+	_, err := s.Add(detector.Doc{ID: "a"})
+	require.NoError(t, err)
+	err = s.Loadable()
+	require.ErrorIs(t, err, detector.ErrSnapshot)
+	assert.ErrorContains(t, err, "x: ReadFrom into a detector with 1 documents")
+	s.Close()
+	require.ErrorIs(t, s.Loadable(), detector.ErrClosed)
+
+	require.NoError(t, CheckCount(2, 2))
+	err = CheckCount(3, 2)
+	require.ErrorIs(t, err, detector.ErrSnapshot)
+	assert.ErrorContains(t, err, "trailer counts 3 documents, the sections hold 2")
+}
