@@ -408,7 +408,7 @@ func TestFloodCostFlat(t *testing.T) {
 			require.Len(t, groups, 1, "one group for the copies")
 			g := groups[0]
 			assert.Equal(t, 1, d.ix.exact.n+btoi(d.ix.exact.zero >= 0), "the exact-copy map holds the group once")
-			assert.Len(t, d.ix.heaps[g], n)
+			assert.Equal(t, n, d.ix.gs.Size(g))
 			chainsHoldOnce(t, d, g)
 			if d.online {
 				first := &d.ix.counted[0].keys[0]
@@ -437,8 +437,8 @@ func TestFloodCostFlat(t *testing.T) {
 			assert.Empty(t, liveGroups(d))
 			assert.Zero(t, d.ix.exact.n)
 			assert.Less(t, d.ix.exact.zero, int32(0))
-			assert.Empty(t, d.ix.heaps)
-			assert.Empty(t, d.ix.pos)
+			assert.Zero(t, d.ix.gs.Len())
+			assert.Zero(t, d.ix.gs.Held())
 			for _, tb := range d.ix.tables {
 				for b := range tb.bands {
 					assert.Zero(t, tb.heads[b].n)

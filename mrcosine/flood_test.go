@@ -294,8 +294,8 @@ func TestFloodCostFlat(t *testing.T) {
 			ix := d.ix
 			assert.Equal(t, 1, ix.groups, "one group for the copies")
 			assert.Len(t, ix.first, 1, "one slot of the per-group arrays")
-			assert.Len(t, ix.heaps, 1)
-			assert.Len(t, ix.pos, 2000)
+			assert.Equal(t, 1, ix.gs.Len())
+			assert.Equal(t, 2000, ix.gs.Held())
 			if !cfg.Exhaustive {
 				assert.Equal(t, d.Config().Bands, ix.buckets.used, "one key per band")
 				for s, b := range ix.buckets.band {
@@ -321,8 +321,8 @@ func TestFloodCostFlat(t *testing.T) {
 				require.NoError(t, d.Remove(fmt.Sprintf("c%04d", i)))
 			}
 			assert.Zero(t, d.ix.groups)
-			assert.Empty(t, d.ix.heaps)
-			assert.Empty(t, d.ix.pos)
+			assert.Zero(t, d.ix.gs.Len())
+			assert.Zero(t, d.ix.gs.Held())
 			assert.Zero(t, d.ix.buckets.used)
 			assert.Zero(t, d.Len())
 		})
