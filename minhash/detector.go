@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 )
@@ -314,12 +315,12 @@ func (d *Detector) index(idx uint32, sig []uint32, size int, digest uint64) []de
 		return []detector.Match{} // no words: matches nothing
 	}
 	g := d.place(ix, idx, sig, size, digest)
-	if h, ok := ix.heaps[g]; ok && d.online {
+	if d.online && ix.gs.Size(g) > 1 {
 		// A copy's terms and phrases are almost always its group's: share
 		// the group's array rather than keep one per copy.
-		other := h[0]
+		other := ix.gs.Member(g, ix.groups[g].first, 0)
 		if other == idx {
-			other = h[1]
+			other = ix.gs.Member(g, ix.groups[g].first, 1)
 		}
 		if a, b := ix.counted[idx], ix.counted[other]; a.terms == b.terms && slices.Equal(a.keys, b.keys) {
 			ix.counted[idx].keys = b.keys
@@ -406,7 +407,7 @@ func (d *Detector) Copies(id string) ([]string, error) {
 	if g == noGroup {
 		return []string{}, nil
 	}
-	return slices.DeleteFunc(d.ix.memberIDs(g), func(s string) bool { return s == id }), nil
+	return d.ix.gs.IDs(g, d.ix.groups[g].first, idx), nil
 }
 
 // match returns the verified matches of p, the Config.MaxResults
@@ -448,7 +449,7 @@ func (d *Detector) match(p probe) []detector.Match {
 		ix.keys = AppendBandKeys(ix.keys[:0], p.sig, t.bands, t.rows)
 		t.each(ix.keys, p.own, mark)
 	}
-	var scored []candidate
+	var scored []copyheap.Candidate
 	for _, c := range ix.cands {
 		g := &ix.groups[c]
 		var score float64
@@ -470,10 +471,10 @@ func (d *Detector) match(p probe) []detector.Match {
 			shared = score / (1 + score) * (sa + sb)
 		}
 		if score >= d.cfg.Threshold && (score == 1 || evidence.Enough(shared, min(sa, sb), float64(d.cfg.MinOverlap))) {
-			scored = append(scored, candidate{c, score})
+			scored = append(scored, copyheap.Candidate{Group: c, Score: score})
 		}
 	}
-	return ix.collect(scored, p.skip, d.cfg.MaxResults)
+	return ix.gs.Collect(scored, ix.first, p.skip, d.cfg.MaxResults)
 }
 
 // containmentCandidates collects the candidate containers of p into

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -13,43 +12,18 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
-// op is one step of a stream: an Add (text set) or a Remove.
-type op struct {
-	id, text string
-	remove   bool
-}
+// op is one step of a stream: an Add or a Remove.
+type op = reliabilitytest.Op
 
 // floodStream interleaves the texts with bursts of exact copies of earlier
-// texts (of removed ones too) and removes random live documents,
-// representatives of groups included.
+// texts (of removed ones too), one after every seventh text, and removes
+// random live documents, representatives of groups included.
 func floodStream(texts []string, seed uint64, copies int) []op {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	var ops []op
-	var live []string
-	n := 0
-	add := func(text string) {
-		id := "d" + strconv.Itoa(n)
-		n++
-		ops = append(ops, op{id: id, text: text})
-		live = append(live, id)
-	}
-	for i, text := range texts {
-		add(text)
-		if i%7 == 0 {
-			for range rng.IntN(copies) + 1 {
-				add(texts[rng.IntN(i+1)])
-			}
-		}
-		if len(live) > 0 && rng.IntN(3) == 0 {
-			k := rng.IntN(len(live))
-			ops = append(ops, op{id: live[k], remove: true})
-			live = slices.Delete(live, k, k+1)
-		}
-	}
-	return ops
+	return reliabilitytest.FloodStream(texts, seed, 1, 7, copies)
 }
 
 // streamTexts returns synthetic news with near-duplicates (edited,
@@ -230,20 +204,20 @@ func checkAgainstReference(t *testing.T, d *Detector, ops []op) {
 	var ids []string
 	rng := rand.New(rand.NewPCG(9, 9))
 	for step, o := range ops {
-		if o.remove {
-			require.NoError(t, d.Remove(o.id))
-			ref.remove(o.id)
-			delete(texts, o.id)
-			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.id })
+		if o.Remove {
+			require.NoError(t, d.Remove(o.ID))
+			ref.remove(o.ID)
+			delete(texts, o.ID)
+			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.ID })
 		} else {
-			doc := ref.sign(o.text)
+			doc := ref.sign(o.Text)
 			want := capped(ref.matches(doc, ""), limit)
-			got, err := d.Add(detector.Doc{ID: o.id, Text: o.text})
+			got, err := d.Add(detector.Doc{ID: o.ID, Text: o.Text})
 			require.NoError(t, err)
-			require.Equal(t, want, got, "step %d: Add(%s)", step, o.id)
-			ref.add(o.id, doc)
-			texts[o.id] = o.text
-			ids = append(ids, o.id)
+			require.Equal(t, want, got, "step %d: Add(%s)", step, o.ID)
+			ref.add(o.ID, doc)
+			texts[o.ID] = o.Text
+			ids = append(ids, o.ID)
 		}
 		if step%10 != 0 || len(ids) == 0 {
 			continue
@@ -408,7 +382,7 @@ func TestFloodCostFlat(t *testing.T) {
 			require.Len(t, groups, 1, "one group for the copies")
 			g := groups[0]
 			assert.Equal(t, 1, d.ix.exact.n+btoi(d.ix.exact.zero >= 0), "the exact-copy map holds the group once")
-			assert.Len(t, d.ix.heaps[g], n)
+			assert.Equal(t, n, d.ix.gs.Size(g))
 			chainsHoldOnce(t, d, g)
 			if d.online {
 				first := &d.ix.counted[0].keys[0]
@@ -437,8 +411,8 @@ func TestFloodCostFlat(t *testing.T) {
 			assert.Empty(t, liveGroups(d))
 			assert.Zero(t, d.ix.exact.n)
 			assert.Less(t, d.ix.exact.zero, int32(0))
-			assert.Empty(t, d.ix.heaps)
-			assert.Empty(t, d.ix.pos)
+			assert.Zero(t, d.ix.gs.Len())
+			assert.Zero(t, d.ix.gs.Held())
 			for _, tb := range d.ix.tables {
 				for b := range tb.bands {
 					assert.Zero(t, tb.heads[b].n)

@@ -2,14 +2,12 @@ package minhash
 
 import (
 	"cmp"
-	"maps"
 	"math"
 	"slices"
 
-	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/matches"
 )
 
 // index is a Detector's state: the live documents and the groups of exact
@@ -30,16 +28,11 @@ type index struct {
 	free    []uint32        // free group numbers, reused first
 	sigs    strided[uint32] // K values per group
 	digests []uint64        // Weighted: the phrase-set digest of each group
-	heaps   map[uint32][]uint32
-	pos     map[uint32]uint32 // members of heaps: their position
-	exact   bandMap           // exactKey → group (open addressing: 12 bytes a slot)
+	gs      copyheap.Groups // the members of groups of two or more
+	exact   bandMap         // exactKey → group (open addressing: 12 bytes a slot)
 	clash   map[uint64][]uint32
 	tables  []*table
 	seq     uint32 // sequence number of the next group
-
-	// The most keys each map has held since it was last rebuilt (a Go map
-	// keeps its buckets when keys are deleted).
-	heapsPeak, posPeak int
 
 	epoch uint32   // query scratch: stamps of the current query
 	cands []uint32 // query scratch
@@ -48,8 +41,7 @@ type index struct {
 
 // group is one distinct content with its live documents. A group of one,
 // by far the most common, keeps its member in first; the members of a
-// larger group are a binary min-heap by ID in index.heaps (positions in
-// index.pos), so that the k smallest IDs are found in O(k log k) however
+// larger group are a binary min-heap by ID in index.gs, so that the k smallest IDs are found in O(k log k) however
 // large the group.
 type group struct {
 	size   int32  // distinct shingles (phrases); 0 = free
@@ -82,11 +74,11 @@ const (
 
 func (d *Detector) newIndex() *index {
 	cfg := d.cfg
+	docs := docset.New("minhash", cfg.MaxTextBytes)
 	ix := &index{
-		docs:  docset.New("minhash", cfg.MaxTextBytes),
+		docs:  docs,
 		sigs:  newStrided[uint32](cfg.NumHashes, 0),
-		heaps: map[uint32][]uint32{},
-		pos:   map[uint32]uint32{},
+		gs:    copyheap.New(docs),
 		exact: newBandMap(),
 		clash: map[uint64][]uint32{},
 	}
@@ -245,16 +237,7 @@ func (ix *index) ensureRef(idx uint32) {
 // of c members.
 func (ix *index) join(g, idx uint32) {
 	ix.refs[idx] = g
-	h, ok := ix.heaps[g]
-	if !ok {
-		h = []uint32{ix.groups[g].first}
-		ix.pos[h[0]] = 0
-	}
-	h = append(h, idx)
-	ix.up(h, len(h)-1)
-	ix.heaps[g] = h
-	ix.heapsPeak = max(ix.heapsPeak, len(ix.heaps))
-	ix.posPeak = max(ix.posPeak, len(ix.pos))
+	ix.gs.Join(g, ix.groups[g].first, idx)
 }
 
 // leave takes the live document idx out of its group. A group that keeps
@@ -266,27 +249,9 @@ func (ix *index) leave(idx uint32, key uint64) {
 	if g == noGroup || g == pendingGroup {
 		return
 	}
-	if h, ok := ix.heaps[g]; ok {
-		i := int(ix.pos[idx])
-		delete(ix.pos, idx)
-		last := len(h) - 1
-		h[i] = h[last]
-		h = h[:last]
-		if i < len(h) {
-			ix.down(h, i)
-			ix.up(h, i)
-		}
-		if len(h) == 1 {
-			ix.groups[g].first = h[0]
-			delete(ix.heaps, g)
-			delete(ix.pos, h[0])
-			ix.heaps = shrinkMap(ix.heaps, &ix.heapsPeak)
-			ix.pos = shrinkMap(ix.pos, &ix.posPeak)
-		} else {
-			if cap(h) > 64 && len(h) < cap(h)/4 {
-				h = slices.Clone(h) // the end of a flood gives its memory back
-			}
-			ix.heaps[g] = h
+	if ix.gs.Size(g) > 1 {
+		if rest, alone := ix.gs.Leave(g, idx); alone {
+			ix.groups[g].first = rest
 		}
 		return
 	}
@@ -318,191 +283,5 @@ func (ix *index) dropClash(key uint64, g uint32) {
 	}
 }
 
-// less orders documents by ID.
-func (ix *index) less(a, b uint32) bool { return ix.docs.ID(a) < ix.docs.ID(b) }
-
-// up moves h[i] towards the root while it is smaller than its parent,
-// keeping the positions.
-func (ix *index) up(h []uint32, i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !ix.less(h[i], h[p]) {
-			break
-		}
-		h[i], h[p] = h[p], h[i]
-		ix.pos[h[i]] = uint32(i)
-		i = p
-	}
-	ix.pos[h[i]] = uint32(i)
-}
-
-// down moves h[i] away from the root while a child is smaller.
-func (ix *index) down(h []uint32, i int) {
-	for {
-		c := 2*i + 1
-		if c >= len(h) {
-			break
-		}
-		if r := c + 1; r < len(h) && ix.less(h[r], h[c]) {
-			c = r
-		}
-		if !ix.less(h[c], h[i]) {
-			break
-		}
-		h[i], h[c] = h[c], h[i]
-		ix.pos[h[i]] = uint32(i)
-		i = c
-	}
-	ix.pos[h[i]] = uint32(i)
-}
-
-// size returns the number of members of the live group g.
-func (ix *index) members(g uint32) int {
-	if h, ok := ix.heaps[g]; ok {
-		return len(h)
-	}
-	return 1
-}
-
-// memberIDs returns the IDs of the members of the live group g, sorted.
-func (ix *index) memberIDs(g uint32) []string {
-	h, ok := ix.heaps[g]
-	if !ok {
-		return []string{ix.docs.ID(ix.groups[g].first)}
-	}
-	out := make([]string, len(h))
-	for i, o := range h {
-		out[i] = ix.docs.ID(o)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// smallest appends a Match of the given score for each of the n members
-// of the live group g with the smallest IDs, skip left out. It walks the
-// heap from its root with a frontier of the positions whose parents were
-// taken: O(n log n), whatever the group's size.
-func (ix *index) smallest(dst []detector.Match, g uint32, n int, skip uint32, score float64) []detector.Match {
-	h, ok := ix.heaps[g]
-	if !ok {
-		if first := ix.groups[g].first; first != skip && n > 0 {
-			dst = append(dst, detector.Match{ID: ix.docs.ID(first), Score: score})
-		}
-		return dst
-	}
-	if n >= len(h) {
-		for _, o := range h {
-			if o != skip {
-				dst = append(dst, detector.Match{ID: ix.docs.ID(o), Score: score})
-			}
-		}
-		return dst
-	}
-	var front frontier
-	front.ix, front.h = ix, h
-	front.push(0)
-	for taken := 0; taken < n && len(front.at) > 0; {
-		p := front.pop()
-		if h[p] != skip {
-			dst = append(dst, detector.Match{ID: ix.docs.ID(h[p]), Score: score})
-			taken++
-		}
-		for c := 2*p + 1; c <= 2*p+2 && c < len(h); c++ {
-			front.push(c)
-		}
-	}
-	return dst
-}
-
-// frontier is a binary min-heap, by member ID, of positions in a group's
-// heap.
-type frontier struct {
-	ix *index
-	h  []uint32
-	at []int
-}
-
-func (f *frontier) less(a, b int) bool { return f.ix.less(f.h[f.at[a]], f.h[f.at[b]]) }
-
-func (f *frontier) push(p int) {
-	f.at = append(f.at, p)
-	for i := len(f.at) - 1; i > 0; {
-		parent := (i - 1) / 2
-		if !f.less(i, parent) {
-			break
-		}
-		f.at[i], f.at[parent] = f.at[parent], f.at[i]
-		i = parent
-	}
-}
-
-func (f *frontier) pop() int {
-	top := f.at[0]
-	last := len(f.at) - 1
-	f.at[0] = f.at[last]
-	f.at = f.at[:last]
-	for i := 0; ; {
-		c := 2*i + 1
-		if c >= len(f.at) {
-			break
-		}
-		if r := c + 1; r < len(f.at) && f.less(r, c) {
-			c = r
-		}
-		if !f.less(c, i) {
-			break
-		}
-		f.at[i], f.at[c] = f.at[c], f.at[i]
-		i = c
-	}
-	return top
-}
-
-// candidate is a live group related to a query, with its score.
-type candidate struct {
-	group uint32
-	score float64
-}
-
-// collect returns the members of the candidate groups other than skip,
-// the first limit of them by [detector.SortMatches]. Scores are taken from
-// the highest down; at each score every group gives at most as many of
-// its smallest IDs as places remain, so a group of identical copies costs
-// time in the cap, not in its size.
-func (ix *index) collect(cands []candidate, skip uint32, limit int) []detector.Match {
-	slices.SortFunc(cands, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
-	var out []detector.Match
-	for i := 0; i < len(cands) && len(out) < limit; {
-		j := i
-		for j < len(cands) && cands[j].score == cands[i].score {
-			j++
-		}
-		room := limit - len(out)
-		for _, c := range cands[i:j] {
-			n := room
-			if skip != noDoc && ix.refs[skip] == c.group && n < ix.members(c.group) {
-				n++ // skip takes no place
-			}
-			out = ix.smallest(out, c.group, n, skip, c.score)
-		}
-		i = j
-	}
-	return matches.Top(out, limit)
-}
-
-// minShrink is the least peak size at which a map is rebuilt.
-const minShrink = 1024
-
-// shrinkMap returns m rebuilt at its current size when it holds fewer
-// than a quarter of its peak number of keys, and resets the peak;
-// otherwise m. The rebuild copies at most a third of the keys deleted
-// since the last one: O(1) amortised per deletion.
-func shrinkMap[K comparable, V any](m map[K]V, peak *int) map[K]V {
-	if *peak < minShrink || len(m) >= *peak/4 {
-		return m
-	}
-	*peak = len(m)
-	out := make(map[K]V, len(m))
-	maps.Copy(out, m)
-	return out
-}
+// first returns the member of the live group g when it has one member.
+func (ix *index) first(g uint32) uint32 { return ix.groups[g].first }

@@ -3,13 +3,13 @@ package minhash
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
@@ -39,42 +39,12 @@ func TestQueryChangesNothing(t *testing.T) {
 			if cfg.MaxResults == 0 {
 				cfg.MaxResults = 4
 			}
-			plain, err := NewWithStats(cfg, tc.stats)
-			require.NoError(t, err)
-			probed, err := NewWithStats(cfg, tc.stats)
-			require.NoError(t, err)
-			var last detector.Doc
-			for step, o := range ops {
-				if last.ID != "" {
-					_, err := probed.Query(last)
-					require.NoError(t, err)
-				}
-				_, err := probed.Query(detector.Doc{Text: texts[(step*7)%len(texts)]})
-				require.NoError(t, err)
-				if o.remove {
-					require.NoError(t, plain.Remove(o.id))
-					require.NoError(t, probed.Remove(o.id))
-					continue
-				}
-				doc := detector.Doc{ID: o.id, Text: o.text}
-				q, err := probed.Query(doc)
-				require.NoError(t, err)
-				anon, err := probed.Query(detector.Doc{Text: o.text})
-				require.NoError(t, err)
-				a, err := probed.Add(doc)
-				require.NoError(t, err)
-				require.Equal(t, a, q, "step %d: Query agrees with the Add after it", step)
-				require.Equal(t, a, anon, "step %d: Query with an empty ID agrees with the Add after it", step)
-				p, err := plain.Add(doc)
-				require.NoError(t, err)
-				require.Equal(t, p, a, "step %d: Queries changed a later Add", step)
-				require.Equal(t, plain.Len(), probed.Len())
-				last = doc
-			}
+			plain, probed := mustNew(t, cfg, tc.stats), mustNew(t, cfg, tc.stats)
+			probe := func(step int) string { return texts[(step*7)%len(texts)] }
+			reliabilitytest.QueryChangesNothing(t, plain, probed, ops, probe, !plain.online)
 			if plain.online {
 				assert.Equal(t, plain.stats.fingerprint(), probed.stats.fingerprint(), "the online statistics")
 			}
-			require.Equal(t, encode(t, plain), encode(t, probed), "the snapshots after the stream")
 		})
 	}
 }
@@ -103,75 +73,20 @@ func TestQueryErrors(t *testing.T) {
 // every live document answers as in a sequential run (in Weighted mode
 // with online statistics, the statistics are those of the Adds alone).
 func TestConcurrentQueryAdd(t *testing.T) {
-	docs := synth.Docs(40, synth.Config{Seed: 17})
+	var texts []string
+	for _, doc := range synth.Docs(40, synth.Config{Seed: 17}) {
+		texts = append(texts, doc.Text)
+	}
 	for _, cfg := range []Config{{}, {Mode: Weighted}, {Mode: Containment}} {
 		t.Run(fmt.Sprint(cfg.Mode), func(t *testing.T) {
 			cfg.MaxResults = 1000
-			d, err := New(cfg)
-			require.NoError(t, err)
-			probe := func(ms []detector.Match) {
-				for _, m := range ms {
-					if strings.HasPrefix(m.ID, "probe") {
-						t.Errorf("a Query's document %s was reported", m.ID)
-					}
-				}
-			}
-			var wg sync.WaitGroup
-			for g := range 2 {
-				wg.Go(func() {
-					for i, doc := range docs {
-						ms, err := d.Add(detector.Doc{ID: fmt.Sprintf("g%d-%d", g, i), Text: doc.Text})
-						if err != nil {
-							t.Error(err)
-							return
-						}
-						probe(ms)
-					}
-				})
-			}
-			for q := range 2 {
-				wg.Go(func() {
-					for i, doc := range docs {
-						ms, err := d.Query(detector.Doc{ID: fmt.Sprintf("probe%d-%d", q, i), Text: doc.Text})
-						if err != nil {
-							t.Error(err)
-							return
-						}
-						probe(ms)
-					}
-				})
-			}
-			wg.Wait()
-			seq, err := New(cfg)
-			require.NoError(t, err)
-			require.Equal(t, 2*len(docs), d.Len())
+			d, seq := mustNew(t, cfg, nil), mustNew(t, cfg, nil)
+			reliabilitytest.ConcurrentQueryAdd(t, d, seq, texts, !d.online)
+			require.Equal(t, 2*len(texts), d.Len())
 			if d.online {
 				// The concurrent Adds counted in some interleaving; the
 				// counts are those of the documents, whatever the order.
-				for g := range 2 {
-					for i, doc := range docs {
-						_, err := seq.Add(detector.Doc{ID: fmt.Sprintf("g%d-%d", g, i), Text: doc.Text})
-						require.NoError(t, err)
-					}
-				}
 				assert.Equal(t, seq.stats.fingerprint(), d.stats.fingerprint(), "no Query was counted")
-				return
-			}
-			for g := range 2 {
-				for i, doc := range docs {
-					_, err := seq.Add(detector.Doc{ID: fmt.Sprintf("g%d-%d", g, i), Text: doc.Text})
-					require.NoError(t, err)
-				}
-			}
-			for g := range 2 {
-				for i := range docs {
-					id := fmt.Sprintf("g%d-%d", g, i)
-					a, err := d.Containers(id)
-					require.NoError(t, err)
-					b, err := seq.Containers(id)
-					require.NoError(t, err)
-					require.Equal(t, b, a, "Containers(%s)", id)
-				}
 			}
 		})
 	}

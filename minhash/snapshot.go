@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
@@ -148,13 +149,7 @@ func (d *Detector) encode() (groups, empty []byte, n int, err error) {
 				e.U32(v)
 			}
 		}
-		var idxs []uint32
-		if h, ok := ix.heaps[g]; ok {
-			idxs = slices.Clone(h)
-			slices.SortFunc(idxs, func(a, b uint32) int { return cmp.Compare(ix.docs.ID(a), ix.docs.ID(b)) })
-		} else {
-			idxs = []uint32{gr.first}
-		}
+		idxs := copyheap.Sorted(ix.docs, ix.gs.AppendMembers(nil, g, gr.first))
 		e.Int(len(idxs))
 		var first countedKeys
 		for i, idx := range idxs {

@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
-	"sync"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,98 +13,52 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/v1.snapshot")
 
-func encode(t testing.TB, d *Detector) []byte {
+func encode(t testing.TB, d *Detector) []byte { return reliabilitytest.Encode(t, d) }
+
+func mustNew(t testing.TB, cfg Config, stats *Stats) *Detector {
 	t.Helper()
-	var b bytes.Buffer
-	n, err := d.WriteTo(&b)
+	d, err := NewWithStats(cfg, stats)
 	require.NoError(t, err)
-	require.Equal(t, int64(b.Len()), n)
-	return b.Bytes()
+	return d
 }
 
 func load(t testing.TB, cfg Config, stats *Stats, snap []byte) *Detector {
 	t.Helper()
-	d, err := NewWithStats(cfg, stats)
-	require.NoError(t, err)
-	n, err := d.ReadFrom(bytes.NewReader(snap))
-	require.NoError(t, err)
-	require.Equal(t, int64(len(snap)), n)
-	return d
+	return reliabilitytest.Load(t, mustNew(t, cfg, stats), snap)
 }
 
-// apply runs ops on d and returns the answers: each Add's matches.
-func apply(t *testing.T, d *Detector, ops []op) [][]detector.Match {
-	t.Helper()
-	out := make([][]detector.Match, len(ops))
-	for i, o := range ops {
-		if o.remove {
-			require.NoError(t, d.Remove(o.id))
-			continue
-		}
-		ms, err := d.Add(detector.Doc{ID: o.id, Text: o.text})
-		require.NoError(t, err)
-		out[i] = ms
-	}
-	return out
-}
-
-// roundTrip snapshots a detector after the first part of ops, loads the
-// snapshot into a new one, and requires both to give the same answers to
-// the rest of ops (Adds, Removes, removed IDs added again), the same
-// Containers, Copies and Query of every live document, and byte-identical
-// snapshots at both points. It returns the snapshot.
+// roundTrip runs [reliabilitytest.RoundTrip] on ops followed by an Add of
+// every removed ID again: a snapshot taken after the first part loads into
+// a new detector that then answers the rest (Adds, Removes, removed IDs
+// added again) alike, with the same online statistics, the same
+// Containers, Copies and Query of every live document (under no ID and
+// under its own), and byte-identical snapshots at both points. It returns
+// the snapshot.
 func roundTrip(t *testing.T, cfg Config, stats *Stats, ops []op) []byte {
 	t.Helper()
-	cut := len(ops) * 2 / 3
-	a, err := NewWithStats(cfg, stats)
-	require.NoError(t, err)
-	apply(t, a, ops[:cut])
-	snap := encode(t, a)
-	b := load(t, cfg, stats, snap)
-	require.Equal(t, a.Len(), b.Len())
-	require.Equal(t, snap, encode(t, b), "re-encoding a loaded snapshot")
-	if a.online {
-		require.Equal(t, a.stats.fingerprint(), b.stats.fingerprint(), "the online statistics are rebuilt")
-	}
-	rest := ops[cut:]
-	for _, o := range ops[:cut] { // removed IDs come back
-		if o.remove {
-			rest = append(rest, op{id: o.id, text: "again " + o.id})
+	all := slices.Clone(ops)
+	for _, o := range ops { // removed IDs come back
+		if o.Remove {
+			all = append(all, op{ID: o.ID, Text: "again " + o.ID})
 		}
 	}
-	require.Equal(t, apply(t, a, rest), apply(t, b, rest), "answers after the load")
-	require.Equal(t, encode(t, a), encode(t, b))
-	live := map[string]string{}
-	for _, o := range append(ops, rest...) {
-		if o.remove {
-			delete(live, o.id)
-		} else {
-			live[o.id] = o.text
+	same := func(a, b *Detector, id, text string) {
+		if a.online {
+			require.Equal(t, a.stats.fingerprint(), b.stats.fingerprint(), "the online statistics are rebuilt")
 		}
-	}
-	for id, text := range live {
-		ca, err := a.Containers(id)
-		require.NoError(t, err)
-		cb, err := b.Containers(id)
-		require.NoError(t, err)
-		require.Equal(t, ca, cb, "Containers(%s)", id)
-		pa, err := a.Copies(id)
-		require.NoError(t, err)
-		pb, err := b.Copies(id)
-		require.NoError(t, err)
-		require.Equal(t, pa, pb, "Copies(%s)", id)
 		qa, err := a.Query(detector.Doc{ID: id, Text: text})
 		require.NoError(t, err)
 		qb, err := b.Query(detector.Doc{ID: id, Text: text})
 		require.NoError(t, err)
 		require.Equal(t, qa, qb, "Query(%s)", id)
 	}
+	_, _, snap := reliabilitytest.RoundTrip(t, func() *Detector { return mustNew(t, cfg, stats) }, all, same)
 	return snap
 }
 
@@ -184,25 +137,7 @@ func TestSnapshotDamage(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	d, err := New(cfg)
 	require.NoError(t, err)
-	check := func(bad []byte, what string) {
-		_, err := d.ReadFrom(bytes.NewReader(bad))
-		require.ErrorIs(t, err, detector.ErrSnapshot, what)
-		require.Zero(t, d.Len(), what)
-		require.Zero(t, d.stats.N(), what)
-	}
-	for n := range len(snap) {
-		check(snap[:n], fmt.Sprintf("truncated to %d bytes", n))
-	}
-	check(append(bytes.Clone(snap), 0), "a byte after the trailer")
-	for i := range snap {
-		for _, x := range []byte{0x01, 0x80, 0xff} {
-			bad := bytes.Clone(snap)
-			bad[i] ^= x
-			check(bad, fmt.Sprintf("byte %d ^ %#x", i, x))
-		}
-	}
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.NoError(t, err)
+	reliabilitytest.Damage(t, d, snap, func(what string) { require.Zero(t, d.stats.N(), what) })
 	assert.Equal(t, 5, d.Len())
 	assert.Equal(t, int64(5), d.stats.N())
 }
@@ -219,10 +154,7 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 		change(&other)
 		d, err := New(other)
 		require.NoError(t, err)
-		_, err = d.ReadFrom(bytes.NewReader(snap))
-		require.ErrorIs(t, err, detector.ErrSnapshot, field)
-		assert.Contains(t, err.Error(), "Config."+field, "the error names the field")
-		assert.Zero(t, d.Len())
+		reliabilitytest.Mismatch(t, d, snap, field)
 	}
 	d, err := New(cfg)
 	require.NoError(t, err)
@@ -284,18 +216,9 @@ func TestReadFromState(t *testing.T) {
 	require.NoError(t, err)
 	_, err = d.Add(detector.Doc{ID: "x", Text: "some words here"})
 	require.NoError(t, err)
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrSnapshot, "into a detector that is not empty")
+	reliabilitytest.NotEmpty(t, d, snap)
 	assert.Equal(t, 1, d.Len())
-	require.NoError(t, d.Close())
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.WriteTo(&bytes.Buffer{})
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.Query(detector.Doc{Text: "some words here"})
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.Copies("x")
-	require.ErrorIs(t, err, detector.ErrClosed)
+	reliabilitytest.Closed(t, d, snap, "some words here", "x")
 }
 
 // TestSnapshotV1 reads the checked-in snapshot of layout version 1 and
@@ -304,16 +227,8 @@ func TestReadFromState(t *testing.T) {
 // TestSnapshotV1 -args -update rewrites it (the header holds the effective
 // Config, so a change of a default rewrites it too).
 func TestSnapshotV1(t *testing.T) {
-	path := filepath.Join("testdata", "v1.snapshot")
 	cfg, snap := smallSnapshot(t)
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, snap, 0o644))
-		t.Logf("wrote %s (%d bytes)", path, len(snap))
-	}
-	stored, err := os.ReadFile(path)
-	require.NoError(t, err)
-	require.Equal(t, stored, snap, "the encoding of the same documents has changed: a new layout needs a new KindVersion")
+	stored := reliabilitytest.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
 	d := load(t, cfg, nil, stored)
 	assert.Equal(t, 5, d.Len())
 	assert.Equal(t, int64(5), d.stats.N())
@@ -347,14 +262,9 @@ func FuzzReadFrom(f *testing.F) {
 		read := func(in []byte) error {
 			d, err := New(cfg)
 			require.NoError(t, err)
-			_, err = d.ReadFrom(bytes.NewReader(in))
-			if err != nil {
-				require.ErrorIs(t, err, detector.ErrSnapshot)
-				require.Zero(t, d.Len(), "a rejected snapshot leaves the detector empty")
-				require.Zero(t, d.stats.N())
+			if err := reliabilitytest.Read(t, d, in, func(d *Detector) { require.Zero(t, d.stats.N()) }); err != nil {
 				return err
 			}
-			require.Equal(t, in, encode(t, d), "an accepted snapshot re-encodes to the same bytes")
 			_, err = d.Add(detector.Doc{ID: "fuzz-new", Text: "a text of a few words to add"})
 			require.NoError(t, err)
 			for _, id := range []string{"a", "b", "e"} {
@@ -376,13 +286,8 @@ func FuzzReadFrom(f *testing.F) {
 		} else {
 			count = ix.docs.Len()
 		}
-		var framed bytes.Buffer
-		w := snapshot.NewWriter(&framed, d.header())
-		w.Section("groups", groups)
-		w.Section("empty", empty)
-		_, err = w.Finish(uint64(count))
-		require.NoError(t, err)
-		err = read(framed.Bytes())
+		framed := reliabilitytest.Frame(t, d.header(), []string{"groups", "empty"}, [][]byte{groups, empty}, count)
+		err = read(framed)
 		require.Equal(t, derr == nil, err == nil, "ReadFrom accepts exactly the payloads decode accepts")
 	})
 }
@@ -391,40 +296,18 @@ func FuzzReadFrom(f *testing.F) {
 // remove: every snapshot loads, re-encodes identically and holds whole
 // documents only.
 func TestConcurrentSnapshot(t *testing.T) {
-	docs := synth.Docs(80, synth.Config{Seed: 13})
+	var texts []string
+	for _, doc := range synth.Docs(80, synth.Config{Seed: 13}) {
+		texts = append(texts, doc.Text)
+	}
 	for _, cfg := range []Config{{}, {Mode: Weighted}, {Mode: Containment}} {
 		t.Run(fmt.Sprint(cfg.Mode), func(t *testing.T) {
 			d, err := New(cfg)
 			require.NoError(t, err)
-			var wg sync.WaitGroup
-			for g := range 2 {
-				wg.Go(func() {
-					for i, doc := range docs {
-						id := fmt.Sprintf("g%d-%d", g, i)
-						if _, err := d.Add(detector.Doc{ID: id, Text: doc.Text}); err != nil {
-							t.Error(err)
-							return
-						}
-						if i%3 == 0 {
-							if err := d.Remove(id); err != nil {
-								t.Error(err)
-								return
-							}
-						}
-					}
-				})
-			}
-			for range 10 {
-				var b bytes.Buffer
-				_, err := d.WriteTo(&b)
-				require.NoError(t, err)
-				e := load(t, d.Config(), nil, b.Bytes())
-				require.Equal(t, b.Bytes(), encode(t, e))
-			}
-			wg.Wait()
+			reliabilitytest.ConcurrentSnapshot(t, d, texts, func() *Detector { return mustNew(t, d.Config(), nil) }, nil)
 			e := load(t, d.Config(), nil, encode(t, d))
 			for g := range 2 {
-				for i := range docs {
+				for i := range texts {
 					id := fmt.Sprintf("g%d-%d", g, i)
 					x, errX := d.Containers(id)
 					y, errY := e.Containers(id)

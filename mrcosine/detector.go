@@ -447,7 +447,7 @@ func (d *Detector) Copies(id string) ([]string, error) {
 	if g == noGroup {
 		return []string{}, nil
 	}
-	return ix.sortedIDs(ix.members(g), idx), nil
+	return ix.gs.IDs(g, ix.first[g], idx), nil
 }
 
 // Remove forgets the live document id. Time O(log c) for a document with c

@@ -15,6 +15,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
@@ -121,16 +122,15 @@ func capped(ms []detector.Match, n int) []detector.Match {
 	return ms
 }
 
-// op is one step of a stream: an Add (text set) or a Remove.
-type op struct {
-	id, text string
-	remove   bool
-}
+// op is one step of a stream: an Add or a Remove.
+type op = reliabilitytest.Op
 
 // floodStream interleaves the texts with floods of exact copies (the same
 // text, or the text in capitals, which the default Normalized text reads
 // identically) and removes random live documents, representatives of
-// groups included.
+// groups included. It is not [reliabilitytest.FloodStream]: its IDs take
+// a random prefix, so that they do not arrive in order, and a third of
+// the copies are in capitals.
 func floodStream(texts []string, seed uint64, copies int) []op {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	var ops []op
@@ -139,7 +139,7 @@ func floodStream(texts []string, seed uint64, copies int) []op {
 	add := func(text string) {
 		id := "d" + strconv.Itoa(rng.IntN(1000)) + "-" + strconv.Itoa(n) // IDs not in arrival order
 		n++
-		ops = append(ops, op{id: id, text: text})
+		ops = append(ops, op{ID: id, Text: text})
 		live = append(live, id)
 	}
 	for i, text := range texts {
@@ -156,7 +156,7 @@ func floodStream(texts []string, seed uint64, copies int) []op {
 		}
 		if len(live) > 0 && rng.IntN(3) == 0 {
 			k := rng.IntN(len(live))
-			ops = append(ops, op{id: live[k], remove: true})
+			ops = append(ops, op{ID: live[k], Remove: true})
 			live = slices.Delete(live, k, k+1)
 		}
 	}
@@ -173,20 +173,20 @@ func checkAgainstReference(t *testing.T, d *Detector, ops []op) {
 	var ids []string
 	rng := rand.New(rand.NewPCG(9, 9))
 	for step, o := range ops {
-		if o.remove {
-			require.NoError(t, d.Remove(o.id))
-			delete(ref.live, o.id)
-			delete(texts, o.id)
-			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.id })
+		if o.Remove {
+			require.NoError(t, d.Remove(o.ID))
+			delete(ref.live, o.ID)
+			delete(texts, o.ID)
+			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.ID })
 		} else {
-			s := ref.sign(o.text)
+			s := ref.sign(o.Text)
 			want := capped(ref.matches(s, ""), limit)
-			got, err := d.Add(detector.Doc{ID: o.id, Text: o.text})
+			got, err := d.Add(detector.Doc{ID: o.ID, Text: o.Text})
 			require.NoError(t, err)
-			require.Equal(t, want, got, "step %d: Add(%s)", step, o.id)
-			ref.live[o.id] = s
-			texts[o.id] = o.text
-			ids = append(ids, o.id)
+			require.Equal(t, want, got, "step %d: Add(%s)", step, o.ID)
+			ref.live[o.ID] = s
+			texts[o.ID] = o.Text
+			ids = append(ids, o.ID)
 		}
 		if step%10 == 0 && len(ids) > 0 {
 			id := ids[rng.IntN(len(ids))]
@@ -294,8 +294,8 @@ func TestFloodCostFlat(t *testing.T) {
 			ix := d.ix
 			assert.Equal(t, 1, ix.groups, "one group for the copies")
 			assert.Len(t, ix.first, 1, "one slot of the per-group arrays")
-			assert.Len(t, ix.heaps, 1)
-			assert.Len(t, ix.pos, 2000)
+			assert.Equal(t, 1, ix.gs.Len())
+			assert.Equal(t, 2000, ix.gs.Held())
 			if !cfg.Exhaustive {
 				assert.Equal(t, d.Config().Bands, ix.buckets.used, "one key per band")
 				for s, b := range ix.buckets.band {
@@ -321,8 +321,8 @@ func TestFloodCostFlat(t *testing.T) {
 				require.NoError(t, d.Remove(fmt.Sprintf("c%04d", i)))
 			}
 			assert.Zero(t, d.ix.groups)
-			assert.Empty(t, d.ix.heaps)
-			assert.Empty(t, d.ix.pos)
+			assert.Zero(t, d.ix.gs.Len())
+			assert.Zero(t, d.ix.gs.Held())
 			assert.Zero(t, d.ix.buckets.used)
 			assert.Zero(t, d.Len())
 		})

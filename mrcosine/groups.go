@@ -1,12 +1,10 @@
 package mrcosine
 
 import (
-	"cmp"
-	"maps"
 	"math"
-	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/matches"
 )
@@ -39,9 +37,7 @@ type index struct {
 	free   []uint32
 	groups int // live groups
 
-	heaps     map[uint32][]uint32 // groups of two or more: members, a min-heap by ID
-	pos       map[uint32]uint32   // members of those groups: heap position
-	heapsPeak int                 // most groups heaps held since it was last rebuilt
+	gs copyheap.Groups // groups of two or more: members, a min-heap by ID
 
 	buckets buckets
 	epoch   uint32
@@ -61,11 +57,8 @@ const (
 )
 
 func newIndex(maxText int) *index {
-	return &index{
-		docs:  docset.New("mrcosine", maxText),
-		heaps: map[uint32][]uint32{},
-		pos:   map[uint32]uint32{},
-	}
+	docs := docset.New("mrcosine", maxText)
+	return &index{docs: docs, gs: copyheap.New(docs)}
 }
 
 func sameBits(a, b []float32) bool {
@@ -170,15 +163,7 @@ func (ix *index) create(idx uint32, s *signed, parts, bands int) {
 // grows.
 func (ix *index) join(g, idx uint32) {
 	ix.ref[idx] = g
-	h, ok := ix.heaps[g]
-	if !ok {
-		h = []uint32{ix.first[g]}
-		ix.pos[h[0]] = 0
-	}
-	h = append(h, idx)
-	ix.up(h, len(h)-1)
-	ix.heaps[g] = h
-	ix.heapsPeak = max(ix.heapsPeak, len(ix.heaps))
+	ix.gs.Join(g, ix.first[g], idx)
 }
 
 // remove forgets the live document idx (before its ID leaves docs). The
@@ -189,34 +174,9 @@ func (ix *index) remove(idx uint32, bands int) {
 	if g == noGroup {
 		return
 	}
-	if h, ok := ix.heaps[g]; ok {
-		i, last := int(ix.pos[idx]), len(h)-1
-		delete(ix.pos, idx)
-		h[i] = h[last]
-		h = h[:last]
-		if i < len(h) {
-			moved := h[i]
-			ix.pos[moved] = uint32(i)
-			ix.down(h, i)
-			ix.up(h, int(ix.pos[moved]))
-		}
-		if len(h) == 1 {
-			ix.first[g] = h[0]
-			delete(ix.heaps, g)
-			delete(ix.pos, h[0])
-			// A Go map keeps its buckets when keys are deleted: rebuild
-			// the maps when they have fallen to a quarter of their peak
-			// (O(1) amortised).
-			if ix.heapsPeak >= 1024 && len(ix.heaps) < ix.heapsPeak/4 {
-				ix.heaps = maps.Collect(maps.All(ix.heaps))
-				ix.pos = maps.Collect(maps.All(ix.pos))
-				ix.heapsPeak = len(ix.heaps)
-			}
-		} else {
-			if cap(h) > 64 && len(h) < cap(h)/4 {
-				h = slices.Clone(h) // the end of a flood gives its memory back
-			}
-			ix.heaps[g] = h
+	if ix.gs.Size(g) > 1 {
+		if rest, alone := ix.gs.Leave(g, idx); alone {
+			ix.first[g] = rest
 		}
 		return
 	}
@@ -230,166 +190,19 @@ func (ix *index) remove(idx uint32, bands int) {
 	ix.groups--
 }
 
-// less orders documents by ID.
-func (ix *index) less(a, b uint32) bool { return ix.docs.ID(a) < ix.docs.ID(b) }
-
-// up moves h[i] towards the root while it is smaller than its parent.
-func (ix *index) up(h []uint32, i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !ix.less(h[i], h[p]) {
-			break
-		}
-		h[i], h[p] = h[p], h[i]
-		ix.pos[h[i]] = uint32(i)
-		i = p
-	}
-	ix.pos[h[i]] = uint32(i)
-}
-
-// down moves h[i] away from the root while a child is smaller.
-func (ix *index) down(h []uint32, i int) {
-	for {
-		c := 2*i + 1
-		if c >= len(h) {
-			break
-		}
-		if c+1 < len(h) && ix.less(h[c+1], h[c]) {
-			c++
-		}
-		if !ix.less(h[c], h[i]) {
-			break
-		}
-		h[i], h[c] = h[c], h[i]
-		ix.pos[h[i]] = uint32(i)
-		i = c
-	}
-	ix.pos[h[i]] = uint32(i)
-}
-
-// size returns the number of members of the live group g.
-func (ix *index) size(g uint32) int {
-	if h, ok := ix.heaps[g]; ok {
-		return len(h)
-	}
-	return 1
-}
-
-// members returns the members of the live group g, unordered.
-func (ix *index) members(g uint32) []uint32 {
-	if h, ok := ix.heaps[g]; ok {
-		return h
-	}
-	return []uint32{ix.first[g]}
-}
-
-// smallest appends a Match of score for each of the n members of the live
-// group g with the smallest IDs, skip left out. It walks the heap best
-// first from its root, keeping the frontier of positions whose parents
-// were taken in a small heap of its own: O(n log n) ID comparisons however
-// large the group.
-func (ix *index) smallest(dst []detector.Match, g uint32, n int, skip uint32, score float64) []detector.Match {
-	h := ix.members(g)
-	if n >= len(h) {
-		for _, o := range h {
-			if o != skip {
-				dst = append(dst, detector.Match{ID: ix.docs.ID(o), Score: score})
-			}
-		}
-		return dst
-	}
-	var front []int // positions in h, a min-heap by the ID at each
-	less := func(a, b int) bool { return ix.less(h[front[a]], h[front[b]]) }
-	push := func(p int) {
-		front = append(front, p)
-		for i := len(front) - 1; i > 0; {
-			q := (i - 1) / 2
-			if !less(i, q) {
-				break
-			}
-			front[i], front[q] = front[q], front[i]
-			i = q
-		}
-	}
-	pop := func() int {
-		top := front[0]
-		front[0] = front[len(front)-1]
-		front = front[:len(front)-1]
-		for i := 0; ; {
-			c := 2*i + 1
-			if c >= len(front) {
-				break
-			}
-			if c+1 < len(front) && less(c+1, c) {
-				c++
-			}
-			if !less(c, i) {
-				break
-			}
-			front[i], front[c] = front[c], front[i]
-			i = c
-		}
-		return top
-	}
-	push(0)
-	for taken := 0; taken < n && len(front) > 0; {
-		p := pop()
-		if h[p] != skip {
-			dst = append(dst, detector.Match{ID: ix.docs.ID(h[p]), Score: score})
-			taken++
-		}
-		for c := 2*p + 1; c <= 2*p+2 && c < len(h); c++ {
-			push(c)
-		}
-	}
-	return dst
-}
-
-// candidate is a live group within T2 of a query, with its score.
-type candidate struct {
-	group uint32
-	score float64
-}
-
 // collect returns the members of the candidate groups other than skip,
 // the first limit of them by [detector.SortMatches]. Scores are taken from
 // the highest down; at each score every group gives at most as many of
 // its smallest IDs as places remain, so a group of c copies costs time in
 // the cap, not in c.
-func (ix *index) collect(cands []candidate, skip uint32, limit int) []detector.Match {
+func (ix *index) collect(cands []copyheap.Candidate, skip uint32, limit int) []detector.Match {
 	// Only the limit+1 strongest groups can make the cut (each gives at
 	// least one member, but skip's group perhaps none): a text most of
 	// the collection is close to sorts those, not every candidate. (At
 	// limit = MaxInt, limit+1 wraps below 0: Best keeps everything.)
-	cands = matches.Best(cands, limit+1, func(c candidate) float64 { return c.score })
-	slices.SortFunc(cands, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
-	var out []detector.Match
-	for i := 0; i < len(cands) && len(out) < limit; {
-		j := i
-		for j < len(cands) && cands[j].score == cands[i].score {
-			j++
-		}
-		room := limit - len(out)
-		for _, c := range cands[i:j] {
-			n := room
-			if skip != noDoc && ix.ref[skip] == c.group && n < ix.size(c.group) {
-				n++ // skip takes no place
-			}
-			out = ix.smallest(out, c.group, n, skip, c.score)
-		}
-		i = j
-	}
-	return matches.Top(out, limit)
+	cands = matches.Best(cands, limit+1, func(c copyheap.Candidate) float64 { return c.Score })
+	return ix.gs.Collect(cands, ix.firstOf, skip, limit)
 }
 
-// sortedIDs returns the IDs of the documents idxs other than skip, sorted.
-func (ix *index) sortedIDs(idxs []uint32, skip uint32) []string {
-	out := make([]string, 0, len(idxs))
-	for _, o := range idxs {
-		if o != skip {
-			out = append(out, ix.docs.ID(o))
-		}
-	}
-	slices.Sort(out)
-	return out
-}
+// firstOf returns the member of the live group g when it has one member.
+func (ix *index) firstOf(g uint32) uint32 { return ix.first[g] }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
 )
 
 // sketch is the sign sketch of one group, as the index stores it.
@@ -131,14 +132,14 @@ func (d *Detector) query(vec []float32, rnorm float32, sk, keys []uint64, skip u
 		return []detector.Match{}
 	}
 	ix := d.ix
-	var cands []candidate
+	var cands []copyheap.Candidate
 	P := d.parts
 	t2 := d.cfg.T2
 	checked := 0
 	check := func(g uint32) {
 		checked++
 		if s := dot(vec, ix.vecs[int(g)*P:int(g+1)*P]); s >= t2 {
-			cands = append(cands, candidate{g, s})
+			cands = append(cands, copyheap.Candidate{Group: g, Score: s})
 		}
 	}
 	if d.cfg.Exhaustive {

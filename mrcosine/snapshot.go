@@ -86,10 +86,7 @@ func (d *Detector) encode() (groups, zero []byte, n int, err error) {
 		if !ix.isLive(g) {
 			continue
 		}
-		first := ix.first[g]
-		if h, ok := ix.heaps[uint32(g)]; ok {
-			first = h[0] // the heap's root has the smallest ID
-		}
+		first := ix.gs.Min(uint32(g), ix.first[g])
 		live = append(live, entry{uint32(g), ix.docs.ID(first)})
 	}
 	slices.SortFunc(live, func(a, b entry) int { return cmp.Compare(a.first, b.first) })
@@ -107,7 +104,7 @@ func (d *Detector) encode() (groups, zero []byte, n int, err error) {
 		for _, x := range ix.vec(l.g, d.parts) {
 			e.U32(math.Float32bits(x))
 		}
-		encIDs(&e, ix.sortedIDs(ix.members(l.g), noDoc))
+		encIDs(&e, ix.gs.IDs(l.g, ix.first[l.g], noDoc))
 	}
 	groups = e.B
 	e = snapshot.Enc{}

@@ -3,11 +3,8 @@ package mrcosine
 import (
 	"bytes"
 	"flag"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,91 +12,35 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/v1.snapshot")
 
-// apply runs ops on d and returns the answers: each Add's matches.
-func apply(t *testing.T, d *Detector, ops []op) [][]detector.Match {
-	t.Helper()
-	out := make([][]detector.Match, len(ops))
-	for i, o := range ops {
-		if o.remove {
-			require.NoError(t, d.Remove(o.id))
-			continue
-		}
-		ms, err := d.Add(detector.Doc{ID: o.id, Text: o.text})
-		require.NoError(t, err)
-		out[i] = ms
-	}
-	return out
-}
+func encode(t testing.TB, d *Detector) []byte { return reliabilitytest.Encode(t, d) }
 
-func encode(t testing.TB, d *Detector) []byte {
+func mustNew(t testing.TB, cfg Config) *Detector {
 	t.Helper()
-	var b bytes.Buffer
-	n, err := d.WriteTo(&b)
+	d, err := New(cfg)
 	require.NoError(t, err)
-	require.Equal(t, int64(b.Len()), n)
-	return b.Bytes()
+	return d
 }
 
 func load(t testing.TB, cfg Config, snap []byte) *Detector {
 	t.Helper()
-	d, err := New(cfg)
-	require.NoError(t, err)
-	n, err := d.ReadFrom(bytes.NewReader(snap))
-	require.NoError(t, err)
-	require.Equal(t, int64(len(snap)), n)
-	return d
+	return reliabilitytest.Load(t, mustNew(t, cfg), snap)
 }
 
-// roundTrip snapshots a detector after the first part of ops, loads the
-// snapshot into a new one, and requires both to give the same answers to
-// the rest of ops (scores included), the same Containers, Query and Copies
-// of every live document, and byte-identical snapshots at both points. It
-// returns the snapshot's size, number of documents and of distinct
-// signatures.
-func roundTrip(t *testing.T, cfg Config, ops []op) (size, docs, groups int) {
-	cut := len(ops) * 2 / 3
-	a, err := New(cfg)
-	require.NoError(t, err)
-	apply(t, a, ops[:cut])
-	snap := encode(t, a)
-	b := load(t, cfg, snap)
-	require.Equal(t, a.Len(), b.Len())
-	require.Equal(t, snap, encode(t, b), "re-encoding a loaded snapshot")
-	docs, groups = a.Len(), a.ix.groups
-	require.Equal(t, apply(t, a, ops[cut:]), apply(t, b, ops[cut:]), "answers after the load")
-	require.Equal(t, encode(t, a), encode(t, b))
-	live := map[string]string{}
-	for _, o := range ops {
-		if o.remove {
-			delete(live, o.id)
-		} else {
-			live[o.id] = o.text
-		}
-	}
-	for id, text := range live {
-		ca, err := a.Containers(id)
-		require.NoError(t, err)
-		cb, err := b.Containers(id)
-		require.NoError(t, err)
-		require.Equal(t, ca, cb, "Containers(%s)", id)
-		qa, err := a.Query(detector.Doc{Text: text})
-		require.NoError(t, err)
-		qb, err := b.Query(detector.Doc{Text: text})
-		require.NoError(t, err)
-		require.Equal(t, qa, qb, "Query(%s)", id)
-		pa, err := a.Copies(id)
-		require.NoError(t, err)
-		pb, err := b.Copies(id)
-		require.NoError(t, err)
-		require.Equal(t, pa, pb, "Copies(%s)", id)
-	}
-	return len(snap), docs, groups
+// roundTrip runs [reliabilitytest.RoundTrip]: a snapshot taken after the
+// first part of ops loads into a new detector that then answers the rest
+// of ops (scores included), Containers, Query and Copies of every live
+// document alike, with byte-identical snapshots at both points. It
+// returns the snapshot.
+func roundTrip(t *testing.T, cfg Config, ops []op) []byte {
+	t.Helper()
+	_, _, snap := reliabilitytest.RoundTrip(t, func() *Detector { return mustNew(t, cfg) }, ops, nil)
+	return snap
 }
 
 func TestSnapshotRoundTrip(t *testing.T) {
@@ -129,7 +70,9 @@ func TestSnapshotRoundTripRealData(t *testing.T) {
 	ops := floodStream(dataset.Texts(recs), 4, 5)
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
-			size, docs, groups := roundTrip(t, m.cfg, ops)
+			snap := roundTrip(t, m.cfg, ops)
+			e := load(t, m.cfg, snap)
+			size, docs, groups := len(snap), e.Len(), e.ix.groups
 			t.Logf("%d documents (%d distinct signatures): %d bytes, %.0f bytes per document", docs, groups, size, float64(size)/float64(docs))
 		})
 	}
@@ -163,24 +106,7 @@ func TestSnapshotDamage(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	d, err := New(cfg)
 	require.NoError(t, err)
-	check := func(bad []byte, what string) {
-		_, err := d.ReadFrom(bytes.NewReader(bad))
-		require.ErrorIs(t, err, detector.ErrSnapshot, what)
-		require.Zero(t, d.Len(), what)
-	}
-	for n := range len(snap) {
-		check(snap[:n], fmt.Sprintf("truncated to %d bytes", n))
-	}
-	check(append(bytes.Clone(snap), 0), "a byte after the trailer")
-	for i := range snap {
-		for _, x := range []byte{0x01, 0x80, 0xff} {
-			bad := bytes.Clone(snap)
-			bad[i] ^= x
-			check(bad, fmt.Sprintf("byte %d ^ %#x", i, x))
-		}
-	}
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.NoError(t, err)
+	reliabilitytest.Damage(t, d, snap, nil)
 	assert.Equal(t, 5, d.Len())
 }
 
@@ -221,10 +147,7 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 	} {
 		d, err := New(other)
 		require.NoError(t, err)
-		_, err = d.ReadFrom(bytes.NewReader(snap))
-		require.ErrorIs(t, err, detector.ErrSnapshot, field)
-		assert.Contains(t, err.Error(), "Config."+field, "the error names the field")
-		assert.Zero(t, d.Len())
+		reliabilitytest.Mismatch(t, d, snap, field)
 	}
 	d, err = New(eff)
 	require.NoError(t, err)
@@ -266,14 +189,9 @@ func TestReadFromState(t *testing.T) {
 	require.NoError(t, err)
 	_, err = d.Add(detector.Doc{ID: "x", Text: smallDocs[0].Text})
 	require.NoError(t, err)
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrSnapshot, "into a detector that is not empty")
+	reliabilitytest.NotEmpty(t, d, snap)
 	assert.Equal(t, 1, d.Len())
-	require.NoError(t, d.Close())
-	_, err = d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.WriteTo(&bytes.Buffer{})
-	require.ErrorIs(t, err, detector.ErrClosed)
+	reliabilitytest.Closed(t, d, snap, smallDocs[0].Text, "x")
 }
 
 // TestSnapshotV1 reads the checked-in snapshot of layout version 1 and
@@ -283,15 +201,8 @@ func TestReadFromState(t *testing.T) {
 // Config and the reference's fingerprint, so a change of a default or of
 // the default reference rewrites it too).
 func TestSnapshotV1(t *testing.T) {
-	path := filepath.Join("testdata", "v1.snapshot")
 	cfg, snap := smallSnapshot(t)
-	if *update {
-		require.NoError(t, os.WriteFile(path, snap, 0o644))
-		t.Logf("wrote %s (%d bytes)", path, len(snap))
-	}
-	stored, err := os.ReadFile(path)
-	require.NoError(t, err)
-	require.Equal(t, stored, snap, "the encoding of the same documents has changed: a new layout needs a new KindVersion")
+	stored := reliabilitytest.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
 	d := load(t, cfg, stored)
 	assert.Equal(t, 5, d.Len())
 	cp, err := d.Copies("a")
@@ -339,13 +250,9 @@ func FuzzReadFrom(f *testing.F) {
 		read := func(in []byte) error {
 			d, err := New(cfg)
 			require.NoError(t, err)
-			_, err = d.ReadFrom(bytes.NewReader(in))
-			if err != nil {
-				require.ErrorIs(t, err, detector.ErrSnapshot)
-				require.Zero(t, d.Len(), "a rejected snapshot leaves the detector empty")
+			if err := reliabilitytest.Read(t, d, in, nil); err != nil {
 				return err
 			}
-			require.Equal(t, in, encode(t, d), "an accepted snapshot re-encodes to the same bytes")
 			ms, err := d.Add(detector.Doc{ID: "fuzz-new", Text: smallDocs[0].Text})
 			require.NoError(t, err)
 			for _, m := range ms {
@@ -363,13 +270,8 @@ func FuzzReadFrom(f *testing.F) {
 		} else {
 			count = ix.docs.Len()
 		}
-		var framed bytes.Buffer
-		w := snapshot.NewWriter(&framed, d.header())
-		w.Section("groups", groups)
-		w.Section("zero", zero)
-		_, err := w.Finish(uint64(count))
-		require.NoError(t, err)
-		err = read(framed.Bytes())
+		framed := reliabilitytest.Frame(t, d.header(), []string{"groups", "zero"}, [][]byte{groups, zero}, count)
+		err := read(framed)
 		require.Equal(t, derr == nil, err == nil, "ReadFrom accepts exactly the payloads decode accepts")
 	})
 }
@@ -381,30 +283,5 @@ func TestConcurrentSnapshot(t *testing.T) {
 	texts := synthTexts(60, 8)
 	d, err := New(Config{})
 	require.NoError(t, err)
-	var wg sync.WaitGroup
-	for g := range 2 {
-		wg.Go(func() {
-			for i, text := range texts {
-				id := fmt.Sprintf("g%d-%d", g, i)
-				if _, err := d.Add(detector.Doc{ID: id, Text: text}); err != nil {
-					t.Error(err)
-					return
-				}
-				if i%3 == 0 {
-					if err := d.Remove(id); err != nil {
-						t.Error(err)
-						return
-					}
-				}
-			}
-		})
-	}
-	for range 10 {
-		var b bytes.Buffer
-		_, err := d.WriteTo(&b)
-		require.NoError(t, err)
-		e := load(t, d.Config(), b.Bytes())
-		require.Equal(t, b.Bytes(), encode(t, e))
-	}
-	wg.Wait()
+	reliabilitytest.ConcurrentSnapshot(t, d, texts, func() *Detector { return mustNew(t, d.Config()) }, nil)
 }

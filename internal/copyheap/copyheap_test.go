@@ -83,6 +83,10 @@ func TestGroups(t *testing.T) {
 			all := gs.AppendMembers(nil, g, first)
 			assert.Len(t, all, tc.size)
 			assert.Equal(t, gs.IDs(g, first, none)[0], docs.ID(gs.Min(g, first)))
+			for i, m := range all {
+				assert.Equal(t, m, gs.Member(g, first, i), "Member reads the heap order AppendMembers gives")
+			}
+			assert.Equal(t, gs.Min(g, first), gs.Member(g, first, 0))
 		})
 	}
 }

@@ -65,6 +65,9 @@ func FuzzGroups(f *testing.F) {
 				require.Equal(t, len(want), gs.Size(uint32(g)), "step %d", step)
 				require.Equal(t, want, gs.IDs(uint32(g), first[g], none), "step %d", step)
 				require.Equal(t, want[0], docs.ID(gs.Min(uint32(g), first[g])))
+				for i, m := range gs.AppendMembers(nil, uint32(g), first[g]) {
+					require.Equal(t, m, gs.Member(uint32(g), first[g], i), "step %d: Member %d", step, i)
+				}
 				skip := idx
 				for _, n := range []int{0, 1, 3, len(want) - 1, len(want), len(want) + 1} {
 					var got []string

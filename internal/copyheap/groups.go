@@ -118,6 +118,16 @@ func (s *Groups) Rekey(old, new uint32) {
 	}
 }
 
+// Member returns the member at position i of the live group g in heap
+// order (the smallest ID at 0), or first for a group of one; i must be
+// below Size(g). It reads one member where AppendMembers copies them all.
+func (s *Groups) Member(g, first uint32, i int) uint32 {
+	if h, ok := s.heaps[g]; ok {
+		return h[i]
+	}
+	return first
+}
+
 // AppendMembers appends the members of the live group g to dst in heap
 // order (not sorted) and returns it.
 func (s *Groups) AppendMembers(dst []uint32, g, first uint32) []uint32 {
