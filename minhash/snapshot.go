@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
+	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
@@ -202,28 +203,17 @@ func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
 		return 0, err
 	}
 	fail := func(err error) (int64, error) { return 0, fmt.Errorf("minhash: ReadFrom: %w", err) }
-	sr, err := snapshot.NewReader(r, d.header())
+	secs, docs, n, err := snapshot.ReadAll(r, d.header(), "groups", "empty")
 	if err != nil {
 		return fail(err)
 	}
-	groups, err := sr.Section("groups")
-	if err != nil {
-		return fail(err)
-	}
-	empty, err := sr.Section("empty")
-	if err != nil {
-		return fail(err)
-	}
-	docs, n, err := sr.Finish()
-	if err != nil {
-		return fail(err)
-	}
+	groups, empty := secs[0], secs[1]
 	ix, st, err := d.decode(groups, empty)
 	if err != nil {
 		return fail(err)
 	}
-	if uint64(ix.docs.Len()) != docs {
-		return fail(fmt.Errorf("snapshot: trailer counts %d documents, the sections hold %d: %w", docs, ix.docs.Len(), detector.ErrSnapshot))
+	if err := docset.CheckCount(docs, ix.docs.Len()); err != nil {
+		return fail(err)
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -249,11 +239,11 @@ func (d *Detector) readable() error {
 }
 
 func (d *Detector) emptyLocked() error {
-	switch {
-	case d.ix.docs.Closed():
-		return fmt.Errorf("minhash: ReadFrom: %w", detector.ErrClosed)
-	case d.ix.docs.Len() > 0 || d.done != d.issued:
-		return fmt.Errorf("minhash: ReadFrom into a detector with %d documents: %w", d.ix.docs.Len(), detector.ErrSnapshot)
+	if err := d.ix.docs.Loadable(); err != nil {
+		return err
+	}
+	if d.done != d.issued {
+		return fmt.Errorf("minhash: ReadFrom into a detector with an Add under way: %w", detector.ErrSnapshot)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
@@ -104,11 +105,11 @@ func (d *Detector) encode() (groups, zero []byte, n int, err error) {
 		for _, x := range ix.vec(l.g, d.parts) {
 			e.U32(math.Float32bits(x))
 		}
-		encIDs(&e, ix.gs.IDs(l.g, ix.first[l.g], noDoc))
+		e.Strings(ix.gs.IDs(l.g, ix.first[l.g], noDoc))
 	}
 	groups = e.B
 	e = snapshot.Enc{}
-	encIDs(&e, bare)
+	e.Strings(bare)
 	return groups, e.B, ix.docs.Len(), nil
 }
 
@@ -119,36 +120,6 @@ func vecSum(v []float32) uint64 {
 		h = hashx.Combine(h, uint64(math.Float32bits(x)))
 	}
 	return h
-}
-
-// encIDs writes a count and the IDs, which are sorted.
-func encIDs(e *snapshot.Enc, ids []string) {
-	e.Int(len(ids))
-	for _, id := range ids {
-		e.String(id)
-	}
-}
-
-// decIDs reads a list written by encIDs, at least atLeast long, and checks
-// that its IDs are non-empty and strictly ascending.
-func decIDs(dec *snapshot.Dec, atLeast int) []string {
-	n := dec.Len(2, 0) // a length and at least one byte each
-	if dec.Err() == nil && n < atLeast {
-		dec.Fail("%d IDs in a group", n)
-	}
-	ids := make([]string, 0, n)
-	for range n {
-		id := dec.String()
-		if dec.Err() != nil {
-			return nil
-		}
-		if id == "" || len(ids) > 0 && id <= ids[len(ids)-1] {
-			dec.Fail("IDs empty or out of order")
-			return nil
-		}
-		ids = append(ids, id)
-	}
-	return ids
 }
 
 // ReadFrom loads a snapshot written by WriteTo into d, which must be empty
@@ -169,28 +140,17 @@ func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
 		return 0, err
 	}
 	fail := func(err error) (int64, error) { return 0, fmt.Errorf("mrcosine: ReadFrom: %w", err) }
-	sr, err := snapshot.NewReader(r, d.header())
+	secs, docs, n, err := snapshot.ReadAll(r, d.header(), "groups", "zero")
 	if err != nil {
 		return fail(err)
 	}
-	groups, err := sr.Section("groups")
-	if err != nil {
-		return fail(err)
-	}
-	zero, err := sr.Section("zero")
-	if err != nil {
-		return fail(err)
-	}
-	docs, n, err := sr.Finish()
-	if err != nil {
-		return fail(err)
-	}
+	groups, zero := secs[0], secs[1]
 	ix, err := d.decode(groups, zero)
 	if err != nil {
 		return fail(err)
 	}
-	if uint64(ix.docs.Len()) != docs {
-		return fail(fmt.Errorf("snapshot: trailer counts %d documents, the sections hold %d: %w", docs, ix.docs.Len(), detector.ErrSnapshot))
+	if err := docset.CheckCount(docs, ix.docs.Len()); err != nil {
+		return fail(err)
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -208,15 +168,7 @@ func (d *Detector) readable() error {
 	return d.emptyLocked()
 }
 
-func (d *Detector) emptyLocked() error {
-	switch {
-	case d.ix.docs.Closed():
-		return fmt.Errorf("mrcosine: ReadFrom: %w", detector.ErrClosed)
-	case d.ix.docs.Len() > 0:
-		return fmt.Errorf("mrcosine: ReadFrom into a detector with %d documents: %w", d.ix.docs.Len(), detector.ErrSnapshot)
-	}
-	return nil
-}
+func (d *Detector) emptyLocked() error { return d.ix.docs.Loadable() }
 
 // decode builds a fresh index from the payloads of the two sections,
 // checking that they are canonical: what it accepts, encode writes back
@@ -254,7 +206,7 @@ func (d *Detector) decode(groups, zero []byte) (*index, error) {
 		if dec.Err() == nil && !(math.Abs(ss-1) <= 1e-3) {
 			dec.Fail("vector of squared length %g, not a unit vector", ss)
 		}
-		ids := decIDs(dec, 1)
+		ids := dec.IDs(1)
 		if dec.Err() != nil {
 			return nil, dec.Err()
 		}
@@ -292,7 +244,7 @@ func (d *Detector) decode(groups, zero []byte) (*index, error) {
 	}
 
 	dec = snapshot.NewDec(zero)
-	for _, id := range decIDs(dec, 0) {
+	for _, id := range dec.IDs(0) {
 		add(dec, id)
 		if dec.Err() != nil {
 			return nil, dec.Err()
