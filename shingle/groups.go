@@ -77,9 +77,6 @@ func (gs *groups) open(idx uint32) uint32 {
 // cap returns one more than the largest group number in use.
 func (gs *groups) cap() int { return len(gs.first) }
 
-// size returns the number of members of the live group g.
-func (gs *groups) size(g uint32) int { return gs.cs.Size(g) }
-
 // join adds document idx to the live group g.
 func (gs *groups) join(g, idx uint32) {
 	gs.grow(idx)

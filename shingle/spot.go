@@ -95,7 +95,6 @@ type spotQuery struct {
 	delta map[uint32][2]int32 // band, above
 	isA   map[uint32]bool     // the queried text's signatures
 	sigs  []uint32            // the queried text's signature IDs, ascending
-	cnt   []uint32
 	ord   []int
 }
 
