@@ -214,12 +214,12 @@ func (q *queryTerms) hash(id uint32, term string) uint64 { return q.w.hash(id, t
 // more result so that the live document self can be left out). The
 // caller holds the lock.
 func (d *Detector) queryCopy(doc detector.Doc, self uint32) ([]detector.Match, error) {
-	secs, n := d.encodeLocked()
+	secs, _ := d.encodeLocked()
 	c, err := newDetector(d.s.Config, d.callerIDF)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.load(secs, uint64(n)); err != nil {
+	if err := c.load(secs); err != nil {
 		return nil, fmt.Errorf("codet: Query(%q): copying the index: %w", doc.ID, err)
 	}
 	if c.s.MaxResults < math.MaxInt {

@@ -252,33 +252,30 @@ func encList(e *snapshot.Enc, xs []uint32) {
 // differing from d's (the error names the field or the table), a damaged
 // or truncated stream.
 func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
-	if err := d.readable(); err != nil {
-		return 0, err
-	}
 	d.mu.RLock()
 	h := d.header()
 	d.mu.RUnlock()
-	fail := func(err error) (int64, error) { return 0, fmt.Errorf("codet: ReadFrom: %w", err) }
-	all, docs, n, err := snapshot.ReadAll(r, h, sectionNames[:]...)
-	if err != nil {
-		return fail(err)
-	}
-	var secs [len(sectionNames)][]byte
-	copy(secs[:], all)
-	fresh, err := newDetector(d.s.Config, d.callerIDF)
-	if err != nil {
-		return fail(err)
-	}
-	if err := fresh.load(secs, docs); err != nil {
-		return fail(err)
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if err := d.emptyLocked(); err != nil {
-		return 0, err
-	}
-	d.install(fresh)
-	return n, nil
+	return snapshot.Load("codet", r, h, sectionNames[:], d.readable,
+		func(all [][]byte) (int, func() error, error) {
+			var secs [len(sectionNames)][]byte
+			copy(secs[:], all)
+			fresh, err := newDetector(d.s.Config, d.callerIDF)
+			if err != nil {
+				return 0, nil, err
+			}
+			if err := fresh.load(secs); err != nil {
+				return 0, nil, err
+			}
+			return fresh.docs.Len(), func() error {
+				d.mu.Lock()
+				defer d.mu.Unlock()
+				if err := d.emptyLocked(); err != nil {
+					return err
+				}
+				d.install(fresh)
+				return nil
+			}, nil
+		})
 }
 
 // readable returns the error ReadFrom gives a closed or non-empty d.

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
@@ -15,11 +14,11 @@ import (
 // checked to be canonical and consistent before ReadFrom installs it (the
 // layout is at the top of snapshot.go).
 
-// load fills f, a fresh detector, from the payloads of the sections and
-// the trailer's document count, checking that they are canonical (what
-// it accepts, encodeLocked writes back byte for byte) and consistent (no
-// later call can fail or panic on what it built).
-func (f *Detector) load(secs [len(sectionNames)][]byte, docs uint64) error {
+// load fills f, a fresh detector, from the payloads of the sections,
+// checking that they are canonical (what it accepts, encodeLocked writes
+// back byte for byte) and consistent (no later call can fail or panic on
+// what it built).
+func (f *Detector) load(secs [len(sectionNames)][]byte) error {
 	l := loader{f: f}
 	steps := []func(*snapshot.Dec){l.state, l.terms, l.docs, l.nodes, l.groups}
 	for i, step := range steps {
@@ -29,10 +28,7 @@ func (f *Detector) load(secs [len(sectionNames)][]byte, docs uint64) error {
 			return fmt.Errorf("section %q: %w", sectionNames[i], err)
 		}
 	}
-	if err := l.link(); err != nil {
-		return err
-	}
-	return docset.CheckCount(docs, f.docs.Len())
+	return l.link()
 }
 
 // loader is the state of one load.

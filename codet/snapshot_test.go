@@ -349,7 +349,7 @@ func idsOf(ms []detector.Match) []string {
 // Adds, Copies and Removes.
 func readPayloads(t *testing.T, cfg Config, secs [len(sectionNames)][]byte) {
 	fresh := build(t, cfg, nil)
-	if err := fresh.load(secs, 0); err != nil {
+	if err := fresh.load(secs); err != nil {
 		require.ErrorIs(t, err, detector.ErrSnapshot)
 	}
 	readAndUse(t, cfg, reliabilitytest.Frame(t, fresh.header(), sectionNames[:], secs[:], fresh.docs.Len()))

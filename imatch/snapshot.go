@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
@@ -182,47 +181,34 @@ type load struct {
 // from d's (the error names the field), another IDF table (or one where d
 // has none), a damaged or truncated stream.
 func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
-	if err := d.readable(); err != nil {
-		return 0, err
-	}
-	fail := func(err error) (int64, error) { return 0, fmt.Errorf("imatch: ReadFrom: %w", err) }
-	secs, docs, n, err := snapshot.ReadAll(r, d.header(), "groups", "empty")
-	if err != nil {
-		return fail(err)
-	}
-	groups, empty := secs[0], secs[1]
-	ix, loads, err := d.decode(groups, empty)
-	if err != nil {
-		return fail(err)
-	}
-	if err := docset.CheckCount(docs, ix.docs.Len()); err != nil {
-		return fail(err)
-	}
-	install := func() error {
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		if err := d.emptyLocked(); err != nil {
-			return err
-		}
-		for _, l := range loads {
-			for _, idx := range l.docs {
-				ix.handle[idx] = d.turns.Table().AddPacked(l.terms, l.packed)
+	return snapshot.Load("imatch", r, d.header(), []string{"groups", "empty"}, d.readable,
+		func(secs [][]byte) (int, func() error, error) {
+			ix, loads, err := d.decode(secs[0], secs[1])
+			if err != nil {
+				return 0, nil, err
 			}
-		}
-		d.ix = ix
-		return nil
-	}
-	if d.turns == nil {
-		err = install()
-	} else {
-		// In a turn of its own, after the Adds of earlier turns: the table
-		// is counted and the index swapped in before the next Add counts.
-		err = d.turns.Do(install)
-	}
-	if err != nil {
-		return 0, err
-	}
-	return n, nil
+			install := func() error {
+				d.mu.Lock()
+				defer d.mu.Unlock()
+				if err := d.emptyLocked(); err != nil {
+					return err
+				}
+				for _, l := range loads {
+					for _, idx := range l.docs {
+						ix.handle[idx] = d.turns.Table().AddPacked(l.terms, l.packed)
+					}
+				}
+				d.ix = ix
+				return nil
+			}
+			if d.turns == nil {
+				return ix.docs.Len(), install, nil
+			}
+			// In a turn of its own, after the Adds of earlier turns: the
+			// table is counted and the index swapped in before the next
+			// Add counts.
+			return ix.docs.Len(), func() error { return d.turns.Do(install) }, nil
+		})
 }
 
 // readable returns the error ReadFrom gives a closed or non-empty d.

@@ -9,7 +9,6 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
@@ -199,36 +198,29 @@ func (d *Detector) encode() (groups, empty []byte, n int, err error) {
 // from d's (the error names the field), other statistics (the error names
 // the Stats table), a damaged or truncated stream.
 func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
-	if err := d.readable(); err != nil {
-		return 0, err
-	}
-	fail := func(err error) (int64, error) { return 0, fmt.Errorf("minhash: ReadFrom: %w", err) }
-	secs, docs, n, err := snapshot.ReadAll(r, d.header(), "groups", "empty")
-	if err != nil {
-		return fail(err)
-	}
-	groups, empty := secs[0], secs[1]
-	ix, st, err := d.decode(groups, empty)
-	if err != nil {
-		return fail(err)
-	}
-	if err := docset.CheckCount(docs, ix.docs.Len()); err != nil {
-		return fail(err)
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if err := d.emptyLocked(); err != nil {
-		return 0, err
-	}
-	if d.online {
-		d.stats.mu.Lock()
-		d.stats.n, d.stats.nphr, d.stats.hist = st.n, st.nphr, st.hist
-		d.stats.termDF, d.stats.phrDF = st.termDF, st.phrDF
-		d.stats.mu.Unlock()
-	}
-	d.ix = ix
-	d.version++
-	return n, nil
+	return snapshot.Load("minhash", r, d.header(), []string{"groups", "empty"}, d.readable,
+		func(secs [][]byte) (int, func() error, error) {
+			ix, st, err := d.decode(secs[0], secs[1])
+			if err != nil {
+				return 0, nil, err
+			}
+			return ix.docs.Len(), func() error {
+				d.mu.Lock()
+				defer d.mu.Unlock()
+				if err := d.emptyLocked(); err != nil {
+					return err
+				}
+				if d.online {
+					d.stats.mu.Lock()
+					d.stats.n, d.stats.nphr, d.stats.hist = st.n, st.nphr, st.hist
+					d.stats.termDF, d.stats.phrDF = st.termDF, st.phrDF
+					d.stats.mu.Unlock()
+				}
+				d.ix = ix
+				d.version++
+				return nil
+			}, nil
+		})
 }
 
 // readable returns the error ReadFrom gives a closed or non-empty d.

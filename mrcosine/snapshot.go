@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
@@ -136,29 +135,22 @@ func vecSum(v []float32) uint64 {
 // from d's (the error names the field), a different reference text (the
 // error names the table "reference"), a damaged or truncated stream.
 func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
-	if err := d.readable(); err != nil {
-		return 0, err
-	}
-	fail := func(err error) (int64, error) { return 0, fmt.Errorf("mrcosine: ReadFrom: %w", err) }
-	secs, docs, n, err := snapshot.ReadAll(r, d.header(), "groups", "zero")
-	if err != nil {
-		return fail(err)
-	}
-	groups, zero := secs[0], secs[1]
-	ix, err := d.decode(groups, zero)
-	if err != nil {
-		return fail(err)
-	}
-	if err := docset.CheckCount(docs, ix.docs.Len()); err != nil {
-		return fail(err)
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if err := d.emptyLocked(); err != nil {
-		return 0, err
-	}
-	d.ix = ix
-	return n, nil
+	return snapshot.Load("mrcosine", r, d.header(), []string{"groups", "zero"}, d.readable,
+		func(secs [][]byte) (int, func() error, error) {
+			ix, err := d.decode(secs[0], secs[1])
+			if err != nil {
+				return 0, nil, err
+			}
+			return ix.docs.Len(), func() error {
+				d.mu.Lock()
+				defer d.mu.Unlock()
+				if err := d.emptyLocked(); err != nil {
+					return err
+				}
+				d.ix = ix
+				return nil
+			}, nil
+		})
 }
 
 // readable returns the error ReadFrom gives a closed or non-empty d.

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
@@ -161,29 +160,22 @@ func (x *spotIndex) multiset(g uint32) ([]uint64, []uint32) {
 // from d's (the error names the field), a damaged or truncated stream, or
 // features the Config could not have produced.
 func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
-	if err := d.readable(); err != nil {
-		return 0, err
-	}
-	fail := func(err error) (int64, error) { return 0, fmt.Errorf("shingle: ReadFrom: %w", err) }
-	secs, docs, n, err := snapshot.ReadAll(r, d.header(), "groups", "empty")
-	if err != nil {
-		return fail(err)
-	}
-	groups, empty := secs[0], secs[1]
-	ix, err := d.decode(groups, empty)
-	if err != nil {
-		return fail(err)
-	}
-	if err := docset.CheckCount(docs, ix.docs.Len()); err != nil {
-		return fail(err)
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if err := d.emptyLocked(); err != nil {
-		return 0, err
-	}
-	d.ix = ix
-	return n, nil
+	return snapshot.Load("shingle", r, d.header(), []string{"groups", "empty"}, d.readable,
+		func(secs [][]byte) (int, func() error, error) {
+			ix, err := d.decode(secs[0], secs[1])
+			if err != nil {
+				return 0, nil, err
+			}
+			return ix.docs.Len(), func() error {
+				d.mu.Lock()
+				defer d.mu.Unlock()
+				if err := d.emptyLocked(); err != nil {
+					return err
+				}
+				d.ix = ix
+				return nil
+			}, nil
+		})
 }
 
 // readable returns the error ReadFrom gives a closed or non-empty d.

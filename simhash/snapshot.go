@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
@@ -160,48 +159,34 @@ func unpack(p string) ([]string, bool) {
 // from d's (the error names the field), another IDF table or none where d
 // has one (the error names the table), a damaged or truncated stream.
 func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
-	if err := d.readable(); err != nil {
-		return 0, err
-	}
-	fail := func(err error) (int64, error) { return 0, fmt.Errorf("simhash: ReadFrom: %w", err) }
-	secs, docs, n, err := snapshot.ReadAll(r, d.header(), "groups", "bare")
-	if err != nil {
-		return fail(err)
-	}
-	groups, bare := secs[0], secs[1]
-	st, counts, err := d.decode(groups, bare)
-	if err != nil {
-		return fail(err)
-	}
-	if err := docset.CheckCount(docs, st.docs.Len()); err != nil {
-		return fail(err)
-	}
-	install := func() error {
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		if err := d.emptyLocked(); err != nil {
-			return err
-		}
-		if d.turns != nil {
-			// In our turn, after every earlier Add is inserted: the
-			// table of an empty Detector counts nothing.
-			tbl := d.turns.Table()
-			for _, c := range counts {
-				st.handle[c.idx] = tbl.AddPacked(c.terms, st.packed[c.idx])
+	return snapshot.Load("simhash", r, d.header(), []string{"groups", "bare"}, d.readable,
+		func(secs [][]byte) (int, func() error, error) {
+			st, counts, err := d.decode(secs[0], secs[1])
+			if err != nil {
+				return 0, nil, err
 			}
-		}
-		d.st = st
-		return nil
-	}
-	if d.turns != nil {
-		err = d.turns.Do(install)
-	} else {
-		err = install()
-	}
-	if err != nil {
-		return 0, err
-	}
-	return n, nil
+			install := func() error {
+				d.mu.Lock()
+				defer d.mu.Unlock()
+				if err := d.emptyLocked(); err != nil {
+					return err
+				}
+				if d.turns != nil {
+					// In our turn, after every earlier Add is inserted:
+					// the table of an empty Detector counts nothing.
+					tbl := d.turns.Table()
+					for _, c := range counts {
+						st.handle[c.idx] = tbl.AddPacked(c.terms, st.packed[c.idx])
+					}
+				}
+				d.st = st
+				return nil
+			}
+			if d.turns == nil {
+				return st.docs.Len(), install, nil
+			}
+			return st.docs.Len(), func() error { return d.turns.Do(install) }, nil
+		})
 }
 
 // readable returns the error ReadFrom gives a closed or non-empty d.

@@ -119,12 +119,3 @@ func (s *Set) Loadable() error {
 	}
 	return nil
 }
-
-// CheckCount returns an error wrapping detector.ErrSnapshot unless the
-// snapshot's trailer counts the documents its sections held.
-func CheckCount(trailer uint64, held int) error {
-	if trailer != uint64(held) {
-		return fmt.Errorf("snapshot: trailer counts %d documents, the sections hold %d: %w", trailer, held, detector.ErrSnapshot)
-	}
-	return nil
-}

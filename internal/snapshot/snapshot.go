@@ -442,3 +442,33 @@ func ReadAll(r io.Reader, want Header, names ...string) (payloads [][]byte, docu
 	}
 	return payloads, documents, n, nil
 }
+
+// Load is the ReadFrom every detector shares. check says whether the
+// detector can load (open and empty); the sections names are read in
+// order; decode builds from their payloads a fresh state holding docs
+// documents, which must be the trailer's count, and returns the function
+// that installs it (under the detector's lock, checking again). Errors of
+// reading, decoding and the count are prefixed "pkg: ReadFrom:"; those of
+// check and install are returned as they are. It returns the bytes read.
+func Load(pkg string, r io.Reader, want Header, names []string, check func() error,
+	decode func(payloads [][]byte) (docs int, install func() error, err error)) (int64, error) {
+	if err := check(); err != nil {
+		return 0, err
+	}
+	fail := func(err error) (int64, error) { return 0, fmt.Errorf("%s: ReadFrom: %w", pkg, err) }
+	payloads, trailer, n, err := ReadAll(r, want, names...)
+	if err != nil {
+		return fail(err)
+	}
+	docs, install, err := decode(payloads)
+	if err != nil {
+		return fail(err)
+	}
+	if trailer != uint64(docs) {
+		return fail(corrupt("trailer counts %d documents, the sections hold %d", trailer, docs))
+	}
+	if err := install(); err != nil {
+		return 0, err
+	}
+	return n, nil
+}

@@ -253,3 +253,31 @@ func TestReadAll(t *testing.T) {
 	_, _, _, err = ReadAll(bytes.NewReader(data), header, "docs")
 	require.ErrorIs(t, err, ErrSnapshot, "a section left unread")
 }
+
+func TestLoad(t *testing.T) {
+	data := write(t)
+	names := []string{"docs", "empty"}
+	ok := func() error { return nil }
+	decoded := func(docs int, installErr error) func([][]byte) (int, func() error, error) {
+		return func(p [][]byte) (int, func() error, error) {
+			require.Len(t, p, 2)
+			return docs, func() error { return installErr }, nil
+		}
+	}
+	n, err := Load("x", bytes.NewReader(data), header, names, ok, decoded(3, nil))
+	require.NoError(t, err)
+	assert.EqualValues(t, len(data), n)
+
+	_, err = Load("x", bytes.NewReader(data), header, names, ok, decoded(2, nil))
+	require.ErrorIs(t, err, ErrSnapshot)
+	assert.ErrorContains(t, err, "x: ReadFrom: snapshot: trailer counts 3 documents, the sections hold 2")
+
+	refused := errors.New("closed")
+	_, err = Load("x", bytes.NewReader(data), header, names, func() error { return refused }, nil)
+	assert.Same(t, refused, err, "check's error as it is, before anything is read")
+	_, err = Load("x", bytes.NewReader(data), header, names, ok, decoded(3, refused))
+	assert.Same(t, refused, err, "install's error as it is")
+	_, err = Load("x", bytes.NewReader(data[:10]), header, names, ok, decoded(3, nil))
+	require.ErrorIs(t, err, ErrSnapshot)
+	assert.ErrorContains(t, err, "x: ReadFrom:")
+}
