@@ -71,8 +71,8 @@ func (d *Detector) WriteTo(w io.Writer) (int64, error) {
 // encode returns the payloads of the two sections and the number of live
 // documents, read under the lock.
 func (d *Detector) encode() (groups, zero []byte, n int, err error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	d.mu.RLock()
+	defer d.mu.RUnlock()
 	ix := d.ix
 	if ix.docs.Closed() {
 		return nil, nil, 0, fmt.Errorf("mrcosine: WriteTo: %w", detector.ErrClosed)
@@ -155,8 +155,8 @@ func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
 
 // readable returns the error ReadFrom gives a closed or non-empty d.
 func (d *Detector) readable() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	d.mu.RLock()
+	defer d.mu.RUnlock()
 	return d.emptyLocked()
 }
 
