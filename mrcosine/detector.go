@@ -95,7 +95,7 @@ type Detector struct {
 	// Test hooks, nil but in tests: turn is called under the exclusive
 	// lock with each Add ('a') and Remove ('r') that succeeds, in the
 	// order they take effect; between is called by an Add between its
-	// search and its exclusive turn.
+	// search and its exclusive turn, and between the chunks of its search.
 	turn    func(op byte, id string)
 	between func()
 }
@@ -365,7 +365,14 @@ func (d *Detector) insert(doc detector.Doc, s *signed, query bool) ([]detector.M
 	if s.vec != nil {
 		d.mu.RLock()
 		ix := d.ix
-		d.search(ix, p)
+		d.search(ix, p, func() bool {
+			d.mu.RUnlock()
+			if d.between != nil {
+				d.between()
+			}
+			d.mu.RLock()
+			return d.ix == ix
+		})
 		s.copyOf = noGroup
 		if g, ok := ix.find(s, d.parts); ok {
 			s.copyOf = g
@@ -403,7 +410,7 @@ func (d *Detector) insert(doc detector.Doc, s *signed, query bool) ([]detector.M
 			}
 		}
 	} else {
-		d.search(ix, p)
+		d.search(ix, p, nil)
 		s.copyOf = noGroup
 		if g, ok := ix.find(s, d.parts); ok {
 			s.copyOf = g
@@ -450,7 +457,7 @@ func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
 		}
 	}
 	p := s.probeOf(true)
-	d.search(ix, p)
+	d.search(ix, p, nil)
 	return ix.collect(p.cands, skip, d.cfg.MaxResults), nil
 }
 
@@ -508,7 +515,7 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	if b := d.bands(); b > 0 {
 		p.sk, p.keys = ix.sketch[g][:], ix.keysOf(g, b)
 	}
-	d.search(ix, p)
+	d.search(ix, p, nil)
 	ix.count(p)
 	return ix.collect(p.cands, idx, d.cfg.MaxResults), nil
 }

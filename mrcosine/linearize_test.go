@@ -151,9 +151,13 @@ var linearConfigs = []struct {
 
 func TestConcurrentAddsLinearized(t *testing.T) {
 	texts := variants(synthTexts(60, 11), 400, 11)
+	defer func(n int) { scanChunk = n }(scanChunk)
 	for _, c := range linearConfigs {
 		t.Run(c.name, func(t *testing.T) {
 			for _, g := range []int{2, 4} {
+				scanChunk = 1024
+				linearized(t, c.cfg, texts, g)
+				scanChunk = 8 // Adds and Removes between the chunks of a search
 				linearized(t, c.cfg, texts, g)
 			}
 		})
@@ -214,104 +218,108 @@ func TestLogReach(t *testing.T) {
 // search is brought up to date the same way.
 func TestChangesBetweenSearchAndTurn(t *testing.T) {
 	texts := variants(synthTexts(60, 13), 450, 13)
+	defer func(n int) { scanChunk = n }(scanChunk)
 	for _, c := range linearConfigs {
-		t.Run(c.name, func(t *testing.T) {
-			d, seq := mustNew(t, c.cfg), mustNew(t, c.cfg)
-			rng := rand.New(rand.NewPCG(13, 13))
-			var live []string
-			textOf := map[string]string{}
-			next := 0
-			newID := func() string { next++; return fmt.Sprintf("d%05d", next) }
-			// addBoth adds a document to d, then to seq: what d's between
-			// hook does meanwhile reaches seq first, as its turns come
-			// first.
-			addBoth := func(id, text string, query bool) {
-				var got []detector.Match
-				var err error
-				if query {
-					got, err = d.Add(detector.Doc{ID: id, Text: text})
-				} else {
-					got, err = d.addSigned(detector.Doc{ID: id, Text: text}, d.ref.Signature(text), false)
+		for _, chunk := range []int{1024, 16} {
+			scanChunk = chunk // 16: the changes come between chunks of the sequential pass
+			t.Run(fmt.Sprintf("%s/chunk%d", c.name, chunk), func(t *testing.T) {
+				d, seq := mustNew(t, c.cfg), mustNew(t, c.cfg)
+				rng := rand.New(rand.NewPCG(13, 13))
+				var live []string
+				textOf := map[string]string{}
+				next := 0
+				newID := func() string { next++; return fmt.Sprintf("d%05d", next) }
+				// addBoth adds a document to d, then to seq: what d's between
+				// hook does meanwhile reaches seq first, as its turns come
+				// first.
+				addBoth := func(id, text string, query bool) {
+					var got []detector.Match
+					var err error
+					if query {
+						got, err = d.Add(detector.Doc{ID: id, Text: text})
+					} else {
+						got, err = d.addSigned(detector.Doc{ID: id, Text: text}, d.ref.Signature(text), false)
+					}
+					require.NoError(t, err)
+					want, err := seq.Add(detector.Doc{ID: id, Text: text})
+					require.NoError(t, err)
+					if !query {
+						want = nil
+					}
+					require.Equal(t, want, got, "Add(%s)", id)
+					live = append(live, id)
+					textOf[id] = text
 				}
-				require.NoError(t, err)
-				want, err := seq.Add(detector.Doc{ID: id, Text: text})
-				require.NoError(t, err)
-				if !query {
-					want = nil
+				removeAt := func(k int) {
+					id := live[k]
+					live = append(live[:k], live[k+1:]...)
+					require.NoError(t, seq.Remove(id))
+					require.NoError(t, d.Remove(id))
 				}
-				require.Equal(t, want, got, "Add(%s)", id)
-				live = append(live, id)
-				textOf[id] = text
-			}
-			removeAt := func(k int) {
-				id := live[k]
-				live = append(live[:k], live[k+1:]...)
-				require.NoError(t, seq.Remove(id))
-				require.NoError(t, d.Remove(id))
-			}
-			removeOne := func() { removeAt(rng.IntN(len(live))) }
-			// removeCopies removes every live copy of text (its group).
-			removeCopies := func(text string) {
-				for k := len(live) - 1; k >= 0; k-- {
-					if strings.EqualFold(textOf[live[k]], text) {
-						removeAt(k)
+				removeOne := func() { removeAt(rng.IntN(len(live))) }
+				// removeCopies removes every live copy of text (its group).
+				removeCopies := func(text string) {
+					for k := len(live) - 1; k >= 0; k-- {
+						if strings.EqualFold(textOf[live[k]], text) {
+							removeAt(k)
+						}
 					}
 				}
-			}
-			for i := 0; i < len(texts); i++ {
-				id, text := newID(), texts[i]
-				query := rng.IntN(5) != 0
-				// What the other goroutines do meanwhile.
-				var inner []func()
-				if i > 0 && rng.IntN(4) == 0 {
-					text = texts[rng.IntN(i)] // a copy: its group exists
-				}
-				switch r := rng.IntN(10); {
-				case r < 3: // a few Adds
-					for range 1 + rng.IntN(3) {
-						j := rng.IntN(len(texts))
-						inner = append(inner, func() { addBoth(newID(), texts[j], true) })
+				for i := 0; i < len(texts); i++ {
+					id, text := newID(), texts[i]
+					query := rng.IntN(5) != 0
+					// What the other goroutines do meanwhile.
+					var inner []func()
+					if i > 0 && rng.IntN(4) == 0 {
+						text = texts[rng.IntN(i)] // a copy: its group exists
 					}
-				case r < 5 && len(live) > 40: // a burst of Removes
-					for range 1 + rng.IntN(30) {
-						inner = append(inner, removeOne)
-					}
-				case r < 6: // a burst of Adds
-					for range 1 + rng.IntN(30) {
-						j := rng.IntN(len(texts))
-						inner = append(inner, func() { addBoth(newID(), texts[j], true) })
-					}
-				case r < 7: // an exact copy of this very text, under another ID
-					inner = append(inner, func() { addBoth(newID(), strings.ToUpper(text), true) })
-				case r < 8: // the group of this text deleted, then perhaps made again
-					inner = append(inner, func() { removeCopies(text) })
-					if rng.IntN(2) == 0 {
+					switch r := rng.IntN(10); {
+					case r < 3: // a few Adds
+						for range 1 + rng.IntN(3) {
+							j := rng.IntN(len(texts))
+							inner = append(inner, func() { addBoth(newID(), texts[j], true) })
+						}
+					case r < 5 && len(live) > 40: // a burst of Removes
+						for range 1 + rng.IntN(30) {
+							inner = append(inner, removeOne)
+						}
+					case r < 6: // a burst of Adds
+						for range 1 + rng.IntN(30) {
+							j := rng.IntN(len(texts))
+							inner = append(inner, func() { addBoth(newID(), texts[j], true) })
+						}
+					case r < 7: // an exact copy of this very text, under another ID
 						inner = append(inner, func() { addBoth(newID(), strings.ToUpper(text), true) })
+					case r < 8: // the group of this text deleted, then perhaps made again
+						inner = append(inner, func() { removeCopies(text) })
+						if rng.IntN(2) == 0 {
+							inner = append(inner, func() { addBoth(newID(), strings.ToUpper(text), true) })
+						}
+					case r < 9 && len(live) > 0: // Adds and Removes mixed
+						for range 1 + rng.IntN(4) {
+							inner = append(inner, removeOne, func() { addBoth(newID(), texts[rng.IntN(len(texts))], true) })
+						}
 					}
-				case r < 9 && len(live) > 0: // Adds and Removes mixed
-					for range 1 + rng.IntN(4) {
-						inner = append(inner, removeOne, func() { addBoth(newID(), texts[rng.IntN(len(texts))], true) })
+					d.between = func() {
+						d.between = nil // the inner Adds run straight through
+						for _, f := range inner {
+							f()
+						}
 					}
+					addBoth(id, text, query)
+					d.between = nil
 				}
-				d.between = func() {
-					d.between = nil // the inner Adds run straight through
-					for _, f := range inner {
-						f()
-					}
+				require.Equal(t, seq.Len(), d.Len())
+				for _, id := range live {
+					want, err := seq.Containers(id)
+					require.NoError(t, err)
+					got, err := d.Containers(id)
+					require.NoError(t, err)
+					require.Equal(t, want, got, "Containers(%s)", id)
 				}
-				addBoth(id, text, query)
-				d.between = nil
-			}
-			require.Equal(t, seq.Len(), d.Len())
-			for _, id := range live {
-				want, err := seq.Containers(id)
-				require.NoError(t, err)
-				got, err := d.Containers(id)
-				require.NoError(t, err)
-				require.Equal(t, want, got, "Containers(%s)", id)
-			}
-			require.Equal(t, encode(t, seq), encode(t, d))
-		})
+				require.Equal(t, encode(t, seq), encode(t, d))
+			})
+		}
 	}
 }
 
@@ -348,13 +356,30 @@ func TestReadFromBetweenSearchAndTurn(t *testing.T) {
 }
 
 // TestCloseBetweenSearchAndTurn closes the detector while an Add waits for
-// its turn: the Add fails with ErrClosed and indexes nothing.
+// its turn, after its search or between two chunks of it: the Add fails
+// with ErrClosed and indexes nothing.
 func TestCloseBetweenSearchAndTurn(t *testing.T) {
-	d := mustNew(t, Config{})
-	_, err := d.Add(detector.Doc{ID: "a", Text: "the first text of the detector"})
-	require.NoError(t, err)
-	d.between = func() { require.NoError(t, d.Close()) }
-	_, err = d.Add(detector.Doc{ID: "b", Text: "the first text of the detector"})
-	require.ErrorIs(t, err, detector.ErrClosed)
-	assert.Zero(t, d.ix.groups)
+	texts := synthTexts(40, 15)
+	defer func(n int) { scanChunk = n }(scanChunk)
+	for _, chunk := range []int{1024, 4} {
+		scanChunk = chunk
+		for _, c := range linearConfigs {
+			d := mustNew(t, c.cfg)
+			for i, text := range texts {
+				_, err := d.Add(detector.Doc{ID: fmt.Sprint(i), Text: text})
+				require.NoError(t, err)
+			}
+			calls := 0
+			d.between = func() {
+				calls++
+				require.NoError(t, d.Close())
+			}
+			_, err := d.Add(detector.Doc{ID: "new", Text: texts[0]})
+			require.ErrorIs(t, err, detector.ErrClosed, c.name)
+			assert.Zero(t, d.ix.groups, c.name)
+			// Once between chunks and once before the turn at most: the
+			// search stops at the first chunk after Close.
+			assert.LessOrEqual(t, calls, 2, c.name)
+		}
+	}
 }

@@ -73,11 +73,11 @@ func (s *sift) keep(n int, rg float32) bool {
 }
 
 // scan appends to dst the live groups whose sketches survive the test, in
-// one sequential pass over the sketches, and returns it with the number of
-// groups dropped. The loop is the cost of an Add on a collection its bands
+// one sequential pass over the sketches of groups base, base+1, …, and
+// returns it with the number of groups dropped. The loop is the cost of an Add on a collection its bands
 // barely divide: the popcounts are written out, and the bound is tested
 // in one of two loops, as a bit count or per pair.
-func (s *sift) scan(dst []uint32, first []uint32, sketches []sketch, rnorm []float32) ([]uint32, int) {
+func (s *sift) scan(dst []uint32, base int, first []uint32, sketches []sketch, rnorm []float32) ([]uint32, int) {
 	q0, q1, q2, q3 := s.q[0], s.q[1], s.q[2], s.q[3]
 	q4, q5, q6, q7 := s.q[4], s.q[5], s.q[6], s.q[7]
 	n0 := len(dst)
@@ -97,7 +97,7 @@ func (s *sift) scan(dst []uint32, first []uint32, sketches []sketch, rnorm []flo
 				bits.OnesCount64(q4^o[4]) + bits.OnesCount64(q5^o[5]) +
 				bits.OnesCount64(q6^o[6]) + bits.OnesCount64(q7^o[7])
 			if n <= limit {
-				dst = append(dst, uint32(g))
+				dst = append(dst, uint32(base+g))
 			}
 		}
 		return dst, live - (len(dst) - n0)
@@ -114,7 +114,7 @@ func (s *sift) scan(dst []uint32, first []uint32, sketches []sketch, rnorm []flo
 			bits.OnesCount64(q4^o[4]) + bits.OnesCount64(q5^o[5]) +
 			bits.OnesCount64(q6^o[6]) + bits.OnesCount64(q7^o[7])
 		if !(far[n]*float64(rnorm[g]) > slack) { // keep, per pair
-			dst = append(dst, uint32(g))
+			dst = append(dst, uint32(base+g))
 		}
 	}
 	return dst, live - (len(dst) - n0)
@@ -161,19 +161,36 @@ func (d *Detector) check(ix *index, p *probe, g uint32) {
 	}
 }
 
+// scanChunk is the number of groups the sequential pass (and Exhaustive)
+// reads under one hold of the shared lock in Add: between two chunks a
+// waiting Add takes its exclusive turn, so it waits for a chunk (a few
+// microseconds), not for a whole search. A variable for tests.
+var scanChunk = 1024
+
 // search finds in ix, as it stands, the live groups within T2 of p's
 // query that the index offers, into p.cands. It only reads ix, so it runs
-// under the shared lock; its scratch is p's.
-func (d *Detector) search(ix *index, p *probe) {
+// under the shared lock; its scratch is p's. With yield set (Add), the
+// sequential pass and Exhaustive call it between chunks of scanChunk
+// groups to release the shared lock and take it again, and stop when it
+// returns false (ix is no longer the detector's): the groups created,
+// deleted or reused meanwhile are then caught up as for any change after
+// the search began (see catchUp), p.seq being that of the beginning.
+func (d *Detector) search(ix *index, p *probe, yield func() bool) {
 	p.cands, p.ix, p.seq = p.cands[:0], ix, ix.seq
 	p.checked, p.rejected, p.total, p.scanned = 0, 0, 0, false
 	if p.vec == nil {
 		return
 	}
+	n := len(ix.first) // the groups of seq; later ones are in the log
 	if d.cfg.Exhaustive {
-		for g, f := range ix.first {
-			if f != noDoc {
-				d.check(ix, p, uint32(g))
+		for lo := 0; lo < n; lo += scanChunk {
+			if lo > 0 && yield != nil && !yield() {
+				return
+			}
+			for g := lo; g < min(lo+scanChunk, n); g++ {
+				if ix.first[g] != noDoc {
+					d.check(ix, p, uint32(g))
+				}
 			}
 		}
 		return
@@ -194,15 +211,22 @@ func (d *Detector) search(ix *index, p *probe) {
 		// sequential pass over the sketches costs less than visiting
 		// them, and misses nothing they hold.
 		p.scanned = true
-		keep, rejected := s.scan(p.pass[:0], ix.first, ix.sketch, ix.rnorm)
-		for _, g := range keep {
-			d.check(ix, p, g)
+		for lo := 0; lo < n; lo += scanChunk {
+			if lo > 0 && yield != nil && !yield() {
+				return
+			}
+			hi := min(lo+scanChunk, n)
+			keep, rejected := s.scan(p.pass[:0], lo, ix.first[lo:hi], ix.sketch[lo:hi], ix.rnorm[lo:hi])
+			for _, g := range keep {
+				d.check(ix, p, g)
+			}
+			p.pass = keep[:0]
+			p.rejected += rejected
 		}
-		p.pass, p.rejected = keep[:0], rejected
 		return
 	}
 	// The stamps are the probe's: no answer depends on them.
-	if n := len(ix.first); len(p.stamp) < n {
+	if len(p.stamp) < n {
 		p.stamp = append(p.stamp, make([]uint32, n-len(p.stamp))...)
 	}
 	p.epoch++
@@ -228,10 +252,13 @@ func (d *Detector) search(ix *index, p *probe) {
 
 // catchUp brings p, searched in the index earlier, up to date with ix as
 // it stands, under the exclusive lock: it drops the candidate groups
-// deleted since, and tests the groups created since (the log's tail, which
-// it returns) as the search would have. The result is the search's at this
-// moment, bit for bit: a group's vector, sketch and keys never change
-// while it lives. It returns false when it cannot: ix is not the index
+// deleted or created since p.seq, and tests the groups created since (the
+// log's tail, which it returns) as the search would have. The result is
+// the search's at this moment, bit for bit: a group's vector, sketch and
+// keys never change while it lives, a live group born at or before p.seq
+// has lived all along (a reused number is born again), so the search read
+// it, whichever chunk it was in, and every other live group is in the log
+// once. It returns false when it cannot: ix is not the index
 // searched (ReadFrom or Close replaced it), the log no longer reaches
 // back, or the changes since flip the choice between the sequential pass
 // and the buckets; the caller then searches again.
