@@ -67,10 +67,18 @@ func (c Class) String() string {
 // [Detector.Copies] lists them. Add, Containers and Query return at most
 // Config.MaxResults matches, the strongest.
 //
-// A Detector is safe for concurrent use by multiple goroutines. Add checks
-// the document (closed, empty or duplicate ID, size) before any work, signs
-// and hashes it outside the lock, and takes the lock only to query and
-// insert; of several Adds of one new ID at once exactly one succeeds.
+// A Detector is safe for concurrent use by multiple goroutines, under a
+// read-write lock. Add checks the document (closed, empty or duplicate ID,
+// size) before any work and signs and hashes it with no lock; it searches
+// the index under the shared lock (released and taken again every 1,024
+// signatures of the sequential pass), and takes the exclusive lock only to
+// register the document, compare it with the few signatures inserted or
+// removed since its search began, collect its answer and insert it. Every
+// Add answers as if the Adds and Removes had run one at a time in the
+// order they took the exclusive lock; of several Adds of one new ID at
+// once exactly one succeeds. Query, Containers, Copies, Len and WriteTo
+// take the shared lock; Remove, Close and the installation of ReadFrom the
+// exclusive one.
 type Detector struct {
 	cfg    Config
 	ref    *Reference
@@ -320,14 +328,16 @@ func (d *Detector) sign(text string) *signed {
 // cosine with it is at least T2, the Config.MaxResults strongest by
 // [detector.SortMatches]. It checks d (closed, empty or duplicate ID,
 // size) before any work. Time O(len(Text) + Genes) for the signature and
-// O(Parts·log Parts + Bands·Rows) for its band keys, outside the lock,
-// plus O(Bands) lookups, O(C·Parts) for C candidate signatures from the
-// index (O(G·Parts) for G distinct live signatures when Exhaustive) and
-// O(k log k) for the k ≤ MaxResults documents reported. Its insertion
-// finds the group of an exact copy among the signatures of the shortest
-// of its buckets (all G groups when Exhaustive, most rejected on their
-// first component) and joins it in O(log c) for c copies; nothing else
-// grows.
+// O(Parts·log Parts + Bands·Rows) for its band keys, with no lock, plus,
+// under the shared lock, O(Bands) lookups, O(C·Parts) for C candidate
+// signatures from the index (O(G·Parts) for G distinct live signatures
+// when Exhaustive) and the search for the group of an exact copy among
+// the signatures of the shortest of its buckets (all G groups when
+// Exhaustive, most rejected on their first component). Under the
+// exclusive lock it costs O(Parts) per signature inserted meanwhile by
+// other goroutines, O(k log k) for the k ≤ MaxResults documents reported,
+// and the insertion: O(Bands) bucket entries for a new signature, or
+// O(log c) to join a group of c copies.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	d.mu.RLock()
 	err := d.ix.docs.Check(doc)

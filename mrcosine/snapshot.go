@@ -53,7 +53,7 @@ func (d *Detector) header() snapshot.Header {
 // distinct signature plus each ID), not their texts, nor the reference
 // text, which the caller keeps and which the snapshot identifies by
 // fingerprint (docs/snapshot.md in the repository). The sections are
-// encoded under the lock, so the snapshot is consistent and concurrent
+// encoded under the shared lock, so the snapshot is consistent and concurrent
 // Adds and Removes are either wholly in it or wholly not; w is written
 // after the lock is released. It returns an error wrapping
 // detector.ErrClosed after Close, or the error of w.
