@@ -75,9 +75,11 @@
 // is about 4·Parts + 12·Bands + 80 bytes per distinct signature: the unit
 // signature (4·Parts), its band keys (8·Bands), its sketch (64), a bucket
 // entry per band (4·Bands) and the bucket table, and a few words of
-// bookkeeping; an exact copy of a live document costs its ID and a heap
-// entry. The bucket table shrinks when documents are removed; the
-// per-signature arrays keep the size of the largest live set. [Train]
+// bookkeeping (and 4 bytes in the scratch of each query that read the
+// buckets, one scratch per concurrent caller); an exact copy of a live
+// document costs its ID and a heap entry. The bucket table shrinks when
+// documents are removed; the per-signature arrays keep the size of the
+// largest live set. [Train]
 // costs O(Population·(Genes + Parts·SampleDocs)·SampleDocs) per
 // generation.
 //
