@@ -210,6 +210,7 @@ func (d *Detector) search(ix *index, p *probe, yield func() bool) {
 		// newswire, where most stories share a band with many others): a
 		// sequential pass over the sketches costs less than visiting
 		// them, and misses nothing they hold.
+		clear(lists) // drop the references to the bucket lists
 		p.scanned = true
 		for lo := 0; lo < n; lo += scanChunk {
 			if lo > 0 && yield != nil && !yield() {
