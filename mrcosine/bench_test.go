@@ -123,14 +123,14 @@ func BenchmarkQuery(b *testing.B) {
 					}
 				}
 				rng := rand.New(rand.NewPCG(1, 1))
-				d.ix.checked = 0
+				d.ix.checked.Store(0)
 				b.ReportAllocs()
 				for b.Loop() {
 					if _, err := d.Containers(s.docs[rng.IntN(n)].ID); err != nil {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric(float64(d.ix.checked)/float64(b.N), "cosines/op")
+				b.ReportMetric(float64(d.ix.checked.Load())/float64(b.N), "cosines/op")
 			})
 		}
 	}

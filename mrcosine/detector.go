@@ -67,10 +67,18 @@ func (c Class) String() string {
 // [Detector.Copies] lists them. Add, Containers and Query return at most
 // Config.MaxResults matches, the strongest.
 //
-// A Detector is safe for concurrent use by multiple goroutines. Add checks
-// the document (closed, empty or duplicate ID, size) before any work, signs
-// and hashes it outside the lock, and takes the lock only to query and
-// insert; of several Adds of one new ID at once exactly one succeeds.
+// A Detector is safe for concurrent use by multiple goroutines, under a
+// read-write lock. Add checks the document (closed, empty or duplicate ID,
+// size) before any work and signs and hashes it with no lock; it searches
+// the index under the shared lock (released and taken again every 1,024
+// signatures of the sequential pass), and takes the exclusive lock only to
+// register the document, compare it with the few signatures inserted or
+// removed since its search began, collect its answer and insert it. Every
+// Add answers as if the Adds and Removes had run one at a time in the
+// order they took the exclusive lock; of several Adds of one new ID at
+// once exactly one succeeds. Query, Containers, Copies, Len and WriteTo
+// take the shared lock; Remove, Close and the installation of ReadFrom the
+// exclusive one.
 type Detector struct {
 	cfg    Config
 	ref    *Reference
@@ -88,8 +96,16 @@ type Detector struct {
 	filters sync.Pool
 	scratch sync.Pool // *signed
 
-	mu sync.Mutex
+	// mu guards ix: searches take it shared, changes exclusive.
+	mu sync.RWMutex
 	ix *index
+
+	// Test hooks, nil but in tests: turn is called under the exclusive
+	// lock with each Add ('a') and Remove ('r') that succeeds, in the
+	// order they take effect; between is called by an Add between its
+	// search and its exclusive turn, and between the chunks of its search.
+	turn    func(op byte, id string)
+	between func()
 }
 
 var (
@@ -175,6 +191,27 @@ type signed struct {
 	pool   []uint64  // sign pool; its first sketchWords words are the sketch
 	keys   []uint64
 	vecBuf []float32
+
+	p      probe  // the search of the index Add makes under the shared lock
+	copyOf uint32 // the live group with vec's bits when searched, or noGroup
+}
+
+// probeOf returns s's probe, with s as its query when query is set and
+// with no query (nothing to search, only a moment) otherwise.
+func (s *signed) probeOf(query bool) *probe {
+	p := &s.p
+	p.vec, p.rnorm, p.sk, p.keys = nil, 0, nil, nil
+	if query {
+		p.vec, p.rnorm, p.sk, p.keys = s.vec, s.rnorm, s.pool, s.keys
+	}
+	return p
+}
+
+// release puts s back in the pool, without references into an index.
+func (d *Detector) release(s *signed) {
+	s.probeOf(false)
+	s.p.ix = nil
+	d.scratch.Put(s)
 }
 
 func (d *Detector) newSigned() *signed {
@@ -291,24 +328,26 @@ func (d *Detector) sign(text string) *signed {
 // cosine with it is at least T2, the Config.MaxResults strongest by
 // [detector.SortMatches]. It checks d (closed, empty or duplicate ID,
 // size) before any work. Time O(len(Text) + Genes) for the signature and
-// O(Parts·log Parts + Bands·Rows) for its band keys, outside the lock,
-// plus O(Bands) lookups, O(C·Parts) for C candidate signatures from the
-// index (O(G·Parts) for G distinct live signatures when Exhaustive) and
-// O(k log k) for the k ≤ MaxResults documents reported. Its insertion
-// finds the group of an exact copy among the signatures of the shortest
-// of its buckets (all G groups when Exhaustive, most rejected on their
-// first component) and joins it in O(log c) for c copies; nothing else
-// grows.
+// O(Parts·log Parts + Bands·Rows) for its band keys, with no lock, plus,
+// under the shared lock, O(Bands) lookups, O(C·Parts) for C candidate
+// signatures from the index (O(G·Parts) for G distinct live signatures
+// when Exhaustive) and the search for the group of an exact copy among
+// the signatures of the shortest of its buckets (all G groups when
+// Exhaustive, most rejected on their first component). Under the
+// exclusive lock it costs O(Parts) per signature inserted meanwhile by
+// other goroutines, O(k log k) for the k ≤ MaxResults documents reported,
+// and the insertion: O(Bands) bucket entries for a new signature, or
+// O(log c) to join a group of c copies.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	d.mu.Lock()
+	d.mu.RLock()
 	err := d.ix.docs.Check(doc)
-	d.mu.Unlock()
+	d.mu.RUnlock()
 	if err != nil {
 		return nil, err
 	}
 	s := d.sign(doc.Text)
 	out, err := d.insert(doc, s, true)
-	d.scratch.Put(s)
+	d.release(s)
 	return out, err
 }
 
@@ -319,12 +358,41 @@ func (d *Detector) addSigned(doc detector.Doc, sig []float32, query bool) ([]det
 	s.raw = append(s.raw[:0], sig...)
 	d.prepare(s)
 	out, err := d.insert(doc, s, query)
-	d.scratch.Put(s)
+	d.release(s)
 	return out, err
 }
 
-// insert registers doc under the lock (checking it again) and indexes s.
+// insert registers doc and indexes s, in two steps. Under the shared lock
+// it searches the index for the query and for the group of an exact copy.
+// Under the exclusive lock it registers doc (checking it again), brings
+// the search up to date with what other Adds and Removes changed in
+// between (catchUp: the few groups created since are compared directly,
+// groups deleted since are dropped), collects the answer and inserts. The
+// answer and the index are those of a sequential Add at the moment the
+// exclusive lock was taken.
 func (d *Detector) insert(doc detector.Doc, s *signed, query bool) ([]detector.Match, error) {
+	p := s.probeOf(query)
+	if s.vec != nil {
+		d.mu.RLock()
+		ix := d.ix
+		d.search(ix, p, func() bool {
+			d.mu.RUnlock()
+			if d.between != nil {
+				d.between()
+			}
+			d.mu.RLock()
+			return d.ix == ix
+		})
+		s.copyOf = noGroup
+		if g, ok := ix.find(s, d.parts); ok {
+			s.copyOf = g
+		}
+		d.mu.RUnlock()
+	}
+	if d.between != nil {
+		d.between()
+	}
+
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	ix := d.ix
@@ -333,12 +401,40 @@ func (d *Detector) insert(doc detector.Doc, s *signed, query bool) ([]detector.M
 		return nil, err
 	}
 	ix.register(idx)
+	if d.turn != nil {
+		d.turn('a', doc.ID)
+	}
+	if s.vec == nil {
+		if query {
+			return []detector.Match{}, nil
+		}
+		return nil, nil
+	}
+	if recent, ok := d.catchUp(ix, p); ok {
+		if g := s.copyOf; g != noGroup && !(ix.first[g] != noDoc && ix.born[g] <= p.seq) {
+			s.copyOf = noGroup // deleted since
+		}
+		if s.copyOf == noGroup {
+			if g, ok := ix.findSince(recent, s.vec, d.parts); ok {
+				s.copyOf = g
+			}
+		}
+	} else {
+		d.search(ix, p, nil)
+		s.copyOf = noGroup
+		if g, ok := ix.find(s, d.parts); ok {
+			s.copyOf = g
+		}
+	}
 	var out []detector.Match
 	if query {
-		out = d.query(s.vec, s.rnorm, s.pool, s.keys, noDoc, true)
+		ix.count(p)
+		out = ix.collect(p.cands, noDoc, d.cfg.MaxResults)
 	}
-	if s.vec != nil {
-		ix.insert(idx, s, d.parts, d.bands())
+	if s.copyOf != noGroup {
+		ix.join(s.copyOf, idx)
+	} else {
+		ix.create(idx, s, d.parts, d.bands())
 	}
 	return out, nil
 }
@@ -357,25 +453,28 @@ func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
 		return nil, err
 	}
 	s := d.sign(doc.Text)
-	defer d.scratch.Put(s)
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	defer d.release(s)
+	d.mu.RLock()
+	defer d.mu.RUnlock()
 	if err := d.openLocked("Query", doc.ID); err != nil { // closed meanwhile
 		return nil, err
 	}
+	ix := d.ix
 	skip := uint32(noDoc)
 	if doc.ID != "" {
-		if idx, err := d.ix.docs.Lookup("Query", doc.ID); err == nil {
+		if idx, err := ix.docs.Lookup("Query", doc.ID); err == nil {
 			skip = idx
 		}
 	}
-	return d.query(s.vec, s.rnorm, s.pool, s.keys, skip, false), nil
+	p := s.probeOf(true)
+	d.search(ix, p, nil)
+	return ix.collect(p.cands, skip, d.cfg.MaxResults), nil
 }
 
 // open returns an error wrapping detector.ErrClosed after Close.
 func (d *Detector) open(op, id string) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	d.mu.RLock()
+	defer d.mu.RUnlock()
 	return d.openLocked(op, id)
 }
 
@@ -408,8 +507,8 @@ func dot(a, b []float32) float64 {
 // Config.MaxResults strongest by [detector.SortMatches]. Time as for the
 // index part of Add.
 func (d *Detector) Containers(id string) ([]detector.Match, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	d.mu.RLock()
+	defer d.mu.RUnlock()
 	ix := d.ix
 	idx, err := ix.docs.Lookup("Containers", id)
 	if err != nil {
@@ -419,12 +518,16 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	if g == noGroup {
 		return []detector.Match{}, nil
 	}
-	var sketch, keys []uint64
+	s := d.scratch.Get().(*signed)
+	defer d.release(s)
+	p := s.probeOf(false)
+	p.vec, p.rnorm = ix.vec(g, d.parts), ix.rnorm[g]
 	if b := d.bands(); b > 0 {
-		sketch = ix.sketch[g][:]
-		keys = ix.keys[int(g)*b : int(g+1)*b]
+		p.sk, p.keys = ix.sketch[g][:], ix.keysOf(g, b)
 	}
-	return d.query(ix.vec(g, d.parts), ix.rnorm[g], sketch, keys, idx, true), nil
+	d.search(ix, p, nil)
+	ix.count(p)
+	return ix.collect(p.cands, idx, d.cfg.MaxResults), nil
 }
 
 // Copies returns the live documents whose compared vector is identical to
@@ -436,8 +539,8 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 // and has no copies. Time O(c log c) for c copies. It returns an error
 // wrapping detector.ErrUnknownID or detector.ErrClosed.
 func (d *Detector) Copies(id string) ([]string, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	d.mu.RLock()
+	defer d.mu.RUnlock()
 	ix := d.ix
 	idx, err := ix.docs.Lookup("Copies", id)
 	if err != nil {
@@ -463,14 +566,16 @@ func (d *Detector) Remove(id string) error {
 		return err
 	}
 	ix.remove(idx, d.bands())
-	_, err = ix.docs.Remove(id)
+	if _, err = ix.docs.Remove(id); err == nil && d.turn != nil {
+		d.turn('r', id)
+	}
 	return err
 }
 
 // Len returns the number of live documents.
 func (d *Detector) Len() int {
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	d.mu.RLock()
+	defer d.mu.RUnlock()
 	return d.ix.docs.Len()
 }
 

@@ -64,7 +64,7 @@
 //
 // [Reference.Signature] is O(|D| + Genes) through a trigram → parts table.
 // [Detector.Add] adds O(Parts·log Parts) for the signs of its pseudo-random
-// rotations and O(Bands·Rows) for its band keys (both outside the lock),
+// rotations and O(Bands·Rows) for its band keys (both with no lock),
 // O(Bands) bucket lookups, O(C) sketch comparisons for C candidate
 // signatures and O(E·Parts) for the E candidates whose sketch passes, and
 // O(k log k) for the k ≤ MaxResults documents it reports;
@@ -75,9 +75,11 @@
 // is about 4·Parts + 12·Bands + 80 bytes per distinct signature: the unit
 // signature (4·Parts), its band keys (8·Bands), its sketch (64), a bucket
 // entry per band (4·Bands) and the bucket table, and a few words of
-// bookkeeping; an exact copy of a live document costs its ID and a heap
-// entry. The bucket table shrinks when documents are removed; the
-// per-signature arrays keep the size of the largest live set. [Train]
+// bookkeeping (and 4 bytes in the scratch of each query that read the
+// buckets, one scratch per concurrent caller); an exact copy of a live
+// document costs its ID and a heap entry. The bucket table shrinks when
+// documents are removed; the per-signature arrays keep the size of the
+// largest live set. [Train]
 // costs O(Population·(Genes + Parts·SampleDocs)·SampleDocs) per
 // generation.
 //
@@ -145,11 +147,33 @@
 //
 // # Concurrency
 //
-// A [Detector] is safe for concurrent use by multiple goroutines: Add
-// checks the document before any work, signs and hashes outside the lock,
-// and of several concurrent Adds of one new ID exactly one succeeds; Query
-// signs outside the lock too, and WriteTo encodes under it and writes
-// after it is released. A [Reference] is immutable and safe for concurrent use (UnmarshalBinary
+// A [Detector] is safe for concurrent use by multiple goroutines, under a
+// read-write lock:
+//
+//   - Add checks the document before any work; signs and hashes with no
+//     lock; searches the index (bucket lookups or the sequential sketch
+//     pass, exact cosines, the group of an exact copy) under the shared
+//     lock, which the sequential pass releases and takes again every
+//     1,024 signatures so that a waiting Add is not held up by a whole
+//     search; and takes the exclusive lock only to register the document,
+//     bring its search up to date (the signatures created since it began
+//     are compared directly, those removed are dropped, and it searches
+//     again in the rare case it cannot: see below), collect its answer
+//     and insert. Of several concurrent Adds of one new ID exactly one
+//     succeeds.
+//   - Every Add's answer, and the detector's state afterwards, are those
+//     of Adds and Removes run one at a time in the order they took the
+//     exclusive lock. An Add searches again under the exclusive lock when
+//     more new signatures arrived during its search than the detector
+//     keeps a log of (512 at least), when the changes move its query
+//     across the point where the sequential pass replaces the bucket
+//     lookups, or when ReadFrom or Close replaced the index.
+//   - Query, Containers, Copies, Len and WriteTo take the shared lock
+//     (WriteTo encodes under it and writes after it is released); Remove,
+//     Close and the installation of a loaded snapshot take the exclusive
+//     one.
+//
+// A [Reference] is immutable and safe for concurrent use (UnmarshalBinary
 // excepted, which must not run while the Reference is in use); [Default]
 // returns a new value each call, so replacing one changes nothing else.
 // [Train] uses Workers goroutines of its own and returns only when they

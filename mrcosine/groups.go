@@ -2,6 +2,7 @@ package mrcosine
 
 import (
 	"math"
+	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
@@ -27,27 +28,50 @@ type index struct {
 	docs *docset.Set
 	ref  []uint32 // by document: its group, or noGroup (matches nothing)
 
-	// By group number; a free number has first noDoc.
-	vecs   []float32 // vecs[g*parts:]: the compared unit vector
-	rnorm  []float32 // length of the hashed vector
-	sketch []sketch  // the first sketchWords words of the sign pool
-	keys   []uint64  // keys[g*Bands+b]: band keys
-	first  []uint32  // the member of a group of one
-	stamp  []uint32
+	// By group number; a free number has first noDoc. The two widest
+	// arrays grow by blocks of blockGroups groups, so that an insertion
+	// under the exclusive lock never copies them.
+	vblk   [][]float32 // vblk[g/blockGroups][(g%blockGroups)*parts:]: the compared unit vector
+	kblk   [][]uint64  // kblk[g/blockGroups][(g%blockGroups)*Bands+b]: band keys
+	rnorm  []float32   // length of the hashed vector
+	sketch []sketch    // the first sketchWords words of the sign pool
+	first  []uint32    // the member of a group of one
+	born   []uint64    // the value of seq that created the group
 	free   []uint32
 	groups int // live groups
 
 	gs copyheap.Groups // groups of two or more: members, a min-heap by ID
 
 	buckets buckets
-	epoch   uint32
-	lists   [][]uint32 // scratch of query
-	pass    []uint32   // scratch of query: groups the sketch test keeps
-	far     []float64  // scratch of query: see sift
 
-	checked  int // exact cosines computed by queries (for tests)
-	rejected int // candidates the sketch dropped (for tests)
+	// seq counts the creations and deletions of groups, the only changes
+	// of the index that change which groups a query finds; removed is the
+	// seq of the latest deletion. log holds the latest creations, so an
+	// Add that searched the index at seq S under the shared lock can
+	// compare itself, under the exclusive lock, with exactly the groups
+	// created since S; every creation after seq logFrom is in it.
+	seq     uint64
+	removed uint64
+	log     []created
+	logFrom uint64
+
+	checked  atomic.Int64 // exact cosines computed by queries (for tests)
+	rejected atomic.Int64 // candidates the sketch dropped (for tests)
 }
+
+// created is an entry of the index's log: group g was created at seq.
+type created struct {
+	seq uint64
+	g   uint32
+}
+
+// logKeep is the number of creations the log keeps at least: an Add whose
+// search is older than that searches again under the exclusive lock.
+const logKeep = 512
+
+// blockGroups is the number of groups of a block of the per-group vector
+// and band key arrays.
+const blockGroups = 256
 
 // noGroup marks a document in no group: its signature is zero (or the
 // center under Centered) and it matches nothing. noDoc is no document.
@@ -72,7 +96,14 @@ func sameBits(a, b []float32) bool {
 
 // vec returns the compared vector of the live group g.
 func (ix *index) vec(g uint32, parts int) []float32 {
-	return ix.vecs[int(g)*parts : int(g+1)*parts]
+	o := int(g%blockGroups) * parts
+	return ix.vblk[g/blockGroups][o : o+parts : o+parts]
+}
+
+// keysOf returns the band keys of the live group g.
+func (ix *index) keysOf(g uint32, bands int) []uint64 {
+	o := int(g%blockGroups) * bands
+	return ix.kblk[g/blockGroups][o : o+bands : o+bands]
 }
 
 // isLive reports whether the group number g is in use.
@@ -104,11 +135,41 @@ func (ix *index) find(s *signed, parts int) (uint32, bool) {
 	}
 	x0 := math.Float32bits(s.vec[0])
 	for g := range ix.first {
-		if ix.isLive(g) && math.Float32bits(ix.vecs[g*parts]) == x0 && sameBits(ix.vec(uint32(g), parts), s.vec) {
-			return uint32(g), true
+		if ix.isLive(g) {
+			if v := ix.vec(uint32(g), parts); math.Float32bits(v[0]) == x0 && sameBits(v, s.vec) {
+				return uint32(g), true
+			}
 		}
 	}
 	return 0, false
+}
+
+// findSince returns the live group whose vector is vec among those
+// created in recent, a tail of the log.
+func (ix *index) findSince(recent []created, vec []float32, parts int) (uint32, bool) {
+	for _, e := range recent {
+		if ix.bornAt(e) && sameBits(ix.vec(e.g, parts), vec) {
+			return e.g, true
+		}
+	}
+	return 0, false
+}
+
+// bornAt reports whether the group of the log entry e is live and the one
+// e created (its number not freed and reused since).
+func (ix *index) bornAt(e created) bool { return ix.first[e.g] != noDoc && ix.born[e.g] == e.seq }
+
+// since returns the tail of the log after seq, and false when the log no
+// longer holds every creation since then.
+func (ix *index) since(seq uint64) ([]created, bool) {
+	if seq < ix.logFrom {
+		return nil, false
+	}
+	i := len(ix.log)
+	for i > 0 && ix.log[i-1].seq > seq {
+		i--
+	}
+	return ix.log[i:], true
 }
 
 // register makes room for the document idx, in no group.
@@ -119,16 +180,6 @@ func (ix *index) register(idx uint32) {
 	ix.ref[idx] = noGroup
 }
 
-// insert puts the registered document idx, signed s (s.vec non-nil), in
-// the group of its vector, creating the group when the vector is new.
-func (ix *index) insert(idx uint32, s *signed, parts, bands int) {
-	if g, ok := ix.find(s, parts); ok {
-		ix.join(g, idx)
-		return
-	}
-	ix.create(idx, s, parts, bands)
-}
-
 // create makes a new group of the registered document idx alone.
 func (ix *index) create(idx uint32, s *signed, parts, bands int) {
 	var g uint32
@@ -136,22 +187,33 @@ func (ix *index) create(idx uint32, s *signed, parts, bands int) {
 		g, ix.free = ix.free[n-1], ix.free[:n-1]
 	} else {
 		g = uint32(len(ix.first))
-		ix.vecs = append(ix.vecs, make([]float32, parts)...)
+		if g%blockGroups == 0 {
+			ix.vblk = append(ix.vblk, make([]float32, blockGroups*parts))
+			if bands > 0 {
+				ix.kblk = append(ix.kblk, make([]uint64, blockGroups*bands))
+			}
+		}
 		ix.rnorm = append(ix.rnorm, 0)
 		ix.first = append(ix.first, noDoc)
-		ix.stamp = append(ix.stamp, 0)
+		ix.born = append(ix.born, 0)
 		if bands > 0 {
 			ix.sketch = append(ix.sketch, sketch{})
-			ix.keys = append(ix.keys, make([]uint64, bands)...)
 		}
 	}
-	copy(ix.vecs[int(g)*parts:], s.vec)
+	copy(ix.vec(g, parts), s.vec)
 	ix.rnorm[g], ix.first[g] = s.rnorm, idx
 	ix.groups++
 	ix.ref[idx] = g
+	ix.seq++
+	ix.born[g] = ix.seq
+	if len(ix.log) == 2*logKeep {
+		ix.logFrom = ix.log[logKeep-1].seq
+		ix.log = append(ix.log[:0], ix.log[logKeep:]...)
+	}
+	ix.log = append(ix.log, created{ix.seq, g})
 	if bands > 0 {
 		copy(ix.sketch[g][:], s.pool[:sketchWords])
-		copy(ix.keys[int(g)*bands:], s.keys)
+		copy(ix.keysOf(g, bands), s.keys)
 		for b, k := range s.keys {
 			ix.buckets.add(uint32(b), k, g)
 		}
@@ -181,13 +243,15 @@ func (ix *index) remove(idx uint32, bands int) {
 		return
 	}
 	if bands > 0 {
-		for b, k := range ix.keys[int(g)*bands : int(g+1)*bands] {
+		for b, k := range ix.keysOf(g, bands) {
 			ix.buckets.remove(uint32(b), k, g)
 		}
 	}
 	ix.first[g] = noDoc
 	ix.free = append(ix.free, g)
 	ix.groups--
+	ix.seq++
+	ix.removed = ix.seq
 }
 
 // collect returns the members of the candidate groups other than skip,

@@ -53,7 +53,7 @@ func (d *Detector) header() snapshot.Header {
 // distinct signature plus each ID), not their texts, nor the reference
 // text, which the caller keeps and which the snapshot identifies by
 // fingerprint (docs/snapshot.md in the repository). The sections are
-// encoded under the lock, so the snapshot is consistent and concurrent
+// encoded under the shared lock, so the snapshot is consistent and concurrent
 // Adds and Removes are either wholly in it or wholly not; w is written
 // after the lock is released. It returns an error wrapping
 // detector.ErrClosed after Close, or the error of w.
@@ -71,8 +71,8 @@ func (d *Detector) WriteTo(w io.Writer) (int64, error) {
 // encode returns the payloads of the two sections and the number of live
 // documents, read under the lock.
 func (d *Detector) encode() (groups, zero []byte, n int, err error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	d.mu.RLock()
+	defer d.mu.RUnlock()
 	ix := d.ix
 	if ix.docs.Closed() {
 		return nil, nil, 0, fmt.Errorf("mrcosine: WriteTo: %w", detector.ErrClosed)
@@ -155,8 +155,8 @@ func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
 
 // readable returns the error ReadFrom gives a closed or non-empty d.
 func (d *Detector) readable() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	d.mu.RLock()
+	defer d.mu.RUnlock()
 	return d.emptyLocked()
 }
 
