@@ -101,6 +101,11 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 	d := &Detector{cfg: rc, ix: newIndex(rc.MaxTextBytes, owned)}
 	if owned {
 		d.turns = liveidf.NewTurns("imatch", false, &d.mu)
+		d.turns.OnCounted = func() {
+			if testHookInTurn != nil {
+				testHookInTurn()
+			}
+		}
 	} else {
 		d.idf = idf
 	}
@@ -162,9 +167,10 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		keys := d.withExact(s.appendKeys(nil), content, hasContent)
 		return d.insert(doc, keys, content, "", -1)
 	}
-	// Our own table: in our turn, check again, count the document and
-	// select its terms against the table as it now is; insert in turn
-	// order, while the next turn proceeds. The document is counted with
+	// Our own table: in our turn, check again and count the document,
+	// which gives the document frequencies of its terms as the table now
+	// has them; select its terms and sign after the turn, and insert in
+	// turn order, while the next turn proceeds. The document is counted with
 	// the packed terms of a live copy when there is one, so that a flood
 	// of copies keeps its terms once.
 	packed := ""
@@ -177,17 +183,12 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 			packed = liveidf.Pack(s.terms)
 		}
 	}
-	tk, err := d.turns.EnterPacked(doc, docs, s.terms, packed)
+	tk, dfs, err := d.turns.Enter(doc, docs, s.ownTerms(), packed, s.ownDF[:0])
+	s.ownDF = dfs
 	if err != nil {
 		return nil, err
 	}
-	s.idf = d.turns.IDF()
-	keys := d.withExact(s.appendKeys(nil), content, hasContent)
-	s.idf = nil // the table may be replaced by the next Remove
-	if testHookInTurn != nil {
-		testHookInTurn()
-	}
-	d.turns.Leave()
+	keys := d.withExact(s.appendOwnKeys(nil, tk.N, 0), content, hasContent)
 	// Insert uncounts the document if it is refused (closed meanwhile).
 	return d.turns.Insert(tk, func(h int32) ([]detector.Match, error) {
 		return d.insert(doc, keys, content, packed, h)
@@ -253,9 +254,9 @@ func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
 	// A turn of its own, after the Adds of earlier turns are inserted:
 	// the table and the index agree.
 	err = d.turns.Do(func() error {
-		s.idf, s.extra = d.turns.IDF(), 1
-		keys := d.withExact(s.appendKeys(nil), content, hasContent)
-		s.idf, s.extra = nil, 0
+		var n int64
+		n, s.ownDF = d.turns.Table().Peek(s.ownTerms(), s.ownDF[:0])
+		keys := d.withExact(s.appendOwnKeys(nil, n, 1), content, hasContent)
 		var err error
 		ms, err = d.lookup(doc.ID, keys)
 		return err

@@ -102,6 +102,11 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 	d := &Detector{cfg: rc}
 	if own {
 		d.turns = liveidf.NewTurns("simhash", true, &d.mu)
+		d.turns.OnCounted = func() {
+			if testHookInTurn != nil {
+				testHookInTurn()
+			}
+		}
 	} else {
 		d.idf = idf
 	}
@@ -179,23 +184,19 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		fp, ok := s.sign()
 		return d.insert(doc, fp, ok, dig, hasDig, -1, "")
 	}
-	// Our own table: in our turn, check again, count the document and
-	// weigh its terms against the table as it now is; sign and insert in
-	// turn order, while the next turn proceeds. The Detector keeps the
-	// packed terms the table keeps (the same string: its snapshot stores
-	// them), and exact copies share one packed string.
+	// Our own table: in our turn, check again and count the document,
+	// which gives the document frequencies of its terms as the table now
+	// has them; weigh, sign and insert after the turn, in turn order,
+	// while the next turn proceeds. The Detector keeps the packed terms
+	// the table keeps (the same string: its snapshot stores them), and
+	// exact copies share one packed string.
 	packed := d.packedFor(dig, hasDig, s.terms)
-	tk, err := d.turns.EnterPacked(doc, docs, s.terms, packed)
+	tk, dfs, err := d.turns.Enter(doc, docs, s.ownTerms(), packed, s.dfs[:0])
+	s.dfs = dfs
 	if err != nil {
 		return nil, err
 	}
-	s.idf = d.turns.IDF()
-	s.weigh()   // the weights are copied: sign reads no table
-	s.idf = nil // the table may be replaced by the next Remove
-	if testHookInTurn != nil {
-		testHookInTurn()
-	}
-	d.turns.Leave()
+	s.weighOwn(tk.N, false)
 	fp, ok := s.sign()
 	// Insert uncounts the document if it fails (closed meanwhile).
 	return d.turns.Insert(tk, func(h int32) ([]detector.Match, error) {
@@ -270,7 +271,9 @@ func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
 	if d.turns == nil {
 		s.weigh()
 	} else {
-		s.weighCounted(d.turns.Table().IDF())
+		var n int64
+		n, s.dfs = d.turns.Table().Peek(s.ownTerms(), s.dfs[:0])
+		s.weighOwn(n, true)
 	}
 	fp, ok := s.sign()
 	d.mu.RLock()
