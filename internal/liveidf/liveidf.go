@@ -69,12 +69,12 @@ type Table struct {
 	// it while they change them, readers to read them. A shard's map is
 	// guarded by the shard's own lock, taken after mu when both are held.
 	mu     sync.RWMutex
-	n      int64          // documents counted
-	terms  [shards]shard  // term → its cell
-	docs   []string       // per handle: the document's distinct terms, packed; "" when free
-	free   []int32          // free handles
-	live   int              // term occurrences counted (sum over live documents of their distinct terms)
-	peak   int              // the largest live since the last rebuild
+	n      int64         // documents counted
+	terms  [shards]shard // term → its cell
+	docs   []string      // per handle: the document's distinct terms, packed; "" when free
+	free   []int32       // free handles
+	live   int           // term occurrences counted (sum over live documents of their distinct terms)
+	peak   int           // the largest live since the last rebuild
 	unpack []string
 	ver    uint64        // changes with every count and uncount
 	view   *textproc.IDF // IDF's copy, of version viewVer
