@@ -146,7 +146,7 @@ func (d *Detector) IDF() *textproc.IDF {
 // are repeated under it: of several Adds of one new ID at once, exactly one
 // succeeds and the others return detector.ErrDuplicateID.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	d.mu.RLock()
+	liveidf.RLock(&d.mu)
 	docs := d.ix.docs
 	err := docs.Check(doc)
 	d.mu.RUnlock()
@@ -176,7 +176,7 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	packed := ""
 	if len(s.terms) > 0 {
 		var ok bool
-		d.mu.RLock()
+		liveidf.RLock(&d.mu)
 		packed, ok = d.ix.packedOf(content)
 		d.mu.RUnlock()
 		if !ok {
@@ -209,7 +209,7 @@ func (d *Detector) withExact(keys []Key, content Digest, hasContent bool) []Key 
 // are repeated (closed, duplicate ID), and of several Adds of one new ID
 // exactly one gets here first.
 func (d *Detector) insert(doc detector.Doc, keys []Key, content Digest, packed string, h int32) ([]detector.Match, error) {
-	d.mu.Lock()
+	liveidf.Lock(&d.mu)
 	defer d.mu.Unlock()
 	d.turns.Settle(doc.ID)
 	ix := d.ix

@@ -160,7 +160,7 @@ func (d *Detector) Fingerprint(id string) (uint64, bool, error) {
 // are repeated under it: of several Adds of one new ID at once, exactly one
 // succeeds and the others return detector.ErrDuplicateID.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	d.mu.RLock()
+	liveidf.RLock(&d.mu)
 	docs := d.st.docs
 	err := docs.Check(doc)
 	d.mu.RUnlock()
@@ -211,7 +211,7 @@ func (d *Detector) packedFor(dig hashx.Digest, hasDig bool, terms []string) stri
 	if !hasDig {
 		return ""
 	}
-	d.mu.RLock()
+	liveidf.RLock(&d.mu)
 	defer d.mu.RUnlock()
 	if l := d.st.exact[dig]; len(l) > 0 && d.st.own {
 		return d.st.packed[l[0]]
@@ -223,7 +223,7 @@ func (d *Detector) packedFor(dig hashx.Digest, hasDig bool, terms []string) stri
 // are repeated (closed, duplicate ID), and of several Adds of one new ID
 // exactly one gets here first.
 func (d *Detector) insert(doc detector.Doc, fp uint64, ok bool, dig hashx.Digest, hasDig bool, h int32, packed string) ([]detector.Match, error) {
-	d.mu.Lock()
+	liveidf.Lock(&d.mu)
 	defer d.mu.Unlock()
 	d.turns.Settle(doc.ID)
 	st := d.st

@@ -27,7 +27,7 @@ import (
 type Turns struct {
 	pkg   string
 	table *Table
-	mu    sync.Locker // the detector's lock: guards pending and the docset
+	mu    *sync.RWMutex // the detector's lock: guards pending and the docset
 	turn  sync.Mutex
 	order Order // inserts in turn order, after the turn
 
@@ -52,7 +52,7 @@ type Ticket struct {
 // NewTurns returns Turns over a new Table (smooth as for [New]). pkg
 // prefixes errors; mu is the detector's lock, which guards the docset
 // given to Enter and is held when the detector calls [Turns.Settle].
-func NewTurns(pkg string, smooth bool, mu sync.Locker) *Turns {
+func NewTurns(pkg string, smooth bool, mu *sync.RWMutex) *Turns {
 	return &Turns{pkg: pkg, table: New(smooth), mu: mu, pending: map[string]struct{}{}}
 }
 
@@ -80,9 +80,9 @@ func (t *Turns) IDFOr(idf *textproc.IDF) *textproc.IDF {
 // not hold are looked up before the turn ([Table.Resolve]).
 func (t *Turns) Enter(doc detector.Doc, docs *docset.Set, ts Terms, packed string, df []int64) (Ticket, []int64, error) {
 	t.table.Resolve(ts) // before the turn: the turn touches no map
-	t.turn.Lock()
+	lockMutex(&t.turn)
 	defer t.turn.Unlock()
-	t.mu.Lock()
+	Lock(t.mu)
 	err := docs.Check(doc)
 	if _, dup := t.pending[doc.ID]; dup && err == nil {
 		err = fmt.Errorf("%s: Add(%q): %w", t.pkg, doc.ID, detector.ErrDuplicateID)

@@ -15,7 +15,7 @@ import (
 )
 
 func TestTurns(t *testing.T) {
-	var mu sync.Mutex
+	var mu sync.RWMutex
 	docs := docset.New("x", 0)
 	tr := NewTurns("x", false, &mu)
 	doc := detector.Doc{ID: "a", Text: "t"}
@@ -58,7 +58,7 @@ func TestTurns(t *testing.T) {
 // TestOnCounted checks that the hook runs in the turn, after the count:
 // another Enter waits for it, a reader of the table does not.
 func TestOnCounted(t *testing.T) {
-	var mu sync.Mutex
+	var mu sync.RWMutex
 	docs := docset.New("x", 0)
 	tr := NewTurns("x", false, &mu)
 	release := make(chan struct{})
@@ -93,7 +93,7 @@ func TestOnCounted(t *testing.T) {
 // TestTurnsDo checks that Do runs after the insert of an earlier turn,
 // and that Enter keeps the packed string it is given.
 func TestTurnsDo(t *testing.T) {
-	var mu sync.Mutex
+	var mu sync.RWMutex
 	docs := docset.New("x", 0)
 	tr := NewTurns("x", false, &mu)
 	terms := []string{"alpha", "beta"}
