@@ -26,14 +26,16 @@ import (
 // signature (fewer than MinTerms selected terms).
 //
 // A Detector is safe for concurrent use by multiple goroutines. Add analyses
-// and (unless the Detector owns an online table) signs its text without
-// holding the Detector's lock, so Adds run in parallel and never stall
-// Containers. With its own online table, the Adds take turns (on a lock of
-// their own, which Containers, Copies, Cluster, Signature, Len and WriteTo
-// never take) to count their document and select its terms, so that every
-// result is that of the Adds run one by one in the order they took their
-// turn; their analysis still runs in parallel. Remove, Query and ReadFrom
-// take a turn too, so that each sees the table and the index agree.
+// and signs its text without holding the Detector's lock, so Adds run in
+// parallel and never stall Containers. With its own online table, the Adds
+// take turns (on a lock of their own, which Containers, Copies, Cluster,
+// Signature, Len and WriteTo never take) only to count their document,
+// which gives the document frequencies their selection reads, so that
+// every result is that of the Adds run one by one in the order they took
+// their turn; the selection and the digests run after the turn, in
+// parallel, and the inserts follow in turn order. Remove, Query and
+// ReadFrom take a turn too, so that each sees the table and the index
+// agree.
 //
 // Exact copies (documents of one analysed term sequence, the exact-content
 // digest) that were given the same keys share one group: the index holds
@@ -59,7 +61,7 @@ type Detector struct {
 var testHookAnalysed func()
 
 // testHookInTurn, when set, runs in Add of a Detector with its own table
-// while the Add holds its turn, before it takes the Detector's lock.
+// while the Add holds its turn, after its document is counted.
 var testHookInTurn func()
 
 var (
@@ -110,8 +112,9 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 		d.idf = idf
 	}
 	d.exact = owned || !idf.Frozen()
-	// With its own table the pool's Signers get it in their turn, for one
-	// document at a time, and hold no table between documents. A new
+	// With its own table the pool's Signers read no table: a turn gives
+	// them the document frequencies of one document at a time, and each
+	// keeps a cache of the table's cells by term ID. A new
 	// Signer cannot fail once the first is built: the same Config builds
 	// it.
 	d.pool.New = func() (*Signer, error) { return newSigner(rc, tc, idf) }
@@ -128,9 +131,11 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 func (d *Detector) Config() Config { return d.cfg }
 
 // IDF returns the table the Detector selects terms with, e.g. to persist
-// it. For a Detector from [New] this is its own online table, which it
-// replaces by a compact copy after most of its documents are removed: call
-// IDF again rather than keep the result across Removes.
+// it. For a Detector from [New] it is a frozen copy of the Detector's own
+// online table as it is at the call (the live documents' frequencies),
+// which later Adds and Removes do not change: call IDF again for a later
+// state. The copy is made on the first call after a change, in
+// O(distinct terms), and shared by the calls until the next change.
 func (d *Detector) IDF() *textproc.IDF {
 	return d.turns.IDFOr(d.idf)
 }
