@@ -134,13 +134,25 @@ func (t *Table) shardOf(w string) *shard {
 func Pack(terms []string) string {
 	n := 0
 	for _, w := range terms {
-		n += len(w) + binary.MaxVarintLen32
+		n += uvarintLen(len(w)) + len(w)
 	}
-	buf := make([]byte, 0, n)
+	var b strings.Builder
+	b.Grow(n) // one allocation, which String returns without a copy
+	var lb [binary.MaxVarintLen64]byte
 	for _, w := range terms {
-		buf = hashx.AppendField(buf, w)
+		b.Write(binary.AppendUvarint(lb[:0], uint64(len(w))))
+		b.WriteString(w)
 	}
-	return string(buf)
+	return b.String()
+}
+
+// uvarintLen returns the length of the uvarint of n.
+func uvarintLen(n int) int {
+	l := 1
+	for ; n >= 0x80; n >>= 7 {
+		l++
+	}
+	return l
 }
 
 // Add counts a document whose distinct terms are terms (each once) and

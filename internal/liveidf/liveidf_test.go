@@ -2,11 +2,14 @@ package liveidf
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 )
 
 func TestAddRemove(t *testing.T) {
@@ -111,4 +114,19 @@ func TestOrder(t *testing.T) {
 	for i, v := range got {
 		assert.Equal(t, i, v)
 	}
+}
+
+// TestPack checks Pack against the field encoding it is (hashx.AppendField
+// per term), for terms whose length prefixes take 1, 2 and 3 bytes, and
+// that unpack reads it back.
+func TestPack(t *testing.T) {
+	terms := []string{"", "a", strings.Repeat("b", 127), strings.Repeat("c", 128), strings.Repeat("d", 1<<14), "ü"}
+	var want []byte
+	for _, w := range terms {
+		want = hashx.AppendField(want, w)
+	}
+	p := Pack(terms)
+	assert.Equal(t, string(want), p)
+	assert.Equal(t, terms[1:], unpack(nil, Pack(terms[1:])))
+	assert.Empty(t, Pack(nil))
 }
