@@ -136,7 +136,7 @@ func TestTurnsConcurrentMatchSequential(t *testing.T) {
 		df    []int64  // the Add's frequencies
 		n     int64
 	}
-	var order []*op                // appended under mu, in turn order
+	var order []*op               // appended under mu, in turn order
 	handles := map[uint32]int32{} // docset index → handle, under mu
 	ops := 800
 	docTerms := func(r *rand.Rand) []string {

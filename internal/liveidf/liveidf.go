@@ -77,15 +77,16 @@ type Table struct {
 	peak   int           // the largest live since the last rebuild
 	unpack []string
 	ver    uint64        // changes with every count and uncount
-	view   *textproc.IDF // IDF's copy, of version viewVer
+	view   *textproc.IDF // IDF's copy, of version viewV
 	viewV  uint64
 }
 
 // Cache remembers the table's cell of each term a caller has counted or
 // looked up, by the caller's term ID (the IDs of one analyzer's interned
 // vocabulary). A Cache belongs to one caller at a time (a detector's
-// Signer) and to one Table; reset it when the caller's term IDs change
-// meaning. The zero Cache is empty and ready to use.
+// Signer) and to one Table; replace it by a zero Cache when the caller's
+// term IDs change meaning (a Signer whose vocabulary starts afresh drops
+// its Cache with it). The zero Cache is empty and ready to use.
 type Cache struct {
 	cells []*cell
 }
@@ -96,9 +97,6 @@ func (c *Cache) Grow(n int) {
 		c.cells = append(c.cells, make([]*cell, n-len(c.cells))...)
 	}
 }
-
-// Reset forgets every cell (the caller's vocabulary starts afresh).
-func (c *Cache) Reset() { c.cells = nil }
 
 // Bytes returns the memory the cache holds, for tests.
 func (c *Cache) Bytes() int { return 8 * cap(c.cells) }
