@@ -161,7 +161,6 @@ func (s *Signer) grow() {
 	}
 	v.hset = append(v.hset, make([]bool, n-len(v.hset))...)
 	v.hcache = append(v.hcache, make([]uint64, n-len(v.hcache))...)
-	v.cells.Grow(n)
 }
 
 // tidy runs after a document is signed and its analysis used: buffers a
@@ -382,6 +381,7 @@ func (s *Signer) selectBand(frozen bool, n int64) {
 // Detector's own table counts them, with the Signer's cache of the
 // table's cells.
 func (s *Signer) ownTerms() liveidf.Terms {
+	s.vocab.cells.Grow(s.an.VocabularySize()) // only a Detector's own table needs the cache
 	return liveidf.Terms{Terms: s.terms, IDs: s.uniq, Cache: &s.vocab.cells}
 }
 

@@ -220,7 +220,6 @@ func (s *Signer) grow() {
 	v.w = append(v.w, make([]float64, n-len(v.w))...)
 	v.wset = append(v.wset, make([]bool, n-len(v.wset))...)
 	v.seen.Grow(n)
-	v.cells.Grow(n)
 	if s.stop != nil {
 		v.isStop = append(v.isStop, make([]int8, n-len(v.isStop))...)
 	}
@@ -312,6 +311,7 @@ func (s *Signer) contentDigest() (hashx.Digest, bool) {
 // ownTerms returns the analysed text's distinct terms as the Detector's
 // own table counts them, with the Signer's cache of the table's cells.
 func (s *Signer) ownTerms() liveidf.Terms {
+	s.vocab.cells.Grow(s.an.VocabularySize()) // only a Detector's own table needs the cache
 	return liveidf.Terms{Terms: s.terms, IDs: s.uniq, Cache: &s.vocab.cells}
 }
 
