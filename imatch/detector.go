@@ -26,14 +26,16 @@ import (
 // signature (fewer than MinTerms selected terms).
 //
 // A Detector is safe for concurrent use by multiple goroutines. Add analyses
-// and (unless the Detector owns an online table) signs its text without
-// holding the Detector's lock, so Adds run in parallel and never stall
-// Containers. With its own online table, the Adds take turns (on a lock of
-// their own, which Containers, Copies, Cluster, Signature, Len and WriteTo
-// never take) to count their document and select its terms, so that every
-// result is that of the Adds run one by one in the order they took their
-// turn; their analysis still runs in parallel. Remove, Query and ReadFrom
-// take a turn too, so that each sees the table and the index agree.
+// and signs its text without holding the Detector's lock, so Adds run in
+// parallel and never stall Containers. With its own online table, the Adds
+// take turns (on a lock of their own, which Containers, Copies, Cluster,
+// Signature, Len and WriteTo never take) only to count their document,
+// which gives the document frequencies their selection reads, so that
+// every result is that of the Adds run one by one in the order they took
+// their turn; the selection and the digests run after the turn, in
+// parallel, and the inserts follow in turn order. Remove, Query and
+// ReadFrom take a turn too, so that each sees the table and the index
+// agree.
 //
 // Exact copies (documents of one analysed term sequence, the exact-content
 // digest) that were given the same keys share one group: the index holds
@@ -59,7 +61,7 @@ type Detector struct {
 var testHookAnalysed func()
 
 // testHookInTurn, when set, runs in Add of a Detector with its own table
-// while the Add holds its turn, before it takes the Detector's lock.
+// while the Add holds its turn, after its document is counted.
 var testHookInTurn func()
 
 var (
@@ -101,12 +103,18 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 	d := &Detector{cfg: rc, ix: newIndex(rc.MaxTextBytes, owned)}
 	if owned {
 		d.turns = liveidf.NewTurns("imatch", false, &d.mu)
+		d.turns.OnCounted = func() {
+			if testHookInTurn != nil {
+				testHookInTurn()
+			}
+		}
 	} else {
 		d.idf = idf
 	}
 	d.exact = owned || !idf.Frozen()
-	// With its own table the pool's Signers get it in their turn, for one
-	// document at a time, and hold no table between documents. A new
+	// With its own table the pool's Signers read no table: a turn gives
+	// them the document frequencies of one document at a time, and each
+	// keeps a cache of the table's cells by term ID. A new
 	// Signer cannot fail once the first is built: the same Config builds
 	// it.
 	d.pool.New = func() (*Signer, error) { return newSigner(rc, tc, idf) }
@@ -123,9 +131,11 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 func (d *Detector) Config() Config { return d.cfg }
 
 // IDF returns the table the Detector selects terms with, e.g. to persist
-// it. For a Detector from [New] this is its own online table, which it
-// replaces by a compact copy after most of its documents are removed: call
-// IDF again rather than keep the result across Removes.
+// it. For a Detector from [New] it is a frozen copy of the Detector's own
+// online table as it is at the call (the live documents' frequencies),
+// which later Adds and Removes do not change: call IDF again for a later
+// state. The copy is made on the first call after a change, in
+// O(distinct terms), and shared by the calls until the next change.
 func (d *Detector) IDF() *textproc.IDF {
 	return d.turns.IDFOr(d.idf)
 }
@@ -141,7 +151,7 @@ func (d *Detector) IDF() *textproc.IDF {
 // are repeated under it: of several Adds of one new ID at once, exactly one
 // succeeds and the others return detector.ErrDuplicateID.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	d.mu.RLock()
+	liveidf.RLock(&d.mu)
 	docs := d.ix.docs
 	err := docs.Check(doc)
 	d.mu.RUnlock()
@@ -162,32 +172,28 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		keys := d.withExact(s.appendKeys(nil), content, hasContent)
 		return d.insert(doc, keys, content, "", -1)
 	}
-	// Our own table: in our turn, check again, count the document and
-	// select its terms against the table as it now is; insert in turn
-	// order, while the next turn proceeds. The document is counted with
+	// Our own table: in our turn, check again and count the document,
+	// which gives the document frequencies of its terms as the table now
+	// has them; select its terms and sign after the turn, and insert in
+	// turn order, while the next turn proceeds. The document is counted with
 	// the packed terms of a live copy when there is one, so that a flood
 	// of copies keeps its terms once.
 	packed := ""
 	if len(s.terms) > 0 {
 		var ok bool
-		d.mu.RLock()
+		liveidf.RLock(&d.mu)
 		packed, ok = d.ix.packedOf(content)
 		d.mu.RUnlock()
 		if !ok {
 			packed = liveidf.Pack(s.terms)
 		}
 	}
-	tk, err := d.turns.EnterPacked(doc, docs, s.terms, packed)
+	tk, dfs, err := d.turns.Enter(doc, docs, s.ownTerms(), packed, s.ownDF[:0])
+	s.ownDF = dfs
 	if err != nil {
 		return nil, err
 	}
-	s.idf = d.turns.IDF()
-	keys := d.withExact(s.appendKeys(nil), content, hasContent)
-	s.idf = nil // the table may be replaced by the next Remove
-	if testHookInTurn != nil {
-		testHookInTurn()
-	}
-	d.turns.Leave()
+	keys := d.withExact(s.appendOwnKeys(nil, tk.N, 0), content, hasContent)
 	// Insert uncounts the document if it is refused (closed meanwhile).
 	return d.turns.Insert(tk, func(h int32) ([]detector.Match, error) {
 		return d.insert(doc, keys, content, packed, h)
@@ -208,7 +214,7 @@ func (d *Detector) withExact(keys []Key, content Digest, hasContent bool) []Key 
 // are repeated (closed, duplicate ID), and of several Adds of one new ID
 // exactly one gets here first.
 func (d *Detector) insert(doc detector.Doc, keys []Key, content Digest, packed string, h int32) ([]detector.Match, error) {
-	d.mu.Lock()
+	liveidf.Lock(&d.mu)
 	defer d.mu.Unlock()
 	d.turns.Settle(doc.ID)
 	ix := d.ix
@@ -253,9 +259,9 @@ func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
 	// A turn of its own, after the Adds of earlier turns are inserted:
 	// the table and the index agree.
 	err = d.turns.Do(func() error {
-		s.idf, s.extra = d.turns.IDF(), 1
-		keys := d.withExact(s.appendKeys(nil), content, hasContent)
-		s.idf, s.extra = nil, 0
+		var n int64
+		n, s.ownDF = d.turns.Table().Peek(s.ownTerms(), s.ownDF[:0])
+		keys := d.withExact(s.appendOwnKeys(nil, n, 1), content, hasContent)
 		var err error
 		ms, err = d.lookup(doc.ID, keys)
 		return err

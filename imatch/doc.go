@@ -150,9 +150,24 @@
 //
 // # Concurrency
 //
-// A [Detector] is safe for concurrent use by multiple goroutines; Adds and
-// Queries analyse their texts in parallel, outside the Detector's lock (see
-// [Detector]), and WriteTo encodes under a read lock. A [Signer] is not; use one per goroutine.
+// A [Detector] is safe for concurrent use by multiple goroutines. What an
+// Add runs under which lock:
+//
+//   - no lock: the checks that need no analysis (under a read lock),
+//     the analysis (tokens, distinct terms, content digest), and the
+//     selection of terms and the digests of each lexicon;
+//   - with the Detector's own online table, a turn (a lock of the Adds,
+//     Removes, Queries and ReadFrom only): the document is checked again
+//     and counted, which gives the document frequencies of its terms; a
+//     term the Add's Signer has met before costs one increment, and terms
+//     new to it are looked up before the turn;
+//   - the Detector's lock, exclusive, in turn order: the posting-list
+//     lookup of the keys and the insert.
+//
+// Every result is that of the Adds run one by one in the order they took
+// their turn (or, with a caller's table, the lock). Containers, Copies,
+// Cluster, Signature, Len and WriteTo take the read lock only, never the
+// turn. A [Signer] is not safe for concurrent use; use one per goroutine.
 //
 // # Errors
 //

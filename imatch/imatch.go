@@ -10,6 +10,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 	"github.com/seed-9ef9c1df/neardup/internal/scratch"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -51,6 +52,12 @@ type Signer struct {
 	// document's terms: 1 when a Detector's Query weighs a document as its
 	// own table would after counting it, 0 otherwise.
 	extra int64
+	// own is set while the Signer weighs a document against a Detector's
+	// own online table as a turn left it: ownN documents, and ownDF, the
+	// document frequency of each unique term (in the order of uniq).
+	own   bool
+	ownN  int64
+	ownDF []int64
 
 	toks  []textproc.Token // of the text being signed
 	uniq  []uint32         // unique term IDs of the current document, first-seen order
@@ -67,6 +74,7 @@ type vocabCache struct {
 	dfCache []int64       // when the table is frozen; -1 = not cached
 	hcache  []uint64      // lexicon hash of the term; valid when hset
 	hset    []bool
+	cells   liveidf.Cache // the Detector's own table: the term's count
 }
 
 // vocabFloor is the smallest vocabulary a Signer keeps before it starts
@@ -169,6 +177,7 @@ func (s *Signer) tidy() {
 	s.all = scratch.Shrink(s.all, n)
 	s.sel = scratch.Shrink(s.sel, n)
 	s.buf = scratch.Shrink(s.buf, 16*n)
+	s.ownDF = scratch.Shrink(s.ownDF, n)
 	if s.vocab.seen.Renew(&s.an, s.tc, vocabFloor, big) {
 		s.toks = nil // the old analyzer's buffer, and its terms
 		s.vocab = vocabCache{seen: s.vocab.seen}
@@ -179,8 +188,8 @@ func (s *Signer) tidy() {
 // (not the analyzer's), for tests.
 func (s *Signer) scratchBytes() int {
 	v := &s.vocab
-	return 4*cap(s.uniq) + 16*cap(s.terms) + 32*cap(s.all) + 32*cap(s.sel) + cap(s.buf) +
-		v.seen.Bytes() + 8*cap(v.dfCache) + 8*cap(v.hcache) + cap(v.hset)
+	return 4*cap(s.uniq) + 16*cap(s.terms) + 32*cap(s.all) + 32*cap(s.sel) + cap(s.buf) + 8*cap(s.ownDF) +
+		v.seen.Bytes() + 8*cap(v.dfCache) + 8*cap(v.hcache) + cap(v.hset) + v.cells.Bytes()
 }
 
 // df returns the document frequency of term i of the current document,
@@ -189,7 +198,9 @@ func (s *Signer) scratchBytes() int {
 func (s *Signer) df(i int, frozen bool, n int64) int64 {
 	id := s.uniq[i]
 	var df int64
-	if frozen {
+	if s.own {
+		df = s.ownDF[i]
+	} else if frozen {
 		if df = s.vocab.dfCache[id]; df < 0 {
 			df = s.idf.DF(s.terms[i])
 			s.vocab.dfCache[id] = df
@@ -219,8 +230,14 @@ func byTerm(a, b cand) int { return cmp.Compare(a.term, b.term) }
 
 // appendKeys computes the signatures of the analysed document.
 func (s *Signer) appendKeys(dst []Key) []Key {
-	frozen := s.idf.Frozen()
-	n := s.idf.N() + s.extra
+	var frozen bool
+	var n int64
+	if s.own {
+		n = s.ownN + s.extra
+	} else {
+		frozen = s.idf.Frozen()
+		n = s.idf.N() + s.extra
+	}
 	switch s.cfg.Selection {
 	case SelectBand:
 		// The band does not depend on the lexicon: select and sort once,
@@ -358,6 +375,25 @@ func (s *Signer) selectBand(frozen bool, n int64) {
 			s.all = append(s.all, cand{df: df, term: s.terms[i], id: s.uniq[i]})
 		}
 	}
+}
+
+// ownTerms returns the analysed document's distinct terms as the
+// Detector's own table counts them, with the Signer's cache of the
+// table's cells.
+func (s *Signer) ownTerms() liveidf.Terms {
+	s.vocab.cells.Grow(s.an.VocabularySize()) // only a Detector's own table needs the cache
+	return liveidf.Terms{Terms: s.terms, IDs: s.uniq, Cache: &s.vocab.cells}
+}
+
+// appendOwnKeys computes the signatures of the analysed document against
+// a Detector's own table of n documents in which its unique terms have
+// the document frequencies s.ownDF, plus extra (1 for Query: the table as
+// it would be once the document is counted). It reads no table.
+func (s *Signer) appendOwnKeys(dst []Key, n, extra int64) []Key {
+	s.own, s.ownN, s.extra = true, n, extra
+	dst = s.appendKeys(dst)
+	s.own, s.ownN, s.extra = false, 0, 0
+	return dst
 }
 
 // content returns the exact-content digest: the digest of the analysed

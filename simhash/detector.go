@@ -30,13 +30,14 @@ import (
 // Config.MaxResults matches, the strongest.
 //
 // A Detector is safe for concurrent use by multiple goroutines. Add analyses
-// and (unless the Detector owns an online table) signs its text without
-// holding the Detector's lock, so Adds run in parallel and never stall
-// Containers. With its own online table, the Adds take turns (on a lock of
-// their own, which Containers, Fingerprint and Len never take) to count
-// their document and weigh its terms, so that every result is that of the
-// Adds run one by one in the order they took their turn; their analysis
-// still runs in parallel.
+// and signs its text without holding the Detector's lock, so Adds run in
+// parallel and never stall Containers. With its own online table, the Adds
+// take turns (on a lock of their own, which Containers, Fingerprint and Len
+// never take) only to count their document, which gives the document
+// frequencies their weights are computed from, so that every result is
+// that of the Adds run one by one in the order they took their turn; the
+// weighing and signing run after the turn, in parallel, and the inserts
+// follow in turn order.
 type Detector struct {
 	cfg    Config
 	pool   scratch.Pool[*Signer]
@@ -55,7 +56,7 @@ type Detector struct {
 var testHookAnalysed func()
 
 // testHookInTurn, when set, runs in Add of a Detector with its own table
-// while the Add holds its turn, before it takes the Detector's lock.
+// while the Add holds its turn, after its document is counted.
 var testHookInTurn func()
 
 var (
@@ -102,6 +103,11 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 	d := &Detector{cfg: rc}
 	if own {
 		d.turns = liveidf.NewTurns("simhash", true, &d.mu)
+		d.turns.OnCounted = func() {
+			if testHookInTurn != nil {
+				testHookInTurn()
+			}
+		}
 	} else {
 		d.idf = idf
 	}
@@ -109,8 +115,9 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 	if d.st, err = newState(rc, d.online, own); err != nil {
 		return nil, err
 	}
-	// With its own table the pool's Signers get it in their turn, for one
-	// document at a time, and hold no table between documents. A new
+	// With its own table the pool's Signers read no table: a turn gives
+	// them the document frequencies of one document at a time, and each
+	// keeps a cache of the table's cells by term ID. A new
 	// Signer cannot fail once the first is built: the same Config and
 	// table build it.
 	d.pool.New = func() (*Signer, error) { return newSigner(rc, tc, idf) }
@@ -123,9 +130,11 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 func (d *Detector) Config() Config { return d.cfg }
 
 // IDF returns the table the Detector weighs features with, or nil if it
-// uses none. For a Detector from [New] this is its own online table, which
-// it replaces by a compact copy after most of its documents are removed:
-// call IDF again rather than keep the result across Removes.
+// uses none. For a Detector from [New] it is a frozen copy of the
+// Detector's own online table as it is at the call (the live documents'
+// frequencies), which later Adds and Removes do not change: call IDF again
+// for a later state. The copy is made on the first call after a change,
+// in O(distinct terms), and shared by the calls until the next change.
 func (d *Detector) IDF() *textproc.IDF {
 	return d.turns.IDFOr(d.idf)
 }
@@ -155,7 +164,7 @@ func (d *Detector) Fingerprint(id string) (uint64, bool, error) {
 // are repeated under it: of several Adds of one new ID at once, exactly one
 // succeeds and the others return detector.ErrDuplicateID.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	d.mu.RLock()
+	liveidf.RLock(&d.mu)
 	docs := d.st.docs
 	err := docs.Check(doc)
 	d.mu.RUnlock()
@@ -179,23 +188,19 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		fp, ok := s.sign()
 		return d.insert(doc, fp, ok, dig, hasDig, -1, "")
 	}
-	// Our own table: in our turn, check again, count the document and
-	// weigh its terms against the table as it now is; sign and insert in
-	// turn order, while the next turn proceeds. The Detector keeps the
-	// packed terms the table keeps (the same string: its snapshot stores
-	// them), and exact copies share one packed string.
+	// Our own table: in our turn, check again and count the document,
+	// which gives the document frequencies of its terms as the table now
+	// has them; weigh, sign and insert after the turn, in turn order,
+	// while the next turn proceeds. The Detector keeps the packed terms
+	// the table keeps (the same string: its snapshot stores them), and
+	// exact copies share one packed string.
 	packed := d.packedFor(dig, hasDig, s.terms)
-	tk, err := d.turns.EnterPacked(doc, docs, s.terms, packed)
+	tk, dfs, err := d.turns.Enter(doc, docs, s.ownTerms(), packed, s.dfs[:0])
+	s.dfs = dfs
 	if err != nil {
 		return nil, err
 	}
-	s.idf = d.turns.IDF()
-	s.weigh()   // the weights are copied: sign reads no table
-	s.idf = nil // the table may be replaced by the next Remove
-	if testHookInTurn != nil {
-		testHookInTurn()
-	}
-	d.turns.Leave()
+	s.weighOwn(tk.N, false)
 	fp, ok := s.sign()
 	// Insert uncounts the document if it fails (closed meanwhile).
 	return d.turns.Insert(tk, func(h int32) ([]detector.Match, error) {
@@ -210,7 +215,7 @@ func (d *Detector) packedFor(dig hashx.Digest, hasDig bool, terms []string) stri
 	if !hasDig {
 		return ""
 	}
-	d.mu.RLock()
+	liveidf.RLock(&d.mu)
 	defer d.mu.RUnlock()
 	if l := d.st.exact[dig]; len(l) > 0 && d.st.own {
 		return d.st.packed[l[0]]
@@ -222,7 +227,7 @@ func (d *Detector) packedFor(dig hashx.Digest, hasDig bool, terms []string) stri
 // are repeated (closed, duplicate ID), and of several Adds of one new ID
 // exactly one gets here first.
 func (d *Detector) insert(doc detector.Doc, fp uint64, ok bool, dig hashx.Digest, hasDig bool, h int32, packed string) ([]detector.Match, error) {
-	d.mu.Lock()
+	liveidf.Lock(&d.mu)
 	defer d.mu.Unlock()
 	d.turns.Settle(doc.ID)
 	st := d.st
@@ -270,7 +275,9 @@ func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
 	if d.turns == nil {
 		s.weigh()
 	} else {
-		s.weighCounted(d.turns.Table().IDF())
+		var n int64
+		n, s.dfs = d.turns.Table().Peek(s.ownTerms(), s.dfs[:0])
+		s.weighOwn(n, true)
 	}
 	fp, ok := s.sign()
 	d.mu.RLock()

@@ -143,10 +143,26 @@
 //
 // # Concurrency
 //
-// A [Detector] is safe for concurrent use by multiple goroutines; Adds
-// analyse their texts in parallel, outside the Detector's lock (see
-// [Detector]). A [Signer] is not; use one per goroutine. An [Index] allows
-// concurrent Queries but needs exclusive access for Add and Remove.
+// A [Detector] is safe for concurrent use by multiple goroutines. What an
+// Add runs under which lock:
+//
+//   - no lock: the checks that need no analysis (under a read lock),
+//     the analysis (tokens, distinct terms, content digest), and signing
+//     (weights, features, fingerprint);
+//   - with the Detector's own online table, a turn (a lock of the Adds and
+//     Removes only): the document is checked again and counted, which
+//     gives the document frequencies of its terms; a term the Add's
+//     Signer has met before costs one increment, and terms new to it are
+//     looked up before the turn;
+//   - the Detector's lock, exclusive, in turn order: the Index query and
+//     the insert.
+//
+// Every result is that of the Adds run one by one in the order they took
+// their turn (or, with a caller's table, the lock). Containers, Copies,
+// Fingerprint, Len and WriteTo take the read lock only, never the turn. A
+// [Signer] is not safe for concurrent use; use one per goroutine. An
+// [Index] allows concurrent Queries but needs exclusive access for Add and
+// Remove.
 //
 // # Errors
 //

@@ -160,8 +160,20 @@ type entry struct {
 	id uint32
 }
 
+// compareEntry orders entries by value, then ID (written out: it runs
+// under the Detector's exclusive lock, for every insertion's flush).
 func compareEntry(a, b entry) int {
-	return cmp.Or(cmp.Compare(a.v, b.v), cmp.Compare(a.id, b.id))
+	switch {
+	case a.v < b.v:
+		return -1
+	case a.v > b.v:
+		return 1
+	case a.id < b.id:
+		return -1
+	case a.id > b.id:
+		return 1
+	}
+	return 0
 }
 
 // Neighbor is a stored fingerprint found by [Index.Query].

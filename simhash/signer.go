@@ -7,6 +7,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 	"github.com/seed-9ef9c1df/neardup/internal/scratch"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -58,6 +59,7 @@ type Signer struct {
 	chars  []byte
 	owner  []int32 // per byte of chars: token index
 	digBuf []byte  // scratch of the exact-content digest
+	dfs    []int64 // own table: per unique term, its document frequency
 }
 
 // vocabCache holds what a Signer caches per term ID of its analyzer.
@@ -68,6 +70,7 @@ type vocabCache struct {
 	wset   []bool        // w is the weight in a frozen table
 	isStop []int8        // 0 unknown, 1 stopword, 2 not
 	seen   scratch.Vocab // first occurrences, and when to start afresh
+	cells  liveidf.Cache // the Detector's own table: the term's count
 }
 
 // vocabFloor is the smallest vocabulary a Signer keeps before it starts
@@ -265,6 +268,7 @@ func (s *Signer) tidy() {
 	s.owner = scratch.Shrink(s.owner, 8*n)
 	s.termBuf = scratch.Shrink(s.termBuf, 64)
 	s.digBuf = scratch.Shrink(s.digBuf, 8*n)
+	s.dfs = scratch.Shrink(s.dfs, n)
 	if s.vocab.seen.Renew(&s.an, s.tc, vocabFloor, big) {
 		s.toks = nil // the old analyzer's buffer, and its terms
 		s.vocab = vocabCache{seen: s.vocab.seen}
@@ -277,7 +281,8 @@ func (s *Signer) scratchBytes() int {
 	v := &s.vocab
 	return 8*cap(s.th) + cap(s.st) + 8*cap(s.tidf) + 4*cap(s.uniq) + 16*cap(s.terms) +
 		24*cap(s.feats) + 4*cap(s.slots) + 4*cap(s.skip) + cap(s.chars) + 4*cap(s.owner) +
-		8*cap(v.hash) + cap(v.hashed) + 8*cap(v.w) + cap(v.wset) + cap(v.isStop) + v.seen.Bytes()
+		8*cap(s.dfs) + 8*cap(v.hash) + cap(v.hashed) + 8*cap(v.w) + cap(v.wset) + cap(v.isStop) +
+		v.seen.Bytes() + v.cells.Bytes()
 }
 
 // contentDigest returns the 128-bit digest of the analysed text's term
@@ -303,19 +308,31 @@ func (s *Signer) contentDigest() (hashx.Digest, bool) {
 	return dig, true
 }
 
-// weighCounted is weigh against the Detector's own online table idf as it
-// would be once the analysed text is counted in it (one more document, and
-// one more for each of its distinct terms), without counting it: what
-// Query signs with, so that it agrees with the Add that would count the
-// text first. It reads the table's counts and never writes them.
-func (s *Signer) weighCounted(idf *textproc.IDF) {
+// ownTerms returns the analysed text's distinct terms as the Detector's
+// own table counts them, with the Signer's cache of the table's cells.
+func (s *Signer) ownTerms() liveidf.Terms {
+	s.vocab.cells.Grow(s.an.VocabularySize()) // only a Detector's own table needs the cache
+	return liveidf.Terms{Terms: s.terms, IDs: s.uniq, Cache: &s.vocab.cells}
+}
+
+// weighOwn fills s.tidf from the Detector's own online table as a turn
+// left it: n documents, and s.dfs, the document frequency of each
+// distinct term of the analysed text (in the order of s.uniq). It reads
+// no table, so it runs after the turn. Query passes the table's counts
+// plus one (as the table would be once the text is counted, without
+// counting it), so that it agrees with the Add that would count the text
+// first.
+func (s *Signer) weighOwn(n int64, plusOne bool) {
 	if s.lite || !s.cfg.usesIDF() || len(s.uniq) == 0 {
 		return
 	}
-	n := idf.N() + 1
+	var one int64
+	if plusOne {
+		one = 1
+	}
 	v := &s.vocab
 	for i, id := range s.uniq {
-		v.w[id] = ownWeight(n, idf.DF(s.terms[i])+1)
+		v.w[id] = ownWeight(n+one, s.dfs[i]+one)
 		v.wset[id] = false
 	}
 	for i := range s.toks {

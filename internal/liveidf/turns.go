@@ -11,13 +11,14 @@ import (
 
 // Turns orders the Adds and Removes of a detector that owns its Table, so
 // that every result is that of the Adds run one by one in the order they
-// took their turn, while their analysis runs in parallel. An Add analyses
-// its text without any lock, then [Turns.Enter]s: in its turn it is checked
-// again, counted, and weighed against the table as it now is (by the
-// caller, between Enter and [Turns.Leave]); it is then inserted in turn
-// order by [Turns.Insert], while the next turn proceeds. A Remove takes a
-// turn of its own ([Turns.Remove]), since uncounting changes the table the
-// next Add reads.
+// took their turn, while everything else they do runs in parallel. An Add
+// analyses its text without any lock, then [Turns.Enter]s: in its turn it
+// is checked again and counted, and learns the document frequencies of its
+// terms after its own count, which is all the table it needs. The turn
+// ends there: the Add weighs and signs with those numbers, then is
+// inserted in turn order by [Turns.Insert], while later turns proceed. A
+// Remove takes a turn of its own ([Turns.Remove]), since uncounting
+// changes the table the next Add reads.
 //
 // The turn is a lock of its own, which a detector's read-only methods
 // never take. An ID counted in a turn but not yet inserted is pending:
@@ -26,11 +27,15 @@ import (
 type Turns struct {
 	pkg   string
 	table *Table
-	mu    sync.Locker // the detector's lock: guards pending and the docset
+	mu    *sync.RWMutex // the detector's lock: guards pending and the docset
 	turn  sync.Mutex
 	order Order // inserts in turn order, after the turn
 
 	pending map[string]struct{} // IDs counted in a turn, not yet inserted
+
+	// OnCounted, when set (by tests), runs at the end of an Add's turn,
+	// after its document is counted and before the turn is released.
+	OnCounted func()
 }
 
 // Ticket is an Add's place in the turn order and its document's handle in
@@ -38,21 +43,25 @@ type Turns struct {
 type Ticket struct {
 	n uint64
 	h int32
+	// N is the number of documents the table counts right after this
+	// Add's own count: with the document frequencies Enter returns, the
+	// table as the Add weighs it.
+	N int64
 }
 
 // NewTurns returns Turns over a new Table (smooth as for [New]). pkg
 // prefixes errors; mu is the detector's lock, which guards the docset
 // given to Enter and is held when the detector calls [Turns.Settle].
-func NewTurns(pkg string, smooth bool, mu sync.Locker) *Turns {
+func NewTurns(pkg string, smooth bool, mu *sync.RWMutex) *Turns {
 	return &Turns{pkg: pkg, table: New(smooth), mu: mu, pending: map[string]struct{}{}}
 }
 
-// Table returns the table the Turns order. Read it outside a turn only
-// through its IDF, which may be replaced by the next Remove.
+// Table returns the table the Turns order. Outside a turn read it only
+// through its read methods (N, Peek, IDF, Live).
 func (t *Turns) Table() *Table { return t.table }
 
-// IDFOr returns the table's current IDF, or idf on nil Turns (a detector
-// that reads the caller's table, or none).
+// IDFOr returns a copy of the table as it is now ([Table.IDF]), or idf on
+// nil Turns (a detector that reads the caller's table, or none).
 func (t *Turns) IDFOr(idf *textproc.IDF) *textproc.IDF {
 	if t != nil {
 		return t.table.IDF()
@@ -60,22 +69,20 @@ func (t *Turns) IDFOr(idf *textproc.IDF) *textproc.IDF {
 	return idf
 }
 
-// Enter takes the turn for the Add of doc, whose distinct terms are terms,
-// and checks doc again under the detector's lock (docs.Check, and not
-// pending). On success the document is pending and counted, the caller
-// holds the turn and must call Leave, then Insert with the ticket; on
-// failure the turn is released.
-func (t *Turns) Enter(doc detector.Doc, docs *docset.Set, terms []string) (Ticket, error) {
-	return t.EnterPacked(doc, docs, terms, Pack(terms))
-}
-
-// EnterPacked is Enter with the terms already packed (packed ==
-// Pack(terms)): a detector that collapses exact copies passes the packed
-// string of a live copy, so that the table keeps one string for all of
-// them.
-func (t *Turns) EnterPacked(doc detector.Doc, docs *docset.Set, terms []string, packed string) (Ticket, error) {
-	t.turn.Lock()
-	t.mu.Lock()
+// Enter takes the turn for the Add of doc, whose distinct terms are ts
+// (packed: Pack(ts.Terms), or the packed string of a live copy of doc, so
+// that the table keeps one string for all copies), and checks doc again
+// under the detector's lock (docs.Check, and not pending). On success the
+// document is pending and counted, df has the document frequency of each
+// of its terms after the count appended (in the order of ts.Terms), the
+// ticket carries N, and the turn is released: the caller must call Insert
+// with the ticket. On failure nothing is counted. The terms ts.Cache does
+// not hold are looked up before the turn ([Table.Resolve]).
+func (t *Turns) Enter(doc detector.Doc, docs *docset.Set, ts Terms, packed string, df []int64) (Ticket, []int64, error) {
+	t.table.Resolve(ts) // before the turn: the turn touches no map
+	lockMutex(&t.turn)
+	defer t.turn.Unlock()
+	Lock(t.mu)
 	err := docs.Check(doc)
 	if _, dup := t.pending[doc.ID]; dup && err == nil {
 		err = fmt.Errorf("%s: Add(%q): %w", t.pkg, doc.ID, detector.ErrDuplicateID)
@@ -85,19 +92,15 @@ func (t *Turns) EnterPacked(doc detector.Doc, docs *docset.Set, terms []string, 
 	}
 	t.mu.Unlock()
 	if err != nil {
-		t.turn.Unlock()
-		return Ticket{}, err
+		t.table.Forget(ts) // the terms Resolve entered for doc alone
+		return Ticket{}, df, err
 	}
-	h := t.table.AddPacked(terms, packed)
-	return Ticket{n: t.order.Ticket(), h: h}, nil
+	h, n, df := t.table.Count(ts, packed, df)
+	if t.OnCounted != nil {
+		t.OnCounted()
+	}
+	return Ticket{n: t.order.Ticket(), h: h, N: n}, df, nil
 }
-
-// IDF returns the table as it is in the current turn: call it between
-// Enter and Leave, and do not keep it past Leave.
-func (t *Turns) IDF() *textproc.IDF { return t.table.IDF() }
-
-// Leave releases the turn Enter took.
-func (t *Turns) Leave() { t.turn.Unlock() }
 
 // Insert waits until the Adds of earlier turns are inserted, then runs
 // insert with the document's handle, which must call Settle under the

@@ -15,17 +15,19 @@ import (
 )
 
 func TestTurns(t *testing.T) {
-	var mu sync.Mutex
+	var mu sync.RWMutex
 	docs := docset.New("x", 0)
 	tr := NewTurns("x", false, &mu)
 	doc := detector.Doc{ID: "a", Text: "t"}
-	tk, err := tr.Enter(doc, docs, []string{"alpha", "beta"})
+	terms := []string{"alpha", "beta"}
+	tk, df, err := tr.Enter(doc, docs, Terms{Terms: terms}, Pack(terms), nil)
 	require.NoError(t, err)
-	assert.Equal(t, int64(1), tr.IDF().N(), "counted in its turn")
-	tr.Leave()
-	_, err = tr.Enter(doc, docs, []string{"alpha"})
+	assert.Equal(t, []int64{1, 1}, df, "the frequencies after the count")
+	assert.Equal(t, int64(1), tk.N)
+	assert.Equal(t, int64(1), tr.Table().N(), "counted in its turn")
+	_, _, err = tr.Enter(doc, docs, Terms{Terms: []string{"alpha"}}, Pack([]string{"alpha"}), nil)
 	require.ErrorIs(t, err, detector.ErrDuplicateID, "an ID counted but not yet inserted is pending")
-	assert.Equal(t, int64(1), tr.Table().IDF().N(), "a refused Add counts nothing")
+	assert.Equal(t, int64(1), tr.Table().N(), "a refused Add counts nothing")
 	_, err = tr.Insert(tk, func(h int32) ([]detector.Match, error) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -34,36 +36,70 @@ func TestTurns(t *testing.T) {
 		return nil, err
 	})
 	require.NoError(t, err)
-	_, err = tr.Enter(doc, docs, []string{"alpha"})
+	_, _, err = tr.Enter(doc, docs, Terms{Terms: []string{"alpha"}}, Pack([]string{"alpha"}), nil)
 	require.ErrorIs(t, err, detector.ErrDuplicateID, "an inserted ID is refused by the docset")
-
-	tk, err = tr.Enter(detector.Doc{ID: "b"}, docs, []string{"alpha"})
+	tk, df, err = tr.Enter(detector.Doc{ID: "b"}, docs, Terms{Terms: []string{"alpha"}}, Pack([]string{"alpha"}), nil)
 	require.NoError(t, err)
-	tr.Leave()
-	assert.Equal(t, int64(2), tr.IDF().DF("alpha"))
+	assert.Equal(t, []int64{2}, df)
+	assert.Equal(t, int64(2), tk.N)
+	assert.Equal(t, int64(2), tr.IDFOr(nil).DF("alpha"))
 	_, err = tr.Insert(tk, func(int32) ([]detector.Match, error) { return nil, errors.New("closed") })
 	require.Error(t, err)
-	assert.Equal(t, int64(1), tr.IDF().DF("alpha"), "a failed insert uncounts its document")
-
+	assert.Equal(t, int64(1), tr.IDFOr(nil).DF("alpha"), "a failed insert uncounts its document")
 	h := tk.h
 	require.NoError(t, tr.Remove(func() (int32, error) { return 0, nil }))
-	assert.Zero(t, tr.IDF().N(), "Remove uncounts the handle remove returns")
+	assert.Zero(t, tr.IDFOr(nil).N(), "Remove uncounts the handle remove returns")
 	require.Error(t, tr.Remove(func() (int32, error) { return h, errors.New("unknown") }))
 	var nilTurns *Turns
 	nilTurns.Settle("a") // a detector without its own table
+	assert.Nil(t, nilTurns.IDFOr(nil))
+}
+
+// TestOnCounted checks that the hook runs in the turn, after the count:
+// another Enter waits for it, a reader of the table does not.
+func TestOnCounted(t *testing.T) {
+	var mu sync.RWMutex
+	docs := docset.New("x", 0)
+	tr := NewTurns("x", false, &mu)
+	release := make(chan struct{})
+	entered := make(chan struct{})
+	tr.OnCounted = func() {
+		tr.OnCounted = nil // the second Enter runs no hook
+		close(entered)
+		<-release
+	}
+	go func() {
+		_, _, err := tr.Enter(detector.Doc{ID: "a"}, docs, Terms{Terms: []string{"x"}}, Pack([]string{"x"}), nil)
+		assert.NoError(t, err)
+	}()
+	<-entered
+	assert.Equal(t, int64(1), tr.Table().N(), "a reader does not wait for the turn")
+	second := make(chan struct{})
+	go func() {
+		_, _, err := tr.Enter(detector.Doc{ID: "b"}, docs, Terms{Terms: []string{"x"}}, Pack([]string{"x"}), nil)
+		assert.NoError(t, err)
+		close(second)
+	}()
+	select {
+	case <-second:
+		t.Fatal("a second Enter ran during the first's turn")
+	case <-time.After(20 * time.Millisecond):
+	}
+	close(release)
+	<-second
+	assert.Equal(t, int64(2), tr.Table().N())
 }
 
 // TestTurnsDo checks that Do runs after the insert of an earlier turn,
-// and that EnterPacked keeps the packed string it is given.
+// and that Enter keeps the packed string it is given.
 func TestTurnsDo(t *testing.T) {
-	var mu sync.Mutex
+	var mu sync.RWMutex
 	docs := docset.New("x", 0)
 	tr := NewTurns("x", false, &mu)
 	terms := []string{"alpha", "beta"}
 	packed := Pack(terms)
-	tk, err := tr.EnterPacked(detector.Doc{ID: "a"}, docs, terms, packed)
+	tk, _, err := tr.Enter(detector.Doc{ID: "a"}, docs, Terms{Terms: terms}, packed, nil)
 	require.NoError(t, err)
-	tr.Leave()
 	assert.Same(t, unsafe.StringData(packed), unsafe.StringData(tr.Table().docs[tk.h]), "the table keeps the caller's string")
 
 	inserted := make(chan struct{})
