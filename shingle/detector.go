@@ -32,6 +32,11 @@ type Detector struct {
 	sq sync.Pool // *spotQuery
 	cq sync.Pool // *containQuery
 	ix *index
+
+	// turn, when set (by tests only), is called in each exclusive turn
+	// that adds or removes a document, in the order of the turns: the
+	// order in which concurrent calls are linearised.
+	turn func(remove bool, id string)
 }
 
 // index is a Detector's state. Documents with equal features share a
@@ -236,19 +241,24 @@ func (ix *index) drop(g uint32) {
 // gives for doc right after the Add.
 //
 // The closed, ID and size checks come first; the text is then analysed
-// without the lock, which is taken again to register the ID (checked
-// again: of concurrent Adds of one new ID, exactly one succeeds and the
-// others return an error wrapping detector.ErrDuplicateID). A text whose
-// features equal those of a live document joins that document's group of
-// exact copies, O(log c) for c copies, and the index does not grow.
-// Otherwise full fingerprinting and DSC insert their postings under
-// per-shard locks only and take the lock briefly to publish the document
-// (until then Containers and Remove of its ID report it unknown, and an
-// exact copy added meanwhile waits for it); SpotSigs inserts under the
-// lock. The answer is searched under a read lock shared with other
-// searches: under concurrent Adds it reflects the index when the search
-// runs, which may already hold a document added concurrently; if the
-// document was removed before its answer, Add returns no match.
+// without the lock. Of concurrent Adds of one new ID exactly one succeeds
+// and the others return an error wrapping detector.ErrDuplicateID. A text
+// whose features equal those of a live document joins that document's
+// group of exact copies, O(log c) for c copies, and the index does not
+// grow.
+//
+// Under concurrent calls, an Add's answer is what one goroutine making the
+// same calls in the order of their exclusive turns (for an Add, the turn
+// that registers its ID) would get. Full fingerprinting and DSC search under a read lock
+// shared with other searches before the turn; in the turn, the hits whose
+// documents were removed since are dropped and the few documents added
+// since are compared with the text directly. Their postings then go in
+// under per-shard locks only, and a second short turn publishes the
+// document (until then Containers and Remove of its ID report it unknown,
+// other searches compare it directly, and an exact copy added meanwhile
+// waits for it before returning).
+// SpotSigs, whose every Add moves the idf band, inserts and searches in
+// its turn.
 //
 // Add time for full fingerprinting is O(n log n + P + K·n) for a text of n
 // shingles, P the postings of its n−⌈θn⌉+1 rarest shingles and K the
@@ -266,66 +276,160 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		return nil, err
 	}
 	a := d.analyse(doc.Text)
+	if d.cfg.Method == SpotSigs {
+		return d.addSpot(doc, &a)
+	}
+	return d.addContain(doc, &a)
+}
+
+// addSpot is Add for SpotSigs. Every Add moves the idf band, so the answer
+// is searched in the same exclusive turn as the insertion (the search
+// costs a small part of an Add).
+func (d *Detector) addSpot(doc detector.Doc, a *analysis) ([]detector.Match, error) {
 	d.mu.Lock()
+	defer d.mu.Unlock()
 	ix := d.ix
 	idx, err := ix.docs.Add(doc) // closed or a duplicate ID since the check
 	if err != nil {
-		d.mu.Unlock()
 		return nil, err
+	}
+	if d.turn != nil {
+		d.turn(false, doc.ID)
+	}
+	if a.key == 0 {
+		ix.gs.bare(idx) // no words: no feature, no match, no copy
+		return []detector.Match{}, nil
+	}
+	if g, ok := ix.find(a); ok {
+		ix.gs.join(g, idx)
+		ix.spot.join(g)
+	} else {
+		g := ix.open(idx, a)
+		ix.spot.insert(g, a.hashes, a.cnt)
+	}
+	return d.answer(idx), nil
+}
+
+// addContain is Add for full fingerprinting and DSC. The answer is the
+// containers at the moment the Add takes its exclusive turn (registers its
+// ID), as for one goroutine adding in that order, but most of it is
+// searched before, under the read lock: the search records the
+// publication stamp it saw, and in the exclusive turn its hits are kept
+// if their groups are still live and the same, and the groups published
+// since, or still pending, are compared with the text directly. The
+// postings then go in under the shards' locks only, and a second short
+// exclusive turn publishes the group.
+func (d *Detector) addContain(doc detector.Doc, a *analysis) ([]detector.Match, error) {
+	q := d.containQuery()
+	defer d.cq.Put(q)
+	d.mu.RLock()
+	ix := d.ix
+	x := ix.con
+	var seen uint64
+	hits := q.hits[:0]
+	if x != nil && a.key != 0 {
+		seen = x.pubs
+		hits = x.containers(a.set, a.super, a.size, noGroup, ix.gs.cap(), hits, q)
+	}
+	d.mu.RUnlock()
+
+	d.mu.Lock()
+	if d.ix != ix {
+		// Loaded from a snapshot since the search: search again.
+		ix, hits = d.ix, hits[:0]
+		if x = ix.con; x != nil && a.key != 0 {
+			seen = x.pubs
+			hits = x.containers(a.set, a.super, a.size, noGroup, ix.gs.cap(), hits, q)
+		}
+	}
+	idx, err := ix.docs.Add(doc) // closed or a duplicate ID since the check
+	if err != nil {
+		d.mu.Unlock()
+		q.keep(hits)
+		return nil, err
+	}
+	if d.turn != nil {
+		d.turn(false, doc.ID)
 	}
 	if a.key == 0 {
 		ix.gs.bare(idx) // no words: no feature, no match, no copy
 		d.mu.Unlock()
+		q.keep(hits)
 		return []detector.Match{}, nil
 	}
-	if g, ok := ix.find(&a); ok {
+	hits = ix.catchUp(a, hits, seen, q)
+	q.keep(hits)
+	if g, ok := ix.find(a); ok {
 		ix.gs.join(g, idx)
-		if ix.spot != nil {
-			ix.spot.join(g)
-		}
+		ms := ix.gs.collect(hits, idx, d.cfg.MaxResults)
 		wait := ix.ready[g]
 		d.mu.Unlock()
 		if wait != nil {
 			<-wait // the group's first document is being inserted
 		}
-	} else {
-		g := ix.open(idx, &a)
-		if ix.spot != nil {
-			ix.spot.insert(g, a.hashes, a.cnt)
-			d.mu.Unlock()
-		} else {
-			// The postings go in under their shards' locks only; until
-			// publish, the group is pending: registered (its ID taken)
-			// but invisible.
-			x := ix.con
-			x.reserve(g, a.set, a.size, a.super)
-			done := make(chan struct{})
-			ix.ready[g] = done
-			d.mu.Unlock()
-			x.insertPostings(g, a.set)
-			d.mu.Lock()
-			x.publish(g)
-			delete(ix.ready, g)
-			close(done)
-			closed := ix.docs.Closed()
-			d.mu.Unlock()
-			if closed {
-				return nil, fmt.Errorf("shingle: Add(%q): %w", doc.ID, detector.ErrClosed)
-			}
-		}
+		return ms, nil
 	}
-	// The search only reads: it shares the lock with other searches.
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	if ix.docs.Closed() {
+	g := ix.open(idx, a)
+	ms := ix.gs.collect(hits, idx, d.cfg.MaxResults)
+	// The postings go in under their shards' locks only; until publish,
+	// the group is pending: registered (its ID taken) but not on the
+	// postings' searches, which compare it directly (catchUp).
+	x.reserve(g, a.set, a.size, a.super)
+	done := make(chan struct{})
+	ix.ready[g] = done
+	d.mu.Unlock()
+	x.insertPostings(g, a.set)
+	d.mu.Lock()
+	x.publish(g)
+	delete(ix.ready, g)
+	close(done)
+	closed := ix.docs.Closed()
+	d.mu.Unlock()
+	if closed {
 		return nil, fmt.Errorf("shingle: Add(%q): %w", doc.ID, detector.ErrClosed)
 	}
-	if cur, err := ix.docs.Lookup("Add", doc.ID); d.ix != ix || err != nil || cur != idx {
-		// Removed by a concurrent Remove before the answer (and the
-		// emptied detector perhaps loaded from a snapshot since).
-		return []detector.Match{}, nil
+	return ms, nil
+}
+
+// catchUp turns the hits of a search that saw the publications before
+// stamp seen into the containers of a at this moment (under the exclusive
+// lock): hits whose group was removed since (or its number reused) go, and
+// the groups published since and those still pending are compared with a
+// directly. If more than pubLogSize were published since, it searches
+// again.
+func (ix *index) catchUp(a *analysis, hits []hit, seen uint64, q *containQuery) []hit {
+	x := ix.con
+	if x.pubs-seen > pubLogSize {
+		seen = x.pubs
+		hits = x.containers(a.set, a.super, a.size, noGroup, ix.gs.cap(), hits[:0], q)
 	}
-	return d.answer(idx), nil
+	k := 0
+	for _, h := range hits {
+		if x.pub[h.Group] < seen {
+			hits[k] = h
+			k++
+		}
+	}
+	hits = hits[:k]
+	cs := q.cands[:0]
+	for s := seen; s < x.pubs; s++ {
+		if g := x.log[s%pubLogSize]; x.pub[g] == s {
+			cs = append(cs, g)
+		}
+	}
+	cs = ix.pending(cs)
+	q.cands = cs
+	return x.delta(a.set, a.super, a.size, cs, hits)
+}
+
+// pending appends the FullFingerprint and DSC groups whose postings are
+// being inserted to dst: registered, so searches must see them, but not
+// yet on the postings, so searches compare them directly.
+func (ix *index) pending(dst []uint32) []uint32 {
+	for g := range ix.ready {
+		dst = append(dst, g)
+	}
+	return dst
 }
 
 // answer returns the matches of live document idx: its containers (FFP,
@@ -348,6 +452,8 @@ func (d *Detector) answer(idx uint32) []detector.Match {
 		defer d.cq.Put(q)
 		x := ix.con
 		hits = x.containers(x.sets[g], x.super[g], x.size[g], g, ix.gs.cap(), q.hits[:0], q)
+		q.cands = ix.pending(q.cands[:0])
+		hits = x.delta(x.sets[g], x.super[g], x.size[g], q.cands, hits)
 		hits = append(hits, hit{Group: g, Score: 1}) // its exact copies contain it
 		q.keep(hits)
 	}
@@ -450,6 +556,8 @@ func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
 		q := d.containQuery()
 		defer d.cq.Put(q)
 		hits = ix.con.containers(a.set, a.super, a.size, noGroup, ix.gs.cap(), q.hits[:0], q)
+		q.cands = ix.pending(q.cands[:0])
+		hits = ix.con.delta(a.set, a.super, a.size, q.cands, hits)
 		q.keep(hits)
 	}
 	return ix.gs.collect(hits, skip, d.cfg.MaxResults), nil
@@ -526,6 +634,9 @@ func (d *Detector) Remove(id string) error {
 	idx, err := ix.docs.Remove(id)
 	if err != nil {
 		return err
+	}
+	if d.turn != nil {
+		d.turn(true, id)
 	}
 	g, last := ix.gs.leave(idx)
 	switch {
