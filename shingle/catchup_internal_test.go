@@ -11,8 +11,9 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
-// TestCatchUp runs the two halves of an FFP or DSC Add apart: the search
-// of a text under the read lock, then many Adds (some containing the
+// TestCatchUp runs the parts of an FFP or DSC Add apart: the posting
+// lengths of a text's features, Adds, the search under the read lock,
+// then many Adds (some containing the
 // text), Removes (of groups the search found, whose numbers are then
 // reused) and Adds left pending (registered, postings not yet published),
 // then the exclusive turn's catchUp. Its hits must be those of a fresh
@@ -42,8 +43,15 @@ func TestCatchUp(t *testing.T) {
 				require.NotZero(t, a.key)
 				ix := d.ix
 				q := &containQuery{}
+				// As in Add: the stamp, then the posting lengths, then
+				// (after more Adds) the search under the read lock.
 				seen := ix.con.pubs
-				hits := ix.con.containers(a.set, a.super, a.size, noGroup, ix.gs.cap(), nil, q)
+				ix.con.lengths(a.set, q)
+				for _, doc := range docs[200 : 200+later/2] {
+					_, err := d.Add(doc)
+					require.NoError(t, err)
+				}
+				hits := ix.con.containers(a.set, a.super, a.size, noGroup, ix.gs.cap(), nil, q, true)
 				require.NotEmpty(t, hits, "the search finds containers")
 				// Remove half of the groups found, and others.
 				for i, h := range hits {
@@ -54,7 +62,7 @@ func TestCatchUp(t *testing.T) {
 				for i := 150; i < 199; i += 3 {
 					_ = d.Remove(docs[i].ID)
 				}
-				for _, doc := range docs[200:] {
+				for _, doc := range docs[200+later/2:] {
 					_, err := d.Add(doc)
 					require.NoError(t, err)
 				}
@@ -71,7 +79,7 @@ func TestCatchUp(t *testing.T) {
 					pending = append(pending, g)
 				}
 				got := ix.catchUp(&a, slices.Clone(hits), seen, q)
-				want := ix.con.containers(a.set, a.super, a.size, noGroup, ix.gs.cap(), nil, &containQuery{})
+				want := ix.con.containers(a.set, a.super, a.size, noGroup, ix.gs.cap(), nil, &containQuery{}, false)
 				want = ix.con.delta(a.set, a.super, a.size, pending, want)
 				byGroup := func(x, y hit) int { return int(x.Group) - int(y.Group) }
 				slices.SortFunc(got, byGroup)

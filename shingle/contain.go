@@ -188,7 +188,11 @@ func need(n int, theta float64) int {
 // self is A's own group, which is on the postings, or noGroup for a text
 // that is not (a Query); asize is the number of distinct shingles A's
 // sample was drawn from.
-func (x *containIndex) containers(a []uint64, asuper []uint64, asize int, self uint32, ndocs int, dst []hit, q *containQuery) []hit {
+//
+// lensReady says that q already holds the posting lengths of a's features
+// (lengths), looked up after every group that the caller needs found was
+// published; containers then does not look them up again.
+func (x *containIndex) containers(a []uint64, asuper []uint64, asize int, self uint32, ndocs int, dst []hit, q *containQuery, lensReady bool) []hit {
 	n := len(a)
 	if n == 0 {
 		return dst
@@ -230,17 +234,8 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, asize int, self u
 		if !minSample {
 			prefix = n - k + 1
 		}
-		q.order, q.lens = q.order[:0], q.lens[:0]
-		// a is sorted: one shard lock per run of its features.
-		for i := 0; i < len(a); {
-			sh := x.shardOf(a[i])
-			sh.mu.Lock()
-			for ; i < len(a) && x.shardOf(a[i]) == sh; i++ {
-				v, ok := sh.p.lookup(a[i])
-				q.order = append(q.order, i)
-				q.lens = append(q.lens, sh.p.entryLen(v, ok))
-			}
-			sh.mu.Unlock()
+		if !lensReady {
+			x.lengths(a, q)
 		}
 		if prefix < n {
 			// Features only A holds (a list of one) are the rarest and
@@ -283,6 +278,25 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, asize int, self u
 		}
 	}
 	return dst
+}
+
+// lengths fills q.lens with the posting length of each feature of the
+// sorted set a, and q.order with 0, 1, ..., len(a)−1: the cache-missing
+// half of a search. It takes only the shards' locks, so an Add runs it
+// without the Detector's lock, before its search (see containers).
+func (x *containIndex) lengths(a []uint64, q *containQuery) {
+	q.order, q.lens = q.order[:0], q.lens[:0]
+	// a is sorted: one shard lock per run of its features.
+	for i := 0; i < len(a); {
+		sh := x.shardOf(a[i])
+		sh.mu.Lock()
+		for ; i < len(a) && x.shardOf(a[i]) == sh; i++ {
+			v, ok := sh.p.lookup(a[i])
+			q.order = append(q.order, i)
+			q.lens = append(q.lens, sh.p.entryLen(v, ok))
+		}
+		sh.mu.Unlock()
+	}
 }
 
 // verify decides whether group c contains A (features a, drawn from asize

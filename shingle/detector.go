@@ -271,6 +271,11 @@ func (ix *index) drop(g uint32) {
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	d.mu.RLock()
 	err := d.ix.docs.Check(doc)
+	ix := d.ix
+	var seen uint64
+	if ix.con != nil {
+		seen = ix.con.pubs
+	}
 	d.mu.RUnlock()
 	if err != nil {
 		return nil, err
@@ -279,7 +284,7 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	if d.cfg.Method == SpotSigs {
 		return d.addSpot(doc, &a)
 	}
-	return d.addContain(doc, &a)
+	return d.addContain(doc, &a, ix, seen)
 }
 
 // addSpot is Add for SpotSigs. Every Add moves the idf band, so the answer
@@ -288,6 +293,12 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 func (d *Detector) addSpot(doc detector.Doc, a *analysis) ([]detector.Match, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	return d.spotTurn(doc, a)
+}
+
+// spotTurn is the exclusive turn of a SpotSigs Add: register, insert (or
+// join a group of exact copies), answer.
+func (d *Detector) spotTurn(doc detector.Doc, a *analysis) ([]detector.Match, error) {
 	ix := d.ix
 	idx, err := ix.docs.Add(doc) // closed or a duplicate ID since the check
 	if err != nil {
@@ -314,81 +325,110 @@ func (d *Detector) addSpot(doc detector.Doc, a *analysis) ([]detector.Match, err
 // containers at the moment the Add takes its exclusive turn (registers its
 // ID), as for one goroutine adding in that order, but most of it is
 // searched before, under the read lock: the search records the
-// publication stamp it saw, and in the exclusive turn its hits are kept
-// if their groups are still live and the same, and the groups published
-// since, or still pending, are compared with the text directly. The
-// postings then go in under the shards' locks only, and a second short
-// exclusive turn publishes the group.
-func (d *Detector) addContain(doc detector.Doc, a *analysis) ([]detector.Match, error) {
+// publication stamp it saw, and in the exclusive turn (containTurn) its
+// hits are kept if their groups are still live and the same, and the
+// groups published since, or still pending, are compared with the text
+// directly. The postings then go in under the shards' locks only, and a
+// second short exclusive turn publishes the group.
+//
+// ix and seen are the index and its publication stamp when the Add
+// checked its ID, before the analysis. The posting lengths of the text's
+// features, the cache-missing half of the search, are looked up after
+// that without the Detector's lock (the shards' locks suffice): every
+// group published before seen is on them in full.
+func (d *Detector) addContain(doc detector.Doc, a *analysis, ix *index, seen uint64) ([]detector.Match, error) {
 	q := d.containQuery()
 	defer d.cq.Put(q)
-	d.mu.RLock()
-	ix := d.ix
-	x := ix.con
-	var seen uint64
 	hits := q.hits[:0]
+	x := ix.con
 	if x != nil && a.key != 0 {
-		seen = x.pubs
-		hits = x.containers(a.set, a.super, a.size, noGroup, ix.gs.cap(), hits, q)
+		x.lengths(a.set, q)
+		d.mu.RLock()
+		if d.ix == ix && ix.con == x {
+			hits = x.containers(a.set, a.super, a.size, noGroup, ix.gs.cap(), hits, q, true)
+		}
+		d.mu.RUnlock()
 	}
-	d.mu.RUnlock()
 
 	d.mu.Lock()
-	if d.ix != ix {
-		// Loaded from a snapshot since the search: search again.
+	t, err := d.containTurn(doc, a, ix, hits, seen, q)
+	d.mu.Unlock()
+	if err != nil || t.done == nil {
+		if t.wait != nil {
+			<-t.wait // the group's first document is being inserted
+		}
+		return t.ms, err
+	}
+	t.x.insertPostings(t.g, a.set)
+	d.mu.Lock()
+	closed := t.ix.publish(t.x, t.g, t.done)
+	d.mu.Unlock()
+	if closed {
+		return nil, fmt.Errorf("shingle: Add(%q): %w", doc.ID, detector.ErrClosed)
+	}
+	return t.ms, nil
+}
+
+// containResult is what the exclusive turn of a full-fingerprinting or
+// DSC Add leaves to do after it.
+type containResult struct {
+	ms   []detector.Match
+	ix   *index
+	x    *containIndex // ix.con when the turn ran (Close clears ix.con)
+	g    uint32        // the new group, if done is set
+	done chan struct{} // set: insert g's postings, then publish it
+	wait chan struct{} // set: g's first document is being inserted
+}
+
+// containTurn is the exclusive turn of a full-fingerprinting or DSC Add
+// whose search under the read lock, of index ix, found hits among the
+// publications before stamp seen: register, catch up, answer, and join a
+// group or open one, pending.
+func (d *Detector) containTurn(doc detector.Doc, a *analysis, ix *index, hits []hit, seen uint64, q *containQuery) (containResult, error) {
+	defer func() { q.keep(hits) }()
+	if d.ix != ix || ix.con == nil {
+		// Loaded from a snapshot or closed since the search: search
+		// again (or fail below).
 		ix, hits = d.ix, hits[:0]
-		if x = ix.con; x != nil && a.key != 0 {
+		if x := ix.con; x != nil && a.key != 0 {
 			seen = x.pubs
-			hits = x.containers(a.set, a.super, a.size, noGroup, ix.gs.cap(), hits, q)
+			hits = x.containers(a.set, a.super, a.size, noGroup, ix.gs.cap(), hits, q, false)
 		}
 	}
 	idx, err := ix.docs.Add(doc) // closed or a duplicate ID since the check
 	if err != nil {
-		d.mu.Unlock()
-		q.keep(hits)
-		return nil, err
+		return containResult{}, err
 	}
 	if d.turn != nil {
 		d.turn(false, doc.ID)
 	}
 	if a.key == 0 {
 		ix.gs.bare(idx) // no words: no feature, no match, no copy
-		d.mu.Unlock()
-		q.keep(hits)
-		return []detector.Match{}, nil
+		return containResult{ms: []detector.Match{}}, nil
 	}
 	hits = ix.catchUp(a, hits, seen, q)
-	q.keep(hits)
 	if g, ok := ix.find(a); ok {
 		ix.gs.join(g, idx)
-		ms := ix.gs.collect(hits, idx, d.cfg.MaxResults)
-		wait := ix.ready[g]
-		d.mu.Unlock()
-		if wait != nil {
-			<-wait // the group's first document is being inserted
-		}
-		return ms, nil
+		return containResult{ms: ix.gs.collect(hits, idx, d.cfg.MaxResults), wait: ix.ready[g]}, nil
 	}
 	g := ix.open(idx, a)
-	ms := ix.gs.collect(hits, idx, d.cfg.MaxResults)
+	r := containResult{ms: ix.gs.collect(hits, idx, d.cfg.MaxResults), ix: ix, x: ix.con, g: g, done: make(chan struct{})}
 	// The postings go in under their shards' locks only; until publish,
 	// the group is pending: registered (its ID taken) but not on the
-	// postings' searches, which compare it directly (catchUp).
-	x.reserve(g, a.set, a.size, a.super)
-	done := make(chan struct{})
-	ix.ready[g] = done
-	d.mu.Unlock()
-	x.insertPostings(g, a.set)
-	d.mu.Lock()
+	// postings, and searches compare it directly.
+	ix.con.reserve(g, a.set, a.size, a.super)
+	ix.ready[g] = r.done
+	return r, nil
+}
+
+// publish is the second exclusive turn of an Add that opened the group g:
+// its postings are in, it is no longer pending. It reports whether the
+// detector was closed meanwhile.
+func (ix *index) publish(x *containIndex, g uint32, done chan struct{}) (closed bool) {
 	x.publish(g)
 	delete(ix.ready, g)
 	close(done)
-	closed := ix.docs.Closed()
-	d.mu.Unlock()
-	if closed {
-		return nil, fmt.Errorf("shingle: Add(%q): %w", doc.ID, detector.ErrClosed)
-	}
-	return ms, nil
+	return ix.docs.Closed()
 }
 
 // catchUp turns the hits of a search that saw the publications before
@@ -401,7 +441,7 @@ func (ix *index) catchUp(a *analysis, hits []hit, seen uint64, q *containQuery) 
 	x := ix.con
 	if x.pubs-seen > pubLogSize {
 		seen = x.pubs
-		hits = x.containers(a.set, a.super, a.size, noGroup, ix.gs.cap(), hits[:0], q)
+		hits = x.containers(a.set, a.super, a.size, noGroup, ix.gs.cap(), hits[:0], q, false)
 	}
 	k := 0
 	for _, h := range hits {
@@ -451,7 +491,7 @@ func (d *Detector) answer(idx uint32) []detector.Match {
 		q := d.containQuery()
 		defer d.cq.Put(q)
 		x := ix.con
-		hits = x.containers(x.sets[g], x.super[g], x.size[g], g, ix.gs.cap(), q.hits[:0], q)
+		hits = x.containers(x.sets[g], x.super[g], x.size[g], g, ix.gs.cap(), q.hits[:0], q, false)
 		q.cands = ix.pending(q.cands[:0])
 		hits = x.delta(x.sets[g], x.super[g], x.size[g], q.cands, hits)
 		hits = append(hits, hit{Group: g, Score: 1}) // its exact copies contain it
@@ -555,7 +595,7 @@ func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
 	} else {
 		q := d.containQuery()
 		defer d.cq.Put(q)
-		hits = ix.con.containers(a.set, a.super, a.size, noGroup, ix.gs.cap(), q.hits[:0], q)
+		hits = ix.con.containers(a.set, a.super, a.size, noGroup, ix.gs.cap(), q.hits[:0], q, false)
 		q.cands = ix.pending(q.cands[:0])
 		hits = ix.con.delta(a.set, a.super, a.size, q.cands, hits)
 		q.keep(hits)
