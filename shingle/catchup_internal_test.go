@@ -91,3 +91,61 @@ func TestCatchUp(t *testing.T) {
 		}
 	}
 }
+
+// TestSpotResolveThenFree resolves a SpotSigs text's signature IDs, then
+// (before its exclusive turn) removes the documents holding them, freeing
+// the IDs, and adds others that take the freed IDs for other signatures:
+// the turn must not use the stale IDs, and the index must end as a
+// sequential one does.
+func TestSpotResolveThenFree(t *testing.T) {
+	cfg := Config{Method: SpotSigs, Language: "und", Antecedents: "ro,mi,tan,le"}
+	docs := synth.Docs(60, synth.Config{Seed: 8, VariantRate: 0.7, Recent: 3})
+	d, err := New(cfg)
+	require.NoError(t, err)
+	seq, err := New(cfg)
+	require.NoError(t, err)
+	for _, doc := range docs[:40] {
+		_, err := d.Add(doc)
+		require.NoError(t, err)
+		_, err = seq.Add(doc)
+		require.NoError(t, err)
+	}
+	// Text: a variant of document 39's story, sharing its signatures.
+	doc := detector.Doc{ID: "late", Text: docs[39].Text + " " + docs[38].Text}
+	a := d.analyse(doc.Text)
+	d.mu.RLock()
+	a.sids, a.sidsAt = d.ix.spot.resolve(a.hashes, nil)
+	a.sidsIn = d.ix.spot
+	d.mu.RUnlock()
+	found := 0
+	for _, s := range a.sids {
+		if s != noSig {
+			found++
+		}
+	}
+	require.Positive(t, found)
+	for _, x := range []*Detector{d, seq} {
+		for _, old := range docs[30:40] {
+			require.NoError(t, x.Remove(old.ID))
+		}
+		for _, nw := range docs[40:] {
+			_, err := x.Add(nw)
+			require.NoError(t, err)
+		}
+	}
+	require.NotEqual(t, a.sidsAt, d.ix.spot.frees, "signature IDs were freed")
+	d.mu.Lock()
+	got, err := d.spotTurn(doc, &a)
+	d.mu.Unlock()
+	require.NoError(t, err)
+	want, err := seq.Add(doc)
+	require.NoError(t, err)
+	require.Equal(t, want, got)
+	for _, x := range append(docs[:30], docs[40:]...) {
+		w, err := seq.Containers(x.ID)
+		require.NoError(t, err)
+		g, err := d.Containers(x.ID)
+		require.NoError(t, err)
+		require.Equal(t, w, g, "Containers(%s)", x.ID)
+	}
+}

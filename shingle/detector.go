@@ -123,6 +123,9 @@ type analysis struct {
 	size       int
 	hashes     []uint64 // SpotSigs
 	cnt        []uint32
+	sids       []uint32   // SpotSigs: IDs of hashes found by resolve, or nil
+	sidsIn     *spotIndex // the index resolve read
+	sidsAt     uint64     // its frees then
 	key        uint64 // the group key; 0: no words, in no group
 }
 
@@ -290,7 +293,19 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 // addSpot is Add for SpotSigs. Every Add moves the idf band, so the answer
 // is searched in the same exclusive turn as the insertion (the search
 // costs a small part of an Add).
+//
+// The IDs of the signatures the index already holds are looked up before,
+// under the read lock, and used in the turn if no signature ID was freed
+// meanwhile: the turn then looks up and allocates only the new ones.
 func (d *Detector) addSpot(doc detector.Doc, a *analysis) ([]detector.Match, error) {
+	if a.key != 0 {
+		d.mu.RLock()
+		if x := d.ix.spot; x != nil {
+			a.sids, a.sidsAt = x.resolve(a.hashes, make([]uint32, 0, len(a.hashes)))
+			a.sidsIn = x
+		}
+		d.mu.RUnlock()
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.spotTurn(doc, a)
@@ -316,7 +331,11 @@ func (d *Detector) spotTurn(doc detector.Doc, a *analysis) ([]detector.Match, er
 		ix.spot.join(g)
 	} else {
 		g := ix.open(idx, a)
-		ix.spot.insert(g, a.hashes, a.cnt)
+		var pre []uint32
+		if x := ix.spot; a.sidsIn == x && x.frees == a.sidsAt {
+			pre = a.sids
+		}
+		ix.spot.insertIDs(g, a.hashes, a.cnt, pre)
 	}
 	return d.answer(idx), nil
 }
