@@ -126,7 +126,7 @@ type analysis struct {
 	sids       []uint32   // SpotSigs: IDs of hashes found by resolve, or nil
 	sidsIn     *spotIndex // the index resolve read
 	sidsAt     uint64     // its frees then
-	key        uint64 // the group key; 0: no words, in no group
+	key        uint64     // the group key; 0: no words, in no group
 }
 
 // analyse computes the features of text with a pooled extractor.
