@@ -104,14 +104,45 @@ func (x *containIndex) insertPostings(idx uint32, set []uint64) {
 			s.mu.Unlock()
 		}
 	}
-	// set is sorted, and a feature's shard is its top bits, so the
-	// features of one shard form a run: one lock per run, not per feature.
-	for i := 0; i < len(set); {
-		s := x.shardOf(set[i])
-		s.mu.Lock()
-		for ; i < len(set) && x.shardOf(set[i]) == s; i++ {
-			s.p.add(set[i], idx)
+	x.eachRun(set, func(s *shard, lo, hi int) {
+		for _, f := range set[lo:hi] {
+			s.p.add(f, idx)
 		}
+	})
+}
+
+// eachRun calls fn for each run set[lo:hi] of the sorted features set
+// that falls in one shard (a feature's shard is its top bits), holding
+// that shard's lock: one lock per run, not per feature. Runs whose shard
+// is free (TryLock) go first and the others after, so that two Adds
+// walking their features in the same order do not queue behind each
+// other shard after shard.
+func (x *containIndex) eachRun(set []uint64, fn func(s *shard, lo, hi int)) {
+	var busy [nShards]int32 // the starts of runs whose shard was held
+	nb := 0
+	runEnd := func(lo int) int {
+		s := x.shardOf(set[lo])
+		hi := lo + 1
+		for hi < len(set) && x.shardOf(set[hi]) == s {
+			hi++
+		}
+		return hi
+	}
+	for lo := 0; lo < len(set); {
+		hi := runEnd(lo)
+		if s := x.shardOf(set[lo]); s.mu.TryLock() {
+			fn(s, lo, hi)
+			s.mu.Unlock()
+		} else {
+			busy[nb] = int32(lo)
+			nb++
+		}
+		lo = hi
+	}
+	for _, lo := range busy[:nb] {
+		s := x.shardOf(set[lo])
+		s.mu.Lock()
+		fn(s, int(lo), runEnd(int(lo)))
 		s.mu.Unlock()
 	}
 }
@@ -285,18 +316,16 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, asize int, self u
 // half of a search. It takes only the shards' locks, so an Add runs it
 // without the Detector's lock, before its search (see containers).
 func (x *containIndex) lengths(a []uint64, q *containQuery) {
-	q.order, q.lens = q.order[:0], q.lens[:0]
-	// a is sorted: one shard lock per run of its features.
-	for i := 0; i < len(a); {
-		sh := x.shardOf(a[i])
-		sh.mu.Lock()
-		for ; i < len(a) && x.shardOf(a[i]) == sh; i++ {
-			v, ok := sh.p.lookup(a[i])
-			q.order = append(q.order, i)
-			q.lens = append(q.lens, sh.p.entryLen(v, ok))
-		}
-		sh.mu.Unlock()
+	q.order, q.lens = q.order[:0], slices.Grow(q.lens[:0], len(a))[:len(a)]
+	for i := range a {
+		q.order = append(q.order, i)
 	}
+	x.eachRun(a, func(sh *shard, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			v, ok := sh.p.lookup(a[i])
+			q.lens[i] = sh.p.entryLen(v, ok)
+		}
+	})
 }
 
 // verify decides whether group c contains A (features a, drawn from asize

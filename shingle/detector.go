@@ -16,11 +16,13 @@ import (
 // Config.Method says, over one inverted index of integer posting lists.
 //
 // A Detector is safe for concurrent use by multiple goroutines. Text is
-// analysed and signed outside the index's lock, full-fingerprinting and DSC
-// postings are inserted under per-shard locks, and searches (Add's answer,
-// Containers, Query) share a read lock, so concurrent Adds work in
-// parallel and a long Add holds up other calls only while it registers,
-// publishes (and, for SpotSigs, inserts) its document.
+// analysed and signed outside the index's lock; each Add takes one
+// exclusive turn to register its document (answering as sequential Adds
+// in the order of the turns would), with full fingerprinting's and DSC's
+// search before it (posting lengths under per-shard locks, the rest under
+// a read lock) and their postings inserted after it under per-shard
+// locks; SpotSigs inserts and searches in its turn. Containers, Copies and
+// Query share the read lock.
 type Detector struct {
 	cfg Config
 	ex  sync.Pool // *extractor, one per concurrent Add
