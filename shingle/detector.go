@@ -276,10 +276,10 @@ func (ix *index) drop(g uint32) {
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	d.mu.RLock()
 	err := d.ix.docs.Check(doc)
-	ix := d.ix
+	ix, x := d.ix, d.ix.con
 	var seen uint64
-	if ix.con != nil {
-		seen = ix.con.pubs
+	if x != nil {
+		seen = x.pubs
 	}
 	d.mu.RUnlock()
 	if err != nil {
@@ -289,7 +289,7 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	if d.cfg.Method == SpotSigs {
 		return d.addSpot(doc, &a)
 	}
-	return d.addContain(doc, &a, ix, seen)
+	return d.addContain(doc, &a, ix, x, seen)
 }
 
 // addSpot is Add for SpotSigs. Every Add moves the idf band, so the answer
@@ -352,16 +352,15 @@ func (d *Detector) spotTurn(doc detector.Doc, a *analysis) ([]detector.Match, er
 // directly. The postings then go in under the shards' locks only, and a
 // second short exclusive turn publishes the group.
 //
-// ix and seen are the index and its publication stamp when the Add
-// checked its ID, before the analysis. The posting lengths of the text's
+// ix, x and seen are the index, its containIndex and its publication
+// stamp when the Add checked its ID, before the analysis. The posting lengths of the text's
 // features, the cache-missing half of the search, are looked up after
 // that without the Detector's lock (the shards' locks suffice): every
 // group published before seen is on them in full.
-func (d *Detector) addContain(doc detector.Doc, a *analysis, ix *index, seen uint64) ([]detector.Match, error) {
+func (d *Detector) addContain(doc detector.Doc, a *analysis, ix *index, x *containIndex, seen uint64) ([]detector.Match, error) {
 	q := d.containQuery()
 	defer d.cq.Put(q)
 	hits := q.hits[:0]
-	x := ix.con
 	if x != nil && a.key != 0 {
 		x.lengths(a.set, q)
 		d.mu.RLock()
