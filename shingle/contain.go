@@ -1,6 +1,7 @@
 package shingle
 
 import (
+	"math"
 	"slices"
 	"sync"
 
@@ -27,7 +28,23 @@ type containIndex struct {
 	pending []bool     // by dense index: postings being inserted, not yet published
 	post    [nShards]shard
 	sup     postings
+
+	// Publication order, for Adds that search before they take the lock
+	// (see Detector.Add): pub holds, by dense index, the stamp of the
+	// group's publication (notPublished while it is pending or after it
+	// is removed), pubs the next stamp, and log the groups of the last
+	// pubLogSize stamps, by stamp mod pubLogSize.
+	pub  []uint64
+	pubs uint64
+	log  [pubLogSize]uint32
 }
+
+// notPublished is the publication stamp of a pending or removed group.
+const notPublished = math.MaxUint64
+
+// pubLogSize is the number of publications an Add's search may fall
+// behind before the Add searches again under the lock.
+const pubLogSize = 1024
 
 // containQuery is the scratch of one query. Queries only read the index
 // (the shards under their locks), so several may run at once under the
@@ -59,6 +76,7 @@ func (x *containIndex) grow(idx uint32) {
 		x.size = append(x.size, 0)
 		x.super = append(x.super, nil)
 		x.pending = append(x.pending, false)
+		x.pub = append(x.pub, notPublished)
 	}
 }
 
@@ -71,6 +89,7 @@ func (x *containIndex) reserve(idx uint32, set []uint64, size int, super []uint6
 	x.size[idx] = size
 	x.super[idx] = super
 	x.pending[idx] = true
+	x.pub[idx] = notPublished
 }
 
 // insertPostings adds document idx under each of its features; it takes
@@ -85,10 +104,45 @@ func (x *containIndex) insertPostings(idx uint32, set []uint64) {
 			s.mu.Unlock()
 		}
 	}
-	for _, f := range set {
-		s := x.shardOf(f)
+	x.eachRun(set, func(s *shard, lo, hi int) {
+		for _, f := range set[lo:hi] {
+			s.p.add(f, idx)
+		}
+	})
+}
+
+// eachRun calls fn for each run set[lo:hi] of the sorted features set
+// that falls in one shard (a feature's shard is its top bits), holding
+// that shard's lock: one lock per run, not per feature. Runs whose shard
+// is free (TryLock) go first and the others after, so that two Adds
+// walking their features in the same order do not queue behind each
+// other shard after shard.
+func (x *containIndex) eachRun(set []uint64, fn func(s *shard, lo, hi int)) {
+	var busy [nShards]int32 // the starts of runs whose shard was held
+	nb := 0
+	runEnd := func(lo int) int {
+		s := x.shardOf(set[lo])
+		hi := lo + 1
+		for hi < len(set) && x.shardOf(set[hi]) == s {
+			hi++
+		}
+		return hi
+	}
+	for lo := 0; lo < len(set); {
+		hi := runEnd(lo)
+		if s := x.shardOf(set[lo]); s.mu.TryLock() {
+			fn(s, lo, hi)
+			s.mu.Unlock()
+		} else {
+			busy[nb] = int32(lo)
+			nb++
+		}
+		lo = hi
+	}
+	for _, lo := range busy[:nb] {
+		s := x.shardOf(set[lo])
 		s.mu.Lock()
-		s.p.add(f, idx)
+		fn(s, int(lo), runEnd(int(lo)))
 		s.mu.Unlock()
 	}
 }
@@ -97,6 +151,9 @@ func (x *containIndex) insertPostings(idx uint32, set []uint64) {
 // (under the Detector's lock).
 func (x *containIndex) publish(idx uint32) {
 	x.pending[idx] = false
+	x.pub[idx] = x.pubs
+	x.log[x.pubs%pubLogSize] = idx
+	x.pubs++
 	if x.cfg.SuperShingle > 0 {
 		for _, f := range x.super[idx] {
 			x.sup.add(f, idx)
@@ -114,10 +171,13 @@ func (x *containIndex) remove(idx uint32) {
 	if int(idx) >= len(x.sets) {
 		return
 	}
-	for _, f := range x.sets[idx] {
-		s := x.shardOf(f)
+	set := x.sets[idx]
+	for i := 0; i < len(set); {
+		s := x.shardOf(set[i])
 		s.mu.Lock()
-		s.p.remove(f, idx)
+		for ; i < len(set) && x.shardOf(set[i]) == s; i++ {
+			s.p.remove(set[i], idx)
+		}
 		s.p.shrink()
 		s.mu.Unlock()
 	}
@@ -125,6 +185,7 @@ func (x *containIndex) remove(idx uint32) {
 		x.sup.remove(f, idx)
 	}
 	x.sets[idx], x.super[idx], x.size[idx] = nil, nil, 0
+	x.pub[idx] = notPublished
 	x.sup.shrink()
 }
 
@@ -158,7 +219,11 @@ func need(n int, theta float64) int {
 // self is A's own group, which is on the postings, or noGroup for a text
 // that is not (a Query); asize is the number of distinct shingles A's
 // sample was drawn from.
-func (x *containIndex) containers(a []uint64, asuper []uint64, asize int, self uint32, ndocs int, dst []hit, q *containQuery) []hit {
+//
+// lensReady says that q already holds the posting lengths of a's features
+// (lengths), looked up after every group that the caller needs found was
+// published; containers then does not look them up again.
+func (x *containIndex) containers(a []uint64, asuper []uint64, asize int, self uint32, ndocs int, dst []hit, q *containQuery, lensReady bool) []hit {
 	n := len(a)
 	if n == 0 {
 		return dst
@@ -200,15 +265,8 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, asize int, self u
 		if !minSample {
 			prefix = n - k + 1
 		}
-		q.order, q.lens = q.order[:0], q.lens[:0]
-		for i, f := range a {
-			sh := x.shardOf(f)
-			sh.mu.Lock()
-			v, ok := sh.p.lookup(f)
-			n := sh.p.entryLen(v, ok)
-			sh.mu.Unlock()
-			q.order = append(q.order, i)
-			q.lens = append(q.lens, n)
+		if !lensReady {
+			x.lengths(a, q)
 		}
 		if prefix < n {
 			// Features only A holds (a list of one) are the rarest and
@@ -244,21 +302,82 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, asize int, self u
 	defer q.release()
 	for _, c := range q.cands {
 		if x.pending[c] {
-			continue // its postings are in, its set is not yet
+			continue // its postings are going in: see delta
 		}
-		set := x.sets[c]
-		small := float64(min(n, len(set)))
-		if minSample {
-			if s := minContainment(a, set, x.size[c]); s >= theta && (s == 1 || evidence.Enough(s*float64(n), small, float64(x.cfg.MinOverlap)) && !(s < 0.9 && minContainment(set, a, asize) >= 0.9)) {
-				dst = append(dst, hit{Group: c, Score: s})
-			}
-			continue
-		}
-		if m := intersect(a, set, k); m >= k && (m == n || evidence.Enough(float64(m), small, float64(x.cfg.MinOverlap)) && !evidence.PartOf(float64(m), float64(len(set)), float64(n))) {
-			dst = append(dst, hit{Group: c, Score: float64(m) / float64(n)})
+		if s, ok := x.verify(a, asize, c, k); ok {
+			dst = append(dst, hit{Group: c, Score: s})
 		}
 	}
 	return dst
+}
+
+// lengths fills q.lens with the posting length of each feature of the
+// sorted set a, and q.order with 0, 1, ..., len(a)−1: the cache-missing
+// half of a search. It takes only the shards' locks, so an Add runs it
+// without the Detector's lock, before its search (see containers).
+func (x *containIndex) lengths(a []uint64, q *containQuery) {
+	q.order, q.lens = q.order[:0], slices.Grow(q.lens[:0], len(a))[:len(a)]
+	for i := range a {
+		q.order = append(q.order, i)
+	}
+	x.eachRun(a, func(sh *shard, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			v, ok := sh.p.lookup(a[i])
+			q.lens[i] = sh.p.entryLen(v, ok)
+		}
+	})
+}
+
+// verify decides whether group c contains A (features a, drawn from asize
+// shingles), k being need(len(a), Threshold), and returns the score: the
+// containment rule of containers, for one candidate.
+func (x *containIndex) verify(a []uint64, asize int, c uint32, k int) (float64, bool) {
+	n := len(a)
+	set := x.sets[c]
+	small := float64(min(n, len(set)))
+	if x.cfg.Method == DSC && x.cfg.Sampling == SampleMin {
+		s := minContainment(a, set, x.size[c])
+		return s, s >= x.cfg.Threshold && (s == 1 || evidence.Enough(s*float64(n), small, float64(x.cfg.MinOverlap)) && !(s < 0.9 && minContainment(set, a, asize) >= 0.9))
+	}
+	m := intersect(a, set, k)
+	return float64(m) / float64(n), m >= k && (m == n || evidence.Enough(float64(m), small, float64(x.cfg.MinOverlap)) && !evidence.PartOf(float64(m), float64(len(set)), float64(n)))
+}
+
+// delta appends to dst the groups among cs that contain A, compared
+// directly rather than found through the postings: the groups published
+// or still pending since an Add's search. It is what containers would
+// find among them: with DSC-SS, only a group sharing a super-shingle with
+// A is a candidate.
+func (x *containIndex) delta(a, asuper []uint64, asize int, cs []uint32, dst []hit) []hit {
+	if len(a) == 0 {
+		return dst
+	}
+	k := need(len(a), x.cfg.Threshold)
+	for _, c := range cs {
+		if x.cfg.Method == DSC && x.cfg.SuperShingle > 0 && !sharesAny(asuper, x.super[c]) {
+			continue
+		}
+		if s, ok := x.verify(a, asize, c, k); ok {
+			dst = append(dst, hit{Group: c, Score: s})
+		}
+	}
+	return dst
+}
+
+// sharesAny reports whether the sorted sets a and b share an element.
+func sharesAny(a, b []uint64) bool {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // release lets go of query scratch an outlier text grew.

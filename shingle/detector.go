@@ -16,11 +16,13 @@ import (
 // Config.Method says, over one inverted index of integer posting lists.
 //
 // A Detector is safe for concurrent use by multiple goroutines. Text is
-// analysed and signed outside the index's lock, full-fingerprinting and DSC
-// postings are inserted under per-shard locks, and searches (Add's answer,
-// Containers, Query) share a read lock, so concurrent Adds work in
-// parallel and a long Add holds up other calls only while it registers,
-// publishes (and, for SpotSigs, inserts) its document.
+// analysed and signed outside the index's lock; each Add takes one
+// exclusive turn to register its document (answering as sequential Adds
+// in the order of the turns would), with full fingerprinting's and DSC's
+// search before it (posting lengths under per-shard locks, the rest under
+// a read lock) and their postings inserted after it under per-shard
+// locks; SpotSigs inserts and searches in its turn. Containers, Copies and
+// Query share the read lock.
 type Detector struct {
 	cfg Config
 	ex  sync.Pool // *extractor, one per concurrent Add
@@ -32,6 +34,11 @@ type Detector struct {
 	sq sync.Pool // *spotQuery
 	cq sync.Pool // *containQuery
 	ix *index
+
+	// turn, when set (by tests only), is called in each exclusive turn
+	// that adds or removes a document, in the order of the turns: the
+	// order in which concurrent calls are linearised.
+	turn func(remove bool, id string)
 }
 
 // index is a Detector's state. Documents with equal features share a
@@ -118,7 +125,10 @@ type analysis struct {
 	size       int
 	hashes     []uint64 // SpotSigs
 	cnt        []uint32
-	key        uint64 // the group key; 0: no words, in no group
+	sids       []uint32   // SpotSigs: IDs of hashes found by resolve, or nil
+	sidsIn     *spotIndex // the index resolve read
+	sidsAt     uint64     // its frees then
+	key        uint64     // the group key; 0: no words, in no group
 }
 
 // analyse computes the features of text with a pooled extractor.
@@ -236,19 +246,24 @@ func (ix *index) drop(g uint32) {
 // gives for doc right after the Add.
 //
 // The closed, ID and size checks come first; the text is then analysed
-// without the lock, which is taken again to register the ID (checked
-// again: of concurrent Adds of one new ID, exactly one succeeds and the
-// others return an error wrapping detector.ErrDuplicateID). A text whose
-// features equal those of a live document joins that document's group of
-// exact copies, O(log c) for c copies, and the index does not grow.
-// Otherwise full fingerprinting and DSC insert their postings under
-// per-shard locks only and take the lock briefly to publish the document
-// (until then Containers and Remove of its ID report it unknown, and an
-// exact copy added meanwhile waits for it); SpotSigs inserts under the
-// lock. The answer is searched under a read lock shared with other
-// searches: under concurrent Adds it reflects the index when the search
-// runs, which may already hold a document added concurrently; if the
-// document was removed before its answer, Add returns no match.
+// without the lock. Of concurrent Adds of one new ID exactly one succeeds
+// and the others return an error wrapping detector.ErrDuplicateID. A text
+// whose features equal those of a live document joins that document's
+// group of exact copies, O(log c) for c copies, and the index does not
+// grow.
+//
+// Under concurrent calls, an Add's answer is what one goroutine making the
+// same calls in the order of their exclusive turns (for an Add, the turn
+// that registers its ID) would get. Full fingerprinting and DSC search under a read lock
+// shared with other searches before the turn; in the turn, the hits whose
+// documents were removed since are dropped and the few documents added
+// since are compared with the text directly. Their postings then go in
+// under per-shard locks only, and a second short turn publishes the
+// document (until then Containers and Remove of its ID report it unknown,
+// other searches compare it directly, and an exact copy added meanwhile
+// waits for it before returning).
+// SpotSigs, whose every Add moves the idf band, inserts and searches in
+// its turn.
 //
 // Add time for full fingerprinting is O(n log n + P + K·n) for a text of n
 // shingles, P the postings of its n−⌈θn⌉+1 rarest shingles and K the
@@ -261,69 +276,68 @@ func (ix *index) drop(g uint32) {
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	d.mu.RLock()
 	err := d.ix.docs.Check(doc)
+	ix, x := d.ix, d.ix.con
+	var seen uint64
+	if x != nil {
+		seen = x.pubs
+	}
 	d.mu.RUnlock()
 	if err != nil {
 		return nil, err
 	}
 	a := d.analyse(doc.Text)
+	if d.cfg.Method == SpotSigs {
+		return d.addSpot(doc, &a)
+	}
+	return d.addContain(doc, &a, ix, x, seen)
+}
+
+// addSpot is Add for SpotSigs. Every Add moves the idf band, so the answer
+// is searched in the same exclusive turn as the insertion (the search
+// costs a small part of an Add).
+//
+// The IDs of the signatures the index already holds are looked up before,
+// under the read lock, and used in the turn if no signature ID was freed
+// meanwhile: the turn then looks up and allocates only the new ones.
+func (d *Detector) addSpot(doc detector.Doc, a *analysis) ([]detector.Match, error) {
+	if a.key != 0 {
+		d.mu.RLock()
+		if x := d.ix.spot; x != nil {
+			a.sids, a.sidsAt = x.resolve(a.hashes, make([]uint32, 0, len(a.hashes)))
+			a.sidsIn = x
+		}
+		d.mu.RUnlock()
+	}
 	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.spotTurn(doc, a)
+}
+
+// spotTurn is the exclusive turn of a SpotSigs Add: register, insert (or
+// join a group of exact copies), answer.
+func (d *Detector) spotTurn(doc detector.Doc, a *analysis) ([]detector.Match, error) {
 	ix := d.ix
 	idx, err := ix.docs.Add(doc) // closed or a duplicate ID since the check
 	if err != nil {
-		d.mu.Unlock()
 		return nil, err
+	}
+	if d.turn != nil {
+		d.turn(false, doc.ID)
 	}
 	if a.key == 0 {
 		ix.gs.bare(idx) // no words: no feature, no match, no copy
-		d.mu.Unlock()
 		return []detector.Match{}, nil
 	}
-	if g, ok := ix.find(&a); ok {
+	if g, ok := ix.find(a); ok {
 		ix.gs.join(g, idx)
-		if ix.spot != nil {
-			ix.spot.join(g)
-		}
-		wait := ix.ready[g]
-		d.mu.Unlock()
-		if wait != nil {
-			<-wait // the group's first document is being inserted
-		}
+		ix.spot.join(g)
 	} else {
-		g := ix.open(idx, &a)
-		if ix.spot != nil {
-			ix.spot.insert(g, a.hashes, a.cnt)
-			d.mu.Unlock()
-		} else {
-			// The postings go in under their shards' locks only; until
-			// publish, the group is pending: registered (its ID taken)
-			// but invisible.
-			x := ix.con
-			x.reserve(g, a.set, a.size, a.super)
-			done := make(chan struct{})
-			ix.ready[g] = done
-			d.mu.Unlock()
-			x.insertPostings(g, a.set)
-			d.mu.Lock()
-			x.publish(g)
-			delete(ix.ready, g)
-			close(done)
-			closed := ix.docs.Closed()
-			d.mu.Unlock()
-			if closed {
-				return nil, fmt.Errorf("shingle: Add(%q): %w", doc.ID, detector.ErrClosed)
-			}
+		g := ix.open(idx, a)
+		var pre []uint32
+		if x := ix.spot; a.sidsIn == x && x.frees == a.sidsAt {
+			pre = a.sids
 		}
-	}
-	// The search only reads: it shares the lock with other searches.
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	if ix.docs.Closed() {
-		return nil, fmt.Errorf("shingle: Add(%q): %w", doc.ID, detector.ErrClosed)
-	}
-	if cur, err := ix.docs.Lookup("Add", doc.ID); d.ix != ix || err != nil || cur != idx {
-		// Removed by a concurrent Remove before the answer (and the
-		// emptied detector perhaps loaded from a snapshot since).
-		return []detector.Match{}, nil
+		ix.spot.insertIDs(g, a.hashes, a.cnt, pre)
 	}
 	return d.answer(idx), nil
 }
@@ -347,7 +361,9 @@ func (d *Detector) answer(idx uint32) []detector.Match {
 		q := d.containQuery()
 		defer d.cq.Put(q)
 		x := ix.con
-		hits = x.containers(x.sets[g], x.super[g], x.size[g], g, ix.gs.cap(), q.hits[:0], q)
+		hits = x.containers(x.sets[g], x.super[g], x.size[g], g, ix.gs.cap(), q.hits[:0], q, false)
+		q.cands = ix.pending(q.cands[:0])
+		hits = x.delta(x.sets[g], x.super[g], x.size[g], q.cands, hits)
 		hits = append(hits, hit{Group: g, Score: 1}) // its exact copies contain it
 		q.keep(hits)
 	}
@@ -449,7 +465,9 @@ func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
 	} else {
 		q := d.containQuery()
 		defer d.cq.Put(q)
-		hits = ix.con.containers(a.set, a.super, a.size, noGroup, ix.gs.cap(), q.hits[:0], q)
+		hits = ix.con.containers(a.set, a.super, a.size, noGroup, ix.gs.cap(), q.hits[:0], q, false)
+		q.cands = ix.pending(q.cands[:0])
+		hits = ix.con.delta(a.set, a.super, a.size, q.cands, hits)
 		q.keep(hits)
 	}
 	return ix.gs.collect(hits, skip, d.cfg.MaxResults), nil
@@ -526,6 +544,9 @@ func (d *Detector) Remove(id string) error {
 	idx, err := ix.docs.Remove(id)
 	if err != nil {
 		return err
+	}
+	if d.turn != nil {
+		d.turn(true, id)
 	}
 	g, last := ix.gs.leave(idx)
 	switch {

@@ -196,11 +196,21 @@
 //
 // A [Detector] is safe for concurrent use by multiple goroutines. Add
 // checks the document (closed, ID, size) before any work and analyses and
-// signs the text without holding the index's lock; full fingerprinting and
-// DSC insert postings under per-shard locks; searches (Add's answer,
-// Containers, Query) share a read lock; registering, publishing, SpotSigs
-// insertion, Remove and Close hold the lock exclusively and briefly. Of
-// concurrent Adds of one new ID exactly one succeeds and the others return
-// detector.ErrDuplicateID. [Extract], [Containment] and [Jaccard] are pure
-// functions.
+// signs the text without holding the index's lock. Each Add then takes
+// one exclusive turn, in which it registers its ID, and its answer is the
+// one a single goroutine making the same calls in the order of those turns
+// would get. Full fingerprinting and DSC do most of the search before the
+// turn: the posting lengths of the text's features under per-shard locks,
+// the candidates and their verification under a read lock shared with
+// other searches; in the turn they drop the hits removed since and
+// compare the few documents added since directly. Their postings then go
+// in under per-shard locks and a second short turn publishes the
+// document. SpotSigs, whose every Add moves the idf band, looks up the
+// IDs of the signatures the index already holds under the read lock and
+// inserts and searches in its turn. Containers, Copies and Query share
+// the read lock; Remove and Close hold the lock exclusively. Of
+// concurrent Adds of one new ID exactly one succeeds and the others
+// return detector.ErrDuplicateID. [Extract], [Containment] and [Jaccard]
+// are pure functions. The share of an Add spent in its exclusive turn is
+// in docs/shingle.md in the repository.
 package shingle

@@ -62,6 +62,7 @@ type spotIndex struct {
 	bpos  []int32           // by signature ID: position in byDF[df]
 	byDF  [][]uint32        // by df ≥ 1: the signatures with that df
 	free  []uint32          // free signature IDs
+	frees uint64            // signature IDs freed so far (see resolve)
 
 	n      int // live counted documents (the N of the idf)
 	lo, hi int // the band: lo ≤ df ≤ hi
@@ -293,6 +294,32 @@ func (x *spotIndex) setN(n int) {
 // A document of fewer than MinSignatures signatures is not counted: it
 // neither counts towards the statistics nor is searched.
 func (x *spotIndex) insert(idx uint32, hashes []uint64, cnt []uint32) {
+	x.insertIDs(idx, hashes, cnt, nil)
+}
+
+// noSig marks a signature that resolve did not find.
+const noSig = math.MaxUint32
+
+// resolve looks up the IDs of the signatures hashes that the index
+// already holds, noSig for the others, into dst, and returns them with
+// the count of freed signature IDs at that moment. It only reads the
+// index, so an Add runs it under the read lock, before its exclusive
+// turn; the IDs stay valid as long as no ID is freed (frees unchanged).
+func (x *spotIndex) resolve(hashes []uint64, dst []uint32) ([]uint32, uint64) {
+	dst = dst[:0]
+	for _, h := range hashes {
+		s, ok := x.ids[h]
+		if !ok {
+			s = noSig
+		}
+		dst = append(dst, s)
+	}
+	return dst, x.frees
+}
+
+// insertIDs is insert with the signature IDs resolve found (nil: none):
+// only the others are looked up, and allocated, here.
+func (x *spotIndex) insertIDs(idx uint32, hashes []uint64, cnt []uint32, pre []uint32) {
 	x.grow(idx)
 	total := 0
 	for _, c := range cnt {
@@ -308,7 +335,11 @@ func (x *spotIndex) insert(idx uint32, hashes []uint64, cnt []uint32) {
 	}
 	x.ids32, x.cnt32 = x.ids32[:0], x.cnt32[:0]
 	for i, h := range hashes {
-		x.ids32 = append(x.ids32, x.sigID(h))
+		if pre != nil && pre[i] != noSig {
+			x.ids32 = append(x.ids32, pre[i])
+		} else {
+			x.ids32 = append(x.ids32, x.sigID(h))
+		}
 		x.cnt32 = append(x.cnt32, cnt[i])
 	}
 	// Sort by signature ID, carrying the counts.
@@ -399,6 +430,7 @@ func (x *spotIndex) leave(g uint32) {
 // freeSig forgets signature s, whose last document left.
 func (x *spotIndex) freeSig(s uint32) {
 	delete(x.ids, x.hash[s])
+	x.frees++
 	x.place[s] = sigBelow
 	if cap(x.post[s]) > 8 {
 		x.post[s] = nil
