@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/text/language"
 
@@ -75,6 +76,8 @@ type Recognizer struct {
 	hyphenTails                        map[string]bool  // Turkish only: "Türk - İş"
 
 	acronymMax int
+
+	docs sync.Pool // of *doc: the per-call state, reused (release)
 }
 
 // New returns a Recognizer for cfg. Every Config is valid (an unknown
@@ -150,6 +153,30 @@ func New(cfg Config) *Recognizer {
 	return r
 }
 
+// docScratchMax is the number of words above which a released doc's
+// buffers are dropped, so that one outlier text does not keep its size.
+const docScratchMax = 1 << 14
+
+// release returns d to the pool, emptied; nothing of d may be used after.
+// Maps are cleared, not reallocated: clearing costs the table's size,
+// which the word cap bounds.
+func (r *Recognizer) release(d *doc) {
+	if cap(d.words) > docScratchMax || len(d.lower) > docScratchMax || len(d.mem) > docScratchMax {
+		return
+	}
+	clear(d.words) // the keys point into the text: do not keep it alive
+	clear(d.out)
+	clear(d.lower)
+	clear(d.apos)
+	clear(d.mem)
+	*d = doc{
+		words: d.words[:0], lower: d.lower, apos: d.apos, mem: d.mem,
+		unknown: d.unknown[:0], out: d.out[:0], kbuf: d.kbuf[:0],
+		idx: d.idx[:0], kinds: d.kinds[:0],
+	}
+	r.docs.Put(d)
+}
+
 func langOf(tag language.Tag) string {
 	if textproc.RuleSet(tag) == "en" {
 		return "en"
@@ -198,19 +225,21 @@ func (r *Recognizer) Find(text string) []Entity {
 // AppendEntities appends the entities of text to dst as [Recognizer.Find]
 // orders them and returns the extended slice.
 func (r *Recognizer) AppendEntities(dst []Entity, text string) []Entity {
-	return append(dst, r.analyse(text).out...)
+	d := r.analyse(text)
+	dst = append(dst, d.out...)
+	r.release(d)
+	return dst
 }
 
 // analyse runs the recogniser on text and returns its state, with the
 // entities in d.out, sorted and without duplicates.
 func (r *Recognizer) analyse(text string) *doc {
-	d := &doc{
-		text:  text,
-		words: make([]word, 0, len(text)/5+4), // English news: about one word per 6 bytes
-		lower: make(map[string]bool, len(text)/16),
-		apos:  map[string]bool{},
-		mem:   memory{},
+	d, _ := r.docs.Get().(*doc)
+	if d == nil {
+		d = &doc{lower: map[string]bool{}, apos: map[string]bool{}, mem: memory{}}
 	}
+	d.text = text
+	d.words = slices.Grow(d.words[:0], len(text)/5+4) // English news: about one word per 6 bytes
 	r.tokenize(d)
 	r.index(d)
 	r.pass(d)

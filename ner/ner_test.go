@@ -233,6 +233,38 @@ func TestConcurrentFind(t *testing.T) {
 	}
 }
 
+// TestFindReusesNoState runs texts one after another and from several
+// goroutines on one Recognizer: the per-call state is pooled, and no call
+// may see the words, lower-case stems, memory or entities of another ("yılmaz
+// kaya" written in lower case makes "Yılmaz Kaya" no name, in that text
+// only).
+func TestFindReusesNoState(t *testing.T) {
+	texts := []string{fig31, "", "ANKARA BUGÜN ÇOK SOĞUK.", strings.Repeat(fig31+" ", 3),
+		"yılmaz kaya geldi ve yılmaz gitti.", "Yılmaz Kaya dün geldi.", "Mesut Yılmaz dedi ki Yılmaz haklı."}
+	want := make([][]Entity, len(texts))
+	for i, text := range texts {
+		want[i] = New(Config{}).Find(text)
+	}
+	require.NotEmpty(t, want[5], "the name the lower-case text must not hide")
+	r := New(Config{})
+	for i := range texts {
+		for j := range texts {
+			r.Find(texts[i])
+			assert.Equal(t, want[j], r.Find(texts[j]), "text %d after text %d", j, i)
+		}
+	}
+	var wg sync.WaitGroup
+	for g := range 6 {
+		wg.Go(func() {
+			for k := range 60 {
+				i := (g + k) % len(texts)
+				assert.Equal(t, want[i], r.Find(texts[i]), "text %d", i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
 func TestAppendEntities(t *testing.T) {
 	r := New(Config{})
 	dst := []Entity{{Type: Person, Text: "keep"}}

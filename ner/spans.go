@@ -1,5 +1,7 @@
 package ner
 
+import "slices"
+
 // Bounds that keep Find linear in the length of its text. A candidate is a
 // maximal run of capitalised words, as long as the text in the worst case
 // ("T1a2b T3c4d ..."); the rules look up sub-spans of it in the gazetteer
@@ -61,8 +63,9 @@ func (r *Recognizer) buildKinds() {
 func (r *Recognizer) index(d *doc) {
 	ws := d.words
 	n := len(ws)
-	d.idx = make([]wordIndex, n)
-	kinds := make([]uint8, n)
+	d.idx = slices.Grow(d.idx[:0], n)[:n]
+	d.kinds = slices.Grow(d.kinds[:0], n)[:n]
+	kinds := d.kinds
 	prevSuf, prevDigit := int32(-1), int32(-1)
 	for k := range ws {
 		key := ws[k].key

@@ -34,6 +34,7 @@ type doc struct {
 	out     []Entity
 	kbuf    []byte      // scratch of keyBytes
 	idx     []wordIndex // per word, filled by index after tokenize
+	kinds   []uint8     // scratch of index: rule lists per word
 	steps   int         // words visited by keyBytes and the range scans (tests)
 }
 

@@ -134,20 +134,17 @@ func (s *Signer) signCased(text string) Signature {
 	}
 	// Context windows are read around each entity only, so the text is
 	// tokenised once, by the recogniser.
-	var shingles []string
-	var b strings.Builder
+	var b arena
 	var pre []textproc.Span
 	for _, e := range ents {
 		var ok bool
 		if pre, ok = wordsBefore(text, e.Start, s.cfg.Prefix, pre[:0]); !ok {
 			return s.signWords(text, ents)
 		}
-		b.Reset()
 		for _, w := range pre {
-			b.WriteString(text[w.Start:w.End])
-			b.WriteByte(' ')
+			b.buf = append(append(b.buf, text[w.Start:w.End]...), ' ')
 		}
-		b.WriteString(e.Text)
+		b.buf = append(b.buf, e.Text...)
 		n := 0
 		for w := range textproc.Words(text[e.Start:]) {
 			if e.Start+w.Start < e.End {
@@ -156,13 +153,33 @@ func (s *Signer) signCased(text string) Signature {
 			if n == s.cfg.Suffix {
 				break
 			}
-			b.WriteByte(' ')
-			b.WriteString(text[e.Start+w.Start : e.Start+w.End])
+			b.buf = append(append(b.buf, ' '), text[e.Start+w.Start:e.Start+w.End]...)
 			n++
 		}
-		shingles = append(shingles, b.String())
+		b.end()
 	}
-	return finish(shingles, false)
+	return finish(b.strings(), false)
+}
+
+// arena builds a list of strings in one buffer: a document's shingles cost
+// two allocations (and the buffer's growth) instead of one each.
+type arena struct {
+	buf  []byte
+	ends []int // end of each string in buf
+}
+
+// end closes the string written since the last end.
+func (a *arena) end() { a.ends = append(a.ends, len(a.buf)) }
+
+// strings returns the closed strings, which share one backing string.
+func (a *arena) strings() []string {
+	all := string(a.buf)
+	out := make([]string, len(a.ends))
+	start := 0
+	for i, e := range a.ends {
+		out[i], start = all[start:e], e
+	}
+	return out
 }
 
 // maxWindow bounds the bytes wordsBefore reads per context word before
@@ -222,8 +239,7 @@ func (s *Signer) signWords(text string, ents []ner.Entity) Signature {
 	if len(words) == 0 {
 		return Signature{}
 	}
-	var shingles []string
-	var b strings.Builder
+	var b arena
 	w := 0
 	for _, e := range ents {
 		// The entity's words: those starting inside [Start, End).
@@ -247,35 +263,32 @@ func (s *Signer) signWords(text string, ents []ner.Entity) Signature {
 				hi--
 			}
 		}
-		b.Reset()
 		for k := lo; k < a; k++ {
-			b.WriteString(text[words[k].start:words[k].end])
-			b.WriteByte(' ')
+			b.buf = append(append(b.buf, text[words[k].start:words[k].end]...), ' ')
 		}
-		b.WriteString(e.Text)
+		b.buf = append(b.buf, e.Text...)
 		for k := z; k < hi; k++ {
-			b.WriteByte(' ')
-			b.WriteString(text[words[k].start:words[k].end])
+			b.buf = append(append(b.buf, ' '), text[words[k].start:words[k].end]...)
 		}
-		shingles = append(shingles, b.String())
+		b.end()
 	}
-	if len(shingles) > 0 {
-		return finish(shingles, false)
+	if len(b.ends) > 0 {
+		return finish(b.strings(), false)
 	}
 	// §4.2: first and last FallbackWords words, or the whole document if it
 	// has fewer than twice as many.
 	n := s.cfg.FallbackWords
-	b.Reset()
 	for k, wd := range words {
 		if len(words) >= 2*n && k >= n && k < len(words)-n {
 			continue
 		}
-		if b.Len() > 0 {
-			b.WriteByte(' ')
+		if len(b.buf) > 0 {
+			b.buf = append(b.buf, ' ')
 		}
-		b.WriteString(text[wd.start:wd.end])
+		b.buf = append(b.buf, text[wd.start:wd.end]...)
 	}
-	return finish([]string{b.String()}, true)
+	b.end()
+	return finish(b.strings(), true)
 }
 
 // caseless reports whether text has letters with a case and all of them in
@@ -305,7 +318,11 @@ func caseless(text string) bool {
 // spaces. It reports false for a text without words.
 func (s *Signer) foldedFallback(dst []byte, text string) ([]byte, bool) {
 	n := s.cfg.FallbackWords
-	words := make([]textproc.Span, 0, 3*n) // the last n words go to [2n, 3n)
+	var stack [3 * DefaultFallbackWords]textproc.Span
+	words := stack[:0] // the last n words go to [2n, 3n)
+	if 3*n > len(stack) {
+		words = make([]textproc.Span, 0, 3*n)
+	}
 	more := false
 	for w := range textproc.Words(text) {
 		if len(words) == 2*n {
