@@ -119,14 +119,55 @@ func (d *Detector) probe() float64 {
 	d.cur.Candidates = len(d.touched)
 	d.stats.Increments += d.cur.Increments
 	d.stats.Candidates += d.cur.Candidates
-	slices.Sort(d.touched) // deterministic edge order
 	// SCS with the scoring the tree applies: a copy of this document
 	// visiting its nodes gains imp·min(n, n) = imp·n per node (ModeTree),
 	// or imp·n² (ModePairwise: Eq. 3.3 truncated at DT).
+	scs := selfTree
 	if pairwise || d.s.SCSPairs {
-		return d.pairSelf()
+		scs = d.pairSelf()
 	}
-	return selfTree
+	d.viable(scs)
+	slices.Sort(d.touched) // deterministic edge order
+	return scs
+}
+
+// viable keeps in d.touched the groups that can be related to the
+// document just probed, of self-similarity scs, and drops the others
+// before they are sorted and judged: most groups a document touches share
+// one or two shallow nodes with it, and in a large collection they are
+// hundreds per document. Every relation [Detector.judge] or
+// [Detector.nearest] can report needs CS/SCS > ETL on one side, so a
+// shared CS (active nodes and samples together) of at least ETL·min(SCS)
+// is necessary; every relation but the one of nearest also needs the
+// MinScore evidence (at least MinScore, or 0.8 of the smaller SCS).
+// The test is a necessary condition with a margin for rounding (ratios
+// are compared after rounding to 9 decimals, see snap), so it drops only
+// groups no rule could relate, and the answers are those of judging
+// every touched group.
+func (d *Detector) viable(scs float64) {
+	if scs <= 0 {
+		d.touched = d.touched[:0]
+		return
+	}
+	etl := d.s.etl - 1e-9
+	evid := d.s.minScore > 0 && d.s.Collapse != CollapseNear
+	k := 0
+	for _, j := range d.touched {
+		o := d.groups[j].scs
+		if o <= 0 {
+			continue // judge relates nothing to an empty content
+		}
+		m := min(scs, o)
+		need := etl * m
+		if evid {
+			need = max(need, min(d.s.minScore, evidence.NearCopyShare*m))
+		}
+		if d.acc[j]+d.sat[j] >= need*(1-1e-6)-1e-9 {
+			d.touched[k] = j
+			k++
+		}
+	}
+	d.touched = d.touched[:k]
 }
 
 // commit inserts the probed document as group g (Alg. 2 lines 1-22
