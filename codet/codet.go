@@ -123,10 +123,8 @@ type Detector struct {
 	ev *eviction
 
 	// per-Add scratch, under the lock
-	buf     *seqBuf   // the sequences of the document being added
-	acc     []float64 // per group: CS on active nodes
-	sat     []float64 // per group: CS on the samples of deactivated nodes
-	stamp   []uint32
+	buf     *seqBuf // the sequences of the document being added
+	tally   []tally // per group, indexed by group
 	gen     uint32
 	touched []uint32
 	visits  []uint32          // node of each visit of the last probe, 0 if absent
@@ -313,7 +311,7 @@ func (d *Detector) endAdd() {
 func (d *Detector) nextGen() {
 	d.gen++
 	if d.gen == 0 { // wrapped: reset every stamp
-		clear(d.stamp)
+		clear(d.tally)
 		clear(d.seen)
 		d.gen = 1
 	}
@@ -420,7 +418,7 @@ func (d *Detector) Close() error {
 		d.nears, d.freeNears, d.nearBySig, d.docNear = nil, nil, nil, nil
 		d.docGroup, d.docSpans, d.docOrd, d.queue = nil, nil, nil, nil
 		d.docPos, d.docPos2 = nil, nil
-		d.acc, d.sat, d.stamp, d.touched, d.created = nil, nil, nil, nil, nil
+		d.tally, d.touched, d.created = nil, nil, nil
 		d.vocab, d.terms, d.df, d.seen = nil, nil, nil, nil
 		d.pool.drop()
 	}

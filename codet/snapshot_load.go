@@ -323,7 +323,7 @@ func (l *loader) groups(dec *snapshot.Dec) {
 	}
 	f.groups = make([]group, n)
 	f.freeGroups = free
-	f.acc, f.sat, f.stamp = make([]float64, n), make([]float64, n), make([]uint32, n)
+	f.tally = make([]tally, n)
 	for g := range n {
 		if isFree[g] {
 			continue

@@ -21,6 +21,15 @@ type edge struct {
 	near bool
 }
 
+// tally is the per-Add scratch of one group: its CS with the document
+// being added on active nodes (acc) and on the samples of deactivated
+// nodes (sat), valid when gen is the current generation. One record per
+// group, so that an increment touches one cache line.
+type tally struct {
+	acc, sat float64
+	gen      uint32
+}
+
 // hit is a visit of an existing node by the document being probed.
 type hit struct {
 	node uint32
@@ -33,7 +42,7 @@ type hit struct {
 // node's impact, as if the document had been added to the visitor list
 // first (never itself, a fix the pseudo-code needs): a node whose list
 // would pass NodeLimit with it would be deactivated by that visit and
-// scores nothing. It fills d.acc for the groups in d.touched (sorted),
+// scores nothing. It fills d.tally for the groups in d.touched (sorted),
 // records the node of every visit in d.visits (0 past the existing
 // nodes) and returns the document's SCS. [Detector.commit] then inserts
 // the document; the result is the one of Alg. 2 walking and inserting at
@@ -90,11 +99,9 @@ func (d *Detector) probe() float64 {
 		i = j
 		nd := &d.nodes[c]
 		// A deactivated node, or one this visit deactivates, scores its
-		// sample into d.sat, which only the near-duplicate rule reads.
-		acc := d.acc
-		if !nd.active || d.visitors(nd) >= d.s.limit {
-			acc = d.sat
-		}
+		// sample into the sat of its visitors' tallies, which only the
+		// near-duplicate rule reads.
+		sample := !nd.active || d.visitors(nd) >= d.s.limit
 		for _, v := range nd.vis {
 			if d.ev != nil && d.ev.groups[v.g] {
 				continue // evicted before this Add (Query)
@@ -107,12 +114,16 @@ func (d *Detector) probe() float64 {
 			} else {
 				inc = imp * float64(min(n, v.n))
 			}
-			if d.stamp[v.g] != d.gen {
-				d.stamp[v.g] = d.gen
-				d.acc[v.g], d.sat[v.g] = 0, 0
+			t := &d.tally[v.g]
+			if t.gen != d.gen {
+				*t = tally{gen: d.gen}
 				d.touched = append(d.touched, v.g)
 			}
-			acc[v.g] += inc
+			if sample {
+				t.sat += inc
+			} else {
+				t.acc += inc
+			}
 			d.cur.Increments++
 		}
 	}
@@ -162,7 +173,7 @@ func (d *Detector) viable(scs float64) {
 		if evid {
 			need = max(need, min(d.s.minScore, evidence.NearCopyShare*m))
 		}
-		if d.acc[j]+d.sat[j] >= need*(1-1e-6)-1e-9 {
+		if t := &d.tally[j]; t.acc+t.sat >= need*(1-1e-6)-1e-9 {
 			d.touched[k] = j
 			k++
 		}
@@ -243,7 +254,8 @@ func (d *Detector) decide(g uint32) {
 // j ⊇ the document (an edge to j, for the document's containers), out
 // the document ⊇ j (for j's containers; its g is left to the caller).
 func (d *Detector) judge(scs float64, j uint32) (in, out edge, inOK, outOK bool) {
-	cs, all := d.acc[j], d.acc[j]+d.sat[j]
+	t := &d.tally[j]
+	cs, all, sat := t.acc, t.acc+t.sat, t.sat
 	other := &d.groups[j]
 	if scs <= 0 || other.scs <= 0 {
 		return in, out, false, false
@@ -251,7 +263,7 @@ func (d *Detector) judge(scs float64, j uint32) (in, out edge, inOK, outOK bool)
 	rg, ro := cs/scs, cs/other.scs
 	// Too little shared evidence (Config.MinScore) on the active nodes.
 	enough := evidence.Enough(cs, min(scs, other.scs), d.s.minScore)
-	near := d.sat[j] > 0 && d.s.nearPair(all, scs, other.scs)
+	near := sat > 0 && d.s.nearPair(all, scs, other.scs)
 	switch {
 	case enough && d.s.keep(rg, ro):
 		in, inOK = edge{g: j, score: rg}, true

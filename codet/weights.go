@@ -226,7 +226,7 @@ func (d *Detector) countOnline(w *worker, doc *textproc.Document) {
 	d.nDocs++
 	d.gen++
 	if d.gen == 0 { // wrapped: reset every stamp
-		clear(d.stamp)
+		clear(d.tally)
 		clear(d.seen)
 		d.gen = 1
 	}
