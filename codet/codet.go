@@ -311,7 +311,9 @@ func (d *Detector) endAdd() {
 func (d *Detector) nextGen() {
 	d.gen++
 	if d.gen == 0 { // wrapped: reset every stamp
-		clear(d.tally)
+		for i := range d.tally {
+			d.tally[i].gen = 0
+		}
 		clear(d.seen)
 		d.gen = 1
 	}
@@ -372,6 +374,7 @@ func (d *Detector) insert(doc detector.Doc) ([]detector.Match, error) {
 	gr := &d.groups[g]
 	gr.sig = sig
 	gr.scs = scs
+	d.tally[g].scs = scs
 	d.join(g, idx)
 	d.commit(g)
 	d.decide(g)

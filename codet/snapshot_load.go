@@ -332,6 +332,7 @@ func (l *loader) groups(dec *snapshot.Dec) {
 		gr := &f.groups[g]
 		gr.members = l.members(dec, what)
 		gr.scs = dec.F64()
+		f.tally[g].scs = gr.scs
 		gr.sig = [2]uint64{dec.U64(), dec.U64()}
 		ns := dec.Len(2, 0)
 		if dec.Err() == nil && (ns == 0 || gr.scs < 0) {

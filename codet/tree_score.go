@@ -23,11 +23,12 @@ type edge struct {
 
 // tally is the per-Add scratch of one group: its CS with the document
 // being added on active nodes (acc) and on the samples of deactivated
-// nodes (sat), valid when gen is the current generation. One record per
-// group, so that an increment touches one cache line.
+// nodes (sat), valid when gen is the current generation, and a copy of
+// the group's SCS. One record per group, so that an increment and the
+// test of [Detector.viable] touch one cache line.
 type tally struct {
-	acc, sat float64
-	gen      uint32
+	acc, sat, scs float64
+	gen           uint32
 }
 
 // hit is a visit of an existing node by the document being probed.
@@ -116,7 +117,7 @@ func (d *Detector) probe() float64 {
 			}
 			t := &d.tally[v.g]
 			if t.gen != d.gen {
-				*t = tally{gen: d.gen}
+				t.gen, t.acc, t.sat = d.gen, 0, 0
 				d.touched = append(d.touched, v.g)
 			}
 			if sample {
@@ -164,16 +165,16 @@ func (d *Detector) viable(scs float64) {
 	evid := d.s.minScore > 0 && d.s.Collapse != CollapseNear
 	k := 0
 	for _, j := range d.touched {
-		o := d.groups[j].scs
-		if o <= 0 {
+		t := &d.tally[j]
+		if t.scs <= 0 {
 			continue // judge relates nothing to an empty content
 		}
-		m := min(scs, o)
+		m := min(scs, t.scs)
 		need := etl * m
 		if evid {
 			need = max(need, min(d.s.minScore, evidence.NearCopyShare*m))
 		}
-		if t := &d.tally[j]; t.acc+t.sat >= need*(1-1e-6)-1e-9 {
+		if t.acc+t.sat >= need*(1-1e-6)-1e-9 {
 			d.touched[k] = j
 			k++
 		}
