@@ -127,12 +127,15 @@ type Detector struct {
 	tally   []tally // per group, indexed by group
 	gen     uint32
 	touched []uint32
-	visits  []uint32          // node of each visit of the last probe, 0 if absent
-	hits    []hit             // visits of existing nodes by the last probe
-	created map[uint64]uint32 // nodes created by the current commit
-	order   []int
-	cur     Stats
-	stats   Stats
+	visits  []uint32 // node of each visit of the last probe, 0 if absent
+	hits    []hit    // visits of existing nodes by the last probe
+	// distinct nodes of the last probe, with those set aside (prune.go)
+	distinct []dnode
+	counts   []uint32
+	created  map[uint64]uint32 // nodes created by the current commit
+	order    []int
+	cur      Stats
+	stats    Stats
 }
 
 // New returns a detector for cfg. Terms are weighed by the reference idf
@@ -312,7 +315,7 @@ func (d *Detector) nextGen() {
 	d.gen++
 	if d.gen == 0 { // wrapped: reset every stamp
 		for i := range d.tally {
-			d.tally[i].gen = 0
+			d.tally[i].gen, d.tally[i].res = 0, 0
 		}
 		clear(d.seen)
 		d.gen = 1

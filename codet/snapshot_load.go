@@ -482,8 +482,10 @@ func (l *loader) link() error {
 		if nd.active && uint32(len(nd.vis)) != distinct[i] || len(nd.vis) > f.s.limit {
 			return bad("node %d: %d visitors listed, %d visit it", i, len(nd.vis), distinct[i])
 		}
+		nd.low = lowNone
 		for k := range nd.vis {
 			v := &nd.vis[k]
+			nd.low = min(nd.low, lowCode(f.groups[v.g].scs))
 			n := count[visit{uint32(i), v.g}]
 			if n == 0 || slices.ContainsFunc(nd.vis[:k], func(o visitor) bool { return o.g == v.g }) {
 				return bad("node %d: visitor %d", i, v.g)

@@ -29,6 +29,7 @@ type edge struct {
 type tally struct {
 	acc, sat, scs float64
 	gen           uint32
+	res           uint32 // gen when resolve is to complete acc
 }
 
 // hit is a visit of an existing node by the document being probed.
@@ -87,22 +88,40 @@ func (d *Detector) probe() float64 {
 			d.hits = append(d.hits, hit{c, imp})
 		}
 	}
-	// Second pass: score each distinct node once, with its visit count n.
-	slices.SortFunc(d.hits, func(x, y hit) int { return cmp.Compare(x.node, y.node) })
+	// SCS with the scoring the tree applies: a copy of this document
+	// visiting its nodes gains imp·min(n, n) = imp·n per node (ModeTree),
+	// or imp·n² (ModePairwise: Eq. 3.3 truncated at DT).
 	pairwise := d.s.Mode == ModePairwise
+	scs := selfTree
+	if pairwise || d.s.SCSPairs {
+		scs = d.pairSelf()
+	}
+	// Second pass: score each distinct node once, with its visit count n,
+	// but for the long lists deferToResolve sets aside.
+	slices.SortFunc(d.hits, func(x, y hit) int { return cmp.Compare(x.node, y.node) })
+	d.distinct = d.distinct[:0]
 	for i := 0; i < len(d.hits); {
 		c, imp := d.hits[i].node, d.hits[i].imp
 		j := i + 1
 		for j < len(d.hits) && d.hits[j].node == c {
 			j++
 		}
-		n := uint32(j - i)
-		i = j
 		nd := &d.nodes[c]
+		d.distinct = append(d.distinct, dnode{node: c, imp: imp, n: uint32(j - i),
+			sample: !nd.active || d.visitors(nd) >= d.s.limit})
+		i = j
+	}
+	rest := d.deferLong(scs)
+	for _, x := range d.distinct {
+		if x.deferred {
+			continue
+		}
+		imp, n := x.imp, x.n
+		nd := &d.nodes[x.node]
 		// A deactivated node, or one this visit deactivates, scores its
 		// sample into the sat of its visitors' tallies, which only the
 		// near-duplicate rule reads.
-		sample := !nd.active || d.visitors(nd) >= d.s.limit
+		sample := x.sample
 		for _, v := range nd.vis {
 			if d.ev != nil && d.ev.groups[v.g] {
 				continue // evicted before this Add (Query)
@@ -129,18 +148,27 @@ func (d *Detector) probe() float64 {
 		}
 	}
 	d.cur.Candidates = len(d.touched)
+	if rest > 0 {
+		d.resolve(scs, rest)
+	}
 	d.stats.Increments += d.cur.Increments
 	d.stats.Candidates += d.cur.Candidates
-	// SCS with the scoring the tree applies: a copy of this document
-	// visiting its nodes gains imp·min(n, n) = imp·n per node (ModeTree),
-	// or imp·n² (ModePairwise: Eq. 3.3 truncated at DT).
-	scs := selfTree
-	if pairwise || d.s.SCSPairs {
-		scs = d.pairSelf()
-	}
 	d.viable(scs)
 	slices.Sort(d.touched) // deterministic edge order
 	return scs
+}
+
+// need returns the shared CS (active nodes and samples together) below
+// which no rule relates a document of self-similarity scs to a content of
+// self-similarity o ([Detector.viable]), lowered by a margin for
+// rounding. It does not decrease when o grows.
+func (d *Detector) need(scs, o float64) float64 {
+	m := min(scs, o)
+	need := (d.s.etl - 1e-9) * m
+	if d.s.minScore > 0 && d.s.Collapse != CollapseNear {
+		need = max(need, min(d.s.minScore, evidence.NearCopyShare*m))
+	}
+	return need*(1-1e-6) - 1e-9
 }
 
 // viable keeps in d.touched the groups that can be related to the
@@ -161,20 +189,13 @@ func (d *Detector) viable(scs float64) {
 		d.touched = d.touched[:0]
 		return
 	}
-	etl := d.s.etl - 1e-9
-	evid := d.s.minScore > 0 && d.s.Collapse != CollapseNear
 	k := 0
 	for _, j := range d.touched {
 		t := &d.tally[j]
 		if t.scs <= 0 {
 			continue // judge relates nothing to an empty content
 		}
-		m := min(scs, t.scs)
-		need := etl * m
-		if evid {
-			need = max(need, min(d.s.minScore, evidence.NearCopyShare*m))
-		}
-		if t.acc+t.sat >= need*(1-1e-6)-1e-9 {
+		if t.acc+t.sat >= d.need(scs, t.scs) {
 			d.touched[k] = j
 			k++
 		}
@@ -194,6 +215,7 @@ func (d *Detector) commit(g uint32) {
 	gr := &d.groups[g]
 	gr.ends = gr.ends[:0]
 	gr.sent = append(gr.sent[:0], b.sent...)
+	low := lowCode(gr.scs)
 	if d.created == nil {
 		d.created = make(map[uint64]uint32)
 	}
@@ -216,6 +238,7 @@ func (d *Detector) commit(g uint32) {
 			}
 			p++
 			d.enter(c, g)
+			d.nodes[c].low = min(d.nodes[c].low, low)
 		}
 		gr.ends = append(gr.ends, c)
 	}
