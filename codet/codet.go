@@ -117,6 +117,9 @@ type Detector struct {
 
 	// onAnalyze, when set (by tests), is called by every analysis.
 	onAnalyze func()
+	// scanAll, when set (by tests), makes probe scan every visitor list
+	// (prune.go).
+	scanAll bool
 
 	// ev, during a Query with a full window, is what Add would evict
 	// first (query.go).
@@ -315,7 +318,7 @@ func (d *Detector) nextGen() {
 	d.gen++
 	if d.gen == 0 { // wrapped: reset every stamp
 		for i := range d.tally {
-			d.tally[i].gen, d.tally[i].res = 0, 0
+			d.tally[i].gen, d.tally[i].res, d.tally[i].near = 0, 0, 0
 		}
 		clear(d.seen)
 		d.gen = 1

@@ -77,13 +77,13 @@ func lowCode(scs float64) uint8 {
 // weights in ModeTree (where a node adds imp·min(n, m) ≤ imp·n to a pair)
 // and outside a Query's eviction.
 func (d *Detector) deferLong(scs float64) float64 {
-	if !d.frozen || d.s.Mode != ModeTree || d.ev != nil || !(scs > 0) {
+	if !d.frozen || d.s.Mode != ModeTree || d.ev != nil || !(scs > 0) || d.scanAll {
 		return 0
 	}
 	d.order = d.order[:0]
 	for i, x := range d.distinct {
 		nd := &d.nodes[x.node]
-		if !x.sample && len(nd.vis) > deferMin {
+		if len(nd.vis) > deferMin {
 			d.order = append(d.order, i)
 		}
 	}
@@ -133,6 +133,7 @@ func (d *Detector) resolve(scs, rest float64) {
 		}
 	}
 	d.order = res
+	defer d.resolveSat(scs, rest)
 	if len(res) == 0 {
 		return
 	}
@@ -185,6 +186,59 @@ func (d *Detector) resolveScan(res []int) {
 		for _, v := range d.nodes[x.node].vis {
 			if t := &d.tally[v.g]; t.gen == d.gen && t.res == d.gen {
 				t.acc += x.imp * float64(min(x.n, v.n))
+				if x.deferred {
+					d.cur.Increments++
+				}
+			}
+		}
+	}
+}
+
+// needNear returns the CS (active nodes and samples together) below which
+// neither the near-duplicate rule of [Detector.judge] nor
+// [Detector.nearest] relates a document of self-similarity scs to a
+// content of self-similarity o, lowered by a margin for rounding: both
+// need a share of the larger SCS.
+func (d *Detector) needNear(scs, o float64) float64 {
+	r := max(partThreshold, d.s.etl)
+	if d.s.Collapse == CollapseNear {
+		r = min(r, max(d.s.etl, d.s.near))
+	}
+	return (r-1e-9)*max(scs, o)*(1-1e-6) - 1e-9
+}
+
+// resolveSat completes the CS on samples (sat) of the touched groups the
+// near-duplicate rules could relate once the share of the samples set
+// aside is counted, by scanning every sample the document meets again for
+// those groups, from zero and in node order (so the sum is the scan's to
+// the last bit). The others keep a sat too low for those rules; the
+// other rules read acc alone.
+func (d *Detector) resolveSat(scs, rest float64) {
+	aside := false
+	for _, x := range d.distinct {
+		aside = aside || x.deferred && x.sample
+	}
+	if !aside {
+		return
+	}
+	n := 0
+	for _, j := range d.touched {
+		t := &d.tally[j]
+		if t.scs > 0 && t.acc+t.sat+rest >= d.needNear(scs, t.scs) {
+			t.near, t.sat = d.gen, 0
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	for _, x := range d.distinct {
+		if !x.sample {
+			continue
+		}
+		for _, v := range d.nodes[x.node].vis {
+			if t := &d.tally[v.g]; t.gen == d.gen && t.near == d.gen {
+				t.sat += x.imp * float64(min(x.n, v.n))
 				if x.deferred {
 					d.cur.Increments++
 				}

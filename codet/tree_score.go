@@ -30,6 +30,7 @@ type tally struct {
 	acc, sat, scs float64
 	gen           uint32
 	res           uint32 // gen when resolve is to complete acc
+	near          uint32 // gen when resolveSat is to complete sat
 }
 
 // hit is a visit of an existing node by the document being probed.
