@@ -381,6 +381,7 @@ func (d *Detector) insert(doc detector.Doc) ([]detector.Match, error) {
 	gr.sig = sig
 	gr.scs = scs
 	d.tally[g].scs = scs
+	d.tally[g].seqs = uint32(d.buf.n())
 	d.join(g, idx)
 	d.commit(g)
 	d.decide(g)

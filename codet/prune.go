@@ -129,7 +129,7 @@ func (d *Detector) resolve(scs, rest float64) {
 		t := &d.tally[j]
 		if t.scs > 0 && t.acc+t.sat+rest >= d.need(scs, t.scs) {
 			res = append(res, int(j))
-			steps += len(d.groups[j].ends) * d.s.dt
+			steps += int(t.seqs) * d.s.dt
 		}
 	}
 	d.order = res

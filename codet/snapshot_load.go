@@ -458,6 +458,7 @@ func (l *loader) link() error {
 	type visit struct{ node, g uint32 }
 	count := make(map[visit]uint32)
 	for g := range f.groups {
+		f.tally[g].seqs = uint32(len(f.groups[g].ends))
 		for _, e := range f.groups[g].ends {
 			for c := e; c != 0; c = f.nodes[c].parent {
 				f.nodes[c].refs++

@@ -24,13 +24,15 @@ type edge struct {
 // tally is the per-Add scratch of one group: its CS with the document
 // being added on active nodes (acc) and on the samples of deactivated
 // nodes (sat), valid when gen is the current generation, and a copy of
-// the group's SCS. One record per group, so that an increment and the
-// test of [Detector.viable] touch one cache line.
+// the group's SCS and sequence count. One record per group, so that an
+// increment and the tests of [Detector.viable] and [Detector.resolve]
+// touch one cache line.
 type tally struct {
 	acc, sat, scs float64
 	gen           uint32
 	res           uint32 // gen when resolve is to complete acc
 	near          uint32 // gen when resolveSat is to complete sat
+	seqs          uint32 // the group's sequences (resolve's cost estimate)
 }
 
 // hit is a visit of an existing node by the document being probed.
