@@ -36,9 +36,12 @@ type Stats struct {
 	// group instead of being in the tree ([CollapseNear]).
 	Near int
 	// Increments counts IncreaseSimilarity calls (Alg. 3), one per
-	// distinct node and earlier visitor of a new document; Candidates the
-	// distinct earlier groups a new document was scored against, summed
-	// over documents ("calculated similarity values", Varol 2012 §5.2.3).
+	// distinct node and earlier visitor of a new document whose list was
+	// scanned, or, for a list left unscanned (see Complexity in the
+	// package doc), per earlier visitor that could be related; Candidates
+	// the distinct earlier groups a new document was scored against,
+	// summed over documents ("calculated similarity values", Varol 2012
+	// §5.2.3).
 	Increments, Candidates int
 	// Edges is the number of stored containment relations between groups.
 	Edges int
