@@ -314,6 +314,9 @@ func (d *Detector) endAdd() {
 	if cap(d.touched) > scratchCap || cap(d.order) > scratchCap {
 		d.touched, d.order = nil, nil
 	}
+	if cap(d.distinct) > scratchCap || cap(d.counts) > scratchCap {
+		d.distinct, d.counts = nil, nil
+	}
 }
 
 // nextGen starts a new scratch generation for the document being added.
