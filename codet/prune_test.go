@@ -17,7 +17,9 @@ import (
 // return the same matches with the same scores (to the last bit) for every
 // Add of a synthetic stream whose common words fill long lists, and save
 // the same snapshot once the work counters are set equal. With NodeLimit 24
-// and 40 many nodes are deactivated, so the samples are set aside too.
+// and 40 many nodes are deactivated, so the samples are set aside too; with
+// a time window the lower bounds of the visitors' SCS are recomputed as
+// documents leave.
 func TestSetAsideExact(t *testing.T) {
 	n := 3000
 	if testing.Short() {
@@ -38,6 +40,7 @@ func TestSetAsideExact(t *testing.T) {
 		{Language: "en", Collapse: CollapseNear, CollapseThreshold: 0.5},
 		{Language: "en", MinScore: -1, ETL: 0.05, NodeLimit: 60},
 		{Language: "en", BothDirections: true, SCSPairs: true},
+		{Language: "en", Window: 1500, NodeLimit: 20},
 	} {
 		all, err := NewWithIDF(cfg, idf)
 		require.NoError(t, err)
