@@ -36,9 +36,12 @@ type Stats struct {
 	// group instead of being in the tree ([CollapseNear]).
 	Near int
 	// Increments counts IncreaseSimilarity calls (Alg. 3), one per
-	// distinct node and earlier visitor of a new document; Candidates the
-	// distinct earlier groups a new document was scored against, summed
-	// over documents ("calculated similarity values", Varol 2012 §5.2.3).
+	// distinct node and earlier visitor of a new document whose list was
+	// scanned, or, for a list left unscanned (see Complexity in the
+	// package doc), per earlier visitor that could be related; Candidates
+	// the distinct earlier groups a new document was scored against,
+	// summed over documents ("calculated similarity values", Varol 2012
+	// §5.2.3).
 	Increments, Candidates int
 	// Edges is the number of stored containment relations between groups.
 	Edges int
@@ -117,24 +120,28 @@ type Detector struct {
 
 	// onAnalyze, when set (by tests), is called by every analysis.
 	onAnalyze func()
+	// scanAll, when set (by tests), makes probe scan every visitor list
+	// (prune.go).
+	scanAll bool
 
 	// ev, during a Query with a full window, is what Add would evict
 	// first (query.go).
 	ev *eviction
 
 	// per-Add scratch, under the lock
-	buf     *seqBuf   // the sequences of the document being added
-	acc     []float64 // per group: CS on active nodes
-	sat     []float64 // per group: CS on the samples of deactivated nodes
-	stamp   []uint32
+	buf     *seqBuf // the sequences of the document being added
+	tally   []tally // per group, indexed by group
 	gen     uint32
 	touched []uint32
-	visits  []uint32          // node of each visit of the last probe, 0 if absent
-	hits    []hit             // visits of existing nodes by the last probe
-	created map[uint64]uint32 // nodes created by the current commit
-	order   []int
-	cur     Stats
-	stats   Stats
+	visits  []uint32 // node of each visit of the last probe, 0 if absent
+	hits    []hit    // visits of existing nodes by the last probe
+	// distinct nodes of the last probe, with those set aside (prune.go)
+	distinct []dnode
+	counts   []uint32
+	created  map[uint64]uint32 // nodes created by the current commit
+	order    []int
+	cur      Stats
+	stats    Stats
 }
 
 // New returns a detector for cfg. Terms are weighed by the reference idf
@@ -307,13 +314,18 @@ func (d *Detector) endAdd() {
 	if cap(d.touched) > scratchCap || cap(d.order) > scratchCap {
 		d.touched, d.order = nil, nil
 	}
+	if cap(d.distinct) > scratchCap || cap(d.counts) > scratchCap {
+		d.distinct, d.counts = nil, nil
+	}
 }
 
 // nextGen starts a new scratch generation for the document being added.
 func (d *Detector) nextGen() {
 	d.gen++
 	if d.gen == 0 { // wrapped: reset every stamp
-		clear(d.stamp)
+		for i := range d.tally {
+			d.tally[i].gen, d.tally[i].res, d.tally[i].near = 0, 0, 0
+		}
 		clear(d.seen)
 		d.gen = 1
 	}
@@ -374,6 +386,8 @@ func (d *Detector) insert(doc detector.Doc) ([]detector.Match, error) {
 	gr := &d.groups[g]
 	gr.sig = sig
 	gr.scs = scs
+	d.tally[g].scs = scs
+	d.tally[g].seqs = uint32(d.buf.n())
 	d.join(g, idx)
 	d.commit(g)
 	d.decide(g)
@@ -420,7 +434,7 @@ func (d *Detector) Close() error {
 		d.nears, d.freeNears, d.nearBySig, d.docNear = nil, nil, nil, nil
 		d.docGroup, d.docSpans, d.docOrd, d.queue = nil, nil, nil, nil
 		d.docPos, d.docPos2 = nil, nil
-		d.acc, d.sat, d.stamp, d.touched, d.created = nil, nil, nil, nil, nil
+		d.tally, d.touched, d.created = nil, nil, nil
 		d.vocab, d.terms, d.df, d.seen = nil, nil, nil, nil
 		d.pool.drop()
 	}

@@ -59,7 +59,7 @@ func (d *Detector) nearest(scs float64) (r uint32, fwd, rev float64, ok bool) {
 		if o.scs <= 0 {
 			continue
 		}
-		cs := d.acc[j] + d.sat[j] // the samples of deactivated nodes too
+		cs := d.tally[j].acc + d.tally[j].sat // the samples of deactivated nodes too
 		f, v := cs/scs, cs/o.scs
 		m := min(f, v)
 		if f > d.s.etl && v > d.s.etl && m >= d.s.near && m > best {
@@ -111,9 +111,7 @@ func (d *Detector) newGroup() uint32 {
 	}
 	d.groups = append(d.groups, group{})
 	g := uint32(len(d.groups) - 1)
-	d.acc = append(d.acc, 0)
-	d.sat = append(d.sat, 0)
-	d.stamp = append(d.stamp, 0)
+	d.tally = append(d.tally, tally{})
 	return g
 }
 

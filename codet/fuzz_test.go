@@ -61,7 +61,12 @@ func FuzzAdd(f *testing.F) {
 				score = m.Score
 			}
 		}
-		if len(seqs) > 0 && (collapse != codet.CollapseOff || limit == 0) && math.Abs(score-1) > 1e-9 {
+		// Score 1 is guaranteed with collapsing, and without it only under
+		// frozen weights and no deactivation: with online weights (these
+		// texts have no language, so no reference table) a2 is scored with
+		// the weights after b, a with those before it.
+		exact := collapse != codet.CollapseOff || limit == 0 && d.Weights() == "reference"
+		if len(seqs) > 0 && exact && math.Abs(score-1) > 1e-9 {
 			t.Fatalf("Containers(a) = %v: its exact copy a2 is not there with Score 1", ms)
 		}
 		if _, err := d.Matched("b", "a"); err != nil {

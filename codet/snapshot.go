@@ -301,7 +301,7 @@ func (d *Detector) install(f *Detector) {
 	d.docGroup, d.docNear, d.docSpans, d.docOrd = f.docGroup, f.docNear, f.docSpans, f.docOrd
 	d.docPos, d.docPos2 = f.docPos, f.docPos2
 	d.queue, d.head, d.stale, d.nextOrd = f.queue, f.head, f.stale, f.nextOrd
-	d.acc, d.sat, d.stamp, d.gen = f.acc, f.sat, f.stamp, f.gen
+	d.tally, d.gen = f.tally, f.gen
 	d.stats = f.stats
 	d.pool.vocab.Store(int64(len(d.terms)))
 }

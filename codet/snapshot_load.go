@@ -323,7 +323,7 @@ func (l *loader) groups(dec *snapshot.Dec) {
 	}
 	f.groups = make([]group, n)
 	f.freeGroups = free
-	f.acc, f.sat, f.stamp = make([]float64, n), make([]float64, n), make([]uint32, n)
+	f.tally = make([]tally, n)
 	for g := range n {
 		if isFree[g] {
 			continue
@@ -332,6 +332,7 @@ func (l *loader) groups(dec *snapshot.Dec) {
 		gr := &f.groups[g]
 		gr.members = l.members(dec, what)
 		gr.scs = dec.F64()
+		f.tally[g].scs = gr.scs
 		gr.sig = [2]uint64{dec.U64(), dec.U64()}
 		ns := dec.Len(2, 0)
 		if dec.Err() == nil && (ns == 0 || gr.scs < 0) {
@@ -457,6 +458,7 @@ func (l *loader) link() error {
 	type visit struct{ node, g uint32 }
 	count := make(map[visit]uint32)
 	for g := range f.groups {
+		f.tally[g].seqs = uint32(len(f.groups[g].ends))
 		for _, e := range f.groups[g].ends {
 			for c := e; c != 0; c = f.nodes[c].parent {
 				f.nodes[c].refs++
@@ -481,8 +483,10 @@ func (l *loader) link() error {
 		if nd.active && uint32(len(nd.vis)) != distinct[i] || len(nd.vis) > f.s.limit {
 			return bad("node %d: %d visitors listed, %d visit it", i, len(nd.vis), distinct[i])
 		}
+		nd.low = lowNone
 		for k := range nd.vis {
 			v := &nd.vis[k]
+			nd.low = min(nd.low, lowCode(f.groups[v.g].scs))
 			n := count[visit{uint32(i), v.g}]
 			if n == 0 || slices.ContainsFunc(nd.vis[:k], func(o visitor) bool { return o.g == v.g }) {
 				return bad("node %d: visitor %d", i, v.g)

@@ -24,6 +24,8 @@ type node struct {
 	// vis then holds a sample, the NodeLimit most recent visitors, that
 	// only the near-duplicate rule reads (see [Detector.enter]).
 	active bool
+	// low is a lower bound of the SCS of the visitors, encoded (prune.go).
+	low uint8
 	// refs counts the visits of live groups, deactivated or not: the node
 	// is freed when it drops to zero (no live group's path goes through it,
 	// hence no child is live either).
@@ -38,7 +40,7 @@ func childKey(parent, term uint32) uint64 { return uint64(parent)<<32 | uint64(t
 func (d *Detector) newChild(p, term uint32) uint32 {
 	k := childKey(p, term)
 	var c uint32
-	nd := node{parent: p, term: term, depth: d.nodes[p].depth + 1, active: true}
+	nd := node{parent: p, term: term, depth: d.nodes[p].depth + 1, active: true, low: lowNone}
 	if n := len(d.freeNodes); n > 0 {
 		c = d.freeNodes[n-1]
 		d.freeNodes = d.freeNodes[:n-1]
@@ -97,6 +99,7 @@ func (d *Detector) enter(c, g uint32) {
 // no live group visits any more. ends are the deepest nodes of g's
 // sequences; walking up from each one visits exactly g's visits.
 func (d *Detector) purge(g uint32, ends []uint32) {
+	code := lowCode(d.groups[g].scs)
 	for _, e := range ends {
 		for c := e; c != 0; {
 			nd := &d.nodes[c]
@@ -107,6 +110,9 @@ func (d *Detector) purge(g uint32, ends []uint32) {
 			// a field of the nodes, not the values of a map.
 			if k := slices.IndexFunc(nd.vis, func(v visitor) bool { return v.g == g }); k >= 0 {
 				nd.vis = slices.Delete(nd.vis, k, k+1)
+				if nd.low == code {
+					d.relow(nd)
+				}
 			}
 			nd.refs--
 			if nd.refs == 0 {
@@ -120,5 +126,13 @@ func (d *Detector) purge(g uint32, ends []uint32) {
 			}
 			c = p
 		}
+	}
+}
+
+// relow recomputes the lower bound of the SCS of nd's visitors.
+func (d *Detector) relow(nd *node) {
+	nd.low = lowNone
+	for _, v := range nd.vis {
+		nd.low = min(nd.low, lowCode(d.groups[v.g].scs))
 	}
 }

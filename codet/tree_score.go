@@ -21,6 +21,20 @@ type edge struct {
 	near bool
 }
 
+// tally is the per-Add scratch of one group: its CS with the document
+// being added on active nodes (acc) and on the samples of deactivated
+// nodes (sat), valid when gen is the current generation, and a copy of
+// the group's SCS and sequence count. One record per group, so that an
+// increment and the tests of [Detector.viable] and [Detector.resolve]
+// touch one cache line.
+type tally struct {
+	acc, sat, scs float64
+	gen           uint32
+	res           uint32 // gen when resolve is to complete acc
+	near          uint32 // gen when resolveSat is to complete sat
+	seqs          uint32 // the group's sequences (resolve's cost estimate)
+}
+
 // hit is a visit of an existing node by the document being probed.
 type hit struct {
 	node uint32
@@ -33,7 +47,7 @@ type hit struct {
 // node's impact, as if the document had been added to the visitor list
 // first (never itself, a fix the pseudo-code needs): a node whose list
 // would pass NodeLimit with it would be deactivated by that visit and
-// scores nothing. It fills d.acc for the groups in d.touched (sorted),
+// scores nothing. It fills d.tally for the groups in d.touched (sorted),
 // records the node of every visit in d.visits (0 past the existing
 // nodes) and returns the document's SCS. [Detector.commit] then inserts
 // the document; the result is the one of Alg. 2 walking and inserting at
@@ -77,24 +91,40 @@ func (d *Detector) probe() float64 {
 			d.hits = append(d.hits, hit{c, imp})
 		}
 	}
-	// Second pass: score each distinct node once, with its visit count n.
-	slices.SortFunc(d.hits, func(x, y hit) int { return cmp.Compare(x.node, y.node) })
+	// SCS with the scoring the tree applies: a copy of this document
+	// visiting its nodes gains imp·min(n, n) = imp·n per node (ModeTree),
+	// or imp·n² (ModePairwise: Eq. 3.3 truncated at DT).
 	pairwise := d.s.Mode == ModePairwise
+	scs := selfTree
+	if pairwise || d.s.SCSPairs {
+		scs = d.pairSelf()
+	}
+	// Second pass: score each distinct node once, with its visit count n,
+	// but for the long lists deferToResolve sets aside.
+	slices.SortFunc(d.hits, func(x, y hit) int { return cmp.Compare(x.node, y.node) })
+	d.distinct = d.distinct[:0]
 	for i := 0; i < len(d.hits); {
 		c, imp := d.hits[i].node, d.hits[i].imp
 		j := i + 1
 		for j < len(d.hits) && d.hits[j].node == c {
 			j++
 		}
-		n := uint32(j - i)
-		i = j
 		nd := &d.nodes[c]
-		// A deactivated node, or one this visit deactivates, scores its
-		// sample into d.sat, which only the near-duplicate rule reads.
-		acc := d.acc
-		if !nd.active || d.visitors(nd) >= d.s.limit {
-			acc = d.sat
+		d.distinct = append(d.distinct, dnode{node: c, imp: imp, n: uint32(j - i),
+			sample: !nd.active || d.visitors(nd) >= d.s.limit})
+		i = j
+	}
+	rest := d.deferLong(scs)
+	for _, x := range d.distinct {
+		if x.deferred {
+			continue
 		}
+		imp, n := x.imp, x.n
+		nd := &d.nodes[x.node]
+		// A deactivated node, or one this visit deactivates, scores its
+		// sample into the sat of its visitors' tallies, which only the
+		// near-duplicate rule reads.
+		sample := x.sample
 		for _, v := range nd.vis {
 			if d.ev != nil && d.ev.groups[v.g] {
 				continue // evicted before this Add (Query)
@@ -107,26 +137,73 @@ func (d *Detector) probe() float64 {
 			} else {
 				inc = imp * float64(min(n, v.n))
 			}
-			if d.stamp[v.g] != d.gen {
-				d.stamp[v.g] = d.gen
-				d.acc[v.g], d.sat[v.g] = 0, 0
+			t := &d.tally[v.g]
+			if t.gen != d.gen {
+				t.gen, t.acc, t.sat = d.gen, 0, 0
 				d.touched = append(d.touched, v.g)
 			}
-			acc[v.g] += inc
+			if sample {
+				t.sat += inc
+			} else {
+				t.acc += inc
+			}
 			d.cur.Increments++
 		}
 	}
 	d.cur.Candidates = len(d.touched)
+	if rest > 0 {
+		d.resolve(scs, rest)
+	}
 	d.stats.Increments += d.cur.Increments
 	d.stats.Candidates += d.cur.Candidates
+	d.viable(scs)
 	slices.Sort(d.touched) // deterministic edge order
-	// SCS with the scoring the tree applies: a copy of this document
-	// visiting its nodes gains imp·min(n, n) = imp·n per node (ModeTree),
-	// or imp·n² (ModePairwise: Eq. 3.3 truncated at DT).
-	if pairwise || d.s.SCSPairs {
-		return d.pairSelf()
+	return scs
+}
+
+// need returns the shared CS (active nodes and samples together) below
+// which no rule relates a document of self-similarity scs to a content of
+// self-similarity o ([Detector.viable]), lowered by a margin for
+// rounding. It does not decrease when o grows.
+func (d *Detector) need(scs, o float64) float64 {
+	m := min(scs, o)
+	need := (d.s.etl - 1e-9) * m
+	if d.s.minScore > 0 && d.s.Collapse != CollapseNear {
+		need = max(need, min(d.s.minScore, evidence.NearCopyShare*m))
 	}
-	return selfTree
+	return need*(1-1e-6) - 1e-9
+}
+
+// viable keeps in d.touched the groups that can be related to the
+// document just probed, of self-similarity scs, and drops the others
+// before they are sorted and judged: most groups a document touches share
+// one or two shallow nodes with it, and in a large collection they are
+// hundreds per document. Every relation [Detector.judge] or
+// [Detector.nearest] can report needs CS/SCS > ETL on one side, so a
+// shared CS (active nodes and samples together) of at least ETL·min(SCS)
+// is necessary; every relation but the one of nearest also needs the
+// MinScore evidence (at least MinScore, or 0.8 of the smaller SCS).
+// The test is a necessary condition with a margin for rounding (ratios
+// are compared after rounding to 9 decimals, see snap), so it drops only
+// groups no rule could relate, and the answers are those of judging
+// every touched group.
+func (d *Detector) viable(scs float64) {
+	if scs <= 0 {
+		d.touched = d.touched[:0]
+		return
+	}
+	k := 0
+	for _, j := range d.touched {
+		t := &d.tally[j]
+		if t.scs <= 0 {
+			continue // judge relates nothing to an empty content
+		}
+		if t.acc+t.sat >= d.need(scs, t.scs) {
+			d.touched[k] = j
+			k++
+		}
+	}
+	d.touched = d.touched[:k]
 }
 
 // commit inserts the probed document as group g (Alg. 2 lines 1-22
@@ -141,6 +218,7 @@ func (d *Detector) commit(g uint32) {
 	gr := &d.groups[g]
 	gr.ends = gr.ends[:0]
 	gr.sent = append(gr.sent[:0], b.sent...)
+	low := lowCode(gr.scs)
 	if d.created == nil {
 		d.created = make(map[uint64]uint32)
 	}
@@ -163,6 +241,7 @@ func (d *Detector) commit(g uint32) {
 			}
 			p++
 			d.enter(c, g)
+			d.nodes[c].low = min(d.nodes[c].low, low)
 		}
 		gr.ends = append(gr.ends, c)
 	}
@@ -202,7 +281,8 @@ func (d *Detector) decide(g uint32) {
 // j ⊇ the document (an edge to j, for the document's containers), out
 // the document ⊇ j (for j's containers; its g is left to the caller).
 func (d *Detector) judge(scs float64, j uint32) (in, out edge, inOK, outOK bool) {
-	cs, all := d.acc[j], d.acc[j]+d.sat[j]
+	t := &d.tally[j]
+	cs, all, sat := t.acc, t.acc+t.sat, t.sat
 	other := &d.groups[j]
 	if scs <= 0 || other.scs <= 0 {
 		return in, out, false, false
@@ -210,7 +290,7 @@ func (d *Detector) judge(scs float64, j uint32) (in, out edge, inOK, outOK bool)
 	rg, ro := cs/scs, cs/other.scs
 	// Too little shared evidence (Config.MinScore) on the active nodes.
 	enough := evidence.Enough(cs, min(scs, other.scs), d.s.minScore)
-	near := d.sat[j] > 0 && d.s.nearPair(all, scs, other.scs)
+	near := sat > 0 && d.s.nearPair(all, scs, other.scs)
 	switch {
 	case enough && d.s.keep(rg, ro):
 		in, inOK = edge{g: j, score: rg}, true

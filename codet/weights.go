@@ -226,7 +226,9 @@ func (d *Detector) countOnline(w *worker, doc *textproc.Document) {
 	d.nDocs++
 	d.gen++
 	if d.gen == 0 { // wrapped: reset every stamp
-		clear(d.stamp)
+		for i := range d.tally {
+			d.tally[i].gen, d.tally[i].res, d.tally[i].near = 0, 0, 0
+		}
 		clear(d.seen)
 		d.gen = 1
 	}

@@ -1,0 +1,248 @@
+package codet
+
+// Setting long visitor lists aside. In a large collection most of the
+// visitor entries an Add scans are in a few long lists of shallow nodes
+// (a sentence's rarest word, shared by thousands of unrelated sentences),
+// and most of the groups they touch share only that node with the new
+// document: no rule can relate them. The lists are long because the
+// collection is: their length, hence the cost per Add, grows with it
+// until NodeLimit. probe therefore scans the long lists of active nodes
+// only when it must: when the CS those nodes can add to any pair cannot
+// on its own reach the least CS a relation needs ([Detector.need]), no
+// group that shares nothing else with the document can be related, and
+// the groups met elsewhere get the share of those nodes added when they
+// could be related ([Detector.resolve]). The answers are those of scanning
+// every list (to floating-point rounding: a share is added after the
+// others).
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// dnode is a distinct existing node visited by the document being probed:
+// the node, its impact, the document's visits, and whether its visitor
+// list is set aside.
+type dnode struct {
+	node     uint32
+	n        uint32
+	imp      float64
+	deferred bool
+	// sample: the node is deactivated, or this visit deactivates it; it
+	// scores its sample into sat.
+	sample bool
+}
+
+// deferMin is the visitor-list length above which a node may be set
+// aside: shorter lists cost little more to scan than to reason about.
+const deferMin = 16
+
+// A node keeps, in low, a lower bound of the SCS of its visitors, encoded
+// in a byte: code k means 2^(k/16) − 1 (steps of 4.4%), lowNone no
+// visitor. Removal recomputes it when the removed group held the least
+// ([Detector.purge]); it is otherwise only lowered, so it is a lower
+// bound always.
+const lowNone = 255
+
+var lowSCS = func() (t [256]float64) {
+	for k := range lowNone {
+		t[k] = math.Exp2(float64(k)/16) - 1
+	}
+	t[lowNone] = math.Inf(1)
+	return t
+}()
+
+// lowCode returns the largest code whose bound is below scs, less one
+// step against the rounding of Log2.
+func lowCode(scs float64) uint8 {
+	if !(scs > 0) {
+		return 0
+	}
+	k := math.Floor(16*math.Log2(1+scs)) - 1
+	if k < 0 {
+		return 0
+	}
+	return uint8(min(k, lowNone-1))
+}
+
+// deferLong marks the distinct nodes whose visitor lists probe leaves
+// unscanned, and returns the most CS those nodes can add to any pair
+// (with a margin for rounding), 0 when none is set aside. A node is set
+// aside when it is active (not deactivated by this visit either), has
+// more than deferMin visitors, and the bound of the nodes set aside,
+// itself included, stays below the least CS a relation needs with any
+// visitor of any of them (their SCS is at least the node's low bound, and
+// need does not decrease with SCS). Longest lists first. Only with frozen
+// weights in ModeTree (where a node adds imp·min(n, m) ≤ imp·n to a pair)
+// and outside a Query's eviction.
+func (d *Detector) deferLong(scs float64) float64 {
+	if !d.frozen || d.s.Mode != ModeTree || d.ev != nil || !(scs > 0) || d.scanAll {
+		return 0
+	}
+	d.order = d.order[:0]
+	for i, x := range d.distinct {
+		nd := &d.nodes[x.node]
+		if len(nd.vis) > deferMin {
+			d.order = append(d.order, i)
+		}
+	}
+	if len(d.order) == 0 {
+		return 0
+	}
+	slices.SortFunc(d.order, func(a, b int) int {
+		la, lb := len(d.nodes[d.distinct[a].node].vis), len(d.nodes[d.distinct[b].node].vis)
+		return cmp.Or(cmp.Compare(lb, la), cmp.Compare(a, b))
+	})
+	rest, floor := 0.0, math.Inf(1)
+	for _, i := range d.order {
+		x := &d.distinct[i]
+		b := x.imp * float64(x.n)
+		f := min(floor, d.need(scs, lowSCS[d.nodes[x.node].low]))
+		if (rest+b)*(1+1e-6)+1e-9 < f {
+			x.deferred = true
+			rest += b
+			floor = f
+		}
+	}
+	if rest == 0 {
+		return 0
+	}
+	return rest*(1+1e-6) + 1e-9
+}
+
+// resolve completes the CS of the touched groups that could be related
+// once the share of the nodes set aside by deferLong is counted (CS so
+// far plus rest, the bound of that share, reaching [Detector.need]); the
+// others keep a CS too low for any relation, which [Detector.viable]
+// drops. The CS on active nodes of such a group is summed again from
+// zero over the document's distinct nodes in node order, as the scan
+// does, so that it is the same number to the last bit as if no list had
+// been set aside. Each group's sequences are walked up the tree to find
+// the document's nodes it visits (an active node lists every live group
+// that visits it, with that visit count), or, when that is dearer, the
+// active lists are scanned again for those groups.
+func (d *Detector) resolve(scs, rest float64) {
+	res := d.order[:0] // the groups to resolve
+	steps := 0
+	for _, j := range d.touched {
+		t := &d.tally[j]
+		if t.scs > 0 && t.acc+t.sat+rest >= d.need(scs, t.scs) {
+			res = append(res, int(j))
+			steps += int(t.seqs) * d.s.dt
+		}
+	}
+	d.order = res
+	defer d.resolveSat(scs, rest)
+	if len(res) == 0 {
+		return
+	}
+	scan := 0
+	for _, x := range d.distinct {
+		if !x.sample {
+			scan += len(d.nodes[x.node].vis)
+		}
+	}
+	if scan <= 4*steps {
+		d.resolveScan(res)
+		return
+	}
+	d.counts = slices.Grow(d.counts[:0], len(d.distinct))[:len(d.distinct)]
+	for _, j := range res {
+		clear(d.counts)
+		for _, e := range d.groups[j].ends {
+			for c := e; c != 0; c = d.nodes[c].parent {
+				if k, ok := slices.BinarySearchFunc(d.distinct, c, cmpNode); ok {
+					d.counts[k]++
+				}
+			}
+		}
+		t := &d.tally[j]
+		t.acc = 0
+		for k, m := range d.counts {
+			if x := &d.distinct[k]; m > 0 && !x.sample {
+				t.acc += x.imp * float64(min(x.n, m))
+				if x.deferred {
+					d.cur.Increments++
+				}
+			}
+		}
+	}
+}
+
+func cmpNode(x dnode, c uint32) int { return cmp.Compare(x.node, c) }
+
+// resolveScan is resolve by scanning the active lists again, for the
+// groups of res only.
+func (d *Detector) resolveScan(res []int) {
+	for _, j := range res {
+		t := &d.tally[j]
+		t.res, t.acc = d.gen, 0
+	}
+	for _, x := range d.distinct {
+		if x.sample {
+			continue
+		}
+		for _, v := range d.nodes[x.node].vis {
+			if t := &d.tally[v.g]; t.gen == d.gen && t.res == d.gen {
+				t.acc += x.imp * float64(min(x.n, v.n))
+				if x.deferred {
+					d.cur.Increments++
+				}
+			}
+		}
+	}
+}
+
+// needNear returns the CS (active nodes and samples together) below which
+// neither the near-duplicate rule of [Detector.judge] nor
+// [Detector.nearest] relates a document of self-similarity scs to a
+// content of self-similarity o, lowered by a margin for rounding: both
+// need a share of the larger SCS.
+func (d *Detector) needNear(scs, o float64) float64 {
+	r := max(partThreshold, d.s.etl)
+	if d.s.Collapse == CollapseNear {
+		r = min(r, max(d.s.etl, d.s.near))
+	}
+	return (r-1e-9)*max(scs, o)*(1-1e-6) - 1e-9
+}
+
+// resolveSat completes the CS on samples (sat) of the touched groups the
+// near-duplicate rules could relate once the share of the samples set
+// aside is counted, by scanning every sample the document meets again for
+// those groups, from zero and in node order (so the sum is the scan's to
+// the last bit). The others keep a sat too low for those rules; the
+// other rules read acc alone.
+func (d *Detector) resolveSat(scs, rest float64) {
+	aside := false
+	for _, x := range d.distinct {
+		aside = aside || x.deferred && x.sample
+	}
+	if !aside {
+		return
+	}
+	n := 0
+	for _, j := range d.touched {
+		t := &d.tally[j]
+		if t.scs > 0 && t.acc+t.sat+rest >= d.needNear(scs, t.scs) {
+			t.near, t.sat = d.gen, 0
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	for _, x := range d.distinct {
+		if !x.sample {
+			continue
+		}
+		for _, v := range d.nodes[x.node].vis {
+			if t := &d.tally[v.g]; t.gen == d.gen && t.near == d.gen {
+				t.sat += x.imp * float64(min(x.n, v.n))
+				if x.deferred {
+					d.cur.Increments++
+				}
+			}
+		}
+	}
+}

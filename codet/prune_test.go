@@ -1,0 +1,69 @@
+package codet
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/text/language"
+
+	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/textproc"
+)
+
+// TestSetAsideExact checks that setting long visitor lists aside changes
+// no answer: a detector that scans every list and one that sets them aside
+// return the same matches with the same scores (to the last bit) for every
+// Add of a synthetic stream whose common words fill long lists, and save
+// the same snapshot once the work counters are set equal. With NodeLimit 24
+// and 40 many nodes are deactivated, so the samples are set aside too; with
+// a time window the lower bounds of the visitors' SCS are recomputed as
+// documents leave.
+func TestSetAsideExact(t *testing.T) {
+	n := 3000
+	if testing.Short() {
+		n = 1000
+	}
+	an, err := textproc.NewAnalyzer(textproc.FullConfig(language.English))
+	require.NoError(t, err)
+	var ref []string
+	for _, d := range synth.Docs(3000, synth.Config{Seed: 2}) {
+		ref = append(ref, d.Text)
+	}
+	idf := textproc.BuildIDF(an, ref, false)
+	docs := synth.Docs(n, synth.Config{Seed: 1, Vocabulary: 5000})
+	for _, cfg := range []Config{
+		{Language: "en"},
+		{Language: "en", NodeLimit: 24},
+		{Language: "en", NodeLimit: 40, Collapse: CollapseNear},
+		{Language: "en", Collapse: CollapseNear, CollapseThreshold: 0.5},
+		{Language: "en", MinScore: -1, ETL: 0.05, NodeLimit: 60},
+		{Language: "en", BothDirections: true, SCSPairs: true},
+		{Language: "en", Window: 1500, NodeLimit: 20},
+	} {
+		all, err := NewWithIDF(cfg, idf)
+		require.NoError(t, err)
+		all.scanAll = true
+		aside, err := NewWithIDF(cfg, idf)
+		require.NoError(t, err)
+		for _, doc := range docs {
+			want, err := all.Add(doc)
+			require.NoError(t, err)
+			got, err := aside.Add(doc)
+			require.NoError(t, err)
+			require.Equal(t, want, got, "%+v: Add(%s)", cfg, doc.ID)
+		}
+		sa, sb := all.Stats(), aside.Stats()
+		assert.Less(t, sb.Increments, sa.Increments, "%+v: lists set aside", cfg)
+		t.Logf("NodeLimit %d Collapse %d: increments %d → %d, candidates %d → %d, deactivated %d", cfg.NodeLimit, cfg.Collapse,
+			sa.Increments, sb.Increments, sa.Candidates, sb.Candidates, sa.Deactivated)
+		aside.stats.Increments, aside.stats.Candidates = sa.Increments, sa.Candidates
+		var a, b bytes.Buffer
+		_, err = all.WriteTo(&a)
+		require.NoError(t, err)
+		_, err = aside.WriteTo(&b)
+		require.NoError(t, err)
+		assert.True(t, bytes.Equal(a.Bytes(), b.Bytes()), "%+v: snapshots differ", cfg)
+	}
+}
