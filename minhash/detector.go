@@ -167,14 +167,17 @@ var afterAnalysis func(id string)
 // the group takes the signature of its newest copy (O(bands) to move it in
 // the band tables).
 //
-// Add checks the document (Close, ID, size) before any work and analyses
-// and signs the text outside the Detector's lock, which it holds only to
-// register and index the signature: Adds from several goroutines sign in
-// parallel, and their results are those of the same Adds made one after
-// another (in Weighted mode with online statistics, in the order they
-// counted their document into the statistics). Of concurrent Adds of one
-// new ID exactly one succeeds; the others return an error wrapping
-// detector.ErrDuplicateID.
+// Add checks the document (Close, ID, size) before any work, analyses
+// and signs the text outside the Detector's locks, searches the index
+// under the shared lock and holds the exclusive lock only to register the
+// ID, catch its search up with the groups changed since, place the
+// document and collect the answer; a new group enters the band tables
+// after that, under the tables' shard locks. Adds from several goroutines
+// sign and search in parallel, and their results are those of the same
+// Adds made one after another in the order they committed (in Weighted
+// mode with online statistics, the order they counted their document into
+// the statistics). Of concurrent Adds of one new ID exactly one succeeds;
+// the others return an error wrapping detector.ErrDuplicateID.
 //
 // Add is O(n) in the text length for signing (Weighted mode: O(n + K log K)
 // with Darts, O(n·K) with IoffeICWS), plus O(bands) index probes, O(K)
