@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
@@ -35,10 +36,11 @@ type index struct {
 	seq     uint32 // sequence number of the next group
 
 	// Table insertions issued by Adds and applied shard by shard (see
-	// search.go): ops counts those issued, pend holds those from opBase
-	// on. Written under the Detector's exclusive lock, read under either.
-	ops, opBase uint64
-	pend        []uint32
+	// search.go): ops counts those issued, and insertion n inserts the
+	// group pend[n%maxPending]. Written under the Detector's exclusive
+	// lock; read by shards under their own locks.
+	ops  atomic.Uint64
+	pend [maxPending]uint32
 
 	// The change log: the groups created, freed or re-signed, the last
 	// changeLogSize of them, changes counting all.
@@ -213,24 +215,21 @@ func (d *Detector) placeKeyed(ix *index, idx uint32, sig []uint32, size int, dig
 		t.prepare(g, keys[off:off+t.bands])
 		off += t.bands
 	}
-	if len(ix.pend) >= maxPending {
-		d.drain(ix)
+	n := ix.ops.Load()
+	if n-ix.applied() >= maxPending {
+		d.drain(ix) // frees the slot of insertion n−maxPending
 	}
-	if len(ix.pend) > 0 && ix.applied() == ix.ops {
-		ix.pend, ix.opBase = ix.pend[:0], ix.ops
-	}
-	ix.pend = append(ix.pend, g)
-	ix.ops++
+	ix.pend[n%maxPending] = g
+	ix.ops.Store(n + 1)
 	return g, true
 }
 
-// applied returns the insertions every shard has applied. Caller holds
-// the Detector's exclusive lock.
+// applied returns the insertions every shard has applied.
 func (ix *index) applied() uint64 {
-	n := ix.ops
+	n := ix.ops.Load()
 	for _, t := range ix.tables {
 		for i := range t.shards {
-			n = min(n, t.shards[i].applied)
+			n = min(n, t.shards[i].applied.Load())
 		}
 	}
 	return n

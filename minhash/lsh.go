@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
@@ -168,11 +169,11 @@ const maxProbe = 1024
 // is doc's key there. Chains are in the order the groups were created.
 //
 // The bands are split into shards of shardBands bands, each with its own
-// lock: under the Detector's read lock, a search reads a shard and an
-// Add links its group into it under the shard's lock only, so one Add's
-// insertion and another's search run at once on different shards. The
-// strided arrays grow only under the Detector's exclusive lock (prepare);
-// shards write only their own bands' entries.
+// lock: a search (under the Detector's read lock) reads a shard, and an
+// Add links its group into it after its commit, under the shard's lock
+// only, so one Add's insertion runs beside another's search or commit.
+// The strided arrays grow only under the Detector's exclusive lock
+// (prepare); shards write only their own bands' entries.
 type table struct {
 	bands, rows int
 	heads       []bandMap
@@ -189,7 +190,7 @@ const shardBands = 8
 type shard struct {
 	mu      sync.Mutex
 	lo, hi  int
-	applied uint64
+	applied atomic.Uint64 // written under mu
 }
 
 func newTable(bands, rows int) *table {
@@ -229,11 +230,12 @@ func (t *table) link(doc uint32, lo, hi int) {
 }
 
 // catchUp applies to the shard s the insertions of ix issued and not yet
-// applied there, in the order they were issued. Caller holds the
-// Detector's lock (shared or exclusive) and, when shared, s.mu.
+// applied there, in the order they were issued. Caller holds s.mu.
 func (t *table) catchUp(ix *index, s *shard) {
-	for ; s.applied < ix.ops; s.applied++ {
-		t.link(ix.pend[s.applied-ix.opBase], s.lo, s.hi)
+	n := s.applied.Load()
+	for end := ix.ops.Load(); n < end; n++ {
+		t.link(ix.pend[n%maxPending], s.lo, s.hi)
+		s.applied.Store(n + 1)
 	}
 }
 

@@ -23,8 +23,8 @@ import (
 //     signature and band keys, which is what a search made now would
 //     find); join or create the group, write its signature and band keys,
 //     and issue its insertion into the band tables; collect the answer.
-//  3. Apply, under the read lock: link the new group into the band
-//     chains, shard by shard, each under the shard's own lock.
+//  3. Apply, under no lock of the Detector's: link the new group into
+//     the band chains, shard by shard, each under the shard's own lock.
 //
 // A search made now would find exactly what the search plus the changes
 // find as long as no band chain it read was cut at maxProbe groups, so a
@@ -309,10 +309,9 @@ func (d *Detector) commit(sc *search, searched *index, since uint64, idx uint32,
 }
 
 // apply is step 3 of Add: it links the groups whose insertion was issued
-// into every shard of ix's band tables, under the read lock.
+// into every shard of ix's band tables, each under the shard's lock and
+// none under the Detector's: a commit does not wait for it.
 func (d *Detector) apply(ix *index) {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
 	for _, t := range ix.tables {
 		for i := range t.shards {
 			s := &t.shards[i]
@@ -324,17 +323,14 @@ func (d *Detector) apply(ix *index) {
 }
 
 // drain applies every pending table insertion of ix. Caller holds mu
-// exclusively, so no shard is being read or written.
+// exclusively: no insertion is issued meanwhile, and once drain returns a
+// shard's lock holder finds nothing to apply, so the caller may change
+// the tables.
 func (d *Detector) drain(ix *index) {
-	if len(ix.pend) == 0 {
+	if ix.applied() == ix.ops.Load() {
 		return
 	}
-	for _, t := range ix.tables {
-		for i := range t.shards {
-			t.catchUp(ix, &t.shards[i])
-		}
-	}
-	ix.pend, ix.opBase = ix.pend[:0], ix.ops
+	d.apply(ix)
 }
 
 // afterSearch, when set by a test, is called by Add after its shared
