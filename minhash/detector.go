@@ -5,10 +5,9 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
-	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 )
 
@@ -40,9 +39,13 @@ type Detector struct {
 	bands, rows int // LSH banding of Jaccard and Weighted modes
 	minHit      int // band matches a candidate needs
 
-	pool sync.Pool // of *Sketcher
+	pool     sync.Pool // of *Sketcher
+	searches sync.Pool // of *search
 
-	mu      sync.Mutex
+	// mu guards ix: Adds search it under the read lock and commit to it
+	// under the exclusive lock (search.go); the band tables' shards have
+	// locks of their own besides.
+	mu      sync.RWMutex
 	ix      *index
 	stats   *Stats
 	online  bool
@@ -57,7 +60,9 @@ type Detector struct {
 	issued, counting, done uint64
 	turn, countTurn        sync.Cond
 
-	levelOf map[[2]int8]int8 // Containment: (query partition, partition) → level
+	// Containment: the level probed by a query of partition q for sets of
+	// partition p, at q·maxPartitions+p, plus one (0: not computed yet).
+	levels [maxPartitions * maxPartitions]atomic.Int32
 }
 
 var (
@@ -100,8 +105,9 @@ func NewWithStats(cfg Config, stats *Stats) (*Detector, error) {
 				sc.Shingle, sc.Language, cfg.Shingle, cfg.Language, detector.ErrInvalidConfig)
 		}
 	}
-	d := &Detector{cfg: cfg, stats: stats, levelOf: map[[2]int8]int8{}, minHit: 1}
+	d := &Detector{cfg: cfg, stats: stats, minHit: 1}
 	d.pool.New = func() any { return newSketcher(cfg) }
+	d.searches.New = func() any { return new(search) }
 	d.turn.L = &d.mu
 	if cfg.Mode == Weighted && stats == nil {
 		d.stats, d.online = newStats(cfg), true
@@ -161,53 +167,71 @@ var afterAnalysis func(id string)
 // the group takes the signature of its newest copy (O(bands) to move it in
 // the band tables).
 //
-// Add checks the document (Close, ID, size) before any work and analyses
-// and signs the text outside the Detector's lock, which it holds only to
-// register and index the signature: Adds from several goroutines sign in
-// parallel, and their results are those of the same Adds made one after
-// another (in Weighted mode with online statistics, in the order they
-// counted their document into the statistics). Of concurrent Adds of one
-// new ID exactly one succeeds; the others return an error wrapping
-// detector.ErrDuplicateID.
+// Add checks the document (Close, ID, size) before any work, analyses
+// and signs the text outside the Detector's locks, searches the index
+// under the shared lock and holds the exclusive lock only to register the
+// ID, catch its search up with the groups changed since, place the
+// document and collect the answer; a new group enters the band tables
+// after that, under the tables' shard locks. Adds from several goroutines
+// sign and search in parallel, and their results are those of the same
+// Adds made one after another in the order they committed (in Weighted
+// mode with online statistics, the order they counted their document into
+// the statistics). Of concurrent Adds of one new ID exactly one succeeds;
+// the others return an error wrapping detector.ErrDuplicateID.
 //
 // Add is O(n) in the text length for signing (Weighted mode: O(n + K log K)
 // with Darts, O(n·K) with IoffeICWS), plus O(bands) index probes, O(K)
 // per candidate group for verification and O(k log k) per matching group
 // for the k = MaxResults matches returned.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	d.mu.Lock()
+	d.mu.RLock()
 	err := d.ix.docs.Check(doc)
-	d.mu.Unlock()
+	d.mu.RUnlock()
 	if err != nil {
 		return nil, err
 	}
 	sk := d.pool.Get().(*Sketcher)
+	sc := d.searches.Get().(*search)
 	defer func() {
 		sk.shrink()
 		d.pool.Put(sk)
+		sc.shrink()
+		d.searches.Put(sc)
 	}()
 	if d.online {
-		return d.addOnline(sk, doc)
+		return d.addOnline(sk, sc, doc)
 	}
 	sig, size, digest := d.sign(sk, doc.Text)
 	if afterAnalysis != nil {
 		afterAnalysis(doc.ID)
 	}
+	xkey := d.exactKey(sig, size, digest)
+	sc.keys = d.appendKeys(sc.keys[:0], sig)
+	searched, since := d.searchShared(sc, sig, size, digest, xkey)
+	if afterSearch != nil {
+		afterSearch(doc.ID)
+	}
 	d.mu.Lock()
-	defer d.mu.Unlock()
 	idx, err := d.ix.docs.Add(doc)
 	if err != nil {
+		d.mu.Unlock()
 		return nil, err
 	}
-	return d.index(idx, sig, size, digest), nil
+	ix := d.ix
+	ms, issued := d.commit(sc, searched, since, idx, sig, size, digest, xkey)
+	d.mu.Unlock()
+	if issued {
+		d.apply(ix)
+	}
+	return ms, nil
 }
 
 // addOnline is Add in Weighted mode with online statistics. A document's
 // weights include the statistics of itself and of every document counted
-// before it: registering the ID draws a ticket, and counting and indexing
-// each wait for the ticket's turn; analysis, weighing and sampling run
-// outside both locks.
-func (d *Detector) addOnline(sk *Sketcher, doc detector.Doc) ([]detector.Match, error) {
+// before it: registering the ID draws a ticket, and counting and
+// committing each wait for the ticket's turn; analysis, weighing,
+// sampling and the search run outside both.
+func (d *Detector) addOnline(sk *Sketcher, sc *search, doc detector.Doc) ([]detector.Match, error) {
 	sk.phrases(doc.Text)
 	if afterAnalysis != nil {
 		afterAnalysis(doc.ID)
@@ -248,18 +272,30 @@ func (d *Detector) addOnline(sk *Sketcher, doc detector.Doc) ([]detector.Match, 
 	sig := sk.sampleWeighted(sk.out[:0])
 	sk.out = sig
 	size, digest := len(sk.keys), setDigest(sk.keys)
+	xkey := d.exactKey(sig, size, digest)
+	sc.keys = d.appendKeys(sc.keys[:0], sig)
+	searched, since := d.searchShared(sc, sig, size, digest, xkey)
+	if afterSearch != nil {
+		afterSearch(doc.ID)
+	}
 
 	d.mu.Lock()
-	defer d.mu.Unlock()
 	for d.done != ticket {
 		d.turn.Wait()
 	}
 	d.done++
 	d.turn.Broadcast()
 	if d.ix.docs.Closed() {
+		d.mu.Unlock()
 		return nil, fmt.Errorf("minhash: Add(%q): %w", doc.ID, detector.ErrClosed)
 	}
-	return d.index(idx, sig, size, digest), nil
+	ix = d.ix
+	ms, issued := d.commit(sc, searched, since, idx, sig, size, digest, xkey)
+	d.mu.Unlock()
+	if issued {
+		d.apply(ix)
+	}
+	return ms, nil
 }
 
 // settled waits until the document id is not pending and returns its
@@ -305,7 +341,7 @@ func (d *Detector) AddSignature(id string, sig []uint32, size int) ([]detector.M
 }
 
 // index places the just-registered document idx in its group and returns
-// its matches. Caller holds mu.
+// its matches. Caller holds mu exclusively.
 func (d *Detector) index(idx uint32, sig []uint32, size int, digest uint64) []detector.Match {
 	ix := d.ix
 	d.version++
@@ -315,18 +351,25 @@ func (d *Detector) index(idx uint32, sig []uint32, size int, digest uint64) []de
 		return []detector.Match{} // no words: matches nothing
 	}
 	g := d.place(ix, idx, sig, size, digest)
-	if d.online && ix.gs.Size(g) > 1 {
-		// A copy's terms and phrases are almost always its group's: share
-		// the group's array rather than keep one per copy.
-		other := ix.gs.Member(g, ix.groups[g].first, 0)
-		if other == idx {
-			other = ix.gs.Member(g, ix.groups[g].first, 1)
-		}
-		if a, b := ix.counted[idx], ix.counted[other]; a.terms == b.terms && slices.Equal(a.keys, b.keys) {
-			ix.counted[idx].keys = b.keys
-		}
-	}
+	d.shareCounted(ix, g, idx)
 	return d.matchGroup(g, idx)
+}
+
+// shareCounted lets the document idx, just placed in the group g, share
+// the array of terms and phrases of another member of g (Weighted mode
+// with online statistics) when they are equal, as they almost always are
+// for a copy, rather than keep its own.
+func (d *Detector) shareCounted(ix *index, g, idx uint32) {
+	if !d.online || ix.gs.Size(g) <= 1 {
+		return
+	}
+	other := ix.gs.Member(g, ix.groups[g].first, 0)
+	if other == idx {
+		other = ix.gs.Member(g, ix.groups[g].first, 1)
+	}
+	if a, b := ix.counted[idx], ix.counted[other]; a.terms == b.terms && slices.Equal(a.keys, b.keys) {
+		ix.counted[idx].keys = b.keys
+	}
 }
 
 // probe is a query of the index: a signature (nil: none) of a set of size
@@ -411,110 +454,15 @@ func (d *Detector) Copies(id string) ([]string, error) {
 }
 
 // match returns the verified matches of p, the Config.MaxResults
-// strongest. Caller holds mu.
+// strongest. Caller holds mu exclusively.
 func (d *Detector) match(p probe) []detector.Match {
 	ix := d.ix
-	ix.epoch++
-	if ix.epoch == 0 { // wrapped: clear the stamps
-		for i := range ix.groups {
-			ix.groups[i].stamp = 0
-		}
-		ix.epoch = 1
-	}
-	ix.cands = ix.cands[:0]
-	if p.own != noGroup {
-		// The group of the same content is always a candidate, however
-		// far down the chains it is.
-		g := &ix.groups[p.own]
-		g.stamp, g.hits = ix.epoch, uint16(d.minHit)
-		ix.cands = append(ix.cands, p.own)
-	}
-	mark := func(c uint32) {
-		g := &ix.groups[c]
-		if g.stamp != ix.epoch {
-			g.stamp = ix.epoch
-			g.hits = 0
-		}
-		g.hits++
-		if int(g.hits) == d.minHit {
-			ix.cands = append(ix.cands, c)
-		}
-	}
-	switch {
-	case p.sig == nil:
-	case d.cfg.Mode == Containment:
-		d.containmentCandidates(p)
-	default:
-		t := ix.tables[0]
-		ix.keys = AppendBandKeys(ix.keys[:0], p.sig, t.bands, t.rows)
-		t.each(ix.keys, p.own, mark)
-	}
-	var scored []copyheap.Candidate
-	for _, c := range ix.cands {
-		g := &ix.groups[c]
-		var score float64
-		switch {
-		case d.cfg.Mode == Weighted && c == p.own:
-			score = 1 // equal phrase sets, whatever weights they were signed with
-		case p.sig != nil && g.hasSig:
-			score = Similarity(p.sig, ix.sigs.of(c))
-		}
-		sa, sb := float64(p.size), float64(g.size)
-		var shared float64
-		if d.cfg.Mode == Containment {
-			score = ContainmentOf(score, int(sa), int(sb))
-			if evidence.PartOf(score*sa, sb, sa) {
-				continue // c is a part of the query: a part does not contain its whole
-			}
-			shared = score * sa
-		} else {
-			shared = score / (1 + score) * (sa + sb)
-		}
-		if score >= d.cfg.Threshold && (score == 1 || evidence.Enough(shared, min(sa, sb), float64(d.cfg.MinOverlap))) {
-			scored = append(scored, copyheap.Candidate{Group: c, Score: score})
-		}
-	}
-	return ix.gs.Collect(scored, ix.first, p.skip, d.cfg.MaxResults)
-}
-
-// containmentCandidates collects the candidate containers of p into
-// d.ix.cands: for each size partition that can hold a container (upper
-// size u ≥ threshold·|A|), the level chosen by [containmentLevel] is
-// probed and its hits in that partition kept.
-func (d *Detector) containmentCandidates(p probe) {
-	ix := d.ix
-	qp := partition(p.size)
-	var want [len(containmentLevels)]bool
-	var levelFor [maxPartitions]int8
-	for part := range int8(maxPartitions) {
-		levelFor[part] = -1
-		upper := math.Exp2(float64(part)+1) - 1
-		if upper < d.cfg.Threshold*float64(min(p.size, math.MaxInt32)) {
-			continue // too small to hold |A∩C| ≥ t·|A|
-		}
-		key := [2]int8{qp, part}
-		l, ok := d.levelOf[key]
-		if !ok {
-			l = containmentLevel(d.cfg, math.Exp2(float64(qp)), upper)
-			d.levelOf[key] = l
-		}
-		levelFor[part] = l
-		want[l] = true
-	}
-	for l, t := range ix.tables {
-		if !want[l] {
-			continue
-		}
-		ix.keys = AppendBandKeys(ix.keys[:0], p.sig, t.bands, t.rows)
-		t.each(ix.keys, p.own, func(c uint32) {
-			g := &ix.groups[c]
-			if levelFor[g.part] != int8(l) || g.stamp == ix.epoch {
-				return
-			}
-			g.stamp = ix.epoch
-			ix.cands = append(ix.cands, c)
-		})
-	}
+	d.drain(ix)
+	sc := &ix.scr
+	sc.keys = d.appendKeys(sc.keys[:0], p.sig)
+	d.candidates(ix, sc, p)
+	ix.cands = sc.cands
+	return ix.gs.Collect(sc.scored, ix.first, p.skip, d.cfg.MaxResults)
 }
 
 // containmentLevel picks the level whose banding minimises the weighted
@@ -561,6 +509,7 @@ func (d *Detector) Remove(id string) error {
 	if err != nil {
 		return err
 	}
+	d.drain(ix)
 	d.version++
 	if g := ix.refs[idx]; g != noGroup {
 		var sig []uint32
@@ -572,6 +521,9 @@ func (d *Detector) Remove(id string) error {
 			digest = ix.digests[g]
 		}
 		ix.leave(idx, d.exactKey(sig, int(ix.groups[g].size), digest))
+	}
+	if linearised != nil {
+		linearised("remove", id)
 	}
 	if d.online && int(idx) < len(ix.counted) {
 		c := ix.counted[idx]
@@ -599,7 +551,7 @@ func (d *Detector) Close() error {
 
 // Len returns the number of live documents, 0 after Close.
 func (d *Detector) Len() int {
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	d.mu.RLock()
+	defer d.mu.RUnlock()
 	return d.ix.docs.Len()
 }

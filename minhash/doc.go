@@ -88,7 +88,7 @@
 // near-copies sharing band keys therefore costs each query a bounded
 // number of candidates. Remove is O(b) for the last member of a group,
 // O(log c) for a member of a group of c copies.
-// Memory per group of exact copies is 4·K bytes for the signature, 20
+// Memory per group of exact copies is 4·K bytes for the signature, 16
 // bytes of bookkeeping, an entry of the exact-copy map and, per band, 16
 // bytes plus a table slot (12 bytes, at least a quarter full) for each
 // distinct band key; each document adds its ID, 4 bytes, and in a group
@@ -178,15 +178,27 @@
 // # Concurrency
 //
 // A [Detector] and a [Stats] are safe for concurrent use by multiple
-// goroutines. A Detector checks a document before any work, analyses and
-// signs it outside its lock and holds the lock only to register and index
-// it, so Adds from several goroutines sign in parallel; their results are
-// those of the same Adds one after another. Query signs outside the lock
+// goroutines. A Detector checks a document before any work and analyses
+// and signs it outside its locks. Add then searches the index under a
+// shared (read) lock, so that the searches of several Adds run at once,
+// and holds the exclusive lock only to commit: register the ID, bring its
+// search up to date with the groups created, removed or re-signed since
+// it began (each judged directly against the document; a search that
+// fell far behind, or read a band chain to its cap, is made again), join
+// or create the document's group and collect the answer. A new group is
+// linked into the band tables after the exclusive lock is released,
+// shard by shard (eight bands each, under each shard's own lock, in the
+// order the insertions were issued). Every Add's answer, and the
+// Detector's state after it, are those of the same calls one after
+// another in the order the Adds committed (in Weighted mode with online
+// statistics, the order they counted their documents into the
+// statistics, in which they also commit). Query signs outside the lock
 // too (in Weighted mode with online statistics it reads the statistics
 // under the lock, samples outside it, and samples under it after two
-// attempts that concurrent Adds made void). WriteTo encodes under the
-// lock and writes after releasing it; ReadFrom decodes and builds the new
-// index before it takes the lock to install it. A [Sketcher] is not safe for
+// attempts that concurrent Adds made void). Containers, Copies and Remove
+// hold the exclusive lock. WriteTo encodes under the lock and writes
+// after releasing it; ReadFrom decodes and builds the new index before it
+// takes the lock to install it. A [Sketcher] is not safe for
 // concurrent use: use one per goroutine. [DartMinHash], [ICWS],
 // [Similarity], [ContainmentOf], [Params] and [AppendBandKeys] are pure
 // functions.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
@@ -34,9 +35,21 @@ type index struct {
 	tables  []*table
 	seq     uint32 // sequence number of the next group
 
-	epoch uint32   // query scratch: stamps of the current query
-	cands []uint32 // query scratch
-	keys  []uint64 // query scratch
+	// Table insertions issued by Adds and applied shard by shard (see
+	// search.go): ops counts those issued, and insertion n inserts the
+	// group pend[n%maxPending]. Written under the Detector's exclusive
+	// lock; read by shards under their own locks.
+	ops  atomic.Uint64
+	pend [maxPending]uint32
+
+	// The change log: the groups created, freed or re-signed, the last
+	// changeLogSize of them, changes counting all.
+	changes uint64
+	changed [changeLogSize]uint32
+
+	scr   search   // lookup scratch of the exclusive lock's holder
+	cands []uint32 // the candidates of its last lookup
+	keys  []uint64 // its band keys scratch
 }
 
 // group is one distinct content with its live documents. A group of one,
@@ -45,10 +58,8 @@ type index struct {
 // large the group.
 type group struct {
 	size   int32  // distinct shingles (phrases); 0 = free
-	stamp  uint32 // query epoch of the last band hit
 	seq    uint32 // the order the group entered the LSH chains
 	first  uint32 // the member of a group of one
-	hits   uint16 // band hits in that query
 	part   int8   // size partition (Containment)
 	hasSig bool
 }
@@ -120,7 +131,11 @@ func (d *Detector) same(ix *index, g uint32, sig []uint32, size int, digest uint
 
 // find returns the live group of content (sig, size, digest).
 func (d *Detector) find(ix *index, sig []uint32, size int, digest uint64) (uint32, bool) {
-	key := d.exactKey(sig, size, digest)
+	return d.findKeyed(ix, d.exactKey(sig, size, digest), sig, size, digest)
+}
+
+// findKeyed is find given the content's exactKey.
+func (d *Detector) findKeyed(ix *index, key uint64, sig []uint32, size int, digest uint64) (uint32, bool) {
 	h, ok := ix.exact.get(key)
 	if !ok {
 		return 0, false
@@ -139,15 +154,27 @@ func (d *Detector) find(ix *index, sig []uint32, size int, digest uint64) (uint3
 // place registers the document idx, of content (sig, size, digest) with
 // size ≥ 1, in its group, creating and indexing the group when the
 // content is new, and returns the group. An exact copy of a live document
-// costs one heap insertion: no table grows.
+// costs one heap insertion: no table grows. Caller holds the Detector's
+// exclusive lock; the tables are complete when place returns.
 func (d *Detector) place(ix *index, idx uint32, sig []uint32, size int, digest uint64) uint32 {
+	d.drain(ix)
+	ix.keys = d.appendKeys(ix.keys[:0], sig)
+	g, _ := d.placeKeyed(ix, idx, sig, size, digest, d.exactKey(sig, size, digest), ix.keys, false)
+	return g
+}
+
+// placeKeyed is place given the content's exactKey and band keys (from
+// appendKeys). With deferred it only issues a new group's insertion into
+// the tables, which the shards apply later, and reports whether it did.
+func (d *Detector) placeKeyed(ix *index, idx uint32, sig []uint32, size int, digest, key uint64, keys []uint64, deferred bool) (uint32, bool) {
 	ix.ensureRef(idx)
-	if g, ok := d.find(ix, sig, size, digest); ok {
+	if g, ok := d.findKeyed(ix, key, sig, size, digest); ok {
 		ix.join(g, idx)
 		if d.cfg.Mode == Weighted {
-			ix.resign(g, sig)
+			d.drain(ix)
+			ix.resign(g, sig, keys)
 		}
-		return g
+		return g, false
 	}
 	var g uint32
 	if n := len(ix.free); n > 0 {
@@ -165,31 +192,72 @@ func (d *Detector) place(ix *index, idx uint32, sig []uint32, size int, digest u
 	ix.groups[g] = group{size: int32(min(size, math.MaxInt32)), seq: ix.seq, first: idx, part: partition(size), hasSig: len(sig) > 0}
 	ix.seq++
 	ix.refs[idx] = g
+	ix.logChange(g)
 	if d.cfg.Mode == Weighted {
 		ix.digests[g] = digest
 	}
-	key := d.exactKey(sig, size, digest)
 	if _, taken := ix.exact.get(key); taken {
 		ix.clash[key] = append(ix.clash[key], g)
 	} else {
 		ix.exact.set(key, int32(g))
 	}
-	if len(sig) > 0 {
-		ix.sigs.ensure(g)
-		copy(ix.sigs.of(g), sig)
-		for _, t := range ix.tables {
-			ix.keys = AppendBandKeys(ix.keys[:0], sig, t.bands, t.rows)
-			t.insert(g, ix.keys)
-		}
+	if len(sig) == 0 {
+		return g, false
 	}
-	return g
+	ix.sigs.ensure(g)
+	copy(ix.sigs.of(g), sig)
+	if !deferred {
+		ix.insert(g, keys)
+		return g, false
+	}
+	off := 0
+	for _, t := range ix.tables {
+		t.prepare(g, keys[off:off+t.bands])
+		off += t.bands
+	}
+	n := ix.ops.Load()
+	if n-ix.applied() >= maxPending {
+		d.drain(ix) // frees the slot of insertion n−maxPending
+	}
+	ix.pend[n%maxPending] = g
+	ix.ops.Store(n + 1)
+	return g, true
 }
 
-// resign gives the live group g the signature sig (none if empty) of its
-// newest copy, in Weighted mode, whose weights drift with the statistics:
-// the group leaves the band tables and enters them again as their newest
-// group, O(bands); nothing grows.
-func (ix *index) resign(g uint32, sig []uint32) {
+// applied returns the insertions every shard has applied.
+func (ix *index) applied() uint64 {
+	n := ix.ops.Load()
+	for _, t := range ix.tables {
+		for i := range t.shards {
+			n = min(n, t.shards[i].applied.Load())
+		}
+	}
+	return n
+}
+
+// insert links the group g into every table at once, under keys (from
+// appendKeys). Caller holds the Detector's exclusive lock and no
+// insertion is pending.
+func (ix *index) insert(g uint32, keys []uint64) {
+	off := 0
+	for _, t := range ix.tables {
+		t.insert(g, keys[off:off+t.bands])
+		off += t.bands
+	}
+}
+
+// logChange records that the group g was created, freed or re-signed.
+func (ix *index) logChange(g uint32) {
+	ix.changed[ix.changes%changeLogSize] = g
+	ix.changes++
+}
+
+// resign gives the live group g the signature sig (none if empty), with
+// band keys keys, of its newest copy, in Weighted mode, whose weights
+// drift with the statistics: the group leaves the band tables and enters
+// them again as their newest group, O(bands); nothing grows. Caller holds
+// the Detector's exclusive lock and no insertion is pending.
+func (ix *index) resign(g uint32, sig []uint32, keys []uint64) {
 	gr := &ix.groups[g]
 	if gr.hasSig {
 		for _, t := range ix.tables {
@@ -201,13 +269,11 @@ func (ix *index) resign(g uint32, sig []uint32) {
 	}
 	gr.seq, gr.hasSig = ix.seq, len(sig) > 0
 	ix.seq++
+	ix.logChange(g)
 	if len(sig) > 0 {
 		ix.sigs.ensure(g)
 		copy(ix.sigs.of(g), sig)
-		for _, t := range ix.tables {
-			ix.keys = AppendBandKeys(ix.keys[:0], sig, t.bands, t.rows)
-			t.insert(g, ix.keys)
-		}
+		ix.insert(g, keys)
 	}
 }
 
@@ -242,7 +308,8 @@ func (ix *index) join(g, idx uint32) {
 
 // leave takes the live document idx out of its group. A group that keeps
 // members stays indexed as it was; the last member takes it out of the
-// tables and maps. key is the group's exactKey.
+// tables and maps. key is the group's exactKey. Caller holds the
+// Detector's exclusive lock and no insertion is pending.
 func (ix *index) leave(idx uint32, key uint64) {
 	g := ix.refs[idx]
 	ix.refs[idx] = noGroup
@@ -260,6 +327,7 @@ func (ix *index) leave(idx uint32, key uint64) {
 			t.remove(g)
 		}
 	}
+	ix.logChange(g)
 	if h, _ := ix.exact.get(key); h == int32(g) {
 		if c := ix.clash[key]; len(c) > 0 {
 			ix.exact.set(key, int32(c[len(c)-1]))

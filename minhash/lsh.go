@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
@@ -166,11 +167,31 @@ const maxProbe = 1024
 // doc's chain in that band and prev.of(doc)[band] the previous (newer)
 // one (−1 ends them), so that removal unlinks in O(1); keys.of(doc)[band]
 // is doc's key there. Chains are in the order the groups were created.
+//
+// The bands are split into shards of shardBands bands, each with its own
+// lock: a search (under the Detector's read lock) reads a shard, and an
+// Add links its group into it after its commit, under the shard's lock
+// only, so one Add's insertion runs beside another's search or commit.
+// The strided arrays grow only under the Detector's exclusive lock
+// (prepare); shards write only their own bands' entries.
 type table struct {
 	bands, rows int
 	heads       []bandMap
 	next, prev  strided[int32]
 	keys        strided[uint64]
+	shards      []shard
+}
+
+// shardBands is the number of bands of one shard of a table.
+const shardBands = 8
+
+// shard is a range of bands of a table with its own lock and the number
+// of the index's issued insertions it has applied (index.pend).
+type shard struct {
+	mu      sync.Mutex
+	lo, hi  int
+	applied atomic.Uint64 // written under mu
+	_       [32]byte      // a shard to a 64-byte cache line: one goroutine's lock does not bounce another's
 }
 
 func newTable(bands, rows int) *table {
@@ -179,19 +200,29 @@ func newTable(bands, rows int) *table {
 	for i := range t.heads {
 		t.heads[i] = newBandMap()
 	}
+	t.shards = make([]shard, (bands+shardBands-1)/shardBands)
+	for i := range t.shards {
+		t.shards[i].lo, t.shards[i].hi = i*shardBands, min((i+1)*shardBands, bands)
+	}
 	return t
 }
 
-// insert indexes doc under its band keys, at the head of each chain.
-func (t *table) insert(doc uint32, keys []uint64) {
+// prepare makes doc addressable and records its band keys, for an
+// insertion the shards apply later (link). Caller holds the Detector's
+// exclusive lock.
+func (t *table) prepare(doc uint32, keys []uint64) {
 	t.next.ensure(doc)
 	t.prev.ensure(doc)
 	t.keys.ensure(doc)
+	copy(t.keys.of(doc), keys)
+}
+
+// link puts doc, prepared, at the head of its chains in bands [lo, hi).
+func (t *table) link(doc uint32, lo, hi int) {
 	next, prev, own := t.next.of(doc), t.prev.of(doc), t.keys.of(doc)
-	copy(own, keys)
-	for b, key := range keys {
+	for b := lo; b < hi; b++ {
 		prev[b] = -1
-		h := t.heads[b].set(key, int32(doc))
+		h := t.heads[b].set(own[b], int32(doc))
 		next[b] = h
 		if h >= 0 {
 			t.prev.of(uint32(h))[b] = int32(doc)
@@ -199,7 +230,26 @@ func (t *table) insert(doc uint32, keys []uint64) {
 	}
 }
 
+// catchUp applies to the shard s the insertions of ix issued and not yet
+// applied there, in the order they were issued. Caller holds s.mu.
+func (t *table) catchUp(ix *index, s *shard) {
+	n := s.applied.Load()
+	for end := ix.ops.Load(); n < end; n++ {
+		t.link(ix.pend[n%maxPending], s.lo, s.hi)
+		s.applied.Store(n + 1)
+	}
+}
+
+// insert indexes doc under its band keys, at the head of each chain, at
+// once. Caller holds the Detector's exclusive lock and no insertion is
+// pending.
+func (t *table) insert(doc uint32, keys []uint64) {
+	t.prepare(doc, keys)
+	t.link(doc, 0, t.bands)
+}
+
 // remove unlinks doc, which must be indexed, from every chain. O(bands).
+// Caller holds the Detector's exclusive lock and no insertion is pending.
 func (t *table) remove(doc uint32) {
 	next, prev, own := t.next.of(doc), t.prev.of(doc), t.keys.of(doc)
 	for b := range t.bands {
@@ -221,18 +271,29 @@ func (t *table) remove(doc uint32) {
 
 // each calls fn for the newest maxProbe groups other than skip sharing
 // band key keys[b] in band b, for every band; skip is passed over without
-// counting.
-func (t *table) each(keys []uint64, skip uint32, fn func(doc uint32)) {
-	for b, key := range keys {
-		h, ok := t.heads[b].get(key)
-		if !ok {
-			continue
-		}
-		for p, n := h, 0; p >= 0 && n < maxProbe; p = t.next.of(uint32(p))[b] {
-			if uint32(p) != skip {
-				fn(uint32(p))
-				n++
+// counting. Each shard is first caught up with the insertions of ix and
+// read under its lock. It returns the most groups fn was called for in
+// one band. Caller holds the Detector's lock, shared or exclusive.
+func (t *table) each(ix *index, keys []uint64, skip uint32, fn func(doc uint32)) (seen int) {
+	for i := range t.shards {
+		s := &t.shards[i]
+		s.mu.Lock()
+		t.catchUp(ix, s)
+		for b := s.lo; b < s.hi; b++ {
+			h, ok := t.heads[b].get(keys[b])
+			if !ok {
+				continue
 			}
+			n := 0
+			for p := h; p >= 0 && n < maxProbe; p = t.next.of(uint32(p))[b] {
+				if uint32(p) != skip {
+					fn(uint32(p))
+					n++
+				}
+			}
+			seen = max(seen, n)
 		}
+		s.mu.Unlock()
 	}
+	return seen
 }
