@@ -60,8 +60,9 @@ func DartMinHash(dst []uint32, keys []uint64, weights []float64, k int, seed uin
 // dartScratch holds the buffers of one dart-throwing signature; a
 // Sketcher keeps one.
 type dartScratch struct {
-	elems []dartElem
-	best  []dartSlot
+	elems  []dartElem
+	best   []dartSlot
+	packed []uint64 // PackedDarts: the slots
 }
 
 // dartElem is a present element: its key, the dyadic column top that
