@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -14,7 +15,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/detector/detectortest"
 	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
+	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
 // TestPackedDartUnbiased checks the packed-dart collision rate against the
@@ -164,37 +167,11 @@ func reutersWeighted(b *testing.B) (keys [][]uint64, lws [][]float64) {
 	return keys, lws
 }
 
-// BenchmarkSamplerOnly is the weighted sampling alone of the Reuters
-// documents' phrases at their default weights, per sampler.
-func BenchmarkSamplerOnly(b *testing.B) {
-	keys, lws := reutersWeighted(b)
-	var ds dartScratch
-	dst := make([]uint32, 0, DefaultNumHashes)
-	for _, s := range []struct {
-		name string
-		fn   func(dst []uint32, keys []uint64, lw []float64) []uint32
-	}{
-		{"Darts", func(dst []uint32, keys []uint64, lw []float64) []uint32 {
-			return ds.sample(dst, keys, lw, DefaultNumHashes, 1)
-		}},
-		{"PackedDarts", func(dst []uint32, keys []uint64, lw []float64) []uint32 {
-			return ds.samplePacked(dst, keys, lw, DefaultNumHashes, 1)
-		}},
-	} {
-		b.Run(s.name, func(b *testing.B) {
-			for b.Loop() {
-				for i := range keys {
-					dst = s.fn(dst[:0], keys[i], lws[i])
-				}
-			}
-			b.ReportMetric(float64(len(keys))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
-		})
-	}
-}
-
-// BenchmarkSamplerCPU is BenchmarkSamplerOnly timed by the thread's CPU
-// time (getrusage), which a loaded machine disturbs less than wall time:
-// ns-cpu/doc per sampler, alternating the samplers.
+// BenchmarkSamplerCPU is the weighted sampling alone of the Reuters
+// documents' phrases at their default weights (statistics of all of
+// them), per sampler, timed by the thread's CPU time (getrusage), which a
+// loaded machine disturbs less than wall time: ns/doc per sampler and the
+// dart sampler's time over the packed one's.
 func BenchmarkSamplerCPU(b *testing.B) {
 	keys, lws := reutersWeighted(b)
 	var ds dartScratch
@@ -224,4 +201,104 @@ func BenchmarkSamplerCPU(b *testing.B) {
 	b.ReportMetric(float64(tDart)/n, "darts-ns/doc")
 	b.ReportMetric(float64(tPack)/n, "packed-ns/doc")
 	b.ReportMetric(float64(tDart)/float64(tPack), "speedup")
+}
+
+// TestPackedConformance runs the detector conformance suite on Weighted
+// mode with the PackedDarts sampler, online and with fixed statistics.
+func TestPackedConformance(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the suite's 5 MB input is slow under -race; TestPackedConcurrent covers the locking")
+	}
+	cfg := WeightedConfig()
+	cfg.Sampler = PackedDarts
+	stats, err := NewStats(cfg)
+	require.NoError(t, err)
+	for _, doc := range synth.Docs(100, synth.Config{Seed: 4}) {
+		stats.AddDocument(doc.Text)
+	}
+	for _, st := range []*Stats{nil, stats} {
+		t.Run(fmt.Sprint("stats=", st != nil), func(t *testing.T) {
+			detectortest.Run(t, func() detector.Detector {
+				d, err := NewWithStats(cfg, st)
+				require.NoError(t, err)
+				return d
+			}, detectortest.Options{Symmetric: true})
+		})
+	}
+}
+
+// TestPackedConcurrent signs documents with the PackedDarts sampler from
+// several goroutines, each with its own Sketcher, against fixed
+// statistics: every signature equals the one a single goroutine makes.
+func TestPackedConcurrent(t *testing.T) {
+	docs := synth.Docs(120, synth.Config{Seed: 6})
+	cfg := Config{Mode: Weighted, Sampler: PackedDarts}
+	st, err := NewStats(cfg)
+	require.NoError(t, err)
+	for _, d := range docs {
+		st.AddDocument(d.Text)
+	}
+	sk, err := NewSketcher(cfg)
+	require.NoError(t, err)
+	want := make([][]uint32, len(docs))
+	for i, d := range docs {
+		want[i], _ = sk.AppendWeightedSignature(nil, d.Text, st)
+	}
+	got := make([][]uint32, len(docs))
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			sk, err := NewSketcher(cfg)
+			if !assert.NoError(t, err) {
+				return
+			}
+			for i := w; i < len(docs); i += 4 {
+				got[i], _ = sk.AppendWeightedSignature(nil, docs[i].Text, st)
+			}
+		})
+	}
+	wg.Wait()
+	assert.Equal(t, want, got)
+}
+
+// BenchmarkAddCPU is Add of the Reuters documents into a fresh
+// Weighted-mode Detector at the defaults from one goroutine, per
+// sampler, and the floor over the same texts, each timed by the thread's
+// CPU time (getrusage), which a loaded machine disturbs less than wall
+// time; it reports each sampler's CPU per document as a multiple of the
+// floor's.
+func BenchmarkAddCPU(b *testing.B) {
+	texts, docs, _ := reutersTexts(b)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cpu := func() time.Duration {
+		var ru syscall.Rusage
+		_ = syscall.Getrusage(syscall.RUSAGE_THREAD, &ru)
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	samplers := []Sampler{Darts, PackedDarts}
+	spent := make([]time.Duration, len(samplers))
+	var floor time.Duration
+	for b.Loop() {
+		t0 := cpu()
+		for _, t := range texts {
+			benchfloor.Sink += benchfloor.Floor(t)
+		}
+		floor += cpu() - t0
+		for i, s := range samplers {
+			d, err := New(Config{Mode: Weighted, Sampler: s})
+			require.NoError(b, err)
+			t0 := cpu()
+			for _, doc := range docs {
+				if _, err := d.Add(doc); err != nil {
+					b.Fatal(err)
+				}
+			}
+			spent[i] += cpu() - t0
+		}
+	}
+	n := float64(len(docs) * b.N)
+	b.ReportMetric(float64(floor)/n, "floor-ns/doc")
+	b.ReportMetric(float64(spent[0])/float64(floor), "darts-x-floor")
+	b.ReportMetric(float64(spent[1])/float64(floor), "packed-x-floor")
 }
