@@ -55,17 +55,17 @@
 // the (phrase, t) of least a. PackedDarts is DartMinHash in another
 // layout ([PackedDartMinHash]): cells of four expected points, a first
 // round of K(ln K + 2) points, and each slot's least point kept as one
-// integer (rank above value) so that no point costs a branch; its
-// sampling takes about 1/1.7 of the dart sampler's CPU time and Add about
-// 1/1.37 on Reuters stories. For all three, Pr[samples agree] equals the
+// integer (rank above value) so that no point costs a branch; on Reuters
+// stories its sampling takes about 1/1.7 of the dart sampler's CPU time,
+// and Add 1/1.35. For all three, Pr[samples agree] equals the
 // weighted Jaccard and the K samples are independent, so the estimate has
 // the variance J(1−J)/K (TestDartMatchesICWS compares the three on the
 // same weighted sets; TestICWSUnbiased, TestDartUnbiased,
 // TestPackedDartUnbiased). Signatures of different samplers never
-// compare. Darts stays the default: on Gold Set dev, over six seeds,
-// PackedDarts' pair F1 averaged 0.903 against Darts' 0.906, a difference
-// within the seeds' spread but not one in its favour (measured figures:
-// docs/minhash.md in the repository).
+// compare. Darts stays the default, chosen on Gold Set dev pair F1:
+// over twelve seeds PackedDarts averaged 0.9026 and Darts 0.9039, a
+// difference within the seeds' spread but not in PackedDarts' favour
+// (measured figures: docs/minhash.md in the repository).
 //
 // A phrase that occurs in more than RarePercent of the documents weighs 0
 // (Alonso et al. 2013 §4.3, §4.5), except in a document most of whose
@@ -173,7 +173,7 @@
 //     supershingles make a candidate (Fetterly et al. 2003).
 //   - Sampler: [Darts] (DartMinHash), as accurate as ICWS and about 20
 //     times faster; [IoffeICWS] is the sampler of Alonso et al. 2013 §4.3;
-//     [PackedDarts], as accurate and 1.37 times faster again per Add, is
+//     [PackedDarts], as accurate and 1.35 times faster again per Add, is
 //     not the default (Gold Set F1 above).
 //
 // # Defaults

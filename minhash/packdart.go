@@ -14,7 +14,8 @@ import (
 // present, dst is returned unchanged.
 //
 // It follows Christiani (DartMinHash: Fast Sketching for Weighted Sets,
-// 2020, §3): each element owns the darts of a rate-1 Poisson process on
+// 2020: the collision argument of §1, eq. (1), and the DartMinHash
+// algorithm, which throws only the darts below a rank bound θ): each element owns the darts of a rate-1 Poisson process on
 // (weight, rank) under its weight, each dart falls into a uniform slot,
 // and slot i keeps the owned dart of least rank, so that sample i of two
 // sets agrees with probability their weighted Jaccard Σ min / Σ max and the
@@ -40,8 +41,9 @@ import (
 //     sampler's cost was its mispredicted per-dart comparisons).
 //
 // Ties between ranks equal to 22 bits are broken by the value, the same
-// in every document, and the truncations shift the collision probability
-// by below 10⁻⁶ per sample (TestPackedDartMatchesICWS measures bias and
+// in every document, and the truncations (20 bits of place, 22 of
+// relative rank, columns holding fewer than 2⁻²⁰ darts below θ left out)
+// shift the collision probability by about 10⁻⁶ per sample or less (TestDartMatchesICWS measures bias and
 // MSE beside ICWS and DartMinHash on the same weighted sets).
 //
 // Like DartMinHash it is O(n·log(range) + k log k) for n elements. It
