@@ -150,10 +150,11 @@ func packPoissonCount(u uint64) int {
 }
 
 // prepare fills ds.elems with the present elements of log-weight lw
-// (−Inf or NaN = absent) and returns ln θ for a budget of k(ln k +
-// dartExtra) darts below θ, the largest column top, and whether any
-// element is present.
-func (ds *dartScratch) prepare(keys []uint64, lw []float64, k int) (lnTheta float64, maxTop int, ok bool) {
+// (−Inf or NaN = absent; |ln w| capped at maxLnWeight) and returns ln θ
+// for a budget of k(ln k + extra) darts below θ, the largest column top
+// (2^top < x ≤ 2^(top+1)), and whether any element is present. ln Σx is
+// taken shifted by the largest weight, so that no weight overflows.
+func (ds *dartScratch) prepare(keys []uint64, lw []float64, k int, extra float64) (lnTheta float64, maxTop int, ok bool) {
 	ds.elems = ds.elems[:0]
 	maxLW := math.Inf(-1)
 	for i, key := range keys {
@@ -176,7 +177,7 @@ func (ds *dartScratch) prepare(keys []uint64, lw []float64, k int) (lnTheta floa
 		maxTop = max(maxTop, e.top)
 	}
 	lnTotal := maxLW + math.Log(sum)
-	budget := float64(k) * (math.Log(float64(k)) + packExtra)
+	budget := float64(k) * (math.Log(float64(k)) + extra)
 	return math.Log(budget) - lnTotal, maxTop, true
 }
 
@@ -184,7 +185,7 @@ func (ds *dartScratch) prepare(keys []uint64, lw []float64, k int) (lnTheta floa
 // log-weight lw (−Inf or NaN = absent): the rounds of [dartScratch.sample]
 // with slots that are packed integers (see [PackedDartMinHash]).
 func (ds *dartScratch) samplePacked(dst []uint32, keys []uint64, lw []float64, k int, seed uint64) []uint32 {
-	lnTheta, maxTop, ok := ds.prepare(keys, lw, k)
+	lnTheta, maxTop, ok := ds.prepare(keys, lw, k, packExtra)
 	if !ok {
 		return dst
 	}
