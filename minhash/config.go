@@ -54,6 +54,12 @@ const (
 	// (ICDM 2010), the sampler of Alonso et al. 2013 §4.3: three hashes and
 	// three logarithms per element and sample.
 	IoffeICWS
+	// PackedDarts (2) is DartMinHash in another layout (see
+	// [PackedDartMinHash]): cells of two expected darts, each dart one
+	// hash, and slot minima kept as packed integers, with no branch per
+	// dart. Same collision probability and variance as ICWS and Darts;
+	// its signatures compare with neither.
+	PackedDarts
 )
 
 // Weighting is a final-weight function of Alonso et al. 2013 Table 4,
@@ -216,8 +222,8 @@ type Config struct {
 	// needs; zero means DefaultSupershingleMatches.
 	SupershingleMatches int
 	// Sampler is the weighted sampler of Weighted mode: Darts (0,
-	// default) or IoffeICWS (1). Signatures compare only under equal
-	// Sampler.
+	// default), IoffeICWS (1) or PackedDarts (2). Signatures compare only
+	// under equal Sampler.
 	Sampler Sampler
 	// Weighting is the Table 4 function of Weighted mode; zero is
 	// WeightDFPow (df⁴ with the default Power).
@@ -372,7 +378,7 @@ func (cfg Config) validate() error {
 		return bad("unknown Mode %d", cfg.Mode)
 	case cfg.Scheme < OnePermutation || cfg.Scheme > KHash:
 		return bad("unknown Scheme %d", cfg.Scheme)
-	case cfg.Sampler < Darts || cfg.Sampler > IoffeICWS:
+	case cfg.Sampler < Darts || cfg.Sampler > PackedDarts:
 		return bad("unknown Sampler %d", cfg.Sampler)
 	case cfg.Weighting < WeightDFPow || cfg.Weighting > WeightIDF:
 		return bad("unknown Weighting %d", cfg.Weighting)

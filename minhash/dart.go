@@ -60,8 +60,9 @@ func DartMinHash(dst []uint32, keys []uint64, weights []float64, k int, seed uin
 // dartScratch holds the buffers of one dart-throwing signature; a
 // Sketcher keeps one.
 type dartScratch struct {
-	elems []dartElem
-	best  []dartSlot
+	elems  []dartElem
+	best   []dartSlot
+	packed []uint64 // PackedDarts: the slots
 }
 
 // dartElem is a present element: its key, the dyadic column top that
@@ -125,33 +126,10 @@ const (
 // that k(ln k + 1) darts fall below it in expectation; if a slot gets
 // none, θ doubles and the darts up to the new θ are thrown.
 func (ds *dartScratch) sample(dst []uint32, keys []uint64, lw []float64, k int, seed uint64) []uint32 {
-	ds.elems = ds.elems[:0]
-	maxLW := math.Inf(-1)
-	for i, key := range keys {
-		w := lw[i]
-		if math.IsNaN(w) || math.IsInf(w, 0) {
-			continue
-		}
-		w = min(max(w, -maxLnWeight), maxLnWeight)
-		maxLW = max(maxLW, w)
-		// 2^top < x ≤ 2^(top+1): top = ⌈log2 x⌉ − 1.
-		top := int(math.Ceil(w/math.Ln2)) - 1
-		ds.elems = append(ds.elems, dartElem{key: key, top: top, lw: w, frac: -1})
-	}
-	if len(ds.elems) == 0 {
+	lnTheta, maxTop, ok := ds.prepare(keys, lw, k, dartExtra)
+	if !ok {
 		return dst
 	}
-	// ln Σx, shifted by the largest weight so that no weight overflows,
-	// and the largest column, to which every a = θ·2^c is scaled.
-	var sum float64
-	maxTop := math.MinInt
-	for _, e := range ds.elems {
-		sum += math.Exp(e.lw - maxLW)
-		maxTop = max(maxTop, e.top)
-	}
-	lnTotal := maxLW + math.Log(sum)
-	budget := float64(k) * (math.Log(float64(k)) + dartExtra)
-	lnTheta := math.Log(budget) - lnTotal
 	if cap(ds.best) < k {
 		ds.best = make([]dartSlot, k)
 	}

@@ -44,12 +44,13 @@ func exactWeightedJaccard(wa, wb []float64) float64 {
 }
 
 // TestDartMatchesICWS compares the weighted-Jaccard estimates of dart
-// throwing (Christiani 2020) and ICWS (Ioffe 2010) on the same weighted
-// sets over many seeds, against the exact weighted Jaccard J. Per case
-// each must be unbiased (mean error within 4 standard errors of 0). Over
-// all cases, each squared error divided by J(1−J)/K, the variance of K
-// independent samples that both samplers promise, must average 1 within 4
-// standard errors, and the darts' average must not exceed ICWS's beyond
+// throwing (Christiani 2020) in both layouts, DartMinHash and
+// PackedDartMinHash, and ICWS (Ioffe 2010) on the same weighted sets over
+// many seeds, against the exact weighted Jaccard J. Per case each must be
+// unbiased (mean error within 4 standard errors of 0). Over all cases,
+// each squared error divided by J(1−J)/K, the variance of K independent
+// samples that all three promise, must average 1 within 4 standard
+// errors, and neither dart layout's average may exceed ICWS's beyond
 // sampling noise.
 func TestDartMatchesICWS(t *testing.T) {
 	cases := []struct {
@@ -68,40 +69,45 @@ func TestDartMatchesICWS(t *testing.T) {
 	if raceEnabled || testing.Short() {
 		seeds, pairs = 6, 5 // the race detector slows ICWS tenfold
 	}
-	var dNorm, iNorm []float64
+	var dNorm, pNorm, iNorm []float64
 	for _, tc := range cases {
 		t.Run(fmt.Sprintf("n=%d,decades=%g,keep=%g", tc.n, tc.decades, tc.keep), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(tc.n), uint64(tc.decades*10+tc.keep*100)))
-			var dErr, iErr, dSq, iSq, theory []float64
+			var dErr, pErr, iErr, dSq, pSq, iSq, theory []float64
 			for range pairs {
 				keys, wa, wb := weightedPair(r, tc.n, tc.decades, tc.keep)
 				j := exactWeightedJaccard(wa, wb)
 				for seed := range uint64(seeds) {
 					ed := Similarity(DartMinHash(nil, keys, wa, k, seed), DartMinHash(nil, keys, wb, k, seed))
+					ep := Similarity(PackedDartMinHash(nil, keys, wa, k, seed), PackedDartMinHash(nil, keys, wb, k, seed))
 					ei := Similarity(ICWS(nil, keys, wa, k, seed), ICWS(nil, keys, wb, k, seed))
-					dErr, iErr = append(dErr, ed-j), append(iErr, ei-j)
-					dSq, iSq = append(dSq, (ed-j)*(ed-j)), append(iSq, (ei-j)*(ei-j))
+					dErr, pErr, iErr = append(dErr, ed-j), append(pErr, ep-j), append(iErr, ei-j)
+					dSq, pSq, iSq = append(dSq, (ed-j)*(ed-j)), append(pSq, (ep-j)*(ep-j)), append(iSq, (ei-j)*(ei-j))
 					v := j * (1 - j) / k
 					theory = append(theory, v)
 					if v > 0 {
 						dNorm, iNorm = append(dNorm, (ed-j)*(ed-j)/v), append(iNorm, (ei-j)*(ei-j)/v)
+						pNorm = append(pNorm, (ep-j)*(ep-j)/v)
 					}
 				}
 			}
 			se := math.Sqrt(mean(theory) / float64(len(dErr)))
-			t.Logf("darts bias %+.5f MSE %.6f; ICWS bias %+.5f MSE %.6f; J(1−J)/K %.6f; SE of a bias %.5f",
-				mean(dErr), mean(dSq), mean(iErr), mean(iSq), mean(theory), se)
+			t.Logf("darts bias %+.5f MSE %.6f; packed bias %+.5f MSE %.6f; ICWS bias %+.5f MSE %.6f; J(1−J)/K %.6f; SE of a bias %.5f",
+				mean(dErr), mean(dSq), mean(pErr), mean(pSq), mean(iErr), mean(iSq), mean(theory), se)
 			assert.InDelta(t, 0, mean(dErr), 4*se+1e-9, "darts biased")
+			assert.InDelta(t, 0, mean(pErr), 4*se+1e-9, "packed darts biased")
 			assert.InDelta(t, 0, mean(iErr), 4*se+1e-9, "ICWS biased")
 		})
 	}
 	// A squared error over its variance has a variance of about 2 (it is
 	// near a χ² of one degree of freedom).
 	se := math.Sqrt(2 / float64(len(dNorm)))
-	t.Logf("MSE / (J(1−J)/K) over %d estimates: darts %.3f, ICWS %.3f (SE %.3f each)", len(dNorm), mean(dNorm), mean(iNorm), se)
+	t.Logf("MSE / (J(1−J)/K) over %d estimates: darts %.3f, packed %.3f, ICWS %.3f (SE %.3f each)", len(dNorm), mean(dNorm), mean(pNorm), mean(iNorm), se)
 	assert.InDelta(t, 1, mean(dNorm), 4*se, "darts MSE vs J(1−J)/K")
+	assert.InDelta(t, 1, mean(pNorm), 4*se, "packed darts MSE vs J(1−J)/K")
 	assert.InDelta(t, 1, mean(iNorm), 4*se, "ICWS MSE vs J(1−J)/K")
 	assert.LessOrEqual(t, mean(dNorm), mean(iNorm)+4*math.Sqrt2*se, "darts MSE above ICWS's")
+	assert.LessOrEqual(t, mean(pNorm), mean(iNorm)+4*math.Sqrt2*se, "packed darts MSE above ICWS's")
 }
 
 func mean(xs []float64) float64 {

@@ -366,8 +366,11 @@ func (s *Sketcher) sampleWeighted(dst []uint32) []uint32 {
 	if len(s.keys) == 0 {
 		return dst
 	}
-	if s.cfg.Sampler == Darts {
+	switch s.cfg.Sampler {
+	case Darts:
 		return s.darts.sample(dst, s.keys, s.lw, s.cfg.NumHashes, s.seedMix)
+	case PackedDarts:
+		return s.darts.samplePacked(dst, s.keys, s.lw, s.cfg.NumHashes, s.seedMix)
 	}
 	return icws(dst, s.keys, s.cfg.NumHashes, s.seedMix, func(e int) (float64, bool) {
 		return s.lw[e], !math.IsInf(s.lw[e], -1) && !math.IsNaN(s.lw[e])
