@@ -3,12 +3,12 @@ package codet
 import (
 	"fmt"
 	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/refidf"
+	"github.com/seed-9ef9c1df/neardup/internal/spin"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -61,7 +61,7 @@ type Stats struct {
 // lock, Containers and Matched a shared one. The result of concurrent Adds
 // is the result of sequential Adds in the order they took the lock.
 type Detector struct {
-	mu   sync.RWMutex
+	mu   spin.RWMutex
 	s    settings
 	docs *docset.Set
 	pool workers

@@ -8,6 +8,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 	"github.com/seed-9ef9c1df/neardup/internal/scratch"
+	"github.com/seed-9ef9c1df/neardup/internal/spin"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -151,7 +152,7 @@ func (d *Detector) IDF() *textproc.IDF {
 // are repeated under it: of several Adds of one new ID at once, exactly one
 // succeeds and the others return detector.ErrDuplicateID.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	liveidf.RLock(&d.mu)
+	spin.RLock(&d.mu)
 	docs := d.ix.docs
 	err := docs.Check(doc)
 	d.mu.RUnlock()
@@ -181,7 +182,7 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	packed := ""
 	if len(s.terms) > 0 {
 		var ok bool
-		liveidf.RLock(&d.mu)
+		spin.RLock(&d.mu)
 		packed, ok = d.ix.packedOf(content)
 		d.mu.RUnlock()
 		if !ok {
@@ -214,7 +215,7 @@ func (d *Detector) withExact(keys []Key, content Digest, hasContent bool) []Key 
 // are repeated (closed, duplicate ID), and of several Adds of one new ID
 // exactly one gets here first.
 func (d *Detector) insert(doc detector.Doc, keys []Key, content Digest, packed string, h int32) ([]detector.Match, error) {
-	liveidf.Lock(&d.mu)
+	spin.Lock(&d.mu)
 	defer d.mu.Unlock()
 	d.turns.Settle(doc.ID)
 	ix := d.ix

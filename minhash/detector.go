@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/spin"
 )
 
 // containmentLevels are the rows per band of the LSH tables of Containment
@@ -45,7 +46,7 @@ type Detector struct {
 	// mu guards ix: Adds search it under the read lock and commit to it
 	// under the exclusive lock (search.go); the band tables' shards have
 	// locks of their own besides.
-	mu      sync.RWMutex
+	mu      spin.RWMutex
 	ix      *index
 	stats   *Stats
 	online  bool

@@ -8,6 +8,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/spin"
 )
 
 // Similarity returns the MinHash estimate of the Jaccard similarity of
@@ -188,7 +189,7 @@ const shardBands = 8
 // shard is a range of bands of a table with its own lock and the number
 // of the index's issued insertions it has applied (index.pend).
 type shard struct {
-	mu      sync.Mutex
+	mu      spin.Mutex
 	lo, hi  int
 	applied atomic.Uint64 // written under mu
 	_       [32]byte      // a shard to a 64-byte cache line: one goroutine's lock does not bounce another's

@@ -4,7 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"sync"
+
+	"github.com/seed-9ef9c1df/neardup/internal/spin"
 )
 
 // Stats holds the document frequencies Alonso et al. 2013 weigh phrases by:
@@ -17,7 +18,7 @@ import (
 //
 // A Stats is safe for concurrent use by multiple goroutines.
 type Stats struct {
-	mu     sync.RWMutex
+	mu     spin.RWMutex
 	sk     *Sketcher
 	n      int64
 	termDF dfTable

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/spin"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -97,7 +98,7 @@ type Detector struct {
 	scratch sync.Pool // *signed
 
 	// mu guards ix: searches take it shared, changes exclusive.
-	mu sync.RWMutex
+	mu spin.RWMutex
 	ix *index
 
 	// Test hooks, nil but in tests: turn is called under the exclusive

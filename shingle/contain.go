@@ -3,9 +3,9 @@ package shingle
 import (
 	"math"
 	"slices"
-	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
+	"github.com/seed-9ef9c1df/neardup/internal/spin"
 )
 
 // containIndex is the index of full fingerprinting and DSC: each live
@@ -62,7 +62,7 @@ const nShards = 64
 
 // shard is one lock-guarded part of the feature postings.
 type shard struct {
-	mu sync.Mutex
+	mu spin.Mutex
 	p  postings
 	_  [40]byte // keep two shards' mutexes off one cache line
 }

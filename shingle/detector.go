@@ -10,6 +10,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	plist "github.com/seed-9ef9c1df/neardup/internal/postings"
+	"github.com/seed-9ef9c1df/neardup/internal/spin"
 )
 
 // Detector is a full-fingerprinting, DSC or SpotSigs detector, as its
@@ -30,7 +31,7 @@ type Detector struct {
 	// mu guards ix: held exclusively to change it, shared by searches
 	// (the answer of Add, Containers, Query), each with scratch from sq
 	// (SpotSigs) or cq (FullFingerprint, DSC). ReadFrom swaps ix whole.
-	mu sync.RWMutex
+	mu spin.RWMutex
 	sq sync.Pool // *spotQuery
 	cq sync.Pool // *containQuery
 	ix *index

@@ -8,6 +8,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 	"github.com/seed-9ef9c1df/neardup/internal/scratch"
+	"github.com/seed-9ef9c1df/neardup/internal/spin"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -164,7 +165,7 @@ func (d *Detector) Fingerprint(id string) (uint64, bool, error) {
 // are repeated under it: of several Adds of one new ID at once, exactly one
 // succeeds and the others return detector.ErrDuplicateID.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	liveidf.RLock(&d.mu)
+	spin.RLock(&d.mu)
 	docs := d.st.docs
 	err := docs.Check(doc)
 	d.mu.RUnlock()
@@ -215,7 +216,7 @@ func (d *Detector) packedFor(dig hashx.Digest, hasDig bool, terms []string) stri
 	if !hasDig {
 		return ""
 	}
-	liveidf.RLock(&d.mu)
+	spin.RLock(&d.mu)
 	defer d.mu.RUnlock()
 	if l := d.st.exact[dig]; len(l) > 0 && d.st.own {
 		return d.st.packed[l[0]]
@@ -227,7 +228,7 @@ func (d *Detector) packedFor(dig hashx.Digest, hasDig bool, terms []string) stri
 // are repeated (closed, duplicate ID), and of several Adds of one new ID
 // exactly one gets here first.
 func (d *Detector) insert(doc detector.Doc, fp uint64, ok bool, dig hashx.Digest, hasDig bool, h int32, packed string) ([]detector.Match, error) {
-	liveidf.Lock(&d.mu)
+	spin.Lock(&d.mu)
 	defer d.mu.Unlock()
 	d.turns.Settle(doc.ID)
 	st := d.st

@@ -3,11 +3,11 @@ package tweezer
 import (
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/spin"
 )
 
 // Detector is a Tweezer near-duplicate detector (symmetric). In [Exact]
@@ -27,7 +27,7 @@ import (
 type Detector struct {
 	signer *Signer
 
-	mu sync.RWMutex
+	mu spin.RWMutex
 	ix *index
 }
 

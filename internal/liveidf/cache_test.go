@@ -13,6 +13,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/spin"
 )
 
 // vocab gives terms IDs as a caller's interned vocabulary does.
@@ -163,7 +164,7 @@ func TestTurnsConcurrentMatchSequential(t *testing.T) {
 					id := mine[k]
 					mine = slices.Delete(mine, k, k+1)
 					err := tr.Remove(func() (int32, error) {
-						Lock(&mu)
+						spin.Lock(&mu)
 						defer mu.Unlock()
 						order = append(order, &op{id: id})
 						idx, err := docs.Remove(id)
@@ -193,7 +194,7 @@ func TestTurnsConcurrentMatchSequential(t *testing.T) {
 				}
 				o.n = tk.N
 				_, err = tr.Insert(tk, func(h int32) ([]detector.Match, error) {
-					Lock(&mu)
+					spin.Lock(&mu)
 					defer mu.Unlock()
 					tr.Settle(o.id)
 					idx, err := docs.Add(detector.Doc{ID: o.id})

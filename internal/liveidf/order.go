@@ -4,60 +4,16 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/seed-9ef9c1df/neardup/internal/spin"
 )
-
-// spinYields bounds how many times a waiter yields the processor, checking
-// again after each yield, before it blocks. The sections a detector's Adds
-// wait for (an insert, a turn) last a few microseconds, while a goroutine
-// that blocks is woken through the operating system, which on an idle
-// virtual core costs tens of microseconds: for documents that take tens of
-// microseconds each, blocking at every brush would cost more than the
-// section. A yield returns at once when nothing else of the process is
-// runnable, so the spin lasts some microseconds, and gives way to other
-// goroutines when there are.
-const spinYields = 64
-
-// Lock locks mu for writing, trying without blocking for a few yields first
-// (see spinYields). The lock is the same as mu.Lock's: only the waiting
-// differs.
-func Lock(mu *sync.RWMutex) {
-	for range spinYields {
-		if mu.TryLock() {
-			return
-		}
-		runtime.Gosched()
-	}
-	mu.Lock()
-}
-
-// RLock locks mu for reading as [Lock] locks it for writing.
-func RLock(mu *sync.RWMutex) {
-	for range spinYields {
-		if mu.TryRLock() {
-			return
-		}
-		runtime.Gosched()
-	}
-	mu.RLock()
-}
-
-// lockMutex locks mu as [Lock] locks a RWMutex.
-func lockMutex(mu *sync.Mutex) {
-	for range spinYields {
-		if mu.TryLock() {
-			return
-		}
-		runtime.Gosched()
-	}
-	mu.Lock()
-}
 
 // Order lets the holders of a lock finish part of their work after they
 // release it, still one at a time and in the order they held it: each takes
 // a ticket while holding the lock, and later waits for its ticket before the
 // ordered part and calls Done after it. A detector uses it to insert
 // documents in the order their turns counted them, while the next turn
-// proceeds. A waiter yields a few times (see spinYields) before it blocks.
+// proceeds. A waiter yields a few times (spin.Yields) before it blocks.
 // The zero Order is ready to use.
 type Order struct {
 	next atomic.Uint64 // the next ticket; taken under the caller's lock
@@ -74,7 +30,7 @@ func (o *Order) Ticket() uint64 { return o.next.Add(1) - 1 }
 
 // Wait blocks until every earlier ticket is Done.
 func (o *Order) Wait(t uint64) {
-	for range spinYields {
+	for range spin.Yields {
 		if o.done.Load() == t {
 			return
 		}

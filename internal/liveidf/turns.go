@@ -6,6 +6,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/spin"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -80,9 +81,9 @@ func (t *Turns) IDFOr(idf *textproc.IDF) *textproc.IDF {
 // not hold are looked up before the turn ([Table.Resolve]).
 func (t *Turns) Enter(doc detector.Doc, docs *docset.Set, ts Terms, packed string, df []int64) (Ticket, []int64, error) {
 	t.table.Resolve(ts) // before the turn: the turn touches no map
-	lockMutex(&t.turn)
+	spin.LockMutex(&t.turn)
 	defer t.turn.Unlock()
-	Lock(t.mu)
+	spin.Lock(t.mu)
 	err := docs.Check(doc)
 	if _, dup := t.pending[doc.ID]; dup && err == nil {
 		err = fmt.Errorf("%s: Add(%q): %w", t.pkg, doc.ID, detector.ErrDuplicateID)
