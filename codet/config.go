@@ -44,7 +44,9 @@ const (
 	// MaxResults cap, added later); Clough-Stevenson cut
 	// 0.89, light 0.74, heavy 0.58, non 0.00; containment set recall 1.000, reverse 0.000 in
 	// both orders. No value of the sweep meets the Clough-Stevenson cut and
-	// light targets with non ≤ 0.05.
+	// light targets with non ≤ 0.05: cut cannot exceed 17/19 there (two
+	// cut answers copy text their task's source lacks), and the light
+	// answers missed are lost to ETL and MinScore (docs/codet.md).
 	DefaultETL = 0.15
 	// DefaultMinScore is the default Config.MinScore.
 	DefaultMinScore = 80.0
