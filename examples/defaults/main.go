@@ -27,6 +27,7 @@
 //	go run ./examples/defaults                       # every detector
 //	go run ./examples/defaults -detector minhash,ffp # some
 //	go run ./examples/evaluate -data goldset-dev.jsonl -detector minhash -set Threshold=0.3
+//	go run ./examples/defaults -detector codet -try "ETL=0.13 MinScore=62" # the default and this setting only
 //
 // The data is read from ../shared/data (or NEARDUP_DATA).
 package main
@@ -93,6 +94,7 @@ type options struct {
 	maxCluster int
 	content    bool
 	reuters    int
+	try        []string // settings tried instead of the grid (beside the default)
 }
 
 func main() {
@@ -101,6 +103,10 @@ func main() {
 	flag.IntVar(&o.maxCluster, "maxcluster", 20, "most stories (distinct headlines) a Reuters cluster may hold")
 	flag.BoolVar(&o.content, "content", false, "also try every setting with the whole text read (Content=1)")
 	flag.IntVar(&o.reuters, "reuters", 0, "use only the first N Reuters documents in date order (0: all)")
+	flag.Func("try", `try this setting ("Key=Val Key=Val", as -set of examples/evaluate) instead of the grid, beside the default (repeatable)`, func(v string) error {
+		o.try = append(o.try, strings.TrimSpace(v))
+		return nil
+	})
 	flag.Parse()
 	if err := run(os.Stdout, o); err != nil {
 		fmt.Fprintln(os.Stderr, "defaults:", err)
@@ -141,16 +147,28 @@ func run(w io.Writer, o options) error {
 		if err != nil {
 			return err
 		}
-		settings := append([]string{""}, grids[e.Name]...)
-		if o.content {
-			for _, s := range settings {
-				settings = append(settings, strings.TrimSpace("Content=1 "+s))
-			}
-		}
+		settings := settingsFor(e.Name, o)
 		results := measure(e, settings, inputs)
 		report(w, e, results, titles, o.maxCluster)
 	}
 	return nil
+}
+
+// settingsFor returns the settings tried for the detector name: the
+// package default first, then its grid or the -try settings, each also
+// with the whole text read under -content.
+func settingsFor(name string, o options) []string {
+	tried := grids[name]
+	if len(o.try) > 0 {
+		tried = o.try
+	}
+	settings := append([]string{""}, tried...)
+	if o.content {
+		for _, s := range settings {
+			settings = append(settings, strings.TrimSpace("Content=1 "+s))
+		}
+	}
+	return settings
 }
 
 func load(o options) ([]input, error) {
@@ -335,8 +353,12 @@ func report(w io.Writer, e registry.Entry, results []result, titles map[string]s
 		if setting == "" {
 			setting = "(package default)"
 		}
-		fmt.Fprintf(w, "%-34s %.3f/%.3f/%.3f   %.2f/%.2f/%.2f/%.2f     %-28s %s (%s)\n", setting,
-			r.gold.Precision(), r.gold.Recall(), r.gold.F1(), r.cs["cut"], r.cs["light"], r.cs["heavy"], r.cs["non"],
+		figures := fmt.Sprintf("%.3f/%.3f/%.3f   %.2f/%.2f/%.2f/%.2f  ",
+			r.gold.Precision(), r.gold.Recall(), r.gold.F1(), r.cs["cut"], r.cs["light"], r.cs["heavy"], r.cs["non"])
+		if r.err != nil { // a setting that did not run has no figures
+			figures = fmt.Sprintf("%-41s", "-")
+		}
+		fmt.Fprintf(w, "%-34s %s   %-28s %s (%s)\n", setting, figures,
 			strings.Join(sizes, ","), verdict, r.elapsed.Round(time.Millisecond))
 	}
 	if chosen < 0 {

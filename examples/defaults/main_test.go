@@ -62,3 +62,11 @@ func TestFeasibleRejects(t *testing.T) {
 	assert.True(t, better(b, a), "within 0.005 of F1, more cut and light answers win")
 	assert.False(t, better(a, b))
 }
+
+// TestSettingsFor checks which settings a run tries: the default first,
+// then the grid, or only the -try settings when some are given.
+func TestSettingsFor(t *testing.T) {
+	assert.Equal(t, append([]string{""}, grids["imatch"]...), settingsFor("imatch", options{}))
+	assert.Equal(t, []string{"", "ETL=0.13 MinScore=62"}, settingsFor("codet", options{try: []string{"ETL=0.13 MinScore=62"}}))
+	assert.Equal(t, []string{"", "K=6", "Content=1", "Content=1 K=6"}, settingsFor("simhash", options{try: []string{"K=6"}, content: true}))
+}
