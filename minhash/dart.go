@@ -44,17 +44,22 @@ func DartMinHash(dst []uint32, keys []uint64, weights []float64, k int, seed uin
 	if k < 1 {
 		return dst
 	}
-	lw := make([]float64, len(keys))
-	for i := range keys {
-		w := weights[i]
+	var ds dartScratch
+	return ds.sample(dst, keys, logWeights(weights), k, seed)
+}
+
+// logWeights returns the logarithm of each weight, and −Inf for a weight
+// that is not a positive finite number (an absent element).
+func logWeights(weights []float64) []float64 {
+	lw := make([]float64, len(weights))
+	for i, w := range weights {
 		if !(w > 0) || math.IsInf(w, 0) {
 			lw[i] = math.Inf(-1)
 		} else {
 			lw[i] = math.Log(w)
 		}
 	}
-	var ds dartScratch
-	return ds.sample(dst, keys, lw, k, seed)
+	return lw
 }
 
 // dartScratch holds the buffers of one dart-throwing signature; a

@@ -52,17 +52,8 @@ func PackedDartMinHash(dst []uint32, keys []uint64, weights []float64, k int, se
 	if k < 1 {
 		return dst
 	}
-	lw := make([]float64, len(keys))
-	for i := range keys {
-		w := weights[i]
-		if !(w > 0) || math.IsInf(w, 0) {
-			lw[i] = math.Inf(-1)
-		} else {
-			lw[i] = math.Log(w)
-		}
-	}
 	var ds dartScratch
-	return ds.samplePacked(dst, keys, lw, k, seed)
+	return ds.samplePacked(dst, keys, logWeights(weights), k, seed)
 }
 
 // Constants of the packed dart sampler.
