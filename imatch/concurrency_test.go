@@ -1,8 +1,6 @@
 package imatch
 
 import (
-	"math/rand/v2"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -122,45 +120,13 @@ func TestLiveIDF(t *testing.T) {
 }
 
 // TestConcurrentAddRemoveTable adds and removes documents from 4
-// goroutines at once (an Add's terms are looked up in the table before its
-// turn, while Removes take terms out of it) and requires the online table
-// to count the live documents exactly: the table of a Detector that added
-// only them, one by one.
+// goroutines at once and requires the online table to count the live
+// documents exactly (reliabilitytest.ConcurrentAddRemoveIDF).
 func TestConcurrentAddRemoveTable(t *testing.T) {
 	n := 400
 	if raceEnabled {
 		n = 160
 	}
-	docs := synth.Docs(n, synth.Config{Seed: 8})
-	d, err := New(Config{})
-	require.NoError(t, err)
-	live := make([]bool, n) // by document; each goroutine owns the documents i ≡ g mod 4
-	var wg sync.WaitGroup
-	for g := range 4 {
-		wg.Go(func() {
-			r := rand.New(rand.NewPCG(uint64(g), 3))
-			for range 3 * n / 4 {
-				i := g + 4*r.IntN(n/4)
-				if live[i] {
-					assert.NoError(t, d.Remove(docs[i].ID))
-				} else {
-					_, err := d.Add(docs[i])
-					assert.NoError(t, err)
-				}
-				live[i] = !live[i]
-			}
-		})
-	}
-	wg.Wait()
-	seq, err := New(Config{})
-	require.NoError(t, err)
-	for i, doc := range docs {
-		if live[i] {
-			_, err := seq.Add(doc)
-			require.NoError(t, err)
-		}
-	}
-	require.Equal(t, seq.Len(), d.Len())
-	require.Equal(t, seq.IDF().N(), d.IDF().N())
-	require.Equal(t, seq.IDF().Fingerprint(), d.IDF().Fingerprint(), "the table counts the live documents")
+	reliabilitytest.ConcurrentAddRemoveIDF(t, n, func() (*Detector, error) { return New(Config{}) },
+		func(d *Detector) *textproc.IDF { return d.IDF() })
 }

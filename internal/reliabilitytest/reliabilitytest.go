@@ -2,7 +2,8 @@
 // reports that detectors with the same guarantees share: a Config sweep,
 // concurrent Adds of one ID, Adds that analyse outside the lock, a
 // concurrent stream equal to its sequential replay, memory given back
-// after hostile documents, and the opt-in soak and stall reports. Each
+// after hostile documents, an online table under concurrent Adds and
+// Removes, and the opt-in soak and stall reports. Each
 // detector package calls them from its own tests, with its constructor,
 // so that a check is written once and every detector keeps its test of
 // the same name. It uses plain testing (no testify), as
@@ -11,6 +12,7 @@ package reliabilitytest
 
 import (
 	"errors"
+	"math/rand/v2"
 	"reflect"
 	"strconv"
 	"strings"
@@ -357,5 +359,58 @@ func LiveIDF(t *testing.T, d Detector, idf func() *textproc.IDF) {
 	wantDF("after a Remove", 2, 1)
 	if got := idf().DF("gamma"); got != 0 {
 		t.Errorf("DF(gamma) %d after its document was removed: the removed document's own term leaves the table", got)
+	}
+}
+
+// ConcurrentAddRemoveIDF adds and removes n synthetic documents from 4
+// goroutines at once (an Add looks its terms up in the online table
+// before its turn while Removes take terms out of it) and requires the
+// table to count the live documents exactly: N, Len and the table's
+// fingerprint those of a Detector that added only them, one by one.
+func ConcurrentAddRemoveIDF[D Detector](t *testing.T, n int, build func() (D, error), idf func(D) *textproc.IDF) {
+	t.Helper()
+	docs := synth.Docs(n, synth.Config{Seed: 8})
+	d, err := build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := make([]bool, n) // by document; goroutine g owns the documents i ≡ g mod 4
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(g), 3))
+			for range 3 * n / 4 {
+				i := g + 4*r.IntN(n/4)
+				if live[i] {
+					if err := d.Remove(docs[i].ID); err != nil {
+						t.Errorf("Remove(%s): %v", docs[i].ID, err)
+					}
+				} else if _, err := d.Add(docs[i]); err != nil {
+					t.Errorf("Add(%s): %v", docs[i].ID, err)
+				}
+				live[i] = !live[i]
+			}
+		})
+	}
+	wg.Wait()
+	seq, err := build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, doc := range docs {
+		if live[i] {
+			if _, err := seq.Add(doc); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if seq.Len() != d.Len() {
+		t.Errorf("Len %d, want %d", d.Len(), seq.Len())
+	}
+	if got, want := idf(d).N(), idf(seq).N(); got != want {
+		t.Errorf("table N %d, want %d", got, want)
+	}
+	if idf(d).Fingerprint() != idf(seq).Fingerprint() {
+		t.Error("the table does not count the live documents: its fingerprint differs from the sequential table's")
 	}
 }
