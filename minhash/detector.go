@@ -3,6 +3,7 @@ package minhash
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -58,8 +59,9 @@ type Detector struct {
 	// (statparts.go), and indexes it when done reaches the former (turn,
 	// under mu): documents are counted and indexed in the order they
 	// registered, as sequential Adds would be.
-	issued, done uint64
-	turn         sync.Cond
+	issued uint64
+	done   atomic.Uint64 // written under mu, read anywhere
+	turn   sync.Cond
 
 	// Containment: the level probed by a query of partition q for sets of
 	// partition p, at q·maxPartitions+p, plus one (0: not computed yet).
@@ -274,11 +276,19 @@ func (d *Detector) addOnline(sk *Sketcher, sc *search, doc detector.Doc) ([]dete
 		afterSearch(doc.ID)
 	}
 
+	// Wait for the turn yielding first, as the locks do (package spin):
+	// a goroutine parked on turn costs tens of µs of idle core to wake.
+	for range spin.Yields {
+		if d.done.Load() == ticket {
+			break
+		}
+		runtime.Gosched()
+	}
 	d.mu.Lock()
-	for d.done != ticket {
+	for d.done.Load() != ticket {
 		d.turn.Wait()
 	}
-	d.done++
+	d.done.Add(1)
 	d.turn.Broadcast()
 	if d.ix.docs.Closed() {
 		d.mu.Unlock()

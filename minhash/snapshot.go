@@ -123,7 +123,7 @@ func (d *Detector) WriteTo(w io.Writer) (int64, error) {
 func (d *Detector) encode() (groups, empty []byte, n int, err error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	for d.done != d.issued && !d.ix.docs.Closed() {
+	for d.done.Load() != d.issued && !d.ix.docs.Closed() {
 		d.turn.Wait()
 	}
 	ix := d.ix
@@ -246,7 +246,7 @@ func (d *Detector) emptyLocked() error {
 	if err := d.ix.docs.Loadable(); err != nil {
 		return err
 	}
-	if d.done != d.issued {
+	if d.done.Load() != d.issued {
 		return fmt.Errorf("minhash: ReadFrom into a detector with an Add under way: %w", detector.ErrSnapshot)
 	}
 	return nil
