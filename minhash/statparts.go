@@ -3,8 +3,9 @@ package minhash
 // The online statistics of a Weighted-mode Detector are counted in ticket
 // order: a document's weights must see exactly the counts after the
 // documents before it, as sequential Adds would. Counting used to be one
-// exclusive section per document, 17% of a Reuters Add's CPU, which bound
-// Adds from 2 goroutines to 1.4× one. The document frequencies are now
+// exclusive section per document, 16% of a Reuters Add's CPU, and Adds
+// from 2 goroutines ran 1.2-1.4× as fast as from one (docs/minhash.md in
+// the repository has the figures). The document frequencies are now
 // split by key hash into statParts parts, each with its own turn, and a
 // tail stage (N and the histogram of phrase dfs) after them: the document
 // of ticket t counts its keys of part p once ticket t−1 has left part p,
