@@ -3,6 +3,7 @@ package minhash
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -53,13 +54,14 @@ type Detector struct {
 	version uint64 // counts the changes of the index, for Query
 
 	// Weighted mode with online statistics: each Add draws a ticket
-	// (issued) when it registers its ID, counts its document into the
-	// statistics when counting reaches its ticket (countTurn, under
-	// stats.mu), and indexes it when done does (turn, under mu):
-	// documents are counted and indexed in the order they registered, as
-	// sequential Adds would be.
-	issued, counting, done uint64
-	turn, countTurn        sync.Cond
+	// (issued) and one of the statistics when it registers its ID, counts
+	// its document into the statistics in the turns of the latter
+	// (statparts.go), and indexes it when done reaches the former (turn,
+	// under mu): documents are counted and indexed in the order they
+	// registered, as sequential Adds would be.
+	issued uint64
+	done   atomic.Uint64 // written under mu, read anywhere
+	turn   sync.Cond
 
 	// Containment: the level probed by a query of partition q for sets of
 	// partition p, at q·maxPartitions+p, plus one (0: not computed yet).
@@ -112,7 +114,6 @@ func NewWithStats(cfg Config, stats *Stats) (*Detector, error) {
 	d.turn.L = &d.mu
 	if cfg.Mode == Weighted && stats == nil {
 		d.stats, d.online = newStats(cfg), true
-		d.countTurn.L = &d.stats.mu
 	}
 	switch {
 	case cfg.Mode == Containment:
@@ -254,20 +255,15 @@ func (d *Detector) addOnline(sk *Sketcher, sc *search, doc detector.Doc) ([]dete
 		ix.counted = append(ix.counted, countedKeys{})
 	}
 	ix.counted[idx] = countedKeys{keys: keys, terms: len(sk.dterms)}
-	ticket := d.issued
+	ticket, counting := d.issued, d.stats.ticket()
 	d.issued++
 	d.mu.Unlock()
 
-	// Counting, O(n), holds only the statistics' lock, in ticket order:
-	// Containers, Remove of other documents and Close do not wait for it.
-	d.stats.mu.Lock()
-	for d.counting != ticket {
-		d.countTurn.Wait()
-	}
-	sk.countLocked(d.stats)
-	d.counting++
-	d.countTurn.Broadcast()
-	d.stats.mu.Unlock()
+	// Counting, O(n), takes only the statistics' turns, in ticket order,
+	// part by part, so that the next document counts in one part while
+	// this one counts in the next: Containers, Remove of other documents
+	// and Close do not wait for it.
+	sk.count(d.stats, counting)
 
 	sk.weighCounted()
 	sig := sk.sampleWeighted(sk.out[:0])
@@ -280,11 +276,19 @@ func (d *Detector) addOnline(sk *Sketcher, sc *search, doc detector.Doc) ([]dete
 		afterSearch(doc.ID)
 	}
 
+	// Wait for the turn yielding first, as the locks do (package spin):
+	// a goroutine parked on turn costs tens of µs of idle core to wake.
+	for range spin.Yields {
+		if d.done.Load() == ticket {
+			break
+		}
+		runtime.Gosched()
+	}
 	d.mu.Lock()
-	for d.done != ticket {
+	for d.done.Load() != ticket {
 		d.turn.Wait()
 	}
-	d.done++
+	d.done.Add(1)
 	d.turn.Broadcast()
 	if d.ix.docs.Closed() {
 		d.mu.Unlock()
@@ -528,9 +532,7 @@ func (d *Detector) Remove(id string) error {
 	}
 	if d.online && int(idx) < len(ix.counted) {
 		c := ix.counted[idx]
-		d.stats.mu.Lock()
-		d.stats.remove(c.keys[:c.terms], c.keys[c.terms:])
-		d.stats.mu.Unlock()
+		d.stats.exclusive(func() { d.stats.remove(c.keys[:c.terms], c.keys[c.terms:]) })
 		ix.counted[idx] = countedKeys{}
 	}
 	return nil

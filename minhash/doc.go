@@ -205,7 +205,12 @@
 // Detector's state after it, are those of the same calls one after
 // another in the order the Adds committed (in Weighted mode with online
 // statistics, the order they counted their documents into the
-// statistics, in which they also commit). Query signs outside the lock
+// statistics, in which they also commit). That counting runs outside the
+// Detector's lock too: the document frequencies are split by hash into
+// eight parts, each counted into in that order under a turn of its own,
+// so that while one Add counts in a part the next counts in the one
+// before, and each document still sees exactly the counts of the
+// documents before it. Query signs outside the lock
 // too (in Weighted mode with online statistics it reads the statistics
 // under the lock, samples outside it, and samples under it after two
 // attempts that concurrent Adds made void). Containers, Copies and Remove

@@ -78,10 +78,28 @@ func (r *reference) sign(text string) *refDoc {
 	keys := append(slices.Clone(sk.dterms), sk.keys...)
 	slices.Sort(keys[:len(sk.dterms)])
 	slices.Sort(keys[len(sk.dterms):])
-	sk.countLocked(r.stats)
+	countWhole(sk, r.stats)
 	sk.weighCounted()
 	sig := slices.Clone(sk.sampleWeighted(nil))
 	return &refDoc{sig: sig, size: len(sk.keys), digest: setDigest(sk.keys), keys: countedKeys{keys, len(sk.dterms)}}
+}
+
+// countWhole is what count does, the plain way: it counts the document
+// sk.phrases found into stats holding them whole, and reads its counts
+// back. The reference for the counting in parts.
+func countWhole(sk *Sketcher, stats *Stats) {
+	stats.exclusive(func() {
+		stats.addAll(sk.dterms, sk.keys)
+		sk.phrDF = growInt64(sk.phrDF, len(sk.keys))
+		for i, h := range sk.keys {
+			sk.phrDF[i] = stats.phrDF(h)
+		}
+		sk.termDF.reset(len(sk.dterms))
+		for _, h := range sk.dterms {
+			sk.termDF.put(h, stats.termDF(h))
+		}
+		sk.cut, sk.n = stats.rareCut(sk.cfg), stats.n
+	})
 }
 
 // identical reports whether a and b are one content as the Detector reads it.

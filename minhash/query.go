@@ -96,7 +96,7 @@ func (d *Detector) queryOnline(sk *Sketcher, doc detector.Doc) ([]detector.Match
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for attempt := 0; ; attempt++ {
-		for d.done != d.issued && !d.ix.docs.Closed() {
+		for d.done.Load() != d.issued && !d.ix.docs.Closed() {
 			d.turn.Wait()
 		}
 		if err := d.openLocked("Query", doc.ID); err != nil {

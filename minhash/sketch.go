@@ -53,6 +53,10 @@ type Sketcher struct {
 	termDF uset     // Weighted: term → df, when counting
 	phrDF  []int64  // Weighted: df of each of keys
 	cut, n int64    // Weighted: the rare-phrase cut and N of the weights
+
+	partKeys []uint64 // Weighted, counting: distinct terms, then phrases, by part
+	partIdx  []int32  // Weighted, counting: position in keys of each phrase of partKeys
+	partDF   []int64  // Weighted, counting: df of each term of partKeys
 }
 
 // shrinkCap is the capacity (elements) above which a Sketcher drops a
@@ -65,11 +69,13 @@ func (s *Sketcher) shrink() {
 	drop := func(n int) bool { return n > shrinkCap }
 	if drop(cap(s.sh)) || drop(cap(s.first)) || drop(cap(s.terms)) || drop(cap(s.keys)) ||
 		drop(cap(s.kfirst)) || drop(cap(s.dterms)) || drop(cap(s.lw)) || drop(cap(s.phrDF)) ||
-		drop(cap(s.set.tab)) || drop(cap(s.termDF.tab)) || drop(cap(s.darts.elems)) || drop(cap(s.buf)) {
+		drop(cap(s.set.tab)) || drop(cap(s.termDF.tab)) || drop(cap(s.darts.elems)) || drop(cap(s.buf)) ||
+		drop(cap(s.partKeys)) {
 		s.sh, s.first, s.terms, s.keys, s.kfirst, s.dterms = nil, nil, nil, nil, nil, nil
 		s.lw, s.phrDF, s.buf = nil, nil, nil
 		s.set, s.termDF = uset{}, uset{}
 		s.darts.elems = nil
+		s.partKeys, s.partIdx, s.partDF = nil, nil, nil
 	}
 }
 

@@ -70,19 +70,29 @@ func (st *Stats) fingerprint() uint64 {
 	st.mu.RLock()
 	defer st.mu.RUnlock()
 	cfg := st.sk.cfg
-	h := hashx.Combine(hashx.Mix64(uint64(st.n)), uint64(cfg.Shingle))
-	h = hashx.Combine(h, hashx.String64(cfg.Language, uint64(cfg.Content)))
-	table := func(t *dfTable, salt uint64) uint64 {
-		sum := hashx.Mix64(salt ^ uint64(t.zero))
-		for _, s := range t.slots {
-			if s.key != 0 {
-				sum += hashx.Mix64(hashx.Combine(s.key^salt, uint64(s.n)))
+	var h uint64
+	// A sum over the keys of every part: the same whatever the parts.
+	table := func(of func(*statPart) *dfTable, salt uint64) uint64 {
+		var zero int64
+		var sum uint64
+		for p := range st.parts {
+			t := of(&st.parts[p])
+			zero += t.zero
+			for _, s := range t.slots {
+				if s.key != 0 {
+					sum += hashx.Mix64(hashx.Combine(s.key^salt, uint64(s.n)))
+				}
 			}
 		}
-		return sum
+		return hashx.Mix64(salt^uint64(zero)) + sum
 	}
-	h = hashx.Combine(h, table(&st.termDF, 0x7465726d)) // "term"
-	return hashx.Combine(h, table(&st.phrDF, 0x706872)) // "phr"
+	st.exclusive(func() {
+		h = hashx.Combine(hashx.Mix64(uint64(st.n)), uint64(cfg.Shingle))
+		h = hashx.Combine(h, hashx.String64(cfg.Language, uint64(cfg.Content)))
+		h = hashx.Combine(h, table(func(p *statPart) *dfTable { return &p.termDF }, 0x7465726d)) // "term"
+		h = hashx.Combine(h, table(func(p *statPart) *dfTable { return &p.phrDF }, 0x706872))    // "phr"
+	})
+	return h
 }
 
 // WriteTo writes a snapshot of the live documents to w and returns the
@@ -113,7 +123,7 @@ func (d *Detector) WriteTo(w io.Writer) (int64, error) {
 func (d *Detector) encode() (groups, empty []byte, n int, err error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	for d.done != d.issued && !d.ix.docs.Closed() {
+	for d.done.Load() != d.issued && !d.ix.docs.Closed() {
 		d.turn.Wait()
 	}
 	ix := d.ix
@@ -211,10 +221,12 @@ func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
 					return err
 				}
 				if d.online {
-					d.stats.mu.Lock()
-					d.stats.n, d.stats.nphr, d.stats.hist = st.n, st.nphr, st.hist
-					d.stats.termDF, d.stats.phrDF = st.termDF, st.phrDF
-					d.stats.mu.Unlock()
+					d.stats.exclusive(func() {
+						d.stats.n, d.stats.nphr, d.stats.hist = st.n, st.nphr, st.hist
+						for p := range d.stats.parts {
+							d.stats.parts[p].termDF, d.stats.parts[p].phrDF = st.parts[p].termDF, st.parts[p].phrDF
+						}
+					})
 				}
 				d.ix = ix
 				d.version++
@@ -234,7 +246,7 @@ func (d *Detector) emptyLocked() error {
 	if err := d.ix.docs.Loadable(); err != nil {
 		return err
 	}
-	if d.done != d.issued {
+	if d.done.Load() != d.issued {
 		return fmt.Errorf("minhash: ReadFrom into a detector with an Add under way: %w", detector.ErrSnapshot)
 	}
 	return nil
@@ -324,7 +336,7 @@ func (d *Detector) decode(groups, empty []byte) (*index, *Stats, error) {
 			}
 			if d.online {
 				ix.setCounted(idx, keys)
-				st.add(keys.keys[:keys.terms], keys.keys[keys.terms:], nil, nil)
+				st.addAll(keys.keys[:keys.terms], keys.keys[keys.terms:])
 			}
 		}
 	}
@@ -353,7 +365,7 @@ func (d *Detector) decode(groups, empty []byte) (*index, *Stats, error) {
 		ix.refs[idx] = noGroup
 		if d.online {
 			ix.setCounted(idx, countedKeys{keys: []uint64{}})
-			st.add(nil, nil, nil, nil)
+			st.addAll(nil, nil)
 		}
 	}
 	if err := dec.Done(); err != nil {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 	"github.com/seed-9ef9c1df/neardup/internal/spin"
 )
 
@@ -18,13 +19,20 @@ import (
 //
 // A Stats is safe for concurrent use by multiple goroutines.
 type Stats struct {
-	mu     spin.RWMutex
-	sk     *Sketcher
-	n      int64
-	termDF dfTable
-	phrDF  dfTable
-	hist   []int64 // hist[d] = number of phrases with df d
-	nphr   int64
+	// mu orders a caller's AddDocument against the readers of a Stats
+	// given to NewWithStats (weighing reads under the shared lock). The
+	// online statistics of a Detector are counted in ticket order through
+	// the parts instead (statparts.go); whatever reads or changes them
+	// whole holds every part (exclusive).
+	mu    spin.RWMutex
+	sk    *Sketcher
+	parts [statParts]statPart
+
+	// The tail stage, after the parts: N and the histogram of phrase dfs.
+	tail liveidf.Order
+	n    int64
+	hist []int64 // hist[d] = number of phrases with df d
+	nphr int64
 }
 
 // NewStats returns empty statistics for the tokenising and phrase length of
@@ -46,56 +54,50 @@ func (st *Stats) AddDocument(text string) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.sk.phrases(text)
-	st.add(st.sk.dterms, st.sk.keys, nil, nil)
+	st.exclusive(func() { st.addAll(st.sk.dterms, st.sk.keys) })
 	st.sk.shrink()
 }
 
-// add counts one document of the distinct terms and phrases given. When
-// termDF is not nil it receives each term's new df (keyed as terms), and
-// phrDF, when not nil, each phrase's new df in the order of phrases.
-// Caller holds st.mu.
-func (st *Stats) add(terms, phrases []uint64, termDF *uset, phrDF []int64) {
+// addAll counts one document of the distinct terms and phrases given.
+// Caller holds the statistics whole (exclusive, or a Stats no one else
+// sees yet).
+func (st *Stats) addAll(terms, phrases []uint64) {
 	st.n++
-	st.termDF.reserve(len(terms))
-	st.phrDF.reserve(len(phrases))
-	st.termDF.prefetch(terms)
-	st.phrDF.prefetch(phrases)
 	for _, h := range terms {
-		n := st.termDF.inc(h)
-		if termDF != nil {
-			termDF.put(h, n)
-		}
+		st.parts[partOf(h)].termDF.inc(h)
 	}
-	for i, h := range phrases {
-		d := st.phrDF.inc(h) - 1
-		if phrDF != nil {
-			phrDF[i] = d + 1
-		}
-		if d > 0 {
-			st.hist[d]--
-		} else {
-			st.nphr++
-		}
-		for int64(len(st.hist)) <= d+1 {
-			st.hist = append(st.hist, 0)
-		}
-		st.hist[d+1]++
+	for _, h := range phrases {
+		st.tally(st.parts[partOf(h)].phrDF.inc(h))
 	}
 }
 
+// tally moves one phrase from df x−1 to df x in the histogram.
+func (st *Stats) tally(x int64) {
+	if x > 1 {
+		st.hist[x-1]--
+	} else {
+		st.nphr++
+	}
+	for int64(len(st.hist)) <= x {
+		st.hist = append(st.hist, 0)
+	}
+	st.hist[x]++
+}
+
 // remove takes one document of the distinct terms and phrases given out of
-// the counts, the inverse of add. Caller holds st.mu.
+// the counts, the inverse of addAll. Caller holds the statistics whole.
 func (st *Stats) remove(terms, phrases []uint64) {
 	st.n--
 	for _, h := range terms {
-		st.termDF.dec(h)
+		st.parts[partOf(h)].termDF.dec(h)
 	}
 	for _, h := range phrases {
-		d := st.phrDF.get(h)
+		t := &st.parts[partOf(h)].phrDF
+		d := t.get(h)
 		if d == 0 {
 			continue
 		}
-		st.phrDF.dec(h)
+		t.dec(h)
 		st.hist[d]--
 		if d > 1 {
 			st.hist[d-1]++
@@ -113,11 +115,18 @@ func (st *Stats) remove(terms, phrases []uint64) {
 	}
 }
 
+// termDF and phrDF return the document frequency of a term and of a phrase.
+// Caller holds mu (shared) or the statistics whole.
+func (st *Stats) termDF(h uint64) int64 { return st.parts[partOf(h)].termDF.get(h) }
+func (st *Stats) phrDF(h uint64) int64  { return st.parts[partOf(h)].phrDF.get(h) }
+
 // N returns the number of documents counted.
 func (st *Stats) N() int64 {
 	st.mu.RLock()
 	defer st.mu.RUnlock()
-	return st.n
+	var n int64
+	st.exclusive(func() { n = st.n })
+	return n
 }
 
 // rareCut returns the largest phrase df that is still rare.
@@ -287,42 +296,30 @@ func (s *Sketcher) weigh(stats *Stats) {
 	stats.mu.RLock()
 	s.cut, s.n = stats.rareCut(s.cfg), stats.n
 	for i, h := range s.keys {
-		s.phrDF[i] = stats.phrDF.get(h)
-		s.termDF.put(s.kfirst[i], stats.termDF.get(s.kfirst[i]))
+		s.phrDF[i] = stats.phrDF(h)
+		s.termDF.put(s.kfirst[i], stats.termDF(s.kfirst[i]))
 	}
 	stats.mu.RUnlock()
 	s.weighCounted()
 }
 
-// countLocked counts the document s.phrases found into stats and keeps the
-// counts its weights need (the new df of each phrase and term, the cut,
-// N): one probe per phrase and term instead of a count and a lookup. It
-// is the part of weighing that must happen in the order of the stream;
-// weighCounted does the rest outside any lock.
-// Caller holds stats.mu.
-func (s *Sketcher) countLocked(stats *Stats) {
-	s.phrDF = growInt64(s.phrDF, len(s.keys))
-	s.termDF.reset(len(s.dterms))
-	stats.add(s.dterms, s.keys, &s.termDF, s.phrDF)
-	s.cut, s.n = stats.rareCut(s.cfg), stats.n
-}
-
 // countAsIf keeps the counts an Add of the document s.phrases found would
-// weigh it by if it were counted into stats now (as countLocked does),
-// without counting it: stats is left as it was.
+// weigh it by if it were counted into stats now (as count does),
+// without counting it: stats is left as it was. It holds the statistics
+// whole meanwhile, as of the Adds counted before it.
 func (s *Sketcher) countAsIf(stats *Stats) {
 	s.phrDF = growInt64(s.phrDF, len(s.keys))
 	s.termDF.reset(len(s.dterms))
-	stats.mu.RLock()
-	defer stats.mu.RUnlock()
-	for _, h := range s.dterms {
-		s.termDF.put(h, stats.termDF.get(h)+1)
-	}
-	for i, h := range s.keys {
-		s.phrDF[i] = stats.phrDF.get(h) + 1
-	}
-	s.n = stats.n + 1
-	s.cut = stats.rareCutAfter(s.cfg, 1, s.phrDF)
+	stats.exclusive(func() {
+		for _, h := range s.dterms {
+			s.termDF.put(h, stats.termDF(h)+1)
+		}
+		for i, h := range s.keys {
+			s.phrDF[i] = stats.phrDF(h) + 1
+		}
+		s.n = stats.n + 1
+		s.cut = stats.rareCutAfter(s.cfg, 1, s.phrDF)
+	})
 }
 
 // weighCounted fills s.lw from the counts weigh or count kept.
