@@ -90,7 +90,7 @@ type Detector struct {
 	nDocs     int64
 	seen      []uint32 // per term ID: stamp of the last document counting it
 
-	nodes     []node
+	nodes     nodeStore
 	freeNodes []uint32
 	children  map[uint64]uint32
 
@@ -195,7 +195,7 @@ func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
 		idf:       idf,
 		callerIDF: caller,
 		frozen:    idf != nil && idf.Frozen(),
-		nodes:     []node{{}}, // the virtual root
+		nodes:     makeNodeStore(1), // the virtual root
 		children:  make(map[uint64]uint32),
 		bySig:     make(map[[2]uint64]uint32),
 		nearBySig: make(map[[2]uint64]uint32),
@@ -412,10 +412,10 @@ func (d *Detector) Stats() Stats {
 	st.Docs = d.docs.Len()
 	st.Groups = len(d.groups) - len(d.freeGroups)
 	st.Near = len(d.nears) - len(d.freeNears)
-	st.Nodes = len(d.nodes) - 1 - len(d.freeNodes)
+	st.Nodes = d.nodes.len() - 1 - len(d.freeNodes)
 	st.Terms = len(d.terms)
-	for i := 1; i < len(d.nodes); i++ {
-		st.Visitors += len(d.nodes[i].vis)
+	for i := 1; i < d.nodes.len(); i++ {
+		st.Visitors += len(d.nodes.at(uint32(i)).vis)
 	}
 	return st
 }
@@ -429,7 +429,7 @@ func (d *Detector) Close() error {
 		// A fresh set, closed, in place of the one holding every ID.
 		d.docs = docset.New("codet", d.s.MaxTextBytes)
 		d.docs.Close()
-		d.nodes, d.freeNodes, d.children = nil, nil, nil
+		d.nodes, d.freeNodes, d.children = nodeStore{}, nil, nil
 		d.groups, d.freeGroups, d.bySig = nil, nil, nil
 		d.nears, d.freeNears, d.nearBySig, d.docNear = nil, nil, nil, nil
 		d.docGroup, d.docSpans, d.docOrd, d.queue = nil, nil, nil, nil

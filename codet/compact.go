@@ -20,7 +20,7 @@ const compactSlack = 1 << 14
 // with online weights those counted more than once). The caller holds
 // the lock, and no node or term ID is held across the call.
 func (d *Detector) maybeCompact() {
-	live := len(d.nodes) - 1 - len(d.freeNodes)
+	live := d.nodes.len() - 1 - len(d.freeNodes)
 	empty := d.docs.Len() == 0 && (len(d.freeNodes) > 0 || len(d.terms) > d.termsKept)
 	if empty || len(d.freeNodes) > live+compactSlack || len(d.terms) > d.termsAt {
 		d.compact()
@@ -36,18 +36,17 @@ func (d *Detector) maybeCompact() {
 // + near contents' terms).
 func (d *Detector) compact() {
 	// Nodes: the root and every node a live group visits.
-	nodeMap := make([]uint32, len(d.nodes))
-	nodes := make([]node, 0, len(d.nodes)-len(d.freeNodes))
-	for i := range d.nodes {
-		if i == 0 || d.nodes[i].refs > 0 {
-			nodeMap[i] = uint32(len(nodes))
-			nodes = append(nodes, d.nodes[i])
+	nodeMap := make([]uint32, d.nodes.len())
+	var nodes nodeStore
+	for i := range uint32(d.nodes.len()) {
+		if nd := d.nodes.at(i); i == 0 || nd.refs > 0 {
+			nodeMap[i] = nodes.push(*nd)
 		}
 	}
 	// Terms.
 	used := make([]bool, len(d.terms))
-	for i := 1; i < len(nodes); i++ {
-		used[nodes[i].term] = true
+	for i := 1; i < nodes.len(); i++ {
+		used[nodes.at(uint32(i)).term] = true
 	}
 	for i := range d.nears {
 		for _, t := range d.nears[i].terms {
@@ -88,9 +87,9 @@ func (d *Detector) compact() {
 	for i, t := range terms {
 		vocab[t] = uint32(i)
 	}
-	children := make(map[uint64]uint32, len(nodes))
-	for i := 1; i < len(nodes); i++ {
-		nd := &nodes[i]
+	children := make(map[uint64]uint32, nodes.len())
+	for i := 1; i < nodes.len(); i++ {
+		nd := nodes.at(uint32(i))
 		nd.parent = nodeMap[nd.parent]
 		nd.term = termMap[nd.term]
 		children[childKey(nd.parent, nd.term)] = uint32(i)

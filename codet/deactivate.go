@@ -28,7 +28,7 @@ func (d *Detector) retract(c uint32, vis []visitor) {
 	if !d.frozen || len(vis) < 2 {
 		return
 	}
-	nd := &d.nodes[c]
+	nd := d.nodes.at(c)
 	imp := d.idf.Weight(d.terms[nd.term]) * d.s.pow[nd.depth]
 	if imp == 0 {
 		return

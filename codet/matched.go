@@ -109,8 +109,8 @@ func (d *Detector) sequencesOf(idx uint32) ([][]uint32, []uint32) {
 	out := make([][]uint32, len(gr.ends))
 	for k, e := range gr.ends {
 		var seq []uint32
-		for c := e; c != 0; c = d.nodes[c].parent {
-			seq = append(seq, d.nodes[c].term)
+		for c := e; c != 0; c = d.nodes.at(c).parent {
+			seq = append(seq, d.nodes.at(c).term)
 		}
 		slices.Reverse(seq)
 		out[k] = seq

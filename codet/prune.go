@@ -82,7 +82,7 @@ func (d *Detector) deferLong(scs float64) float64 {
 	}
 	d.order = d.order[:0]
 	for i, x := range d.distinct {
-		nd := &d.nodes[x.node]
+		nd := d.nodes.at(x.node)
 		if len(nd.vis) > deferMin {
 			d.order = append(d.order, i)
 		}
@@ -91,14 +91,14 @@ func (d *Detector) deferLong(scs float64) float64 {
 		return 0
 	}
 	slices.SortFunc(d.order, func(a, b int) int {
-		la, lb := len(d.nodes[d.distinct[a].node].vis), len(d.nodes[d.distinct[b].node].vis)
+		la, lb := len(d.nodes.at(d.distinct[a].node).vis), len(d.nodes.at(d.distinct[b].node).vis)
 		return cmp.Or(cmp.Compare(lb, la), cmp.Compare(a, b))
 	})
 	rest, floor := 0.0, math.Inf(1)
 	for _, i := range d.order {
 		x := &d.distinct[i]
 		b := x.imp * float64(x.n)
-		f := min(floor, d.need(scs, lowSCS[d.nodes[x.node].low]))
+		f := min(floor, d.need(scs, lowSCS[d.nodes.at(x.node).low]))
 		if (rest+b)*(1+1e-6)+1e-9 < f {
 			x.deferred = true
 			rest += b
@@ -140,7 +140,7 @@ func (d *Detector) resolve(scs, rest float64) {
 	scan := 0
 	for _, x := range d.distinct {
 		if !x.sample {
-			scan += len(d.nodes[x.node].vis)
+			scan += len(d.nodes.at(x.node).vis)
 		}
 	}
 	if scan <= 4*steps {
@@ -151,7 +151,7 @@ func (d *Detector) resolve(scs, rest float64) {
 	for _, j := range res {
 		clear(d.counts)
 		for _, e := range d.groups[j].ends {
-			for c := e; c != 0; c = d.nodes[c].parent {
+			for c := e; c != 0; c = d.nodes.at(c).parent {
 				if k, ok := slices.BinarySearchFunc(d.distinct, c, cmpNode); ok {
 					d.counts[k]++
 				}
@@ -183,7 +183,7 @@ func (d *Detector) resolveScan(res []int) {
 		if x.sample {
 			continue
 		}
-		for _, v := range d.nodes[x.node].vis {
+		for _, v := range d.nodes.at(x.node).vis {
 			if t := &d.tally[v.g]; t.gen == d.gen && t.res == d.gen {
 				t.acc += x.imp * float64(min(x.n, v.n))
 				if x.deferred {
@@ -236,7 +236,7 @@ func (d *Detector) resolveSat(scs, rest float64) {
 		if !x.sample {
 			continue
 		}
-		for _, v := range d.nodes[x.node].vis {
+		for _, v := range d.nodes.at(x.node).vis {
 			if t := &d.tally[v.g]; t.gen == d.gen && t.near == d.gen {
 				t.sat += x.imp * float64(min(x.n, v.n))
 				if x.deferred {

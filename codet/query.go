@@ -313,10 +313,10 @@ func (d *Detector) evictees() *eviction {
 	freed := 0
 	for g := range ev.groups {
 		for _, e := range d.groups[g].ends {
-			for c := e; c != 0; c = d.nodes[c].parent {
+			for c := e; c != 0; c = d.nodes.at(c).parent {
 				r, ok := left[c]
 				if !ok {
-					r = d.nodes[c].refs
+					r = d.nodes.at(c).refs
 				}
 				r--
 				left[c] = r
@@ -326,7 +326,7 @@ func (d *Detector) evictees() *eviction {
 			}
 		}
 	}
-	live := len(d.nodes) - 1 - len(d.freeNodes) - freed
+	live := d.nodes.len() - 1 - len(d.freeNodes) - freed
 	ev.compacts = len(d.terms) > d.termsAt || len(d.freeNodes)+freed > live+compactSlack
 	return ev
 }

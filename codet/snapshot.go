@@ -164,9 +164,9 @@ func (d *Detector) encodeLocked() (secs [len(sectionNames)][]byte, n int) {
 	secs[2], e = e.B, snapshot.Enc{}
 
 	encList(&e, d.freeNodes)
-	e.Int(len(d.nodes) - 1 - len(d.freeNodes))
-	for i := 1; i < len(d.nodes); i++ {
-		nd := &d.nodes[i]
+	e.Int(d.nodes.len() - 1 - len(d.freeNodes))
+	for i := 1; i < d.nodes.len(); i++ {
+		nd := d.nodes.at(uint32(i))
 		if nd.refs == 0 {
 			continue // free
 		}

@@ -190,7 +190,7 @@ func (l *loader) nodes(dec *snapshot.Dec) {
 	if dec.Err() != nil {
 		return
 	}
-	f.nodes = make([]node, n)
+	f.nodes = makeNodeStore(n)
 	f.freeNodes = free
 	l.nodeLive = make([]bool, n)
 	l.nodeLive[0] = true
@@ -209,7 +209,7 @@ func (l *loader) nodes(dec *snapshot.Dec) {
 			dec.Fail("node %d: parent %d, term %d, %d visitors", i, p, t, nv)
 			return
 		}
-		nd := &f.nodes[i]
+		nd := f.nodes.at(uint32(i))
 		nd.parent, nd.term, nd.active = uint32(p), uint32(t), active
 		if nv > 0 {
 			nd.vis = make([]visitor, nv)
@@ -245,20 +245,20 @@ func (l *loader) nodes(dec *snapshot.Dec) {
 func (l *loader) depth(c uint32) int {
 	f := l.f
 	var path []uint32
-	for c != 0 && f.nodes[c].depth == 0 {
+	for c != 0 && f.nodes.at(c).depth == 0 {
 		if len(path) >= f.s.dt {
 			return -1
 		}
 		path = append(path, c)
-		c = f.nodes[c].parent
+		c = f.nodes.at(c).parent
 	}
-	base := int(f.nodes[c].depth)
+	base := int(f.nodes.at(c).depth)
 	for k := len(path) - 1; k >= 0; k-- {
 		base++
 		if base > f.s.dt {
 			return -1
 		}
-		f.nodes[path[k]].depth = uint16(base)
+		f.nodes.at(path[k]).depth = uint16(base)
 	}
 	return base
 }
@@ -344,7 +344,7 @@ func (l *loader) groups(dec *snapshot.Dec) {
 		gr.ends, gr.sent = make([]uint32, ns), make([]uint32, ns)
 		for k := range ns {
 			e, s := dec.Uvarint(), dec.Uvarint()
-			if dec.Err() == nil && (e == 0 || e >= uint64(len(f.nodes)) || !l.nodeLive[e] || s >= math.MaxInt32) {
+			if dec.Err() == nil && (e == 0 || e >= uint64(f.nodes.len()) || !l.nodeLive[e] || s >= math.MaxInt32) {
 				dec.Fail("%s: sequence end %d, sentence %d", what, e, s)
 			}
 			gr.ends[k], gr.sent[k] = uint32(e), uint32(s)
@@ -460,18 +460,18 @@ func (l *loader) link() error {
 	for g := range f.groups {
 		f.tally[g].seqs = uint32(len(f.groups[g].ends))
 		for _, e := range f.groups[g].ends {
-			for c := e; c != 0; c = f.nodes[c].parent {
-				f.nodes[c].refs++
+			for c := e; c != 0; c = f.nodes.at(c).parent {
+				f.nodes.at(c).refs++
 				count[visit{c, uint32(g)}]++
 			}
 		}
 	}
-	distinct := make([]uint32, len(f.nodes))
+	distinct := make([]uint32, f.nodes.len())
 	for v := range count {
 		distinct[v.node]++
 	}
-	for i := 1; i < len(f.nodes); i++ {
-		nd := &f.nodes[i]
+	for i := 1; i < f.nodes.len(); i++ {
+		nd := f.nodes.at(uint32(i))
 		if !l.nodeLive[i] {
 			continue
 		}

@@ -40,15 +40,14 @@ func childKey(parent, term uint32) uint64 { return uint64(parent)<<32 | uint64(t
 func (d *Detector) newChild(p, term uint32) uint32 {
 	k := childKey(p, term)
 	var c uint32
-	nd := node{parent: p, term: term, depth: d.nodes[p].depth + 1, active: true, low: lowNone}
+	nd := node{parent: p, term: term, depth: d.nodes.at(p).depth + 1, active: true, low: lowNone}
 	if n := len(d.freeNodes); n > 0 {
 		c = d.freeNodes[n-1]
 		d.freeNodes = d.freeNodes[:n-1]
-		nd.vis = d.nodes[c].vis[:0]
-		d.nodes[c] = nd
+		nd.vis = d.nodes.at(c).vis[:0]
+		*d.nodes.at(c) = nd
 	} else {
-		c = uint32(len(d.nodes))
-		d.nodes = append(d.nodes, nd)
+		c = d.nodes.push(nd)
 	}
 	d.children[k] = c
 	return c
@@ -71,7 +70,7 @@ func (d *Detector) newChild(p, term uint32) uint32 {
 // the sample lets a new document still find its near-duplicates there,
 // by the rule of [Detector.decide], at the cost of an active node.
 func (d *Detector) enter(c, g uint32) {
-	nd := &d.nodes[c]
+	nd := d.nodes.at(c)
 	nd.refs++
 	// node.visitorDocuments ← node.visitorDocuments ∪ i. The current
 	// group's entry, if any, is the last: entries are appended in arrival
@@ -88,7 +87,7 @@ func (d *Detector) enter(c, g uint32) {
 		nd.active = false
 		d.stats.Deactivated++
 		d.retract(c, nd.vis[:len(nd.vis)-1]) // g scored nothing here
-		nd = &d.nodes[c]
+		nd = d.nodes.at(c)
 	}
 	// The sample: the oldest visitor leaves.
 	copy(nd.vis, nd.vis[1:])
@@ -102,7 +101,7 @@ func (d *Detector) purge(g uint32, ends []uint32) {
 	code := lowCode(d.groups[g].scs)
 	for _, e := range ends {
 		for c := e; c != 0; {
-			nd := &d.nodes[c]
+			nd := d.nodes.at(c)
 			p := nd.parent
 			// The entry leaves in place, so that the list stays in arrival
 			// order (the sample of a deactivated node drops its oldest

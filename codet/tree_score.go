@@ -109,7 +109,7 @@ func (d *Detector) probe() float64 {
 		for j < len(d.hits) && d.hits[j].node == c {
 			j++
 		}
-		nd := &d.nodes[c]
+		nd := d.nodes.at(c)
 		d.distinct = append(d.distinct, dnode{node: c, imp: imp, n: uint32(j - i),
 			sample: !nd.active || d.visitors(nd) >= d.s.limit})
 		i = j
@@ -120,7 +120,7 @@ func (d *Detector) probe() float64 {
 			continue
 		}
 		imp, n := x.imp, x.n
-		nd := &d.nodes[x.node]
+		nd := d.nodes.at(x.node)
 		// A deactivated node, or one this visit deactivates, scores its
 		// sample into the sat of its visitors' tallies, which only the
 		// near-duplicate rule reads.
@@ -241,7 +241,7 @@ func (d *Detector) commit(g uint32) {
 			}
 			p++
 			d.enter(c, g)
-			d.nodes[c].low = min(d.nodes[c].low, low)
+			d.nodes.at(c).low = min(d.nodes.at(c).low, low)
 		}
 		gr.ends = append(gr.ends, c)
 	}
