@@ -318,5 +318,9 @@
 // are those of sequential Adds in the order they took the lock
 // (TestConcurrentAddsAreSequential). With online weights the sequences
 // are built under the lock, since they depend on every earlier document.
-// [Sequences] and [Score] are pure functions.
+// The tree's nodes are stored in chunks that never move, so that the
+// tree grows under the lock without copying. On 2 cores, with the
+// embedded English table, Adds from 2 goroutines ran 1.58-1.78 times as
+// fast as from one (Reuters-21578, docs/concurrency.md in the
+// repository). [Sequences] and [Score] are pure functions.
 package codet
