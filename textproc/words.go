@@ -20,10 +20,24 @@ func isWordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r)
 }
 
-// asciiWord marks the ASCII letters and digits.
-var asciiWord = func() (t [utf8.RuneSelf]bool) {
+// asciiWord marks the ASCII letters and digits. It has an entry for every
+// byte (false from 0x80 up), so a scan indexes it with any byte of a text
+// without a bounds check or a test for ASCII first.
+var asciiWord = func() (t [256]bool) {
 	for c := range utf8.RuneSelf {
 		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	return t
+}()
+
+// asciiEnds marks the ASCII bytes that end a word when they follow one:
+// every ASCII byte but the letters and digits, which continue it, and the
+// apostrophes (' `) and '.' and ',', which may join it to the next word
+// run. Bytes from 0x80 up, the start or continuation of a longer rune, are
+// not marked: the rune decides.
+var asciiEnds = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = !asciiWord[c] && c != '\'' && c != '`' && c != '.' && c != ','
 	}
 	return t
 }()
@@ -77,11 +91,20 @@ func nextWord(text string, i int) (sp Span, ok bool) {
 	start := i
 	var prev rune
 	for i < len(text) {
-		// ASCII letters and digits, the bulk of most text, without a call.
-		if c := text[i]; c < utf8.RuneSelf && asciiWord[c] {
-			prev = rune(c)
-			i++
-			continue
+		// A run of ASCII letters and digits, the bulk of most text, with
+		// one table lookup a byte.
+		if asciiWord[text[i]] {
+			j := i + 1
+			for j < len(text) && asciiWord[text[j]] {
+				j++
+			}
+			prev = rune(text[j-1])
+			if i = j; i == len(text) {
+				break
+			}
+		}
+		if asciiEnds[text[i]] {
+			break // space, punctuation, control: no rule below can join
 		}
 		r, w := decode(text, i)
 		if isWordRune(r) && !isNoSpace(r) {
