@@ -143,9 +143,13 @@ func (a *Analyzer) init(cfg Config) {
 // ensure makes the zero Analyzer the Analyzer of the zero Config.
 func (a *Analyzer) ensure() {
 	if !a.ready {
-		a.init(Config{}.setDefaults())
+		a.initZero()
 	}
 }
+
+// initZero sets the zero Analyzer up (out of ensure, which stays small
+// enough to be inlined into the per-word calls).
+func (a *Analyzer) initZero() { a.init(Config{}.setDefaults()) }
 
 // Config returns the Analyzer's effective configuration: the Config it was
 // made with, with every default filled in (Stemmer StemNone for
@@ -400,7 +404,12 @@ func (a *Analyzer) apostrophe(b []byte) []byte {
 // unified, case folded, the language's apostrophe rule) to dst.
 func (a *Analyzer) fold(dst []byte, word string) []byte {
 	n := len(dst)
-	buf, apos := appendFolded(dst, word, a.lang, &a.caser, &a.buf2)
+	// appendFolded, with its ASCII path called directly: one call less
+	// for most words.
+	buf, apos, ascii := appendFoldedASCII(dst, word, a.lang == "tr")
+	if !ascii {
+		buf, apos = appendFoldedUnicode(dst, word, a.lang, &a.caser, &a.buf2)
+	}
 	if !apos {
 		return buf // no apostrophe: no suffix rule to apply
 	}

@@ -178,8 +178,17 @@ func Words(text string) iter.Seq[Span] {
 func TermSpans(text string) iter.Seq[Span] {
 	return func(yield func(Span) bool) {
 		for i := 0; ; {
-			sp, next, ok := nextUnit(text, i)
-			if !ok || !yield(sp) {
+			w, ok := nextWord(text, i)
+			if !ok {
+				return
+			}
+			// nextUnit, with its test for a script without spaces here
+			// (one call less per word).
+			sp, next := w, w.End
+			if text[w.Start] >= 0xe0 { // a rune ≥ U+0800: maybe a script without spaces
+				sp, next = nextUnitAt(text, w)
+			}
+			if !yield(sp) {
 				return
 			}
 			i = next
