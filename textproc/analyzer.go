@@ -324,8 +324,12 @@ func (a *Analyzer) Term(word string) (term string, ok bool) {
 func (a *Analyzer) AppendTerm(dst []byte, word string) ([]byte, bool) {
 	a.ensure()
 	n := len(dst)
-	b := a.fold(dst, word)
-	a.buf2 = release(a.buf2, maxScratchBytes)
+	b, apos, ascii := appendFoldedASCII(dst, word, a.lang == "tr")
+	if !ascii || apos {
+		// Not ASCII, or an apostrophe rule to apply: the whole of fold.
+		b = a.fold(dst, word)
+		a.buf2 = release(a.buf2, maxScratchBytes)
+	}
 	t := b[n:]
 	if len(t) == 0 {
 		return dst, false

@@ -89,34 +89,27 @@ func nextWord(text string, i int) (sp Span, ok bool) {
 		return Span{}, false
 	}
 	start := i
-	var prev rune
+	// The rules below look at the rune before i: it exists whenever
+	// i > start (a word starts with a word rune), and it is an ASCII digit
+	// exactly when the byte before i is one.
 	for i < len(text) {
 		// A run of ASCII letters and digits, the bulk of most text, with
 		// one table lookup a byte.
-		if asciiWord[text[i]] {
-			j := i + 1
-			for j < len(text) && asciiWord[text[j]] {
-				j++
-			}
-			prev = rune(text[j-1])
-			if i = j; i == len(text) {
-				break
-			}
+		for i < len(text) && asciiWord[text[i]] {
+			i++
 		}
-		if asciiEnds[text[i]] {
+		if i == len(text) || asciiEnds[text[i]] {
 			break // space, punctuation, control: no rule below can join
 		}
 		r, w := decode(text, i)
 		if isWordRune(r) && !isNoSpace(r) {
-			prev = r
 			i += w
 			continue
 		}
 		if i+w < len(text) {
 			next, _ := decode(text, i+w)
-			if isApostrophe(r) && isWordRune(next) && !isNoSpace(next) && prev != 0 ||
-				(r == '.' || r == ',') && isDigit(prev) && isDigit(next) {
-				prev = r
+			if isApostrophe(r) && isWordRune(next) && !isNoSpace(next) && i > start ||
+				(r == '.' || r == ',') && i > start && isDigit(rune(text[i-1])) && isDigit(next) {
 				i += w
 				continue
 			}
