@@ -6,13 +6,15 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/zeebo/xxh3"
 
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 )
 
-// refShingles is Sketcher.shingles as it was before its combines were
-// spread over the terms: each shingle's hash chained over a ring of its w
-// term hashes once the w-th arrives. It returns the shingle hashes, the
+// refShingles is Sketcher.shingles as it was before its fast paths: the
+// terms of Analyzer.Words through Analyzer.AppendTerm (not Analyzer.Terms)
+// and each shingle's hash chained over a ring of its w term hashes once the
+// w-th arrives. It returns the shingle hashes, the
 // first-term hash of each and the term hashes.
 func refShingles(s *Sketcher, text string) (sh, first, terms []uint64) {
 	w := s.cfg.Shingle
@@ -26,11 +28,14 @@ func refShingles(s *Sketcher, text string) (sh, first, terms []uint64) {
 		first = append(first, ring[0])
 	}
 	n := 0
+	var buf []byte
 	for sp := range s.an.Words(text) {
-		h, ok := s.termHash(text[sp.Start:sp.End])
+		var ok bool
+		buf, ok = s.an.AppendTerm(buf[:0], text[sp.Start:sp.End])
 		if !ok {
 			continue
 		}
+		h := xxh3.Hash(buf)
 		n++
 		terms = append(terms, h)
 		if len(ring) < w {

@@ -36,7 +36,6 @@ type Sketcher struct {
 	filled   []uint64 // OnePermutation: bins an element fell into
 	seeds    []uint64 // KHash: one seed per hash function
 
-	buf   []byte
 	part  []uint64 // shingles: the hash chains of the last 1..Shingle terms
 	sh    []uint64 // shingle hashes of the current text
 	first []uint64 // Weighted: first-term hash of each shingle
@@ -69,10 +68,10 @@ func (s *Sketcher) shrink() {
 	drop := func(n int) bool { return n > shrinkCap }
 	if drop(cap(s.sh)) || drop(cap(s.first)) || drop(cap(s.terms)) || drop(cap(s.keys)) ||
 		drop(cap(s.kfirst)) || drop(cap(s.dterms)) || drop(cap(s.lw)) || drop(cap(s.phrDF)) ||
-		drop(cap(s.set.tab)) || drop(cap(s.termDF.tab)) || drop(cap(s.darts.elems)) || drop(cap(s.buf)) ||
+		drop(cap(s.set.tab)) || drop(cap(s.termDF.tab)) || drop(cap(s.darts.elems)) ||
 		drop(cap(s.partKeys)) {
 		s.sh, s.first, s.terms, s.keys, s.kfirst, s.dterms = nil, nil, nil, nil, nil, nil
-		s.lw, s.phrDF, s.buf = nil, nil, nil
+		s.lw, s.phrDF = nil, nil
 		s.set, s.termDF = uset{}, uset{}
 		s.darts.elems = nil
 		s.partKeys, s.partIdx, s.partDF = nil, nil, nil
@@ -118,17 +117,6 @@ func newSketcher(cfg Config) *Sketcher {
 // Config returns the Sketcher's configuration with defaults filled in.
 func (s *Sketcher) Config() Config { return s.cfg }
 
-// termHash returns the xxh3 hash of the analysed term of word, or ok=false.
-// The term is computed by the analyzer's own rules without interning it.
-func (s *Sketcher) termHash(word string) (uint64, bool) {
-	var ok bool
-	s.buf, ok = s.an.AppendTerm(s.buf[:0], word)
-	if !ok {
-		return 0, false
-	}
-	return xxh3.Hash(s.buf), true
-}
-
 // shingles fills s.sh (and, when firsts, s.first and s.terms) with the
 // shingle hashes of text, in text order, repeats included.
 //
@@ -143,11 +131,9 @@ func (s *Sketcher) shingles(text string, firsts bool) {
 	s.sh, s.first, s.terms = s.sh[:0], s.first[:0], s.terms[:0]
 	part := s.part // len w, made by newSketcher
 	n := 0
-	for sp := range s.an.Words(text) {
-		h, ok := s.termHash(text[sp.Start:sp.End])
-		if !ok {
-			continue
-		}
+	// The analysed terms of the spans of Words, without interning.
+	for _, term := range s.an.Terms(text) {
+		h := xxh3.Hash(term)
 		n++
 		if firsts {
 			s.terms = append(s.terms, h)

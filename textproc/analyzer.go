@@ -103,6 +103,7 @@ type Analyzer struct {
 	doc  Document
 	buf  []byte
 	buf2 []byte
+	tbuf []byte // Terms scratch
 	sbuf []byte // sentence splitter scratch
 }
 
@@ -273,6 +274,7 @@ func (a *Analyzer) releaseScratch() {
 	a.buf = release(a.buf, maxScratchBytes)
 	a.buf2 = release(a.buf2, maxScratchBytes)
 	a.sbuf = release(a.sbuf, maxScratchBytes)
+	a.tbuf = release(a.tbuf, maxScratchBytes)
 }
 
 // Tokens returns the tokens [Analyze] would return for text, without
@@ -330,19 +332,29 @@ func (a *Analyzer) AppendTerm(dst []byte, word string) ([]byte, bool) {
 		b = a.fold(dst, word)
 		a.buf2 = release(a.buf2, maxScratchBytes)
 	}
-	t := b[n:]
-	if len(t) == 0 {
+	t, ok := a.finishTerm(b[n:])
+	if !ok {
 		return dst, false
+	}
+	return b[:n+len(t)], true
+}
+
+// finishTerm applies step 5 of the pipeline to a folded word: it returns
+// false for an empty word or a stopword, else the (stemmed) term, a prefix
+// of t.
+func (a *Analyzer) finishTerm(t []byte) ([]byte, bool) {
+	if len(t) == 0 {
+		return t, false
 	}
 	if a.stop != nil {
 		if _, stop := a.stop[string(t)]; stop {
-			return dst, false
+			return t, false
 		}
 	}
 	if a.stem {
 		t = a.stemmed(t)
 	}
-	return b[:n+len(t)], true
+	return t, true
 }
 
 // term returns the interned term of word and its dense ID, or ok = false.

@@ -49,6 +49,9 @@ func checkAgainstReference(t *testing.T, analyzers []*Analyzer, text string) {
 			require.Equal(t, string(want), string(got), "AppendTerm(%q) with %v", word, a.cfg)
 		}
 	}
+	for _, a := range analyzers {
+		checkTerms(t, a, text)
+	}
 	for _, lang := range []string{"tr", "en", ""} {
 		c := newCaser(lang)
 		var tmp []byte
@@ -56,6 +59,44 @@ func checkAgainstReference(t *testing.T, analyzers []*Analyzer, text string) {
 		wantF, aposWant := refAppendFolded(nil, text, lang, &c, &tmp)
 		require.Equal(t, string(wantF), string(gotF), "appendFolded(%q, %q)", text, lang)
 		require.Equal(t, aposWant, aposGot, "appendFolded(%q, %q) apostrophe", text, lang)
+	}
+}
+
+// termOf is one span and term of Analyzer.Terms.
+type termOf struct {
+	Span Span
+	Term string
+}
+
+// checkTerms requires Analyzer.Terms to yield the spans of the reference
+// TermSpans within the content spans whose reference AppendTerm is kept,
+// with those terms, and to stop when asked.
+func checkTerms(t *testing.T, a *Analyzer, text string) {
+	t.Helper()
+	var want []termOf
+	var buf []byte
+	for _, c := range slices.Clone(a.ContentSpans(text)) {
+		for _, sp := range refTermSpans(text[c.Start:c.End]) {
+			sp = Span{sp.Start + c.Start, sp.End + c.Start}
+			var ok bool
+			if buf, ok = a.refAppendTerm(buf[:0], text[sp.Start:sp.End]); ok {
+				want = append(want, termOf{sp, string(buf)})
+			}
+		}
+	}
+	var got []termOf
+	for sp, term := range a.Terms(text) {
+		got = append(got, termOf{sp, string(term)})
+	}
+	require.Equal(t, want, got, "Terms(%q) with %v", text, a.cfg)
+	if len(want) > 1 {
+		got = got[:0]
+		for sp, term := range a.Terms(text) {
+			if got = append(got, termOf{sp, string(term)}); len(got) == 2 {
+				break
+			}
+		}
+		require.Equal(t, want[:2], got, "Terms(%q) stopped after two", text)
 	}
 }
 
