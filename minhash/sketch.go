@@ -36,8 +36,7 @@ type Sketcher struct {
 	filled   []uint64 // OnePermutation: bins an element fell into
 	seeds    []uint64 // KHash: one seed per hash function
 
-	buf   []byte
-	ring  []uint64
+	part  []uint64 // shingles: the hash chains of the last 1..Shingle terms
 	sh    []uint64 // shingle hashes of the current text
 	first []uint64 // Weighted: first-term hash of each shingle
 	terms []uint64 // Weighted: term hashes of the current text
@@ -69,10 +68,10 @@ func (s *Sketcher) shrink() {
 	drop := func(n int) bool { return n > shrinkCap }
 	if drop(cap(s.sh)) || drop(cap(s.first)) || drop(cap(s.terms)) || drop(cap(s.keys)) ||
 		drop(cap(s.kfirst)) || drop(cap(s.dterms)) || drop(cap(s.lw)) || drop(cap(s.phrDF)) ||
-		drop(cap(s.set.tab)) || drop(cap(s.termDF.tab)) || drop(cap(s.darts.elems)) || drop(cap(s.buf)) ||
+		drop(cap(s.set.tab)) || drop(cap(s.termDF.tab)) || drop(cap(s.darts.elems)) ||
 		drop(cap(s.partKeys)) {
 		s.sh, s.first, s.terms, s.keys, s.kfirst, s.dterms = nil, nil, nil, nil, nil, nil
-		s.lw, s.phrDF, s.buf = nil, nil, nil
+		s.lw, s.phrDF = nil, nil
 		s.set, s.termDF = uset{}, uset{}
 		s.darts.elems = nil
 		s.partKeys, s.partIdx, s.partDF = nil, nil, nil
@@ -91,7 +90,7 @@ func NewSketcher(cfg Config) (*Sketcher, error) {
 func newSketcher(cfg Config) *Sketcher {
 	tag, _ := textproc.ParseLanguage(cfg.Language)                                      // validated by withDefaults
 	an, _ := textproc.NewAnalyzer(textproc.Config{Language: tag, Content: cfg.Content}) // never fails for a zero Stemmer and a valid Content
-	s := &Sketcher{cfg: cfg, an: an, ring: make([]uint64, 0, cfg.Shingle), bins: make([]uint32, cfg.NumHashes)}
+	s := &Sketcher{cfg: cfg, an: an, part: make([]uint64, cfg.Shingle), bins: make([]uint32, cfg.NumHashes)}
 	// Hash-family seeds come from Config.Seed through PCG (STYLE rule 15).
 	r := rand.New(rand.NewPCG(cfg.Seed, 0x6d696e68617368)) // "minhash"
 	s.seedMix = r.Uint64()
@@ -118,58 +117,46 @@ func newSketcher(cfg Config) *Sketcher {
 // Config returns the Sketcher's configuration with defaults filled in.
 func (s *Sketcher) Config() Config { return s.cfg }
 
-// termHash returns the xxh3 hash of the analysed term of word, or ok=false.
-// The term is computed by the analyzer's own rules without interning it.
-func (s *Sketcher) termHash(word string) (uint64, bool) {
-	var ok bool
-	s.buf, ok = s.an.AppendTerm(s.buf[:0], word)
-	if !ok {
-		return 0, false
-	}
-	return xxh3.Hash(s.buf), true
-}
-
 // shingles fills s.sh (and, when firsts, s.first and s.terms) with the
 // shingle hashes of text, in text order, repeats included.
+//
+// The hash of the shingle of terms t1..tw is hashx.Combine chained from 0
+// over t1..tw. Rather than chain w combines once the w-th term arrives, the
+// loop keeps the chains of the last 1..w terms (part[k-1] over the last k)
+// and extends each by the new term: the same w combines per term and the
+// same values, but no combine waits for another of the same term, so they
+// overlap instead of forming a chain of w multiply-xorshift rounds.
 func (s *Sketcher) shingles(text string, firsts bool) {
 	w := s.cfg.Shingle
 	s.sh, s.first, s.terms = s.sh[:0], s.first[:0], s.terms[:0]
-	ring := s.ring[:0]
+	part := s.part // len w, made by newSketcher
 	n := 0
-	for sp := range s.an.Words(text) {
-		h, ok := s.termHash(text[sp.Start:sp.End])
-		if !ok {
-			continue
-		}
+	// The analysed terms of the spans of Words, without interning.
+	for _, term := range s.an.Terms(text) {
+		h := xxh3.Hash(term)
 		n++
 		if firsts {
 			s.terms = append(s.terms, h)
 		}
-		if len(ring) < w {
-			ring = append(ring, h)
-		} else {
-			copy(ring, ring[1:])
-			ring[w-1] = h
+		for k := min(n, w) - 1; k > 0; k-- {
+			part[k] = hashx.Combine(part[k-1], h)
 		}
-		if len(ring) == w {
-			s.emit(ring, firsts)
+		part[0] = hashx.Combine(0, h)
+		if n >= w {
+			s.sh = append(s.sh, part[w-1])
+			if firsts {
+				s.first = append(s.first, s.terms[n-w])
+			}
 		}
 	}
 	if n > 0 && n < w {
-		s.emit(ring, firsts) // a short text is one shingle of all its words
+		// A short text is one shingle of all its words.
+		s.sh = append(s.sh, part[n-1])
+		if firsts {
+			s.first = append(s.first, s.terms[0])
+		}
 	}
-	s.ring = ring
-}
-
-func (s *Sketcher) emit(ring []uint64, firsts bool) {
-	var x uint64
-	for _, h := range ring {
-		x = hashx.Combine(x, h)
-	}
-	s.sh = append(s.sh, x)
-	if firsts {
-		s.first = append(s.first, ring[0])
-	}
+	s.part = part
 }
 
 // Shingles appends the distinct shingle hashes of text to dst, sorted, and

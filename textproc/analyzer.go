@@ -103,6 +103,7 @@ type Analyzer struct {
 	doc  Document
 	buf  []byte
 	buf2 []byte
+	tbuf []byte // Terms scratch
 	sbuf []byte // sentence splitter scratch
 }
 
@@ -143,9 +144,13 @@ func (a *Analyzer) init(cfg Config) {
 // ensure makes the zero Analyzer the Analyzer of the zero Config.
 func (a *Analyzer) ensure() {
 	if !a.ready {
-		a.init(Config{}.setDefaults())
+		a.initZero()
 	}
 }
+
+// initZero sets the zero Analyzer up (out of ensure, which stays small
+// enough to be inlined into the per-word calls).
+func (a *Analyzer) initZero() { a.init(Config{}.setDefaults()) }
 
 // Config returns the Analyzer's effective configuration: the Config it was
 // made with, with every default filled in (Stemmer StemNone for
@@ -269,6 +274,7 @@ func (a *Analyzer) releaseScratch() {
 	a.buf = release(a.buf, maxScratchBytes)
 	a.buf2 = release(a.buf2, maxScratchBytes)
 	a.sbuf = release(a.sbuf, maxScratchBytes)
+	a.tbuf = release(a.tbuf, maxScratchBytes)
 }
 
 // Tokens returns the tokens [Analyze] would return for text, without
@@ -320,21 +326,35 @@ func (a *Analyzer) Term(word string) (term string, ok bool) {
 func (a *Analyzer) AppendTerm(dst []byte, word string) ([]byte, bool) {
 	a.ensure()
 	n := len(dst)
-	b := a.fold(dst, word)
-	a.buf2 = release(a.buf2, maxScratchBytes)
-	t := b[n:]
-	if len(t) == 0 {
+	b, apos, ascii := appendFoldedASCII(dst, word, a.lang == "tr")
+	if !ascii || apos {
+		// Not ASCII, or an apostrophe rule to apply: the whole of fold.
+		b = a.fold(dst, word)
+		a.buf2 = release(a.buf2, maxScratchBytes)
+	}
+	t, ok := a.finishTerm(b[n:])
+	if !ok {
 		return dst, false
+	}
+	return b[:n+len(t)], true
+}
+
+// finishTerm applies step 5 of the pipeline to a folded word: it returns
+// false for an empty word or a stopword, else the (stemmed) term, a prefix
+// of t.
+func (a *Analyzer) finishTerm(t []byte) ([]byte, bool) {
+	if len(t) == 0 {
+		return t, false
 	}
 	if a.stop != nil {
 		if _, stop := a.stop[string(t)]; stop {
-			return dst, false
+			return t, false
 		}
 	}
 	if a.stem {
 		t = a.stemmed(t)
 	}
-	return b[:n+len(t)], true
+	return t, true
 }
 
 // term returns the interned term of word and its dense ID, or ok = false.
@@ -400,7 +420,12 @@ func (a *Analyzer) apostrophe(b []byte) []byte {
 // unified, case folded, the language's apostrophe rule) to dst.
 func (a *Analyzer) fold(dst []byte, word string) []byte {
 	n := len(dst)
-	buf, apos := appendFolded(dst, word, a.lang, &a.caser, &a.buf2)
+	// appendFolded, with its ASCII path called directly: one call less
+	// for most words.
+	buf, apos, ascii := appendFoldedASCII(dst, word, a.lang == "tr")
+	if !ascii {
+		buf, apos = appendFoldedUnicode(dst, word, a.lang, &a.caser, &a.buf2)
+	}
 	if !apos {
 		return buf // no apostrophe: no suffix rule to apply
 	}

@@ -46,6 +46,10 @@
 // [Analyzer.Analyze] is O(n) in the length of the text, with no allocation
 // per token once every term has been seen (terms are interned); the content
 // filter adds one pass over the text's words, also without allocation.
+// A caller that hashes terms rather than interning them iterates
+// [Analyzer.Terms]: O(n), no allocation once its buffers have grown, and a
+// word of ASCII letters and digits is found and folded in one pass over
+// its bytes.
 //
 // Memory: an Analyzer's vocabulary grows with the distinct terms it has
 // seen (about 60 bytes per term plus the term) until [Analyzer.Reset]; an

@@ -146,3 +146,22 @@ func ExampleAnalyzer_Reset() {
 	// 4
 	// 0 0
 }
+
+func ExampleAnalyzer_Terms() {
+	a, err := textproc.NewAnalyzer(textproc.FullConfig(language.English))
+	if err != nil {
+		panic(err)
+	}
+	text := "The Reuters report: SHARES rose 3.5% in Tokyo's market."
+	for sp, term := range a.Terms(text) {
+		fmt.Printf("%q → %s\n", text[sp.Start:sp.End], term)
+	}
+	// Output:
+	// "Reuters" → reute
+	// "report" → repor
+	// "SHARES" → share
+	// "rose" → rose
+	// "3.5" → 3.5
+	// "Tokyo's" → tokyo
+	// "market" → marke
+}

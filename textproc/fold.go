@@ -31,25 +31,76 @@ func newCaser(lang string) cases.Caser {
 // and *tmp have room, unless word is not in NFC. apos is false when the word
 // is known to hold no apostrophe (so no suffix rule can apply).
 func appendFolded(dst []byte, word, lang string, c *cases.Caser, tmp *[]byte) (out []byte, apos bool) {
-	n := len(dst)
-	if isASCII(word) {
-		tr := lang == "tr"
-		dst = slices.Grow(dst, len(word))
-		for i := 0; i < len(word); i++ {
-			ch := word[i]
-			if ch <= 'Z' && ch >= 'A' {
-				if ch == 'I' && tr {
-					dst = append(dst, "ı"...) // Turkish: I → ı
-					continue
-				}
-				ch += 'a' - 'A'
-			} else if ch == '`' || ch == '\'' {
-				ch, apos = '\'', true
-			}
-			dst = append(dst, ch)
-		}
-		return dst, apos
+	if out, apos, ok := appendFoldedASCII(dst, word, lang == "tr"); ok {
+		return out, apos
 	}
+	return appendFoldedUnicode(dst, word, lang, c, tmp)
+}
+
+// Bits of asciiFoldFlags.
+const (
+	foldApos     = 1 << iota // ' or `: unified to ', and a suffix rule may apply
+	foldCapI                 // I: Turkish lowers it to the two-byte ı
+	foldNotASCII             // a byte of a longer rune
+)
+
+// asciiFold maps each ASCII byte to its folded form: A-Z to a-z and the
+// backtick to "'". asciiFoldFlags marks the bytes that need more than
+// that mapping (see the fold flags above).
+var asciiFold, asciiFoldFlags = func() (fold, flags [256]byte) {
+	for c := range 256 {
+		b := byte(c)
+		switch {
+		case b >= utf8.RuneSelf:
+			flags[c] = foldNotASCII
+		case b == '`' || b == '\'':
+			b, flags[c] = '\'', foldApos
+		case 'A' <= b && b <= 'Z':
+			if b == 'I' {
+				flags[c] = foldCapI
+			}
+			b += 'a' - 'A'
+		}
+		fold[c] = b
+	}
+	return fold, flags
+}()
+
+// appendFoldedASCII is appendFolded of an ASCII word: every byte is mapped
+// through asciiFold into dst, pre-grown and written by index, while the
+// flags of all bytes are gathered and checked once at the end. It reports
+// ok = false, with dst unchanged in length, when word is not ASCII. In
+// Turkish, a word with "I" takes a byte-by-byte loop, since ı is two bytes.
+func appendFoldedASCII(dst []byte, word string, tr bool) (out []byte, apos, ok bool) {
+	n := len(dst)
+	dst = slices.Grow(dst, len(word))
+	o := dst[n : n+len(word)]
+	var flags byte
+	for i := range o {
+		c := word[i]
+		flags |= asciiFoldFlags[c]
+		o[i] = asciiFold[c]
+	}
+	switch {
+	case flags&foldNotASCII != 0:
+		return dst[:n], false, false
+	case flags&foldCapI != 0 && tr:
+		dst = dst[:n]
+		for i := 0; i < len(word); i++ {
+			if ch := word[i]; ch == 'I' {
+				dst = append(dst, "ı"...) // Turkish: I → ı
+			} else {
+				dst = append(dst, asciiFold[ch])
+			}
+		}
+		return dst, flags&foldApos != 0, true
+	}
+	return dst[:n+len(word)], flags&foldApos != 0, true
+}
+
+// appendFoldedUnicode is appendFolded of a word that is not ASCII.
+func appendFoldedUnicode(dst []byte, word, lang string, c *cases.Caser, tmp *[]byte) (out []byte, apos bool) {
+	n := len(dst)
 	if fast, ok := lowerFast(dst, word, lang); ok {
 		return fast, true
 	}

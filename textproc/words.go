@@ -20,10 +20,24 @@ func isWordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r)
 }
 
-// asciiWord marks the ASCII letters and digits.
-var asciiWord = func() (t [utf8.RuneSelf]bool) {
+// asciiWord marks the ASCII letters and digits. It has an entry for every
+// byte (false from 0x80 up), so a scan indexes it with any byte of a text
+// without a bounds check or a test for ASCII first.
+var asciiWord = func() (t [256]bool) {
 	for c := range utf8.RuneSelf {
 		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	return t
+}()
+
+// asciiEnds marks the ASCII bytes that end a word when they follow one:
+// every ASCII byte but the letters and digits, which continue it, and the
+// apostrophes (' `) and '.' and ',', which may join it to the next word
+// run. Bytes from 0x80 up, the start or continuation of a longer rune, are
+// not marked: the rune decides.
+var asciiEnds = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = !asciiWord[c] && c != '\'' && c != '`' && c != '.' && c != ','
 	}
 	return t
 }()
@@ -75,25 +89,27 @@ func nextWord(text string, i int) (sp Span, ok bool) {
 		return Span{}, false
 	}
 	start := i
-	var prev rune
+	// The rules below look at the rune before i: it exists whenever
+	// i > start (a word starts with a word rune), and it is an ASCII digit
+	// exactly when the byte before i is one.
 	for i < len(text) {
-		// ASCII letters and digits, the bulk of most text, without a call.
-		if c := text[i]; c < utf8.RuneSelf && asciiWord[c] {
-			prev = rune(c)
+		// A run of ASCII letters and digits, the bulk of most text, with
+		// one table lookup a byte.
+		for i < len(text) && asciiWord[text[i]] {
 			i++
-			continue
+		}
+		if i == len(text) || asciiEnds[text[i]] {
+			break // space, punctuation, control: no rule below can join
 		}
 		r, w := decode(text, i)
 		if isWordRune(r) && !isNoSpace(r) {
-			prev = r
 			i += w
 			continue
 		}
 		if i+w < len(text) {
 			next, _ := decode(text, i+w)
-			if isApostrophe(r) && isWordRune(next) && !isNoSpace(next) && prev != 0 ||
-				(r == '.' || r == ',') && isDigit(prev) && isDigit(next) {
-				prev = r
+			if isApostrophe(r) && isWordRune(next) && !isNoSpace(next) && i > start ||
+				(r == '.' || r == ',') && i > start && isDigit(rune(text[i-1])) && isDigit(next) {
 				i += w
 				continue
 			}
@@ -155,8 +171,17 @@ func Words(text string) iter.Seq[Span] {
 func TermSpans(text string) iter.Seq[Span] {
 	return func(yield func(Span) bool) {
 		for i := 0; ; {
-			sp, next, ok := nextUnit(text, i)
-			if !ok || !yield(sp) {
+			w, ok := nextWord(text, i)
+			if !ok {
+				return
+			}
+			// nextUnit, with its test for a script without spaces here
+			// (one call less per word).
+			sp, next := w, w.End
+			if text[w.Start] >= 0xe0 { // a rune ≥ U+0800: maybe a script without spaces
+				sp, next = nextUnitAt(text, w)
+			}
+			if !yield(sp) {
 				return
 			}
 			i = next
