@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
@@ -126,9 +127,28 @@ func flatten(ss [][]string) []string {
 	return out
 }
 
+// turkishLowerCopy lower-cases text by Turkish rules as the pipeline reads
+// it: in NFC, as the pipeline normalises first, and with the precomposed
+// capital I that carry a mark (Í, Î, Ï, Ĩ, ...) lower-cased to the same
+// letter with the mark (Î → î), as Unicode's SpecialCasing tailors only I
+// (U+0049) to ı for Turkish; cases.Lower(language.Turkish) makes them ı
+// followed by a combining mark ("Í" → "ı́"), which the fuzzer found. The
+// rest is cases.Lower(language.Turkish).
+func turkishLowerCopy(lower cases.Caser, text string) string {
+	text = strings.Map(func(r rune) rune {
+		if r != 'I' && r != 'İ' && unicode.IsUpper(r) {
+			if d := norm.NFD.String(string(r)); len(d) > 1 && d[0] == 'I' {
+				return unicode.ToLower(r)
+			}
+		}
+		return r
+	}, norm.NFC.String(text))
+	return lower.String(text)
+}
+
 // FuzzTurkishLowerCopy: any text and its copy lower-cased by Turkish rules
-// (cases.Lower(language.Turkish)) analyse to the same terms under the
-// Turkish pipeline.
+// ([turkishLowerCopy]) analyse to the same terms under the Turkish
+// pipeline.
 func FuzzTurkishLowerCopy(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
@@ -144,7 +164,7 @@ func FuzzTurkishLowerCopy(f *testing.F) {
 		for _, tok := range a.Tokens(text) {
 			want = append(want, tok.Term)
 		}
-		lo := lower.String(text)
+		lo := turkishLowerCopy(lower, text)
 		for _, tok := range a.Tokens(lo) {
 			got = append(got, tok.Term)
 		}
