@@ -119,24 +119,6 @@ func nextWord(text string, i int) (sp Span, ok bool) {
 	return Span{start, i}, true
 }
 
-// nextUnit finds the first term unit of text at or after byte i: the next
-// word, except that a character of a script written without spaces is
-// joined with the next one when it follows without a break, into a
-// character bigram ([nextBigram]). It returns the unit's span, the byte at
-// which to look for the next unit (inside the span, for a bigram that
-// overlaps the next one), or ok = false.
-func nextUnit(text string, i int) (sp Span, next int, ok bool) {
-	sp, ok = nextWord(text, i)
-	if !ok {
-		return sp, 0, false
-	}
-	if text[sp.Start] < 0xe0 { // a rune below U+0800: not a script without spaces
-		return sp, sp.End, true
-	}
-	sp, next = nextUnitAt(text, sp)
-	return sp, next, true
-}
-
 // nextUnitAt returns the unit that starts with the word w and where the scan
 // resumes: w itself, or the bigram w starts.
 func nextUnitAt(text string, w Span) (sp Span, next int) {
@@ -175,8 +157,8 @@ func TermSpans(text string) iter.Seq[Span] {
 			if !ok {
 				return
 			}
-			// nextUnit, with its test for a script without spaces here
-			// (one call less per word).
+			// The unit of w: w itself, or, in a script without spaces,
+			// the bigram it starts (the test here saves a call per word).
 			sp, next := w, w.End
 			if text[w.Start] >= 0xe0 { // a rune ≥ U+0800: maybe a script without spaces
 				sp, next = nextUnitAt(text, w)
