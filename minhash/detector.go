@@ -3,7 +3,6 @@ package minhash
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -278,12 +277,7 @@ func (d *Detector) addOnline(sk *Sketcher, sc *search, doc detector.Doc) ([]dete
 
 	// Wait for the turn yielding first, as the locks do (package spin):
 	// a goroutine parked on turn costs tens of µs of idle core to wake.
-	for range spin.Yields {
-		if d.done.Load() == ticket {
-			break
-		}
-		runtime.Gosched()
-	}
+	spin.Until(func() bool { return d.done.Load() == ticket })
 	d.mu.Lock()
 	for d.done.Load() != ticket {
 		d.turn.Wait()

@@ -1,7 +1,6 @@
 package liveidf
 
 import (
-	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -30,11 +29,8 @@ func (o *Order) Ticket() uint64 { return o.next.Add(1) - 1 }
 
 // Wait blocks until every earlier ticket is Done.
 func (o *Order) Wait(t uint64) {
-	for range spin.Yields {
-		if o.done.Load() == t {
-			return
-		}
-		runtime.Gosched()
+	if spin.Until(func() bool { return o.done.Load() == t }) {
+		return
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()

@@ -59,6 +59,19 @@ func LockMutex(mu *sync.Mutex) {
 	mu.Lock()
 }
 
+// Until yields the processor until ready reports true, up to [Yields]
+// times, and reports whether it did: a waiter for a condition (a turn,
+// a ticket) spins as the locks do before it parks on its sync.Cond.
+func Until(ready func() bool) bool {
+	for range Yields {
+		if ready() {
+			return true
+		}
+		runtime.Gosched()
+	}
+	return ready()
+}
+
 // RWMutex is a sync.RWMutex whose Lock and RLock wait as [Lock] and
 // [RLock] do. The zero value is unlocked.
 type RWMutex struct{ sync.RWMutex }

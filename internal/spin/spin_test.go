@@ -67,6 +67,17 @@ func TestBlocksAfterYields(t *testing.T) {
 	<-got
 }
 
+// TestUntil: Until returns as soon as the condition holds, and gives up
+// after Yields yields (one last look included) when it never does.
+func TestUntil(t *testing.T) {
+	calls := 0
+	assert.True(t, spin.Until(func() bool { calls++; return calls == 3 }))
+	assert.Equal(t, 3, calls)
+	calls = 0
+	assert.False(t, spin.Until(func() bool { calls++; return false }))
+	assert.Equal(t, spin.Yields+1, calls)
+}
+
 func Example() {
 	var mu spin.RWMutex // as a sync.RWMutex, waiting by yielding first
 	count := 0
