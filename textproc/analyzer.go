@@ -326,12 +326,8 @@ func (a *Analyzer) Term(word string) (term string, ok bool) {
 func (a *Analyzer) AppendTerm(dst []byte, word string) ([]byte, bool) {
 	a.ensure()
 	n := len(dst)
-	b, apos, ascii := appendFoldedASCII(dst, word, a.lang == "tr")
-	if !ascii || apos {
-		// Not ASCII, or an apostrophe rule to apply: the whole of fold.
-		b = a.fold(dst, word)
-		a.buf2 = release(a.buf2, maxScratchBytes)
-	}
+	b := a.fold(dst, word)
+	a.buf2 = release(a.buf2, maxScratchBytes)
 	t, ok := a.finishTerm(b[n:])
 	if !ok {
 		return dst, false
