@@ -3,6 +3,7 @@ package minhash
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 
@@ -275,10 +276,11 @@ func (t *table) remove(doc uint32) {
 // counting. Each shard is first caught up with the insertions of ix and
 // read under its lock. It returns the most groups fn was called for in
 // one band. Caller holds the Detector's lock, shared or exclusive.
+//
+// The shards are visited by [table.visit]: the order in which fn sees the
+// groups changes, not which groups it sees.
 func (t *table) each(ix *index, keys []uint64, skip uint32, fn func(doc uint32)) (seen int) {
-	for i := range t.shards {
-		s := &t.shards[i]
-		s.mu.Lock()
+	t.visit(func(s *shard) {
 		t.catchUp(ix, s)
 		for b := s.lo; b < s.hi; b++ {
 			h, ok := t.heads[b].get(keys[b])
@@ -294,7 +296,35 @@ func (t *table) each(ix *index, keys []uint64, skip uint32, fn func(doc uint32))
 			}
 			seen = max(seen, n)
 		}
+	})
+	return seen
+}
+
+// visit calls fn for every shard of t under the shard's lock: first for
+// those whose lock is free, then, waiting, for the rest. Two goroutines
+// that walk the shards at once (an Add's search beside another's apply)
+// then pass each other instead of queueing shard after shard behind the
+// one ahead; in a profile of two goroutines adding in Containment mode
+// (four tables, 30 shards) that queueing was a quarter of their CPU,
+// spent yielding in the shard locks.
+func (t *table) visit(fn func(s *shard)) {
+	var later uint64 // shards i < 64 skipped as busy
+	for i := range t.shards {
+		s := &t.shards[i]
+		if i < 64 && !s.mu.TryLock() {
+			later |= 1 << i
+			continue
+		}
+		if i >= 64 {
+			s.mu.Lock()
+		}
+		fn(s)
 		s.mu.Unlock()
 	}
-	return seen
+	for ; later != 0; later &= later - 1 {
+		s := &t.shards[bits.TrailingZeros64(later)]
+		s.mu.Lock()
+		fn(s)
+		s.mu.Unlock()
+	}
 }

@@ -313,12 +313,7 @@ func (d *Detector) commit(sc *search, searched *index, since uint64, idx uint32,
 // none under the Detector's: a commit does not wait for it.
 func (d *Detector) apply(ix *index) {
 	for _, t := range ix.tables {
-		for i := range t.shards {
-			s := &t.shards[i]
-			s.mu.Lock()
-			t.catchUp(ix, s)
-			s.mu.Unlock()
-		}
+		t.visit(func(s *shard) { t.catchUp(ix, s) })
 	}
 }
 

@@ -19,7 +19,7 @@ const (
 // textproc.Analyzer and scratch buffers, so it is not safe for concurrent
 // use; a Detector keeps a pool of them, one per concurrent Add.
 //
-// Terms are hashed as they come ([textproc.Analyzer.AppendTerm]), never
+// Terms are hashed as they come ([textproc.Analyzer.Terms]), never
 // interned: an extractor's memory does not grow with the vocabulary of the
 // texts it has seen, only with the largest text (see release).
 type extractor struct {
@@ -27,7 +27,6 @@ type extractor struct {
 	an      *textproc.Analyzer
 	classes map[string]uint8 // SpotSigs: stopword and antecedent flags by term
 
-	buf  []byte   // scratch: one term
 	hs   []uint64 // scratch: token hashes of the current text
 	cls  []uint8  // scratch: token classes of the current text (SpotSigs)
 	out  []uint64 // scratch: features
@@ -103,16 +102,11 @@ func (e *extractor) tokens(text string) {
 	e.hs, e.cls = e.hs[:0], e.cls[:0]
 	spot := e.classes != nil
 	var digest uint64 = 0x5350_4f54 // digest of the token sequence
-	for sp := range e.an.Words(text) {
-		var ok bool
-		e.buf, ok = e.an.AppendTerm(e.buf[:0], text[sp.Start:sp.End])
-		if !ok {
-			continue
-		}
-		h := hashx.Bytes64(e.buf, 0) | 1
+	for _, term := range e.an.Terms(text) {
+		h := hashx.Bytes64(term, 0) | 1
 		e.hs = append(e.hs, h)
 		if spot {
-			e.cls = append(e.cls, e.classes[string(e.buf)])
+			e.cls = append(e.cls, e.classes[string(term)])
 		}
 		digest = hashx.Combine(digest, h)
 	}

@@ -47,10 +47,9 @@ type Signer struct {
 	stop  map[string]struct{} // FeatureSpots antecedents
 
 	// lite: features need neither idf nor term strings, so tokens are
-	// hashed as they are scanned (Analyzer.AppendTerm), without interning.
-	lite    bool
-	termBuf []byte
-	stopH   map[uint64]struct{} // lite FeatureSpots: hashes of the antecedents
+	// hashed as they are scanned (Analyzer.Terms), without interning.
+	lite  bool
+	stopH map[uint64]struct{} // lite FeatureSpots: hashes of the antecedents
 
 	feats  []feat
 	slots  []int32 // open addressing: index into feats, −1 empty
@@ -132,8 +131,8 @@ func (s *Signer) Sign(text string) (uint64, bool) {
 }
 
 // analyse fills the per-token inputs of collect for text, except the idf
-// weights (weigh). In lite mode it hashes each term as Words and AppendTerm
-// yield it, which is the token sequence of Analyzer.Tokens
+// weights (weigh). In lite mode it hashes each term as Analyzer.Terms
+// yields it, which is the token sequence of Analyzer.Tokens
 // (TestLiteMatchesTokens), and leaves s.toks empty; otherwise s.toks holds
 // the interned tokens and s.uniq, s.terms the distinct terms.
 func (s *Signer) analyse(text string) {
@@ -165,13 +164,8 @@ func (s *Signer) analyse(text string) {
 // analyseLite is analyse without interning.
 func (s *Signer) analyseLite(text string) {
 	spots := s.cfg.Features == FeatureSpots
-	for sp := range s.an.Words(text) {
-		var ok bool
-		s.termBuf, ok = s.an.AppendTerm(s.termBuf[:0], text[sp.Start:sp.End])
-		if !ok {
-			continue
-		}
-		h := hashx.Bytes64(s.termBuf, s.cfg.Seed)
+	for _, term := range s.an.Terms(text) {
+		h := hashx.Bytes64(term, s.cfg.Seed)
 		s.th = append(s.th, h)
 		if spots {
 			_, stop := s.stopH[h]
@@ -266,7 +260,6 @@ func (s *Signer) tidy() {
 	s.skip = scratch.Shrink(s.skip, n)
 	s.chars = scratch.Shrink(s.chars, 8*n)
 	s.owner = scratch.Shrink(s.owner, 8*n)
-	s.termBuf = scratch.Shrink(s.termBuf, 64)
 	s.digBuf = scratch.Shrink(s.digBuf, 8*n)
 	s.dfs = scratch.Shrink(s.dfs, n)
 	if s.vocab.seen.Renew(&s.an, s.tc, vocabFloor, big) {
