@@ -203,14 +203,15 @@ func BenchmarkSamplerCPU(b *testing.B) {
 	b.ReportMetric(float64(tDart)/float64(tPack), "speedup")
 }
 
-// TestPackedConformance runs the detector conformance suite on Weighted
-// mode with the PackedDarts sampler, online and with fixed statistics.
-func TestPackedConformance(t *testing.T) {
+// TestDartsConformance runs the detector conformance suite on Weighted
+// mode with the Darts sampler (the default, PackedDarts, runs in
+// TestConformance), online and with fixed statistics.
+func TestDartsConformance(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the suite's 5 MB input is slow under -race; TestPackedConcurrent covers the locking")
 	}
 	cfg := WeightedConfig()
-	cfg.Sampler = PackedDarts
+	cfg.Sampler = Darts
 	stats, err := NewStats(cfg)
 	require.NoError(t, err)
 	for _, doc := range synth.Docs(100, synth.Config{Seed: 4}) {
@@ -227,12 +228,17 @@ func TestPackedConformance(t *testing.T) {
 	}
 }
 
-// TestPackedConcurrent signs documents with the PackedDarts sampler from
-// several goroutines, each with its own Sketcher, against fixed
+// TestPackedConcurrent signs documents with the PackedDarts and Darts
+// samplers from several goroutines, each with its own Sketcher, against fixed
 // statistics: every signature equals the one a single goroutine makes.
 func TestPackedConcurrent(t *testing.T) {
+	for _, sampler := range []Sampler{PackedDarts, Darts} {
+		testSignConcurrent(t, Config{Mode: Weighted, Sampler: sampler})
+	}
+}
+
+func testSignConcurrent(t *testing.T, cfg Config) {
 	docs := synth.Docs(120, synth.Config{Seed: 6})
-	cfg := Config{Mode: Weighted, Sampler: PackedDarts}
 	st, err := NewStats(cfg)
 	require.NoError(t, err)
 	for _, d := range docs {

@@ -367,7 +367,7 @@ func (s *Sketcher) sampleWeighted(dst []uint32) []uint32 {
 	switch s.cfg.Sampler {
 	case Darts:
 		return s.darts.sample(dst, s.keys, s.lw, s.cfg.NumHashes, s.seedMix)
-	case PackedDarts:
+	case PackedDarts, DefaultSampler: // DefaultSampler: a Sketcher of another Mode
 		return s.darts.samplePacked(dst, s.keys, s.lw, s.cfg.NumHashes, s.seedMix)
 	}
 	return icws(dst, s.keys, s.cfg.NumHashes, s.seedMix, func(e int) (float64, bool) {
