@@ -68,6 +68,7 @@ type dartScratch struct {
 	elems  []dartElem
 	best   []dartSlot
 	packed []uint64 // PackedDarts: the slots
+	thr    []uint64 // PackedDarts: the column thresholds of a round
 }
 
 // dartElem is a present element: its key, the dyadic column top that
