@@ -193,7 +193,7 @@ func (ds *dartScratch) samplePacked(dst []uint32, keys []uint64, lw []float64, k
 	from := 0.0
 	for round := 0; ; round++ {
 		aMax := math.Ldexp(aMax0, round)
-		thr := ds.thresholds(aMax)
+		thr := ds.thresholds(aMax, packCell0)
 		for i := range ds.elems {
 			e := &ds.elems[i]
 			if d := maxTop - e.top; d < len(thr) {
@@ -233,17 +233,17 @@ func (ds *dartScratch) samplePacked(dst []uint32, keys []uint64, lw []float64, k
 // thresholds fills ds.thr for a round whose largest column top holds
 // aMax expected darts below θ: thr[d] is for column maxTop − d, whose a =
 // θ·2^c is aMax·2^−d (the same for every element), the number of 32-bit
-// hashes x whose uniform unit32(x) is below a, or 2^32 when a > packCell0
-// (the column is thrown whatever its first uniform). The table ends
-// before the first column with a < dartMinArea. The descent compares
+// hashes x whose uniform unit32(x) is below a, or 2^32 when a ≥ 1 or a >
+// force (the column is thrown whatever its first uniform). The table
+// ends before the first column with a < dartMinArea. The descent compares
 // hashes with it as integers, which decides exactly what comparing
 // unit32(x) with a decides: unit32(x) < a iff x + ½ < a·2^32, iff x <
-// ⌈a·2^32 − ½⌉, and a·2^32 − ½ is exact for a·2^32 in [2^12, 2^31].
-func (ds *dartScratch) thresholds(aMax float64) []uint64 {
+// ⌈a·2^32 − ½⌉, and a·2^32 − ½ is exact for a·2^32 in [2^12, 2^32].
+func (ds *dartScratch) thresholds(aMax, force float64) []uint64 {
 	ds.thr = ds.thr[:0]
 	for a := aMax; a >= dartMinArea; a *= 0.5 {
 		t := uint64(1) << 32
-		if a <= packCell0 {
+		if a < 1 && a <= force {
 			t = uint64(math.Ceil(a*(1<<32) - 0.5))
 		}
 		ds.thr = append(ds.thr, t)
@@ -263,7 +263,7 @@ func (ds *dartScratch) thresholds(aMax float64) []uint64 {
 func throwPacked(best []uint64, e *dartElem, a, from float64, seed uint64, thr []uint64) {
 	ks := hashx.Mix64(e.key ^ seed ^ packColMix)
 	c, d := e.top, 0 // column c = e.top − d holds a expected darts below θ
-	if c&1 == 0 { // the pair's odd column is above the weight
+	if c&1 == 0 {    // the pair's odd column is above the weight
 		if x := uint64(uint32(hashx.Mix64(ks + uint64(int64(c>>1))*dartColMix))); x < thr[0] {
 			packColumn(best, e, c, a, unit32(uint32(x)), from, ks)
 		}

@@ -11,11 +11,86 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 )
 
-// The packed dart sampler as it was before its descent compared hashes
-// with per-column integer thresholds and its cells below θ skipped the
-// bounds of each dart, kept unchanged as the reference that
-// TestPackedMatchesReference compares the production code with. prepare
-// and packDart are shared: that change left them alone.
+// The packed and the plain dart samplers as they were before their
+// descent compared hashes with per-column integer thresholds, kept
+// unchanged as the reference that TestPackedMatchesReference compares the
+// production code with. prepare, packColumn, throwColumn and packDart are
+// shared: that change left them alone.
+
+func (ds *dartScratch) refSample(dst []uint32, keys []uint64, lw []float64, k int, seed uint64) []uint32 {
+	lnTheta, maxTop, ok := ds.prepare(keys, lw, k, dartExtra)
+	if !ok {
+		return dst
+	}
+	if cap(ds.best) < k {
+		ds.best = make([]dartSlot, k)
+	}
+	best := ds.best[:k]
+	for i := range best {
+		best[i] = dartSlot{rank: math.Inf(1)}
+	}
+	// Round r throws the darts of rank in [θ/2, θ) (all below θ in round
+	// 0): a slot's least dart below θ/2 is already kept, so a doubling
+	// costs one more budget of darts, not two.
+	from := 0.0
+	for round := 0; ; round++ {
+		// θ·2^maxTop ≤ 2·budget·2^round: finite.
+		aMax := math.Exp(lnTheta + float64(maxTop)*math.Ln2)
+		for i := range ds.elems {
+			e := &ds.elems[i]
+			refThrowDarts(best, e, math.Ldexp(aMax, e.top-maxTop), from, seed)
+		}
+		full := true
+		for i := range best {
+			if math.IsInf(best[i].rank, 1) {
+				full = false
+				break
+			}
+		}
+		if full || round == dartMaxRounds {
+			break
+		}
+		lnTheta += math.Ln2
+		from = 0.5
+		for i := range best {
+			best[i].rank *= 0.5 // ranks are relative to θ, which doubles
+		}
+	}
+	for _, b := range best {
+		dst = append(dst, b.value())
+	}
+	return dst
+}
+
+func refThrowDarts(best []dartSlot, e *dartElem, a, from float64, seed uint64) {
+	ks := hashx.Mix64(e.key ^ seed)
+	// Columns 2i and 2i+1 draw their first uniform v from the two halves
+	// of one hash of (seed, key, i): the high half for the odd column. The
+	// first arrival E = −ln(1−v) is below a iff v < 1 − e^(−a); 1 − e^(−a)
+	// ≤ a, so v ≥ a rules a column out with one comparison, and a pair of
+	// columns (a and a/2) with one branch: about one column in eight
+	// holds a dart below θ.
+	c := e.top
+	if c&1 == 0 && a >= dartMinArea { // the pair's odd column is above the weight
+		if v := unit32(uint32(hashx.Mix64(ks + uint64(int64(c>>1))*dartColMix))); v < a {
+			throwColumn(best, e, c, a, v, from, ks)
+		}
+		c, a = c-1, a*0.5
+	}
+	for ; a >= dartMinArea; c, a = c-2, a*0.25 {
+		h := hashx.Mix64(ks + uint64(int64(c>>1))*dartColMix)
+		hi, lo := unit32(uint32(h>>32)), unit32(uint32(h))
+		if hi >= a && lo >= a*0.5 {
+			continue
+		}
+		if hi < a {
+			throwColumn(best, e, c, a, hi, from, ks)
+		}
+		if lo < a*0.5 && a*0.5 >= dartMinArea {
+			throwColumn(best, e, c-1, a*0.5, lo, from, ks)
+		}
+	}
+}
 
 // samplePacked appends the k packed-dart samples of the elements of
 // log-weight lw (−Inf or NaN = absent): the rounds of [dartScratch.sample]
@@ -79,7 +154,7 @@ func refThrowPacked(best []uint64, e *dartElem, a, from float64, seed uint64) {
 	c := e.top
 	if c&1 == 0 && a >= dartMinArea { // the pair's odd column is above the weight
 		if v := unit32(uint32(hashx.Mix64(ks + uint64(int64(c>>1))*dartColMix))); v < a || a > packCell0 {
-			refPackColumn(best, e, c, a, v, from, ks)
+			packColumn(best, e, c, a, v, from, ks)
 		}
 		c, a = c-1, a*0.5
 	}
@@ -92,73 +167,16 @@ func refThrowPacked(best []uint64, e *dartElem, a, from float64, seed uint64) {
 			continue
 		}
 		if hi < a || a > packCell0 {
-			refPackColumn(best, e, c, a, hi, from, ks)
+			packColumn(best, e, c, a, hi, from, ks)
 		}
 		if (lo < a*0.5 || a*0.5 > packCell0) && a*0.5 >= dartMinArea {
-			refPackColumn(best, e, c-1, a*0.5, lo, from, ks)
+			packColumn(best, e, c-1, a*0.5, lo, from, ks)
 		}
 	}
 }
 
-// packColumn offers the darts of column c of element e of rank below θ (a
-// = θ·2^c its expected darts below θ), whose first uniform v < a, to the
-// packed slots. Cell 0 holds the first arrival E₁ = −ln(1−v) when below
-// packCell and, given E₁, Poisson(packCell − E₁) darts uniform in
-// (E₁, packCell); cell m ≥ 1 holds Poisson(packCell) darts uniform in
-// [m, m+1)·packCell. Darts are generated in "expected darts of the
-// column" and offered relative to a.
-func refPackColumn(best []uint64, e *dartElem, c int, a, v, from float64, ks uint64) {
-	k := uint64(len(best))
-	// lim: a dart is under the weight iff its place < lim (every place
-	// below the top column).
-	lim := uint64(1) << packPlaceBits
-	if c == e.top {
-		if e.frac < 0 {
-			e.frac = math.Exp(e.lw-float64(e.top)*math.Ln2) - 1
-		}
-		lim = uint64(e.frac * (1 << packPlaceBits))
-	}
-	inv := 1 / a
-	lo := from * a // darts below lo were thrown in an earlier round
-	col := hashx.Mix64(ks ^ uint64(int64(c))*packCellMix)
-	const rankMask = 1<<packRankBits - 1
-	if v < packCellP && lo < packCell0 { // E₁ < packCell, cell not thrown yet
-		e1 := -math.Log1p(-v)
-		g := hashx.Mix64(col + packDartMix)
-		s := &best[(g>>(64-packSlotBits))*k>>packSlotBits]
-		*s = min(*s, packDart(g, e1, a, lo, inv, lim))
-		if e1 < a { // the rest of cell 0 may hold darts below θ
-			p := packCellP0 / (1 - v) // P(N = 0), N ~ Poisson(packCell − E₁)
-			u, n := unit(hashx.Mix64(g^dartNextMix)), 0
-			mu, cum := packCell0-e1, p
-			for u >= cum && n < len(packPoisson) {
-				n++
-				p *= mu / float64(n)
-				cum += p
-			}
-			for i := range n {
-				g := hashx.Mix64(col + uint64(i+2)*packDartMix)
-				ex := e1 + mu*float64(g&rankMask)/(1<<packRankBits)
-				s := &best[(g>>(64-packSlotBits))*k>>packSlotBits]
-				*s = min(*s, packDart(g, ex, a, lo, inv, lim))
-			}
-		}
-	}
-	for m := max(1, int((lo-packCell0)/packCell)+1); packCell0+float64(m-1)*packCell < a; m++ {
-		cell := hashx.Mix64(col + uint64(m)*dartColMix)
-		n := packPoissonCount(cell >> 32)
-		for i := range n {
-			g := hashx.Mix64(cell + uint64(i+1)*packDartMix)
-			ex := packCell0 + (float64(m-1)+float64(g&rankMask)/(1<<packRankBits))*packCell
-			s := &best[(g>>(64-packSlotBits))*k>>packSlotBits]
-			*s = min(*s, packDart(g, ex, a, lo, inv, lim))
-		}
-	}
-}
-
-
-// TestPackedMatchesReference requires the packed sampler to give exactly
-// the reference's values: on random weighted sets spanning many decades
+// TestPackedMatchesReference requires the packed and the dart samplers to
+// give exactly the reference's values: on random weighted sets spanning many decades
 // of weight (so that columns far above and below 1 are thrown, and θ
 // doubles in some), with k from 1 to 512, and on the Reuters stories'
 // phrase sets at their default weights when the data is present.
@@ -174,7 +192,8 @@ func TestPackedMatchesReference(t *testing.T) {
 		k := []int{1, 2, 16, 64, 128, 128, 512}[i%7]
 		seed := r.Uint64()
 		lw := logWeights(wa)
-		require.Equal(t, want.refSamplePacked(nil, keys, lw, k, seed), got.samplePacked(nil, keys, lw, k, seed), "set %d (n=%d, k=%d)", i, n, k)
+		require.Equal(t, want.refSamplePacked(nil, keys, lw, k, seed), got.samplePacked(nil, keys, lw, k, seed), "packed, set %d (n=%d, k=%d)", i, n, k)
+		require.Equal(t, want.refSample(nil, keys, lw, k, seed), got.sample(nil, keys, lw, k, seed), "darts, set %d (n=%d, k=%d)", i, n, k)
 	}
 	if testing.Short() {
 		return
@@ -190,6 +209,8 @@ func TestPackedMatchesReference(t *testing.T) {
 		sk.phrases(rec.Text)
 		sk.weigh(st)
 		require.Equal(t, want.refSamplePacked(nil, sk.keys, sk.lw, DefaultNumHashes, sk.seedMix),
-			got.samplePacked(nil, sk.keys, sk.lw, DefaultNumHashes, sk.seedMix), "Reuters story %d", i)
+			got.samplePacked(nil, sk.keys, sk.lw, DefaultNumHashes, sk.seedMix), "packed, Reuters story %d", i)
+		require.Equal(t, want.refSample(nil, sk.keys, sk.lw, DefaultNumHashes, sk.seedMix),
+			got.sample(nil, sk.keys, sk.lw, DefaultNumHashes, sk.seedMix), "darts, Reuters story %d", i)
 	}
 }
