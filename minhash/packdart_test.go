@@ -67,8 +67,8 @@ func TestPackedPoissonCount(t *testing.T) {
 }
 
 // TestPackedSampler checks that Config.Sampler = PackedDarts reaches the
-// packed sampler: the Sketcher's signature of a text equals
-// PackedDartMinHash of its phrases and weights, and differs from Darts'.
+// packed sampler, that the zero Sampler means it, and that its signature
+// of a text differs from Darts'.
 func TestPackedSampler(t *testing.T) {
 	text := "the quick brown fox jumps over the lazy dog while the cat sleeps on the warm mat by the door"
 	sk, err := NewSketcher(Config{Mode: Weighted, Sampler: PackedDarts, Shingle: 3})
@@ -77,7 +77,12 @@ func TestPackedSampler(t *testing.T) {
 	require.Len(t, sig, DefaultNumHashes)
 	again, _ := sk.Signature(text)
 	assert.Equal(t, sig, again, "consistent")
-	dk, err := NewSketcher(Config{Mode: Weighted, Shingle: 3})
+	def, err := NewSketcher(Config{Mode: Weighted, Shingle: 3})
+	require.NoError(t, err)
+	assert.Equal(t, PackedDarts, def.Config().Sampler, "the default sampler")
+	dsig, _ := def.Signature(text)
+	assert.Equal(t, sig, dsig, "the default is PackedDarts")
+	dk, err := NewSketcher(Config{Mode: Weighted, Shingle: 3, Sampler: Darts})
 	require.NoError(t, err)
 	other, _ := dk.Signature(text)
 	assert.Less(t, Similarity(sig, other), 0.2, "packed and dart samples do not compare")
