@@ -47,15 +47,16 @@ type Sketcher struct {
 	out   []uint32 // Detector: signature scratch
 	darts dartScratch
 
-	kfirst []uint64 // Weighted: first-term hash of each of keys
+	kfirst []int32  // Weighted: position in dterms of the first term of each of keys
 	dterms []uint64 // Weighted: distinct terms
-	termDF uset     // Weighted: term → df, when counting
+	tpos   []int32  // Weighted: position in dterms of each of terms
+	tdf    []int64  // Weighted: df of each of dterms, when weighing
 	phrDF  []int64  // Weighted: df of each of keys
 	cut, n int64    // Weighted: the rare-phrase cut and N of the weights
 
 	partKeys []uint64 // Weighted, counting: distinct terms, then phrases, by part
 	partIdx  []int32  // Weighted, counting: position in keys of each phrase of partKeys
-	partDF   []int64  // Weighted, counting: df of each term of partKeys
+	partTPos []int32  // Weighted, counting: position in dterms of each term of partKeys
 }
 
 // shrinkCap is the capacity (elements) above which a Sketcher drops a
@@ -68,13 +69,13 @@ func (s *Sketcher) shrink() {
 	drop := func(n int) bool { return n > shrinkCap }
 	if drop(cap(s.sh)) || drop(cap(s.first)) || drop(cap(s.terms)) || drop(cap(s.keys)) ||
 		drop(cap(s.kfirst)) || drop(cap(s.dterms)) || drop(cap(s.lw)) || drop(cap(s.phrDF)) ||
-		drop(cap(s.set.tab)) || drop(cap(s.termDF.tab)) || drop(cap(s.darts.elems)) ||
+		drop(cap(s.set.tab)) || drop(cap(s.tpos)) || drop(cap(s.darts.elems)) ||
 		drop(cap(s.partKeys)) {
 		s.sh, s.first, s.terms, s.keys, s.kfirst, s.dterms = nil, nil, nil, nil, nil, nil
-		s.lw, s.phrDF = nil, nil
-		s.set, s.termDF = uset{}, uset{}
+		s.lw, s.phrDF, s.tpos, s.tdf = nil, nil, nil, nil
+		s.set = uset{}
 		s.darts.elems = nil
-		s.partKeys, s.partIdx, s.partDF = nil, nil, nil
+		s.partKeys, s.partIdx, s.partTPos = nil, nil, nil
 	}
 }
 
@@ -399,6 +400,33 @@ func (u *uset) put(x uint64, v int64) {
 			u.tab[i], u.vals[i] = x, v
 			u.n++
 			return
+		}
+	}
+}
+
+// index returns the value of x, first putting next when x is absent, and
+// whether x was absent.
+func (u *uset) index(x uint64, next int64) (int64, bool) {
+	if x == 0 {
+		if !u.hasZero {
+			u.hasZero, u.zeroVal = true, next
+			u.n++
+			return next, true
+		}
+		return u.zeroVal, false
+	}
+	if len(u.vals) < len(u.tab) {
+		u.vals = make([]int64, len(u.tab))
+	}
+	mask := uint64(len(u.tab) - 1)
+	for i := x & mask; ; i = (i + 1) & mask {
+		switch u.tab[i] {
+		case x:
+			return u.vals[i], false
+		case 0:
+			u.tab[i], u.vals[i] = x, next
+			u.n++
+			return next, true
 		}
 	}
 }

@@ -257,23 +257,26 @@ func (s *Sketcher) AppendWeightedSignature(dst []uint32, text string, stats *Sta
 	return s.sampleWeighted(dst), len(s.keys)
 }
 
-// phrases fills s.keys with the distinct phrase hashes of text, s.kfirst
-// with the first-term hash of each, and s.dterms with the distinct terms.
+// phrases fills s.keys with the distinct phrase hashes of text, s.dterms
+// with the distinct terms, and s.kfirst with the position in s.dterms of
+// each phrase's first term (shingle i begins with term i).
 func (s *Sketcher) phrases(text string) {
 	s.shingles(text, true)
+	s.set.reset(len(s.terms))
+	s.dterms, s.tpos = s.dterms[:0], s.tpos[:0]
+	for _, h := range s.terms {
+		p, added := s.set.index(h, int64(len(s.dterms)))
+		if added {
+			s.dterms = append(s.dterms, h)
+		}
+		s.tpos = append(s.tpos, int32(p))
+	}
 	s.set.reset(len(s.sh))
 	s.keys, s.kfirst = s.keys[:0], s.kfirst[:0]
 	for i, h := range s.sh {
 		if s.set.add(h) {
 			s.keys = append(s.keys, h)
-			s.kfirst = append(s.kfirst, s.first[i])
-		}
-	}
-	s.set.reset(len(s.terms))
-	s.dterms = s.dterms[:0]
-	for _, h := range s.terms {
-		if s.set.add(h) {
-			s.dterms = append(s.dterms, h)
+			s.kfirst = append(s.kfirst, s.tpos[i])
 		}
 	}
 }
@@ -292,12 +295,14 @@ func (s *Sketcher) weigh(stats *Stats) {
 		return
 	}
 	s.phrDF = growInt64(s.phrDF, len(s.keys))
-	s.termDF.reset(len(s.kfirst))
+	s.tdf = growInt64(s.tdf, len(s.dterms))
 	stats.mu.RLock()
 	s.cut, s.n = stats.rareCut(s.cfg), stats.n
 	for i, h := range s.keys {
 		s.phrDF[i] = stats.phrDF(h)
-		s.termDF.put(s.kfirst[i], stats.termDF(s.kfirst[i]))
+	}
+	for t, h := range s.dterms {
+		s.tdf[t] = stats.termDF(h)
 	}
 	stats.mu.RUnlock()
 	s.weighCounted()
@@ -309,10 +314,10 @@ func (s *Sketcher) weigh(stats *Stats) {
 // whole meanwhile, as of the Adds counted before it.
 func (s *Sketcher) countAsIf(stats *Stats) {
 	s.phrDF = growInt64(s.phrDF, len(s.keys))
-	s.termDF.reset(len(s.dterms))
+	s.tdf = growInt64(s.tdf, len(s.dterms))
 	stats.exclusive(func() {
-		for _, h := range s.dterms {
-			s.termDF.put(h, stats.termDF(h)+1)
+		for t, h := range s.dterms {
+			s.tdf[t] = stats.termDF(h) + 1
 		}
 		for i, h := range s.keys {
 			s.phrDF[i] = stats.phrDF(h) + 1
@@ -327,7 +332,7 @@ func (s *Sketcher) weighCounted() {
 	s.lw = s.lw[:0]
 	cut := floodCut(s.phrDF, s.cut)
 	for i := range s.keys {
-		s.lw = append(s.lw, logWeight(s.cfg, s.termDF.get(s.kfirst[i]), s.phrDF[i], s.n, cut))
+		s.lw = append(s.lw, logWeight(s.cfg, s.tdf[s.kfirst[i]], s.phrDF[i], s.n, cut))
 	}
 }
 
