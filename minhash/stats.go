@@ -192,7 +192,7 @@ type dfMove struct{ df, by int64 }
 // document frequency of the entire phrase" fixes that F applies to the
 // first-term df alone). Frequencies below 1 (a text not in the statistics)
 // count as 1.
-func logWeight(cfg Config, dfFirst, dfPhrase, n, cut int64) float64 {
+func logWeight(cfg *Config, dfFirst, dfPhrase, n, cut int64) float64 {
 	dfFirst, dfPhrase, n = max(dfFirst, 1), max(dfPhrase, 1), max(n, 1)
 	if dfPhrase > cut {
 		return math.Inf(-1) // a common phrase weighs 0 (§4.5)
@@ -331,8 +331,23 @@ func (s *Sketcher) countAsIf(stats *Stats) {
 func (s *Sketcher) weighCounted() {
 	s.lw = s.lw[:0]
 	cut := floodCut(s.phrDF, s.cut)
+	if s.cfg.Weighting == WeightDFPow && s.cfg.Scale == ScaleNone {
+		// The default weighting, as logWeight computes it, without its
+		// switches per phrase.
+		for i, dfp := range s.phrDF[:len(s.keys)] {
+			lw := math.Inf(-1)
+			if max(dfp, 1) <= cut {
+				lw = s.cfg.Power * lnCount(max(s.tdf[s.kfirst[i]], 1))
+				if math.IsNaN(lw) {
+					lw = math.Inf(-1)
+				}
+			}
+			s.lw = append(s.lw, lw)
+		}
+		return
+	}
 	for i := range s.keys {
-		s.lw = append(s.lw, logWeight(s.cfg, s.tdf[s.kfirst[i]], s.phrDF[i], s.n, cut))
+		s.lw = append(s.lw, logWeight(&s.cfg, s.tdf[s.kfirst[i]], s.phrDF[i], s.n, cut))
 	}
 }
 
