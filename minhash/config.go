@@ -68,8 +68,8 @@ const (
 	// Darts (3) is DartMinHash in the layout of [DartMinHash]: one hash
 	// per element and pair of dyadic weight levels and about K(ln K + 1)
 	// darts of one hash each. Same collision probability and variance as
-	// ICWS, about 20 times faster on news text, and about 1.3 times slower
-	// per Add than PackedDarts. It was the default before PackedDarts;
+	// ICWS, about 20 times faster on news text, and about 1.4 times
+	// PackedDarts' CPU time per Add. It was the default before PackedDarts;
 	// snapshot headers store it as 0, the number it had then, so that
 	// snapshots written before keep their meaning.
 	Darts

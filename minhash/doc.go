@@ -53,7 +53,7 @@
 // of K(ln K + 2) points, and keeps each slot's least point as one integer
 // (rank above value) so that no point costs a branch; Darts
 // ([DartMinHash]) has cells of one point and a slot record compared per
-// point, and takes about 1.3 times PackedDarts' CPU time per Add on
+// point, and takes about 1.4 times PackedDarts' CPU time per Add on
 // Reuters stories. IoffeICWS is Ioffe's ICWS (ICDM 2010), as Alonso et
 // al. 2013 §4.3 restates it, the option faithful to that paper: per
 // sample and phrase, r, c ~ Gamma(2,1) and β ~ U(0,1) drawn from a hash
