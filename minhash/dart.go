@@ -153,7 +153,7 @@ func (ds *dartScratch) sample(dst []uint32, keys []uint64, lw []float64, k int, 
 		thr := ds.thresholds(aMax, math.Inf(1))
 		for i := range ds.elems {
 			e := &ds.elems[i]
-			if d := maxTop - e.top; d < len(thr) {
+			if d := maxTop - e.top; d < len(thr)-1 {
 				throwDarts(best, e, math.Ldexp(aMax, -d), from, seed, thr[d:])
 			}
 		}
@@ -282,13 +282,13 @@ func throwDarts(best []dartSlot, e *dartElem, a, from float64, seed uint64, thr 
 		}
 		c, a, d = c-1, a*0.5, 1
 	}
-	for ; d < len(thr); c, a, d = c-2, a*0.25, d+2 {
-		h := hashx.Mix64(ks + uint64(int64(c>>1))*dartColMix)
+	// thr ends with a 0 below its last column (never thrown), so thr[d+1]
+	// is there; the pair's hash input steps down by dartColMix.
+	x := ks + uint64(int64(c>>1))*dartColMix
+	for ; d < len(thr)-1; c, a, d, x = c-2, a*0.25, d+2, x-dartColMix {
+		h := hashx.Mix64(x)
 		hi, lo := h>>32, uint64(uint32(h))
-		tlo := uint64(0) // below the last column: never
-		if d+1 < len(thr) {
-			tlo = thr[d+1]
-		}
+		tlo := thr[d+1]
 		if hi >= thr[d] && lo >= tlo {
 			continue
 		}

@@ -196,7 +196,7 @@ func (ds *dartScratch) samplePacked(dst []uint32, keys []uint64, lw []float64, k
 		thr := ds.thresholds(aMax, packCell0)
 		for i := range ds.elems {
 			e := &ds.elems[i]
-			if d := maxTop - e.top; d < len(thr) {
+			if d := maxTop - e.top; d < len(thr)-1 {
 				throwPacked(best, e, math.Ldexp(aMax, -d), from, seed, thr[d:])
 			}
 		}
@@ -235,7 +235,8 @@ func (ds *dartScratch) samplePacked(dst []uint32, keys []uint64, lw []float64, k
 // θ·2^c is aMax·2^−d (the same for every element), the number of 32-bit
 // hashes x whose uniform unit32(x) is below a, or 2^32 when a ≥ 1 or a >
 // force (the column is thrown whatever its first uniform). The table
-// ends before the first column with a < dartMinArea. The descent compares
+// ends with a 0 for the first column with a < dartMinArea, so that it
+// has one entry more than the columns it lets through. The descent compares
 // hashes with it as integers, which decides exactly what comparing
 // unit32(x) with a decides: unit32(x) < a iff x + ½ < a·2^32, iff x <
 // ⌈a·2^32 − ½⌉, and a·2^32 − ½ is exact for a·2^32 in [2^12, 2^32].
@@ -248,13 +249,13 @@ func (ds *dartScratch) thresholds(aMax, force float64) []uint64 {
 		}
 		ds.thr = append(ds.thr, t)
 	}
-	return ds.thr
+	return append(ds.thr, 0) // the column below the last: never thrown
 }
 
 // throwPacked offers the darts of element e of rank below θ to the packed
 // slots, descending its columns as [throwDarts] does (a = θ·2^top); thr
 // holds the thresholds of [dartScratch.thresholds] from column e.top
-// down, at least one.
+// down, at least one and the final 0.
 //
 // Columns 2i and 2i+1 draw their first uniform from the two halves of
 // one hash of (key, i), the high half for the odd column; a column is
@@ -269,13 +270,13 @@ func throwPacked(best []uint64, e *dartElem, a, from float64, seed uint64, thr [
 		}
 		c, a, d = c-1, a*0.5, 1
 	}
-	for ; d < len(thr); c, a, d = c-2, a*0.25, d+2 {
-		h := hashx.Mix64(ks + uint64(int64(c>>1))*dartColMix)
+	// thr ends with a 0 below its last column (never thrown), so thr[d+1]
+	// is there; the pair's hash input steps down by dartColMix.
+	x := ks + uint64(int64(c>>1))*dartColMix
+	for ; d < len(thr)-1; c, a, d, x = c-2, a*0.25, d+2, x-dartColMix {
+		h := hashx.Mix64(x)
 		hi, lo := h>>32, uint64(uint32(h))
-		tlo := uint64(0) // below the last column: never
-		if d+1 < len(thr) {
-			tlo = thr[d+1]
-		}
+		tlo := thr[d+1]
 		if hi >= thr[d] && lo >= tlo {
 			continue
 		}
