@@ -240,12 +240,12 @@ func BenchmarkVsFloor(b *testing.B) {
 
 // BenchmarkWeighted is Add of every Reuters document into a fresh
 // Weighted-mode Detector at the package defaults (online statistics), by
-// each sampler.
+// each sampler; Default is Config{Mode: Weighted} (PackedDarts).
 func BenchmarkWeighted(b *testing.B) {
 	for _, s := range []struct {
 		name    string
 		sampler Sampler
-	}{{"Darts", Darts}, {"ICWS", IoffeICWS}} {
+	}{{"Default", DefaultSampler}, {"Darts", Darts}, {"PackedDarts", PackedDarts}, {"ICWS", IoffeICWS}} {
 		b.Run(s.name, func(b *testing.B) {
 			_, docs, total := reutersTexts(b)
 			b.SetBytes(total)

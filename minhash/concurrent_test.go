@@ -27,9 +27,10 @@ func concurrentModes(t testing.TB, docs []detector.Doc) map[string]func() (*Dete
 		st.AddDocument(d.Text)
 	}
 	return map[string]func() (*Detector, error){
-		"Jaccard":      func() (*Detector, error) { return New(Config{}) },
-		"Weighted":     func() (*Detector, error) { return New(Config{Mode: Weighted}) },
-		"WeightedICWS": func() (*Detector, error) { return New(Config{Mode: Weighted, Sampler: IoffeICWS}) },
+		"Jaccard":       func() (*Detector, error) { return New(Config{}) },
+		"Weighted":      func() (*Detector, error) { return New(Config{Mode: Weighted}) },
+		"WeightedICWS":  func() (*Detector, error) { return New(Config{Mode: Weighted, Sampler: IoffeICWS}) },
+		"WeightedDarts": func() (*Detector, error) { return New(Config{Mode: Weighted, Sampler: Darts}) },
 		// The percentile rule reads the whole histogram of phrase dfs in
 		// the last turn of the counting.
 		"WeightedPercentile": func() (*Detector, error) { return New(Config{Mode: Weighted, Rare: RarePercentile}) },

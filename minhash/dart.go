@@ -68,6 +68,7 @@ type dartScratch struct {
 	elems  []dartElem
 	best   []dartSlot
 	packed []uint64 // PackedDarts: the slots
+	thr    []uint64 // PackedDarts: the column thresholds of a round
 }
 
 // dartElem is a present element: its key, the dyadic column top that
@@ -149,9 +150,12 @@ func (ds *dartScratch) sample(dst []uint32, keys []uint64, lw []float64, k int, 
 	for round := 0; ; round++ {
 		// θ·2^maxTop ≤ 2·budget·2^round: finite.
 		aMax := math.Exp(lnTheta + float64(maxTop)*math.Ln2)
+		thr := ds.thresholds(aMax, math.Inf(1))
 		for i := range ds.elems {
 			e := &ds.elems[i]
-			throwDarts(best, e, math.Ldexp(aMax, e.top-maxTop), from, seed)
+			if d := maxTop - e.top; d < len(thr)-1 {
+				throwDarts(best, e, math.Ldexp(aMax, -d), from, seed, thr[d:])
+			}
 		}
 		full := true
 		for i := range best {
@@ -262,32 +266,37 @@ func poissonCount(u uint64) int {
 // number of darts, each at a uniform rank in [m, m+1)·dartCell. Both
 // are Poisson processes of rate 1, fixed by (seed, key, c) whatever θ and
 // the weight.
-func throwDarts(best []dartSlot, e *dartElem, a, from float64, seed uint64) {
+func throwDarts(best []dartSlot, e *dartElem, a, from float64, seed uint64, thr []uint64) {
 	ks := hashx.Mix64(e.key ^ seed)
 	// Columns 2i and 2i+1 draw their first uniform v from the two halves
 	// of one hash of (seed, key, i): the high half for the odd column. The
 	// first arrival E = −ln(1−v) is below a iff v < 1 − e^(−a); 1 − e^(−a)
 	// ≤ a, so v ≥ a rules a column out with one comparison, and a pair of
 	// columns (a and a/2) with one branch: about one column in eight
-	// holds a dart below θ.
-	c := e.top
-	if c&1 == 0 && a >= dartMinArea { // the pair's odd column is above the weight
-		if v := unit32(uint32(hashx.Mix64(ks + uint64(int64(c>>1))*dartColMix))); v < a {
-			throwColumn(best, e, c, a, v, from, ks)
+	// holds a dart below θ. thr[d] decides v < a for column e.top − d as
+	// an integer comparison of the hash half (see [dartScratch.thresholds]).
+	c, d := e.top, 0
+	if c&1 == 0 { // the pair's odd column is above the weight
+		if x := uint64(uint32(hashx.Mix64(ks + uint64(int64(c>>1))*dartColMix))); x < thr[0] {
+			throwColumn(best, e, c, a, unit32(uint32(x)), from, ks)
 		}
-		c, a = c-1, a*0.5
+		c, a, d = c-1, a*0.5, 1
 	}
-	for ; a >= dartMinArea; c, a = c-2, a*0.25 {
-		h := hashx.Mix64(ks + uint64(int64(c>>1))*dartColMix)
-		hi, lo := unit32(uint32(h>>32)), unit32(uint32(h))
-		if hi >= a && lo >= a*0.5 {
+	// thr ends with a 0 below its last column (never thrown), so thr[d+1]
+	// is there; the pair's hash input steps down by dartColMix.
+	x := ks + uint64(int64(c>>1))*dartColMix
+	for ; d < len(thr)-1; c, a, d, x = c-2, a*0.25, d+2, x-dartColMix {
+		h := hashx.Mix64(x)
+		hi, lo := h>>32, uint64(uint32(h))
+		tlo := thr[d+1]
+		if hi >= thr[d] && lo >= tlo {
 			continue
 		}
-		if hi < a {
-			throwColumn(best, e, c, a, hi, from, ks)
+		if hi < thr[d] {
+			throwColumn(best, e, c, a, unit32(uint32(hi)), from, ks)
 		}
-		if lo < a*0.5 && a*0.5 >= dartMinArea {
-			throwColumn(best, e, c-1, a*0.5, lo, from, ks)
+		if lo < tlo {
+			throwColumn(best, e, c-1, a*0.5, unit32(uint32(lo)), from, ks)
 		}
 	}
 }

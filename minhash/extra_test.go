@@ -73,19 +73,23 @@ func TestContainmentSkewed(t *testing.T) {
 // Changed once, deliberately: values became 31 bits, the top bit marking
 // densified bins (OnePermutation's first, second and fourth bins here).
 // Changed once more, deliberately: Weighted mode samples by DartMinHash by
-// default; ICWS keeps its golden values under IoffeICWS.
+// default; ICWS keeps its golden values under IoffeICWS. And once more:
+// the default sampler became PackedDarts; Darts keeps its golden values
+// under WeightedDarts.
 func TestGolden(t *testing.T) {
 	const text = "The quick brown fox jumps over the lazy dog. İstanbul'da KADIN, 3.5 percent; don't stop."
 	golden := map[string][]uint32{
 		"OnePermutation": {0xa7fa6aff, 0x9f6e4ed6, 0xc0de0605, 0x4d13aff6},
 		"KHash":          {0xe52f343, 0xc44dd7e, 0x3698648, 0x15539aaa},
-		"Weighted":       {0x49eb488a, 0x5b08da19, 0x32d1dc73, 0x36776f3e},
+		"Weighted":       {0x8e291a5, 0x2e8ab5d4, 0x1e05c29a, 0x2705de6d},
+		"WeightedDarts":  {0x49eb488a, 0x5b08da19, 0x32d1dc73, 0x36776f3e},
 		"WeightedICWS":   {0x500a40fc, 0x477b3b26, 0x94c2cad, 0x477b3b26},
 	}
 	cfgs := map[string]Config{
 		"OnePermutation": {},
 		"KHash":          {Scheme: KHash},
 		"Weighted":       {Mode: Weighted, Shingle: 3},
+		"WeightedDarts":  {Mode: Weighted, Shingle: 3, Sampler: Darts},
 		"WeightedICWS":   {Mode: Weighted, Shingle: 3, Sampler: IoffeICWS},
 	}
 	for name, cfg := range cfgs {

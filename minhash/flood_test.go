@@ -94,9 +94,9 @@ func countWhole(sk *Sketcher, stats *Stats) {
 		for i, h := range sk.keys {
 			sk.phrDF[i] = stats.phrDF(h)
 		}
-		sk.termDF.reset(len(sk.dterms))
-		for _, h := range sk.dterms {
-			sk.termDF.put(h, stats.termDF(h))
+		sk.tdf = growInt64(sk.tdf, len(sk.dterms))
+		for t, h := range sk.dterms {
+			sk.tdf[t] = stats.termDF(h)
 		}
 		sk.cut, sk.n = stats.rareCut(sk.cfg), stats.n
 	})

@@ -193,9 +193,12 @@ func (ds *dartScratch) samplePacked(dst []uint32, keys []uint64, lw []float64, k
 	from := 0.0
 	for round := 0; ; round++ {
 		aMax := math.Ldexp(aMax0, round)
+		thr := ds.thresholds(aMax, packCell0)
 		for i := range ds.elems {
 			e := &ds.elems[i]
-			throwPacked(best, e, math.Ldexp(aMax, e.top-maxTop), from, seed)
+			if d := maxTop - e.top; d < len(thr)-1 {
+				throwPacked(best, e, math.Ldexp(aMax, -d), from, seed, thr[d:])
+			}
 		}
 		full := true
 		for _, b := range best {
@@ -227,30 +230,61 @@ func (ds *dartScratch) samplePacked(dst []uint32, keys []uint64, lw []float64, k
 	return dst
 }
 
-// throwPacked offers the darts of element e of rank below θ to the packed
-// slots, descending its columns as [throwDarts] does (a = θ·2^top).
-func throwPacked(best []uint64, e *dartElem, a, from float64, seed uint64) {
-	ks := hashx.Mix64(e.key ^ seed ^ packColMix)
-	c := e.top
-	if c&1 == 0 && a >= dartMinArea { // the pair's odd column is above the weight
-		if v := unit32(uint32(hashx.Mix64(ks + uint64(int64(c>>1))*dartColMix))); v < a || a > packCell0 {
-			packColumn(best, e, c, a, v, from, ks)
+// thresholds fills ds.thr for a round whose largest column top holds
+// aMax expected darts below θ: thr[d] is for column maxTop − d, whose a =
+// θ·2^c is aMax·2^−d (the same for every element), the number of 32-bit
+// hashes x whose uniform unit32(x) is below a, or 2^32 when a ≥ 1 or a >
+// force (the column is thrown whatever its first uniform). The table
+// ends with a 0 for the first column with a < dartMinArea, so that it
+// has one entry more than the columns it lets through. The descent compares
+// hashes with it as integers, which decides exactly what comparing
+// unit32(x) with a decides: unit32(x) < a iff x + ½ < a·2^32, iff x <
+// ⌈a·2^32 − ½⌉, and a·2^32 − ½ is exact for a·2^32 in [2^12, 2^32].
+func (ds *dartScratch) thresholds(aMax, force float64) []uint64 {
+	ds.thr = ds.thr[:0]
+	for a := aMax; a >= dartMinArea; a *= 0.5 {
+		t := uint64(1) << 32
+		if a < 1 && a <= force {
+			t = uint64(math.Ceil(a*(1<<32) - 0.5))
 		}
-		c, a = c-1, a*0.5
+		ds.thr = append(ds.thr, t)
 	}
-	for ; a >= dartMinArea; c, a = c-2, a*0.25 {
-		h := hashx.Mix64(ks + uint64(int64(c>>1))*dartColMix)
-		hi, lo := unit32(uint32(h>>32)), unit32(uint32(h))
-		// A column holds no dart below θ when its first arrival E₁ ≥ v
-		// is at least a and cell 0 reaches a (a ≤ packCell0).
-		if hi >= a && lo >= a*0.5 && a <= packCell0 {
+	return append(ds.thr, 0) // the column below the last: never thrown
+}
+
+// throwPacked offers the darts of element e of rank below θ to the packed
+// slots, descending its columns as [throwDarts] does (a = θ·2^top); thr
+// holds the thresholds of [dartScratch.thresholds] from column e.top
+// down, at least one and the final 0.
+//
+// Columns 2i and 2i+1 draw their first uniform from the two halves of
+// one hash of (key, i), the high half for the odd column; a column is
+// thrown when its uniform is below its threshold, which about one column
+// in eight is.
+func throwPacked(best []uint64, e *dartElem, a, from float64, seed uint64, thr []uint64) {
+	ks := hashx.Mix64(e.key ^ seed ^ packColMix)
+	c, d := e.top, 0 // column c = e.top − d holds a expected darts below θ
+	if c&1 == 0 {    // the pair's odd column is above the weight
+		if x := uint64(uint32(hashx.Mix64(ks + uint64(int64(c>>1))*dartColMix))); x < thr[0] {
+			packColumn(best, e, c, a, unit32(uint32(x)), from, ks)
+		}
+		c, a, d = c-1, a*0.5, 1
+	}
+	// thr ends with a 0 below its last column (never thrown), so thr[d+1]
+	// is there; the pair's hash input steps down by dartColMix.
+	x := ks + uint64(int64(c>>1))*dartColMix
+	for ; d < len(thr)-1; c, a, d, x = c-2, a*0.25, d+2, x-dartColMix {
+		h := hashx.Mix64(x)
+		hi, lo := h>>32, uint64(uint32(h))
+		tlo := thr[d+1]
+		if hi >= thr[d] && lo >= tlo {
 			continue
 		}
-		if hi < a || a > packCell0 {
-			packColumn(best, e, c, a, hi, from, ks)
+		if hi < thr[d] {
+			packColumn(best, e, c, a, unit32(uint32(hi)), from, ks)
 		}
-		if (lo < a*0.5 || a*0.5 > packCell0) && a*0.5 >= dartMinArea {
-			packColumn(best, e, c-1, a*0.5, lo, from, ks)
+		if lo < tlo {
+			packColumn(best, e, c-1, a*0.5, unit32(uint32(lo)), from, ks)
 		}
 	}
 }

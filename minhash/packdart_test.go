@@ -67,8 +67,8 @@ func TestPackedPoissonCount(t *testing.T) {
 }
 
 // TestPackedSampler checks that Config.Sampler = PackedDarts reaches the
-// packed sampler: the Sketcher's signature of a text equals
-// PackedDartMinHash of its phrases and weights, and differs from Darts'.
+// packed sampler, that the zero Sampler means it, and that its signature
+// of a text differs from Darts'.
 func TestPackedSampler(t *testing.T) {
 	text := "the quick brown fox jumps over the lazy dog while the cat sleeps on the warm mat by the door"
 	sk, err := NewSketcher(Config{Mode: Weighted, Sampler: PackedDarts, Shingle: 3})
@@ -77,7 +77,12 @@ func TestPackedSampler(t *testing.T) {
 	require.Len(t, sig, DefaultNumHashes)
 	again, _ := sk.Signature(text)
 	assert.Equal(t, sig, again, "consistent")
-	dk, err := NewSketcher(Config{Mode: Weighted, Shingle: 3})
+	def, err := NewSketcher(Config{Mode: Weighted, Shingle: 3})
+	require.NoError(t, err)
+	assert.Equal(t, PackedDarts, def.Config().Sampler, "the default sampler")
+	dsig, _ := def.Signature(text)
+	assert.Equal(t, sig, dsig, "the default is PackedDarts")
+	dk, err := NewSketcher(Config{Mode: Weighted, Shingle: 3, Sampler: Darts})
 	require.NoError(t, err)
 	other, _ := dk.Signature(text)
 	assert.Less(t, Similarity(sig, other), 0.2, "packed and dart samples do not compare")
@@ -203,14 +208,15 @@ func BenchmarkSamplerCPU(b *testing.B) {
 	b.ReportMetric(float64(tDart)/float64(tPack), "speedup")
 }
 
-// TestPackedConformance runs the detector conformance suite on Weighted
-// mode with the PackedDarts sampler, online and with fixed statistics.
-func TestPackedConformance(t *testing.T) {
+// TestDartsConformance runs the detector conformance suite on Weighted
+// mode with the Darts sampler (the default, PackedDarts, runs in
+// TestConformance), online and with fixed statistics.
+func TestDartsConformance(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the suite's 5 MB input is slow under -race; TestPackedConcurrent covers the locking")
 	}
 	cfg := WeightedConfig()
-	cfg.Sampler = PackedDarts
+	cfg.Sampler = Darts
 	stats, err := NewStats(cfg)
 	require.NoError(t, err)
 	for _, doc := range synth.Docs(100, synth.Config{Seed: 4}) {
@@ -227,12 +233,17 @@ func TestPackedConformance(t *testing.T) {
 	}
 }
 
-// TestPackedConcurrent signs documents with the PackedDarts sampler from
-// several goroutines, each with its own Sketcher, against fixed
+// TestPackedConcurrent signs documents with the PackedDarts and Darts
+// samplers from several goroutines, each with its own Sketcher, against fixed
 // statistics: every signature equals the one a single goroutine makes.
 func TestPackedConcurrent(t *testing.T) {
+	for _, sampler := range []Sampler{PackedDarts, Darts} {
+		testSignConcurrent(t, Config{Mode: Weighted, Sampler: sampler})
+	}
+}
+
+func testSignConcurrent(t *testing.T, cfg Config) {
 	docs := synth.Docs(120, synth.Config{Seed: 6})
-	cfg := Config{Mode: Weighted, Sampler: PackedDarts}
 	st, err := NewStats(cfg)
 	require.NoError(t, err)
 	for _, d := range docs {

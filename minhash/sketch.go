@@ -38,7 +38,6 @@ type Sketcher struct {
 
 	part  []uint64 // shingles: the hash chains of the last 1..Shingle terms
 	sh    []uint64 // shingle hashes of the current text
-	first []uint64 // Weighted: first-term hash of each shingle
 	terms []uint64 // Weighted: term hashes of the current text
 	bins  []uint32
 	set   uset
@@ -47,15 +46,16 @@ type Sketcher struct {
 	out   []uint32 // Detector: signature scratch
 	darts dartScratch
 
-	kfirst []uint64 // Weighted: first-term hash of each of keys
+	kfirst []int32  // Weighted: position in dterms of the first term of each of keys
 	dterms []uint64 // Weighted: distinct terms
-	termDF uset     // Weighted: term → df, when counting
+	tpos   []int32  // Weighted: position in dterms of each of terms
+	tdf    []int64  // Weighted: df of each of dterms, when weighing
 	phrDF  []int64  // Weighted: df of each of keys
 	cut, n int64    // Weighted: the rare-phrase cut and N of the weights
 
 	partKeys []uint64 // Weighted, counting: distinct terms, then phrases, by part
 	partIdx  []int32  // Weighted, counting: position in keys of each phrase of partKeys
-	partDF   []int64  // Weighted, counting: df of each term of partKeys
+	partTPos []int32  // Weighted, counting: position in dterms of each term of partKeys
 }
 
 // shrinkCap is the capacity (elements) above which a Sketcher drops a
@@ -66,15 +66,15 @@ const shrinkCap = 1 << 16
 // shrink releases the scratch buffers an outlier grew beyond shrinkCap.
 func (s *Sketcher) shrink() {
 	drop := func(n int) bool { return n > shrinkCap }
-	if drop(cap(s.sh)) || drop(cap(s.first)) || drop(cap(s.terms)) || drop(cap(s.keys)) ||
+	if drop(cap(s.sh)) || drop(cap(s.terms)) || drop(cap(s.keys)) ||
 		drop(cap(s.kfirst)) || drop(cap(s.dterms)) || drop(cap(s.lw)) || drop(cap(s.phrDF)) ||
-		drop(cap(s.set.tab)) || drop(cap(s.termDF.tab)) || drop(cap(s.darts.elems)) ||
+		drop(cap(s.set.tab)) || drop(cap(s.tpos)) || drop(cap(s.darts.elems)) ||
 		drop(cap(s.partKeys)) {
-		s.sh, s.first, s.terms, s.keys, s.kfirst, s.dterms = nil, nil, nil, nil, nil, nil
-		s.lw, s.phrDF = nil, nil
-		s.set, s.termDF = uset{}, uset{}
+		s.sh, s.terms, s.keys, s.kfirst, s.dterms = nil, nil, nil, nil, nil
+		s.lw, s.phrDF, s.tpos, s.tdf = nil, nil, nil, nil
+		s.set = uset{}
 		s.darts.elems = nil
-		s.partKeys, s.partIdx, s.partDF = nil, nil, nil
+		s.partKeys, s.partIdx, s.partTPos = nil, nil, nil
 	}
 }
 
@@ -117,8 +117,8 @@ func newSketcher(cfg Config) *Sketcher {
 // Config returns the Sketcher's configuration with defaults filled in.
 func (s *Sketcher) Config() Config { return s.cfg }
 
-// shingles fills s.sh (and, when firsts, s.first and s.terms) with the
-// shingle hashes of text, in text order, repeats included.
+// shingles fills s.sh (and, when terms, s.terms) with the shingle hashes
+// of text, in text order, repeats included; shingle i begins with term i.
 //
 // The hash of the shingle of terms t1..tw is hashx.Combine chained from 0
 // over t1..tw. Rather than chain w combines once the w-th term arrives, the
@@ -126,16 +126,16 @@ func (s *Sketcher) Config() Config { return s.cfg }
 // and extends each by the new term: the same w combines per term and the
 // same values, but no combine waits for another of the same term, so they
 // overlap instead of forming a chain of w multiply-xorshift rounds.
-func (s *Sketcher) shingles(text string, firsts bool) {
+func (s *Sketcher) shingles(text string, terms bool) {
 	w := s.cfg.Shingle
-	s.sh, s.first, s.terms = s.sh[:0], s.first[:0], s.terms[:0]
+	s.sh, s.terms = s.sh[:0], s.terms[:0]
 	part := s.part // len w, made by newSketcher
 	n := 0
 	// The analysed terms of the spans of Words, without interning.
 	for _, term := range s.an.Terms(text) {
 		h := xxh3.Hash(term)
 		n++
-		if firsts {
+		if terms {
 			s.terms = append(s.terms, h)
 		}
 		for k := min(n, w) - 1; k > 0; k-- {
@@ -144,17 +144,11 @@ func (s *Sketcher) shingles(text string, firsts bool) {
 		part[0] = hashx.Combine(0, h)
 		if n >= w {
 			s.sh = append(s.sh, part[w-1])
-			if firsts {
-				s.first = append(s.first, s.terms[n-w])
-			}
 		}
 	}
 	if n > 0 && n < w {
 		// A short text is one shingle of all its words.
 		s.sh = append(s.sh, part[n-1])
-		if firsts {
-			s.first = append(s.first, s.terms[0])
-		}
 	}
 	s.part = part
 }
@@ -399,6 +393,33 @@ func (u *uset) put(x uint64, v int64) {
 			u.tab[i], u.vals[i] = x, v
 			u.n++
 			return
+		}
+	}
+}
+
+// index returns the value of x, first putting next when x is absent, and
+// whether x was absent.
+func (u *uset) index(x uint64, next int64) (int64, bool) {
+	if x == 0 {
+		if !u.hasZero {
+			u.hasZero, u.zeroVal = true, next
+			u.n++
+			return next, true
+		}
+		return u.zeroVal, false
+	}
+	if len(u.vals) < len(u.tab) {
+		u.vals = make([]int64, len(u.tab))
+	}
+	mask := uint64(len(u.tab) - 1)
+	for i := x & mask; ; i = (i + 1) & mask {
+		switch u.tab[i] {
+		case x:
+			return u.vals[i], false
+		case 0:
+			u.tab[i], u.vals[i] = x, next
+			u.n++
+			return next, true
 		}
 	}
 }

@@ -54,9 +54,24 @@ const (
 	snapshotVersion = 1
 )
 
+// storedConfig returns the Config a snapshot header stores for the
+// effective Config cfg: cfg with the Sampler numbered as when layout
+// version 1 was written, Darts 0 (then the default), IoffeICWS 1,
+// PackedDarts 2. The effective Config of a Weighted detector never
+// holds DefaultSampler, so a stored 0 names Darts alone there, and a
+// Weighted snapshot written while Darts was the default keeps its meaning:
+// it loads into a detector whose Config says Darts, and into no other.
+// (Jaccard and Containment ignore the Sampler and store 0 as before.)
+func storedConfig(cfg Config) Config {
+	if cfg.Sampler == Darts {
+		cfg.Sampler = 0
+	}
+	return cfg
+}
+
 // header returns the snapshot header of d. Caller holds no lock.
 func (d *Detector) header() snapshot.Header {
-	h := snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: d.cfg}
+	h := snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: storedConfig(d.cfg)}
 	if d.stats != nil && !d.online {
 		h.Tables = map[string]uint64{"Stats": d.stats.fingerprint()}
 	}

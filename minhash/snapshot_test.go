@@ -115,7 +115,9 @@ func TestSnapshotRoundTripRealData(t *testing.T) {
 // online statistics: a group of copies, a near-copy, a document without
 // words, a removed document.
 func smallSnapshot(t testing.TB) (Config, []byte) {
-	cfg := Config{Mode: Weighted, NumHashes: 16}
+	// Darts, the default when version 1 was written: the checked-in
+	// snapshot (whose header says Sampler 0) must keep loading into it.
+	cfg := Config{Mode: Weighted, NumHashes: 16, Sampler: Darts}
 	d, err := New(cfg)
 	require.NoError(t, err)
 	docs := synth.Docs(3, synth.Config{Seed: 21})
@@ -243,6 +245,14 @@ func TestSnapshotV1(t *testing.T) {
 	ms, err = d.Add(detector.Doc{ID: "g", Text: docs[0].Text})
 	require.NoError(t, err)
 	assert.Equal(t, []detector.Match{{ID: "a", Score: 1}, {ID: "b", Score: 1}}, ms[:2])
+	// Written while Darts was the default, it says Sampler 0: it must not
+	// load into a detector of today's default sampler, whose signatures
+	// it would silently mix with its own.
+	def := mustNew(t, Config{Mode: Weighted, NumHashes: 16}, nil)
+	_, err = def.ReadFrom(bytes.NewReader(stored))
+	require.ErrorIs(t, err, detector.ErrSnapshot)
+	assert.Contains(t, err.Error(), "Sampler")
+	assert.Zero(t, def.Len())
 }
 
 // FuzzReadFrom feeds ReadFrom arbitrary streams, and arbitrary section

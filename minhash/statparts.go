@@ -69,7 +69,11 @@ func (st *Stats) exclusive(fn func()) {
 func (s *Sketcher) count(stats *Stats, t uint64) {
 	nt, np := len(s.dterms), len(s.keys)
 	s.phrDF = growInt64(s.phrDF, np)
-	s.partDF = growInt64(s.partDF, nt)
+	s.tdf = growInt64(s.tdf, nt)
+	if cap(s.partTPos) < nt {
+		s.partTPos = make([]int32, nt)
+	}
+	s.partTPos = s.partTPos[:nt]
 	if cap(s.partKeys) < nt+np {
 		s.partKeys = make([]uint64, nt+np)
 	}
@@ -78,8 +82,9 @@ func (s *Sketcher) count(stats *Stats, t uint64) {
 	}
 	s.partKeys, s.partIdx = s.partKeys[:nt+np], s.partIdx[:np]
 	// Terms go to partKeys[:nt] and phrases to partKeys[nt:], each sorted
-	// by part (a counting sort); partIdx[j] is the position in s.keys of
-	// the j-th phrase so sorted.
+	// by part (a counting sort); partTPos[j] is the position in s.dterms
+	// of the j-th term so sorted, partIdx[j] that in s.keys of the j-th
+	// phrase.
 	var ts, ps [statParts + 1]int
 	for _, h := range s.dterms {
 		ts[partOf(h)+1]++
@@ -92,9 +97,10 @@ func (s *Sketcher) count(stats *Stats, t uint64) {
 		ps[p] += ps[p-1]
 	}
 	tnext, pnext := ts, ps
-	for _, h := range s.dterms {
+	for t, h := range s.dterms {
 		p := partOf(h)
 		s.partKeys[tnext[p]] = h
+		s.partTPos[tnext[p]] = int32(t)
 		tnext[p]++
 	}
 	for i, h := range s.keys {
@@ -113,7 +119,7 @@ func (s *Sketcher) count(stats *Stats, t uint64) {
 		part.termDF.prefetch(terms)
 		part.phrDF.prefetch(phrases)
 		for j, h := range terms {
-			s.partDF[ts[p]+j] = part.termDF.inc(h)
+			s.tdf[s.partTPos[ts[p]+j]] = part.termDF.inc(h)
 		}
 		for j, h := range phrases {
 			s.phrDF[s.partIdx[ps[p]+j]] = part.phrDF.inc(h)
@@ -127,8 +133,4 @@ func (s *Sketcher) count(stats *Stats, t uint64) {
 	}
 	s.cut, s.n = stats.rareCut(s.cfg), stats.n
 	stats.tail.Done()
-	s.termDF.reset(nt)
-	for j, h := range s.partKeys[:nt] {
-		s.termDF.put(h, s.partDF[j])
-	}
 }

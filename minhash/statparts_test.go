@@ -21,8 +21,8 @@ type counted struct {
 
 func countedOf(sk *Sketcher) counted {
 	c := counted{phrDF: append([]int64(nil), sk.phrDF[:len(sk.keys)]...), termDF: map[uint64]int64{}, cut: sk.cut, n: sk.n}
-	for _, h := range sk.dterms {
-		c.termDF[h] = sk.termDF.get(h)
+	for t, h := range sk.dterms {
+		c.termDF[h] = sk.tdf[t]
 	}
 	return c
 }

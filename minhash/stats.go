@@ -192,7 +192,7 @@ type dfMove struct{ df, by int64 }
 // document frequency of the entire phrase" fixes that F applies to the
 // first-term df alone). Frequencies below 1 (a text not in the statistics)
 // count as 1.
-func logWeight(cfg Config, dfFirst, dfPhrase, n, cut int64) float64 {
+func logWeight(cfg *Config, dfFirst, dfPhrase, n, cut int64) float64 {
 	dfFirst, dfPhrase, n = max(dfFirst, 1), max(dfPhrase, 1), max(n, 1)
 	if dfPhrase > cut {
 		return math.Inf(-1) // a common phrase weighs 0 (§4.5)
@@ -257,23 +257,26 @@ func (s *Sketcher) AppendWeightedSignature(dst []uint32, text string, stats *Sta
 	return s.sampleWeighted(dst), len(s.keys)
 }
 
-// phrases fills s.keys with the distinct phrase hashes of text, s.kfirst
-// with the first-term hash of each, and s.dterms with the distinct terms.
+// phrases fills s.keys with the distinct phrase hashes of text, s.dterms
+// with the distinct terms, and s.kfirst with the position in s.dterms of
+// each phrase's first term (shingle i begins with term i).
 func (s *Sketcher) phrases(text string) {
 	s.shingles(text, true)
+	s.set.reset(len(s.terms))
+	s.dterms, s.tpos = s.dterms[:0], s.tpos[:0]
+	for _, h := range s.terms {
+		p, added := s.set.index(h, int64(len(s.dterms)))
+		if added {
+			s.dterms = append(s.dterms, h)
+		}
+		s.tpos = append(s.tpos, int32(p))
+	}
 	s.set.reset(len(s.sh))
 	s.keys, s.kfirst = s.keys[:0], s.kfirst[:0]
 	for i, h := range s.sh {
 		if s.set.add(h) {
 			s.keys = append(s.keys, h)
-			s.kfirst = append(s.kfirst, s.first[i])
-		}
-	}
-	s.set.reset(len(s.terms))
-	s.dterms = s.dterms[:0]
-	for _, h := range s.terms {
-		if s.set.add(h) {
-			s.dterms = append(s.dterms, h)
+			s.kfirst = append(s.kfirst, s.tpos[i])
 		}
 	}
 }
@@ -292,12 +295,14 @@ func (s *Sketcher) weigh(stats *Stats) {
 		return
 	}
 	s.phrDF = growInt64(s.phrDF, len(s.keys))
-	s.termDF.reset(len(s.kfirst))
+	s.tdf = growInt64(s.tdf, len(s.dterms))
 	stats.mu.RLock()
 	s.cut, s.n = stats.rareCut(s.cfg), stats.n
 	for i, h := range s.keys {
 		s.phrDF[i] = stats.phrDF(h)
-		s.termDF.put(s.kfirst[i], stats.termDF(s.kfirst[i]))
+	}
+	for t, h := range s.dterms {
+		s.tdf[t] = stats.termDF(h)
 	}
 	stats.mu.RUnlock()
 	s.weighCounted()
@@ -309,10 +314,10 @@ func (s *Sketcher) weigh(stats *Stats) {
 // whole meanwhile, as of the Adds counted before it.
 func (s *Sketcher) countAsIf(stats *Stats) {
 	s.phrDF = growInt64(s.phrDF, len(s.keys))
-	s.termDF.reset(len(s.dterms))
+	s.tdf = growInt64(s.tdf, len(s.dterms))
 	stats.exclusive(func() {
-		for _, h := range s.dterms {
-			s.termDF.put(h, stats.termDF(h)+1)
+		for t, h := range s.dterms {
+			s.tdf[t] = stats.termDF(h) + 1
 		}
 		for i, h := range s.keys {
 			s.phrDF[i] = stats.phrDF(h) + 1
@@ -326,8 +331,23 @@ func (s *Sketcher) countAsIf(stats *Stats) {
 func (s *Sketcher) weighCounted() {
 	s.lw = s.lw[:0]
 	cut := floodCut(s.phrDF, s.cut)
+	if s.cfg.Weighting == WeightDFPow && s.cfg.Scale == ScaleNone {
+		// The default weighting, as logWeight computes it, without its
+		// switches per phrase.
+		for i, dfp := range s.phrDF[:len(s.keys)] {
+			lw := math.Inf(-1)
+			if max(dfp, 1) <= cut {
+				lw = s.cfg.Power * lnCount(max(s.tdf[s.kfirst[i]], 1))
+				if math.IsNaN(lw) {
+					lw = math.Inf(-1)
+				}
+			}
+			s.lw = append(s.lw, lw)
+		}
+		return
+	}
 	for i := range s.keys {
-		s.lw = append(s.lw, logWeight(s.cfg, s.termDF.get(s.kfirst[i]), s.phrDF[i], s.n, cut))
+		s.lw = append(s.lw, logWeight(&s.cfg, s.tdf[s.kfirst[i]], s.phrDF[i], s.n, cut))
 	}
 }
 
@@ -367,7 +387,7 @@ func (s *Sketcher) sampleWeighted(dst []uint32) []uint32 {
 	switch s.cfg.Sampler {
 	case Darts:
 		return s.darts.sample(dst, s.keys, s.lw, s.cfg.NumHashes, s.seedMix)
-	case PackedDarts:
+	case PackedDarts, DefaultSampler: // DefaultSampler: a Sketcher of another Mode
 		return s.darts.samplePacked(dst, s.keys, s.lw, s.cfg.NumHashes, s.seedMix)
 	}
 	return icws(dst, s.keys, s.cfg.NumHashes, s.seedMix, func(e int) (float64, bool) {
