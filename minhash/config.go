@@ -47,11 +47,11 @@ type Sampler int
 
 const (
 	// DefaultSampler (0) is resolved to [PackedDarts] in Weighted mode
-	// (and left as is in the others, which sample no weights), the
+	// (and left as is in the others, which sample no weights): the
 	// fastest of the samplers that hold on every input the defaults were
-	// chosen on
-	// (Gold Set F1, Reuters clusters, Clough-Stevenson reuse, TTC-3600
-	// copies; docs/minhash.md in the repository has the figures).
+	// chosen on (Gold Set F1, Reuters clusters, Clough-Stevenson reuse,
+	// TTC-3600 copies; docs/minhash.md in the repository has the
+	// figures).
 	DefaultSampler Sampler = iota
 	// IoffeICWS (1) is Ioffe's improved consistent weighted sampling
 	// (ICDM 2010), the sampler of Alonso et al. 2013 §4.3: three hashes and
