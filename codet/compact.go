@@ -87,12 +87,12 @@ func (d *Detector) compact() {
 	for i, t := range terms {
 		vocab[t] = uint32(i)
 	}
-	children := make(map[uint64]uint32, nodes.len())
+	children := makeChildTable(nodes.len())
 	for i := 1; i < nodes.len(); i++ {
 		nd := nodes.at(uint32(i))
 		nd.parent = nodeMap[nd.parent]
 		nd.term = termMap[nd.term]
-		children[childKey(nd.parent, nd.term)] = uint32(i)
+		children.put(nd.parent, nd.term, uint32(i))
 	}
 	for i := range d.groups {
 		for k, e := range d.groups[i].ends {

@@ -90,6 +90,7 @@ func (d *Detector) deferLong(scs float64) float64 {
 	if len(d.order) == 0 {
 		return 0
 	}
+	d.work.checks += len(d.order)
 	slices.SortFunc(d.order, func(a, b int) int {
 		la, lb := len(d.nodes.at(d.distinct[a].node).vis), len(d.nodes.at(d.distinct[b].node).vis)
 		return cmp.Or(cmp.Compare(lb, la), cmp.Compare(a, b))
@@ -101,6 +102,8 @@ func (d *Detector) deferLong(scs float64) float64 {
 		f := min(floor, d.need(scs, lowSCS[d.nodes.at(x.node).low]))
 		if (rest+b)*(1+1e-6)+1e-9 < f {
 			x.deferred = true
+			d.work.asideNodes++
+			d.work.aside += len(d.nodes.at(x.node).vis)
 			rest += b
 			floor = f
 		}
@@ -133,6 +136,7 @@ func (d *Detector) resolve(scs, rest float64) {
 		}
 	}
 	d.order = res
+	d.work.resolved += len(res)
 	defer d.resolveSat(scs, rest)
 	if len(res) == 0 {
 		return
@@ -152,6 +156,7 @@ func (d *Detector) resolve(scs, rest float64) {
 		clear(d.counts)
 		for _, e := range d.groups[j].ends {
 			for c := e; c != 0; c = d.nodes.at(c).parent {
+				d.work.walked++
 				if k, ok := slices.BinarySearchFunc(d.distinct, c, cmpNode); ok {
 					d.counts[k]++
 				}
@@ -183,6 +188,7 @@ func (d *Detector) resolveScan(res []int) {
 		if x.sample {
 			continue
 		}
+		d.work.rescanned += len(d.nodes.at(x.node).vis)
 		for _, v := range d.nodes.at(x.node).vis {
 			if t := &d.tally[v.g]; t.gen == d.gen && t.res == d.gen {
 				t.acc += x.imp * float64(min(x.n, v.n))
@@ -236,6 +242,7 @@ func (d *Detector) resolveSat(scs, rest float64) {
 		if !x.sample {
 			continue
 		}
+		d.work.rescanned += len(d.nodes.at(x.node).vis)
 		for _, v := range d.nodes.at(x.node).vis {
 			if t := &d.tally[v.g]; t.gen == d.gen && t.near == d.gen {
 				t.sat += x.imp * float64(min(x.n, v.n))

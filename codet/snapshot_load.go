@@ -194,7 +194,7 @@ func (l *loader) nodes(dec *snapshot.Dec) {
 	f.freeNodes = free
 	l.nodeLive = make([]bool, n)
 	l.nodeLive[0] = true
-	f.children = make(map[uint64]uint32, live)
+	f.children = makeChildTable(live)
 	for i := 1; i < n; i++ {
 		if isFree[i] {
 			continue
@@ -222,12 +222,11 @@ func (l *loader) nodes(dec *snapshot.Dec) {
 			}
 			nd.vis[k].g = uint32(x)
 		}
-		key := childKey(nd.parent, nd.term)
-		if _, dup := f.children[key]; dup {
+		if _, dup := f.children.get(nd.parent, nd.term); dup {
 			dec.Fail("node %d: two children of node %d with term %d", i, p, t)
 			return
 		}
-		f.children[key] = uint32(i)
+		f.children.put(nd.parent, nd.term, uint32(i))
 		l.nodeLive[i] = true
 	}
 	// Depths, from the parents; a cycle or a path deeper than DT is
