@@ -143,11 +143,16 @@ type Detector struct {
 	// distinct nodes of the last probe, with those set aside (prune.go)
 	distinct []dnode
 	counts   []uint32
+	marks    []uint64          // a bit per group (prune.go), zero between uses
 	created  map[uint64]uint32 // nodes created by the current commit
-	order    []int
-	cur      Stats
-	stats    Stats
-	work     workCounters
+	fresh    []freshNode       // the nodes commit creates, in order
+	// refCommit, when set (by tests), replaces the body of commit: the
+	// reference walk that creates and enters one node after the other.
+	refCommit func(g uint32)
+	order     []int
+	cur       Stats
+	stats     Stats
+	work      workCounters
 }
 
 // New returns a detector for cfg. Terms are weighed by the reference idf
@@ -323,8 +328,8 @@ func (d *Detector) endAdd() {
 	if cap(d.distinct) > scratchCap || cap(d.counts) > scratchCap {
 		d.distinct, d.counts = nil, nil
 	}
-	if cap(d.walkAt) > scratchCap || cap(d.walkLive) > scratchCap {
-		d.walkAt, d.walkLive = nil, nil
+	if cap(d.walkAt) > scratchCap || cap(d.walkLive) > scratchCap || cap(d.fresh) > scratchCap {
+		d.walkAt, d.walkLive, d.fresh = nil, nil, nil
 	}
 }
 
@@ -333,7 +338,7 @@ func (d *Detector) nextGen() {
 	d.gen++
 	if d.gen == 0 { // wrapped: reset every stamp
 		for i := range d.tally {
-			d.tally[i].gen, d.tally[i].res, d.tally[i].near = 0, 0, 0
+			d.tally[i].gen = 0
 		}
 		clear(d.seen)
 		d.gen = 1
@@ -443,7 +448,7 @@ func (d *Detector) Close() error {
 		d.nears, d.freeNears, d.nearBySig, d.docNear = nil, nil, nil, nil
 		d.docGroup, d.docSpans, d.docOrd, d.queue = nil, nil, nil, nil
 		d.docPos, d.docPos2 = nil, nil
-		d.tally, d.touched, d.created = nil, nil, nil
+		d.tally, d.touched, d.created, d.marks = nil, nil, nil, nil
 		d.vocab, d.terms, d.df, d.seen = nil, nil, nil, nil
 		d.pool.drop()
 	}

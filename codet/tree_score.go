@@ -24,14 +24,12 @@ type edge struct {
 // tally is the per-Add scratch of one group: its CS with the document
 // being added on active nodes (acc) and on the samples of deactivated
 // nodes (sat), valid when gen is the current generation, and a copy of
-// the group's SCS and sequence count. One record per group, so that an
-// increment and the tests of [Detector.viable] and [Detector.resolve]
-// touch one cache line.
+// the group's SCS and sequence count. One record of 32 bytes per group,
+// so that an increment and the tests of [Detector.viable] and
+// [Detector.resolve] touch one cache line.
 type tally struct {
 	acc, sat, scs float64
 	gen           uint32
-	res           uint32 // gen when resolve is to complete acc
-	near          uint32 // gen when resolveSat is to complete sat
 	seqs          uint32 // the group's sequences (resolve's cost estimate)
 }
 
@@ -262,16 +260,31 @@ func (d *Detector) viable(scs float64) {
 // the probe did not find can only exist now if an earlier sequence of
 // this document created it, so it is looked up among the nodes created by
 // this commit (a small map) rather than in the whole tree's.
+//
+// The nodes to create are numbered first, in the order the walk creates
+// them (the free list, last freed first, then new numbers), so that the
+// table slots and recycled nodes they will write are read ahead in one
+// pass whose cache misses overlap; they are then created in that order,
+// and the document enters its nodes in the order of its visits, as a
+// walk creating and entering one node after the other does (entering a
+// node changes no numbering, nor any other node).
 func (d *Detector) commit(g uint32) {
 	b := d.buf
 	gr := &d.groups[g]
 	gr.ends = gr.ends[:0]
 	gr.sent = append(gr.sent[:0], b.sent...)
 	low := lowCode(gr.scs)
+	if d.refCommit != nil {
+		d.refCommit(g)
+		return
+	}
 	if d.created == nil {
 		d.created = make(map[uint64]uint32)
 	}
 	clear(d.created)
+	d.fresh = d.fresh[:0]
+	free := len(d.freeNodes)
+	next := uint32(d.nodes.len())
 	p := 0
 	for k := range b.n() {
 		ids, _ := b.seq(k)
@@ -284,18 +297,48 @@ func (d *Detector) commit(g uint32) {
 				if n, ok := d.created[key]; ok {
 					c = n
 				} else {
-					c = d.newChild(c, id)
+					parent := c
+					if free > 0 {
+						free--
+						c = d.freeNodes[free]
+					} else {
+						c = next
+						next++
+					}
 					d.created[key] = c
-					d.work.inserts++
+					d.fresh = append(d.fresh, freshNode{parent: parent, term: id, node: c})
 				}
+				d.visits[p] = c
 			}
 			p++
-			d.work.enters++
-			d.enter(c, g)
-			d.nodes.at(c).low = min(d.nodes.at(c).low, low)
 		}
 		gr.ends = append(gr.ends, c)
 	}
+	var sink uint32
+	for _, f := range d.fresh {
+		if s := d.children.home(f.parent, f.term); s != nil {
+			sink += s.child
+		}
+		if f.node < uint32(d.nodes.len()) {
+			sink += d.nodes.at(f.node).refs
+		}
+	}
+	d.sink += sink
+	for _, f := range d.fresh {
+		d.newChild(f.parent, f.term)
+		d.work.inserts++
+	}
+	for _, c := range d.visits[:p] {
+		d.work.enters++
+		d.enter(c, g)
+		nd := d.nodes.at(c)
+		nd.low = min(nd.low, low)
+	}
+}
+
+// freshNode is a node commit creates: its parent, term and number.
+type freshNode struct {
+	parent, term, node uint32
 }
 
 // decide is Alg. 3 lines 6-15 for the new group g against every group the
