@@ -485,12 +485,14 @@ func (l *loader) link() error {
 		nd.low = lowNone
 		for k := range nd.vis {
 			v := &nd.vis[k]
-			nd.low = min(nd.low, lowCode(f.groups[v.g].scs))
+			// A visitor that visits no node here (a group number past the
+			// groups among them) is refused before its group is read.
 			n := count[visit{uint32(i), v.g}]
 			if n == 0 || slices.ContainsFunc(nd.vis[:k], func(o visitor) bool { return o.g == v.g }) {
 				return bad("node %d: visitor %d", i, v.g)
 			}
 			v.n = n
+			nd.low = min(nd.low, lowCode(f.groups[v.g].scs))
 		}
 	}
 	for g := range f.groups {
