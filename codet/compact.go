@@ -1,7 +1,7 @@
 package codet
 
 // Giving memory back. Removal frees the visitor entries, relations and
-// nodes of a content, but the node array, the children map and the
+// nodes of a content, but the node array, the children table and the
 // vocabulary keep the size of their peak: after one document of a million
 // distinct terms, or a stream whose every document brings terms of its
 // own (URLs, ids, numbers), they would only grow. compact renumbers the
