@@ -256,7 +256,7 @@ func BenchmarkScale(b *testing.B) {
 // perDocWork formats the work counters divided by n, in a fixed order.
 func perDocWork(w map[string]int, n int) string {
 	var sb strings.Builder
-	for _, k := range []string{"visits", "lookups", "found", "distinct", "scanned",
+	for _, k := range []string{"visits", "lookups", "found", "distinct", "scanned", "samples",
 		"aside", "asideNodes", "checks", "resolved", "walked", "rescanned",
 		"inserts", "enters", "purged"} {
 		fmt.Fprintf(&sb, "%s %.1f ", k, float64(w[k])/float64(n))

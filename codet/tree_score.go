@@ -116,6 +116,9 @@ func (d *Detector) probe() float64 {
 		imp, n := x.imp, x.n
 		nd := d.nodes.at(x.node)
 		d.work.scanned += len(nd.vis)
+		if x.sample {
+			d.work.samples += len(nd.vis)
+		}
 		// A deactivated node, or one this visit deactivates, scores its
 		// sample into the sat of its visitors' tallies, which only the
 		// near-duplicate rule reads.

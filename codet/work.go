@@ -12,6 +12,7 @@ type workCounters struct {
 	found      int // of them, an existing node
 	distinct   int // distinct existing nodes of a probe
 	scanned    int // visitor entries scanned by probe's main loop
+	samples    int // of them, in the samples of deactivated nodes
 	aside      int // visitor entries of lists set aside
 	asideNodes int // nodes whose lists were set aside
 	checks     int // long lists considered for setting aside
