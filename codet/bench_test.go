@@ -257,7 +257,7 @@ func BenchmarkScale(b *testing.B) {
 func perDocWork(w map[string]int, n int) string {
 	var sb strings.Builder
 	for _, k := range []string{"visits", "lookups", "found", "distinct", "scanned", "samples",
-		"aside", "asideNodes", "checks", "resolved", "walked", "rescanned",
+		"aside", "asideNodes", "asideSamples", "checks", "resolved", "walked", "rescanned",
 		"inserts", "enters", "purged"} {
 		fmt.Fprintf(&sb, "%s %.1f ", k, float64(w[k])/float64(n))
 	}

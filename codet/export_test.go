@@ -9,7 +9,7 @@ func Work(d *Detector) map[string]int {
 	return map[string]int{
 		"probes": w.probes, "visits": w.visits, "lookups": w.lookups,
 		"found": w.found, "distinct": w.distinct, "scanned": w.scanned, "samples": w.samples,
-		"aside": w.aside, "asideNodes": w.asideNodes, "checks": w.checks,
+		"aside": w.aside, "asideNodes": w.asideNodes, "asideSamples": w.asideSamp, "checks": w.checks,
 		"resolved": w.resolved, "walked": w.walked, "rescanned": w.rescanned,
 		"inserts": w.inserts, "enters": w.enters, "purged": w.purged,
 	}

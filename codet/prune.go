@@ -68,19 +68,24 @@ func lowCode(scs float64) uint8 {
 
 // deferLong marks the distinct nodes whose visitor lists probe leaves
 // unscanned, and returns the most CS those nodes can add to any pair
-// (with a margin for rounding), 0 when none is set aside. A node is set
-// aside when it is active (not deactivated by this visit either), has
-// more than deferMin visitors, and the bound of the nodes set aside,
-// itself included, stays below the least CS a relation needs with any
-// visitor of any of them (their SCS is at least the node's low bound, and
-// need does not decrease with SCS). The lists with the most entries per
-// unit of bound first (at 160,000 documents of BenchmarkScale this scans
-// 549 entries per Add where longest-first scanned 606). Only with frozen
-// weights in ModeTree (where a node adds imp·min(n, m) ≤ imp·n to a pair)
-// and outside a Query's eviction.
-func (d *Detector) deferLong(scs float64) float64 {
+// (with a margin for rounding), on active nodes and on samples apart, 0
+// when none is set aside. A node is considered when it has more than
+// deferMin visitors, the lists with the most entries per unit of bound
+// first (at 160,000 documents of BenchmarkScale this scans 549 entries
+// per Add where longest-first scanned 606). An active node is set aside
+// when the bound of the active nodes set aside, itself included, stays
+// below the least CS an ordinary relation needs with any visitor of any
+// of them (their SCS is at least the node's low bound, and need does not
+// decrease with SCS). A sample (a deactivated node, or one this visit
+// deactivates) feeds only the near-duplicate rules, which need a share of
+// the larger SCS ([Detector.needNear]): it is set aside when the bound of
+// all the nodes set aside, itself included, stays below what those rules
+// need with any content; an active node must keep that bound too. Only
+// with frozen weights in ModeTree (where a node adds imp·min(n, m) ≤
+// imp·n to a pair) and outside a Query's eviction.
+func (d *Detector) deferLong(scs float64) (active, sample float64) {
 	if !d.frozen || d.s.Mode != ModeTree || d.ev != nil || !(scs > 0) || d.scanAll {
-		return 0
+		return 0, 0
 	}
 	d.order = d.order[:0]
 	for i, x := range d.distinct {
@@ -90,7 +95,7 @@ func (d *Detector) deferLong(scs float64) float64 {
 		}
 	}
 	if len(d.order) == 0 {
-		return 0
+		return 0, 0
 	}
 	d.work.checks += len(d.order)
 	slices.SortFunc(d.order, func(a, b int) int {
@@ -99,49 +104,70 @@ func (d *Detector) deferLong(scs float64) float64 {
 		lb := float64(len(d.nodes.at(xb.node).vis)) * xa.imp * float64(xa.n)
 		return cmp.Or(cmp.Compare(lb, la), cmp.Compare(a, b))
 	})
-	rest, floor := 0.0, math.Inf(1)
+	floor, near := math.Inf(1), d.needNear(scs, 0)
 	for _, i := range d.order {
 		x := &d.distinct[i]
 		b := x.imp * float64(x.n)
-		f := min(floor, d.need(scs, lowSCS[d.nodes.at(x.node).low]))
-		if (rest+b)*(1+1e-6)+1e-9 < f {
-			x.deferred = true
-			d.work.asideNodes++
-			d.work.aside += len(d.nodes.at(x.node).vis)
-			rest += b
+		if (active+sample+b)*(1+1e-6)+1e-9 >= near {
+			continue
+		}
+		if x.sample {
+			sample += b
+		} else {
+			f := min(floor, d.need(scs, lowSCS[d.nodes.at(x.node).low]))
+			if (active+b)*(1+1e-6)+1e-9 >= f {
+				continue
+			}
+			active += b
 			floor = f
 		}
+		x.deferred = true
+		if x.sample {
+			d.work.asideSamp++
+		}
+		d.work.asideNodes++
+		d.work.aside += len(d.nodes.at(x.node).vis)
 	}
-	if rest == 0 {
-		return 0
+	if active > 0 {
+		active = active*(1+1e-6) + 1e-9
 	}
-	return rest*(1+1e-6) + 1e-9
+	if sample > 0 {
+		sample = sample*(1+1e-6) + 1e-9
+	}
+	return active, sample
 }
 
 // resolve completes the CS of the touched groups that could be related
-// once the share of the nodes set aside by deferLong is counted (CS so
-// far plus rest, the bound of that share, reaching [Detector.need]); the
-// others keep a CS too low for any relation, which [Detector.viable]
-// drops. The CS on active nodes of such a group is summed again from
-// zero over the document's distinct nodes in node order, as the scan
-// does, so that it is the same number to the last bit as if no list had
-// been set aside. Each group's sequences are walked up the tree to find
-// the document's nodes it visits (an active node lists every live group
-// that visits it, with that visit count), or, when that is dearer, the
-// active lists are scanned again for those groups.
-func (d *Detector) resolve(scs, rest float64) {
+// once the share of the nodes set aside by deferLong is counted, active
+// the bound of that share on active nodes and sample on samples: the CS
+// on active nodes of a group whose CS so far plus active reaches
+// [Detector.need], or whose CS so far plus both reaches
+// [Detector.needNear] ([Detector.resolveSat] completes the CS on samples
+// of the latter); the others keep a CS too low for any relation, which
+// [Detector.viable] drops. The CS on active nodes of such a group is
+// summed again from zero over the document's distinct nodes in node
+// order, as the scan does, so that it is the same number to the last bit
+// as if no list had been set aside. Each group's sequences are walked up
+// the tree to find the document's nodes it visits (an active node lists
+// every live group that visits it, with that visit count), or, when that
+// is dearer, the active lists are scanned again for those groups.
+func (d *Detector) resolve(scs, active, sample float64) {
+	defer d.resolveSat(scs, active+sample)
+	if active == 0 {
+		return // no active list set aside: the CS on active nodes is whole
+	}
 	res := d.order[:0] // the groups to resolve
 	steps := 0
 	for _, j := range d.touched {
 		t := &d.tally[j]
-		if t.scs > 0 && t.acc+t.sat+rest >= d.need(scs, t.scs) {
+		if t.scs > 0 && (t.acc+t.sat+active >= d.need(scs, t.scs) ||
+			t.acc+t.sat+active+sample >= d.needNear(scs, t.scs)) {
 			res = append(res, int(j))
 			steps += int(t.seqs) * d.s.dt
 		}
 	}
 	d.order = res
 	d.work.resolved += len(res)
-	defer d.resolveSat(scs, rest)
 	if len(res) == 0 {
 		return
 	}

@@ -33,6 +33,7 @@ func TestSetAsideExact(t *testing.T) {
 	}
 	idf := textproc.BuildIDF(an, ref, false)
 	docs := synth.Docs(n, synth.Config{Seed: 1, Vocabulary: 5000})
+	samples := 0 // samples of deactivated nodes set aside
 	for _, cfg := range []Config{
 		{Language: "en"},
 		{Language: "en", NodeLimit: 24},
@@ -54,6 +55,7 @@ func TestSetAsideExact(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, want, got, "%+v: Add(%s)", cfg, doc.ID)
 		}
+		samples += aside.work.asideSamp
 		sa, sb := all.Stats(), aside.Stats()
 		assert.Less(t, sb.Increments, sa.Increments, "%+v: lists set aside", cfg)
 		t.Logf("NodeLimit %d Collapse %d: increments %d → %d, candidates %d → %d, deactivated %d", cfg.NodeLimit, cfg.Collapse,
@@ -66,4 +68,5 @@ func TestSetAsideExact(t *testing.T) {
 		require.NoError(t, err)
 		assert.True(t, bytes.Equal(a.Bytes(), b.Bytes()), "%+v: snapshots differ", cfg)
 	}
+	assert.Positive(t, samples, "no sample was set aside")
 }

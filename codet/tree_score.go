@@ -107,7 +107,7 @@ func (d *Detector) probe() float64 {
 	d.work.probes++
 	d.work.visits += len(d.visits)
 	d.work.distinct += len(d.distinct)
-	rest := d.deferLong(scs)
+	restActive, restSample := d.deferLong(scs)
 	d.prefetchTally()
 	for _, x := range d.distinct {
 		if x.deferred {
@@ -149,8 +149,8 @@ func (d *Detector) probe() float64 {
 		}
 	}
 	d.cur.Candidates = len(d.touched)
-	if rest > 0 {
-		d.resolve(scs, rest)
+	if restActive+restSample > 0 {
+		d.resolve(scs, restActive, restSample)
 	}
 	d.stats.Increments += d.cur.Increments
 	d.stats.Candidates += d.cur.Candidates

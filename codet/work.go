@@ -15,6 +15,7 @@ type workCounters struct {
 	samples    int // of them, in the samples of deactivated nodes
 	aside      int // visitor entries of lists set aside
 	asideNodes int // nodes whose lists were set aside
+	asideSamp  int // of them, samples of deactivated nodes
 	checks     int // long lists considered for setting aside
 	resolved   int // groups completed by resolve
 	walked     int // tree nodes walked up by resolve
