@@ -253,13 +253,18 @@
 // the lists read per Add are at most twice those of the scan. On the
 // synthetic stream of BenchmarkScale the visitor entries scored per Add
 // go from 980 to 284 at 40,000 documents and from 2,642 to 630 at
-// 160,000 (549 since the lists with the most entries per unit of bound
-// are set aside first). The tree's edges are kept in an open-addressing
+// 160,000. The samples of deactivated nodes, which feed only the
+// near-duplicate rules, are left unscanned under those rules' own bound
+// (0.9 of the larger SCS), which brings the entries scanned per Add at
+// 160,000 documents to 131 (the same as at 10,000), and the groups
+// completed from 92 to 15. The tree's edges are kept in an open-addressing
 // table read one slot per lookup, and the lookups of a walk, the
 // slots of the nodes an Add creates and the scratch records of the lists
 // it scans are read ahead in passes of their own, so that their cache
 // misses overlap in a tree of millions of nodes; what still grows with
-// the collection is the visitor entries read per Add. Figures:
+// the collection is the entries read again to complete the groups that
+// could be related (110 per Add at 10,000 documents, 839 at 160,000).
+// Figures:
 // docs/codet.md. Containers is O(output). Remove is
 // O(s·PSC·DT·v + relations) for the last document of a content in the
 // tree, and O(log members) otherwise. Matched is O((|S_A| + |S_C|)·DT). Memory is O(distinct nodes + visitor entries +

@@ -11,9 +11,14 @@ package codet
 // on its own reach the least CS a relation needs ([Detector.need]), no
 // group that shares nothing else with the document can be related, and
 // the groups met elsewhere get the share of those nodes added when they
-// could be related ([Detector.resolve]). The answers are those of scanning
-// every list (to floating-point rounding: a share is added after the
-// others).
+// could be related ([Detector.resolve]). The samples that deactivated
+// nodes keep (NodeLimit entries each, read by every Add that reaches the
+// node) feed only the near-duplicate rules, which need 0.9 of the larger
+// SCS: they are left unscanned under that much looser bound
+// ([Detector.needNear]), and only the groups those rules could relate get
+// their share ([Detector.resolveSat]). The answers are those of scanning
+// every list, to the last bit: a completed CS is summed again in the
+// scan's order.
 
 import (
 	"cmp"
