@@ -239,6 +239,7 @@ func BenchmarkScale(b *testing.B) {
 				st := d.Stats()
 				bytesPerDoc = (float64(after) - float64(before)) / float64(n)
 				b.Logf("n=%d: %v", n, st)
+				b.Logf("n=%d: work per document: %s", n, perDocWork(codet.Work(d), n))
 				runtime.KeepAlive(d)
 				d.Close()
 				b.StartTimer()
@@ -250,6 +251,17 @@ func BenchmarkScale(b *testing.B) {
 			b.ReportMetric(bytesPerDoc, "B/livedoc")
 		})
 	}
+}
+
+// perDocWork formats the work counters divided by n, in a fixed order.
+func perDocWork(w map[string]int, n int) string {
+	var sb strings.Builder
+	for _, k := range []string{"visits", "lookups", "found", "distinct", "scanned", "samples",
+		"aside", "asideNodes", "asideSamples", "checks", "resolved", "walked", "rescanned",
+		"inserts", "enters", "purged"} {
+		fmt.Fprintf(&sb, "%s %.1f ", k, float64(w[k])/float64(n))
+	}
+	return strings.TrimSpace(sb.String())
 }
 
 // BenchmarkIdentical is the worst case of Varol 2012 §3.3.1: 10,000

@@ -92,7 +92,7 @@ type Detector struct {
 
 	nodes     nodeStore
 	freeNodes []uint32
-	children  map[uint64]uint32
+	children  childTable
 
 	groups     []group
 	freeGroups []uint32
@@ -134,14 +134,25 @@ type Detector struct {
 	gen     uint32
 	touched []uint32
 	visits  []uint32 // node of each visit of the last probe, 0 if absent
-	hits    []hit    // visits of existing nodes by the last probe
+	// walk's node reached by each sequence, the sequences still walking,
+	// and the sum of the slots it read ahead (kept so the reads stay)
+	walkAt   []uint32
+	walkLive []int32
+	sink     uint32
+	hits     []hit // visits of existing nodes by the last probe
 	// distinct nodes of the last probe, with those set aside (prune.go)
 	distinct []dnode
 	counts   []uint32
+	marks    []uint64          // a bit per group (prune.go), zero between uses
 	created  map[uint64]uint32 // nodes created by the current commit
-	order    []int
-	cur      Stats
-	stats    Stats
+	fresh    []freshNode       // the nodes commit creates, in order
+	// refCommit, when set (by tests), replaces the body of commit: the
+	// reference walk that creates and enters one node after the other.
+	refCommit func(g uint32)
+	order     []int
+	cur       Stats
+	stats     Stats
+	work      workCounters
 }
 
 // New returns a detector for cfg. Terms are weighed by the reference idf
@@ -196,7 +207,7 @@ func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
 		callerIDF: caller,
 		frozen:    idf != nil && idf.Frozen(),
 		nodes:     makeNodeStore(1), // the virtual root
-		children:  make(map[uint64]uint32),
+		children:  makeChildTable(0),
 		bySig:     make(map[[2]uint64]uint32),
 		nearBySig: make(map[[2]uint64]uint32),
 	}
@@ -317,6 +328,9 @@ func (d *Detector) endAdd() {
 	if cap(d.distinct) > scratchCap || cap(d.counts) > scratchCap {
 		d.distinct, d.counts = nil, nil
 	}
+	if cap(d.walkAt) > scratchCap || cap(d.walkLive) > scratchCap || cap(d.fresh) > scratchCap {
+		d.walkAt, d.walkLive, d.fresh = nil, nil, nil
+	}
 }
 
 // nextGen starts a new scratch generation for the document being added.
@@ -324,7 +338,7 @@ func (d *Detector) nextGen() {
 	d.gen++
 	if d.gen == 0 { // wrapped: reset every stamp
 		for i := range d.tally {
-			d.tally[i].gen, d.tally[i].res, d.tally[i].near = 0, 0, 0
+			d.tally[i].gen = 0
 		}
 		clear(d.seen)
 		d.gen = 1
@@ -429,12 +443,12 @@ func (d *Detector) Close() error {
 		// A fresh set, closed, in place of the one holding every ID.
 		d.docs = docset.New("codet", d.s.MaxTextBytes)
 		d.docs.Close()
-		d.nodes, d.freeNodes, d.children = nodeStore{}, nil, nil
+		d.nodes, d.freeNodes, d.children = nodeStore{}, nil, childTable{}
 		d.groups, d.freeGroups, d.bySig = nil, nil, nil
 		d.nears, d.freeNears, d.nearBySig, d.docNear = nil, nil, nil, nil
 		d.docGroup, d.docSpans, d.docOrd, d.queue = nil, nil, nil, nil
 		d.docPos, d.docPos2 = nil, nil
-		d.tally, d.touched, d.created = nil, nil, nil
+		d.tally, d.touched, d.created, d.marks = nil, nil, nil, nil
 		d.vocab, d.terms, d.df, d.seen = nil, nil, nil, nil
 		d.pool.drop()
 	}

@@ -1,7 +1,7 @@
 package codet
 
 // Giving memory back. Removal frees the visitor entries, relations and
-// nodes of a content, but the node array, the children map and the
+// nodes of a content, but the node array, the children table and the
 // vocabulary keep the size of their peak: after one document of a million
 // distinct terms, or a stream whose every document brings terms of its
 // own (URLs, ids, numbers), they would only grow. compact renumbers the
@@ -87,12 +87,12 @@ func (d *Detector) compact() {
 	for i, t := range terms {
 		vocab[t] = uint32(i)
 	}
-	children := make(map[uint64]uint32, nodes.len())
+	children := makeChildTable(nodes.len())
 	for i := 1; i < nodes.len(); i++ {
 		nd := nodes.at(uint32(i))
 		nd.parent = nodeMap[nd.parent]
 		nd.term = termMap[nd.term]
-		children[childKey(nd.parent, nd.term)] = uint32(i)
+		children.put(nd.parent, nd.term, uint32(i))
 	}
 	for i := range d.groups {
 		for k, e := range d.groups[i].ends {

@@ -11,9 +11,14 @@ package codet
 // on its own reach the least CS a relation needs ([Detector.need]), no
 // group that shares nothing else with the document can be related, and
 // the groups met elsewhere get the share of those nodes added when they
-// could be related ([Detector.resolve]). The answers are those of scanning
-// every list (to floating-point rounding: a share is added after the
-// others).
+// could be related ([Detector.resolve]). The samples that deactivated
+// nodes keep (NodeLimit entries each, read by every Add that reaches the
+// node) feed only the near-duplicate rules, which need 0.9 of the larger
+// SCS: they are left unscanned under that much looser bound
+// ([Detector.needNear]), and only the groups those rules could relate get
+// their share ([Detector.resolveSat]). The answers are those of scanning
+// every list, to the last bit: a completed CS is summed again in the
+// scan's order.
 
 import (
 	"cmp"
@@ -68,17 +73,24 @@ func lowCode(scs float64) uint8 {
 
 // deferLong marks the distinct nodes whose visitor lists probe leaves
 // unscanned, and returns the most CS those nodes can add to any pair
-// (with a margin for rounding), 0 when none is set aside. A node is set
-// aside when it is active (not deactivated by this visit either), has
-// more than deferMin visitors, and the bound of the nodes set aside,
-// itself included, stays below the least CS a relation needs with any
-// visitor of any of them (their SCS is at least the node's low bound, and
-// need does not decrease with SCS). Longest lists first. Only with frozen
-// weights in ModeTree (where a node adds imp·min(n, m) ≤ imp·n to a pair)
-// and outside a Query's eviction.
-func (d *Detector) deferLong(scs float64) float64 {
+// (with a margin for rounding), on active nodes and on samples apart, 0
+// when none is set aside. A node is considered when it has more than
+// deferMin visitors, the lists with the most entries per unit of bound
+// first (at 160,000 documents of BenchmarkScale this scans 549 entries
+// per Add where longest-first scanned 606). An active node is set aside
+// when the bound of the active nodes set aside, itself included, stays
+// below the least CS an ordinary relation needs with any visitor of any
+// of them (their SCS is at least the node's low bound, and need does not
+// decrease with SCS). A sample (a deactivated node, or one this visit
+// deactivates) feeds only the near-duplicate rules, which need a share of
+// the larger SCS ([Detector.needNear]): it is set aside when the bound of
+// all the nodes set aside, itself included, stays below what those rules
+// need with any content; an active node must keep that bound too. Only
+// with frozen weights in ModeTree (where a node adds imp·min(n, m) ≤
+// imp·n to a pair) and outside a Query's eviction.
+func (d *Detector) deferLong(scs float64) (active, sample float64) {
 	if !d.frozen || d.s.Mode != ModeTree || d.ev != nil || !(scs > 0) || d.scanAll {
-		return 0
+		return 0, 0
 	}
 	d.order = d.order[:0]
 	for i, x := range d.distinct {
@@ -88,52 +100,79 @@ func (d *Detector) deferLong(scs float64) float64 {
 		}
 	}
 	if len(d.order) == 0 {
-		return 0
+		return 0, 0
 	}
+	d.work.checks += len(d.order)
 	slices.SortFunc(d.order, func(a, b int) int {
-		la, lb := len(d.nodes.at(d.distinct[a].node).vis), len(d.nodes.at(d.distinct[b].node).vis)
+		xa, xb := &d.distinct[a], &d.distinct[b]
+		la := float64(len(d.nodes.at(xa.node).vis)) * xb.imp * float64(xb.n)
+		lb := float64(len(d.nodes.at(xb.node).vis)) * xa.imp * float64(xa.n)
 		return cmp.Or(cmp.Compare(lb, la), cmp.Compare(a, b))
 	})
-	rest, floor := 0.0, math.Inf(1)
+	floor, near := math.Inf(1), d.needNear(scs, 0)
 	for _, i := range d.order {
 		x := &d.distinct[i]
 		b := x.imp * float64(x.n)
-		f := min(floor, d.need(scs, lowSCS[d.nodes.at(x.node).low]))
-		if (rest+b)*(1+1e-6)+1e-9 < f {
-			x.deferred = true
-			rest += b
+		if (active+sample+b)*(1+1e-6)+1e-9 >= near {
+			continue
+		}
+		if x.sample {
+			sample += b
+		} else {
+			f := min(floor, d.need(scs, lowSCS[d.nodes.at(x.node).low]))
+			if (active+b)*(1+1e-6)+1e-9 >= f {
+				continue
+			}
+			active += b
 			floor = f
 		}
+		x.deferred = true
+		if x.sample {
+			d.work.asideSamp++
+		}
+		d.work.asideNodes++
+		d.work.aside += len(d.nodes.at(x.node).vis)
 	}
-	if rest == 0 {
-		return 0
+	if active > 0 {
+		active = active*(1+1e-6) + 1e-9
 	}
-	return rest*(1+1e-6) + 1e-9
+	if sample > 0 {
+		sample = sample*(1+1e-6) + 1e-9
+	}
+	return active, sample
 }
 
 // resolve completes the CS of the touched groups that could be related
-// once the share of the nodes set aside by deferLong is counted (CS so
-// far plus rest, the bound of that share, reaching [Detector.need]); the
-// others keep a CS too low for any relation, which [Detector.viable]
-// drops. The CS on active nodes of such a group is summed again from
-// zero over the document's distinct nodes in node order, as the scan
-// does, so that it is the same number to the last bit as if no list had
-// been set aside. Each group's sequences are walked up the tree to find
-// the document's nodes it visits (an active node lists every live group
-// that visits it, with that visit count), or, when that is dearer, the
-// active lists are scanned again for those groups.
-func (d *Detector) resolve(scs, rest float64) {
+// once the share of the nodes set aside by deferLong is counted, active
+// the bound of that share on active nodes and sample on samples: the CS
+// on active nodes of a group whose CS so far plus active reaches
+// [Detector.need], or whose CS so far plus both reaches
+// [Detector.needNear] ([Detector.resolveSat] completes the CS on samples
+// of the latter); the others keep a CS too low for any relation, which
+// [Detector.viable] drops. The CS on active nodes of such a group is
+// summed again from zero over the document's distinct nodes in node
+// order, as the scan does, so that it is the same number to the last bit
+// as if no list had been set aside. Each group's sequences are walked up
+// the tree to find the document's nodes it visits (an active node lists
+// every live group that visits it, with that visit count), or, when that
+// is dearer, the active lists are scanned again for those groups.
+func (d *Detector) resolve(scs, active, sample float64) {
+	defer d.resolveSat(scs, active+sample)
+	if active == 0 {
+		return // no active list set aside: the CS on active nodes is whole
+	}
 	res := d.order[:0] // the groups to resolve
 	steps := 0
 	for _, j := range d.touched {
 		t := &d.tally[j]
-		if t.scs > 0 && t.acc+t.sat+rest >= d.need(scs, t.scs) {
+		if t.scs > 0 && (t.acc+t.sat+active >= d.need(scs, t.scs) ||
+			t.acc+t.sat+active+sample >= d.needNear(scs, t.scs)) {
 			res = append(res, int(j))
 			steps += int(t.seqs) * d.s.dt
 		}
 	}
 	d.order = res
-	defer d.resolveSat(scs, rest)
+	d.work.resolved += len(res)
 	if len(res) == 0 {
 		return
 	}
@@ -152,6 +191,7 @@ func (d *Detector) resolve(scs, rest float64) {
 		clear(d.counts)
 		for _, e := range d.groups[j].ends {
 			for c := e; c != 0; c = d.nodes.at(c).parent {
+				d.work.walked++
 				if k, ok := slices.BinarySearchFunc(d.distinct, c, cmpNode); ok {
 					d.counts[k]++
 				}
@@ -174,23 +214,39 @@ func cmpNode(x dnode, c uint32) int { return cmp.Compare(x.node, c) }
 
 // resolveScan is resolve by scanning the active lists again, for the
 // groups of res only.
+// The groups of res are marked in a bitmap of all groups, which stays in
+// the processor's caches where their tally records (32 bytes each, 5 MB
+// at 160,000 groups) do not: most entries scanned are of other groups.
 func (d *Detector) resolveScan(res []int) {
+	d.growMarks()
 	for _, j := range res {
-		t := &d.tally[j]
-		t.res, t.acc = d.gen, 0
+		d.tally[j].acc = 0
+		d.marks[j>>6] |= 1 << (j & 63)
 	}
 	for _, x := range d.distinct {
 		if x.sample {
 			continue
 		}
+		d.work.rescanned += len(d.nodes.at(x.node).vis)
 		for _, v := range d.nodes.at(x.node).vis {
-			if t := &d.tally[v.g]; t.gen == d.gen && t.res == d.gen {
-				t.acc += x.imp * float64(min(x.n, v.n))
+			if d.marks[v.g>>6]&(1<<(v.g&63)) != 0 {
+				d.tally[v.g].acc += x.imp * float64(min(x.n, v.n))
 				if x.deferred {
 					d.cur.Increments++
 				}
 			}
 		}
+	}
+	for _, j := range res {
+		d.marks[j>>6] = 0
+	}
+}
+
+// growMarks makes d.marks, the bitmap of resolveScan and resolveSat (all
+// zero between their calls), hold a bit per group.
+func (d *Detector) growMarks() {
+	if n := (len(d.tally) + 63) >> 6; len(d.marks) < n {
+		d.marks = append(d.marks, make([]uint64, n-len(d.marks))...)
 	}
 }
 
@@ -221,11 +277,13 @@ func (d *Detector) resolveSat(scs, rest float64) {
 	if !aside {
 		return
 	}
+	d.growMarks()
 	n := 0
 	for _, j := range d.touched {
 		t := &d.tally[j]
 		if t.scs > 0 && t.acc+t.sat+rest >= d.needNear(scs, t.scs) {
-			t.near, t.sat = d.gen, 0
+			t.sat = 0
+			d.marks[j>>6] |= 1 << (j & 63)
 			n++
 		}
 	}
@@ -236,13 +294,17 @@ func (d *Detector) resolveSat(scs, rest float64) {
 		if !x.sample {
 			continue
 		}
+		d.work.rescanned += len(d.nodes.at(x.node).vis)
 		for _, v := range d.nodes.at(x.node).vis {
-			if t := &d.tally[v.g]; t.gen == d.gen && t.near == d.gen {
-				t.sat += x.imp * float64(min(x.n, v.n))
+			if d.marks[v.g>>6]&(1<<(v.g&63)) != 0 {
+				d.tally[v.g].sat += x.imp * float64(min(x.n, v.n))
 				if x.deferred {
 					d.cur.Increments++
 				}
 			}
 		}
+	}
+	for _, j := range d.touched {
+		d.marks[j>>6] = 0
 	}
 }

@@ -2,6 +2,8 @@ package codet
 
 import (
 	"bytes"
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -33,6 +35,7 @@ func TestSetAsideExact(t *testing.T) {
 	}
 	idf := textproc.BuildIDF(an, ref, false)
 	docs := synth.Docs(n, synth.Config{Seed: 1, Vocabulary: 5000})
+	samples := 0 // samples of deactivated nodes set aside
 	for _, cfg := range []Config{
 		{Language: "en"},
 		{Language: "en", NodeLimit: 24},
@@ -54,10 +57,70 @@ func TestSetAsideExact(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, want, got, "%+v: Add(%s)", cfg, doc.ID)
 		}
+		samples += aside.work.asideSamp
 		sa, sb := all.Stats(), aside.Stats()
 		assert.Less(t, sb.Increments, sa.Increments, "%+v: lists set aside", cfg)
 		t.Logf("NodeLimit %d Collapse %d: increments %d → %d, candidates %d → %d, deactivated %d", cfg.NodeLimit, cfg.Collapse,
 			sa.Increments, sb.Increments, sa.Candidates, sb.Candidates, sa.Deactivated)
+		aside.stats.Increments, aside.stats.Candidates = sa.Increments, sa.Candidates
+		var a, b bytes.Buffer
+		_, err = all.WriteTo(&a)
+		require.NoError(t, err)
+		_, err = aside.WriteTo(&b)
+		require.NoError(t, err)
+		assert.True(t, bytes.Equal(a.Bytes(), b.Bytes()), "%+v: snapshots differ", cfg)
+	}
+	assert.Positive(t, samples, "no sample was set aside")
+}
+
+// TestSetAsideExactStream is TestSetAsideExact on the stream of
+// BenchmarkScale (internal/synth, seed 1, with the frozen table of seed 2
+// that benchmark builds), long enough for nodes to be deactivated at the
+// default NodeLimit: every Add answer, the Containers of an earlier
+// document after every seventh Add and the snapshot equal those of
+// scanning every list. It runs
+// when CODET_EXACT sets the number of documents (about 30 s for 40,000).
+func TestSetAsideExactStream(t *testing.T) {
+	n, err := strconv.Atoi(os.Getenv("CODET_EXACT"))
+	if err != nil || n <= 0 {
+		t.Skip("set CODET_EXACT to a number of documents")
+	}
+	an, err := textproc.NewAnalyzer(textproc.FullConfig(language.English))
+	require.NoError(t, err)
+	var ref []string
+	for _, d := range synth.Docs(20_000, synth.Config{Seed: 2}) {
+		ref = append(ref, d.Text)
+	}
+	idf := textproc.BuildIDF(an, ref, false)
+	docs := synth.Docs(n, synth.Config{Seed: 1})
+	for _, cfg := range []Config{
+		{Language: "en"},
+		{Language: "en", NodeLimit: 50, Collapse: CollapseNear},
+	} {
+		all, err := NewWithIDF(cfg, idf)
+		require.NoError(t, err)
+		all.scanAll = true
+		aside, err := NewWithIDF(cfg, idf)
+		require.NoError(t, err)
+		for i, doc := range docs {
+			want, err := all.Add(doc)
+			require.NoError(t, err)
+			got, err := aside.Add(doc)
+			require.NoError(t, err)
+			require.Equal(t, want, got, "%+v: Add(%s)", cfg, doc.ID)
+			if i%7 != 6 {
+				continue
+			}
+			// An earlier document's containers, which later Adds extend.
+			w, err := all.Containers(docs[i/2].ID)
+			require.NoError(t, err)
+			g, err := aside.Containers(docs[i/2].ID)
+			require.NoError(t, err)
+			require.Equal(t, w, g, "%+v: Containers(%s)", cfg, docs[i/2].ID)
+		}
+		sa, sb := all.Stats(), aside.Stats()
+		t.Logf("NodeLimit %d Collapse %d: increments %d → %d, deactivated %d, samples set aside %d",
+			cfg.NodeLimit, cfg.Collapse, sa.Increments, sb.Increments, sa.Deactivated, aside.work.asideSamp)
 		aside.stats.Increments, aside.stats.Candidates = sa.Increments, sa.Candidates
 		var a, b bytes.Buffer
 		_, err = all.WriteTo(&a)

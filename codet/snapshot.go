@@ -46,7 +46,7 @@ import (
 // online statistics, and through the order of floating-point sums on the
 // numbering of nodes, groups and terms, so these are stored as they are:
 // the node and group arrays with their free lists, the vocabulary in ID
-// order. What is rebuilt on read: the children map (from the nodes'
+// order. What is rebuilt on read: the children table (from the nodes'
 // parents and terms), node depths, reference counts and visitor counts
 // (from the groups' sequence ends), the reverse relation lists, the
 // near-duplicate lists of each group, the signature maps, and the arrival
@@ -240,7 +240,7 @@ func encList(e *snapshot.Enc, xs []uint32) {
 // table (the snapshot identifies it by fingerprint), and returns the
 // bytes read. It reads and checks the whole snapshot and builds a fresh
 // index before it installs it, so on any error d stays as it was.
-// Loading costs the bytes read plus the rebuilding of the children map,
+// Loading costs the bytes read plus the rebuilding of the children table,
 // the reference and visitor counts (one walk up the tree per stored
 // sequence) and the reverse relations; no text is analysed. The loaded
 // detector answers every later call as the saved one would, including

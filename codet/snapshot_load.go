@@ -194,7 +194,7 @@ func (l *loader) nodes(dec *snapshot.Dec) {
 	f.freeNodes = free
 	l.nodeLive = make([]bool, n)
 	l.nodeLive[0] = true
-	f.children = make(map[uint64]uint32, live)
+	f.children = makeChildTable(live)
 	for i := 1; i < n; i++ {
 		if isFree[i] {
 			continue
@@ -222,12 +222,11 @@ func (l *loader) nodes(dec *snapshot.Dec) {
 			}
 			nd.vis[k].g = uint32(x)
 		}
-		key := childKey(nd.parent, nd.term)
-		if _, dup := f.children[key]; dup {
+		if _, dup := f.children.get(nd.parent, nd.term); dup {
 			dec.Fail("node %d: two children of node %d with term %d", i, p, t)
 			return
 		}
-		f.children[key] = uint32(i)
+		f.children.put(nd.parent, nd.term, uint32(i))
 		l.nodeLive[i] = true
 	}
 	// Depths, from the parents; a cycle or a path deeper than DT is
@@ -486,12 +485,14 @@ func (l *loader) link() error {
 		nd.low = lowNone
 		for k := range nd.vis {
 			v := &nd.vis[k]
-			nd.low = min(nd.low, lowCode(f.groups[v.g].scs))
+			// A visitor that visits no node here (a group number past the
+			// groups among them) is refused before its group is read.
 			n := count[visit{uint32(i), v.g}]
 			if n == 0 || slices.ContainsFunc(nd.vis[:k], func(o visitor) bool { return o.g == v.g }) {
 				return bad("node %d: visitor %d", i, v.g)
 			}
 			v.n = n
+			nd.low = min(nd.low, lowCode(f.groups[v.g].scs))
 		}
 	}
 	for g := range f.groups {

@@ -38,7 +38,6 @@ func childKey(parent, term uint32) uint64 { return uint64(parent)<<32 | uint64(t
 // newChild creates the child of p labelled term, which must be absent
 // (Alg. 2 lines 20-22).
 func (d *Detector) newChild(p, term uint32) uint32 {
-	k := childKey(p, term)
 	var c uint32
 	nd := node{parent: p, term: term, depth: d.nodes.at(p).depth + 1, active: true, low: lowNone}
 	if n := len(d.freeNodes); n > 0 {
@@ -49,7 +48,7 @@ func (d *Detector) newChild(p, term uint32) uint32 {
 	} else {
 		c = d.nodes.push(nd)
 	}
-	d.children[k] = c
+	d.children.put(p, term, c)
 	return c
 }
 
@@ -101,6 +100,7 @@ func (d *Detector) purge(g uint32, ends []uint32) {
 	code := lowCode(d.groups[g].scs)
 	for _, e := range ends {
 		for c := e; c != 0; {
+			d.work.purged++
 			nd := d.nodes.at(c)
 			p := nd.parent
 			// The entry leaves in place, so that the list stays in arrival
@@ -115,7 +115,7 @@ func (d *Detector) purge(g uint32, ends []uint32) {
 			}
 			nd.refs--
 			if nd.refs == 0 {
-				delete(d.children, childKey(p, nd.term))
+				d.children.del(p, nd.term)
 				nd.vis = nd.vis[:0]
 				if cap(nd.vis) > 4 {
 					nd.vis = nil

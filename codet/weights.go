@@ -227,7 +227,7 @@ func (d *Detector) countOnline(w *worker, doc *textproc.Document) {
 	d.gen++
 	if d.gen == 0 { // wrapped: reset every stamp
 		for i := range d.tally {
-			d.tally[i].gen, d.tally[i].res, d.tally[i].near = 0, 0, 0
+			d.tally[i].gen = 0
 		}
 		clear(d.seen)
 		d.gen = 1
