@@ -5,11 +5,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
-	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 // TestChildTableMatchesMap runs random puts, deletes and lookups against
@@ -119,13 +117,7 @@ func TestChildTableTree(t *testing.T) {
 // the paths of a filled tree (whole, cut short, or with a term changed at
 // some depth, so that the walk ends there) and empty ones.
 func TestWalkMatchesSequential(t *testing.T) {
-	an, err := textproc.NewAnalyzer(textproc.FullConfig(language.English))
-	require.NoError(t, err)
-	var ref []string
-	for _, d := range synth.Docs(1000, synth.Config{Seed: 2}) {
-		ref = append(ref, d.Text)
-	}
-	d, err := NewWithIDF(Config{Language: "en"}, textproc.BuildIDF(an, ref, false))
+	d, err := NewWithIDF(Config{Language: "en"}, synthIDF(t, 1000))
 	require.NoError(t, err)
 	defer d.Close()
 	for _, doc := range synth.Docs(1500, synth.Config{Seed: 1, Vocabulary: 5000}) {

@@ -6,10 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
-	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 // commitReference is the body of commit that creates and enters one node
@@ -59,13 +57,7 @@ func TestCommitMatchesReference(t *testing.T) {
 	if testing.Short() {
 		n = 1000
 	}
-	an, err := textproc.NewAnalyzer(textproc.FullConfig(language.English))
-	require.NoError(t, err)
-	var ref []string
-	for _, d := range synth.Docs(2000, synth.Config{Seed: 2}) {
-		ref = append(ref, d.Text)
-	}
-	idf := textproc.BuildIDF(an, ref, false)
+	idf := synthIDF(t, 2000)
 	docs := synth.Docs(n, synth.Config{Seed: 1, Vocabulary: 5000})
 	for _, cfg := range []Config{
 		{Language: "en"},

@@ -14,6 +14,20 @@ import (
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
+// synthIDF returns an English IDF table frozen over n synthetic
+// documents of another seed than the streams the tests add, so that the
+// streams' common words are common in it too.
+func synthIDF(t *testing.T, n int) *textproc.IDF {
+	t.Helper()
+	an, err := textproc.NewAnalyzer(textproc.FullConfig(language.English))
+	require.NoError(t, err)
+	var ref []string
+	for _, d := range synth.Docs(n, synth.Config{Seed: 2}) {
+		ref = append(ref, d.Text)
+	}
+	return textproc.BuildIDF(an, ref, false)
+}
+
 // TestSetAsideExact checks that setting long visitor lists aside changes
 // no answer: a detector that scans every list and one that sets them aside
 // return the same matches with the same scores (to the last bit) for every
@@ -27,13 +41,7 @@ func TestSetAsideExact(t *testing.T) {
 	if testing.Short() {
 		n = 1000
 	}
-	an, err := textproc.NewAnalyzer(textproc.FullConfig(language.English))
-	require.NoError(t, err)
-	var ref []string
-	for _, d := range synth.Docs(3000, synth.Config{Seed: 2}) {
-		ref = append(ref, d.Text)
-	}
-	idf := textproc.BuildIDF(an, ref, false)
+	idf := synthIDF(t, 3000)
 	docs := synth.Docs(n, synth.Config{Seed: 1, Vocabulary: 5000})
 	samples := 0 // samples of deactivated nodes set aside
 	for _, cfg := range []Config{
@@ -85,13 +93,7 @@ func TestSetAsideExactStream(t *testing.T) {
 	if err != nil || n <= 0 {
 		t.Skip("set CODET_EXACT to a number of documents")
 	}
-	an, err := textproc.NewAnalyzer(textproc.FullConfig(language.English))
-	require.NoError(t, err)
-	var ref []string
-	for _, d := range synth.Docs(20_000, synth.Config{Seed: 2}) {
-		ref = append(ref, d.Text)
-	}
-	idf := textproc.BuildIDF(an, ref, false)
+	idf := synthIDF(t, 20_000)
 	docs := synth.Docs(n, synth.Config{Seed: 1})
 	for _, cfg := range []Config{
 		{Language: "en"},
