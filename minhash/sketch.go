@@ -327,10 +327,10 @@ func (s *Sketcher) probe(j, attempt uint64) uint64 {
 
 // uset is a reusable open-addressing set of 64-bit hashes (zero stored
 // out of band), used to count distinct shingles without allocating, and,
-// through put and get, a map from them to counts.
+// through index, a map from them to numbers.
 type uset struct {
 	tab     []uint64
-	vals    []int64 // parallel to tab, grown by put
+	vals    []int64 // parallel to tab, grown by index
 	hasZero bool
 	zeroVal int64
 	n       int
@@ -374,29 +374,6 @@ func (u *uset) add(x uint64) bool {
 	}
 }
 
-// put sets the value of x, inserting it.
-func (u *uset) put(x uint64, v int64) {
-	if x == 0 {
-		u.hasZero, u.zeroVal = true, v
-		return
-	}
-	if len(u.vals) < len(u.tab) {
-		u.vals = make([]int64, len(u.tab))
-	}
-	mask := uint64(len(u.tab) - 1)
-	for i := x & mask; ; i = (i + 1) & mask {
-		switch u.tab[i] {
-		case x:
-			u.vals[i] = v
-			return
-		case 0:
-			u.tab[i], u.vals[i] = x, v
-			u.n++
-			return
-		}
-	}
-}
-
 // index returns the value of x, first putting next when x is absent, and
 // whether x was absent.
 func (u *uset) index(x uint64, next int64) (int64, bool) {
@@ -420,25 +397,6 @@ func (u *uset) index(x uint64, next int64) (int64, bool) {
 			u.tab[i], u.vals[i] = x, next
 			u.n++
 			return next, true
-		}
-	}
-}
-
-// get returns the value put for x, or 0.
-func (u *uset) get(x uint64) int64 {
-	if x == 0 {
-		if u.hasZero {
-			return u.zeroVal
-		}
-		return 0
-	}
-	mask := uint64(len(u.tab) - 1)
-	for i := x & mask; ; i = (i + 1) & mask {
-		switch u.tab[i] {
-		case x:
-			return u.vals[i]
-		case 0:
-			return 0
 		}
 	}
 }
