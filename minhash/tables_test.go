@@ -79,7 +79,7 @@ func TestTablesMatchMaps(t *testing.T) {
 // lock.
 func TestVisitPassesBusyShards(t *testing.T) {
 	for _, held := range []int{0, 5, 63, 64, 69} {
-		tab := newTable(70*shardBands, 1)
+		tab := newTable(70*shardBands, 1, nil)
 		require.Len(t, tab.shards, 70)
 		tab.shards[held].mu.Lock()
 		seen := make(chan int, len(tab.shards))
