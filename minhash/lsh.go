@@ -234,15 +234,24 @@ func (t *table) prepare(doc uint32) {
 }
 
 // link puts doc, prepared and signed, at the head of its chains in bands
-// [lo, hi).
+// [lo, hi). The keys of up to shardBands bands are computed before any of
+// their maps is read, so that the reads, cache misses in tables larger
+// than the caches, overlap instead of each waiting for its key's hash.
 func (t *table) link(doc uint32, lo, hi int) {
 	next, prev, sig := t.next.of(doc), t.prev.of(doc), t.sigs.of(doc)
-	for b := lo; b < hi; b++ {
-		prev[b] = -1
-		h := t.heads[b].set(bandKey(sig, b, t.rows), int32(doc))
-		next[b] = h
-		if h >= 0 {
-			t.prev.of(uint32(h))[b] = int32(doc)
+	var keys [shardBands]uint64
+	for ; lo < hi; lo += shardBands {
+		end := min(lo+shardBands, hi)
+		for b := lo; b < end; b++ {
+			keys[b-lo] = bandKey(sig, b, t.rows)
+		}
+		for b := lo; b < end; b++ {
+			prev[b] = -1
+			h := t.heads[b].set(keys[b-lo], int32(doc))
+			next[b] = h
+			if h >= 0 {
+				t.prev.of(uint32(h))[b] = int32(doc)
+			}
 		}
 	}
 }
