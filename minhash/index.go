@@ -161,8 +161,9 @@ func (d *Detector) place(ix *index, idx uint32, sig []uint32, size int, digest u
 	return g
 }
 
-// placeKeyed is place given the content's exactKey. With deferred it only issues a new group's insertion into
-// the tables, which the shards apply later, and reports whether it did.
+// placeKeyed is place given the content's exactKey. With deferred it
+// only issues a new group's insertion into the tables, which the shards
+// apply later, and reports whether it did.
 func (d *Detector) placeKeyed(ix *index, idx uint32, sig []uint32, size int, digest, key uint64, deferred bool) (uint32, bool) {
 	ix.ensureRef(idx)
 	if g, ok := d.findKeyed(ix, key, sig, size, digest); ok {
@@ -245,10 +246,10 @@ func (ix *index) logChange(g uint32) {
 }
 
 // resign gives the live group g the signature sig (none if empty) of its
-// newest copy, in Weighted mode, whose weights
-// drift with the statistics: the group leaves the band tables and enters
-// them again as their newest group, O(bands); nothing grows. Caller holds
-// the Detector's exclusive lock and no insertion is pending.
+// newest copy, in Weighted mode, whose weights drift with the statistics:
+// the group leaves the band tables (under its old signature's keys) and
+// enters them again as their newest group, O(bands); nothing grows.
+// Caller holds the Detector's exclusive lock and no insertion is pending.
 func (ix *index) resign(g uint32, sig []uint32) {
 	gr := &ix.groups[g]
 	if gr.hasSig {

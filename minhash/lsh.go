@@ -176,7 +176,7 @@ const maxProbe = 1024
 // one (−1 ends them), so that removal unlinks in O(1). Chains are in the
 // order the groups were created. A group's band keys are not stored: they
 // are a function of its signature, sigs.of(doc) (the index's signature
-// store), and are computed again where a band needs one (key), which
+// store), and are computed again where a band needs one (bandKey), which
 // costs less than writing and reading 8 bytes a band per group.
 //
 // The bands are split into shards of shardBands bands, each with its own
@@ -219,11 +219,6 @@ func newTable(bands, rows int, sigs *strided[uint32]) *table {
 		t.shards[i].lo, t.shards[i].hi = i*shardBands, min((i+1)*shardBands, bands)
 	}
 	return t
-}
-
-// key returns the key of doc, which has a signature, in band b.
-func (t *table) key(doc uint32, b int) uint64 {
-	return bandKey(t.sigs.of(doc), b, t.rows)
 }
 
 // prepare makes doc addressable, for an insertion the shards apply later
