@@ -1,18 +1,34 @@
 package minhash
 
 // bandMap maps the band keys of one LSH band to the newest document of
-// their chain: open addressing with linear probing over parallel key and
-// value arrays (12 bytes a slot), backward-shift deletion, growth at 3/4
-// and shrinking below 1/8, so that a window of documents keeps a table
-// of its own size. One probe, usually one cache line, where a Go map
-// lookup and assignment cost a third of Add in the peer benchmark.
+// their chain: open addressing with linear probing over 12-byte slots
+// that hold the key and its head side by side, backward-shift deletion,
+// growth at 3/4 and shrinking below 1/8, so that a window of documents
+// keeps a table of its own size. One probe, usually one cache line, where
+// a Go map lookup and assignment cost a third of Add in the peer
+// benchmark; with the key and the head in one slot a lookup that hits
+// reads one cache line, where parallel key and head arrays read two (the
+// tables of a Containment index are far larger than the caches, so each
+// is a miss).
 //
 // A bandMap is not safe for concurrent use; the Detector's lock guards it.
 type bandMap struct {
-	keys  []uint64 // 0 = empty slot
-	heads []int32
-	n     int   // keys in the table, not counting key 0
-	zero  int32 // head of key 0, −1 if absent
+	slots []bandSlot // key 0 = empty slot
+	n     int        // keys in the table, not counting key 0
+	zero  int32      // head of key 0, −1 if absent
+}
+
+// bandSlot is one slot of a bandMap: the key in two halves (so that the
+// slot is 12 bytes, 4-aligned) and the head of its chain.
+type bandSlot struct {
+	lo, hi uint32
+	head   int32
+}
+
+func (s *bandSlot) key() uint64 { return uint64(s.hi)<<32 | uint64(s.lo) }
+
+func (s *bandSlot) put(key uint64, head int32) {
+	s.lo, s.hi, s.head = uint32(key), uint32(key>>32), head
 }
 
 const bandMapMin = 16
@@ -20,7 +36,7 @@ const bandMapMin = 16
 func newBandMap() bandMap { return bandMap{zero: -1} }
 
 func (m *bandMap) home(key uint64) int {
-	return int((key * 0x9e3779b97f4a7c15) >> 32 & uint64(len(m.keys)-1))
+	return int((key * 0x9e3779b97f4a7c15) >> 32 & uint64(len(m.slots)-1))
 }
 
 // get returns the head of key's chain.
@@ -31,11 +47,12 @@ func (m *bandMap) get(key uint64) (int32, bool) {
 	if m.n == 0 {
 		return -1, false
 	}
-	mask := len(m.keys) - 1
+	mask := len(m.slots) - 1
 	for i := m.home(key); ; i = (i + 1) & mask {
-		switch m.keys[i] {
+		s := &m.slots[i]
+		switch s.key() {
 		case key:
-			return m.heads[i], true
+			return s.head, true
 		case 0:
 			return -1, false
 		}
@@ -50,18 +67,19 @@ func (m *bandMap) set(key uint64, head int32) int32 {
 		m.zero = head
 		return old
 	}
-	if 4*(m.n+1) > 3*len(m.keys) {
-		m.resize(max(bandMapMin, 2*len(m.keys)))
+	if 4*(m.n+1) > 3*len(m.slots) {
+		m.resize(max(bandMapMin, 2*len(m.slots)))
 	}
-	mask := len(m.keys) - 1
+	mask := len(m.slots) - 1
 	for i := m.home(key); ; i = (i + 1) & mask {
-		switch m.keys[i] {
+		s := &m.slots[i]
+		switch s.key() {
 		case key:
-			old := m.heads[i]
-			m.heads[i] = head
+			old := s.head
+			s.head = head
 			return old
 		case 0:
-			m.keys[i], m.heads[i] = key, head
+			s.put(key, head)
 			m.n++
 			return -1
 		}
@@ -77,10 +95,10 @@ func (m *bandMap) delete(key uint64) {
 	if m.n == 0 {
 		return
 	}
-	mask := len(m.keys) - 1
+	mask := len(m.slots) - 1
 	i := m.home(key)
-	for m.keys[i] != key {
-		if m.keys[i] == 0 {
+	for m.slots[i].key() != key {
+		if m.slots[i].key() == 0 {
 			return
 		}
 		i = (i + 1) & mask
@@ -88,31 +106,32 @@ func (m *bandMap) delete(key uint64) {
 	// Backward-shift deletion (Knuth, TAOCP vol. 3, §6.4, Algorithm R).
 	m.n--
 	hole := i
-	for j := (i + 1) & mask; m.keys[j] != 0; j = (j + 1) & mask {
-		h := m.home(m.keys[j])
+	for j := (i + 1) & mask; m.slots[j].key() != 0; j = (j + 1) & mask {
+		h := m.home(m.slots[j].key())
 		if (j > hole && (h <= hole || h > j)) || (j < hole && h <= hole && h > j) {
-			m.keys[hole], m.heads[hole] = m.keys[j], m.heads[j]
+			m.slots[hole] = m.slots[j]
 			hole = j
 		}
 	}
-	m.keys[hole], m.heads[hole] = 0, 0
-	if len(m.keys) > bandMapMin && 8*m.n < len(m.keys) {
-		m.resize(len(m.keys) / 2)
+	m.slots[hole] = bandSlot{}
+	if len(m.slots) > bandMapMin && 8*m.n < len(m.slots) {
+		m.resize(len(m.slots) / 2)
 	}
 }
 
 func (m *bandMap) resize(size int) {
-	oldKeys, oldHeads := m.keys, m.heads
-	m.keys, m.heads = make([]uint64, size), make([]int32, size)
+	old := m.slots
+	m.slots = make([]bandSlot, size)
 	mask := size - 1
-	for j, k := range oldKeys {
+	for _, s := range old {
+		k := s.key()
 		if k == 0 {
 			continue
 		}
 		i := m.home(k)
-		for m.keys[i] != 0 {
+		for m.slots[i].key() != 0 {
 			i = (i + 1) & mask
 		}
-		m.keys[i], m.heads[i] = k, oldHeads[j]
+		m.slots[i] = s
 	}
 }

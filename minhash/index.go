@@ -49,7 +49,6 @@ type index struct {
 
 	scr   search   // lookup scratch of the exclusive lock's holder
 	cands []uint32 // the candidates of its last lookup
-	keys  []uint64 // its band keys scratch
 }
 
 // group is one distinct content with its live documents. A group of one,
@@ -96,10 +95,10 @@ func (d *Detector) newIndex() *index {
 	switch {
 	case cfg.Mode == Containment:
 		for _, r := range containmentLevels {
-			ix.tables = append(ix.tables, newTable(cfg.NumHashes/r, r))
+			ix.tables = append(ix.tables, newTable(cfg.NumHashes/r, r, &ix.sigs))
 		}
 	default:
-		ix.tables = []*table{newTable(d.bands, d.rows)}
+		ix.tables = []*table{newTable(d.bands, d.rows, &ix.sigs)}
 	}
 	return ix
 }
@@ -158,21 +157,20 @@ func (d *Detector) findKeyed(ix *index, key uint64, sig []uint32, size int, dige
 // exclusive lock; the tables are complete when place returns.
 func (d *Detector) place(ix *index, idx uint32, sig []uint32, size int, digest uint64) uint32 {
 	d.drain(ix)
-	ix.keys = d.appendKeys(ix.keys[:0], sig)
-	g, _ := d.placeKeyed(ix, idx, sig, size, digest, d.exactKey(sig, size, digest), ix.keys, false)
+	g, _ := d.placeKeyed(ix, idx, sig, size, digest, d.exactKey(sig, size, digest), false)
 	return g
 }
 
-// placeKeyed is place given the content's exactKey and band keys (from
-// appendKeys). With deferred it only issues a new group's insertion into
-// the tables, which the shards apply later, and reports whether it did.
-func (d *Detector) placeKeyed(ix *index, idx uint32, sig []uint32, size int, digest, key uint64, keys []uint64, deferred bool) (uint32, bool) {
+// placeKeyed is place given the content's exactKey. With deferred it
+// only issues a new group's insertion into the tables, which the shards
+// apply later, and reports whether it did.
+func (d *Detector) placeKeyed(ix *index, idx uint32, sig []uint32, size int, digest, key uint64, deferred bool) (uint32, bool) {
 	ix.ensureRef(idx)
 	if g, ok := d.findKeyed(ix, key, sig, size, digest); ok {
 		ix.join(g, idx)
 		if d.cfg.Mode == Weighted {
 			d.drain(ix)
-			ix.resign(g, sig, keys)
+			ix.resign(g, sig)
 		}
 		return g, false
 	}
@@ -207,13 +205,11 @@ func (d *Detector) placeKeyed(ix *index, idx uint32, sig []uint32, size int, dig
 	ix.sigs.ensure(g)
 	copy(ix.sigs.of(g), sig)
 	if !deferred {
-		ix.insert(g, keys)
+		ix.insert(g)
 		return g, false
 	}
-	off := 0
 	for _, t := range ix.tables {
-		t.prepare(g, keys[off:off+t.bands])
-		off += t.bands
+		t.prepare(g)
 	}
 	n := ix.ops.Load()
 	if n-ix.applied() >= maxPending {
@@ -235,14 +231,11 @@ func (ix *index) applied() uint64 {
 	return n
 }
 
-// insert links the group g into every table at once, under keys (from
-// appendKeys). Caller holds the Detector's exclusive lock and no
-// insertion is pending.
-func (ix *index) insert(g uint32, keys []uint64) {
-	off := 0
+// insert links the group g, signed, into every table at once. Caller
+// holds the Detector's exclusive lock and no insertion is pending.
+func (ix *index) insert(g uint32) {
 	for _, t := range ix.tables {
-		t.insert(g, keys[off:off+t.bands])
-		off += t.bands
+		t.insert(g)
 	}
 }
 
@@ -252,12 +245,12 @@ func (ix *index) logChange(g uint32) {
 	ix.changes++
 }
 
-// resign gives the live group g the signature sig (none if empty), with
-// band keys keys, of its newest copy, in Weighted mode, whose weights
-// drift with the statistics: the group leaves the band tables and enters
-// them again as their newest group, O(bands); nothing grows. Caller holds
-// the Detector's exclusive lock and no insertion is pending.
-func (ix *index) resign(g uint32, sig []uint32, keys []uint64) {
+// resign gives the live group g the signature sig (none if empty) of its
+// newest copy, in Weighted mode, whose weights drift with the statistics:
+// the group leaves the band tables (under its old signature's keys) and
+// enters them again as their newest group, O(bands); nothing grows.
+// Caller holds the Detector's exclusive lock and no insertion is pending.
+func (ix *index) resign(g uint32, sig []uint32) {
 	gr := &ix.groups[g]
 	if gr.hasSig {
 		for _, t := range ix.tables {
@@ -273,7 +266,7 @@ func (ix *index) resign(g uint32, sig []uint32, keys []uint64) {
 	if len(sig) > 0 {
 		ix.sigs.ensure(g)
 		copy(ix.sigs.of(g), sig)
-		ix.insert(g, keys)
+		ix.insert(g)
 	}
 }
 

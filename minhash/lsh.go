@@ -145,13 +145,19 @@ func AppendBandKeys(dst []uint64, sig []uint32, bands, rows int) []uint64 {
 		panic(fmt.Sprintf("minhash: %d bands of %d rows over a signature of %d values", bands, rows, len(sig)))
 	}
 	for i := range bands {
-		h := hashx.Mix64(uint64(i) + 1)
-		for _, v := range sig[i*rows : (i+1)*rows] {
-			h = hashx.Combine(h, uint64(v))
-		}
-		dst = append(dst, h)
+		dst = append(dst, bandKey(sig, i, rows))
 	}
 	return dst
+}
+
+// bandKey returns the key of band b of sig under rows rows per band, as
+// [AppendBandKeys] appends it.
+func bandKey(sig []uint32, b, rows int) uint64 {
+	h := hashx.Mix64(uint64(b) + 1)
+	for _, v := range sig[b*rows : (b+1)*rows] {
+		h = hashx.Combine(h, uint64(v))
+	}
+	return h
 }
 
 // maxProbe bounds the groups probed per band key by Add, Query and
@@ -167,20 +173,26 @@ const maxProbe = 1024
 // densely; the code calls them doc): per band a [bandMap] from key to the
 // newest group of a chain; next.of(doc)[band] is the next (older) group of
 // doc's chain in that band and prev.of(doc)[band] the previous (newer)
-// one (−1 ends them), so that removal unlinks in O(1); keys.of(doc)[band]
-// is doc's key there. Chains are in the order the groups were created.
+// one (−1 ends them), so that removal unlinks in O(1). Chains are in the
+// order the groups were created. A group's band keys are not stored: they
+// are a function of its signature, sigs.of(doc) (the index's signature
+// store), and are computed again where a band needs one (bandKey), which
+// costs less than writing and reading 8 bytes a band per group.
 //
 // The bands are split into shards of shardBands bands, each with its own
 // lock: a search (under the Detector's read lock) reads a shard, and an
 // Add links its group into it after its commit, under the shard's lock
 // only, so one Add's insertion runs beside another's search or commit.
 // The strided arrays grow only under the Detector's exclusive lock
-// (prepare); shards write only their own bands' entries.
+// (prepare); shards write only their own bands' entries, and read the
+// signatures of groups whose insertion was issued, which stay unchanged
+// until every shard has applied it (a group is re-signed or freed only
+// when no insertion is pending).
 type table struct {
 	bands, rows int
 	heads       []bandMap
 	next, prev  strided[int32]
-	keys        strided[uint64]
+	sigs        *strided[uint32] // the index's signatures by group
 	shards      []shard
 }
 
@@ -196,9 +208,9 @@ type shard struct {
 	_       [32]byte      // a shard to a 64-byte cache line: one goroutine's lock does not bounce another's
 }
 
-func newTable(bands, rows int) *table {
+func newTable(bands, rows int, sigs *strided[uint32]) *table {
 	t := &table{bands: bands, rows: rows, heads: make([]bandMap, bands),
-		next: newStrided[int32](bands, -1), prev: newStrided[int32](bands, -1), keys: newStrided[uint64](bands, 0)}
+		next: newStrided[int32](bands, -1), prev: newStrided[int32](bands, -1), sigs: sigs}
 	for i := range t.heads {
 		t.heads[i] = newBandMap()
 	}
@@ -209,25 +221,32 @@ func newTable(bands, rows int) *table {
 	return t
 }
 
-// prepare makes doc addressable and records its band keys, for an
-// insertion the shards apply later (link). Caller holds the Detector's
-// exclusive lock.
-func (t *table) prepare(doc uint32, keys []uint64) {
+// prepare makes doc addressable, for an insertion the shards apply later
+// (link). Caller holds the Detector's exclusive lock.
+func (t *table) prepare(doc uint32) {
 	t.next.ensure(doc)
 	t.prev.ensure(doc)
-	t.keys.ensure(doc)
-	copy(t.keys.of(doc), keys)
 }
 
-// link puts doc, prepared, at the head of its chains in bands [lo, hi).
+// link puts doc, prepared and signed, at the head of its chains in bands
+// [lo, hi). The keys of up to shardBands bands are computed before any of
+// their maps is read, so that the reads, cache misses in tables larger
+// than the caches, overlap instead of each waiting for its key's hash.
 func (t *table) link(doc uint32, lo, hi int) {
-	next, prev, own := t.next.of(doc), t.prev.of(doc), t.keys.of(doc)
-	for b := lo; b < hi; b++ {
-		prev[b] = -1
-		h := t.heads[b].set(own[b], int32(doc))
-		next[b] = h
-		if h >= 0 {
-			t.prev.of(uint32(h))[b] = int32(doc)
+	next, prev, sig := t.next.of(doc), t.prev.of(doc), t.sigs.of(doc)
+	var keys [shardBands]uint64
+	for ; lo < hi; lo += shardBands {
+		end := min(lo+shardBands, hi)
+		for b := lo; b < end; b++ {
+			keys[b-lo] = bandKey(sig, b, t.rows)
+		}
+		for b := lo; b < end; b++ {
+			prev[b] = -1
+			h := t.heads[b].set(keys[b-lo], int32(doc))
+			next[b] = h
+			if h >= 0 {
+				t.prev.of(uint32(h))[b] = int32(doc)
+			}
 		}
 	}
 }
@@ -242,18 +261,18 @@ func (t *table) catchUp(ix *index, s *shard) {
 	}
 }
 
-// insert indexes doc under its band keys, at the head of each chain, at
-// once. Caller holds the Detector's exclusive lock and no insertion is
-// pending.
-func (t *table) insert(doc uint32, keys []uint64) {
-	t.prepare(doc, keys)
+// insert indexes doc, signed, at the head of each chain, at once. Caller
+// holds the Detector's exclusive lock and no insertion is pending.
+func (t *table) insert(doc uint32) {
+	t.prepare(doc)
 	t.link(doc, 0, t.bands)
 }
 
-// remove unlinks doc, which must be indexed, from every chain. O(bands).
-// Caller holds the Detector's exclusive lock and no insertion is pending.
+// remove unlinks doc, which must be indexed under its current signature,
+// from every chain. O(bands). Caller holds the Detector's exclusive lock
+// and no insertion is pending.
 func (t *table) remove(doc uint32) {
-	next, prev, own := t.next.of(doc), t.prev.of(doc), t.keys.of(doc)
+	next, prev, sig := t.next.of(doc), t.prev.of(doc), t.sigs.of(doc)
 	for b := range t.bands {
 		n, p := next[b], prev[b]
 		if n >= 0 {
@@ -263,9 +282,9 @@ func (t *table) remove(doc uint32) {
 		case p >= 0:
 			t.next.of(uint32(p))[b] = n
 		case n >= 0:
-			t.heads[b].set(own[b], n)
+			t.heads[b].set(bandKey(sig, b, t.rows), n)
 		default:
-			t.heads[b].delete(own[b])
+			t.heads[b].delete(bandKey(sig, b, t.rows))
 		}
 		next[b], prev[b] = -1, -1
 	}

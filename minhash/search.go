@@ -21,8 +21,9 @@ import (
 //     created, freed or re-signed since it began (the change log: each is
 //     dropped from the candidates and judged again from its current
 //     signature and band keys, which is what a search made now would
-//     find); join or create the group, write its signature and band keys,
-//     and issue its insertion into the band tables; collect the answer.
+//     find); join or create the group, write its signature (its band
+//     keys are computed from it where needed, not stored) and issue its
+//     insertion into the band tables; collect the answer.
 //  3. Apply, under no lock of the Detector's: link the new group into
 //     the band chains, shard by shard, each under the shard's own lock.
 //
@@ -189,24 +190,25 @@ func (d *Detector) level(qp, part int8, upper float64) int8 {
 // sharesBand reports whether the live group t, which has a signature, is
 // a candidate of the query whose band keys are in sc.keys under a search
 // of the current index: it shares d.minHit band keys (Containment: one
-// key at the level probed for its partition).
+// key at the level probed for its partition). t's keys are computed from
+// its signature.
 func (d *Detector) sharesBand(ix *index, sc *search, t uint32) bool {
 	if d.cfg.Mode == Containment {
 		l := sc.levelFor[ix.groups[t].part]
 		if l < 0 {
 			return false
 		}
-		own := ix.tables[l].keys.of(t)
+		sig, rows := ix.sigs.of(t), ix.tables[l].rows
 		for b, k := range tableKeys(ix, sc.keys, int(l)) {
-			if own[b] == k {
+			if bandKey(sig, b, rows) == k {
 				return true
 			}
 		}
 		return false
 	}
-	own, hits := ix.tables[0].keys.of(t), 0
-	for b, k := range sc.keys[:ix.tables[0].bands] {
-		if own[b] == k {
+	sig, tb, hits := ix.sigs.of(t), ix.tables[0], 0
+	for b, k := range sc.keys[:tb.bands] {
+		if bandKey(sig, b, tb.rows) == k {
 			hits++
 		}
 	}
@@ -300,7 +302,7 @@ func (d *Detector) commit(sc *search, searched *index, since uint64, idx uint32,
 	case behind > 0:
 		d.patch(ix, sc, p, since)
 	}
-	g, issued := d.placeKeyed(ix, idx, sig, size, digest, xkey, sc.keys, true)
+	g, issued := d.placeKeyed(ix, idx, sig, size, digest, xkey, true)
 	d.shareCounted(ix, g, idx)
 	if linearised != nil {
 		linearised("add", ix.docs.ID(idx))

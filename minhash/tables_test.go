@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -67,9 +68,15 @@ func TestTablesMatchMaps(t *testing.T) {
 			df.dec(k)
 		}
 	}
-	require.LessOrEqual(t, len(bm.keys), bandMapMin, "bandMap shrinks when emptied")
+	require.LessOrEqual(t, len(bm.slots), bandMapMin, "bandMap shrinks when emptied")
 	require.LessOrEqual(t, len(df.slots), dfMinSlots, "dfTable shrinks when emptied")
 	require.Zero(t, df.n)
+}
+
+// TestBandSlotSize requires a bandMap slot to stay 12 bytes: the key and
+// its head in one slot, so that a lookup reads one cache line.
+func TestBandSlotSize(t *testing.T) {
+	require.EqualValues(t, 12, unsafe.Sizeof(bandSlot{}))
 }
 
 // TestVisitPassesBusyShards holds the lock of one shard of a table of
@@ -79,7 +86,7 @@ func TestTablesMatchMaps(t *testing.T) {
 // lock.
 func TestVisitPassesBusyShards(t *testing.T) {
 	for _, held := range []int{0, 5, 63, 64, 69} {
-		tab := newTable(70*shardBands, 1)
+		tab := newTable(70*shardBands, 1, nil)
 		require.Len(t, tab.shards, 70)
 		tab.shards[held].mu.Lock()
 		seen := make(chan int, len(tab.shards))
