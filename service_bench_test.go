@@ -71,23 +71,24 @@ func BenchmarkFlood(b *testing.B) {
 	}
 }
 
-// BenchmarkMemoryPerByte adds one large document and reports, per byte of
-// text, the bytes Add allocated ("allocB/textB", a bound on its transient
+// BenchmarkMemoryPerByte adds one document as large as
+// detector.DefaultMaxTextBytes admits and reports, per byte of text, the bytes Add allocated ("allocB/textB", a bound on its transient
 // peak), the live heap the stored document holds ("heapB/textB") and the
 // live heap left after Remove ("keptB/textB"), for ordinary news text and
 // for hostile text in which every token is new.
 func BenchmarkMemoryPerByte(b *testing.B) {
-	const size = 8 << 20
+	// As large as the default size limit admits.
+	const size = detector.DefaultMaxTextBytes
 	var news strings.Builder
 	for _, d := range synth.Docs(4000, synth.Config{Seed: 5}) {
-		if news.Len() > size {
+		if news.Len()+len(d.Text)+1 > size {
 			break
 		}
 		news.WriteString(d.Text)
 		news.WriteString(" ")
 	}
 	var hostile strings.Builder
-	for i := 0; hostile.Len() < size; i++ {
+	for i := 0; hostile.Len() < size-32; i++ {
 		fmt.Fprintf(&hostile, "t%x ", i*2654435761)
 	}
 	texts := map[string]string{"news": news.String(), "hostile": hostile.String()}
