@@ -28,6 +28,33 @@ func synthIDF(t *testing.T, n int) *textproc.IDF {
 	return textproc.BuildIDF(an, ref, false)
 }
 
+// setAsidePair returns two detectors for cfg and idf: one that scans
+// every visitor list (all) and one that sets long lists aside (aside).
+func setAsidePair(t *testing.T, cfg Config, idf *textproc.IDF) (all, aside *Detector) {
+	t.Helper()
+	all, err := NewWithIDF(cfg, idf)
+	require.NoError(t, err)
+	all.scanAll = true
+	aside, err = NewWithIDF(cfg, idf)
+	require.NoError(t, err)
+	return all, aside
+}
+
+// requireSameSnapshot requires the snapshots of all and aside to be equal
+// once aside's work counters, which count less work by design, are set
+// to all's.
+func requireSameSnapshot(t *testing.T, cfg Config, all, aside *Detector) {
+	t.Helper()
+	sa := all.Stats()
+	aside.stats.Increments, aside.stats.Candidates = sa.Increments, sa.Candidates
+	var a, b bytes.Buffer
+	_, err := all.WriteTo(&a)
+	require.NoError(t, err)
+	_, err = aside.WriteTo(&b)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(a.Bytes(), b.Bytes()), "%+v: snapshots differ", cfg)
+}
+
 // TestSetAsideExact checks that setting long visitor lists aside changes
 // no answer: a detector that scans every list and one that sets them aside
 // return the same matches with the same scores (to the last bit) for every
@@ -53,11 +80,7 @@ func TestSetAsideExact(t *testing.T) {
 		{Language: "en", BothDirections: true, SCSPairs: true},
 		{Language: "en", Window: 1500, NodeLimit: 20},
 	} {
-		all, err := NewWithIDF(cfg, idf)
-		require.NoError(t, err)
-		all.scanAll = true
-		aside, err := NewWithIDF(cfg, idf)
-		require.NoError(t, err)
+		all, aside := setAsidePair(t, cfg, idf)
 		for _, doc := range docs {
 			want, err := all.Add(doc)
 			require.NoError(t, err)
@@ -70,13 +93,7 @@ func TestSetAsideExact(t *testing.T) {
 		assert.Less(t, sb.Increments, sa.Increments, "%+v: lists set aside", cfg)
 		t.Logf("NodeLimit %d Collapse %d: increments %d → %d, candidates %d → %d, deactivated %d", cfg.NodeLimit, cfg.Collapse,
 			sa.Increments, sb.Increments, sa.Candidates, sb.Candidates, sa.Deactivated)
-		aside.stats.Increments, aside.stats.Candidates = sa.Increments, sa.Candidates
-		var a, b bytes.Buffer
-		_, err = all.WriteTo(&a)
-		require.NoError(t, err)
-		_, err = aside.WriteTo(&b)
-		require.NoError(t, err)
-		assert.True(t, bytes.Equal(a.Bytes(), b.Bytes()), "%+v: snapshots differ", cfg)
+		requireSameSnapshot(t, cfg, all, aside)
 	}
 	assert.Positive(t, samples, "no sample was set aside")
 }
@@ -99,11 +116,7 @@ func TestSetAsideExactStream(t *testing.T) {
 		{Language: "en"},
 		{Language: "en", NodeLimit: 50, Collapse: CollapseNear},
 	} {
-		all, err := NewWithIDF(cfg, idf)
-		require.NoError(t, err)
-		all.scanAll = true
-		aside, err := NewWithIDF(cfg, idf)
-		require.NoError(t, err)
+		all, aside := setAsidePair(t, cfg, idf)
 		for i, doc := range docs {
 			want, err := all.Add(doc)
 			require.NoError(t, err)
@@ -123,12 +136,6 @@ func TestSetAsideExactStream(t *testing.T) {
 		sa, sb := all.Stats(), aside.Stats()
 		t.Logf("NodeLimit %d Collapse %d: increments %d → %d, deactivated %d, samples set aside %d",
 			cfg.NodeLimit, cfg.Collapse, sa.Increments, sb.Increments, sa.Deactivated, aside.work.asideSamp)
-		aside.stats.Increments, aside.stats.Candidates = sa.Increments, sa.Candidates
-		var a, b bytes.Buffer
-		_, err = all.WriteTo(&a)
-		require.NoError(t, err)
-		_, err = aside.WriteTo(&b)
-		require.NoError(t, err)
-		assert.True(t, bytes.Equal(a.Bytes(), b.Bytes()), "%+v: snapshots differ", cfg)
+		requireSameSnapshot(t, cfg, all, aside)
 	}
 }
