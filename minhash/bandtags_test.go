@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/stretchr/testify/require"
@@ -135,4 +136,10 @@ func TestBandTagOneRow(t *testing.T) {
 		c := uint32(hashx.Mix64(uint64(b)+1) * 0x9e3779b97f4a7c15)
 		require.Equal(t, v^c, tb.tag(bandKey(sig, b, 1)))
 	}
+}
+
+// TestTagSlotSize requires a band slot to stay 8 bytes: a tag of the key
+// and the head.
+func TestTagSlotSize(t *testing.T) {
+	require.EqualValues(t, 8, unsafe.Sizeof(tagSlot{}))
 }
