@@ -1,8 +1,9 @@
 package minhash
 
-// bandMap maps the band keys of one LSH band to the newest document of
-// their chain: open addressing with linear probing over 12-byte slots
-// that hold the key and its head side by side, backward-shift deletion,
+// bandMap maps 64-bit keys to an int32 head (the index's exact-copy map;
+// the LSH bands use [bandTags], which keeps a tag of the key only): open
+// addressing with linear probing over 12-byte slots that hold the key and
+// its head side by side, backward-shift deletion,
 // growth at 3/4 and shrinking below 1/8, so that a window of documents
 // keeps a table of its own size. One probe, usually one cache line, where
 // a Go map lookup and assignment cost a third of Add in the peer

@@ -110,7 +110,7 @@
 // O(log c) for a member of a group of c copies.
 // Memory per group of exact copies is 4·K bytes for the signature, 16
 // bytes of bookkeeping, an entry of the exact-copy map and, per band, 8
-// bytes of chain links plus a table slot (12 bytes, at least a quarter
+// bytes of chain links plus a table slot (8 bytes, at least a quarter
 // full) for each distinct band key (band keys are computed again from the
 // signature where needed, not stored); each document adds its ID, 4 bytes, and in a group
 // of several 4 bytes of heap and a position entry. Weighted mode with

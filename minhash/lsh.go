@@ -170,7 +170,7 @@ func bandKey(sig []uint32, b, rows int) uint64 {
 const maxProbe = 1024
 
 // table is one LSH banding over the groups of exact copies (numbered
-// densely; the code calls them doc): per band a [bandMap] from key to the
+// densely; the code calls them doc): per band a [bandTags] from key to the
 // newest group of a chain; next.of(doc)[band] is the next (older) group of
 // doc's chain in that band and prev.of(doc)[band] the previous (newer)
 // one (−1 ends them), so that removal unlinks in O(1). Chains are in the
@@ -190,7 +190,7 @@ const maxProbe = 1024
 // when no insertion is pending).
 type table struct {
 	bands, rows int
-	heads       []bandMap
+	heads       []bandTags
 	next, prev  strided[int32]
 	sigs        *strided[uint32] // the index's signatures by group
 	shards      []shard
@@ -209,11 +209,8 @@ type shard struct {
 }
 
 func newTable(bands, rows int, sigs *strided[uint32]) *table {
-	t := &table{bands: bands, rows: rows, heads: make([]bandMap, bands),
+	t := &table{bands: bands, rows: rows, heads: make([]bandTags, bands),
 		next: newStrided[int32](bands, -1), prev: newStrided[int32](bands, -1), sigs: sigs}
-	for i := range t.heads {
-		t.heads[i] = newBandMap()
-	}
 	t.shards = make([]shard, (bands+shardBands-1)/shardBands)
 	for i := range t.shards {
 		t.shards[i].lo, t.shards[i].hi = i*shardBands, min((i+1)*shardBands, bands)
@@ -242,7 +239,7 @@ func (t *table) link(doc uint32, lo, hi int) {
 		}
 		for b := lo; b < end; b++ {
 			prev[b] = -1
-			h := t.heads[b].set(keys[b-lo], int32(doc))
+			h := t.set(b, keys[b-lo], int32(doc))
 			next[b] = h
 			if h >= 0 {
 				t.prev.of(uint32(h))[b] = int32(doc)
@@ -282,9 +279,9 @@ func (t *table) remove(doc uint32) {
 		case p >= 0:
 			t.next.of(uint32(p))[b] = n
 		case n >= 0:
-			t.heads[b].set(bandKey(sig, b, t.rows), n)
+			t.set(b, bandKey(sig, b, t.rows), n)
 		default:
-			t.heads[b].delete(bandKey(sig, b, t.rows))
+			t.delete(b, bandKey(sig, b, t.rows))
 		}
 		next[b], prev[b] = -1, -1
 	}
@@ -302,7 +299,7 @@ func (t *table) each(ix *index, keys []uint64, skip uint32, fn func(doc uint32))
 	t.visit(func(s *shard) {
 		t.catchUp(ix, s)
 		for b := s.lo; b < s.hi; b++ {
-			h, ok := t.heads[b].get(keys[b])
+			h, ok := t.get(b, keys[b])
 			if !ok {
 				continue
 			}

@@ -93,9 +93,9 @@ func (st *Stats) fingerprint() uint64 {
 		for p := range st.parts {
 			t := of(&st.parts[p])
 			zero += t.zero
-			for _, s := range t.slots {
-				if s.key != 0 {
-					sum += hashx.Mix64(hashx.Combine(s.key^salt, uint64(s.n)))
+			for i := range t.slots {
+				if s := &t.slots[i]; s.key() != 0 {
+					sum += hashx.Mix64(hashx.Combine(s.key()^salt, uint64(t.count(s))))
 				}
 			}
 		}

@@ -26,12 +26,18 @@ const (
 	statParts    = 1 << statPartBits
 )
 
-// statPart is one part of the document frequencies, with its turn.
+// statPart is one part of the document frequencies, with its turn. The
+// turn's words, which the next ticket's goroutine polls while this one
+// counts, and the tables' words, which the counting one writes (a new
+// key's n, prefetch's sink), are kept on different cache lines, and so
+// are neighbouring parts': a write of one no longer sends the line the
+// other core reads back and forth.
 type statPart struct {
 	order  liveidf.Order // tickets that have counted into the part
+	_      [64]byte
 	termDF dfTable
 	phrDF  dfTable
-	_      [64]byte // keeps neighbouring parts' hot words on their own cache lines
+	_      [64]byte
 }
 
 // partOf returns the part of a term or phrase hash. Its bits are the top

@@ -28,8 +28,10 @@ type Stats struct {
 	sk    *Sketcher
 	parts [statParts]statPart
 
-	// The tail stage, after the parts: N and the histogram of phrase dfs.
+	// The tail stage, after the parts: N and the histogram of phrase dfs,
+	// on another cache line than the turn (see statPart).
 	tail liveidf.Order
+	_    [64]byte
 	n    int64
 	hist []int64 // hist[d] = number of phrases with df d
 	nphr int64

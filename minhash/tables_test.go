@@ -125,3 +125,50 @@ func TestVisitPassesBusyShards(t *testing.T) {
 		}(), "held shard %d", held)
 	}
 }
+
+// TestDFSlotSize requires a dfTable slot to stay 12 bytes: a 32-bit count
+// beside the key, larger counts in the table's big map.
+func TestDFSlotSize(t *testing.T) {
+	require.EqualValues(t, 12, unsafe.Sizeof(dfSlot{}))
+}
+
+// TestDFTableBigCounts takes counts across dfBig, where they move from
+// the slot to the big map, and back, with neighbours in the same cluster
+// moved by resizes and deletions around them.
+func TestDFTableBigCounts(t *testing.T) {
+	var df dfTable
+	const key = 7 << 40
+	for i := range uint64(50) {
+		df.inc(key + (i+1)<<41) // a cluster of neighbours
+	}
+	require.EqualValues(t, 1, df.inc(key))
+	slot := func() *dfSlot {
+		for i := range df.slots {
+			if df.slots[i].key() == key {
+				return &df.slots[i]
+			}
+		}
+		t.Fatal("key not found")
+		return nil
+	}
+	slot().n = dfBig - 2
+	require.EqualValues(t, dfBig-1, df.inc(key))
+	require.EqualValues(t, dfBig, df.inc(key))
+	require.EqualValues(t, dfBig+1, df.inc(key))
+	require.EqualValues(t, dfBig+1, df.get(key))
+	for i := range uint64(200) { // resizes move the slot, not its count
+		df.inc(key + (i+51)<<41)
+	}
+	for i := range uint64(250) {
+		require.Zero(t, df.dec(key+i<<41+1<<41))
+	}
+	require.EqualValues(t, dfBig+1, df.get(key))
+	require.EqualValues(t, dfBig, df.dec(key))
+	require.EqualValues(t, dfBig-1, df.dec(key))
+	require.Empty(t, df.big, "a count below dfBig leaves the big map")
+	require.EqualValues(t, dfBig-1, df.get(key))
+	slot().n = 2
+	require.EqualValues(t, 1, df.dec(key))
+	require.Zero(t, df.dec(key))
+	require.Zero(t, df.get(key))
+}
