@@ -143,9 +143,9 @@ type Detector struct {
 	// distinct nodes of the last probe, with those set aside (prune.go)
 	distinct []dnode
 	counts   []uint32
-	marks    []uint64          // a bit per group (prune.go), zero between uses
-	created  map[uint64]uint32 // nodes created by the current commit
-	fresh    []freshNode       // the nodes commit creates, in order
+	marks    []uint64     // a bit per group (prune.go), zero between uses
+	created  createdTable // nodes created by the current commit
+	fresh    []freshNode  // the nodes commit creates, in order
 	// refCommit, when set (by tests), replaces the body of commit: the
 	// reference walk that creates and enters one node after the other.
 	refCommit func(g uint32)
@@ -266,10 +266,25 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		return nil, fmt.Errorf("codet: Add(%q): %v: %w", doc.ID, err, detector.ErrInvalidConfig)
 	}
 	defer d.pool.put(w)
-	ad := d.analyze(w, doc)
+	ad := d.prepare(w, doc)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.addLocked(w, ad, doc)
+}
+
+// prepare is the part of Add outside the exclusive lock: the analysis,
+// and with frozen weights the sequences, their terms mapped to detector
+// IDs where the vocabulary has them (under the shared lock).
+func (d *Detector) prepare(w *worker, doc detector.Doc) *textproc.Document {
+	ad := d.analyze(w, doc)
+	if d.frozen {
+		d.mu.RLock()
+		if !d.docs.Closed() {
+			d.resolveTerms(w)
+		}
+		d.mu.RUnlock()
+	}
+	return ad
 }
 
 // analyze is the part of Add outside the lock: the text analysis, and
@@ -278,6 +293,7 @@ func (d *Detector) analyze(w *worker, doc detector.Doc) *textproc.Document {
 	if d.onAnalyze != nil {
 		d.onAnalyze()
 	}
+	w.resolved = false
 	ad := w.an.Analyze(doc.Text)
 	if d.frozen {
 		d.s.build(&w.buf, ad, w.frozen(d.idf))
@@ -298,6 +314,10 @@ func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc)
 	if w.epoch != d.epoch { // the vocabulary was compacted
 		clear(w.gid)
 		w.epoch = d.epoch
+		if w.resolved { // by the IDs of before: start again from the local ones
+			w.resolved = false
+			copy(w.buf.terms, w.local)
+		}
 	}
 	if !d.frozen {
 		if d.idf == nil {
@@ -319,8 +339,8 @@ const scratchCap = 1 << 16
 func (d *Detector) endAdd() {
 	d.buf = nil
 	d.pool.vocab.Store(int64(len(d.terms)))
-	if cap(d.visits) > scratchCap || cap(d.hits) > scratchCap || len(d.created) > scratchCap {
-		d.visits, d.hits, d.created = nil, nil, nil
+	if cap(d.visits) > scratchCap || cap(d.hits) > scratchCap || len(d.created.slots) > 2*scratchCap {
+		d.visits, d.hits, d.created = nil, nil, createdTable{}
 	}
 	if cap(d.touched) > scratchCap || cap(d.order) > scratchCap {
 		d.touched, d.order = nil, nil
@@ -448,7 +468,7 @@ func (d *Detector) Close() error {
 		d.nears, d.freeNears, d.nearBySig, d.docNear = nil, nil, nil, nil
 		d.docGroup, d.docSpans, d.docOrd, d.queue = nil, nil, nil, nil
 		d.docPos, d.docPos2 = nil, nil
-		d.tally, d.touched, d.created, d.marks = nil, nil, nil, nil
+		d.tally, d.touched, d.created, d.marks = nil, nil, createdTable{}, nil
 		d.vocab, d.terms, d.df, d.seen = nil, nil, nil, nil
 		d.pool.drop()
 	}

@@ -102,7 +102,7 @@ func BenchmarkAddPhases(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			ad := d.analyze(w, doc)
+			ad := d.prepare(w, doc)
 			t1 := time.Now()
 			d.mu.Lock()
 			if _, err := d.addLocked(w, ad, doc); err != nil {

@@ -30,6 +30,13 @@ type worker struct {
 	lw     lockedWeights
 	epoch  uint64 // the detector's vocabulary epoch gid is valid for
 	adds   int    // documents analysed
+	// After [Detector.resolveTerms]: buf.terms holds detector term IDs but at
+	// the positions in pending, whose terms the vocabulary lacked; local
+	// keeps the local IDs of every position, for the positions pending and
+	// for a vocabulary compacted meanwhile.
+	resolved bool
+	local    []uint32
+	pending  []int32
 }
 
 // workerAdds is the number of documents after which a worker is dropped
@@ -212,9 +219,51 @@ func (d *Detector) globalID(w *worker, id uint32) uint32 {
 	return g
 }
 
+// resolveTerms rewrites the sequences of w.buf to detector term IDs where the
+// vocabulary already holds the term, and notes the other positions in
+// w.pending: the lookups of the terms every Add shares run under the
+// shared lock, in parallel, and only the new terms are interned under the
+// exclusive one ([Detector.globalize]), in the order the Adds take it, so
+// the IDs are those of sequential Adds. It changes nothing of d (a failed
+// Add leaves no term behind). The caller holds the shared lock.
+func (d *Detector) resolveTerms(w *worker) {
+	if w.epoch != d.epoch { // the vocabulary was compacted
+		clear(w.gid)
+		w.epoch = d.epoch
+	}
+	w.local = append(w.local[:0], w.buf.terms...)
+	w.pending = w.pending[:0]
+	for i, id := range w.buf.terms {
+		if int(id) < len(w.gid) && w.gid[id] != 0 {
+			w.buf.terms[i] = w.gid[id] - 1
+			continue
+		}
+		g, ok := d.vocab[w.an.TermOf(id)]
+		if !ok {
+			w.pending = append(w.pending, int32(i))
+			continue
+		}
+		if int(id) >= len(w.gid) {
+			w.gid = grow(w.gid, max(int(id)+1, 2*len(w.gid)))
+		}
+		w.gid[id] = g + 1
+		w.buf.terms[i] = g
+	}
+	w.resolved = true
+}
+
 // globalize rewrites the sequences of w.buf from local to detector term
-// IDs. The caller holds the lock.
+// IDs: after [Detector.resolveTerms], those of the positions pending (or all,
+// if the vocabulary was compacted since), interning the new terms. The
+// caller holds the lock and has checked w.epoch.
 func (d *Detector) globalize(w *worker) {
+	if w.resolved {
+		w.resolved = false
+		for _, i := range w.pending {
+			w.buf.terms[i] = d.globalID(w, w.local[i])
+		}
+		return
+	}
 	for i, id := range w.buf.terms {
 		w.buf.terms[i] = d.globalID(w, id)
 	}
