@@ -68,7 +68,7 @@ type Detector struct {
 
 	// The detector's term IDs (the tree's labels): a vocabulary shared by
 	// every worker's analyzer.
-	vocab map[string]uint32
+	vocab vocabTable
 	terms []string
 	// epoch counts vocabulary compactions: a worker whose epoch differs
 	// drops its cache of term IDs. termsAt is the vocabulary size from
@@ -201,7 +201,7 @@ func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
 		s:         s,
 		docs:      docset.New("codet", s.MaxTextBytes),
 		pool:      workers{max: 2 * runtime.GOMAXPROCS(0), cfg: tc},
-		vocab:     make(map[string]uint32),
+		vocab:     makeVocabTable(0),
 		termsAt:   compactSlack,
 		idf:       idf,
 		callerIDF: caller,
@@ -469,7 +469,7 @@ func (d *Detector) Close() error {
 		d.docGroup, d.docSpans, d.docOrd, d.queue = nil, nil, nil, nil
 		d.docPos, d.docPos2 = nil, nil
 		d.tally, d.touched, d.created, d.marks = nil, nil, createdTable{}, nil
-		d.vocab, d.terms, d.df, d.seen = nil, nil, nil, nil
+		d.vocab, d.terms, d.df, d.seen = vocabTable{}, nil, nil, nil
 		d.pool.drop()
 	}
 	return nil

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -128,7 +127,7 @@ func (w *worker) hash(id uint32, term string) uint64 {
 	if int(id) < len(w.thash) && w.thash[id] != 0 {
 		return w.thash[id]
 	}
-	h := hashx.String64(term, 0x5bd1e995) | 1
+	h := termHash(term)
 	if int(id) >= len(w.thash) {
 		w.thash = grow(w.thash, max(int(id)+1, 2*len(w.thash)))
 	}
@@ -193,15 +192,13 @@ func growNaN(s []float64, n int) []float64 {
 	return s
 }
 
-// intern returns the detector's term ID of term, adding it to the
-// vocabulary if new. The caller holds the lock.
-func (d *Detector) intern(term string) uint32 {
-	if id, ok := d.vocab[term]; ok {
-		return id
+// intern returns the detector's term ID of term, of hash h ([termHash]),
+// adding it to the vocabulary if new. The caller holds the lock.
+func (d *Detector) intern(term string, h uint64) uint32 {
+	id, added := d.vocab.intern(term, h, d.terms, uint32(len(d.terms)))
+	if added {
+		d.terms = append(d.terms, term)
 	}
-	id := uint32(len(d.terms))
-	d.terms = append(d.terms, term)
-	d.vocab[term] = id
 	return id
 }
 
@@ -211,7 +208,8 @@ func (d *Detector) globalID(w *worker, id uint32) uint32 {
 	if int(id) < len(w.gid) && w.gid[id] != 0 {
 		return w.gid[id] - 1
 	}
-	g := d.intern(w.an.TermOf(id))
+	term := w.an.TermOf(id)
+	g := d.intern(term, w.hash(id, term))
 	if int(id) >= len(w.gid) {
 		w.gid = grow(w.gid, max(int(id)+1, 2*len(w.gid)))
 	}
@@ -238,7 +236,8 @@ func (d *Detector) resolveTerms(w *worker) {
 			w.buf.terms[i] = w.gid[id] - 1
 			continue
 		}
-		g, ok := d.vocab[w.an.TermOf(id)]
+		term := w.an.TermOf(id)
+		g, ok := d.vocab.get(term, w.hash(id, term), d.terms)
 		if !ok {
 			w.pending = append(w.pending, int32(i))
 			continue
