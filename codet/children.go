@@ -32,6 +32,11 @@ type childSlot struct {
 type childPart struct {
 	slots []childSlot // a power of two long, or empty
 	n     int
+	// ver counts the changes of the part (insertions, deletions,
+	// growths), so that a copy doubled outside the exclusive lock is
+	// installed only if the part is still the one it was copied from
+	// ([childTable.pregrow]).
+	ver uint64
 }
 
 // makeChildTable returns an empty table sized for n edges.
@@ -123,6 +128,7 @@ func (t *childTable) put(parent, term, child uint32) {
 		if x.child == 0 {
 			*x = childSlot{parent, term, child}
 			pt.n++
+			pt.ver++
 			return
 		}
 		if x.parent == parent && x.term == term {
@@ -135,19 +141,78 @@ func (t *childTable) put(parent, term, child uint32) {
 // grow doubles the part (to childMinSlots when empty) and reinserts its
 // edges.
 func (pt *childPart) grow() {
-	old := pt.slots
-	pt.slots = make([]childSlot, max(childMinSlots, 2*len(old)))
-	mask := uint64(len(pt.slots) - 1)
-	for _, x := range old {
+	pt.slots = pt.doubled()
+	pt.ver++
+}
+
+// doubled returns the part's edges in a table twice as long (childMinSlots
+// when empty). It only reads the part.
+func (pt *childPart) doubled() []childSlot {
+	slots := make([]childSlot, max(childMinSlots, 2*len(pt.slots)))
+	mask := uint64(len(slots) - 1)
+	for _, x := range pt.slots {
 		if x.child == 0 {
 			continue
 		}
 		i := childHash(x.parent, x.term) & mask
-		for pt.slots[i].child != 0 {
+		for slots[i].child != 0 {
 			i = (i + 1) & mask
 		}
-		pt.slots[i] = x
+		slots[i] = x
 	}
+	return slots
+}
+
+// grownPart is a part of the table doubled outside the exclusive lock.
+type grownPart struct {
+	part  int
+	ver   uint64
+	from  *childSlot // the first slot of the array it was copied from
+	slots []childSlot
+}
+
+// pregrow appends to out a doubled copy of every part that n insertions
+// spread evenly over the parts, with a margin, would take past the load
+// at which [childTable.put] doubles it. It only reads the table, so it
+// runs under the shared lock, and the copies (the rehashing of a growth)
+// are made in parallel with other Adds; [childTable.install] puts them
+// in place under the exclusive lock. A part doubled a little before it
+// is full changes no answer (no code iterates over the table).
+func (t *childTable) pregrow(n int, out []grownPart) []grownPart {
+	if t.parts == nil {
+		return out
+	}
+	margin := 2*n/childParts + 2
+	for i := range t.parts {
+		pt := &t.parts[i]
+		if 4*(pt.n+margin) > 3*len(pt.slots) {
+			out = append(out, grownPart{part: i, ver: pt.ver, from: first(pt.slots), slots: pt.doubled()})
+		}
+	}
+	return out
+}
+
+// install puts in place the copies of gs whose part has not changed since
+// it was copied (the others are dropped: the part doubles under the lock
+// when it must). The caller holds the exclusive lock.
+func (t *childTable) install(gs []grownPart) {
+	if t.parts == nil {
+		return
+	}
+	for _, g := range gs {
+		pt := &t.parts[g.part]
+		if pt.ver == g.ver && first(pt.slots) == g.from {
+			pt.slots = g.slots
+			pt.ver++
+		}
+	}
+}
+
+func first(s []childSlot) *childSlot {
+	if len(s) == 0 {
+		return nil
+	}
+	return &s[0]
 }
 
 // del removes the child of parent labelled term, if any.
@@ -184,4 +249,5 @@ func (t *childTable) del(parent, term uint32) {
 	}
 	s[i] = childSlot{}
 	pt.n--
+	pt.ver++
 }

@@ -274,13 +274,15 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 
 // prepare is the part of Add outside the exclusive lock: the analysis,
 // and with frozen weights the sequences, their terms mapped to detector
-// IDs where the vocabulary has them (under the shared lock).
+// IDs where the vocabulary has them, and the parts of the children table
+// the insertion may fill doubled (both under the shared lock).
 func (d *Detector) prepare(w *worker, doc detector.Doc) *textproc.Document {
 	ad := d.analyze(w, doc)
 	if d.frozen {
 		d.mu.RLock()
 		if !d.docs.Closed() {
 			d.resolveTerms(w)
+			w.grown = d.children.pregrow(len(w.buf.terms), w.grown[:0])
 		}
 		d.mu.RUnlock()
 	}
@@ -326,6 +328,11 @@ func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc)
 		d.s.build(&w.buf, ad, w.locked(d))
 	}
 	d.globalize(w)
+	if len(w.grown) > 0 {
+		d.children.install(w.grown)
+		clear(w.grown)
+		w.grown = w.grown[:0]
+	}
 	d.buf = &w.buf
 	defer d.endAdd()
 	return d.insert(doc)

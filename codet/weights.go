@@ -36,6 +36,9 @@ type worker struct {
 	resolved bool
 	local    []uint32
 	pending  []int32
+	// grown are parts of the children table doubled outside the exclusive
+	// lock, for the Add to install ([childTable.pregrow]).
+	grown []grownPart
 }
 
 // workerAdds is the number of documents after which a worker is dropped
