@@ -194,18 +194,22 @@ func (t *childTable) pregrow(n int, out []grownPart) []grownPart {
 
 // install puts in place the copies of gs whose part has not changed since
 // it was copied (the others are dropped: the part doubles under the lock
-// when it must). The caller holds the exclusive lock.
-func (t *childTable) install(gs []grownPart) {
+// when it must), and returns how many it installed. The caller holds the
+// exclusive lock.
+func (t *childTable) install(gs []grownPart) int {
 	if t.parts == nil {
-		return
+		return 0
 	}
+	n := 0
 	for _, g := range gs {
 		pt := &t.parts[g.part]
 		if pt.ver == g.ver && first(pt.slots) == g.from {
 			pt.slots = g.slots
 			pt.ver++
+			n++
 		}
 	}
+	return n
 }
 
 func first(s []childSlot) *childSlot {
