@@ -118,8 +118,10 @@ type Detector struct {
 	stale   int // entries of queue[head:] whose document was removed
 	nextOrd uint64
 
-	// onAnalyze, when set (by tests), is called by every analysis.
+	// onAnalyze, when set (by tests), is called by every analysis;
+	// onInsert, under the lock, by every Add whose ID was accepted.
 	onAnalyze func()
+	onInsert  func(id string)
 	// scanAll, when set (by tests), makes probe scan every visitor list
 	// (prune.go).
 	scanAll bool
@@ -317,6 +319,7 @@ func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc)
 		clear(w.gid)
 		w.epoch = d.epoch
 		if w.resolved { // by the IDs of before: start again from the local ones
+			d.work.stale++
 			w.resolved = false
 			copy(w.buf.terms, w.local)
 		}
@@ -378,6 +381,9 @@ func (d *Detector) insert(doc detector.Doc) ([]detector.Match, error) {
 	idx, err := d.docs.Add(doc)
 	if err != nil {
 		return nil, err
+	}
+	if d.onInsert != nil {
+		d.onInsert(doc.ID)
 	}
 	d.stats.Added++
 	if int(idx) >= len(d.docGroup) {
