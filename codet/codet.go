@@ -131,7 +131,11 @@ type Detector struct {
 	ev *eviction
 
 	// per-Add scratch, under the lock
-	buf     *seqBuf // the sequences of the document being added
+	buf *seqBuf // the sequences of the document being added
+	// vis are the adding worker's spare visitor entries, of which
+	// newChild used the first visUsed
+	vis     []visitor
+	visUsed int
 	tally   []tally // per group, indexed by group
 	gen     uint32
 	touched []uint32
@@ -281,6 +285,7 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 func (d *Detector) prepare(w *worker, doc detector.Doc) *textproc.Document {
 	ad := d.analyze(w, doc)
 	if d.frozen {
+		w.spareVisitors()
 		d.mu.RLock()
 		if !d.docs.Closed() {
 			d.resolveTerms(w)
@@ -337,7 +342,8 @@ func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc)
 		w.grown = w.grown[:0]
 	}
 	d.buf = &w.buf
-	defer d.endAdd()
+	d.vis, d.visUsed = w.vis, 0
+	defer d.endAdd(w)
 	return d.insert(doc)
 }
 
@@ -345,9 +351,12 @@ func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc)
 // use, so that one outlier document does not keep its size for good.
 const scratchCap = 1 << 16
 
-// endAdd drops the document's sequences and outsized scratch.
-func (d *Detector) endAdd() {
+// endAdd drops the document's sequences and outsized scratch, and takes
+// the visitor entries newChild used from w's spares.
+func (d *Detector) endAdd(w *worker) {
 	d.buf = nil
+	w.vis = w.vis[d.visUsed:]
+	d.vis, d.visUsed = nil, 0
 	d.pool.vocab.Store(int64(len(d.terms)))
 	if cap(d.visits) > scratchCap || cap(d.hits) > scratchCap || len(d.created.slots) > 2*scratchCap {
 		d.visits, d.hits, d.created = nil, nil, createdTable{}

@@ -99,7 +99,7 @@ func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
 		w.buf.terms[i] = q.id(id)
 	}
 	d.buf = &w.buf
-	defer d.endAdd()
+	defer d.endAdd(w)
 	return d.queryLocked(self), nil
 }
 

@@ -39,6 +39,21 @@ type worker struct {
 	// grown are parts of the children table doubled outside the exclusive
 	// lock, for the Add to install ([childTable.pregrow]).
 	grown []grownPart
+	// vis are visitor entries allocated outside the exclusive lock, one
+	// for each node the Add may create ([Detector.newChild]).
+	vis []visitor
+}
+
+// visSlab is the number of visitor entries a worker allocates at once for
+// the nodes its Adds create.
+const visSlab = 1 << 9
+
+// spareVisitors makes sure w holds a visitor entry for every position of
+// its sequences (at most one node each), allocating outside the lock.
+func (w *worker) spareVisitors() {
+	if n := len(w.buf.terms); len(w.vis) < n {
+		w.vis = make([]visitor, max(visSlab, n))
+	}
 }
 
 // workerAdds is the number of documents after which a worker is dropped
