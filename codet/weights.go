@@ -41,7 +41,8 @@ type worker struct {
 	grown []grownPart
 	// vis are visitor entries allocated outside the exclusive lock, one
 	// for each node the Add may create ([Detector.newChild]).
-	vis []visitor
+	vis  []visitor
+	sink uint32 // see [Detector.warm]
 }
 
 // visSlab is the number of visitor entries a worker allocates at once for
@@ -258,6 +259,7 @@ func (d *Detector) resolveTerms(w *worker) {
 		g, ok := d.vocab.get(term, w.hash(id, term), d.terms)
 		if !ok {
 			w.pending = append(w.pending, int32(i))
+			w.buf.terms[i] = noTerm // a new term, in no node
 			continue
 		}
 		if int(id) >= len(w.gid) {
@@ -267,6 +269,45 @@ func (d *Detector) resolveTerms(w *worker) {
 		w.buf.terms[i] = g
 	}
 	w.resolved = true
+	d.warm(w)
+}
+
+// noTerm marks, after [Detector.resolveTerms], a position whose term the
+// vocabulary lacks.
+const noTerm = ^uint32(0)
+
+// warm walks the tree along the sequences of w.buf, as far as their
+// nodes exist, reading the nodes, the head of their visitor lists and the
+// table slot where the first missing node of each sequence would go, so
+// that the exclusive section that follows finds them in the cache. It
+// changes nothing (the sum it keeps is only so that the reads are made).
+// The caller holds the shared lock.
+func (d *Detector) warm(w *worker) {
+	b := &w.buf
+	var sink uint32
+	for k := range b.n() {
+		ids, _ := b.seq(k)
+		c := uint32(0)
+		for _, id := range ids {
+			if id == noTerm {
+				break
+			}
+			n, ok := d.children.get(c, id)
+			if !ok {
+				if s := d.children.home(c, id); s != nil {
+					sink += s.child
+				}
+				break
+			}
+			c = n
+			nd := d.nodes.at(c)
+			sink += nd.refs
+			if len(nd.vis) > 0 {
+				sink += nd.vis[0].n
+			}
+		}
+	}
+	w.sink += sink
 }
 
 // globalize rewrites the sequences of w.buf from local to detector term
