@@ -280,8 +280,11 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 
 // prepare is the part of Add outside the exclusive lock: the analysis,
 // and with frozen weights the sequences, their terms mapped to detector
-// IDs where the vocabulary has them, and the parts of the children table
-// the insertion may fill doubled (both under the shared lock).
+// IDs where the vocabulary has them, the tree walked along them to bring
+// it into the cache, the parts of the children table the insertion may
+// fill doubled and a chunk of the node store allocated if the tree is
+// about to need one (under the shared lock), and visitor entries for the
+// nodes it may create.
 func (d *Detector) prepare(w *worker, doc detector.Doc) *textproc.Document {
 	ad := d.analyze(w, doc)
 	if d.frozen {
@@ -290,6 +293,9 @@ func (d *Detector) prepare(w *worker, doc detector.Doc) *textproc.Document {
 		if !d.docs.Closed() {
 			d.resolveTerms(w)
 			w.grown = d.children.pregrow(len(w.buf.terms), w.grown[:0])
+			if w.chunk == nil && d.nodes.needsChunk(len(w.buf.terms)) {
+				w.chunk = newChunk()
+			}
 		}
 		d.mu.RUnlock()
 	}
@@ -340,6 +346,9 @@ func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc)
 		d.children.install(w.grown)
 		clear(w.grown)
 		w.grown = w.grown[:0]
+	}
+	if w.chunk != nil && d.nodes.spare == nil {
+		d.nodes.spare, w.chunk = w.chunk, nil
 	}
 	d.buf = &w.buf
 	d.vis, d.visUsed = w.vis, 0

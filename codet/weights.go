@@ -41,8 +41,11 @@ type worker struct {
 	grown []grownPart
 	// vis are visitor entries allocated outside the exclusive lock, one
 	// for each node the Add may create ([Detector.newChild]).
-	vis  []visitor
-	sink uint32 // see [Detector.warm]
+	vis []visitor
+	// chunk is an empty chunk of the node store, allocated outside the
+	// exclusive lock when the tree is about to need one.
+	chunk []node
+	sink  uint32 // see [Detector.warm]
 }
 
 // visSlab is the number of visitor entries a worker allocates at once for
