@@ -318,6 +318,11 @@ func (d *Detector) analyze(w *worker, doc detector.Doc) *textproc.Document {
 
 // addLocked is the part of Add under the lock.
 func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc) ([]detector.Match, error) {
+	if len(w.grown) > 0 { // whether the Add succeeds or not
+		d.children.install(w.grown)
+		clear(w.grown)
+		w.grown = w.grown[:0]
+	}
 	if err := d.docs.Check(doc); err != nil {
 		return nil, err
 	}
@@ -342,11 +347,6 @@ func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc)
 		d.s.build(&w.buf, ad, w.locked(d))
 	}
 	d.globalize(w)
-	if len(w.grown) > 0 {
-		d.children.install(w.grown)
-		clear(w.grown)
-		w.grown = w.grown[:0]
-	}
 	if w.chunk != nil && d.nodes.spare == nil {
 		d.nodes.spare, w.chunk = w.chunk, nil
 	}
