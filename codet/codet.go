@@ -248,8 +248,9 @@ func (d *Detector) Weights() string {
 // The closed detector, an empty or duplicate ID and the size limit are
 // checked first, under a shared lock, so a text that will be refused is
 // never analysed; the text is then analysed, and with frozen weights its
-// sequences built, before the exclusive lock is taken, and the checks are
-// made again under it. Of several Adds of one new ID at once, exactly
+// sequences built and their known terms labelled (under the shared
+// lock), before the exclusive lock is taken, and the checks are made
+// again under it. Of several Adds of one new ID at once, exactly
 // one succeeds; the others return an error wrapping
 // [detector.ErrDuplicateID] and change nothing. Add time is O(L + Σ visitor-list lengths over
 // the ≤ PSC·DT nodes of each sentence), L the text length; each list holds
