@@ -34,16 +34,16 @@ func TestChildTableMatchesMap(t *testing.T) {
 			tab := makeChildTable(tc.sized)
 			ref := map[[2]uint32]uint32{}
 			next := uint32(1)
-			var grown []grownPart
+			var grown growth
 			var made, installed int
 			for range tc.ops {
 				switch rng.IntN(40) {
 				case 0:
-					grown = tab.pregrow(rng.IntN(4000), grown[:0])
-					made += len(grown)
+					tab.pregrow(rng.IntN(4000), &grown)
+					grown.double()
+					made += len(grown.parts)
 				case 1:
-					installed += tab.install(grown)
-					grown = grown[:0]
+					installed += tab.install(&grown)
 				}
 				p, term := rng.Uint32N(tc.parents), rng.Uint32N(tc.terms)
 				k := [2]uint32{p, term}

@@ -283,9 +283,9 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 // and with frozen weights the sequences, their terms mapped to detector
 // IDs where the vocabulary has them, the tree walked along them to bring
 // it into the cache, the parts of the children table the insertion may
-// fill doubled and a chunk of the node store allocated if the tree is
-// about to need one (under the shared lock), and visitor entries for the
-// nodes it may create.
+// fill copied and a chunk of the node store allocated if the tree is
+// about to need one (under the shared lock); then the copies doubled and
+// visitor entries allocated for the nodes it may create.
 func (d *Detector) prepare(w *worker, doc detector.Doc) *textproc.Document {
 	ad := d.analyze(w, doc)
 	if d.frozen {
@@ -293,12 +293,13 @@ func (d *Detector) prepare(w *worker, doc detector.Doc) *textproc.Document {
 		d.mu.RLock()
 		if !d.docs.Closed() {
 			d.resolveTerms(w)
-			w.grown = d.children.pregrow(len(w.buf.terms), w.grown[:0])
+			d.children.pregrow(len(w.buf.terms), &w.grown)
 			if w.chunk == nil && d.nodes.needsChunk(len(w.buf.terms)) {
 				w.chunk = newChunk()
 			}
 		}
 		d.mu.RUnlock()
+		w.grown.double()
 	}
 	return ad
 }
@@ -319,10 +320,8 @@ func (d *Detector) analyze(w *worker, doc detector.Doc) *textproc.Document {
 
 // addLocked is the part of Add under the lock.
 func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc) ([]detector.Match, error) {
-	if len(w.grown) > 0 { // whether the Add succeeds or not
-		d.children.install(w.grown)
-		clear(w.grown)
-		w.grown = w.grown[:0]
+	if len(w.grown.parts) > 0 { // whether the Add succeeds or not
+		d.children.install(&w.grown)
 	}
 	if err := d.docs.Check(doc); err != nil {
 		return nil, err

@@ -38,7 +38,7 @@ type worker struct {
 	pending  []int32
 	// grown are parts of the children table doubled outside the exclusive
 	// lock, for the Add to install ([childTable.pregrow]).
-	grown []grownPart
+	grown growth
 	// vis are visitor entries allocated outside the exclusive lock, one
 	// for each node the Add may create ([Detector.newChild]).
 	vis []visitor
