@@ -325,11 +325,12 @@
 // update, Remove and Expire serialise on the lock; Containers, Matched,
 // Stats and Position share it. With frozen weights, a short section
 // under the shared lock between the two maps the sequences' terms that
-// the detector-wide vocabulary holds to the tree's labels, doubles the
-// parts of the tree's edge table the insertion may fill, and reads the
-// tree along the sequences so that the exclusive section finds it in the
-// cache; only new terms are labelled under the exclusive lock, so the
-// labels are given in the order the Adds took it. The answers of
+// the detector-wide vocabulary holds to the tree's labels, copies the
+// parts of the tree's edge table the insertion may fill (to be doubled
+// after it, and installed if unchanged), and reads the tree along the
+// sequences so that the exclusive section finds it in the cache; only
+// new terms are labelled under the exclusive lock, so the labels are
+// given in the order the Adds took it. The answers of
 // concurrent Adds, and the snapshot bytes, are those of sequential Adds
 // in the order they took the lock (TestConcurrentAddsAreSequential, and
 // TestConcurrentAddsCompacting for a vocabulary relabelled between the
@@ -341,6 +342,6 @@
 // (1.44-1.78 over fifteen quiet passes on Reuters-21578,
 // docs/concurrency.md in the repository) when the exclusive section,
 // which walks and scores the tree and inserts the document, was about a
-// fifth of an Add's CPU; it is now about an eighth (docs/codet.md).
+// fifth of an Add's CPU; it is now 12-15% (docs/codet.md).
 // [Sequences] and [Score] are pure functions.
 package codet
