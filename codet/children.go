@@ -32,6 +32,11 @@ type childSlot struct {
 type childPart struct {
 	slots []childSlot // a power of two long, or empty
 	n     int
+	// ver counts the changes of the part (insertions, deletions,
+	// growths), so that a copy doubled outside the exclusive lock is
+	// installed only if the part is still the one it was copied from
+	// ([childTable.pregrow]).
+	ver uint64
 }
 
 // makeChildTable returns an empty table sized for n edges.
@@ -123,6 +128,7 @@ func (t *childTable) put(parent, term, child uint32) {
 		if x.child == 0 {
 			*x = childSlot{parent, term, child}
 			pt.n++
+			pt.ver++
 			return
 		}
 		if x.parent == parent && x.term == term {
@@ -135,19 +141,112 @@ func (t *childTable) put(parent, term, child uint32) {
 // grow doubles the part (to childMinSlots when empty) and reinserts its
 // edges.
 func (pt *childPart) grow() {
-	old := pt.slots
-	pt.slots = make([]childSlot, max(childMinSlots, 2*len(old)))
-	mask := uint64(len(pt.slots) - 1)
+	pt.slots = doubled(pt.slots)
+	pt.ver++
+}
+
+// doubled returns the edges of a part's slots in a table twice as long
+// (childMinSlots when empty).
+func doubled(old []childSlot) []childSlot {
+	slots := make([]childSlot, max(childMinSlots, 2*len(old)))
+	mask := uint64(len(slots) - 1)
 	for _, x := range old {
 		if x.child == 0 {
 			continue
 		}
 		i := childHash(x.parent, x.term) & mask
-		for pt.slots[i].child != 0 {
+		for slots[i].child != 0 {
 			i = (i + 1) & mask
 		}
-		pt.slots[i] = x
+		slots[i] = x
 	}
+	return slots
+}
+
+// growth holds parts of the table doubled outside the exclusive lock: a
+// growth's rehashing, the costly part, is done in parallel with other
+// Adds. [childTable.pregrow] copies the parts under the shared lock,
+// [growth.double] rehashes the copies without a lock, and
+// [childTable.install] puts them in place under the exclusive lock.
+type growth struct {
+	parts []grownPart
+	old   []childSlot // the parts' slots as copied, one after the other
+}
+
+// grownPart is a part of the table doubled outside the exclusive lock.
+type grownPart struct {
+	part   int
+	ver    uint64
+	from   *childSlot // the first slot of the array it was copied from
+	lo, hi int        // its slots as copied: growth.old[lo:hi]
+	slots  []childSlot
+}
+
+// pregrow copies into g every part that n insertions spread evenly over
+// the parts, with a margin, would take past the load at which
+// [childTable.put] doubles it. It only reads the table, so it runs under
+// the shared lock. A part doubled a little before it is full changes no
+// answer (no code iterates over the table).
+func (t *childTable) pregrow(n int, g *growth) {
+	g.reset()
+	if t.parts == nil {
+		return
+	}
+	margin := 2*n/childParts + 2
+	for i := range t.parts {
+		pt := &t.parts[i]
+		if 4*(pt.n+margin) > 3*len(pt.slots) {
+			lo := len(g.old)
+			g.old = append(g.old, pt.slots...)
+			g.parts = append(g.parts, grownPart{part: i, ver: pt.ver, from: first(pt.slots), lo: lo, hi: len(g.old)})
+		}
+	}
+}
+
+// double rehashes the copies into tables twice as long; it needs no lock.
+func (g *growth) double() {
+	for i := range g.parts {
+		p := &g.parts[i]
+		p.slots = doubled(g.old[p.lo:p.hi])
+	}
+}
+
+// reset empties g, keeping the copy buffer unless it is outsized.
+func (g *growth) reset() {
+	clear(g.parts)
+	g.parts = g.parts[:0]
+	g.old = g.old[:0]
+	if cap(g.old) > scratchCap {
+		g.old = nil
+	}
+}
+
+// install puts in place the doubled parts of g whose part has not changed
+// since it was copied (the others are dropped: the part doubles under the
+// lock when it must), returns how many it installed, and empties g. The
+// caller holds the exclusive lock.
+func (t *childTable) install(g *growth) int {
+	n := 0
+	for _, p := range g.parts {
+		if t.parts == nil || p.slots == nil {
+			break
+		}
+		pt := &t.parts[p.part]
+		if pt.ver == p.ver && first(pt.slots) == p.from {
+			pt.slots = p.slots
+			pt.ver++
+			n++
+		}
+	}
+	g.reset()
+	return n
+}
+
+func first(s []childSlot) *childSlot {
+	if len(s) == 0 {
+		return nil
+	}
+	return &s[0]
 }
 
 // del removes the child of parent labelled term, if any.
@@ -184,4 +283,5 @@ func (t *childTable) del(parent, term uint32) {
 	}
 	s[i] = childSlot{}
 	pt.n--
+	pt.ver++
 }

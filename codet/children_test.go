@@ -2,6 +2,7 @@ package codet
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -13,7 +14,9 @@ import (
 // TestChildTableMatchesMap runs random puts, deletes and lookups against
 // the children table and a Go map side by side: a narrow key space makes
 // long probe runs, wrap-arounds at the end of a part and deletions in
-// the middle of runs common.
+// the middle of runs common. Parts are also doubled ahead (pregrow) and
+// the copies installed some operations later: those of parts changed
+// meanwhile must be dropped, the others must hold the same edges.
 func TestChildTableMatchesMap(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -31,7 +34,17 @@ func TestChildTableMatchesMap(t *testing.T) {
 			tab := makeChildTable(tc.sized)
 			ref := map[[2]uint32]uint32{}
 			next := uint32(1)
+			var grown growth
+			var made, installed int
 			for range tc.ops {
+				switch rng.IntN(40) {
+				case 0:
+					tab.pregrow(rng.IntN(4000), &grown)
+					grown.double()
+					made += len(grown.parts)
+				case 1:
+					installed += tab.install(&grown)
+				}
 				p, term := rng.Uint32N(tc.parents), rng.Uint32N(tc.terms)
 				k := [2]uint32{p, term}
 				switch r := rng.IntN(10); {
@@ -51,6 +64,8 @@ func TestChildTableMatchesMap(t *testing.T) {
 					require.Equal(t, want, got, "get(%d, %d)", p, term)
 				}
 			}
+			require.Positive(t, installed, "no doubled part installed")
+			require.Less(t, installed, made, "no doubled part dropped")
 			require.Equal(t, len(ref), tab.len())
 			for k, v := range ref {
 				got, ok := tab.get(k[0], k[1])
@@ -170,4 +185,56 @@ func TestWalkMatchesSequential(t *testing.T) {
 		require.Equal(t, want, append([]uint32(nil), d.visits...), "round %d", round)
 	}
 	d.buf = nil
+}
+
+// TestVocabTableMatchesMap interns random terms into the vocabulary table
+// and a Go map side by side, with hashes taken from a few values so that
+// tags collide (the strings must then be compared) and probe runs are
+// long, and with the real hash.
+func TestVocabTableMatchesMap(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		hash  func(string) uint64
+		sized int
+	}{
+		{"real", termHash, 0},
+		{"sized", termHash, 3000},
+		{"colliding", func(s string) uint64 { return uint64(len(s)%3)<<56 | uint64(len(s)%5)<<1 | 1 }, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(2, 3))
+			tab := makeVocabTable(tc.sized)
+			ref := map[string]uint32{}
+			var terms []string
+			for range 20_000 {
+				term := strconv.Itoa(rng.IntN(6000))
+				if rng.IntN(3) == 0 {
+					got, ok := tab.get(term, tc.hash(term), terms)
+					want, wok := ref[term]
+					require.Equal(t, wok, ok, "get(%q)", term)
+					require.Equal(t, want, got, "get(%q)", term)
+					continue
+				}
+				id, added := tab.intern(term, tc.hash(term), terms, uint32(len(terms)))
+				want, had := ref[term]
+				require.Equal(t, !had, added, "intern(%q)", term)
+				if added {
+					want = uint32(len(terms))
+					ref[term] = want
+					terms = append(terms, term)
+				}
+				require.Equal(t, want, id, "intern(%q)", term)
+			}
+			for term, want := range ref {
+				got, ok := tab.get(term, tc.hash(term), terms)
+				require.True(t, ok, term)
+				require.Equal(t, want, got, term)
+			}
+			_, ok := tab.get("absent", tc.hash("absent"), terms)
+			require.False(t, ok)
+		})
+	}
+	var zero vocabTable
+	_, ok := zero.get("a", termHash("a"), nil)
+	require.False(t, ok)
 }

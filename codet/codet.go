@@ -68,7 +68,7 @@ type Detector struct {
 
 	// The detector's term IDs (the tree's labels): a vocabulary shared by
 	// every worker's analyzer.
-	vocab map[string]uint32
+	vocab vocabTable
 	terms []string
 	// epoch counts vocabulary compactions: a worker whose epoch differs
 	// drops its cache of term IDs. termsAt is the vocabulary size from
@@ -118,8 +118,10 @@ type Detector struct {
 	stale   int // entries of queue[head:] whose document was removed
 	nextOrd uint64
 
-	// onAnalyze, when set (by tests), is called by every analysis.
+	// onAnalyze, when set (by tests), is called by every analysis;
+	// onInsert, under the lock, by every Add whose ID was accepted.
 	onAnalyze func()
+	onInsert  func(id string)
 	// scanAll, when set (by tests), makes probe scan every visitor list
 	// (prune.go).
 	scanAll bool
@@ -129,7 +131,11 @@ type Detector struct {
 	ev *eviction
 
 	// per-Add scratch, under the lock
-	buf     *seqBuf // the sequences of the document being added
+	buf *seqBuf // the sequences of the document being added
+	// vis are the adding worker's spare visitor entries, of which
+	// newChild used the first visUsed
+	vis     []visitor
+	visUsed int
 	tally   []tally // per group, indexed by group
 	gen     uint32
 	touched []uint32
@@ -143,9 +149,9 @@ type Detector struct {
 	// distinct nodes of the last probe, with those set aside (prune.go)
 	distinct []dnode
 	counts   []uint32
-	marks    []uint64          // a bit per group (prune.go), zero between uses
-	created  map[uint64]uint32 // nodes created by the current commit
-	fresh    []freshNode       // the nodes commit creates, in order
+	marks    []uint64     // a bit per group (prune.go), zero between uses
+	created  createdTable // nodes created by the current commit
+	fresh    []freshNode  // the nodes commit creates, in order
 	// refCommit, when set (by tests), replaces the body of commit: the
 	// reference walk that creates and enters one node after the other.
 	refCommit func(g uint32)
@@ -201,7 +207,7 @@ func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
 		s:         s,
 		docs:      docset.New("codet", s.MaxTextBytes),
 		pool:      workers{max: 2 * runtime.GOMAXPROCS(0), cfg: tc},
-		vocab:     make(map[string]uint32),
+		vocab:     makeVocabTable(0),
 		termsAt:   compactSlack,
 		idf:       idf,
 		callerIDF: caller,
@@ -242,8 +248,9 @@ func (d *Detector) Weights() string {
 // The closed detector, an empty or duplicate ID and the size limit are
 // checked first, under a shared lock, so a text that will be refused is
 // never analysed; the text is then analysed, and with frozen weights its
-// sequences built, before the exclusive lock is taken, and the checks are
-// made again under it. Of several Adds of one new ID at once, exactly
+// sequences built and their known terms labelled (under the shared
+// lock), before the exclusive lock is taken, and the checks are made
+// again under it. Of several Adds of one new ID at once, exactly
 // one succeeds; the others return an error wrapping
 // [detector.ErrDuplicateID] and change nothing. Add time is O(L + Σ visitor-list lengths over
 // the ≤ PSC·DT nodes of each sentence), L the text length; each list holds
@@ -266,10 +273,35 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 		return nil, fmt.Errorf("codet: Add(%q): %v: %w", doc.ID, err, detector.ErrInvalidConfig)
 	}
 	defer d.pool.put(w)
-	ad := d.analyze(w, doc)
+	ad := d.prepare(w, doc)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.addLocked(w, ad, doc)
+}
+
+// prepare is the part of Add outside the exclusive lock: the analysis,
+// and with frozen weights the sequences, their terms mapped to detector
+// IDs where the vocabulary has them, the tree walked along them to bring
+// it into the cache, the parts of the children table the insertion may
+// fill copied and a chunk of the node store allocated if the tree is
+// about to need one (under the shared lock); then the copies doubled and
+// visitor entries allocated for the nodes it may create.
+func (d *Detector) prepare(w *worker, doc detector.Doc) *textproc.Document {
+	ad := d.analyze(w, doc)
+	if d.frozen {
+		w.spareVisitors()
+		d.mu.RLock()
+		if !d.docs.Closed() {
+			d.resolveTerms(w)
+			d.children.pregrow(len(w.buf.terms), &w.grown)
+			if w.chunk == nil && d.nodes.needsChunk(len(w.buf.terms)) {
+				w.chunk = newChunk()
+			}
+		}
+		d.mu.RUnlock()
+		w.grown.double()
+	}
+	return ad
 }
 
 // analyze is the part of Add outside the lock: the text analysis, and
@@ -278,6 +310,7 @@ func (d *Detector) analyze(w *worker, doc detector.Doc) *textproc.Document {
 	if d.onAnalyze != nil {
 		d.onAnalyze()
 	}
+	w.resolved = false
 	ad := w.an.Analyze(doc.Text)
 	if d.frozen {
 		d.s.build(&w.buf, ad, w.frozen(d.idf))
@@ -287,6 +320,9 @@ func (d *Detector) analyze(w *worker, doc detector.Doc) *textproc.Document {
 
 // addLocked is the part of Add under the lock.
 func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc) ([]detector.Match, error) {
+	if len(w.grown.parts) > 0 { // whether the Add succeeds or not
+		d.children.install(&w.grown)
+	}
 	if err := d.docs.Check(doc); err != nil {
 		return nil, err
 	}
@@ -298,6 +334,11 @@ func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc)
 	if w.epoch != d.epoch { // the vocabulary was compacted
 		clear(w.gid)
 		w.epoch = d.epoch
+		if w.resolved { // by the IDs of before: start again from the local ones
+			d.work.stale++
+			w.resolved = false
+			copy(w.buf.terms, w.local)
+		}
 	}
 	if !d.frozen {
 		if d.idf == nil {
@@ -306,8 +347,12 @@ func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc)
 		d.s.build(&w.buf, ad, w.locked(d))
 	}
 	d.globalize(w)
+	if w.chunk != nil && d.nodes.spare == nil {
+		d.nodes.spare, w.chunk = w.chunk, nil
+	}
 	d.buf = &w.buf
-	defer d.endAdd()
+	d.vis, d.visUsed = w.vis, 0
+	defer d.endAdd(w)
 	return d.insert(doc)
 }
 
@@ -315,12 +360,15 @@ func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc)
 // use, so that one outlier document does not keep its size for good.
 const scratchCap = 1 << 16
 
-// endAdd drops the document's sequences and outsized scratch.
-func (d *Detector) endAdd() {
+// endAdd drops the document's sequences and outsized scratch, and takes
+// the visitor entries newChild used from w's spares.
+func (d *Detector) endAdd(w *worker) {
 	d.buf = nil
+	w.vis = w.vis[d.visUsed:]
+	d.vis, d.visUsed = nil, 0
 	d.pool.vocab.Store(int64(len(d.terms)))
-	if cap(d.visits) > scratchCap || cap(d.hits) > scratchCap || len(d.created) > scratchCap {
-		d.visits, d.hits, d.created = nil, nil, nil
+	if cap(d.visits) > scratchCap || cap(d.hits) > scratchCap || len(d.created.slots) > 2*scratchCap {
+		d.visits, d.hits, d.created = nil, nil, createdTable{}
 	}
 	if cap(d.touched) > scratchCap || cap(d.order) > scratchCap {
 		d.touched, d.order = nil, nil
@@ -351,6 +399,9 @@ func (d *Detector) insert(doc detector.Doc) ([]detector.Match, error) {
 	idx, err := d.docs.Add(doc)
 	if err != nil {
 		return nil, err
+	}
+	if d.onInsert != nil {
+		d.onInsert(doc.ID)
 	}
 	d.stats.Added++
 	if int(idx) >= len(d.docGroup) {
@@ -448,8 +499,8 @@ func (d *Detector) Close() error {
 		d.nears, d.freeNears, d.nearBySig, d.docNear = nil, nil, nil, nil
 		d.docGroup, d.docSpans, d.docOrd, d.queue = nil, nil, nil, nil
 		d.docPos, d.docPos2 = nil, nil
-		d.tally, d.touched, d.created, d.marks = nil, nil, nil, nil
-		d.vocab, d.terms, d.df, d.seen = nil, nil, nil, nil
+		d.tally, d.touched, d.created, d.marks = nil, nil, createdTable{}, nil
+		d.vocab, d.terms, d.df, d.seen = vocabTable{}, nil, nil, nil
 		d.pool.drop()
 	}
 	return nil

@@ -18,10 +18,7 @@ func commitReference(d *Detector) func(g uint32) {
 		b := d.buf
 		gr := &d.groups[g]
 		low := lowCode(gr.scs)
-		if d.created == nil {
-			d.created = make(map[uint64]uint32)
-		}
-		clear(d.created)
+		created := make(map[uint64]uint32)
 		p := 0
 		for k := range b.n() {
 			ids, _ := b.seq(k)
@@ -31,11 +28,11 @@ func commitReference(d *Detector) func(g uint32) {
 					c = n
 				} else {
 					key := childKey(c, id)
-					if n, ok := d.created[key]; ok {
+					if n, ok := created[key]; ok {
 						c = n
 					} else {
 						c = d.newChild(c, id)
-						d.created[key] = c
+						created[key] = c
 					}
 				}
 				p++

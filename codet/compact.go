@@ -83,9 +83,9 @@ func (d *Detector) compact() {
 			}
 		}
 	}
-	vocab := make(map[string]uint32, len(terms))
+	vocab := makeVocabTable(len(terms))
 	for i, t := range terms {
-		vocab[t] = uint32(i)
+		vocab.intern(t, termHash(t), terms, uint32(i))
 	}
 	children := makeChildTable(nodes.len())
 	for i := 1; i < nodes.len(); i++ {

@@ -1,6 +1,9 @@
 package codet
 
 import (
+	"bytes"
+	"math/rand/v2"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -77,9 +80,149 @@ func TestConcurrentAddsAreSequential(t *testing.T) {
 			require.Equal(t, b, a, "%s: Containers(%s)", d.Weights(), doc.ID)
 		}
 		assert.Equal(t, seq.Stats(), d.Stats())
+		requireSameBytes(t, seq, d)
 		_ = d.Close()
 		_ = seq.Close()
 	}
+}
+
+// requireSameBytes requires the snapshots of a and b to be the same bytes
+// (term and node IDs included).
+func requireSameBytes(t *testing.T, a, b *Detector) {
+	t.Helper()
+	var x, y bytes.Buffer
+	_, err := a.WriteTo(&x)
+	require.NoError(t, err)
+	_, err = b.WriteTo(&y)
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(x.Bytes(), y.Bytes()), "snapshots differ")
+}
+
+// TestConcurrentAddsCompacting adds, from 4 goroutines, documents that
+// each bring hundreds of terms of their own to a detector with a time
+// window, so that the vocabulary is compacted (every term ID renumbered)
+// while other Adds hold sequences whose terms they mapped to the IDs of
+// before, outside the exclusive lock. Every answer, the counters and the
+// snapshot bytes must be those of sequential Adds in the order the
+// concurrent ones took the lock.
+func TestConcurrentAddsCompacting(t *testing.T) {
+	docs := ownTermDocs(t, 200)
+	cfg := Config{Language: "en", Window: 30}
+	d, err := New(cfg)
+	require.NoError(t, err)
+	defer d.Close()
+	var order []string // under the lock
+	d.onInsert = func(id string) { order = append(order, id) }
+	got := make(map[string][]detector.Match, len(docs))
+	var mu sync.Mutex
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(docs) {
+					return
+				}
+				ms, err := d.Add(docs[i])
+				assert.NoError(t, err)
+				mu.Lock()
+				got[docs[i].ID] = ms
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	require.GreaterOrEqual(t, d.epoch, uint64(2), "the vocabulary was not compacted twice")
+	t.Logf("%d compactions, %d Adds resolved before one", d.epoch, d.work.stale)
+	byID := make(map[string]detector.Doc, len(docs))
+	for _, doc := range docs {
+		byID[doc.ID] = doc
+	}
+	seq, err := New(cfg)
+	require.NoError(t, err)
+	defer seq.Close()
+	require.Len(t, order, len(docs))
+	for _, id := range order {
+		ms, err := seq.Add(byID[id])
+		require.NoError(t, err)
+		require.Equal(t, ms, got[id], "Add(%s)", id)
+	}
+	for _, id := range order[len(order)-cfg.Window:] {
+		a, err := d.Containers(id)
+		require.NoError(t, err)
+		b, err := seq.Containers(id)
+		require.NoError(t, err)
+		require.Equal(t, b, a, "Containers(%s)", id)
+	}
+	assert.Equal(t, seq.Stats(), d.Stats())
+	requireSameBytes(t, seq, d)
+}
+
+// ownTermDocs returns n documents (those of concurrentDocs) to each of
+// which 100 sentences of random words are appended: hundreds of terms
+// of its own, which fill the vocabulary fast.
+func ownTermDocs(t *testing.T, n int) []detector.Doc {
+	base := concurrentDocs(t, n)
+	rng := rand.New(rand.NewPCG(5, 7))
+	docs := make([]detector.Doc, len(base))
+	for i, doc := range base {
+		var sb strings.Builder
+		sb.WriteString(doc.Text)
+		for range 100 {
+			sb.WriteString("\n\n")
+			for w := range 5 {
+				if w > 0 {
+					sb.WriteByte(' ')
+				}
+				for range 7 {
+					sb.WriteByte(byte('a' + rng.IntN(26)))
+				}
+			}
+			sb.WriteString(".")
+		}
+		docs[i] = detector.Doc{ID: doc.ID, Text: sb.String()}
+	}
+	return docs
+}
+
+// TestResolvedBeforeCompaction prepares each odd document of a stream
+// (its terms mapped to detector IDs, table parts doubled) before the even
+// one before it is added, and inserts it after: the even Adds intern terms
+// the odd one had pending, double parts it had copied, and some compact
+// the vocabulary and the tree (term and node IDs renumbered, the table
+// rebuilt) in between. The answers, counters and snapshot bytes must be
+// those of the documents added one after the other.
+func TestResolvedBeforeCompaction(t *testing.T) {
+	docs := ownTermDocs(t, 160)
+	cfg := Config{Language: "en", Window: 30}
+	d, err := New(cfg)
+	require.NoError(t, err)
+	defer d.Close()
+	seq, err := New(cfg)
+	require.NoError(t, err)
+	defer seq.Close()
+	for i := 0; i+1 < len(docs); i += 2 {
+		w, err := d.pool.get()
+		require.NoError(t, err)
+		ad := d.prepare(w, docs[i+1])
+		a, err := d.Add(docs[i])
+		require.NoError(t, err)
+		d.mu.Lock()
+		b, err := d.addLocked(w, ad, docs[i+1])
+		d.mu.Unlock()
+		require.NoError(t, err)
+		d.pool.put(w)
+		want, err := seq.Add(docs[i])
+		require.NoError(t, err)
+		require.Equal(t, want, a, "Add(%s)", docs[i].ID)
+		want, err = seq.Add(docs[i+1])
+		require.NoError(t, err)
+		require.Equal(t, want, b, "Add(%s)", docs[i+1].ID)
+	}
+	require.Positive(t, d.work.stale, "no Add was resolved before a compaction")
+	assert.Equal(t, seq.Stats(), d.Stats())
+	requireSameBytes(t, seq, d)
 }
 
 // BenchmarkAddPhases streams the Reuters documents (default Config) through
@@ -102,7 +245,7 @@ func BenchmarkAddPhases(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			ad := d.analyze(w, doc)
+			ad := d.prepare(w, doc)
 			t1 := time.Now()
 			d.mu.Lock()
 			if _, err := d.addLocked(w, ad, doc); err != nil {

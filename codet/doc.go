@@ -320,19 +320,28 @@
 //
 // A [Detector] is safe for concurrent use by multiple goroutines. Add
 // analyses its text and, with frozen weights, builds its sequences before
-// it takes the detector's lock (each concurrent Add uses its own
-// analyzer; a detector-wide vocabulary maps their terms to the tree's
-// labels under the lock), so Adds from several goroutines overlap; the
-// tree update, Remove and Expire serialise on the lock; Containers,
-// Matched, Stats and Position share it. The answers of concurrent Adds
-// are those of sequential Adds in the order they took the lock
-// (TestConcurrentAddsAreSequential). With online weights the sequences
-// are built under the lock, since they depend on every earlier document.
-// The tree's nodes are stored in chunks that never move, so that the
-// tree grows under the lock without copying. On 2 cores, with the
-// embedded English table, Adds from 2 goroutines ran about 1.55 times as
-// fast as from one (1.44-1.78 over fifteen quiet passes on Reuters-21578,
-// docs/concurrency.md in the repository): the exclusive section, which
-// walks and scores the tree and inserts the document, is about a quarter
-// of an Add. [Sequences] and [Score] are pure functions.
+// it takes the detector's exclusive lock (each concurrent Add uses its
+// own analyzer), so Adds from several goroutines overlap; the tree
+// update, Remove and Expire serialise on the lock; Containers, Matched,
+// Stats and Position share it. With frozen weights, a short section
+// under the shared lock between the two maps the sequences' terms that
+// the detector-wide vocabulary holds to the tree's labels, copies the
+// parts of the tree's edge table the insertion may fill (to be doubled
+// after it, and installed if unchanged), and reads the tree along the
+// sequences so that the exclusive section finds it in the cache; only
+// new terms are labelled under the exclusive lock, so the labels are
+// given in the order the Adds took it. The answers of
+// concurrent Adds, and the snapshot bytes, are those of sequential Adds
+// in the order they took the lock (TestConcurrentAddsAreSequential, and
+// TestConcurrentAddsCompacting for a vocabulary relabelled between the
+// two sections). With online weights the sequences are built under the
+// lock, since they depend on every earlier document. The tree's nodes
+// are stored in chunks that never move, so that the tree grows under the
+// lock without copying. On 2 cores, with the embedded English table,
+// Adds from 2 goroutines ran about 1.55 times as fast as from one
+// (1.44-1.78 over fifteen quiet passes on Reuters-21578,
+// docs/concurrency.md in the repository) when the exclusive section,
+// which walks and scores the tree and inserts the document, was about a
+// fifth of an Add's CPU; it is now 12-15% (docs/codet.md).
+// [Sequences] and [Score] are pure functions.
 package codet

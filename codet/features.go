@@ -129,7 +129,7 @@ type funcWeighter func(term string) float64
 func (f funcWeighter) key(_ uint32, w float64) float64 { return w }
 
 func (f funcWeighter) hash(_ uint32, term string) uint64 {
-	return hashx.String64(term, 0x5bd1e995) | 1
+	return termHash(term)
 }
 
 func (f funcWeighter) weight(_ uint32, term string) float64 {

@@ -12,6 +12,9 @@ const nodeChunkBits = 12
 type nodeStore struct {
 	chunks [][]node
 	n      int
+	// spare is an empty chunk allocated outside the exclusive lock
+	// ([nodeStore.needsChunk]), used by the next push that needs one.
+	spare []node
 }
 
 // makeNodeStore returns a store of n zero nodes.
@@ -36,9 +39,23 @@ func (s *nodeStore) push(nd node) uint32 {
 	c := uint32(s.n)
 	k := int(c >> nodeChunkBits)
 	if k == len(s.chunks) {
-		s.chunks = append(s.chunks, make([]node, 0, 1<<nodeChunkBits))
+		if s.spare != nil {
+			s.chunks = append(s.chunks, s.spare)
+			s.spare = nil
+		} else {
+			s.chunks = append(s.chunks, make([]node, 0, 1<<nodeChunkBits))
+		}
 	}
 	s.chunks[k] = append(s.chunks[k], nd)
 	s.n++
 	return c
 }
+
+// needsChunk reports whether n more pushes may need a chunk the store
+// has no spare for.
+func (s *nodeStore) needsChunk(n int) bool {
+	return s.spare == nil && s.n+n > len(s.chunks)<<nodeChunkBits
+}
+
+// newChunk returns an empty chunk, for [nodeStore.spare].
+func newChunk() []node { return make([]node, 0, 1<<nodeChunkBits) }

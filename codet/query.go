@@ -99,7 +99,7 @@ func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
 		w.buf.terms[i] = q.id(id)
 	}
 	d.buf = &w.buf
-	defer d.endAdd()
+	defer d.endAdd(w)
 	return d.queryLocked(self), nil
 }
 
@@ -161,7 +161,7 @@ func (q *queryTerms) id(local uint32) uint32 {
 		return w.gid[local] - 1
 	}
 	term := w.an.TermOf(local)
-	if g, ok := d.vocab[term]; ok {
+	if g, ok := d.vocab.get(term, w.hash(local, term), d.terms); ok {
 		// A real mapping: the worker may cache it.
 		if int(local) >= len(w.gid) {
 			w.gid = grow(w.gid, max(int(local)+1, 2*len(w.gid)))

@@ -46,6 +46,11 @@ func (d *Detector) newChild(p, term uint32) uint32 {
 		nd.vis = d.nodes.at(c).vis[:0]
 		*d.nodes.at(c) = nd
 	} else {
+		if k := d.visUsed; k < len(d.vis) {
+			// The first visitor's entry, allocated outside the lock.
+			nd.vis = d.vis[k : k : k+1]
+			d.visUsed++
+		}
 		c = d.nodes.push(nd)
 	}
 	d.children.put(p, term, c)

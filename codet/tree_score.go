@@ -281,7 +281,8 @@ func (d *Detector) viable(scs float64) {
 // node it visits; a list passing NodeLimit deactivates its node. A node
 // the probe did not find can only exist now if an earlier sequence of
 // this document created it, so it is looked up among the nodes created by
-// this commit (a small map) rather than in the whole tree's.
+// this commit (a small table, [createdTable]) rather than in the whole
+// tree's.
 //
 // The nodes to create are numbered first, in the order the walk creates
 // them (the free list, last freed first, then new numbers), so that the
@@ -300,10 +301,7 @@ func (d *Detector) commit(g uint32) {
 		d.refCommit(g)
 		return
 	}
-	if d.created == nil {
-		d.created = make(map[uint64]uint32)
-	}
-	clear(d.created)
+	d.created.reset(len(b.terms))
 	d.fresh = d.fresh[:0]
 	free := len(d.freeNodes)
 	next := uint32(d.nodes.len())
@@ -315,9 +313,8 @@ func (d *Detector) commit(g uint32) {
 			if n := d.visits[p]; n != 0 {
 				c = n
 			} else {
-				key := childKey(c, id)
-				if n, ok := d.created[key]; ok {
-					c = n
+				if slot, found := d.created.find(c, id); found {
+					c = slot.node
 				} else {
 					parent := c
 					if free > 0 {
@@ -327,7 +324,7 @@ func (d *Detector) commit(g uint32) {
 						c = next
 						next++
 					}
-					d.created[key] = c
+					*slot = createdSlot{parent: parent, term: id, node: c, stamp: d.created.stamp}
 					d.fresh = append(d.fresh, freshNode{parent: parent, term: id, node: c})
 				}
 				d.visits[p] = c
@@ -355,6 +352,52 @@ func (d *Detector) commit(g uint32) {
 		d.enter(c, g)
 		nd := d.nodes.at(c)
 		nd.low = min(nd.low, low)
+	}
+}
+
+// createdTable holds the nodes the current commit creates, by parent and
+// term: an open-addressing table with linear probing, at least twice as
+// long as the document has sequence positions (so at most half full), whose
+// slots are stamped with the commit that wrote them, so that starting a
+// commit clears nothing.
+type createdTable struct {
+	slots []createdSlot // the backing array; the current table is its prefix
+	mask  uint32
+	stamp uint32
+}
+
+type createdSlot struct {
+	parent, term, node, stamp uint32
+}
+
+// reset starts an empty table for a document of n sequence positions.
+func (t *createdTable) reset(n int) {
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	if size > len(t.slots) {
+		t.slots = make([]createdSlot, size)
+	}
+	t.mask = uint32(size - 1)
+	t.stamp++
+	if t.stamp == 0 { // wrapped: reset every stamp
+		clear(t.slots)
+		t.stamp = 1
+	}
+}
+
+// find returns the slot of the node created with parent and term, and
+// true, or the empty slot where it goes, and false.
+func (t *createdTable) find(parent, term uint32) (*createdSlot, bool) {
+	for i := uint32(childHash(parent, term)) & t.mask; ; i = (i + 1) & t.mask {
+		s := &t.slots[i]
+		if s.stamp != t.stamp {
+			return s, false
+		}
+		if s.parent == parent && s.term == term {
+			return s, true
+		}
 	}
 }
 

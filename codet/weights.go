@@ -10,7 +10,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -30,6 +29,35 @@ type worker struct {
 	lw     lockedWeights
 	epoch  uint64 // the detector's vocabulary epoch gid is valid for
 	adds   int    // documents analysed
+	// After [Detector.resolveTerms]: buf.terms holds detector term IDs but at
+	// the positions in pending, whose terms the vocabulary lacked; local
+	// keeps the local IDs of every position, for the positions pending and
+	// for a vocabulary compacted meanwhile.
+	resolved bool
+	local    []uint32
+	pending  []int32
+	// grown are parts of the children table doubled outside the exclusive
+	// lock, for the Add to install ([childTable.pregrow]).
+	grown growth
+	// vis are visitor entries allocated outside the exclusive lock, one
+	// for each node the Add may create ([Detector.newChild]).
+	vis []visitor
+	// chunk is an empty chunk of the node store, allocated outside the
+	// exclusive lock when the tree is about to need one.
+	chunk []node
+	sink  uint32 // see [Detector.warm]
+}
+
+// visSlab is the number of visitor entries a worker allocates at once for
+// the nodes its Adds create.
+const visSlab = 1 << 9
+
+// spareVisitors makes sure w holds a visitor entry for every position of
+// its sequences (at most one node each), allocating outside the lock.
+func (w *worker) spareVisitors() {
+	if n := len(w.buf.terms); len(w.vis) < n {
+		w.vis = make([]visitor, max(visSlab, n))
+	}
 }
 
 // workerAdds is the number of documents after which a worker is dropped
@@ -121,7 +149,7 @@ func (w *worker) hash(id uint32, term string) uint64 {
 	if int(id) < len(w.thash) && w.thash[id] != 0 {
 		return w.thash[id]
 	}
-	h := hashx.String64(term, 0x5bd1e995) | 1
+	h := termHash(term)
 	if int(id) >= len(w.thash) {
 		w.thash = grow(w.thash, max(int(id)+1, 2*len(w.thash)))
 	}
@@ -186,15 +214,13 @@ func growNaN(s []float64, n int) []float64 {
 	return s
 }
 
-// intern returns the detector's term ID of term, adding it to the
-// vocabulary if new. The caller holds the lock.
-func (d *Detector) intern(term string) uint32 {
-	if id, ok := d.vocab[term]; ok {
-		return id
+// intern returns the detector's term ID of term, of hash h ([termHash]),
+// adding it to the vocabulary if new. The caller holds the lock.
+func (d *Detector) intern(term string, h uint64) uint32 {
+	id, added := d.vocab.intern(term, h, d.terms, uint32(len(d.terms)))
+	if added {
+		d.terms = append(d.terms, term)
 	}
-	id := uint32(len(d.terms))
-	d.terms = append(d.terms, term)
-	d.vocab[term] = id
 	return id
 }
 
@@ -204,7 +230,8 @@ func (d *Detector) globalID(w *worker, id uint32) uint32 {
 	if int(id) < len(w.gid) && w.gid[id] != 0 {
 		return w.gid[id] - 1
 	}
-	g := d.intern(w.an.TermOf(id))
+	term := w.an.TermOf(id)
+	g := d.intern(term, w.hash(id, term))
 	if int(id) >= len(w.gid) {
 		w.gid = grow(w.gid, max(int(id)+1, 2*len(w.gid)))
 	}
@@ -212,9 +239,92 @@ func (d *Detector) globalID(w *worker, id uint32) uint32 {
 	return g
 }
 
+// resolveTerms rewrites the sequences of w.buf to detector term IDs where the
+// vocabulary already holds the term, and notes the other positions in
+// w.pending: the lookups of the terms every Add shares run under the
+// shared lock, in parallel, and only the new terms are interned under the
+// exclusive one ([Detector.globalize]), in the order the Adds take it, so
+// the IDs are those of sequential Adds. It changes nothing of d (a failed
+// Add leaves no term behind). The caller holds the shared lock.
+func (d *Detector) resolveTerms(w *worker) {
+	if w.epoch != d.epoch { // the vocabulary was compacted
+		clear(w.gid)
+		w.epoch = d.epoch
+	}
+	w.local = append(w.local[:0], w.buf.terms...)
+	w.pending = w.pending[:0]
+	for i, id := range w.buf.terms {
+		if int(id) < len(w.gid) && w.gid[id] != 0 {
+			w.buf.terms[i] = w.gid[id] - 1
+			continue
+		}
+		term := w.an.TermOf(id)
+		g, ok := d.vocab.get(term, w.hash(id, term), d.terms)
+		if !ok {
+			w.pending = append(w.pending, int32(i))
+			w.buf.terms[i] = noTerm // a new term, in no node
+			continue
+		}
+		if int(id) >= len(w.gid) {
+			w.gid = grow(w.gid, max(int(id)+1, 2*len(w.gid)))
+		}
+		w.gid[id] = g + 1
+		w.buf.terms[i] = g
+	}
+	w.resolved = true
+	d.warm(w)
+}
+
+// noTerm marks, after [Detector.resolveTerms], a position whose term the
+// vocabulary lacks.
+const noTerm = ^uint32(0)
+
+// warm walks the tree along the sequences of w.buf, as far as their
+// nodes exist, reading the nodes, the head of their visitor lists and the
+// table slot where the first missing node of each sequence would go, so
+// that the exclusive section that follows finds them in the cache. It
+// changes nothing (the sum it keeps is only so that the reads are made).
+// The caller holds the shared lock.
+func (d *Detector) warm(w *worker) {
+	b := &w.buf
+	var sink uint32
+	for k := range b.n() {
+		ids, _ := b.seq(k)
+		c := uint32(0)
+		for _, id := range ids {
+			if id == noTerm {
+				break
+			}
+			n, ok := d.children.get(c, id)
+			if !ok {
+				if s := d.children.home(c, id); s != nil {
+					sink += s.child
+				}
+				break
+			}
+			c = n
+			nd := d.nodes.at(c)
+			sink += nd.refs
+			if len(nd.vis) > 0 {
+				sink += nd.vis[0].n
+			}
+		}
+	}
+	w.sink += sink
+}
+
 // globalize rewrites the sequences of w.buf from local to detector term
-// IDs. The caller holds the lock.
+// IDs: after [Detector.resolveTerms], those of the positions pending (or all,
+// if the vocabulary was compacted since), interning the new terms. The
+// caller holds the lock and has checked w.epoch.
 func (d *Detector) globalize(w *worker) {
+	if w.resolved {
+		w.resolved = false
+		for _, i := range w.pending {
+			w.buf.terms[i] = d.globalID(w, w.local[i])
+		}
+		return
+	}
 	for i, id := range w.buf.terms {
 		w.buf.terms[i] = d.globalID(w, id)
 	}

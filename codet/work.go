@@ -23,4 +23,5 @@ type workCounters struct {
 	inserts    int // nodes created by commit
 	enters     int // visitor-list entries made or bumped by commit
 	purged     int // nodes walked by purge (Remove, Expire, Window)
+	stale      int // Adds whose terms were resolved before a compaction
 }

@@ -1,0 +1,126 @@
+package codet
+
+import "github.com/seed-9ef9c1df/neardup/internal/hashx"
+
+// vocabTable maps a term to its detector term ID: the detector's
+// vocabulary, whose strings are held by Detector.terms (by ID). It
+// replaces a Go map keyed by the string so that the hash is computed
+// once per term and worker, outside the lock (the worker caches it by
+// local ID for the content signature: [worker.hash]), and interning a new
+// term under the exclusive lock is one probe of one part that finds it
+// absent and takes the empty slot, where the map hashed the string twice
+// (a lookup, then an insertion). A slot holds 32 bits of the hash and
+// the ID; the string is compared only on a hash match. Like
+// [childTable], the table is split in parts by the top bits of the hash,
+// each an open-addressing table with linear probing that doubles on its
+// own, so that a growth under the exclusive lock copies one part. Terms
+// are never deleted one by one (compaction builds a new table).
+//
+// No code iterates over the table, so its layout cannot change an answer.
+type vocabTable struct {
+	parts *[vocabParts]vocabPart
+}
+
+const (
+	vocabPartBits = 8
+	vocabParts    = 1 << vocabPartBits
+	vocabMinSlots = 16
+)
+
+// vocabSlot is one term: tag is the low 32 bits of its hash, odd (0 marks
+// an empty slot), and its bits above the lowest choose the home slot.
+type vocabSlot struct {
+	tag, id uint32
+}
+
+type vocabPart struct {
+	slots []vocabSlot // a power of two long, or empty
+	n     int
+}
+
+// termHash is the 64-bit hash of a term: the vocabulary's and the content
+// signature's ([worker.hash] caches it). It is odd.
+func termHash(term string) uint64 { return hashx.String64(term, 0x5bd1e995) | 1 }
+
+// makeVocabTable returns an empty table sized for n terms.
+func makeVocabTable(n int) vocabTable {
+	t := vocabTable{parts: new([vocabParts]vocabPart)}
+	if per := n / vocabParts; per > 0 {
+		size := vocabMinSlots
+		for 3*size < 4*per {
+			size *= 2
+		}
+		for i := range t.parts {
+			t.parts[i].slots = make([]vocabSlot, size)
+		}
+	}
+	return t
+}
+
+// get returns the ID of term, of hash h ([termHash]); terms are the
+// detector's terms by ID.
+func (t *vocabTable) get(term string, h uint64, terms []string) (uint32, bool) {
+	if t.parts == nil {
+		return 0, false
+	}
+	s := t.parts[h>>(64-vocabPartBits)].slots
+	if len(s) == 0 {
+		return 0, false
+	}
+	tag := uint32(h)
+	mask := uint32(len(s) - 1)
+	for i := (tag >> 1) & mask; ; i = (i + 1) & mask {
+		x := s[i]
+		if x.tag == 0 {
+			return 0, false
+		}
+		if x.tag == tag && terms[x.id] == term {
+			return x.id, true
+		}
+	}
+}
+
+// intern returns the ID of term, of hash h, and false if the table holds
+// it; otherwise it records term with ID next and returns next and true
+// (the caller then appends term to its terms).
+func (t *vocabTable) intern(term string, h uint64, terms []string, next uint32) (uint32, bool) {
+	if t.parts == nil {
+		t.parts = new([vocabParts]vocabPart)
+	}
+	pt := &t.parts[h>>(64-vocabPartBits)]
+	if 4*(pt.n+1) > 3*len(pt.slots) {
+		pt.grow()
+	}
+	s := pt.slots
+	tag := uint32(h)
+	mask := uint32(len(s) - 1)
+	for i := (tag >> 1) & mask; ; i = (i + 1) & mask {
+		x := &s[i]
+		if x.tag == 0 {
+			*x = vocabSlot{tag: tag, id: next}
+			pt.n++
+			return next, true
+		}
+		if x.tag == tag && terms[x.id] == term {
+			return x.id, false
+		}
+	}
+}
+
+// grow doubles the part (to vocabMinSlots when empty) and reinserts its
+// terms, each at the home slot its tag gives.
+func (pt *vocabPart) grow() {
+	old := pt.slots
+	pt.slots = make([]vocabSlot, max(vocabMinSlots, 2*len(old)))
+	mask := uint32(len(pt.slots) - 1)
+	for _, x := range old {
+		if x.tag == 0 {
+			continue
+		}
+		i := (x.tag >> 1) & mask
+		for pt.slots[i].tag != 0 {
+			i = (i + 1) & mask
+		}
+		pt.slots[i] = x
+	}
+}
