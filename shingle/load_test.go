@@ -123,6 +123,7 @@ func BenchmarkStall(b *testing.B) {
 	for _, mc := range methodConfigs {
 		b.Run(mc.name, func(b *testing.B) {
 			var worst, addTime time.Duration
+			mc.cfg.MaxTextBytes = 32 << 20 // the default limit refuses the 20 MB document
 			for b.Loop() {
 				d, err := shingle.New(mc.cfg)
 				if err != nil {
@@ -180,6 +181,7 @@ func TestHostileMemory(t *testing.T) {
 		cfg  shingle.Config
 	}
 	for _, mc := range methodConfigs {
+		mc.cfg.MaxTextBytes = 32 << 20 // the default limit refuses 20 MB
 		cfgs = append(cfgs, mc)
 		mc.name += "-all"
 		mc.cfg.Content = textproc.ContentAll
