@@ -337,11 +337,11 @@
 // two sections). With online weights the sequences are built under the
 // lock, since they depend on every earlier document. The tree's nodes
 // are stored in chunks that never move, so that the tree grows under the
-// lock without copying. On 2 cores, with the embedded English table,
-// Adds from 2 goroutines ran about 1.55 times as fast as from one
-// (1.44-1.78 over fifteen quiet passes on Reuters-21578,
-// docs/concurrency.md in the repository) when the exclusive section,
-// which walks and scores the tree and inserts the document, was about a
-// fifth of an Add's CPU; it is now 12-15% (docs/codet.md).
+// lock without copying. The exclusive section, which walks and scores
+// the tree and inserts the document, is 12-15% of an Add's CPU
+// (docs/codet.md in the repository). On 2 cores, with the embedded
+// English table, Adds from 2 goroutines ran 1.66 times as fast as from
+// one (median of nine quiet passes on 2,000 Reuters-21578 stories,
+// 1.52-1.86; docs/concurrency.md).
 // [Sequences] and [Score] are pure functions.
 package codet
