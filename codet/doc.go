@@ -340,8 +340,9 @@
 // lock without copying. The exclusive section, which walks and scores
 // the tree and inserts the document, is 12-15% of an Add's CPU
 // (docs/codet.md in the repository). On 2 cores, with the embedded
-// English table, Adds from 2 goroutines ran 1.66 times as fast as from
-// one (median of nine quiet passes on 2,000 Reuters-21578 stories,
-// 1.52-1.86; docs/concurrency.md).
+// English table, Adds from 2 goroutines ran about 1.65 times as fast as
+// from one (medians 1.66 and 1.64 of two sets of nine and five quiet
+// passes on 2,000 Reuters-21578 stories, single passes 1.52-1.86;
+// docs/concurrency.md).
 // [Sequences] and [Score] are pure functions.
 package codet
