@@ -140,12 +140,11 @@ type Detector struct {
 	gen     uint32
 	touched []uint32
 	visits  []uint32 // node of each visit of the last probe, 0 if absent
-	// walk's node reached by each sequence, the sequences still walking,
-	// and the sum of the slots it read ahead (kept so the reads stay)
-	walkAt   []uint32
-	walkLive []int32
-	sink     uint32
-	hits     []hit // visits of existing nodes by the last probe
+	// walk's scratch, and the sum of the slots it read ahead (kept so
+	// the reads stay)
+	descent descent
+	sink    uint32
+	hits    []hit // visits of existing nodes by the last probe
 	// distinct nodes of the last probe, with those set aside (prune.go)
 	distinct []dnode
 	counts   []uint32
@@ -376,8 +375,8 @@ func (d *Detector) endAdd(w *worker) {
 	if cap(d.distinct) > scratchCap || cap(d.counts) > scratchCap {
 		d.distinct, d.counts = nil, nil
 	}
-	if cap(d.walkAt) > scratchCap || cap(d.walkLive) > scratchCap || cap(d.fresh) > scratchCap {
-		d.walkAt, d.walkLive, d.fresh = nil, nil, nil
+	if cap(d.descent.at) > scratchCap || cap(d.descent.live) > scratchCap || cap(d.fresh) > scratchCap {
+		d.descent, d.fresh = descent{}, nil
 	}
 }
 

@@ -171,37 +171,65 @@ func (d *Detector) probe() float64 {
 // earlier terms.
 func (d *Detector) walk() {
 	b := d.buf
-	n := b.n()
-	total := int(b.off[n])
+	total := int(b.off[b.n()])
 	d.visits = slices.Grow(d.visits[:0], total)[:total]
 	clear(d.visits)
-	d.walkAt = slices.Grow(d.walkAt[:0], n)[:n]
-	live := d.walkLive[:0] // the sequences whose walk goes on
+	var found int
+	lookups, sink := d.descent.run(&d.children, b, func(p int32, c uint32) {
+		found++
+		d.visits[p] = c
+	})
+	d.work.lookups += lookups
+	d.work.found += found
+	d.sink += sink
+}
+
+// descent is the scratch of a walk down the tree along the sequences of
+// a seqBuf: the node each sequence has reached, and the sequences still
+// going down.
+type descent struct {
+	at   []uint32
+	live []int32
+}
+
+// run walks the sequences of b down the tree, one depth at a time over
+// all of them, as far as their nodes exist, and calls found with the
+// position in b.terms and the node of every node found. The home slots of
+// a depth are read first, in a pass of their own, so that their cache
+// misses overlap. A position holding noTerm (a term the vocabulary lacks)
+// ends its sequence. It returns the number of lookups and a sum of the
+// slots read ahead, for the caller to keep so that the reads are made.
+func (w *descent) run(t *childTable, b *seqBuf, found func(p int32, c uint32)) (lookups int, sink uint32) {
+	n := b.n()
+	w.at = slices.Grow(w.at[:0], n)[:n]
+	live := w.live[:0]
 	for k := range n {
-		d.walkAt[k] = 0
+		w.at[k] = 0
 		if b.off[k+1] > b.off[k] {
 			live = append(live, int32(k))
 		}
 	}
 	for depth := int32(0); len(live) > 0; depth++ {
-		var sink uint32
 		for _, k := range live {
-			if s := d.children.home(d.walkAt[k], b.terms[b.off[k]+depth]); s != nil {
-				sink += s.child
+			if id := b.terms[b.off[k]+depth]; id != noTerm {
+				if s := t.home(w.at[k], id); s != nil {
+					sink += s.child
+				}
 			}
 		}
-		d.sink += sink
 		m := 0
 		for _, k := range live {
 			p := b.off[k] + depth
-			d.work.lookups++
-			c, ok := d.children.get(d.walkAt[k], b.terms[p])
+			if b.terms[p] == noTerm {
+				continue
+			}
+			lookups++
+			c, ok := t.get(w.at[k], b.terms[p])
 			if !ok {
 				continue // absent: so is every deeper node
 			}
-			d.work.found++
-			d.visits[p] = c
-			d.walkAt[k] = c
+			found(p, c)
+			w.at[k] = c
 			if p+1 < b.off[k+1] {
 				live[m] = k
 				m++
@@ -209,7 +237,8 @@ func (d *Detector) walk() {
 		}
 		live = live[:m]
 	}
-	d.walkLive = live
+	w.live = live
+	return lookups, sink
 }
 
 // prefetchTally reads the tally record of every visitor of the lists the

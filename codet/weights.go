@@ -7,7 +7,6 @@ package codet
 
 import (
 	"math"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -45,12 +44,9 @@ type worker struct {
 	vis []visitor
 	// chunk is an empty chunk of the node store, allocated outside the
 	// exclusive lock when the tree is about to need one.
-	chunk []node
-	sink  uint32 // see [Detector.warm]
-	// warmAt and warmLive are [Detector.warm]'s scratch: the node each
-	// sequence has reached, and the sequences still going down.
-	warmAt   []uint32
-	warmLive []int32
+	chunk  []node
+	sink   uint32  // see [Detector.warm]
+	warmer descent // [Detector.warm]'s scratch
 }
 
 // visSlab is the number of visitor entries a worker allocates at once for
@@ -287,59 +283,22 @@ const noTerm = ^uint32(0)
 // warm walks the tree along the sequences of w.buf, as far as their
 // nodes exist, reading the nodes, the head of their visitor lists and the
 // table slot where the first missing node of each sequence would go, so
-// that the exclusive section that follows finds them in the cache. Like
-// the probe's walk it goes depth by depth over all sequences, the home
-// slots of a depth read first, so that the cache misses of different
-// sequences overlap (one sequence after the other, each read waits for
-// the one before: at 160,000 documents that walk took 8.5% of the CPU of
-// BenchmarkScale, this one 6.4%). It changes nothing (the sum it keeps
-// is only so that the reads are made).
-// The caller holds the shared lock.
+// that the exclusive section that follows finds them in the cache. It
+// walks as the probe's walk does ([descent.run]: depth by depth, so that
+// cache misses overlap; one sequence after the other, each read waiting
+// for the one before, took 8.5% of BenchmarkScale's CPU at 160,000
+// documents where this takes 6.4%). It changes nothing (the sum it keeps
+// is only so that the reads are made). The caller holds the shared lock.
 func (d *Detector) warm(w *worker) {
-	b := &w.buf
-	n := b.n()
-	w.warmAt = slices.Grow(w.warmAt[:0], n)[:n]
-	live := w.warmLive[:0] // the sequences whose walk goes on
-	for k := range n {
-		w.warmAt[k] = 0
-		if b.off[k+1] > b.off[k] {
-			live = append(live, int32(k))
-		}
-	}
 	var sink uint32
-	for depth := int32(0); len(live) > 0; depth++ {
-		for _, k := range live {
-			if id := b.terms[b.off[k]+depth]; id != noTerm {
-				if s := d.children.home(w.warmAt[k], id); s != nil {
-					sink += s.child
-				}
-			}
+	_, s := w.warmer.run(&d.children, &w.buf, func(_ int32, c uint32) {
+		nd := d.nodes.at(c)
+		sink += nd.refs
+		if len(nd.vis) > 0 {
+			sink += nd.vis[0].n
 		}
-		m := 0
-		for _, k := range live {
-			p := b.off[k] + depth
-			if b.terms[p] == noTerm {
-				continue // a new term: no node has it
-			}
-			c, ok := d.children.get(w.warmAt[k], b.terms[p])
-			if !ok {
-				continue
-			}
-			nd := d.nodes.at(c)
-			sink += nd.refs
-			if len(nd.vis) > 0 {
-				sink += nd.vis[0].n
-			}
-			w.warmAt[k] = c
-			if p+1 < b.off[k+1] {
-				live[m] = k
-				m++
-			}
-		}
-		live = live[:m]
-	}
-	w.warmLive = live
-	w.sink += sink
+	})
+	w.sink += sink + s
 }
 
 // globalize rewrites the sequences of w.buf from local to detector term
