@@ -222,9 +222,11 @@ func (g *growth) reset() {
 }
 
 // install puts in place the doubled parts of g whose part has not changed
-// since it was copied (the others are dropped: the part doubles under the
-// lock when it must), returns how many it installed, and empties g. The
-// caller holds the exclusive lock.
+// since it was copied: the same version of the same slot array (a
+// compaction builds a new table, whose versions start again). The others
+// are dropped: the part doubles under the lock when it must. It returns
+// how many it installed, and empties g. The caller holds the exclusive
+// lock.
 func (t *childTable) install(g *growth) int {
 	n := 0
 	for _, p := range g.parts {

@@ -27,7 +27,7 @@ func commitReference(d *Detector) func(g uint32) {
 				if n := d.visits[p]; n != 0 {
 					c = n
 				} else {
-					key := childKey(c, id)
+					key := uint64(c)<<32 | uint64(id) // the edge, as the old commit keyed it
 					if n, ok := created[key]; ok {
 						c = n
 					} else {

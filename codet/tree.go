@@ -33,8 +33,6 @@ type node struct {
 	vis  []visitor
 }
 
-func childKey(parent, term uint32) uint64 { return uint64(parent)<<32 | uint64(term) }
-
 // newChild creates the child of p labelled term, which must be absent
 // (Alg. 2 lines 20-22).
 func (d *Detector) newChild(p, term uint32) uint32 {

@@ -63,21 +63,12 @@ func (t *vocabTable) get(term string, h uint64, terms []string) (uint32, bool) {
 	if t.parts == nil {
 		return 0, false
 	}
-	s := t.parts[h>>(64-vocabPartBits)].slots
-	if len(s) == 0 {
+	pt := &t.parts[h>>(64-vocabPartBits)]
+	if len(pt.slots) == 0 {
 		return 0, false
 	}
-	tag := uint32(h)
-	mask := uint32(len(s) - 1)
-	for i := (tag >> 1) & mask; ; i = (i + 1) & mask {
-		x := s[i]
-		if x.tag == 0 {
-			return 0, false
-		}
-		if x.tag == tag && terms[x.id] == term {
-			return x.id, true
-		}
-	}
+	x, ok := pt.find(term, uint32(h), terms)
+	return x.id, ok
 }
 
 // intern returns the ID of term, of hash h, and false if the table holds
@@ -91,18 +82,26 @@ func (t *vocabTable) intern(term string, h uint64, terms []string, next uint32) 
 	if 4*(pt.n+1) > 3*len(pt.slots) {
 		pt.grow()
 	}
-	s := pt.slots
-	tag := uint32(h)
-	mask := uint32(len(s) - 1)
+	x, ok := pt.find(term, uint32(h), terms)
+	if ok {
+		return x.id, false
+	}
+	*x = vocabSlot{tag: uint32(h), id: next}
+	pt.n++
+	return next, true
+}
+
+// find returns the slot of term, of tag tag, and true, or the empty slot
+// that ends its probe and false. The part must have slots.
+func (pt *vocabPart) find(term string, tag uint32, terms []string) (*vocabSlot, bool) {
+	mask := uint32(len(pt.slots) - 1)
 	for i := (tag >> 1) & mask; ; i = (i + 1) & mask {
-		x := &s[i]
+		x := &pt.slots[i]
 		if x.tag == 0 {
-			*x = vocabSlot{tag: tag, id: next}
-			pt.n++
-			return next, true
+			return x, false
 		}
 		if x.tag == tag && terms[x.id] == term {
-			return x.id, false
+			return x, true
 		}
 	}
 }
