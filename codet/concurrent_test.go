@@ -26,6 +26,29 @@ func concurrentDocs(t *testing.T, n int) []detector.Doc {
 	return synth.Docs(n, synth.Config{Seed: 9, Recent: 30, VariantRate: 0.5})
 }
 
+// addConcurrently adds docs to d from g goroutines that take them in
+// turn, and returns each document's answer, by position.
+func addConcurrently(t *testing.T, d *Detector, docs []detector.Doc, g int) [][]detector.Match {
+	got := make([][]detector.Match, len(docs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range g {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(docs) {
+					return
+				}
+				ms, err := d.Add(docs[i])
+				assert.NoError(t, err)
+				got[i] = ms
+			}
+		})
+	}
+	wg.Wait()
+	return got
+}
+
 // TestConcurrentAddsAreSequential adds documents from 4 goroutines and
 // checks that every answer (each Add's result, then Containers of every
 // document, and the counters) is the one of sequential Adds in the order
@@ -41,23 +64,7 @@ func TestConcurrentAddsAreSequential(t *testing.T) {
 	} {
 		d, err := New(cfg)
 		require.NoError(t, err)
-		got := make([][]detector.Match, len(docs))
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range 4 {
-			wg.Go(func() {
-				for {
-					i := int(next.Add(1)) - 1
-					if i >= len(docs) {
-						return
-					}
-					ms, err := d.Add(docs[i])
-					assert.NoError(t, err)
-					got[i] = ms
-				}
-			})
-		}
-		wg.Wait()
+		got := addConcurrently(t, d, docs, 4)
 		// The order the Adds took the lock.
 		order := make([]int, len(docs))
 		for i, doc := range docs {
@@ -113,26 +120,11 @@ func TestConcurrentAddsCompacting(t *testing.T) {
 	defer d.Close()
 	var order []string // under the lock
 	d.onInsert = func(id string) { order = append(order, id) }
+	answers := addConcurrently(t, d, docs, 4)
 	got := make(map[string][]detector.Match, len(docs))
-	var mu sync.Mutex
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range 4 {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(docs) {
-					return
-				}
-				ms, err := d.Add(docs[i])
-				assert.NoError(t, err)
-				mu.Lock()
-				got[docs[i].ID] = ms
-				mu.Unlock()
-			}
-		})
+	for i, doc := range docs {
+		got[doc.ID] = answers[i]
 	}
-	wg.Wait()
 	require.GreaterOrEqual(t, d.epoch, uint64(2), "the vocabulary was not compacted twice")
 	t.Logf("%d compactions, %d Adds resolved before one", d.epoch, d.work.stale)
 	byID := make(map[string]detector.Doc, len(docs))
