@@ -194,6 +194,7 @@ type table struct {
 	next, prev  strided[int32]
 	sigs        *strided[uint32] // the index's signatures by group
 	shards      []shard
+	sink        uint32 // insert's touch sums (see shard.sink)
 }
 
 // shardBands is the number of bands of one shard of a table.
@@ -205,7 +206,8 @@ type shard struct {
 	mu      spin.Mutex
 	lo, hi  int
 	applied atomic.Uint64 // written under mu
-	_       [32]byte      // a shard to a 64-byte cache line: one goroutine's lock does not bounce another's
+	sink    uint32        // the sums of touch, kept so that its loads stay; written under mu
+	_       [28]byte      // a shard to a 64-byte cache line: one goroutine's lock does not bounce another's
 }
 
 func newTable(bands, rows int, sigs *strided[uint32]) *table {
@@ -226,10 +228,11 @@ func (t *table) prepare(doc uint32) {
 }
 
 // link puts doc, prepared and signed, at the head of its chains in bands
-// [lo, hi). The keys of up to shardBands bands are computed before any of
-// their maps is read, so that the reads, cache misses in tables larger
-// than the caches, overlap instead of each waiting for its key's hash.
-func (t *table) link(doc uint32, lo, hi int) {
+// [lo, hi). The keys of up to shardBands bands are computed, and their
+// home slots touched, before any of their maps is probed, so that the
+// reads, cache misses in tables larger than the caches, overlap instead
+// of each waiting for the one before. It returns touch's sum.
+func (t *table) link(doc uint32, lo, hi int) (sum uint32) {
 	next, prev, sig := t.next.of(doc), t.prev.of(doc), t.sigs.of(doc)
 	var keys [shardBands]uint64
 	for ; lo < hi; lo += shardBands {
@@ -237,6 +240,7 @@ func (t *table) link(doc uint32, lo, hi int) {
 		for b := lo; b < end; b++ {
 			keys[b-lo] = bandKey(sig, b, t.rows)
 		}
+		sum += t.touch(lo, keys[:end-lo])
 		for b := lo; b < end; b++ {
 			prev[b] = -1
 			h := t.set(b, keys[b-lo], int32(doc))
@@ -246,6 +250,21 @@ func (t *table) link(doc uint32, lo, hi int) {
 			}
 		}
 	}
+	return sum
+}
+
+// touch loads the home slot of keys[i] in band lo+i, for each i, and
+// returns the sum of what it read: the loads do not depend on each other,
+// so the processor overlaps their cache misses, which the probes of get
+// and set, band after band, wait for one after the other (the band maps
+// of a Containment index are far larger than the caches).
+func (t *table) touch(lo int, keys []uint64) (sum uint32) {
+	for i, key := range keys {
+		if m := &t.heads[lo+i]; len(m.slots) > 0 {
+			sum += m.slots[m.home(t.tag(key))].head1
+		}
+	}
+	return sum
 }
 
 // catchUp applies to the shard s the insertions of ix issued and not yet
@@ -253,7 +272,7 @@ func (t *table) link(doc uint32, lo, hi int) {
 func (t *table) catchUp(ix *index, s *shard) {
 	n := s.applied.Load()
 	for end := ix.ops.Load(); n < end; n++ {
-		t.link(ix.pend[n%maxPending], s.lo, s.hi)
+		s.sink += t.link(ix.pend[n%maxPending], s.lo, s.hi)
 		s.applied.Store(n + 1)
 	}
 }
@@ -262,7 +281,7 @@ func (t *table) catchUp(ix *index, s *shard) {
 // holds the Detector's exclusive lock and no insertion is pending.
 func (t *table) insert(doc uint32) {
 	t.prepare(doc)
-	t.link(doc, 0, t.bands)
+	t.sink = t.link(doc, 0, t.bands)
 }
 
 // remove unlinks doc, which must be indexed under its current signature,
@@ -298,6 +317,7 @@ func (t *table) remove(doc uint32) {
 func (t *table) each(ix *index, keys []uint64, skip uint32, fn func(doc uint32)) (seen int) {
 	t.visit(func(s *shard) {
 		t.catchUp(ix, s)
+		s.sink += t.touch(s.lo, keys[s.lo:s.hi])
 		for b := s.lo; b < s.hi; b++ {
 			h, ok := t.get(b, keys[b])
 			if !ok {
