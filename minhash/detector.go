@@ -61,6 +61,7 @@ type Detector struct {
 	issued uint64
 	done   atomic.Uint64 // written under mu, read anywhere
 	turn   sync.Cond
+	share  sharing // a goroutine waiting for its turn helps the sampling ahead (share.go)
 
 	// Containment: the level probed by a query of partition q for sets of
 	// partition p, at q·maxPartitions+p, plus one (0: not computed yet).
@@ -108,7 +109,11 @@ func NewWithStats(cfg Config, stats *Stats) (*Detector, error) {
 		}
 	}
 	d := &Detector{cfg: cfg, stats: stats, minHit: 1}
-	d.pool.New = func() any { return newSketcher(cfg) }
+	d.pool.New = func() any {
+		sk := newSketcher(cfg)
+		sk.darts.share = &d.share
+		return sk
+	}
 	d.searches.New = func() any { return new(search) }
 	d.turn.L = &d.mu
 	if cfg.Mode == Weighted && stats == nil {
@@ -277,7 +282,16 @@ func (d *Detector) addOnline(sk *Sketcher, sc *search, doc detector.Doc) ([]dete
 
 	// Wait for the turn yielding first, as the locks do (package spin):
 	// a goroutine parked on turn costs tens of µs of idle core to wake.
-	spin.Until(func() bool { return d.done.Load() == ticket })
+	// While it waits, it throws darts for the documents ahead (share.go);
+	// its own signature is in sk.out, apart from the slots it uses.
+	d.share.waiting.Add(1)
+	spin.Until(func() bool {
+		if r := d.share.offered.Load(); r != nil && d.done.Load() != ticket {
+			r.help(&sk.darts)
+		}
+		return d.done.Load() == ticket
+	})
+	d.share.waiting.Add(-1)
 	d.mu.Lock()
 	for d.done.Load() != ticket {
 		d.turn.Wait()

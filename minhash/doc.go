@@ -220,7 +220,10 @@
 // eight parts, each counted into in that order under a turn of its own,
 // so that while one Add counts in a part the next counts in the one
 // before, and each document still sees exactly the counts of the
-// documents before it. Query signs outside the lock
+// documents before it. An Add that waits for its turn to commit throws
+// darts for the document ahead of it, when that one's sampling has
+// elements left to give away; the slots merge by minimum, so the
+// signature is the same whoever threw them. Query signs outside the lock
 // too (in Weighted mode with online statistics it reads the statistics
 // under the lock, samples outside it, and samples under it after two
 // attempts that concurrent Adds made void). Containers, Copies and Remove

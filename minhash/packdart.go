@@ -194,11 +194,10 @@ func (ds *dartScratch) samplePacked(dst []uint32, keys []uint64, lw []float64, k
 	for round := 0; ; round++ {
 		aMax := math.Ldexp(aMax0, round)
 		thr := ds.thresholds(aMax, packCell0)
-		for i := range ds.elems {
-			e := &ds.elems[i]
-			if d := maxTop - e.top; d < len(thr)-1 {
-				throwPacked(best, e, math.Ldexp(aMax, -d), from, seed, thr[d:])
-			}
+		if round == 0 && ds.share != nil {
+			ds.throwFirstRound(best, aMax, seed, thr, maxTop)
+		} else {
+			throwElems(best, ds.elems, aMax, from, seed, thr, maxTop)
 		}
 		full := true
 		for _, b := range best {
