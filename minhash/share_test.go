@@ -3,6 +3,7 @@ package minhash
 import (
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -61,21 +62,19 @@ func TestSharedRoundSameSlots(t *testing.T) {
 	t.Logf("%d of %d documents helped", helped.Load(), docs)
 }
 
-// TestSharedRoundLateHelper has a helper find a round after its last
-// chunk was claimed: it throws nothing and leaves the slots alone.
+// TestSharedRoundLateHelper has a helper find a round whose chunks were
+// all claimed (the elements of a real sampling, left in the sampler's
+// scratch): it throws nothing, merges nothing and leaves active at 0.
 func TestSharedRoundLateHelper(t *testing.T) {
-	var sh sharing
-	sh.waiting.Store(1)
 	keys, wa, _ := weightedPair(rand.New(rand.NewPCG(23, 24)), 200, 3, 0.5)
-	owner := dartScratch{share: &sh}
-	var late *sharedRound
-	// Catch the round as it is offered: the owner claims every chunk
-	// itself, since nobody helps.
+	var owner dartScratch
 	owner.samplePacked(nil, keys, logWeights(wa), 64, 1)
-	late = &sharedRound{elems: owner.elems, merged: make([]uint64, 64)}
+	merged := slices.Repeat([]uint64{packEmpty}, 64)
+	late := &sharedRound{elems: owner.elems, merged: merged}
 	late.next.Store(int32((len(owner.elems) + shareChunk - 1) / shareChunk))
 	var hs dartScratch
 	assert.False(t, late.help(&hs))
 	assert.False(t, late.helped)
 	assert.Zero(t, late.active.Load())
+	assert.Equal(t, slices.Repeat([]uint64{packEmpty}, 64), merged)
 }
