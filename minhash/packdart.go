@@ -180,13 +180,7 @@ func (ds *dartScratch) samplePacked(dst []uint32, keys []uint64, lw []float64, k
 	if !ok {
 		return dst
 	}
-	if cap(ds.packed) < k {
-		ds.packed = make([]uint64, k)
-	}
-	best := ds.packed[:k]
-	for i := range best {
-		best[i] = packEmpty
-	}
+	best := ds.emptySlots(k)
 	// θ·2^maxTop; a round doubles it exactly, so that a rank halved with
 	// θ's doubling equals the rank the new θ gives.
 	aMax0 := math.Exp(lnTheta + float64(maxTop)*math.Ln2)
