@@ -180,7 +180,8 @@ func (ds *dartScratch) samplePacked(dst []uint32, keys []uint64, lw []float64, k
 	if !ok {
 		return dst
 	}
-	best := ds.emptySlots(k)
+	ds.packed = emptySlots(ds.packed, k)
+	best := ds.packed
 	// θ·2^maxTop; a round doubles it exactly, so that a rank halved with
 	// θ's doubling equals the rank the new θ gives.
 	aMax0 := math.Exp(lnTheta + float64(maxTop)*math.Ln2)

@@ -99,14 +99,8 @@ func (ds *dartScratch) throwFirstRound(best []uint64, aMax float64, seed uint64,
 
 // offer puts up the first round from chunk c on.
 func (ds *dartScratch) offer(k int, aMax float64, seed uint64, thr []uint64, maxTop, c int) *sharedRound {
-	if cap(ds.merged) < k {
-		ds.merged = make([]uint64, k)
-	}
-	merged := ds.merged[:k]
-	for i := range merged {
-		merged[i] = packEmpty
-	}
-	r := &sharedRound{elems: ds.elems, thr: thr, aMax: aMax, seed: seed, maxTop: maxTop, merged: merged}
+	ds.merged = emptySlots(ds.merged, k)
+	r := &sharedRound{elems: ds.elems, thr: thr, aMax: aMax, seed: seed, maxTop: maxTop, merged: ds.merged}
 	r.next.Store(int32(c))
 	ds.share.offered.Store(r)
 	return r
@@ -124,7 +118,8 @@ func (r *sharedRound) help(ds *dartScratch) bool {
 			break
 		}
 		if best == nil {
-			best = ds.emptySlots(len(r.merged))
+			ds.packed = emptySlots(ds.packed, len(r.merged))
+			best = ds.packed
 		}
 		throwElems(best, r.elems[lo:min(lo+shareChunk, len(r.elems))], r.aMax, 0, r.seed, r.thr, r.maxTop)
 	}
@@ -140,14 +135,15 @@ func (r *sharedRound) help(ds *dartScratch) bool {
 	return true
 }
 
-// emptySlots returns ds's packed slots, k of them, all empty.
-func (ds *dartScratch) emptySlots(k int) []uint64 {
-	if cap(ds.packed) < k {
-		ds.packed = make([]uint64, k)
+// emptySlots returns buf resized to k slots, all empty (growing it if
+// needed).
+func emptySlots(buf []uint64, k int) []uint64 {
+	if cap(buf) < k {
+		buf = make([]uint64, k)
 	}
-	best := ds.packed[:k]
-	for i := range best {
-		best[i] = packEmpty
+	buf = buf[:k]
+	for i := range buf {
+		buf[i] = packEmpty
 	}
-	return best
+	return buf
 }
