@@ -109,7 +109,7 @@ func (m *bandMap) delete(key uint64) {
 	hole := i
 	for j := (i + 1) & mask; m.slots[j].key() != 0; j = (j + 1) & mask {
 		h := m.home(m.slots[j].key())
-		if (j > hole && (h <= hole || h > j)) || (j < hole && h <= hole && h > j) {
+		if fillsHole(hole, j, h) {
 			m.slots[hole] = m.slots[j]
 			hole = j
 		}
@@ -118,6 +118,16 @@ func (m *bandMap) delete(key uint64) {
 	if len(m.slots) > bandMapMin && 8*m.n < len(m.slots) {
 		m.resize(len(m.slots) / 2)
 	}
+}
+
+// fillsHole reports whether the entry in slot j, whose home slot is h,
+// moves back into the empty slot hole during a backward-shift deletion
+// (Knuth, TAOCP vol. 3, §6.4, Algorithm R): when its home is not
+// cyclically in (hole, j], so that a probe from h would stop at the hole.
+// The open-addressing tables of this package (bandMap, bandTags, dfTable)
+// all delete this way.
+func fillsHole(hole, j, h int) bool {
+	return (j > hole && (h <= hole || h > j)) || (j < hole && h <= hole && h > j)
 }
 
 func (m *bandMap) resize(size int) {

@@ -116,7 +116,7 @@ func (t *table) delete(b int, key uint64) {
 	hole := i
 	for j := (i + 1) & mask; m.slots[j].head1 != 0; j = (j + 1) & mask {
 		h := m.home(m.slots[j].tag)
-		if (j > hole && (h <= hole || h > j)) || (j < hole && h <= hole && h > j) {
+		if fillsHole(hole, j, h) {
 			m.slots[hole] = m.slots[j]
 			hole = j
 		}

@@ -188,7 +188,7 @@ func (t *dfTable) dec(key uint64) int64 {
 	hole := i
 	for j := (i + 1) & mask; t.slots[j].key() != 0; j = (j + 1) & mask {
 		h := t.home(t.slots[j].key())
-		if (j > hole && (h <= hole || h > j)) || (j < hole && h <= hole && h > j) {
+		if fillsHole(hole, j, h) {
 			t.slots[hole] = t.slots[j]
 			hole = j
 		}
