@@ -1,8 +1,10 @@
 package minhash
 
+import "github.com/seed-9ef9c1df/neardup/internal/u64map"
+
 // bandTags maps the band keys of one LSH band of a table to the newest
-// group of their chain, as [bandMap] does for the exact-copy keys, in
-// 8-byte slots: a 32-bit tag of the key beside the head, where bandMap
+// group of their chain, as a [u64map.Map] does for the exact-copy keys,
+// in 8-byte slots: a 32-bit tag of the key beside the head, where the Map
 // keeps the whole key in 12. The key itself is not needed: it is a
 // function of the head's signature (bandKey), so a slot whose tag equals
 // the key's is the key's slot exactly when the key computed again from
@@ -13,12 +15,15 @@ package minhash
 // is a third less memory that each resize writes and that probes miss in.
 //
 // Open addressing with linear probing, backward-shift deletion, growth at
-// 3/4 and shrinking below 1/8, as bandMap. The table's shard locks guard
+// 3/4 and shrinking below 1/8, as u64map. The table's shard locks guard
 // it (see [table]).
 type bandTags struct {
 	slots []tagSlot
 	n     int // keys in the map
 }
+
+// bandMapMin is the smallest bandTags: it never shrinks below it.
+const bandMapMin = 16
 
 // tagSlot is one slot of a bandTags: head1 is the head plus one, 0 for an
 // empty slot.
@@ -116,7 +121,7 @@ func (t *table) delete(b int, key uint64) {
 	hole := i
 	for j := (i + 1) & mask; m.slots[j].head1 != 0; j = (j + 1) & mask {
 		h := m.home(m.slots[j].tag)
-		if fillsHole(hole, j, h) {
+		if u64map.FillsHole(hole, j, h) {
 			m.slots[hole] = m.slots[j]
 			hole = j
 		}

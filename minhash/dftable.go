@@ -1,6 +1,10 @@
 package minhash
 
-import "math"
+import (
+	"math"
+
+	"github.com/seed-9ef9c1df/neardup/internal/u64map"
+)
 
 // dfTable counts documents per 64-bit key (a term or phrase hash): an
 // open-addressing table with linear probing and backward-shift deletion,
@@ -188,7 +192,7 @@ func (t *dfTable) dec(key uint64) int64 {
 	hole := i
 	for j := (i + 1) & mask; t.slots[j].key() != 0; j = (j + 1) & mask {
 		h := t.home(t.slots[j].key())
-		if fillsHole(hole, j, h) {
+		if u64map.FillsHole(hole, j, h) {
 			t.slots[hole] = t.slots[j]
 			hole = j
 		}

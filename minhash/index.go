@@ -9,6 +9,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/u64map"
 )
 
 // index is a Detector's state: the live documents and the groups of exact
@@ -30,7 +31,7 @@ type index struct {
 	sigs    strided[uint32] // K values per group
 	digests []uint64        // Weighted: the phrase-set digest of each group
 	gs      copyheap.Groups // the members of groups of two or more
-	exact   bandMap         // exactKey → group (open addressing: 12 bytes a slot)
+	exact   u64map.Map      // exactKey → group
 	clash   map[uint64][]uint32
 	tables  []*table
 	seq     uint32 // sequence number of the next group
@@ -89,7 +90,6 @@ func (d *Detector) newIndex() *index {
 		docs:  docs,
 		sigs:  newStrided[uint32](cfg.NumHashes, 0),
 		gs:    copyheap.New(docs),
-		exact: newBandMap(),
 		clash: map[uint64][]uint32{},
 	}
 	switch {
@@ -135,11 +135,11 @@ func (d *Detector) find(ix *index, sig []uint32, size int, digest uint64) (uint3
 
 // findKeyed is find given the content's exactKey.
 func (d *Detector) findKeyed(ix *index, key uint64, sig []uint32, size int, digest uint64) (uint32, bool) {
-	h, ok := ix.exact.get(key)
+	g, ok := ix.exact.Get(key)
 	if !ok {
 		return 0, false
 	}
-	if g := uint32(h); d.same(ix, g, sig, size, digest) {
+	if d.same(ix, g, sig, size, digest) {
 		return g, true
 	}
 	for _, g := range ix.clash[key] { // 64-bit key collisions: almost never
@@ -194,10 +194,10 @@ func (d *Detector) placeKeyed(ix *index, idx uint32, sig []uint32, size int, dig
 	if d.cfg.Mode == Weighted {
 		ix.digests[g] = digest
 	}
-	if _, taken := ix.exact.get(key); taken {
+	if _, taken := ix.exact.Get(key); taken {
 		ix.clash[key] = append(ix.clash[key], g)
 	} else {
-		ix.exact.set(key, int32(g))
+		ix.exact.Set(key, g)
 	}
 	if len(sig) == 0 {
 		return g, false
@@ -321,12 +321,12 @@ func (ix *index) leave(idx uint32, key uint64) {
 		}
 	}
 	ix.logChange(g)
-	if h, _ := ix.exact.get(key); h == int32(g) {
+	if h, ok := ix.exact.Get(key); ok && h == g {
 		if c := ix.clash[key]; len(c) > 0 {
-			ix.exact.set(key, int32(c[len(c)-1]))
+			ix.exact.Set(key, c[len(c)-1])
 			ix.dropClash(key, c[len(c)-1])
 		} else {
-			ix.exact.delete(key)
+			ix.exact.Delete(key)
 		}
 	} else {
 		ix.dropClash(key, g)

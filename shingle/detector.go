@@ -203,7 +203,7 @@ func (ix *index) same(g uint32, a *analysis) bool {
 		return false
 	}
 	for i, h := range a.hashes {
-		s, ok := x.ids[h]
+		s, ok := x.ids.Get(h)
 		if !ok {
 			return false
 		}

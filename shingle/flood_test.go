@@ -248,18 +248,18 @@ func TestFloodCostFlat(t *testing.T) {
 			lists := 0
 			if x := ix.con; x != nil {
 				for i := range x.post {
-					for _, v := range x.post[i].p.ids {
+					for _, v := range x.post[i].p.ids.All() {
 						lists++
 						assert.Equal(t, 1, x.post[i].p.entryLen(v, true), "posting lists hold the group once")
 					}
 				}
-				for _, v := range x.sup.ids {
+				for _, v := range x.sup.ids.All() {
 					assert.Equal(t, 1, x.sup.entryLen(v, true), "super-shingle lists hold the group once")
 				}
 			} else {
 				x := ix.spot
 				assert.Equal(t, copies, x.n, "N counts every copy")
-				for h, s := range x.ids {
+				for h, s := range x.ids.All() {
 					lists++
 					assert.Len(t, x.post[s], 1, "posting lists hold the group once (%#x)", h)
 					assert.EqualValues(t, copies, x.df[s], "df counts every copy")
@@ -283,7 +283,7 @@ func TestFloodCostFlat(t *testing.T) {
 			assert.Zero(t, ix.gs.live)
 			assert.Empty(t, ix.keys)
 			if ix.spot != nil {
-				assert.Empty(t, ix.spot.ids)
+				assert.Zero(t, ix.spot.ids.Len())
 				assert.Zero(t, ix.spot.n)
 			}
 		})

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
+	"github.com/seed-9ef9c1df/neardup/internal/u64map"
 )
 
 // eps is the slack of every pruning test: a bound must undercut τ by more
@@ -53,16 +54,20 @@ const (
 type spotIndex struct {
 	cfg Config
 
-	ids   map[uint64]uint32 // signature hash → signature ID
-	peak  int               // len(ids) at its largest since the last rebuild
-	hash  []uint64          // by signature ID: its hash
-	df    []int32           // by signature ID: counted live documents holding it (0: free ID)
-	post  [][]uint32        // by signature ID: those documents, unordered
-	place []uint8           // by signature ID: sigBelow, sigBand or sigAbove
-	bpos  []int32           // by signature ID: position in byDF[df]
-	byDF  [][]uint32        // by df ≥ 1: the signatures with that df
-	free  []uint32          // free signature IDs
-	frees uint64            // signature IDs freed so far (see resolve)
+	ids   u64map.Map // signature hash → signature ID
+	hash  []uint64   // by signature ID: its hash
+	df    []int32    // by signature ID: counted live documents holding it (0: free ID)
+	post  [][]uint32 // by signature ID: those documents, unordered
+	place []uint8    // by signature ID: sigBelow, sigBand or sigAbove
+	bpos  []int32    // by signature ID: position in byDF[df]
+	byDF  [][]uint32 // by df ≥ 1: the signatures with that df
+	free  []uint32   // free signature IDs
+	frees uint64     // signature IDs freed so far (see resolve)
+	// started: a document has been inserted, and lo and hi are the band's.
+	// The signature map shrinks by itself (u64map); the per-ID arrays keep
+	// the length of the most distinct signatures ever live at once, and
+	// freed IDs are reused.
+	started bool
 
 	n      int // live counted documents (the N of the idf)
 	lo, hi int // the band: lo ≤ df ≤ hi
@@ -196,8 +201,9 @@ func (x *spotIndex) grow(idx uint32) {
 
 // sigID returns the ID of signature hash h, allocating one.
 func (x *spotIndex) sigID(h uint64) uint32 {
-	if s, ok := x.ids[h]; ok {
-		return s
+	p, ok := x.ids.Ref(h)
+	if ok {
+		return *p
 	}
 	var s uint32
 	if n := len(x.free); n > 0 {
@@ -211,9 +217,8 @@ func (x *spotIndex) sigID(h uint64) uint32 {
 		x.place = append(x.place, sigBelow)
 		x.bpos = append(x.bpos, 0)
 	}
-	x.ids[h] = s
+	*p = s
 	x.hash[s], x.df[s], x.place[s] = h, 0, sigBelow
-	x.peak = max(x.peak, len(x.ids))
 	return s
 }
 
@@ -308,7 +313,7 @@ const noSig = math.MaxUint32
 func (x *spotIndex) resolve(hashes []uint64, dst []uint32) ([]uint32, uint64) {
 	dst = dst[:0]
 	for _, h := range hashes {
-		s, ok := x.ids[h]
+		s, ok := x.ids.Get(h)
 		if !ok {
 			s = noSig
 		}
@@ -329,8 +334,8 @@ func (x *spotIndex) insertIDs(idx uint32, hashes []uint64, cnt []uint32, pre []u
 		x.docs[idx] = spotDoc{}
 		return
 	}
-	if x.ids == nil {
-		x.ids = make(map[uint64]uint32)
+	if !x.started {
+		x.started = true
 		x.lo, x.hi = x.bounds(0)
 	}
 	x.ids32, x.cnt32 = x.ids32[:0], x.cnt32[:0]
@@ -394,7 +399,6 @@ func (x *spotIndex) remove(idx uint32) {
 		x.replace(s, x.placeOf(df))
 	}
 	x.setN(x.n - 1)
-	x.shrink()
 }
 
 // join counts one more copy of the live group g: its signatures' document
@@ -429,7 +433,7 @@ func (x *spotIndex) leave(g uint32) {
 
 // freeSig forgets signature s, whose last document left.
 func (x *spotIndex) freeSig(s uint32) {
-	delete(x.ids, x.hash[s])
+	x.ids.Delete(x.hash[s])
 	x.frees++
 	x.place[s] = sigBelow
 	if cap(x.post[s]) > 8 {
@@ -438,21 +442,6 @@ func (x *spotIndex) freeSig(s uint32) {
 		x.post[s] = x.post[s][:0]
 	}
 	x.free = append(x.free, s)
-}
-
-// shrink rebuilds the signature map once it holds less than a quarter of
-// its peak (a Go map never gives back its buckets). Signature IDs stay:
-// the per-ID arrays keep the length of the most distinct signatures ever
-// live at once, and freed IDs are reused.
-func (x *spotIndex) shrink() {
-	if x.peak < minRebuild || len(x.ids) >= x.peak/4 {
-		return
-	}
-	ids := make(map[uint64]uint32, len(x.ids))
-	for h, s := range x.ids {
-		ids[h] = s
-	}
-	x.ids, x.peak = ids, len(ids)
 }
 
 // releaseScratch lets go of scratch an outlier text grew.

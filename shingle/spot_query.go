@@ -33,7 +33,7 @@ func (x *spotIndex) view(hashes []uint64, cnt []uint32, q *spotQuery) (sigs, cou
 	q.sigs, q.ord = q.sigs[:0], q.ord[:0]
 	next := uint32(len(x.df))
 	for i, h := range hashes {
-		s, ok := x.ids[h]
+		s, ok := x.ids.Get(h)
 		if !ok {
 			s = next
 			next++
@@ -80,7 +80,7 @@ func (x *spotIndex) view(hashes []uint64, cnt []uint32, q *spotQuery) (sigs, cou
 		}
 		move(s, placeAt(int(x.df[s])+1, lo, hi))
 	}
-	if x.ids != nil {
+	if x.started {
 		visit := func(from, to int) {
 			for df := max(from, 1); df <= to && df < len(x.byDF); df++ {
 				for _, s := range x.byDF[df] {
