@@ -261,7 +261,7 @@ func TestFloodCostFlat(t *testing.T) {
 				assert.Equal(t, copies, x.n, "N counts every copy")
 				for h, s := range x.ids.All() {
 					lists++
-					assert.Len(t, x.post[s], 1, "posting lists hold the group once (%#x)", h)
+					assert.Len(t, x.post.of(s), 1, "posting lists hold the group once (%#x)", h)
 					assert.EqualValues(t, copies, x.df[s], "df counts every copy")
 				}
 			}

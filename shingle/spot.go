@@ -57,7 +57,7 @@ type spotIndex struct {
 	ids   u64map.Map // signature hash → signature ID
 	hash  []uint64   // by signature ID: its hash
 	df    []int32    // by signature ID: counted live documents holding it (0: free ID)
-	post  [][]uint32 // by signature ID: those documents, unordered
+	post  sigPosts   // by signature ID: those documents
 	place []uint8    // by signature ID: sigBelow, sigBand or sigAbove
 	bpos  []int32    // by signature ID: position in byDF[df]
 	byDF  [][]uint32 // by df ≥ 1: the signatures with that df
@@ -213,7 +213,7 @@ func (x *spotIndex) sigID(h uint64) uint32 {
 		s = uint32(len(x.df))
 		x.hash = append(x.hash, 0)
 		x.df = append(x.df, 0)
-		x.post = append(x.post, nil)
+		x.post.grow()
 		x.place = append(x.place, sigBelow)
 		x.bpos = append(x.bpos, 0)
 	}
@@ -258,7 +258,7 @@ func (x *spotIndex) replace(s uint32, p uint8) {
 		return
 	}
 	x.place[s] = p
-	for _, b := range x.post[s] {
+	for _, b := range x.post.of(s) {
 		c := x.count(b, s)
 		d := &x.docs[b]
 		switch old {
@@ -276,10 +276,35 @@ func (x *spotIndex) replace(s uint32, p uint8) {
 	}
 }
 
+// boundsNear is bounds(n) found by stepping from lo and hi, the band of a
+// nearby number of documents (x.n, at most one away for an Add or a
+// Remove): a few logarithms where bounds' binary searches take two dozen,
+// in the Add's exclusive turn. Since idf falls as df grows, the steps stop
+// at the edges bounds finds, whatever they start from (TestSpotBoundsNear).
+func (x *spotIndex) boundsNear(n, lo, hi int) (int, int) {
+	if n <= 0 {
+		return 1, 0
+	}
+	lo, hi = min(max(lo, 1), n+1), min(max(hi, 0), n)
+	for lo > 1 && idf(lo-1, n) <= x.cfg.MaxIDF {
+		lo--
+	}
+	for lo <= n && idf(lo, n) > x.cfg.MaxIDF {
+		lo++
+	}
+	for hi < n && idf(hi+1, n) >= x.cfg.MinIDF {
+		hi++
+	}
+	for hi > 0 && idf(hi, n) < x.cfg.MinIDF {
+		hi--
+	}
+	return lo, hi
+}
+
 // setN moves the band to n counted documents: the signatures whose df lies
 // between the old and the new edges change place.
 func (x *spotIndex) setN(n int) {
-	lo, hi := x.bounds(n)
+	lo, hi := x.boundsNear(n, x.lo, x.hi)
 	oldLo, oldHi := x.lo, x.hi
 	x.n, x.lo, x.hi = n, lo, hi
 	visit := func(from, to int) {
@@ -362,7 +387,7 @@ func (x *spotIndex) insertIDs(idx uint32, hashes []uint64, cnt []uint32, pre []u
 		df := int(x.df[s]) + 1
 		x.setDF(s, df)
 		x.replace(s, x.placeOf(df))
-		x.post[s] = append(x.post[s], idx)
+		x.post.add(s, idx)
 		switch x.place[s] {
 		case sigBand:
 			d.band += int(d.cnt[k])
@@ -382,14 +407,7 @@ func (x *spotIndex) remove(idx uint32) {
 	d := x.docs[idx]
 	x.docs[idx] = spotDoc{}
 	for _, s := range d.sigs {
-		// The one deletion from a list indexed by signature ID rather
-		// than a map (internal/postings serves map-held lists).
-		l := x.post[s]
-		if i := slices.Index(l, idx); i >= 0 {
-			l[i] = l[len(l)-1]
-			l = l[:len(l)-1]
-		}
-		x.post[s] = l
+		x.post.remove(s, idx)
 		df := int(x.df[s]) - 1
 		x.setDF(s, df)
 		if df == 0 {
@@ -436,11 +454,6 @@ func (x *spotIndex) freeSig(s uint32) {
 	x.ids.Delete(x.hash[s])
 	x.frees++
 	x.place[s] = sigBelow
-	if cap(x.post[s]) > 8 {
-		x.post[s] = nil
-	} else {
-		x.post[s] = x.post[s][:0]
-	}
 	x.free = append(x.free, s)
 }
 
@@ -522,11 +535,11 @@ func (x *spotIndex) search(asig, acnt []uint32, a int, arescued bool, self uint3
 		if float64(delta) > (1-tau)*fa+eps {
 			break
 		}
-		if int(asig[i]) >= len(x.post) {
+		if int(asig[i]) >= x.post.ids() {
 			delta += int(acnt[i])
 			continue // a signature only the queried text has
 		}
-		for _, b := range x.post[asig[i]] {
+		for _, b := range x.post.of(asig[i]) {
 			fb, brescued := x.massIn(b, q, hypo)
 			if fb < 0 || float64(fb) > longest || float64(fb) < tau*fa-eps {
 				continue

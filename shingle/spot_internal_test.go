@@ -244,6 +244,35 @@ func TestSpotBounds(t *testing.T) {
 	}
 }
 
+// TestSpotBoundsNear requires boundsNear to find bounds' band from the
+// band of n−1 and n+1 documents (the steps of an Add and a Remove), and
+// from far-off starts.
+func TestSpotBoundsNear(t *testing.T) {
+	for _, band := range [][2]float64{{0.2, 0.8}, {-1, 2}, {0.5, 0.9}, {0, 0.3}, {0.7, 0.71}} {
+		cfg, err := Config{Method: SpotSigs, MinIDF: band[0], MaxIDF: band[1]}.withDefaults()
+		require.NoError(t, err)
+		x := &spotIndex{cfg: cfg}
+		ns := []int{0, 1, 2, 3, 99_999, 100_000, 1 << 20}
+		for n := 4; n <= 3000; n++ {
+			ns = append(ns, n)
+		}
+		for _, n := range ns {
+			lo, hi := x.bounds(n)
+			for _, m := range []int{n - 1, n + 1} {
+				plo, phi := x.bounds(max(m, 0))
+				glo, ghi := x.boundsNear(n, plo, phi)
+				require.Equal(t, [2]int{lo, hi}, [2]int{glo, ghi}, "band %v n=%d from n=%d", band, n, m)
+			}
+			if n <= 3000 {
+				glo, ghi := x.boundsNear(n, 0, 0)
+				require.Equal(t, [2]int{lo, hi}, [2]int{glo, ghi}, "band %v n=%d from (0, 0)", band, n)
+				glo, ghi = x.boundsNear(n, n+7, n+7)
+				require.Equal(t, [2]int{lo, hi}, [2]int{glo, ghi}, "band %v n=%d from above", band, n)
+			}
+		}
+	}
+}
+
 // TestSpotReleaseBreakBug builds the pair the release's posting-list break
 // drops: |A| = 100 with 8 signatures of its own visited first, |B| = 92
 // all shared, J = 0.92 at τ = 0.85 (δ + |A| − |B| = 16 > (1−τ)|A| = 15).

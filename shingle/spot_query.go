@@ -47,14 +47,14 @@ func (x *spotIndex) view(hashes []uint64, cnt []uint32, q *spotQuery) (sigs, cou
 		sigs[k], counts[k] = q.sigs[i], cnt[i]
 	}
 	lo0, hi0 := x.lo, x.hi
-	lo, hi := x.bounds(x.n + 1)
+	lo, hi := x.boundsNear(x.n+1, x.lo, x.hi)
 	move := func(s uint32, to uint8) {
 		from := x.place[s]
 		if from == to {
 			return
 		}
 		q.over[s] = to
-		for _, b := range x.post[s] {
+		for _, b := range x.post.of(s) {
 			c := int32(x.count(b, s))
 			dd := q.delta[b]
 			switch from {

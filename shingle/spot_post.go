@@ -1,0 +1,100 @@
+package shingle
+
+import (
+	"math"
+	"slices"
+)
+
+// sigPosts is SpotSigs' inverted index: by signature ID, the counted
+// groups holding the signature, each once. Most signatures are held by one
+// group only, so that group is kept in first itself and a slice is
+// allocated only for a second one: 4 bytes a signature where a slice
+// header per signature took 24, which every growth of the per-ID arrays
+// copied and every collection scanned, and one allocation per new
+// signature, both in the Add's exclusive turn. Group indexes are below
+// 2^31 (dense, as the docsets issue them).
+type sigPosts struct {
+	first []uint32   // by signature ID: postEmpty, the one group, or postMany|list ID
+	lists [][]uint32 // lists of two or more groups, unordered
+	free  []uint32   // free list IDs
+}
+
+const (
+	postMany  = 1 << 31
+	postEmpty = math.MaxUint32
+)
+
+// ids returns the number of signature IDs.
+func (p *sigPosts) ids() int { return len(p.first) }
+
+// grow adds a signature ID, with no group.
+func (p *sigPosts) grow() { p.first = append(p.first, postEmpty) }
+
+// of returns the groups holding signature s. The slice aliases the index:
+// valid, and not to be written, until the index changes.
+func (p *sigPosts) of(s uint32) []uint32 {
+	switch v := p.first[s]; {
+	case v == postEmpty:
+		return nil
+	case v&postMany != 0:
+		return p.lists[v&^postMany]
+	default:
+		return p.first[s : s+1 : s+1]
+	}
+}
+
+// add records group g under signature s, which does not hold it.
+func (p *sigPosts) add(s, g uint32) {
+	switch v := p.first[s]; {
+	case v == postEmpty:
+		p.first[s] = g
+	case v&postMany != 0:
+		p.lists[v&^postMany] = append(p.lists[v&^postMany], g)
+	default:
+		var id uint32
+		if n := len(p.free); n > 0 {
+			id = p.free[n-1]
+			p.free = p.free[:n-1]
+		} else {
+			id = uint32(len(p.lists))
+			p.lists = append(p.lists, nil)
+		}
+		p.lists[id] = append(p.lists[id][:0], v, g)
+		p.first[s] = postMany | id
+	}
+}
+
+// remove deletes group g from signature s's list. The last group of a
+// list moves into g's place, as the slices of a posting list always did.
+func (p *sigPosts) remove(s, g uint32) {
+	v := p.first[s]
+	switch {
+	case v == postEmpty:
+		return
+	case v&postMany == 0:
+		if v == g {
+			p.first[s] = postEmpty
+		}
+		return
+	}
+	id := v &^ postMany
+	l := p.lists[id]
+	if i := slices.Index(l, g); i >= 0 {
+		l[i] = l[len(l)-1]
+		l = l[:len(l)-1]
+	}
+	if len(l) > 1 {
+		if cap(l) > 64 && len(l) < cap(l)/4 {
+			l = slices.Clip(slices.Clone(l)) // a list that shrank gives back its array
+		}
+		p.lists[id] = l
+		return
+	}
+	p.first[s] = l[0]
+	if cap(l) > 8 {
+		p.lists[id] = nil
+	} else {
+		p.lists[id] = l[:0]
+	}
+	p.free = append(p.free, id)
+}
