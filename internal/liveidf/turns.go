@@ -28,11 +28,14 @@ import (
 type Turns struct {
 	pkg   string
 	table *Table
-	mu    *sync.RWMutex // the detector's lock: guards pending and the docset
+	mu    *sync.RWMutex // the detector's lock: guards the docset
 	turn  sync.Mutex
 	order Order // inserts in turn order, after the turn
 
-	pending map[string]struct{} // IDs counted in a turn, not yet inserted
+	// pending holds the IDs counted in a turn, not yet inserted. Enter
+	// writes it in the turn holding mu for reading (turns exclude each
+	// other, and Settle, which holds mu exclusively, excludes them).
+	pending map[string]struct{}
 
 	// OnCounted, when set (by tests), runs at the end of an Add's turn,
 	// after its document is counted and before the turn is released.
@@ -83,7 +86,10 @@ func (t *Turns) Enter(doc detector.Doc, docs *docset.Set, ts Terms, packed strin
 	t.table.Resolve(ts) // before the turn: the turn touches no map
 	spin.LockMutex(&t.turn)
 	defer t.turn.Unlock()
-	spin.Lock(t.mu)
+	// The read lock: the turn is the only writer of pending besides
+	// Settle, so an Add's turn does not wait for, nor hold up, the
+	// detector's readers (other Adds' checks, Containers).
+	spin.RLock(t.mu)
 	err := docs.Check(doc)
 	if _, dup := t.pending[doc.ID]; dup && err == nil {
 		err = fmt.Errorf("%s: Add(%q): %w", t.pkg, doc.ID, detector.ErrDuplicateID)
@@ -91,7 +97,7 @@ func (t *Turns) Enter(doc detector.Doc, docs *docset.Set, ts Terms, packed strin
 	if err == nil {
 		t.pending[doc.ID] = struct{}{}
 	}
-	t.mu.Unlock()
+	t.mu.RUnlock()
 	if err != nil {
 		t.table.Forget(ts) // the terms Resolve entered for doc alone
 		return Ticket{}, df, err
@@ -120,7 +126,7 @@ func (t *Turns) Insert(tk Ticket, insert func(h int32) ([]detector.Match, error)
 }
 
 // Settle ends the pending state of id; call it holding the detector's
-// lock as the document is inserted (or refused). It does nothing on nil
+// lock exclusively as the document is inserted (or refused). It does nothing on nil
 // Turns (a detector without its own table).
 func (t *Turns) Settle(id string) {
 	if t != nil {
