@@ -5,7 +5,6 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
-	"github.com/seed-9ef9c1df/neardup/internal/u64map"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -275,22 +274,22 @@ func (e *extractor) spots(text string) ([]uint64, []uint32) {
 // second one. This packed layout is why postings keeps its own deletion
 // instead of internal/postings, whose lists are map values.
 //
-// Memory follows the live features: the map (a u64map, where a Go map's
-// lookups and assignments were over a third of full fingerprinting's Add)
-// shrinks by itself, and once fewer than a quarter of the list IDs are in
-// use, shrink renumbers the lists, at a cost amortised over the deletions
-// that freed them.
+// Memory follows the live features: a Go map never gives back its buckets,
+// so once deletions leave it a quarter of its peak, remove rebuilds it (and
+// renumbers the lists), at a cost amortised over those deletions.
 type postings struct {
-	ids   u64map.Map // feature → list ID, or single|document
+	ids   map[uint64]uint32 // feature → list ID, or single|document
 	lists [][]uint32
 	free  []uint32
+	peak  int       // len(ids) at its largest since the last rebuild
+	dels  int       // features deleted since the last rebuild
 	one   [1]uint32 // backing array for list of a single-document feature
 }
 
 const single = 1 << 31
 
-// minRebuild is the size below which postings never reserves or
-// renumbers: a small table costs little, and rebuilding it often would.
+// minRebuild is the map size below which postings never rebuilds: a small
+// map costs little, and rebuilding it often would.
 const minRebuild = 1 << 12
 
 // list returns the documents holding f. The slice is valid until the next
@@ -302,7 +301,8 @@ func (p *postings) list(f uint64) []uint32 {
 // lookup returns the entry of f (absent is reported as 0 documents): pass
 // it to entryLen and entryList to avoid a second map lookup.
 func (p *postings) lookup(f uint64) (v uint32, ok bool) {
-	return p.ids.Get(f)
+	v, ok = p.ids[f]
+	return v, ok
 }
 
 // entryLen returns the number of documents of an entry from lookup.
@@ -329,23 +329,33 @@ func (p *postings) entryList(v uint32, ok bool) []uint32 {
 	return p.lists[v]
 }
 
-// reserve makes room for n more features when n is large (the map
-// doubles as it grows, rehashing everything each time): one rehash at the
-// final size instead of several doublings under the lock.
+// reserve makes room for n more features when n is large against the map
+// (a Go map doubles as it grows, rehashing everything each time): one
+// rebuild at the final size instead of several doublings under the lock.
 func (p *postings) reserve(n int) {
-	if n >= minRebuild {
-		p.ids.Reserve(n)
+	if n < minRebuild || n <= len(p.ids) {
+		return
 	}
+	ids := make(map[uint64]uint32, len(p.ids)+n)
+	for f, v := range p.ids {
+		ids[f] = v
+	}
+	p.ids = ids
 }
 
 // add records doc under f and returns f's entry and list length after it,
 // as lookup and entryLen would.
 func (p *postings) add(f uint64, doc uint32) (uint32, int) {
-	e, ok := p.ids.Ref(f)
-	switch v := *e; {
+	if p.ids == nil {
+		p.ids = make(map[uint64]uint32)
+	}
+	v, ok := p.ids[f]
+	switch {
 	case !ok:
-		*e = single | doc
-		return *e, 1
+		v = single | doc
+		p.ids[f] = v
+		p.peak = max(p.peak, len(p.ids))
+		return v, 1
 	case v&single != 0:
 		var id uint32
 		if n := len(p.free); n > 0 {
@@ -356,23 +366,23 @@ func (p *postings) add(f uint64, doc uint32) (uint32, int) {
 			p.lists = append(p.lists, nil)
 		}
 		p.lists[id] = append(p.lists[id][:0], v&^single, doc)
-		*e = id
+		p.ids[f] = id
 		return id, 2
-	default:
-		p.lists[v] = append(p.lists[v], doc)
-		return v, len(p.lists[v])
 	}
+	p.lists[v] = append(p.lists[v], doc)
+	return v, len(p.lists[v])
 }
 
 // remove deletes doc from f's list (order within a list is not kept).
 func (p *postings) remove(f uint64, doc uint32) {
-	v, ok := p.ids.Get(f)
+	v, ok := p.ids[f]
 	if !ok {
 		return
 	}
 	if v&single != 0 {
 		if v&^single == doc {
-			p.ids.Delete(f)
+			delete(p.ids, f)
+			p.dels++
 		}
 		return
 	}
@@ -386,11 +396,12 @@ func (p *postings) remove(f uint64, doc uint32) {
 	}
 	switch len(l) {
 	case 0:
-		p.ids.Delete(f)
+		delete(p.ids, f)
+		p.dels++
 		p.freeList(v)
 		return
 	case 1:
-		p.ids.Set(f, single|l[0])
+		p.ids[f] = single | l[0]
 		p.freeList(v)
 		return
 	}
@@ -410,22 +421,27 @@ func (p *postings) freeList(v uint32) {
 	p.free = append(p.free, v)
 }
 
-// shrink renumbers the lists once fewer than a quarter of their IDs are
-// in use: call it after removes. Its cost is amortised over the deletions
-// that freed them.
+// shrink rebuilds the map and the lists once the live features are fewer
+// than a quarter of the peak, or once more features were deleted than 2
+// times those live (a map that keeps its size under churn accumulates
+// deleted slots): call it after removes. Its cost is amortised over those
+// deletions.
 func (p *postings) shrink() {
-	if len(p.lists) < minRebuild || 4*(len(p.lists)-len(p.free)) >= len(p.lists) {
+	shrunk := p.peak >= minRebuild && len(p.ids) < p.peak/4
+	churned := p.dels > 2*max(len(p.ids), 1024)
+	if !shrunk && !churned {
 		return
 	}
+	ids := make(map[uint64]uint32, len(p.ids))
 	var lists [][]uint32
-	p.ids.Update(func(_ uint64, v uint32) uint32 {
-		if v&single != 0 {
-			return v
+	for f, v := range p.ids {
+		if v&single == 0 {
+			lists = append(lists, p.lists[v])
+			v = uint32(len(lists) - 1)
 		}
-		lists = append(lists, p.lists[v])
-		return uint32(len(lists) - 1)
-	})
-	p.lists, p.free = lists, nil
+		ids[f] = v
+	}
+	p.ids, p.lists, p.free, p.peak, p.dels = ids, lists, nil, len(ids), 0
 }
 
 // marks is a per-query visited set over dense document indexes: a stamp

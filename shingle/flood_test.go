@@ -248,12 +248,12 @@ func TestFloodCostFlat(t *testing.T) {
 			lists := 0
 			if x := ix.con; x != nil {
 				for i := range x.post {
-					for _, v := range x.post[i].p.ids.All() {
+					for _, v := range x.post[i].p.ids {
 						lists++
 						assert.Equal(t, 1, x.post[i].p.entryLen(v, true), "posting lists hold the group once")
 					}
 				}
-				for _, v := range x.sup.ids.All() {
+				for _, v := range x.sup.ids {
 					assert.Equal(t, 1, x.sup.entryLen(v, true), "super-shingle lists hold the group once")
 				}
 			} else {
