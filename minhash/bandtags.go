@@ -22,8 +22,8 @@ type bandTags struct {
 	n     int // keys in the map
 }
 
-// bandMapMin is the smallest bandTags: it never shrinks below it.
-const bandMapMin = 16
+// bandTagsMin is the smallest bandTags: it never shrinks below it.
+const bandTagsMin = 16
 
 // tagSlot is one slot of a bandTags: head1 is the head plus one, 0 for an
 // empty slot.
@@ -91,7 +91,7 @@ func (t *table) get(b int, key uint64) (int32, bool) {
 func (t *table) set(b int, key uint64, head int32) int32 {
 	m := &t.heads[b]
 	if 4*(m.n+1) > 3*len(m.slots) {
-		m.resize(max(bandMapMin, 2*len(m.slots)))
+		m.resize(max(bandTagsMin, 2*len(m.slots)))
 	}
 	i, ok := t.find(b, key)
 	s := &m.slots[i]
@@ -127,7 +127,7 @@ func (t *table) delete(b int, key uint64) {
 		}
 	}
 	m.slots[hole] = tagSlot{}
-	if len(m.slots) > bandMapMin && 8*m.n < len(m.slots) {
+	if len(m.slots) > bandTagsMin && 8*m.n < len(m.slots) {
 		m.resize(len(m.slots) / 2)
 	}
 }

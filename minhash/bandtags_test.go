@@ -90,7 +90,7 @@ func TestBandTagsMatchChains(t *testing.T) {
 		}
 		for b := range tb.bands {
 			require.Zero(t, tb.heads[b].n)
-			require.LessOrEqual(t, len(tb.heads[b].slots), bandMapMin, "bandTags shrinks when emptied")
+			require.LessOrEqual(t, len(tb.heads[b].slots), bandTagsMin, "bandTags shrinks when emptied")
 		}
 	}
 }
