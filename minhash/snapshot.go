@@ -91,11 +91,11 @@ func (st *Stats) fingerprint() uint64 {
 		var zero int64
 		var sum uint64
 		for p := range st.parts {
-			t := of(&st.parts[p])
-			zero += t.zero
-			for i := range t.slots {
-				if s := &t.slots[i]; s.key() != 0 {
-					sum += hashx.Mix64(hashx.Combine(s.key()^salt, uint64(t.count(s))))
+			for k, c := range of(&st.parts[p]).all {
+				if k == 0 {
+					zero += c
+				} else {
+					sum += hashx.Mix64(hashx.Combine(k^salt, uint64(c)))
 				}
 			}
 		}

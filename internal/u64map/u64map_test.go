@@ -80,6 +80,23 @@ func TestReserve(t *testing.T) {
 	}
 }
 
+// TestPrefetch requires Prefetch to read without changing anything: the
+// sum of the home slots' low key halves.
+func TestPrefetch(t *testing.T) {
+	var m Map
+	require.Zero(t, m.Prefetch([]uint64{1, 2}))
+	m.Set(5, 1)
+	before := m.Slots()
+	sum := m.Prefetch([]uint64{5, 6, 5})
+	require.Equal(t, before, m.Slots())
+	require.Equal(t, 1, m.Len())
+	var want uint32
+	for _, k := range []uint64{5, 6, 5} {
+		want += m.slots[m.home(k)].lo
+	}
+	require.Equal(t, want, sum)
+}
+
 // TestAllStops requires All to stop when its loop breaks.
 func TestAllStops(t *testing.T) {
 	var m Map
