@@ -278,12 +278,11 @@ func (e *extractor) spots(text string) ([]uint64, []uint32) {
 // so once deletions leave it a quarter of its peak, remove rebuilds it (and
 // renumbers the lists), at a cost amortised over those deletions.
 type postings struct {
-	ids   map[uint64]uint32 // feature → list ID, or single|document
-	lists [][]uint32
-	free  []uint32
-	peak  int       // len(ids) at its largest since the last rebuild
-	dels  int       // features deleted since the last rebuild
-	one   [1]uint32 // backing array for list of a single-document feature
+	ids map[uint64]uint32 // feature → list ID, or single|document
+	docLists
+	peak int       // len(ids) at its largest since the last rebuild
+	dels int       // features deleted since the last rebuild
+	one  [1]uint32 // backing array for list of a single-document feature
 }
 
 const single = 1 << 31
@@ -357,15 +356,7 @@ func (p *postings) add(f uint64, doc uint32) (uint32, int) {
 		p.peak = max(p.peak, len(p.ids))
 		return v, 1
 	case v&single != 0:
-		var id uint32
-		if n := len(p.free); n > 0 {
-			id = p.free[n-1]
-			p.free = p.free[:n-1]
-		} else {
-			id = uint32(len(p.lists))
-			p.lists = append(p.lists, nil)
-		}
-		p.lists[id] = append(p.lists[id][:0], v&^single, doc)
+		id := p.pair(v&^single, doc)
 		p.ids[f] = id
 		return id, 2
 	}
@@ -398,11 +389,11 @@ func (p *postings) remove(f uint64, doc uint32) {
 	case 0:
 		delete(p.ids, f)
 		p.dels++
-		p.freeList(v)
+		p.release(v)
 		return
 	case 1:
 		p.ids[f] = single | l[0]
-		p.freeList(v)
+		p.release(v)
 		return
 	}
 	if cap(l) > 64 && len(l) < cap(l)/4 {
@@ -411,14 +402,35 @@ func (p *postings) remove(f uint64, doc uint32) {
 	p.lists[v] = l
 }
 
-// freeList returns list v to the free list; a small array stays for reuse.
-func (p *postings) freeList(v uint32) {
-	if cap(p.lists[v]) > 8 {
-		p.lists[v] = nil
+// docLists are the lists of two or more documents of postings and
+// sigPosts, by list ID; freed IDs, and their small arrays, are reused.
+type docLists struct {
+	lists [][]uint32
+	free  []uint32
+}
+
+// pair returns the ID of a new list holding a and b.
+func (l *docLists) pair(a, b uint32) uint32 {
+	var id uint32
+	if n := len(l.free); n > 0 {
+		id = l.free[n-1]
+		l.free = l.free[:n-1]
 	} else {
-		p.lists[v] = p.lists[v][:0]
+		id = uint32(len(l.lists))
+		l.lists = append(l.lists, nil)
 	}
-	p.free = append(p.free, v)
+	l.lists[id] = append(l.lists[id][:0], a, b)
+	return id
+}
+
+// release returns list v to the free list; a small array stays for reuse.
+func (l *docLists) release(v uint32) {
+	if cap(l.lists[v]) > 8 {
+		l.lists[v] = nil
+	} else {
+		l.lists[v] = l.lists[v][:0]
+	}
+	l.free = append(l.free, v)
 }
 
 // shrink rebuilds the map and the lists once the live features are fewer

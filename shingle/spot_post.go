@@ -14,9 +14,8 @@ import (
 // signature, both in the Add's exclusive turn. Group indexes are below
 // 2^31 (dense, as the docsets issue them).
 type sigPosts struct {
-	first []uint32   // by signature ID: postEmpty, the one group, or postMany|list ID
-	lists [][]uint32 // lists of two or more groups, unordered
-	free  []uint32   // free list IDs
+	first    []uint32 // by signature ID: postEmpty, the one group, or postMany|list ID
+	docLists          // lists of two or more groups, unordered
 }
 
 const (
@@ -51,16 +50,7 @@ func (p *sigPosts) add(s, g uint32) {
 	case v&postMany != 0:
 		p.lists[v&^postMany] = append(p.lists[v&^postMany], g)
 	default:
-		var id uint32
-		if n := len(p.free); n > 0 {
-			id = p.free[n-1]
-			p.free = p.free[:n-1]
-		} else {
-			id = uint32(len(p.lists))
-			p.lists = append(p.lists, nil)
-		}
-		p.lists[id] = append(p.lists[id][:0], v, g)
-		p.first[s] = postMany | id
+		p.first[s] = postMany | p.pair(v, g)
 	}
 }
 
@@ -90,11 +80,7 @@ func (p *sigPosts) remove(s, g uint32) {
 		p.lists[id] = l
 		return
 	}
+	p.lists[id] = l
 	p.first[s] = l[0]
-	if cap(l) > 8 {
-		p.lists[id] = nil
-	} else {
-		p.lists[id] = l[:0]
-	}
-	p.free = append(p.free, id)
+	p.release(id)
 }
