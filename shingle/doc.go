@@ -146,11 +146,12 @@
 // []uint64 (FFP, DSC) or []uint32 pair (SpotSigs) per group of exact
 // copies, one posting entry per feature of a group, a few words per
 // document for its ID and group, and one map entry per distinct live
-// feature; a feature held by one document stores it in the map entry. A
-// removed document's features leave the maps, which are rebuilt once they
-// hold less than a quarter of their peak, and text analysis keeps no
-// vocabulary, so memory follows the live documents. Measured speeds: see
-// docs/shingle.md in the repository.
+// feature; a feature held by one group stores it in its map entry (FFP,
+// DSC) or posting slot (SpotSigs). A removed document's features leave
+// the maps, which are rebuilt once they hold less than a quarter of their
+// peak (SpotSigs' signature table halves below an eighth), and text
+// analysis keeps no vocabulary, so memory follows the live documents.
+// Measured speeds: see docs/shingle.md in the repository.
 //
 // # Parameters
 //
