@@ -126,8 +126,8 @@ func (t *Turns) Insert(tk Ticket, insert func(h int32) ([]detector.Match, error)
 }
 
 // Settle ends the pending state of id; call it holding the detector's
-// lock exclusively as the document is inserted (or refused). It does nothing on nil
-// Turns (a detector without its own table).
+// lock exclusively as the document is inserted (or refused). It does
+// nothing on nil Turns (a detector without its own table).
 func (t *Turns) Settle(id string) {
 	if t != nil {
 		delete(t.pending, id)

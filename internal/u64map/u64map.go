@@ -5,9 +5,10 @@
 // up, and leaves no tombstones behind under churn.
 //
 // It replaces Go maps where a detector looks up or inserts a key per
-// shingle or signature under an exclusive lock (MinHash's exact-copy keys,
-// SpotSigs' signature IDs): one probe, usually one cache line, where a Go
-// map's lookup and assignment each walk its groups and control words.
+// shingle or signature under an exclusive lock or turn (MinHash's
+// exact-copy keys and Weighted document frequencies, SpotSigs' signature
+// IDs): one probe, usually one cache line, where a Go map's lookup and
+// assignment each walk its groups and control words.
 // Keys are expected to be well mixed already; the home slot multiplies
 // them once more so that adversarial keys do not cluster.
 //
