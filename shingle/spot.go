@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 	"github.com/seed-9ef9c1df/neardup/internal/u64map"
@@ -63,11 +62,9 @@ type spotIndex struct {
 	byDF  [][]uint32 // by df ≥ 1: the signatures with that df
 	free  []uint32   // free signature IDs
 	frees uint64     // signature IDs freed so far (see resolve)
-	// started: a document has been inserted, and lo and hi are the band's.
 	// The signature map shrinks by itself (u64map); the per-ID arrays keep
 	// the length of the most distinct signatures ever live at once, and
 	// freed IDs are reused.
-	started bool
 
 	n      int // live counted documents (the N of the idf)
 	lo, hi int // the band: lo ≤ df ≤ hi
@@ -120,18 +117,6 @@ func (x *spotIndex) keep(df, n int) bool {
 	}
 	v := idf(df, n)
 	return v >= x.cfg.MinIDF && v <= x.cfg.MaxIDF
-}
-
-// bounds returns the band [lo, hi] of df among n documents: lo the first df
-// with idf ≤ MaxIDF, hi the last with idf ≥ MinIDF (idf falls as df grows,
-// so keep(df, n) ⟺ lo ≤ df ≤ hi; TestSpotBounds checks it).
-func (x *spotIndex) bounds(n int) (lo, hi int) {
-	if n <= 0 {
-		return 1, 0
-	}
-	lo = 1 + sort.Search(n, func(i int) bool { return idf(i+1, n) <= x.cfg.MaxIDF })
-	hi = sort.Search(n, func(i int) bool { return idf(i+1, n) < x.cfg.MinIDF })
-	return lo, hi
 }
 
 // placeOf returns where df lies against the current band.
@@ -276,11 +261,14 @@ func (x *spotIndex) replace(s uint32, p uint8) {
 	}
 }
 
-// boundsNear is bounds(n) found by stepping from lo and hi, the band of a
-// nearby number of documents (x.n, at most one away for an Add or a
-// Remove): a few logarithms where bounds' binary searches take two dozen,
+// boundsNear returns the band [lo, hi] of df among n documents: lo the
+// first df with idf ≤ MaxIDF, hi the last with idf ≥ MinIDF (idf falls as
+// df grows, so keep(df, n) ⟺ lo ≤ df ≤ hi). It steps from lo and hi, the
+// band of a nearby number of documents (x.n, at most one away for an Add
+// or a Remove): a few logarithms where two binary searches took two dozen,
 // in the Add's exclusive turn. Since idf falls as df grows, the steps stop
-// at the edges bounds finds, whatever they start from (TestSpotBoundsNear).
+// at the same edges whatever they start from (TestSpotBounds,
+// TestSpotBoundsNear).
 func (x *spotIndex) boundsNear(n, lo, hi int) (int, int) {
 	if n <= 0 {
 		return 1, 0
@@ -358,10 +346,6 @@ func (x *spotIndex) insertIDs(idx uint32, hashes []uint64, cnt []uint32, pre []u
 	if total < x.cfg.MinSignatures {
 		x.docs[idx] = spotDoc{}
 		return
-	}
-	if !x.started {
-		x.started = true
-		x.lo, x.hi = x.bounds(0)
 	}
 	x.ids32, x.cnt32 = x.ids32[:0], x.cnt32[:0]
 	for i, h := range hashes {

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -215,6 +216,19 @@ func TestSpotPruningNeverDrops(t *testing.T) {
 		}
 		check("after re-adds")
 	}
+}
+
+// bounds returns the band [lo, hi] of df among n documents by binary
+// search, as the index found it before boundsNear: the reference
+// TestSpotBoundsNear compares boundsNear with (TestSpotBounds checks it
+// against keep).
+func (x *spotIndex) bounds(n int) (lo, hi int) {
+	if n <= 0 {
+		return 1, 0
+	}
+	lo = 1 + sort.Search(n, func(i int) bool { return idf(i+1, n) <= x.cfg.MaxIDF })
+	hi = sort.Search(n, func(i int) bool { return idf(i+1, n) < x.cfg.MinIDF })
+	return lo, hi
 }
 
 // TestSpotBounds checks that the band [lo, hi] of bounds is exactly the

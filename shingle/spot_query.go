@@ -80,19 +80,17 @@ func (x *spotIndex) view(hashes []uint64, cnt []uint32, q *spotQuery) (sigs, cou
 		}
 		move(s, placeAt(int(x.df[s])+1, lo, hi))
 	}
-	if x.started {
-		visit := func(from, to int) {
-			for df := max(from, 1); df <= to && df < len(x.byDF); df++ {
-				for _, s := range x.byDF[df] {
-					if !q.isA[s] {
-						move(s, placeAt(df, lo, hi))
-					}
+	visit := func(from, to int) {
+		for df := max(from, 1); df <= to && df < len(x.byDF); df++ {
+			for _, s := range x.byDF[df] {
+				if !q.isA[s] {
+					move(s, placeAt(df, lo, hi))
 				}
 			}
 		}
-		visit(min(lo, lo0), max(lo, lo0)-1)
-		visit(min(hi, hi0)+1, max(hi, hi0))
 	}
+	visit(min(lo, lo0), max(lo, lo0)-1)
+	visit(min(hi, hi0)+1, max(hi, hi0))
 	band, above := 0, 0
 	p := placer{place: x.place, over: q.over}
 	for k, s := range sigs {
