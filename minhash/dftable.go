@@ -101,9 +101,6 @@ func (t *dfTable) dec(key uint64) int64 {
 	return c
 }
 
-// len returns the number of keys counted.
-func (t *dfTable) len() int { return t.m.Len() }
-
 // all yields every key counted and its count.
 func (t *dfTable) all(yield func(key uint64, c int64) bool) {
 	for k, v := range t.m.All() {

@@ -194,10 +194,10 @@ func (d *Detector) placeKeyed(ix *index, idx uint32, sig []uint32, size int, dig
 	if d.cfg.Mode == Weighted {
 		ix.digests[g] = digest
 	}
-	if _, taken := ix.exact.Get(key); taken {
+	if p, taken := ix.exact.Ref(key); taken {
 		ix.clash[key] = append(ix.clash[key], g)
 	} else {
-		ix.exact.Set(key, g)
+		*p = g
 	}
 	if len(sig) == 0 {
 		return g, false

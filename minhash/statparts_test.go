@@ -105,11 +105,11 @@ func TestStatPartsSpread(t *testing.T) {
 	}
 	total := 0
 	for p := range st.parts {
-		total += st.parts[p].phrDF.len()
+		total += st.parts[p].phrDF.m.Len()
 	}
 	require.Positive(t, total)
 	for p := range st.parts {
-		n := st.parts[p].phrDF.len()
+		n := st.parts[p].phrDF.m.Len()
 		assert.Positive(t, n, "part %d", p)
 		assert.Less(t, n, 2*total/statParts, "part %d", p)
 	}

@@ -49,7 +49,7 @@ func TestTablesMatchMaps(t *testing.T) {
 		}
 	}
 	require.LessOrEqual(t, df.m.Slots(), 16, "dfTable shrinks when emptied")
-	require.Zero(t, df.len())
+	require.Zero(t, df.m.Len())
 }
 
 // TestVisitPassesBusyShards holds the lock of one shard of a table of

@@ -196,20 +196,6 @@ func (m *Map) All() iter.Seq2[uint64, uint32] {
 	}
 }
 
-// Update replaces the value of every key by fn of the key and the value,
-// in no particular order: a renumbering in one pass, which All cannot do
-// since the Map must not change under it.
-func (m *Map) Update(fn func(key uint64, val uint32) uint32) {
-	if m.hasZero {
-		m.zero = fn(0, m.zero)
-	}
-	for i := range m.slots {
-		if s := &m.slots[i]; s.key() != 0 {
-			s.val = fn(s.key(), s.val)
-		}
-	}
-}
-
 // FillsHole reports whether the entry in slot j, whose home slot is h,
 // moves back into the empty slot hole during a backward-shift deletion
 // (Knuth, TAOCP vol. 3, §6.4, Algorithm R) from a linearly probed table:

@@ -113,22 +113,6 @@ func TestAllStops(t *testing.T) {
 	require.Equal(t, 3, n)
 }
 
-// TestUpdate requires Update to rewrite every value, key 0's included,
-// and nothing else.
-func TestUpdate(t *testing.T) {
-	var m Map
-	for k := range uint64(300) {
-		m.Set(k, uint32(k))
-	}
-	m.Update(func(k uint64, v uint32) uint32 { return v*2 + uint32(k) })
-	require.Equal(t, 300, m.Len())
-	for k := range uint64(300) {
-		v, ok := m.Get(k)
-		require.True(t, ok)
-		require.EqualValues(t, 3*k, v)
-	}
-}
-
 // TestFillsHole checks the backward-shift condition against its
 // definition: the entry at j moves to the hole unless its home h lies
 // cyclically in (hole, j].
