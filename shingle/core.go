@@ -377,29 +377,13 @@ func (p *postings) remove(f uint64, doc uint32) {
 		}
 		return
 	}
-	l := p.lists[v]
-	for i, d := range l {
-		if d == doc {
-			l[i] = l[len(l)-1]
-			l = l[:len(l)-1]
-			break
-		}
-	}
-	switch len(l) {
+	switch n, one := p.drop(v, doc); n {
 	case 0:
 		delete(p.ids, f)
 		p.dels++
-		p.release(v)
-		return
 	case 1:
-		p.ids[f] = single | l[0]
-		p.release(v)
-		return
+		p.ids[f] = single | one
 	}
-	if cap(l) > 64 && len(l) < cap(l)/4 {
-		l = slices.Clip(slices.Clone(l)) // a list that shrank gives back its array
-	}
-	p.lists[v] = l
 }
 
 // docLists are the lists of two or more documents of postings and
@@ -421,6 +405,30 @@ func (l *docLists) pair(a, b uint32) uint32 {
 	}
 	l.lists[id] = append(l.lists[id][:0], a, b)
 	return id
+}
+
+// drop deletes doc from list v (the last entry moves into its place) and
+// returns how many entries are left, and the one left when it is one. A
+// list left with fewer than two is released, its entry to be kept by the
+// caller; a large array that is less than a quarter used is given back.
+func (l *docLists) drop(v, doc uint32) (n int, one uint32) {
+	list := l.lists[v]
+	if i := slices.Index(list, doc); i >= 0 {
+		list[i] = list[len(list)-1]
+		list = list[:len(list)-1]
+	}
+	if len(list) < 2 {
+		if len(list) == 1 {
+			one = list[0]
+		}
+		l.release(v)
+		return len(list), one
+	}
+	if cap(list) > 64 && len(list) < cap(list)/4 {
+		list = slices.Clip(slices.Clone(list))
+	}
+	l.lists[v] = list
+	return len(list), 0
 }
 
 // release returns list v to the free list; a small array stays for reuse.

@@ -1,9 +1,6 @@
 package shingle
 
-import (
-	"math"
-	"slices"
-)
+import "math"
 
 // sigPosts is SpotSigs' inverted index: by signature ID, the counted
 // groups holding the signature, each once. Most signatures are held by one
@@ -57,30 +54,18 @@ func (p *sigPosts) add(s, g uint32) {
 // remove deletes group g from signature s's list. The last group of a
 // list moves into g's place, as the slices of a posting list always did.
 func (p *sigPosts) remove(s, g uint32) {
-	v := p.first[s]
-	switch {
+	switch v := p.first[s]; {
 	case v == postEmpty:
-		return
 	case v&postMany == 0:
 		if v == g {
 			p.first[s] = postEmpty
 		}
-		return
-	}
-	id := v &^ postMany
-	l := p.lists[id]
-	if i := slices.Index(l, g); i >= 0 {
-		l[i] = l[len(l)-1]
-		l = l[:len(l)-1]
-	}
-	if len(l) > 1 {
-		if cap(l) > 64 && len(l) < cap(l)/4 {
-			l = slices.Clip(slices.Clone(l)) // a list that shrank gives back its array
+	default:
+		switch n, one := p.drop(v&^postMany, g); n {
+		case 0:
+			p.first[s] = postEmpty
+		case 1:
+			p.first[s] = one
 		}
-		p.lists[id] = l
-		return
 	}
-	p.lists[id] = l
-	p.first[s] = l[0]
-	p.release(id)
 }
