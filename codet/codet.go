@@ -2,7 +2,6 @@ package codet
 
 import (
 	"fmt"
-	"runtime"
 	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
@@ -64,7 +63,7 @@ type Detector struct {
 	mu   spin.RWMutex
 	s    settings
 	docs *docset.Set
-	pool workers
+	pool *workers
 
 	// The detector's term IDs (the tree's labels): a vocabulary shared by
 	// every worker's analyzer.
@@ -205,7 +204,7 @@ func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
 	d := &Detector{
 		s:         s,
 		docs:      docset.New("codet", s.MaxTextBytes),
-		pool:      workers{max: 2 * runtime.GOMAXPROCS(0), cfg: tc},
+		pool:      newWorkers(tc),
 		vocab:     makeVocabTable(0),
 		termsAt:   compactSlack,
 		idf:       idf,

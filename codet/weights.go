@@ -7,9 +7,10 @@ package codet
 
 import (
 	"math"
-	"sync"
+	"runtime"
 	"sync/atomic"
 
+	"github.com/seed-9ef9c1df/neardup/internal/scratch"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -82,15 +83,31 @@ func (w *worker) locked(d *Detector) *lockedWeights {
 	return &w.lw
 }
 
-// workers is a free list of workers, at most max kept.
+// workers keeps the idle workers (a [scratch.Pool]: by processor, at
+// most 2·GOMAXPROCS) and drops those not worth keeping (see keep).
 type workers struct {
-	mu   sync.Mutex
-	free []*worker
-	max  int
+	pool scratch.Pool[*worker]
 	cfg  textproc.Config
 	// vocab is the detector's vocabulary size, updated under the
 	// detector's lock (atomically, as put reads it outside).
 	vocab atomic.Int64
+}
+
+// newWorkers returns the workers of a detector whose analyzers run cfg.
+func newWorkers(cfg textproc.Config) *workers {
+	p := &workers{cfg: cfg}
+	p.pool = scratch.Pool[*worker]{
+		New: func() (*worker, error) {
+			an, err := textproc.NewAnalyzer(p.cfg)
+			if err != nil {
+				return nil, err
+			}
+			return &worker{an: an}, nil
+		},
+		Keep: p.keep,
+		Max:  2 * runtime.GOMAXPROCS(0),
+	}
+	return p
 }
 
 // vocabCap is the analyzer vocabulary size above which a worker is not
@@ -98,51 +115,29 @@ type workers struct {
 // of sentence prefixes, with frozen weights), plus slack.
 func (p *workers) vocabCap() int { return 4*int(p.vocab.Load()) + compactSlack }
 
-// get returns a free worker, or a new one. A free worker whose analyzer
-// vocabulary is past the cap (the detector's vocabulary shrank since it was
-// put back) is dropped.
-func (p *workers) get() (*worker, error) {
-	p.mu.Lock()
-	for n := len(p.free); n > 0; n-- {
-		w := p.free[n-1]
-		p.free[n-1] = nil
-		p.free = p.free[:n-1]
-		if w.an.VocabularySize() <= p.vocabCap() {
-			p.mu.Unlock()
-			return w, nil
-		}
-	}
-	p.mu.Unlock()
-	an, err := textproc.NewAnalyzer(p.cfg)
-	if err != nil {
-		return nil, err
-	}
-	return &worker{an: an}, nil
+// keep says whether w is worth keeping: not once it has served workerAdds
+// documents or grew past an outlier's size, since an analyzer's vocabulary
+// only grows (every term it ever saw), and so do the worker's caches by
+// its term IDs and its sequence buffers; nor once its vocabulary is past
+// the cap (the detector's vocabulary shrank since it was put back). The
+// next Add starts a fresh one.
+func (p *workers) keep(w *worker) bool {
+	return w.adds < workerAdds && w.an.VocabularySize() <= p.vocabCap() &&
+		cap(w.buf.terms) <= scratchCap && cap(w.buf.tok) <= scratchCap
 }
 
-// put returns w to the free list, unless it has served workerAdds
-// documents or grew past an outlier's size: an analyzer's vocabulary only
-// grows (every term it ever saw), and so do the worker's caches by its
-// term IDs and its sequence buffers. Such a worker is dropped, and the
-// next Add starts a fresh one.
+// get returns an idle worker, or a new one.
+func (p *workers) get() (*worker, error) { return p.pool.Get() }
+
+// put counts the document w served and keeps w for reuse if it is worth
+// keeping.
 func (p *workers) put(w *worker) {
 	w.adds++
-	if w.adds >= workerAdds || w.an.VocabularySize() > p.vocabCap() ||
-		cap(w.buf.terms) > scratchCap || cap(w.buf.tok) > scratchCap {
-		return
-	}
-	p.mu.Lock()
-	if len(p.free) < p.max {
-		p.free = append(p.free, w)
-	}
-	p.mu.Unlock()
+	p.pool.Put(w)
 }
 
-func (p *workers) drop() {
-	p.mu.Lock()
-	p.free = nil
-	p.mu.Unlock()
-}
+// drop forgets the idle workers, for good (the detector is closed).
+func (p *workers) drop() { p.pool.Close() }
 
 // hash is a 64-bit hash of a term, by local ID: the content signature
 // must not depend on which analyzer saw the text.

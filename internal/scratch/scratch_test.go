@@ -3,6 +3,8 @@ package scratch
 import (
 	"errors"
 	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -25,24 +27,102 @@ func TestPool(t *testing.T) {
 	assert.Same(t, a, b, "an idle worker is reused")
 	assert.Equal(t, 1, made)
 	assert.Equal(t, 1, tidied)
+	p.Put(b)
 	var ws []*int
 	for range runtime.GOMAXPROCS(0) + 3 {
 		w, err := p.Get()
 		require.NoError(t, err)
 		ws = append(ws, w)
 	}
+	assert.Empty(t, p.Idle(), "every kept worker is out")
 	for _, w := range ws {
 		p.Put(w)
 	}
-	assert.Len(t, p.Idle(), runtime.GOMAXPROCS(0), "at most GOMAXPROCS idle workers")
+	assert.Len(t, p.Idle(), runtime.GOMAXPROCS(0), "at most GOMAXPROCS workers kept")
 	p.Close()
 	assert.Empty(t, p.Idle())
 	p.Put(b)
 	assert.Empty(t, p.Idle(), "a closed Pool keeps nothing")
+	c, err := p.Get()
+	require.NoError(t, err)
+	assert.NotContains(t, ws, c, "a closed Pool hands out new workers")
 
 	bad := Pool[*int]{New: func() (*int, error) { return nil, errors.New("no") }}
 	_, err = bad.Get()
 	assert.Error(t, err)
+}
+
+// TestPoolKeep: a worker Keep refuses is dropped when it is put back, and
+// an idle one that Keep has come to refuse is dropped when taken.
+func TestPoolKeep(t *testing.T) {
+	made := 0
+	limit := 10
+	p := Pool[*int]{
+		New:  func() (*int, error) { made++; v := made; return &v, nil },
+		Keep: func(w *int) bool { return *w <= limit },
+		Max:  3,
+	}
+	var ws []*int
+	for range 5 {
+		w, err := p.Get()
+		require.NoError(t, err)
+		ws = append(ws, w)
+	}
+	*ws[0] = 100 // grew past the limit while in use
+	for _, w := range ws {
+		p.Put(w)
+	}
+	assert.ElementsMatch(t, ws[1:4], p.Idle(), "Keep refuses the first, Max keeps three of the rest")
+	limit = 2 // the kept 3 and 4 are now refused too
+	var got []int
+	for range 3 {
+		w, err := p.Get()
+		require.NoError(t, err)
+		got = append(got, *w)
+	}
+	assert.ElementsMatch(t, []int{2, 6, 7}, got, "the one kept worker Keep still takes, then new ones")
+	assert.Empty(t, p.Idle())
+	assert.Equal(t, 7, made, "two new workers where the refused ones were dropped")
+}
+
+// TestPoolConcurrent: workers handed out at once are distinct, from
+// several goroutines with collections between (which may empty the
+// processor lists, never the kept one).
+func TestPoolConcurrent(t *testing.T) {
+	var made atomic.Int64
+	p := Pool[*[64]int64]{New: func() (*[64]int64, error) { made.Add(1); return new([64]int64), nil }}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 2000 {
+				w, err := p.Get()
+				if !assert.NoError(t, err) {
+					return
+				}
+				w[0]++ // the race detector sees two users of one worker
+				if w[1] != 0 {
+					t.Errorf("worker in use twice")
+				}
+				w[1] = int64(g + 1)
+				w[1] = 0
+				if i%500 == 0 {
+					runtime.GC()
+				}
+				p.Put(w)
+			}
+		})
+	}
+	wg.Wait()
+	assert.LessOrEqual(t, len(p.Idle()), runtime.GOMAXPROCS(0))
+	before := made.Load()
+	runtime.GC()
+	runtime.GC()
+	for range len(p.Idle()) {
+		w, err := p.Get()
+		require.NoError(t, err)
+		defer p.Put(w)
+	}
+	assert.Equal(t, before, made.Load(), "idle workers survive collections")
 }
 
 func TestVocab(t *testing.T) {
