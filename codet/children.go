@@ -1,5 +1,7 @@
 package codet
 
+import "github.com/seed-9ef9c1df/neardup/internal/fresh"
+
 // childTable maps (parent node, term) to the child node: the edges of the
 // corpus tree. It replaces a Go map keyed by the pair: at 160,000
 // documents the tree has 7.6 million nodes, and a lookup in a map of
@@ -148,7 +150,7 @@ func (pt *childPart) grow() {
 // doubled returns the edges of a part's slots in a table twice as long
 // (childMinSlots when empty).
 func doubled(old []childSlot) []childSlot {
-	slots := make([]childSlot, max(childMinSlots, 2*len(old)))
+	slots := fresh.Slice[childSlot](max(childMinSlots, 2*len(old)))
 	mask := uint64(len(slots) - 1)
 	for _, x := range old {
 		if x.child == 0 {

@@ -1,6 +1,9 @@
 package codet
 
-import "github.com/seed-9ef9c1df/neardup/internal/hashx"
+import (
+	"github.com/seed-9ef9c1df/neardup/internal/fresh"
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+)
 
 // vocabTable maps a term to its detector term ID: the detector's
 // vocabulary, whose strings are held by Detector.terms (by ID). It
@@ -110,7 +113,7 @@ func (pt *vocabPart) find(term string, tag uint32, terms []string) (*vocabSlot, 
 // terms, each at the home slot its tag gives.
 func (pt *vocabPart) grow() {
 	old := pt.slots
-	pt.slots = make([]vocabSlot, max(vocabMinSlots, 2*len(old)))
+	pt.slots = fresh.Slice[vocabSlot](max(vocabMinSlots, 2*len(old)))
 	mask := uint32(len(pt.slots) - 1)
 	for _, x := range old {
 		if x.tag == 0 {

@@ -1,6 +1,9 @@
 package minhash
 
-import "github.com/seed-9ef9c1df/neardup/internal/u64map"
+import (
+	"github.com/seed-9ef9c1df/neardup/internal/fresh"
+	"github.com/seed-9ef9c1df/neardup/internal/u64map"
+)
 
 // bandTags maps the band keys of one LSH band of a table to the newest
 // group of their chain, as a [u64map.Map] does for the exact-copy keys,
@@ -136,7 +139,7 @@ func (t *table) delete(b int, key uint64) {
 // without a key or a signature.
 func (m *bandTags) resize(size int) {
 	old := m.slots
-	m.slots = make([]tagSlot, size)
+	m.slots = fresh.Slice[tagSlot](size)
 	mask := size - 1
 	for _, s := range old {
 		if s.head1 == 0 {

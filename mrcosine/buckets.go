@@ -3,6 +3,7 @@ package mrcosine
 import (
 	"slices"
 
+	"github.com/seed-9ef9c1df/neardup/internal/fresh"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 )
 
@@ -122,7 +123,7 @@ func (t *buckets) remove(b uint32, key uint64, idx uint32) {
 // resize rehashes into a table of size slots (a power of two).
 func (t *buckets) resize(size int) {
 	key, band, list := t.key, t.band, t.list
-	t.key, t.band, t.list = make([]uint64, size), make([]uint32, size), make([][]uint32, size)
+	t.key, t.band, t.list = make([]uint64, size), fresh.Slice[uint32](size), make([][]uint32, size)
 	t.mask = uint64(size - 1)
 	for i, b := range band {
 		if b == 0 {

@@ -24,7 +24,11 @@
 // and ready to use.
 package u64map
 
-import "iter"
+import (
+	"iter"
+
+	"github.com/seed-9ef9c1df/neardup/internal/fresh"
+)
 
 // Map is a map from uint64 keys to uint32 values. Key 0 marks an empty
 // slot, so its value is kept beside the slots.
@@ -208,7 +212,7 @@ func FillsHole(hole, j, h int) bool {
 
 func (m *Map) resize(size int) {
 	old := m.slots
-	m.slots = make([]slot, size)
+	m.slots = fresh.Slice[slot](size)
 	mask := size - 1
 	for _, s := range old {
 		k := s.key()
