@@ -7,12 +7,15 @@
 // write that follows faults again, copies, and flushes the old mapping
 // from the TLB of every core the process runs on, an interrupt to each.
 // A rehash probes its new table (reads a slot) before it writes there, so
-// it took both faults on every page; with two goroutines adding at once
-// on a 2-core virtual machine, the page-table lock and the flushes' inter-
-// processor interrupts (each a VM exit) made minhash's Containment-mode
-// Add from 2 goroutines hardly faster than from one (1.06-1.09 times, a
-// third of its CPU in the kernel's fault path). A page whose first access
-// is a write takes one fault and no flush.
+// it took both faults on every page. With two goroutines adding at once
+// on a 2-core virtual machine, the page-table lock and the flushes'
+// inter-processor interrupts (each a VM exit) made minhash's
+// Containment-mode Add from 2 goroutines hardly faster than from one
+// (1.06-1.12 times; with the collector off, a third of the CPU samples
+// were in the kernel's fault path, under the rehash of the band maps). A
+// page whose first access is a write takes one fault and no flush: the
+// same Adds ran 1.26-1.29 times as fast as one goroutine's
+// (docs/concurrency.md).
 package fresh
 
 import "unsafe"
