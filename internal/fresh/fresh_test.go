@@ -16,7 +16,7 @@ func TestSlice(t *testing.T) {
 		s := Slice[slot](n)
 		assert.Len(t, s, n)
 		for i, v := range s {
-			if v != (slot{}) {
+			if v.key != 0 || v.head != 0 {
 				t.Fatalf("n=%d: element %d is %v, not zero", n, i, v)
 			}
 		}
