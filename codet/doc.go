@@ -342,7 +342,8 @@
 // (docs/codet.md in the repository). On 2 cores, with the embedded
 // English table, Adds from 2 goroutines ran about 1.65 times as fast as
 // from one (medians 1.66 and 1.64 of two sets of nine and five quiet
-// passes on 2,000 Reuters-21578 stories, single passes 1.52-1.86;
-// docs/concurrency.md).
+// passes on 2,000 Reuters-21578 stories, single passes 1.52-1.86), and
+// 1.50-1.57 on another 2-core machine whose shared caches cost more
+// (docs/concurrency.md).
 // [Sequences] and [Score] are pure functions.
 package codet

@@ -41,7 +41,8 @@
 //     a goroutine waiting for one of their short exclusive sections yields
 //     the processor (up to 512 times, about a tenth of a millisecond when
 //     nothing else is runnable) before it blocks, which on 2 cores let
-//     Adds from 2 goroutines run 1.3 to 1.9 times as fast as from one.
+//     Adds from 2 goroutines run 1.3 to 1.9 times as fast as from one,
+//     by detector and by machine (docs/concurrency.md in the repository).
 //   - Detectors implement [Remover] so a stream can run in a bounded window.
 //
 // # Optional interfaces
