@@ -104,6 +104,10 @@ func TestPoolConcurrent(t *testing.T) {
 					t.Errorf("worker in use twice")
 				}
 				w[1] = int64(g + 1)
+				runtime.Gosched() // let another user, if any, see or overwrite it
+				if w[1] != int64(g+1) {
+					t.Errorf("worker in use twice")
+				}
 				w[1] = 0
 				if i%500 == 0 {
 					runtime.GC()
