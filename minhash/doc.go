@@ -210,7 +210,7 @@
 // fell far behind, or read a band chain to its cap, is made again), join
 // or create the document's group and collect the answer. A new group is
 // linked into the band tables after the exclusive lock is released,
-// shard by shard (eight bands each, under each shard's own lock, in the
+// shard by shard (sixteen bands each, under each shard's own lock, in the
 // order the insertions were issued). Every Add's answer, and the
 // Detector's state after it, are those of the same calls one after
 // another in the order the Adds committed (in Weighted mode with online
