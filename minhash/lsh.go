@@ -347,8 +347,8 @@ func (t *table) each(ix *index, keys []uint64, skip uint32, fn func(doc uint32))
 // that walk the shards at once (an Add's search beside another's apply)
 // then pass each other instead of queueing shard after shard behind the
 // one ahead; in a profile of two goroutines adding in Containment mode
-// (four tables, 30 shards of 8 bands then) that queueing was a quarter of their CPU,
-// spent yielding in the shard locks.
+// (four tables, 30 shards of 8 bands then) that queueing was a quarter
+// of their CPU, spent yielding in the shard locks.
 func (t *table) visit(fn func(s *shard)) {
 	var later uint64 // shards i < 64 skipped as busy
 	for i := range t.shards {
