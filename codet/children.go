@@ -50,7 +50,7 @@ func makeChildTable(n int) childTable {
 			size *= 2
 		}
 		for i := range t.parts {
-			t.parts[i].slots = make([]childSlot, size)
+			t.parts[i].slots = fresh.Slice[childSlot](size)
 		}
 	}
 	return t

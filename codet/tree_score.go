@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
+	"github.com/seed-9ef9c1df/neardup/internal/fresh"
 )
 
 // edge is one stored containment relation between groups, seen from one
@@ -406,7 +407,7 @@ func (t *createdTable) reset(n int) {
 		size *= 2
 	}
 	if size > len(t.slots) {
-		t.slots = make([]createdSlot, size)
+		t.slots = fresh.Slice[createdSlot](size)
 	}
 	t.mask = uint32(size - 1)
 	t.stamp++

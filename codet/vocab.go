@@ -54,7 +54,7 @@ func makeVocabTable(n int) vocabTable {
 			size *= 2
 		}
 		for i := range t.parts {
-			t.parts[i].slots = make([]vocabSlot, size)
+			t.parts[i].slots = fresh.Slice[vocabSlot](size)
 		}
 	}
 	return t

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/fresh"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 )
 
@@ -153,7 +154,7 @@ func (r *Reference) build() {
 	for size < 2*len(order) {
 		size *= 2
 	}
-	r.keys = make([]uint64, size)
+	r.keys = fresh.Slice[uint64](size)
 	r.lo = make([]uint32, size)
 	r.n = make([]uint32, size)
 	r.mask = uint64(size - 1)

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/fresh"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -234,7 +235,7 @@ func (c *counter) inc(code uint64) uint32 {
 func (c *counter) grow() {
 	size := max(2*len(c.slots), 256)
 	slots, used := c.slots, c.used
-	c.slots = make([]slot, size)
+	c.slots = fresh.Slice[slot](size)
 	c.used = make([]uint32, 0, size/2)
 	c.mask = uint64(size - 1)
 	for _, s := range used {

@@ -19,9 +19,9 @@ import (
 // (an analyser's vocabulary, scratch buffers) are then still in that
 // core's cache. A worker that goes from core to core pulls its whole
 // working set across with it: on a 2-core machine, imatch's and
-// simhash's Adds from 2 goroutines ran 1.28-1.49 times as fast as from
-// one with a single shared free list, and 1.45-1.70 times with this one
-// (docs/concurrency.md). Unlike a [sync.Pool] alone, a Pool never drops an
+// simhash's Adds from 2 goroutines ran 1.23-1.55 times as fast as from
+// one with a single shared free list, and 1.47-1.72 times with this one
+// (three passes each, docs/concurrency.md). Unlike a [sync.Pool] alone, a Pool never drops an
 // idle worker at a garbage collection: a worker's warm caches cost a
 // stream of documents to rebuild.
 type Pool[W comparable] struct {
