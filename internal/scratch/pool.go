@@ -114,13 +114,14 @@ func (p *Pool[W]) Put(w W) {
 			p.kept = make(map[W]*slot[W])
 		}
 		s = &slot[W]{w: w}
+		s.busy.Store(true) // ours until released below, like a taken slot
 		p.kept[w] = s
 	}
 	p.mu.Unlock()
 	if s == nil {
 		return
 	}
-	s.busy.Store(false)
+	s.busy.Store(false) // from here another Get may take it
 	p.local.Put(s)
 }
 

@@ -162,3 +162,38 @@ func TestVocab(t *testing.T) {
 	require.True(t, v.Renew(&an, textproc.Config{}, 1, false), "18 tokens: over 16 times the limit of 1")
 	assert.Equal(t, 6, v.limit, "three recurring terms: a limit of 6")
 }
+
+// TestPoolKeepConcurrent: with Keep retiring workers after a few uses,
+// new workers are kept all the time, and a worker just kept must not be
+// handed out while its Put is still releasing it.
+func TestPoolKeepConcurrent(t *testing.T) {
+	type worker struct {
+		users atomic.Int32
+		uses  int
+	}
+	p := Pool[*worker]{
+		New:  func() (*worker, error) { return &worker{}, nil },
+		Keep: func(w *worker) bool { return w.uses < 7 },
+		Max:  4,
+	}
+	var twice atomic.Int32
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 20000 {
+				w, err := p.Get()
+				if !assert.NoError(t, err) {
+					return
+				}
+				if w.users.Add(1) != 1 {
+					twice.Add(1)
+				}
+				w.uses++
+				w.users.Add(-1)
+				p.Put(w)
+			}
+		})
+	}
+	wg.Wait()
+	assert.Zero(t, twice.Load(), "workers handed to two goroutines at once")
+}
