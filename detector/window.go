@@ -426,18 +426,20 @@ func (w *window) WriteTo(out io.Writer) (int64, error) {
 	e.Bool(w.started)
 	e.Uvarint(zigzag(w.latest))
 	e.Int(len(w.live))
-	prev := int64(0)
-	for i, s := range w.queue[w.head:] {
+	// The queue's head may be a stale slot (its document removed), so
+	// the first document written is counted, not found by its index.
+	first, prev := true, int64(0)
+	for _, s := range w.queue[w.head:] {
 		if l, ok := w.live[s.id]; !ok || l.serial != s.serial {
 			continue
 		}
 		e.String(s.id)
-		if i == 0 {
+		if first {
 			e.Uvarint(zigzag(s.pos))
 		} else {
 			e.Uvarint(uint64(s.pos - prev))
 		}
-		prev = s.pos
+		first, prev = false, s.pos
 	}
 	n := len(w.live)
 	w.mu.RUnlock()
