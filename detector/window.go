@@ -111,6 +111,7 @@ type window struct {
 	live    map[string]slot // the window's documents
 	queue   []slot          // in eviction order; a slot not in live is stale
 	head    int             // queue[:head] is gone
+	peak    int             // the most documents live has held since it was made
 	latest  int64           // meaningful once started
 	started bool            // an AddAt, Add or ExpireBefore has set latest
 	serial  uint64
@@ -252,6 +253,7 @@ func (w *window) evict(more func(oldest slot) bool) ([]evicted, error) {
 		w.mu.Lock()
 		delete(w.live, s.id)
 		w.head++
+		w.compact()
 		w.mu.Unlock()
 		gone = append(gone, evicted{s.id, w.keepLive(cs)})
 	}
@@ -273,19 +275,39 @@ func (w *window) oldest() (slot, bool) {
 	return slot{}, false
 }
 
-// compact drops the gone and stale slots once they outnumber the live
-// ones. w.mu is held.
+// compact drops the gone and stale slots once they are at least half of
+// the queue: O(queue) at most once per about len(live) evictions or
+// removals, so O(1) amortised per Add. It moves the slots to a smaller
+// array when the queue's has become more than four times too large, and
+// rebuilds the live map once it holds a quarter of its peak (a Go map
+// never shrinks), so the memory the window keeps follows its live
+// documents. w.mu is held.
 func (w *window) compact() {
-	if len(w.queue) < 64 || len(w.queue) < 2*(len(w.live)+1) {
+	n := len(w.live)
+	w.peak = max(w.peak, n)
+	if w.peak >= 1024 && n < w.peak/4 {
+		live := make(map[string]slot, n)
+		for id, s := range w.live {
+			live[id] = s
+		}
+		w.live, w.peak = live, n
+	}
+	if len(w.queue) < 64 || len(w.queue) < 2*(n+1) {
 		return
 	}
+	inPlace := cap(w.queue) <= 4*(n+16)
 	kept := w.queue[:0]
+	if !inPlace {
+		kept = make([]slot, 0, 2*(n+16))
+	}
 	for _, s := range w.queue[w.head:] {
 		if l, ok := w.live[s.id]; ok && l.serial == s.serial {
 			kept = append(kept, s)
 		}
 	}
-	clear(w.queue[len(kept):])
+	if inPlace {
+		clear(w.queue[len(kept):]) // the IDs of gone slots
+	}
 	w.queue, w.head = kept, 0
 }
 

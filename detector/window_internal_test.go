@@ -3,6 +3,8 @@ package detector
 import (
 	"fmt"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // recorder is a minimal Remover for the window's own bookkeeping.
@@ -36,4 +38,47 @@ func TestWindowQueueCompacts(t *testing.T) {
 			t.Errorf("Size %d: %d live documents, %d slots queued", size, inner.Len(), q)
 		}
 	}
+}
+
+// keepsNothing is a member that stores nothing: what a window retains
+// over it is the window's own.
+type keepsNothing struct{}
+
+func (keepsNothing) Add(Doc) ([]Match, error)            { return nil, nil }
+func (keepsNothing) Containers(string) ([]Match, error) { return nil, nil }
+func (keepsNothing) Remove(string) error                { return nil }
+func (keepsNothing) Close() error                       { return nil }
+
+func innerWindow(t testing.TB, wd Window) *window {
+	t.Helper()
+	return wd.(struct{ windowCore }).windowCore.(*window)
+}
+
+// A steady stream through a count window, where eviction alone advances
+// the queue, keeps the queue's backing array proportional to the window;
+// once everything has expired it shrinks.
+func TestWindowQueueBoundedUnderEviction(t *testing.T) {
+	const size = 10
+	wd, err := NewWindow(keepsNothing{}, WindowConfig{Size: size})
+	require.NoError(t, err)
+	w := innerWindow(t, wd)
+	for i := range 100_000 {
+		_, err := wd.AddAt(Doc{ID: fmt.Sprintf("t%d", i)}, int64(i))
+		require.NoError(t, err)
+		require.LessOrEqual(t, cap(w.queue), 4*size+128, "after %d Adds: the queue's capacity", i+1)
+	}
+	// An unbounded window that held many documents lets go of its queue
+	// when they expire.
+	wd, err = NewWindow(keepsNothing{}, WindowConfig{})
+	require.NoError(t, err)
+	w = innerWindow(t, wd)
+	for i := range 50_000 {
+		_, err := wd.AddAt(Doc{ID: fmt.Sprintf("t%d", i)}, int64(i))
+		require.NoError(t, err)
+	}
+	n, err := wd.ExpireBefore(49_990)
+	require.NoError(t, err)
+	require.Equal(t, 49_990, n)
+	require.Equal(t, 10, wd.Len())
+	require.LessOrEqual(t, cap(w.queue), 128, "the queue's capacity after expiry")
 }

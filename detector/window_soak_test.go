@@ -1,0 +1,56 @@
+package detector
+
+import (
+	"os"
+	"runtime"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// heapAfterGC returns the live heap in bytes after a full collection.
+func heapAfterGC() uint64 {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// TestWindowSoakHeapFlat streams 10 million documents through a window of
+// 2,000 over a member that keeps nothing, so the heap measured is the
+// window's own, and checks that it stays flat: it follows the live
+// documents, not the Adds seen. It runs only with NEARDUP_LONG=1 (about
+// half a minute).
+func TestWindowSoakHeapFlat(t *testing.T) {
+	if os.Getenv("NEARDUP_LONG") != "1" {
+		t.Skip("a 10-million-Add soak: set NEARDUP_LONG=1 to run it")
+	}
+	const size, adds = 2000, 10_000_000
+	base := heapAfterGC()
+	wd, err := NewWindow(keepsNothing{}, WindowConfig{Size: size})
+	require.NoError(t, err)
+	heap := map[int]uint64{}
+	for i := range adds {
+		_, err := wd.AddAt(Doc{ID: strconv.Itoa(i)}, int64(i))
+		require.NoError(t, err)
+		if n := i + 1; n == 1_000_000 || n == 5_000_000 || n == adds {
+			heap[n] = heapAfterGC()
+			t.Logf("after %8d Adds: %d live documents, window heap %7d bytes", n, wd.Len(), heap[n]-base)
+		}
+	}
+	_, err = wd.ExpireBefore(adds)
+	require.NoError(t, err)
+	require.Zero(t, wd.Len())
+	expired := heapAfterGC()
+	t.Logf("after every document expired: window heap %d bytes", expired-base)
+	perAdd := (float64(heap[adds]) - float64(heap[1_000_000])) / (adds - 1_000_000)
+	t.Logf("retained per Add from 1M to 10M Adds: %.4f bytes", perAdd)
+	// 2,000 live slots and map entries take a few hundred kilobytes; the
+	// old queue grew by about 50 bytes per Add.
+	require.Less(t, perAdd, 0.05, "bytes retained per Add")
+	require.Less(t, heap[adds]-base, uint64(1<<20), "the window's heap at 10M Adds")
+	require.Less(t, int64(expired)-int64(base), int64(256<<10), "the window's heap once empty")
+	runtime.KeepAlive(wd)
+}
