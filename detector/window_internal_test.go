@@ -44,7 +44,7 @@ func TestWindowQueueCompacts(t *testing.T) {
 // over it is the window's own.
 type keepsNothing struct{}
 
-func (keepsNothing) Add(Doc) ([]Match, error)            { return nil, nil }
+func (keepsNothing) Add(Doc) ([]Match, error)           { return nil, nil }
 func (keepsNothing) Containers(string) ([]Match, error) { return nil, nil }
 func (keepsNothing) Remove(string) error                { return nil }
 func (keepsNothing) Close() error                       { return nil }
