@@ -115,31 +115,18 @@ func (c *cascade[F]) header() snapshot.Header {
 }
 
 // WriteTo implements Persister when propose does and F can be encoded.
-// Adds and Removes wait while it runs.
+// Adds and Removes wait while it captures the live documents' features
+// and propose's snapshot in memory, not while it encodes them and writes
+// to w.
 func (c *cascade[F]) WriteTo(w io.Writer) (int64, error) {
 	p, ok := c.propose.(Persister)
 	if !ok || c.codec == nil {
 		return 0, errUnsupported("Cascade", "write a snapshot", c.propose)
 	}
-	c.persist.Lock()
-	defer c.persist.Unlock()
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		return 0, c.errClosed("WriteTo", "")
+	docs, propose, err := c.capture(p)
+	if err != nil {
+		return 0, err
 	}
-	type doc struct {
-		id string
-		f  F
-	}
-	docs := make([]doc, 0, len(c.docs))
-	for id, e := range c.docs {
-		if e.ok && !e.removing {
-			docs = append(docs, doc{id, e.f})
-		}
-	}
-	c.mu.Unlock()
-	slices.SortFunc(docs, func(a, b doc) int { return cmp.Compare(a.id, b.id) })
 	var e snapshot.Enc
 	e.Int(len(docs))
 	for _, d := range docs {
@@ -150,18 +137,46 @@ func (c *cascade[F]) WriteTo(w io.Writer) (int64, error) {
 		e.String(d.id)
 		e.String(string(b))
 	}
-	var propose bytes.Buffer
-	if _, err := p.WriteTo(&propose); err != nil {
-		return 0, fmt.Errorf("detector: Cascade: WriteTo: %w", err)
-	}
 	sw := snapshot.NewWriter(w, c.header())
 	sw.Section("features", e.B)
-	sw.Section("propose", propose.Bytes())
+	sw.Section("propose", propose)
 	n, err := sw.Finish(uint64(len(docs)))
 	if err != nil {
 		return n, fmt.Errorf("detector: Cascade: WriteTo: %w", err)
 	}
 	return n, nil
+}
+
+// idFeatures is a live document of a cascade and its features.
+type idFeatures[F any] struct {
+	id string
+	f  F
+}
+
+// capture returns the live documents in ascending ID order and propose's
+// snapshot, taken under c.persist so that no Add or Remove falls between
+// them.
+func (c *cascade[F]) capture(p Persister) ([]idFeatures[F], []byte, error) {
+	c.persist.Lock()
+	defer c.persist.Unlock()
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil, nil, c.errClosed("WriteTo", "")
+	}
+	docs := make([]idFeatures[F], 0, len(c.docs))
+	for id, e := range c.docs {
+		if e.ok && !e.removing {
+			docs = append(docs, idFeatures[F]{id, e.f})
+		}
+	}
+	c.mu.Unlock()
+	slices.SortFunc(docs, func(a, b idFeatures[F]) int { return cmp.Compare(a.id, b.id) })
+	var b bytes.Buffer
+	if _, err := p.WriteTo(&b); err != nil {
+		return nil, nil, fmt.Errorf("detector: Cascade: WriteTo: %w", err)
+	}
+	return docs, b.Bytes(), nil
 }
 
 // ReadFrom implements Persister when propose does and F can be encoded:

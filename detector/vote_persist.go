@@ -98,33 +98,21 @@ func (v *vote) persisters(op string) ([]Persister, error) {
 }
 
 // WriteTo implements Persister when every member does. Adds and Removes
-// wait while it runs.
+// wait while it captures the live IDs and the members' snapshots in
+// memory, not while it writes them to w.
 func (v *vote) WriteTo(w io.Writer) (int64, error) {
 	ps, err := v.persisters("write a snapshot")
 	if err != nil {
 		return 0, err
 	}
-	v.write.Lock()
-	defer v.write.Unlock()
-	v.mu.RLock()
-	closed := v.closed
-	ids := slices.Sorted(maps.Keys(v.live))
-	v.mu.RUnlock()
-	if closed {
-		return 0, fmt.Errorf("detector: Vote: WriteTo: %w", ErrClosed)
+	ids, members, err := v.capture(ps)
+	if err != nil {
+		return 0, err
 	}
 	var e snapshot.Enc
 	e.Int(len(ids))
 	for _, id := range ids {
 		e.String(id)
-	}
-	members := make([][]byte, len(ps))
-	for i, p := range ps {
-		var b bytes.Buffer
-		if _, err := p.WriteTo(&b); err != nil {
-			return 0, fmt.Errorf("detector: Vote: WriteTo: member %d: %w", i, err)
-		}
-		members[i] = b.Bytes()
 	}
 	sw := snapshot.NewWriter(w, v.header())
 	sw.Section("vote", e.B)
@@ -136,6 +124,30 @@ func (v *vote) WriteTo(w io.Writer) (int64, error) {
 		return n, fmt.Errorf("detector: Vote: WriteTo: %w", err)
 	}
 	return n, nil
+}
+
+// capture returns the live IDs in ascending order and the members'
+// snapshots, taken under v.write so that no Add or Remove falls between
+// them.
+func (v *vote) capture(ps []Persister) ([]string, [][]byte, error) {
+	v.write.Lock()
+	defer v.write.Unlock()
+	v.mu.RLock()
+	closed := v.closed
+	ids := slices.Sorted(maps.Keys(v.live))
+	v.mu.RUnlock()
+	if closed {
+		return nil, nil, fmt.Errorf("detector: Vote: WriteTo: %w", ErrClosed)
+	}
+	members := make([][]byte, len(ps))
+	for i, p := range ps {
+		var b bytes.Buffer
+		if _, err := p.WriteTo(&b); err != nil {
+			return nil, nil, fmt.Errorf("detector: Vote: WriteTo: member %d: %w", i, err)
+		}
+		members[i] = b.Bytes()
+	}
+	return ids, members, nil
 }
 
 // ReadFrom implements Persister when every member does: it loads a

@@ -431,18 +431,38 @@ func (w *window) header() snapshot.Header {
 }
 
 // WriteTo implements Persister when the member does. Adds, Removes and
-// evictions wait while it runs.
+// evictions wait while it captures the window's state and the member's
+// snapshot in memory (a copy of the member's snapshot), not while it
+// writes them to out.
 func (w *window) WriteTo(out io.Writer) (int64, error) {
 	p, ok := w.member.(Persister)
 	if !ok {
 		return 0, errUnsupported("Window", "write a snapshot", w.member)
 	}
+	section, member, n, err := w.capture(p)
+	if err != nil {
+		return 0, fmt.Errorf("detector: Window: WriteTo: %w", err)
+	}
+	sw := snapshot.NewWriter(out, w.header())
+	sw.Section("window", section)
+	sw.Section("member", member)
+	written, err := sw.Finish(uint64(n))
+	if err != nil {
+		return written, fmt.Errorf("detector: Window: WriteTo: %w", err)
+	}
+	return written, nil
+}
+
+// capture encodes the window section and the member's snapshot under
+// w.write, so that no Add, Remove or eviction falls between them, and
+// returns them with the number of documents.
+func (w *window) capture(p Persister) (section, member []byte, n int, err error) {
 	w.write.Lock()
 	defer w.write.Unlock()
 	w.mu.RLock()
 	if w.closed {
 		w.mu.RUnlock()
-		return 0, fmt.Errorf("detector: Window: WriteTo: %w", ErrClosed)
+		return nil, nil, 0, ErrClosed
 	}
 	var e snapshot.Enc
 	e.Bool(w.started)
@@ -463,20 +483,13 @@ func (w *window) WriteTo(out io.Writer) (int64, error) {
 		}
 		first, prev = false, s.pos
 	}
-	n := len(w.live)
+	n = len(w.live)
 	w.mu.RUnlock()
-	var member bytes.Buffer
-	if _, err := p.WriteTo(&member); err != nil {
-		return 0, fmt.Errorf("detector: Window: WriteTo: %w", err)
+	var b bytes.Buffer
+	if _, err := p.WriteTo(&b); err != nil {
+		return nil, nil, 0, err
 	}
-	sw := snapshot.NewWriter(out, w.header())
-	sw.Section("window", e.B)
-	sw.Section("member", member.Bytes())
-	written, err := sw.Finish(uint64(n))
-	if err != nil {
-		return written, fmt.Errorf("detector: Window: WriteTo: %w", err)
-	}
-	return written, nil
+	return e.B, b.Bytes(), n, nil
 }
 
 // ReadFrom implements Persister when the member does: it loads a snapshot
