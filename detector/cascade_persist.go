@@ -51,6 +51,27 @@ func (c *cascade[F]) Len() int {
 	return c.live
 }
 
+// holds reports whether id is a live document of the cascade.
+func (c *cascade[F]) holds(id string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.docs[id]
+	return e != nil && e.ok && !e.removing
+}
+
+// ids returns the cascade's live documents, in no order.
+func (c *cascade[F]) ids() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]string, 0, c.live)
+	for id, e := range c.docs {
+		if e.ok && !e.removing {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 // Query implements Querier when propose does.
 func (c *cascade[F]) Query(d Doc) ([]Match, error) {
 	q, ok := c.propose.(Querier)
@@ -181,8 +202,11 @@ func (c *cascade[F]) capture(p Persister) ([]idFeatures[F], []byte, error) {
 
 // ReadFrom implements Persister when propose does and F can be encoded:
 // it loads a snapshot of a cascade whose propose has the same kind and
-// Config. The cascade and propose must be empty. Errors wrap [ErrSnapshot]
-// (or ErrClosed), and the cascade is then left empty.
+// Config. The cascade and propose must be empty. Propose must hold, once
+// loaded, exactly the documents the features section lists. Errors wrap
+// [ErrSnapshot] (or ErrClosed), and the cascade is then left empty, and
+// propose too if it can remove (the error otherwise also wraps
+// errors.ErrUnsupported).
 func (c *cascade[F]) ReadFrom(r io.Reader) (int64, error) {
 	p, ok := c.propose.(Persister)
 	if !ok || c.codec == nil {
@@ -242,16 +266,18 @@ func (c *cascade[F]) ReadFrom(r io.Reader) (int64, error) {
 	if docs != uint64(len(ids)) {
 		return fail(read, fmt.Errorf("trailer counts %d documents, the cascade %d: %w", docs, len(ids), ErrSnapshot))
 	}
+	if err := checkCount(propose, len(ids)); err != nil {
+		return fail(read, fmt.Errorf("propose: %w", err))
+	}
 	if _, err := p.ReadFrom(bytes.NewReader(propose)); err != nil {
 		return fail(read, err)
 	}
-	if l, ok := c.propose.(interface{ Len() int }); ok && l.Len() != len(ids) {
-		if rm, ok := c.propose.(Remover); ok {
-			for _, id := range ids {
-				_ = rm.Remove(id)
-			}
+	if err := checkLoaded(c.propose, ids); err != nil {
+		err = fmt.Errorf("propose: %w", err)
+		if uerr := unload(c.propose, ids, propose); uerr != nil {
+			err = errors.Join(err, fmt.Errorf("emptying propose: %w", uerr))
 		}
-		return fail(read, fmt.Errorf("propose holds %d documents, the cascade %d: %w", l.Len(), len(ids), ErrSnapshot))
+		return fail(read, err)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

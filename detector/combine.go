@@ -1,10 +1,13 @@
 package detector
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
 	"reflect"
+
+	"github.com/zeebo/xxh3"
 )
 
 // PairFunc decides whether the text container contains the text contained
@@ -50,12 +53,13 @@ type combinator interface {
 }
 
 // core is what every view of a combinator exposes: the Detector methods,
-// Len (a combinator always knows its live documents) and, for the
-// duplicate-member check of Vote, the wrapped detectors.
+// Len and its live documents (a combinator always knows them) and, for
+// the duplicate-member check of Vote, the wrapped detectors.
 type core interface {
 	Detector
 	Len() int
 	members() []Detector
+	lister
 }
 
 // caps is a set of optional interfaces.
@@ -153,4 +157,142 @@ func finite(s float64) bool { return !math.IsNaN(s) && !math.IsInf(s, 0) }
 // errUnsupported is the error of an optional method a detector lacks.
 func errUnsupported(name, method string, d Detector) error {
 	return fmt.Errorf("detector: %s: %T cannot %s: %w", name, d, method, errors.ErrUnsupported)
+}
+
+// lister is implemented by the combinators of this package, whose live
+// documents are known to them: holds reports whether id is one, ids
+// lists them. A combinator's ReadFrom uses it to check and undo what a
+// member of its kind loaded.
+type lister interface {
+	holds(id string) bool
+	ids() []string
+}
+
+// holds reports whether d holds the live document id: by d's own list if
+// d is a combinator, otherwise by Containers, which fails with
+// ErrUnknownID for any ID d does not hold (O(its result) for the
+// published detectors).
+func holds(d Detector, id string) (bool, error) {
+	if l, ok := d.(lister); ok {
+		return l.holds(id), nil
+	}
+	_, err := d.Containers(id)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, ErrUnknownID):
+		return false, nil
+	}
+	return false, err
+}
+
+// checkLoaded returns an error wrapping ErrSnapshot unless d, which has
+// just loaded a section of a combinator's snapshot, holds exactly ids
+// (distinct): as many documents (where d has Len), each of them live.
+func checkLoaded(d Detector, ids []string) error {
+	if l, ok := d.(interface{ Len() int }); ok && l.Len() != len(ids) {
+		return fmt.Errorf("it holds %d documents, the snapshot lists %d: %w", l.Len(), len(ids), ErrSnapshot)
+	}
+	for _, id := range ids {
+		ok, err := holds(d, id)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("it does not hold %q, which the snapshot lists: %w", id, ErrSnapshot)
+		}
+	}
+	return nil
+}
+
+// checkCount returns an error wrapping ErrSnapshot if section, the
+// snapshot of a member, states in its trailer another number of documents
+// than ids lists, so that a member is not loaded with documents the
+// combinator does not know of. A section whose trailer cannot be read is
+// left to the member to reject.
+func checkCount(section []byte, ids int) error {
+	if n, ok := trailerDocuments(section); ok && n != uint64(ids) {
+		return fmt.Errorf("its snapshot holds %d documents, the combinator's lists %d: %w", n, ids, ErrSnapshot)
+	}
+	return nil
+}
+
+// trailerDocuments returns the document count of a snapshot's trailer
+// ('T' sections:uvarint documents:uvarint sum:u64, the sum xxh3-64 of
+// every byte before it), read from the end, and false if b does not end
+// in a trailer whose sum matches.
+func trailerDocuments(b []byte) (uint64, bool) {
+	if len(b) < 11 {
+		return 0, false
+	}
+	body := b[:len(b)-8]
+	if xxh3.Hash(body) != binary.LittleEndian.Uint64(b[len(b)-8:]) {
+		return 0, false
+	}
+	// Each varint ends in a byte whose high bit is clear; the bytes
+	// before it in the same varint have it set, and 'T' does not.
+	start := func(end int) int {
+		i := end - 1
+		for i > 0 && body[i-1]&0x80 != 0 {
+			i--
+		}
+		return i
+	}
+	end := len(body)
+	if body[end-1]&0x80 != 0 {
+		return 0, false
+	}
+	d := start(end)
+	if d < 2 || body[d-1]&0x80 != 0 {
+		return 0, false
+	}
+	s := start(d)
+	if s < 1 || body[s-1] != 'T' {
+		return 0, false
+	}
+	docs, n := binary.Uvarint(body[d:end])
+	if n != end-d {
+		return 0, false
+	}
+	return docs, true
+}
+
+// unload empties d after a combinator's ReadFrom rejected what d loaded
+// from section, its part of the snapshot, which listed ids. A combinator
+// member removes every document it lists; another removes ids, then, if
+// it still holds documents (those its section holds and the combinator's
+// did not list), every string of section that is one of its IDs: the
+// published detectors store their IDs as length-prefixed strings. That
+// scan costs one Remove per byte of section at most, and runs only for a
+// snapshot whose sections disagree. It returns an error if d cannot
+// remove or still holds documents.
+func unload(d Detector, ids []string, section []byte) error {
+	rm, ok := d.(Remover)
+	if !ok {
+		return fmt.Errorf("%T cannot remove, so it keeps what it loaded: %w", d, errors.ErrUnsupported)
+	}
+	if l, ok := d.(lister); ok {
+		ids = l.ids()
+	}
+	var errs []error
+	for _, id := range ids {
+		if err := rm.Remove(id); err != nil && !errors.Is(err, ErrUnknownID) {
+			errs = append(errs, err)
+		}
+	}
+	l, ok := d.(interface{ Len() int })
+	if !ok {
+		return errors.Join(errs...)
+	}
+	for i := 0; i < len(section) && l.Len() > 0; i++ {
+		n, w := binary.Uvarint(section[i:])
+		if w <= 0 || n == 0 || n > uint64(len(section)-i-w) {
+			continue
+		}
+		_ = rm.Remove(string(section[i+w : i+w+int(n)]))
+	}
+	if n := l.Len(); n > 0 {
+		errs = append(errs, fmt.Errorf("it keeps %d documents the snapshot does not name", n))
+	}
+	return errors.Join(errs...)
 }

@@ -18,6 +18,20 @@ func (v *vote) Len() int {
 	return len(v.live)
 }
 
+// holds reports whether id is a live document of the vote.
+func (v *vote) holds(id string) bool {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.live[id]
+}
+
+// ids returns the vote's live documents, in no order.
+func (v *vote) ids() []string {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return slices.Collect(maps.Keys(v.live))
+}
+
 // Query implements Querier when every member does: the tally of the
 // members' Query answers.
 func (v *vote) Query(d Doc) ([]Match, error) {
@@ -153,11 +167,12 @@ func (v *vote) capture(ps []Persister) ([]string, [][]byte, error) {
 // ReadFrom implements Persister when every member does: it loads a
 // snapshot written by a vote with the same k over members of the same
 // kinds and Configs, in the same order. The vote and its members must be
-// empty. Errors wrap [ErrSnapshot] (or ErrClosed). If member i rejects its
-// section, the members before it, which loaded theirs, are emptied again
-// by Remove; a member that cannot remove keeps them (the error then also
-// wraps errors.ErrUnsupported), invisible through the vote, which stays
-// empty.
+// empty. Each member must hold, once loaded, exactly the documents the
+// vote section lists. Errors wrap [ErrSnapshot] (or ErrClosed). If member
+// i rejects its section or holds other documents, it and the members
+// before it, which loaded theirs, are emptied again by Remove; a member
+// that cannot remove keeps them (the error then also wraps
+// errors.ErrUnsupported), invisible through the vote, which stays empty.
 func (v *vote) ReadFrom(r io.Reader) (int64, error) {
 	ps, err := v.persisters("read a snapshot")
 	if err != nil {
@@ -202,10 +217,19 @@ func (v *vote) ReadFrom(r io.Reader) (int64, error) {
 	if docs != uint64(len(ids)) {
 		return fail(read, fmt.Errorf("trailer counts %d documents, the vote %d: %w", docs, len(ids), ErrSnapshot))
 	}
+	for i := range ps {
+		if err := checkCount(members[i], len(ids)); err != nil {
+			return fail(read, fmt.Errorf("member %d: %w", i, err))
+		}
+	}
 	for i, p := range ps {
 		if _, err := p.ReadFrom(bytes.NewReader(members[i])); err != nil {
 			err = fmt.Errorf("member %d: %w", i, err)
-			return fail(read, errors.Join(err, v.unload(ids, i)))
+			return fail(read, errors.Join(err, v.unload(ids, members, i)))
+		}
+		if err := checkLoaded(v.ds[i], ids); err != nil {
+			err = fmt.Errorf("member %d: %w", i, err)
+			return fail(read, errors.Join(err, v.unload(ids, members, i+1)))
 		}
 	}
 	v.mu.Lock()
@@ -216,22 +240,14 @@ func (v *vote) ReadFrom(r io.Reader) (int64, error) {
 	return read, nil
 }
 
-// unload removes ids from the first n members after a later one rejected
-// its section.
-func (v *vote) unload(ids []string, n int) error {
+// unload empties the first n members, which loaded their sections,
+// after a member rejected its section or did not hold what the vote
+// section lists.
+func (v *vote) unload(ids []string, sections [][]byte, n int) error {
 	var errs []error
 	for i := range n {
-		r, ok := v.ds[i].(Remover)
-		if !ok {
-			errs = append(errs, fmt.Errorf("member %d keeps the snapshot's documents: %w", i,
-				errUnsupported("Vote", "remove", v.ds[i])))
-			continue
-		}
-		for _, id := range ids {
-			if err := r.Remove(id); err != nil && !errors.Is(err, ErrUnknownID) {
-				errs = append(errs, fmt.Errorf("member %d: %w", i, err))
-				break
-			}
+		if err := unload(v.ds[i], ids, sections[i]); err != nil {
+			errs = append(errs, fmt.Errorf("emptying member %d: %w", i, err))
 		}
 	}
 	return errors.Join(errs...)

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
@@ -96,6 +98,7 @@ func NewWindow(member Detector, cfg WindowConfig) (Window, error) {
 type windowCore interface {
 	Window
 	members() []Detector
+	lister
 }
 
 // window implements Window.
@@ -140,6 +143,21 @@ func (w *window) Len() int {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	return len(w.live)
+}
+
+// holds reports whether id is in the window.
+func (w *window) holds(id string) bool {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	_, ok := w.live[id]
+	return ok
+}
+
+// ids returns the window's documents, in no order.
+func (w *window) ids() []string {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return slices.Collect(maps.Keys(w.live))
 }
 
 // check returns the error of an ID that op cannot use: closed, empty, or
@@ -494,8 +512,10 @@ func (w *window) capture(p Persister) (section, member []byte, n int, err error)
 
 // ReadFrom implements Persister when the member does: it loads a snapshot
 // written by a window of the same Size over a member of the same kind and
-// Config. The window and its member must be empty. Errors wrap
-// [ErrSnapshot] (or ErrClosed), and the window is then left empty.
+// Config. The window and its member must be empty. The member must hold,
+// once loaded, exactly the documents the window section lists. Errors
+// wrap [ErrSnapshot] (or ErrClosed), and the window and its member are
+// then left empty (see [Persister]).
 func (w *window) ReadFrom(in io.Reader) (int64, error) {
 	p, ok := w.member.(Persister)
 	if !ok {
@@ -538,14 +558,22 @@ func (w *window) ReadFrom(in io.Reader) (int64, error) {
 	if docs != uint64(len(slots)) {
 		return fail(read, fmt.Errorf("trailer counts %d documents, the window %d: %w", docs, len(slots), ErrSnapshot))
 	}
+	if err := checkCount(member, len(slots)); err != nil {
+		return fail(read, fmt.Errorf("the member: %w", err))
+	}
 	if _, err := p.ReadFrom(bytes.NewReader(member)); err != nil {
 		return fail(read, err)
 	}
-	if l, ok := w.member.(interface{ Len() int }); ok && l.Len() != len(slots) {
-		for _, s := range slots {
-			_ = w.rm.Remove(s.id)
+	ids := make([]string, len(slots))
+	for i, s := range slots {
+		ids[i] = s.id
+	}
+	if err := checkLoaded(w.member, ids); err != nil {
+		err = fmt.Errorf("the member: %w", err)
+		if uerr := unload(w.member, ids, member); uerr != nil {
+			err = errors.Join(err, fmt.Errorf("emptying the member: %w", uerr))
 		}
-		return fail(read, fmt.Errorf("the member holds %d documents, the window %d: %w", l.Len(), len(slots), ErrSnapshot))
+		return fail(read, err)
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
