@@ -202,9 +202,19 @@ func TestWindowMatchesModel(t *testing.T) {
 			defer func() { r.w.Close() }()
 			pos := rng.Int64N(2000) - 1000
 			next := 0
-			for range 150 {
+			// One run in five is long, with few restarts, so that the queue
+			// grows past the size at which it compacts.
+			ops, long := 150, seed%5 == 0
+			if long {
+				ops = 1500
+			}
+			for range ops {
 				live := r.m.docs
-				switch op := rng.IntN(20); {
+				op := rng.IntN(20)
+				if long && op >= 15 && op < 19 && rng.IntN(40) != 0 {
+					op = rng.IntN(15)
+				}
+				switch {
 				case op < 6:
 					pos += rng.Int64N(4)
 					r.addAt(fmt.Sprintf("d%d", next), pos, true)
