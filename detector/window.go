@@ -114,7 +114,7 @@ type window struct {
 	live    map[string]slot // the window's documents
 	queue   []slot          // in eviction order; a slot not in live is stale
 	head    int             // queue[:head] is gone
-	peak    int             // the most documents live has held since it was made
+	peak    int             // the most documents compact has seen in live since it was made
 	latest  int64           // meaningful once started
 	started bool            // an AddAt, Add or ExpireBefore has set latest
 	serial  uint64
@@ -295,11 +295,11 @@ func (w *window) oldest() (slot, bool) {
 
 // compact drops the gone and stale slots once they are at least half of
 // the queue: O(queue) at most once per about len(live) evictions or
-// removals, so O(1) amortised per Add. It moves the slots to a smaller
-// array when the queue's has become more than four times too large, and
-// rebuilds the live map once it holds a quarter of its peak (a Go map
-// never shrinks), so the memory the window keeps follows its live
-// documents. w.mu is held.
+// removals, so O(1) amortised per Add. It moves the slots to a new array
+// when the old one has room for more than four times the live documents,
+// and rebuilds the live map once it holds under a quarter of its peak (a
+// Go map never shrinks), so the memory the window keeps follows its live
+// documents, not the Adds it has seen. w.mu is held.
 func (w *window) compact() {
 	n := len(w.live)
 	w.peak = max(w.peak, n)

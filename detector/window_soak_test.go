@@ -21,8 +21,9 @@ func heapAfterGC() uint64 {
 // TestWindowSoakHeapFlat streams 10 million documents through a window of
 // 2,000 over a member that keeps nothing, so the heap measured is the
 // window's own, and checks that it stays flat: it follows the live
-// documents, not the Adds seen. It runs only with NEARDUP_LONG=1 (about
-// half a minute).
+// documents, not the Adds seen; then that an unbounded window lets go of a
+// million documents once they expire. It runs only with NEARDUP_LONG=1
+// (under a minute).
 func TestWindowSoakHeapFlat(t *testing.T) {
 	if os.Getenv("NEARDUP_LONG") != "1" {
 		t.Skip("a 10-million-Add soak: set NEARDUP_LONG=1 to run it")
@@ -52,5 +53,22 @@ func TestWindowSoakHeapFlat(t *testing.T) {
 	require.Less(t, perAdd, 0.05, "bytes retained per Add")
 	require.Less(t, heap[adds]-base, uint64(1<<20), "the window's heap at 10M Adds")
 	require.Less(t, int64(expired)-int64(base), int64(256<<10), "the window's heap once empty")
+	runtime.KeepAlive(wd)
+
+	// An unbounded window that held a million documents lets go of them
+	// once they have expired.
+	base = heapAfterGC()
+	wd, err = NewWindow(keepsNothing{}, WindowConfig{})
+	require.NoError(t, err)
+	for i := range 1_000_000 {
+		_, err := wd.AddAt(Doc{ID: strconv.Itoa(i)}, int64(i))
+		require.NoError(t, err)
+	}
+	full := heapAfterGC()
+	_, err = wd.ExpireBefore(1_000_000)
+	require.NoError(t, err)
+	expired = heapAfterGC()
+	t.Logf("unbounded window: %d bytes with 1M documents, %d once they expired", full-base, expired-base)
+	require.Less(t, int64(expired)-int64(base), int64(256<<10), "the unbounded window's heap once empty")
 	runtime.KeepAlive(wd)
 }
