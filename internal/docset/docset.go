@@ -114,8 +114,23 @@ func (s *Set) Loadable() error {
 	switch {
 	case s.closed:
 		return fmt.Errorf("%s: ReadFrom: %w", s.pkg, detector.ErrClosed)
-	case s.Len() > 0:
-		return fmt.Errorf("%s: ReadFrom into a detector with %d documents: %w", s.pkg, s.Len(), detector.ErrSnapshot)
+	case s.Len() == 1:
+		return NotEmpty(s.pkg, "this one holds 1 document")
+	case s.Len() > 1:
+		return NotEmpty(s.pkg, fmt.Sprintf("this one holds %d documents", s.Len()))
 	}
 	return nil
 }
+
+// NotEmpty returns the error of a ReadFrom into a detector that is not
+// empty, why saying what it holds: it names the remedy and wraps
+// detector.ErrSnapshot (the sentinel of every refused load) without
+// repeating its text, which would blame a snapshot that may be sound.
+func NotEmpty(pkg, why string) error {
+	return notEmpty(fmt.Sprintf("%s: ReadFrom needs an empty detector (%s): load the snapshot into a fresh one from New", pkg, why))
+}
+
+type notEmpty string
+
+func (e notEmpty) Error() string { return string(e) }
+func (e notEmpty) Unwrap() error { return detector.ErrSnapshot }
