@@ -11,6 +11,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/idtable"
+	"github.com/seed-9ef9c1df/neardup/internal/replaytext"
 )
 
 // Set tracks the live documents of one detector.
@@ -30,14 +31,16 @@ func New(pkg string, maxText int) *Set {
 	return &Set{pkg: pkg, maxText: maxText}
 }
 
-// Check validates d without registering it.
+// Check validates d without registering it. A text over the size limit
+// passes when detector.Replay is applying it from a journal (package
+// replaytext): it was accepted when the journal was written.
 func (s *Set) Check(d detector.Doc) error {
 	switch {
 	case s.closed:
 		return fmt.Errorf("%s: Add(%q): %w", s.pkg, d.ID, detector.ErrClosed)
 	case d.ID == "":
 		return fmt.Errorf("%s: Add: %w", s.pkg, detector.ErrEmptyID)
-	case len(d.Text) > s.maxText:
+	case len(d.Text) > s.maxText && !replaytext.Marked(d.Text):
 		return fmt.Errorf("%s: Add(%q): %d bytes over the limit of %d: %w",
 			s.pkg, d.ID, len(d.Text), s.maxText, detector.ErrTooLarge)
 	}
