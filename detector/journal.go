@@ -213,7 +213,7 @@ func appendRecord(b []byte, numbered bool, seq uint64, op byte, id, text string,
 	return binary.LittleEndian.AppendUint64(b, xxh3.Hash(b[at:]))
 }
 
-// Replayed reports what [Replay] read.
+// Replayed reports what [ReplayContext] or [Replay] read.
 type Replayed struct {
 	// Adds, Removes and Expires count the records applied (Adds
 	// includes AddAt records).
