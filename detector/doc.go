@@ -49,7 +49,8 @@
 //
 // Beyond [Remover], a detector may implement [Querier] (look a document
 // up without indexing it), [Persister] (snapshots: WriteTo and ReadFrom,
-// with a [Journal] of the Adds and Removes since and [Replay] to apply it)
+// or [WriteSnapshot] and [ReadSnapshot], with a [Journal] of the Adds and
+// Removes since that names its snapshot and [ReplayContext] to apply it)
 // and [CopyLister] (the exact copies it collapsed). Discover them with a
 // type assertion.
 //

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -153,22 +155,40 @@ func TestJournalRebuildsADetector(t *testing.T) {
 	assert.ErrorIs(t, err, detector.ErrUnknownID)
 }
 
+// formats returns the journal of ops in each format: 1 (NewJournal) and 2
+// (NewJournalAt), with the end of each record.
+func formats(t *testing.T) []struct {
+	name string
+	data []byte
+	ends []int
+} {
+	v1, ends1 := journalOf(t, ops)
+	v2, ends2 := journalAt(t, 0x5eed, ops)
+	return []struct {
+		name string
+		data []byte
+		ends []int
+	}{{"format 1", v1, ends1}, {"format 2", v2, ends2}}
+}
+
 // TestJournalTornTail cuts the journal at every length: the whole records
 // before the cut are applied, the rest is reported torn, and nothing is an
 // error.
 func TestJournalTornTail(t *testing.T) {
-	data, ends := journalOf(t, ops)
-	for cut := range len(data) + 1 {
-		var l log
-		st, err := detector.Replay(bytes.NewReader(data[:cut]), &l, 0)
-		require.NoError(t, err, "cut at %d", cut)
-		whole := 0
-		for whole+1 < len(ends) && ends[whole+1] <= cut {
-			whole++
+	for _, f := range formats(t) {
+		data, ends := f.data, f.ends
+		for cut := range len(data) + 1 {
+			var l log
+			st, err := detector.Replay(bytes.NewReader(data[:cut]), &l, 0)
+			require.NoError(t, err, "%s: cut at %d", f.name, cut)
+			whole := 0
+			for whole+1 < len(ends) && ends[whole+1] <= cut {
+				whole++
+			}
+			assert.Equal(t, ops[:whole], append([]string{}, l.ops...), "%s: cut at %d", f.name, cut)
+			assert.Equal(t, int64(ends[whole]), st.Offset)
+			assert.Equal(t, int64(cut-ends[whole]), st.Torn)
 		}
-		assert.Equal(t, ops[:whole], append([]string{}, l.ops...), "cut at %d", cut)
-		assert.Equal(t, int64(ends[whole]), st.Offset)
-		assert.Equal(t, int64(cut-ends[whole]), st.Torn)
 	}
 }
 
@@ -176,17 +196,19 @@ func TestJournalTornTail(t *testing.T) {
 // applies is always a prefix of the true operations, and a damaged record
 // before the last is an ErrJournal error.
 func TestJournalNeverMisreads(t *testing.T) {
-	data, ends := journalOf(t, ops)
-	for i := range data {
-		for _, x := range []byte{0x01, 0x80, 0xff} {
-			bad := bytes.Clone(data)
-			bad[i] ^= x
-			var l log
-			st, err := detector.Replay(bytes.NewReader(bad), &l, 0)
-			require.LessOrEqual(t, len(l.ops), len(ops))
-			require.Equal(t, ops[:len(l.ops)], append([]string{}, l.ops...), "byte %d ^ %#x: an applied record differs from the written one", i, x)
-			if i < ends[len(ends)-2] {
-				require.ErrorIs(t, err, detector.ErrJournal, "byte %d ^ %#x in an inner record (read %+v)", i, x, st)
+	for _, f := range formats(t) {
+		data, ends := f.data, f.ends
+		for i := range data {
+			for _, x := range []byte{0x01, 0x80, 0xff} {
+				bad := bytes.Clone(data)
+				bad[i] ^= x
+				var l log
+				st, err := detector.Replay(bytes.NewReader(bad), &l, 0)
+				require.LessOrEqual(t, len(l.ops), len(ops))
+				require.Equal(t, ops[:len(l.ops)], append([]string{}, l.ops...), "%s: byte %d ^ %#x: an applied record differs from the written one", f.name, i, x)
+				if i < ends[len(ends)-2] {
+					require.ErrorIs(t, err, detector.ErrJournal, "%s: byte %d ^ %#x in an inner record (read %+v)", f.name, i, x, st)
+				}
 			}
 		}
 	}
@@ -238,19 +260,33 @@ func FuzzReplay(f *testing.F) {
 	f.Add(data)
 	f.Add(data[:len(data)/2])
 	f.Add([]byte{0xA7, 'A', 0x81, 0x00})
+	if v1, err := os.ReadFile(filepath.Join("testdata", "journal.v1")); err == nil {
+		f.Add(v1)
+	}
+	f.Add(bytes.Join(segments(&testing.T{}, 99, ops[:3], ops[3:]), nil))
+	v2, _ := journalAt(&testing.T{}, 99, ops)
+	f.Add(v2)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var l log
 		st, err := detector.Replay(bytes.NewReader(b), &l, 1<<16)
 		if err == nil && st.Offset+st.Torn != int64(len(b)) {
 			t.Fatalf("read %d+%d of %d bytes without an error", st.Offset, st.Torn, len(b))
 		}
-		// Whole records re-encode to the same bytes.
+		// Whole records re-encode to the same bytes: those of format 1,
+		// or of one segment of format 2 (the next segment's header would
+		// need the offset where it starts).
 		var buf bytes.Buffer
+		headers := detector.JournalHeaders(b[:st.Offset])
 		j := detector.NewJournal(&buf)
+		if len(b) > 1 && b[1] == 'J' {
+			j = detector.NewJournalAt(&buf, st.Snapshot, 0)
+		} else if headers > 0 {
+			return // format 1 records, then a segment of format 2
+		}
 		for _, op := range l.ops {
 			_ = writeOp(j, op)
 		}
-		if err == nil && !bytes.Equal(buf.Bytes(), b[:st.Offset]) {
+		if err == nil && headers <= 1 && !bytes.Equal(buf.Bytes(), b[:st.Offset]) {
 			t.Fatalf("records do not re-encode to the bytes read")
 		}
 	})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
+	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
@@ -262,7 +263,7 @@ func (d *Detector) emptyLocked() error {
 		return err
 	}
 	if d.done.Load() != d.issued {
-		return fmt.Errorf("minhash: ReadFrom into a detector with an Add under way: %w", detector.ErrSnapshot)
+		return docset.NotEmpty("minhash", "an Add into this one is under way")
 	}
 	return nil
 }

@@ -223,6 +223,20 @@ func TestReadFromState(t *testing.T) {
 	reliabilitytest.Closed(t, d, snap, "some words here", "x")
 }
 
+// TestReadFromDuringAdd: a ReadFrom while an Add holds its ticket is
+// refused with a message that names the remedy, not the snapshot.
+func TestReadFromDuringAdd(t *testing.T) {
+	cfg, snap := smallSnapshot(t)
+	d := mustNew(t, cfg, nil)
+	d.mu.Lock()
+	d.issued++ // an Add registered and has not committed
+	d.mu.Unlock()
+	_, err := d.ReadFrom(bytes.NewReader(snap))
+	require.ErrorIs(t, err, detector.ErrSnapshot)
+	assert.EqualError(t, err, "minhash: ReadFrom needs an empty detector (an Add into this one is under way): load the snapshot into a fresh one from New")
+	assert.Zero(t, d.Len())
+}
+
 // TestSnapshotV1 reads the checked-in snapshot of layout version 1 and
 // requires that the documents it was made from encode to the same bytes,
 // so that a change of the format is deliberate. go test ./minhash/ -run

@@ -1,8 +1,10 @@
 // Command service shows a detector a service can keep: it snapshots the
-// detector (detector.Persister), journals every Add after the snapshot
-// (detector.Journal), is killed with SIGKILL in the middle of writing a
-// journal record, and restarts from the snapshot and the journal
-// (detector.Replay), which detects the torn last record and drops it.
+// detector (detector.WriteSnapshot), journals every Add after the snapshot
+// (detector.NewJournalAt, which names the snapshot), is killed with SIGKILL
+// in the middle of writing a journal record, and restarts from the snapshot
+// and the journal (detector.ReadSnapshot, detector.ReplayContext, which
+// checks that the journal continues the snapshot, detects the torn last
+// record and drops it).
 // It then checks that the restarted service answers exactly as one that
 // never stopped.
 //
@@ -15,6 +17,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -91,6 +94,7 @@ type service struct {
 	d       detector.Detector
 	dir     string
 	gen     int
+	snap    detector.SnapshotID // the snapshot of generation gen
 	file    *os.File
 	journal *detector.Journal
 }
@@ -120,7 +124,8 @@ func open(dir, name string, log io.Writer) (*service, error) {
 		}
 	}
 	if f, err := os.Open(s.path("snapshot", s.gen)); err == nil {
-		n, err := d.(detector.Persister).ReadFrom(bufio.NewReader(f))
+		var n int64
+		s.snap, n, err = detector.ReadSnapshot(context.Background(), d.(detector.Persister), bufio.NewReader(f))
 		f.Close()
 		if err != nil {
 			return nil, err
@@ -130,7 +135,7 @@ func open(dir, name string, log io.Writer) (*service, error) {
 	if s.file, err = os.OpenFile(s.path("journal", s.gen), os.O_RDWR|os.O_CREATE, 0o644); err != nil {
 		return nil, err
 	}
-	st, err := detector.Replay(s.file, d, 0)
+	st, err := detector.ReplayContext(context.Background(), s.file, d, s.snap)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +147,7 @@ func open(dir, name string, log io.Writer) (*service, error) {
 	if _, err := s.file.Seek(st.Offset, io.SeekStart); err != nil {
 		return nil, err
 	}
-	s.journal = detector.NewJournal(s.file)
+	s.journal = detector.NewJournalAt(s.file, st.Snapshot, st.Records())
 	return s, nil
 }
 
@@ -176,7 +181,7 @@ func (s *service) snapshot() error {
 		return err
 	}
 	w := bufio.NewWriter(f)
-	_, err = s.d.(detector.Persister).WriteTo(w)
+	id, _, err := detector.WriteSnapshot(s.d.(detector.Persister), w)
 	err = errors.Join(err, w.Flush(), f.Sync(), f.Close())
 	if err != nil {
 		return err
@@ -191,7 +196,7 @@ func (s *service) snapshot() error {
 	s.file.Close()
 	os.Remove(s.path("journal", s.gen))
 	os.Remove(s.path("snapshot", s.gen))
-	s.gen, s.file, s.journal = next, journal, detector.NewJournal(journal)
+	s.gen, s.snap, s.file, s.journal = next, id, journal, detector.NewJournalAt(journal, id, 0)
 	return nil
 }
 
@@ -214,7 +219,7 @@ func childMain() int {
 		}
 		if i == tornAt {
 			// The disk takes half the record; the parent kills us then.
-			s.journal = detector.NewJournal(tearing{s.file})
+			s.journal = detector.NewJournalAt(tearing{s.file}, s.snap, s.journal.Records())
 		}
 		if _, err := s.add(doc); err != nil {
 			fmt.Println("error:", err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/idtable"
+	"github.com/seed-9ef9c1df/neardup/internal/replaytext"
 )
 
 // Set tracks the live documents of one detector.
@@ -30,14 +31,16 @@ func New(pkg string, maxText int) *Set {
 	return &Set{pkg: pkg, maxText: maxText}
 }
 
-// Check validates d without registering it.
+// Check validates d without registering it. A text over the size limit
+// passes when detector.Replay is applying it from a journal (package
+// replaytext): it was accepted when the journal was written.
 func (s *Set) Check(d detector.Doc) error {
 	switch {
 	case s.closed:
 		return fmt.Errorf("%s: Add(%q): %w", s.pkg, d.ID, detector.ErrClosed)
 	case d.ID == "":
 		return fmt.Errorf("%s: Add: %w", s.pkg, detector.ErrEmptyID)
-	case len(d.Text) > s.maxText:
+	case len(d.Text) > s.maxText && !replaytext.Marked(d.Text):
 		return fmt.Errorf("%s: Add(%q): %d bytes over the limit of %d: %w",
 			s.pkg, d.ID, len(d.Text), s.maxText, detector.ErrTooLarge)
 	}
@@ -114,8 +117,23 @@ func (s *Set) Loadable() error {
 	switch {
 	case s.closed:
 		return fmt.Errorf("%s: ReadFrom: %w", s.pkg, detector.ErrClosed)
-	case s.Len() > 0:
-		return fmt.Errorf("%s: ReadFrom into a detector with %d documents: %w", s.pkg, s.Len(), detector.ErrSnapshot)
+	case s.Len() == 1:
+		return NotEmpty(s.pkg, "this one holds 1 document")
+	case s.Len() > 1:
+		return NotEmpty(s.pkg, fmt.Sprintf("this one holds %d documents", s.Len()))
 	}
 	return nil
 }
+
+// NotEmpty returns the error of a ReadFrom into a detector that is not
+// empty, why saying what it holds: it names the remedy and wraps
+// detector.ErrSnapshot (the sentinel of every refused load) without
+// repeating its text, which would blame a snapshot that may be sound.
+func NotEmpty(pkg, why string) error {
+	return notEmpty(fmt.Sprintf("%s: ReadFrom needs an empty detector (%s): load the snapshot into a fresh one from New", pkg, why))
+}
+
+type notEmpty string
+
+func (e notEmpty) Error() string { return string(e) }
+func (e notEmpty) Unwrap() error { return detector.ErrSnapshot }

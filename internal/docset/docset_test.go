@@ -46,7 +46,12 @@ func TestLoadable(t *testing.T) {
 	require.NoError(t, err)
 	err = s.Loadable()
 	require.ErrorIs(t, err, detector.ErrSnapshot)
-	assert.ErrorContains(t, err, "x: ReadFrom into a detector with 1 documents")
+	assert.EqualError(t, err, "x: ReadFrom needs an empty detector (this one holds 1 document): load the snapshot into a fresh one from New")
+	_, err = s.Add(detector.Doc{ID: "b"})
+	require.NoError(t, err)
+	err = s.Loadable()
+	require.ErrorIs(t, err, detector.ErrSnapshot)
+	assert.EqualError(t, err, "x: ReadFrom needs an empty detector (this one holds 2 documents): load the snapshot into a fresh one from New")
 	s.Close()
 	require.ErrorIs(t, s.Loadable(), detector.ErrClosed)
 }
