@@ -48,6 +48,8 @@ type Info struct {
 // entry is a named constructor.
 type entry struct {
 	info Info
+	// config is the package's Config type.
+	config reflect.Type
 	// ranges gives the range of the numeric options (see span).
 	ranges map[string]string
 	// build makes the detector from options. With raw, for the tests that
@@ -64,7 +66,7 @@ type entry struct {
 // entry what it is, and the preset's other values, which options may
 // override.
 func define[C any, D detector.Detector](info Info, newFn func(C) (D, error), ranges map[string]string, preset func(*C)) entry {
-	return entry{info: info, ranges: ranges, build: func(opts map[string]string, raw bool) (detector.Detector, error) {
+	return entry{info: info, config: reflect.TypeFor[C](), ranges: ranges, build: func(opts map[string]string, raw bool) (detector.Detector, error) {
 		var cfg C
 		if preset != nil {
 			preset(&cfg)
@@ -396,10 +398,13 @@ func apply(cfg reflect.Value, info Info, ranges map[string]string, opts map[stri
 // rng) and stores it. raw is entry.build's.
 func setField(f reflect.Value, name, rng, val string, raw bool) error {
 	t := f.Type()
-	if cs, ok := choices[t]; ok && !raw {
-		v, err := parseChoice(t, cs, val)
+	if cs, ok := choices[t]; ok {
+		v, err := parseChoice(t, cs, val, raw)
 		if err != nil {
 			return err
+		}
+		if f.CanInt() && f.OverflowInt(v) || f.CanUint() && (v < 0 || f.OverflowUint(uint64(v))) {
+			return fmt.Errorf("%q is out of range", val)
 		}
 		if f.CanInt() {
 			f.SetInt(v)
@@ -612,10 +617,14 @@ var choices = map[reflect.Type][]choice{
 		tweezer.Overlap, "overlap Overlap", tweezer.Exact, "exact Exact", tweezer.Jaccard, "jaccard Jaccard"),
 }
 
-// parseChoice reads val as a name or the decimal number of one of cs.
-func parseChoice(t reflect.Type, cs []choice, val string) (int64, error) {
+// parseChoice reads val as a name or the decimal number of one of cs;
+// with raw (entry.build's), as any decimal number too.
+func parseChoice(t reflect.Type, cs []choice, val string, raw bool) (int64, error) {
 	n, err := strconv.ParseInt(val, 10, 64)
 	isNum := err == nil && decimalInt.MatchString(val)
+	if raw && isNum {
+		return n, nil
+	}
 	for _, c := range cs {
 		if isNum && n == c.value || slices.ContainsFunc(c.names, func(s string) bool { return strings.EqualFold(s, val) }) {
 			return c.value, nil
