@@ -301,13 +301,17 @@ func New(name string, options map[string]string) (detector.Detector, error) {
 }
 
 // ParseOptions turns "key=value" strings (as a command line gives them)
-// into the options of [New].
+// into the options of [New]. A key given twice is an error (keys that
+// differ only in case are left for New to reject).
 func ParseOptions(kvs []string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, kv := range kvs {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
 			return nil, fmt.Errorf("neardup: option %q: want key=value: %w", kv, detector.ErrInvalidConfig)
+		}
+		if prev, dup := out[k]; dup {
+			return nil, fmt.Errorf("neardup: option %s given twice (%q and %q): %w", k, prev, v, detector.ErrInvalidConfig)
 		}
 		out[k] = v
 	}

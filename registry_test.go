@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/codet"
 	"github.com/seed-9ef9c1df/neardup/detector"
@@ -210,6 +211,10 @@ func TestParseOptions(t *testing.T) {
 		_, err := ParseOptions([]string{bad})
 		assert.ErrorIs(t, err, detector.ErrInvalidConfig, bad)
 	}
+	// A repeated key used to keep its last value silently.
+	_, err = ParseOptions([]string{"Threshold=0.3", "Threshold=0.5"})
+	assert.ErrorIs(t, err, detector.ErrInvalidConfig)
+	assert.ErrorContains(t, err, `option Threshold given twice ("0.3" and "0.5")`)
 }
 
 func TestLookupReturnsCopies(t *testing.T) {
@@ -697,5 +702,16 @@ func TestOptionsAreRead(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRuleLanguages: the languages the unknown-language error names are
+// the ones textproc has rules for.
+func TestRuleLanguages(t *testing.T) {
+	for _, l := range ruleLanguages {
+		assert.NotEmpty(t, textproc.RuleSet(language.MustParse(l)), l)
+	}
+	for _, l := range []string{"de", "fr", "zh", "ja", "und"} {
+		assert.Empty(t, textproc.RuleSet(language.MustParse(l)), l)
 	}
 }
