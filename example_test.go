@@ -37,3 +37,23 @@ func ExampleNew() {
 	// story is contained in roundup (1.00)
 	// neardup: ffp: option Method is fixed by the name (use another name): invalid config
 }
+
+// Options are the Config fields a name reads, set by strings: choices by
+// name (or number), numbers in decimal. A field the name does not read is
+// an error that lists the ones it does.
+func ExampleNew_options() {
+	d, err := neardup.New("minhash-weighted", map[string]string{
+		"Language": "en", "Content": "all", "Sampler": "icws", "Threshold": " 0.2",
+	})
+	if err != nil {
+		panic(err)
+	}
+	defer d.Close()
+	_, err = neardup.New("ffp", map[string]string{"ChainLength": "2"})
+	fmt.Println(err)
+	_, err = neardup.New("minhash", map[string]string{"NumHashes": "0x80"})
+	fmt.Println(err)
+	// Output:
+	// neardup: ffp: option ChainLength is not used by ffp (its options: Language, KeepStopwords, Stemmer, PrefixLen, Threshold, Shingle, MinOverlap, Content, MaxTextBytes, MaxResults): invalid config
+	// neardup: minhash: option NumHashes: "0x80" is not a number (want a decimal integer in [0, 4096]): invalid config
+}
