@@ -168,13 +168,13 @@ func (c Chart) write(w io.Writer, n int) {
 		x := px(t)
 		fmt.Fprintf(w, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%.1f" stroke="#e4e4e4"/>`+"\n", x, marginTop, x, marginTop+ph)
 		fmt.Fprintf(w, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="black"/>`+"\n", x, marginTop+ph, x, marginTop+ph+5)
-		fmt.Fprintf(w, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", x, marginTop+ph+18, label(t))
+		fmt.Fprintf(w, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", x, marginTop+ph+18, xa.label(t))
 	}
 	for _, t := range ya.Ticks() {
 		y := py(t)
 		fmt.Fprintf(w, `<line x1="%d" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#e4e4e4"/>`+"\n", marginLeft, y, marginLeft+pw, y)
 		fmt.Fprintf(w, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="black"/>`+"\n", marginLeft-5, y, marginLeft, y)
-		fmt.Fprintf(w, `<text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n", marginLeft-8, y+4, label(t))
+		fmt.Fprintf(w, `<text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n", marginLeft-8, y+4, ya.label(t))
 	}
 	// Axes and their labels.
 	fmt.Fprintf(w, `<path d="M%d %d V%.1f H%.1f" fill="none" stroke="black"/>`+"\n", marginLeft, marginTop, marginTop+ph, marginLeft+pw)
@@ -217,13 +217,16 @@ func (c Chart) write(w io.Writer, n int) {
 	}
 }
 
-// label formats a tick value: as few digits as it needs, thousands as k
-// and millions as M.
-func label(v float64) string {
-	switch a := math.Abs(v); {
-	case a >= 1e6:
+// label formats a tick value of axis a with as few digits as it needs,
+// in thousands (k) or millions (M) along an axis that reaches 10,000 or
+// 10,000,000, so one axis has one unit.
+func (a Axis) label(v float64) string {
+	switch m := math.Max(math.Abs(a.From), math.Abs(a.To)); {
+	case v == 0:
+		return "0"
+	case m >= 1e7:
 		return strconv.FormatFloat(clean(v/1e6), 'f', -1, 64) + "M"
-	case a >= 1e4:
+	case m >= 1e4:
 		return strconv.FormatFloat(clean(v/1e3), 'f', -1, 64) + "k"
 	}
 	return strconv.FormatFloat(v, 'f', -1, 64)

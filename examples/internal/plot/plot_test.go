@@ -132,7 +132,19 @@ func TestChartAxes(t *testing.T) {
 }
 
 func TestLabel(t *testing.T) {
-	for v, want := range map[float64]string{0: "0", 0.25: "0.25", 1500: "1500", 20000: "20k", 2.5e6: "2.5M", -0.5: "-0.5"} {
-		assert.Equal(t, want, label(v))
+	for _, c := range []struct {
+		axis Axis
+		v    float64
+		want string
+	}{
+		{Axis{0, 1, 0.2}, 0.25, "0.25"},
+		{Axis{0, 1, 0.2}, 0, "0"},
+		{Axis{-1, 1, 0.5}, -0.5, "-0.5"},
+		{Axis{0, 8000, 2000}, 1500, "1500"},
+		{Axis{0, 10000, 2000}, 2000, "2k"},
+		{Axis{0, 60000, 20000}, 20000, "20k"},
+		{Axis{0, 2e7, 5e6}, 2.5e6, "2.5M"},
+	} {
+		assert.Equal(t, c.want, c.axis.label(c.v), "%v %g", c.axis, c.v)
 	}
 }
