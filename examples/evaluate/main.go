@@ -6,16 +6,18 @@
 //	go run ./examples/evaluate -data clough-stevenson.jsonl -detector codet -set ETL=0.5
 //	go run ./examples/evaluate -detector list
 //
-// The file holds one JSON object per line with "id" and "text". A "cluster"
-// field means documents in one cluster are near-duplicates: evaluate prints
-// pair-level precision, recall and F1, strict and lenient (a reported pair
-// across clusters named alike but for a trailing digit, which cover related
-// stories, is not counted as an error), and the Matthews
-// correlation. A "category"/"task" field, as in clough-stevenson.jsonl, means
-// graded containment of answers in their task's "orig": evaluate prints the
+// Without flags it runs minhash over goldset-dev.jsonl. The file holds one
+// JSON object per line with "id" and "text". A "cluster" field means
+// documents in one cluster are near-duplicates: evaluate prints pair-level
+// precision, recall and F1, strict and lenient (a reported pair across
+// clusters named alike but for a trailing digit, which cover related
+// stories, is not counted as an error), and the Matthews correlation. A
+// "category"/"task" field, as in clough-stevenson.jsonl, means graded
+// containment of answers in their task's "orig": evaluate prints the
 // fraction of each category reported as contained, and precision/recall
 // with cut and light as positives. Documents are added in file order. A
-// -data name that is not a file is looked up in ../shared/data.
+// -data name that is not a file is looked up in ../shared/data (or
+// $NEARDUP_DATA).
 //
 // With -sweep Key=FROM:TO:STEP it runs each detector at every value of one
 // option instead and prints precision, recall and F1 per value (strict
@@ -68,8 +70,8 @@ var usage = cli.Usage{
 		"Progress goes to stderr.",
 	Reads: "Reads the JSONL file of -data (default goldset-dev.jsonl); a bare name that is not a file is looked up " +
 		"among the labelled collections. " + cli.DataNote,
-	Takes: "The default invocation (minhash on goldset-dev.jsonl) takes TAKES_DEFAULT on 2 cores; a sweep takes about " +
-		"as long per value.",
+	Takes: "The default invocation (minhash on goldset-dev.jsonl) takes about 3 seconds on 2 cores; a sweep " +
+		"takes about as long per value and detector.",
 	Examples: []string{
 		"go run ./examples/evaluate -detector list",
 		"go run ./examples/evaluate -data clough-stevenson.jsonl -detector codet -set ETL=0.5",
@@ -258,7 +260,11 @@ func settings(set map[string]string) string {
 }
 
 func report(w io.Writer, e registry.Entry, recs []dataset.Record, edges []eval.Edge, elapsed time.Duration, set map[string]string) {
-	fmt.Fprintf(w, "\n%s %s: %d relations reported in %s (%.0f docs/s)\n", e.Name, settings(set),
+	name := e.Name
+	if len(set) > 0 {
+		name += " " + settings(set)
+	}
+	fmt.Fprintf(w, "\n%s: %d relations reported in %s (%.0f docs/s)\n", name,
 		len(edges), elapsed.Round(time.Millisecond), float64(len(recs))/elapsed.Seconds())
 	clusters := eval.ClusterTruth{}
 	cont := eval.ContainmentTruth{Category: map[string]string{}, Task: map[string]string{}}

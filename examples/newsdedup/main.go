@@ -31,7 +31,7 @@ var usage = cli.Usage{
 		"articles inside round-ups) and prints, per detector, what each article was found to duplicate or be contained " +
 		"in and the stories a portal would show, then precision and recall of every detector against the stream's known relations.",
 	Reads: "Reads the news sample embedded in the program (examples/internal/sample); no data directory needed.",
-	Takes: "The default invocation takes TAKES_DEFAULT on 2 cores.",
+	Takes: "The default invocation takes about a second on 2 cores.",
 	Examples: []string{
 		"go run ./examples/newsdedup -q",
 		"go run ./examples/newsdedup -detector codet,minhash",
