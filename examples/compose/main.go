@@ -17,17 +17,33 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
+	"github.com/seed-9ef9c1df/neardup/examples/internal/cli"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/minhash"
 	"github.com/seed-9ef9c1df/neardup/shingle"
 )
 
+var usage = cli.Usage{
+	Synopsis: "go run ./examples/compose [flags]",
+	Does: "Stacks detectors with detector.Cascade: a cheap MinHash LSH proposes candidates at a permissive threshold " +
+		"and full fingerprinting's containment check confirms them. It runs the cascade and full fingerprinting alone " +
+		"over one synthetic news stream with known relations and prints the quality and time of both. " +
+		"Progress goes to stderr.",
+	Reads: "Reads nothing: the stream is generated (internal/synth, seed 42).",
+	Takes: "The default invocation (20000 documents) takes about 30 seconds on 2 cores; -n 5000 " +
+		"takes about a quarter of it.",
+	Examples: []string{
+		"go run ./examples/compose -n 5000 -mode containment",
+	},
+}
+
 func main() {
 	n := flag.Int("n", 20000, "documents in the synthetic stream")
 	propose := flag.Float64("propose", 0.15, "threshold of the proposing MinHash stage")
 	mode := flag.String("mode", "jaccard", "proposing MinHash mode: jaccard (LSH banding) or containment (LSH Ensemble)")
+	cli.Set(usage)
 	flag.Parse()
-	if err := run(os.Stdout, *n, *mode, *propose); err != nil {
+	if err := run(os.Stdout, os.Stderr, *n, *mode, *propose); err != nil {
 		fmt.Fprintln(os.Stderr, "compose:", err)
 		os.Exit(1)
 	}
@@ -54,15 +70,20 @@ type outcome struct {
 	elapsed time.Duration
 }
 
-func run(w io.Writer, n int, mode string, propose float64) error {
+func run(w, stderr io.Writer, n int, mode string, propose float64) error {
 	mcfg := minhash.Config{Mode: minhash.Jaccard, Threshold: propose}
 	switch mode {
 	case "jaccard":
 	case "containment":
 		mcfg.Mode = minhash.Containment
 	default:
-		return fmt.Errorf("-mode %q: want jaccard or containment", mode)
+		return fmt.Errorf("-mode %q: want jaccard or containment: %w", mode, detector.ErrInvalidConfig)
 	}
+	if n < 1 {
+		return fmt.Errorf("-n %d: want a positive count: %w", n, detector.ErrInvalidConfig)
+	}
+	p := cli.NewProgress(stderr, "compose", 3*time.Second)
+	p.Stage("generating %d synthetic documents", n)
 	items := make([]synth.Item, n)
 	stream := synth.New(synth.Config{Seed: 42})
 	docs := make([]detector.Doc, n)
@@ -115,13 +136,15 @@ func run(w io.Writer, n int, mode string, propose float64) error {
 		if err != nil {
 			return err
 		}
+		p.Stage("%s: running", c.name)
 		start := time.Now()
-		edges, err := eval.Relations(d, docs, nil)
+		edges, err := eval.Relations(d, docs, p.Docs(c.name, n))
 		elapsed := time.Since(start)
 		d.Close()
 		if err != nil {
 			return err
 		}
+		p.Stage("%s: done in %s", c.name, elapsed.Round(time.Millisecond))
 		var counts eval.Counts
 		found := eval.Pairs(edges)
 		for p := range found {

@@ -40,7 +40,7 @@ func TestDefaultsHold(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			e, err := registry.Lookup(c.name)
 			require.NoError(t, err)
-			r := measure(e, []string{""}, inputs)[0]
+			r := measure(e, []string{""}, inputs, nil)[0]
 			assert.Empty(t, feasible(e, r, 20), "the default no longer holds")
 			assert.GreaterOrEqual(t, r.gold.F1(), c.gold-0.01, "Gold Set strict F1")
 			t.Logf("Gold Set F1 %.3f, CS %v, Reuters stories %v", r.gold.F1(), r.cs, r.stories)

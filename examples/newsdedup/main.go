@@ -20,13 +20,28 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
+	"github.com/seed-9ef9c1df/neardup/examples/internal/cli"
 	"github.com/seed-9ef9c1df/neardup/examples/internal/registry"
 	"github.com/seed-9ef9c1df/neardup/examples/internal/sample"
 )
 
+var usage = cli.Usage{
+	Synopsis: "go run ./examples/newsdedup [flags]",
+	Does: "Runs every detector over a small stream of Turkish and English news (syndicated copies, edited versions, " +
+		"articles inside round-ups) and prints, per detector, what each article was found to duplicate or be contained " +
+		"in and the stories a portal would show, then precision and recall of every detector against the stream's known relations.",
+	Reads: "Reads the news sample embedded in the program (examples/internal/sample); no data directory needed.",
+	Takes: "The default invocation takes about a second on 2 cores.",
+	Examples: []string{
+		"go run ./examples/newsdedup -q",
+		"go run ./examples/newsdedup -detector codet,minhash",
+	},
+}
+
 func main() {
 	only := flag.String("detector", "", "comma-separated detector names (default: all)")
 	quiet := flag.Bool("q", false, "print only the summary table")
+	cli.Set(usage)
 	flag.Parse()
 	if err := run(os.Stdout, *only, *quiet); err != nil {
 		fmt.Fprintln(os.Stderr, "newsdedup:", err)

@@ -32,6 +32,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup"
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/examples/internal/cli"
 	"github.com/seed-9ef9c1df/neardup/examples/internal/sample"
 )
 
@@ -46,11 +47,21 @@ const (
 	tornAt     = 17 // and is killed while journalling this document
 )
 
+var usage = cli.Usage{
+	Synopsis: "go run ./examples/service [-detector NAME]",
+	Does: "Shows a detector a service can keep: it snapshots the detector, journals every Add after the snapshot, " +
+		"is killed with SIGKILL while it writes a journal record, restarts from the snapshot and the journal " +
+		"(the torn last record dropped), and checks that it answers exactly as a service that never stopped.",
+	Reads: "Reads the news sample embedded in the program; state lives in a temporary directory, removed at the end.",
+	Takes: "The default invocation takes about a second on 2 cores.",
+}
+
 func main() {
 	if os.Getenv(envDir) != "" {
 		os.Exit(childMain())
 	}
 	name := flag.String("detector", "", "detector name (default: the first of neardup.Names() that persists)")
+	cli.Set(usage)
 	flag.Parse()
 	if err := run(os.Stdout, *name); err != nil {
 		fmt.Fprintln(os.Stderr, "service:", err)

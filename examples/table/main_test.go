@@ -17,13 +17,15 @@ func TestRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads the shared collections")
 	}
-	var b strings.Builder
-	err := run(&b, "imatch", 100)
+	var b, errOut strings.Builder
+	err := run(&b, &errOut, "imatch", 100)
 	if errors.Is(err, dataset.ErrNoData) {
 		dataset.Missing(t, "goldset-dev.jsonl", err)
 	}
 	require.NoError(t, err)
 	assert.Contains(t, b.String(), "| `imatch` | near-duplicate |")
+	assert.Contains(t, errOut.String(), "table: imatch (1/1): Gold Set dev", "progress on stderr")
+	assert.NotContains(t, b.String(), "table: ", "stdout holds only the table")
 }
 
 func TestSplice(t *testing.T) {
