@@ -128,7 +128,7 @@ func TestSweepErrors(t *testing.T) {
 		{"no such option", options{data: data, detectors: "codet", sweep: "Threshold=0.1:0.9:0.1"}, "codet has no option Threshold"},
 		{"one of two detectors lacks it", options{data: data, detectors: "minhash,imatch", sweep: "Threshold=0.1:0.9:0.1"}, "imatch has no option Threshold"},
 		{"bad form", options{data: data, detectors: "minhash", sweep: "Threshold=0.1"}, "want Key=FROM:TO:STEP"},
-		{"value the type cannot hold", options{data: data, detectors: "simhash", sweep: "K=0.5:2:0.5"}, `K="0.5"`},
+		{"value the type cannot hold", options{data: data, detectors: "simhash", sweep: "K=0.5:2:0.5"}, `option K: "0.5" is not an integer`},
 		{"svg without sweep", options{data: data, detectors: "minhash", svg: "x.svg"}, "-svg draws a sweep: it needs -sweep"},
 		{"no labels", options{data: data, detectors: "reference", sweep: "Threshold=0.5:0.6:0.1"}, "neither \"cluster\" nor"},
 	} {
