@@ -291,10 +291,11 @@ func (d *Detector) needNear(scs, o float64) float64 {
 
 // resolveSat completes the CS on samples (sat) of the touched groups the
 // near-duplicate rules (and, when it reads samples, the rule of the active
-// nodes) could relate once the share of the samples set aside is counted, by scanning every sample the document meets again for
-// those groups, from zero and in node order (so the sum is the scan's to
-// the last bit). The others keep a sat too low for those rules; the
-// other rules read acc alone.
+// nodes) could relate once the share of the samples set aside is counted,
+// by scanning every sample the document meets again for those groups,
+// from zero and in node order (so the sum is the scan's to the last bit).
+// The others keep a sat too low for those rules; the other rules read acc
+// alone.
 func (d *Detector) resolveSat(scs, rest float64) {
 	aside := false
 	for _, x := range d.distinct {

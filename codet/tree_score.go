@@ -483,10 +483,10 @@ func (d *Detector) judge(scs float64, j uint32) (in, out edge, inOK, outOK bool)
 	enough := evidence.Enough(cs, min(scs, other.scs), d.s.minScore)
 	near := sat > 0 && d.s.nearPair(all, scs, other.scs)
 	// The rule of the active nodes, on active nodes and samples together,
-	// for pairs that each hold more than ETL of the other
+	// for pairs that each hold at least sampleShare of the other
 	// ([settings.readSamples]).
 	sampled := sat > 0 && d.s.readSamples() && evidence.Enough(all, min(scs, other.scs), d.s.minScore) &&
-		min(snap(all/scs), snap(all/other.scs)) > d.s.etl
+		min(snap(all/scs), snap(all/other.scs)) >= sampleShare
 	switch {
 	case enough && d.s.keep(rg, ro):
 		in, inOK = edge{g: j, score: rg}, true
@@ -506,23 +506,30 @@ func (d *Detector) judge(scs float64, j uint32) (in, out edge, inOK, outOK bool)
 // the active nodes reads ([settings.readSamples]).
 const sampleMin = 32
 
+// sampleShare is the share of each other's SCS that two documents must
+// hold for the rule of the active nodes to relate them through samples
+// ([settings.readSamples]).
+const sampleShare = 0.25
+
 // readSamples reports whether a pair the active nodes do not relate is
 // related by the rule of the active nodes ([settings.keep] above ETL, with
 // the MinScore evidence) on the CS of the active nodes and the samples of
-// deactivated nodes together, when each of the two holds more than ETL of
-// the other: when the node limit keeps samples of at least sampleMin
-// visitors. The mutual share keeps out a page that holds a little of
-// another through a site's boilerplate sentences, which deactivate their
-// nodes too. The copies of a story that arrive once its
+// deactivated nodes together, when each of the two holds at least
+// sampleShare of the other: it is when the node limit keeps samples of at
+// least sampleMin visitors. The copies of a story that arrive once its
 // nodes are deactivated then find the recent copies those nodes keep, as
-// the copies before them found each other on the active nodes: two copies
-// with one word changed each share no more than 1 − 2/s of their SCS for s
-// sentences (the changed word, new to the table, sorts first and breaks
-// its sentence's prefix), far from the 0.9 of [settings.nearPair] for a
-// news story of a few sentences. A shorter sample (a small NodeLimit, for
-// tests) holds only the last few visitors of a node, among them parts of
-// its visitors that the rule would relate in one arrival order and not in
-// another; there only the near-duplicate rule reads samples.
+// the copies before them found each other on the active nodes. Two copies
+// with one word changed each do not share the one or two sentences they
+// changed (a word new to the table sorts first and breaks its sentence's
+// prefix): for a news story of a few sentences that is far from the 0.9
+// of [settings.nearPair], and above a quarter. A page that holds a little
+// of another through a site's boilerplate sentences, which deactivate
+// their nodes too, holds less of it both ways. The share is a constant,
+// not ETL, so that a run at a low ETL filtered by score is the run at a
+// higher one. A shorter sample (a small NodeLimit) holds only the last
+// few visitors of a node, among them parts of its other visitors that the
+// rule would relate in one arrival order and not in another; there only
+// the near-duplicate rule reads samples.
 func (s *settings) readSamples() bool { return s.limit >= sampleMin && s.limit < math.MaxInt }
 
 // nearPair reports whether two contents with self-similarities a and b
