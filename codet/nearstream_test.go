@@ -79,3 +79,32 @@ func TestNearCopyStreamRecall(t *testing.T) {
 		})
 	}
 }
+
+// TestSampleRuleShare is the other side of TestNearCopyStreamRecall: pages
+// of one site that share eight boilerplate sentences and differ in 28
+// hold 0.22 of each other, above ETL with the MinScore evidence, and
+// are related while the boilerplate's nodes are active. Once more than
+// NodeLimit pages have deactivated them, the samples those nodes keep do
+// not relate a new page to the recent ones: the rule on samples needs each
+// document to hold at least a quarter of the other, which versions of one
+// story do and pages sharing a site's frame do not.
+func TestSampleRuleShare(t *testing.T) {
+	const pages, own, frame = 240, 28, 8
+	sents, ref := nearCorpus(t, frame+own*pages)
+	d, err := codet.NewWithIDF(codet.Config{Language: "en"}, ref)
+	require.NoError(t, err)
+	defer d.Close()
+	for i := range pages {
+		body := sents[frame+own*i : frame+own*(i+1)]
+		text := strings.Join(sents[:frame], " ") + " " + strings.Join(body, " ")
+		ms := add(t, d, fmt.Sprintf("p%03d", i), text)
+		switch {
+		case i > 0 && i < codet.DefaultNodeLimit:
+			require.Len(t, ms, min(i, 100), "page %d: the frame's nodes are active", i)
+			assert.InDelta(t, float64(frame)/(frame+own), ms[0].Score, 0.01)
+		case i > codet.DefaultNodeLimit:
+			require.Empty(t, ms, "page %d: related through the frame's samples", i)
+		}
+	}
+	assert.Positive(t, d.Stats().Deactivated)
+}
