@@ -145,12 +145,13 @@
 // arrived: every node the copies share is deactivated, and a new copy
 // meets only silent nodes. Here a deactivated node keeps a sample, its
 // NodeLimit most recent visitors (a new visitor pushes out the oldest),
-// and a pair the active nodes do not relate is related when the CS of the
-// active nodes and the samples together passes the rule of the active
-// nodes (ETL, the part-of-whole rule and the MinScore evidence), or,
-// with a NodeLimit below 32, when the two are near-duplicates counting
-// those samples (at least 0.9 of each document's SCS shared, above ETL,
-// with the MinScore evidence): the copies of a story keep finding the
+// and a pair the active nodes do not relate is still related when,
+// counting those samples, the two are near-duplicates (at least 0.9 of
+// each document's SCS shared, above ETL, with the MinScore evidence), or,
+// with a NodeLimit of at least 32, when the rule of the active nodes
+// (ETL, the part-of-whole rule, the MinScore evidence) relates them and
+// each holds at least a quarter of the other (pages that share only a
+// site's boilerplate hold less): the copies of a story keep finding the
 // recent copies, as the copies before them found each other on the
 // active nodes, at the cost of an active node. Such a relation depends on
 // the arrival order, and the deactivation of a node does not take it
