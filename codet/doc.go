@@ -115,8 +115,8 @@
 // the relations between its visitors, so a deactivated node contributes
 // to no ordinary relation. Three things depend on the order: removals (a
 // node deactivated by documents since removed stays deactivated), the
-// near-duplicate relations found through the samples of deactivated
-// nodes (the sample holds the most recent visitors, see Bounds), and,
+// relations found through the samples of deactivated nodes (the sample
+// holds the most recent visitors, see Bounds), and,
 // with [CollapseNear], the representative of a near-duplicate, the one
 // that came first. TestOrderIndependence checks it by shuffling real
 // articles and a synthetic stream, with the default NodeLimit and with
@@ -145,11 +145,17 @@
 // arrived: every node the copies share is deactivated, and a new copy
 // meets only silent nodes. Here a deactivated node keeps a sample, its
 // NodeLimit most recent visitors (a new visitor pushes out the oldest),
-// and a new document that is a near-duplicate of one of them, counting
-// those samples (at least 0.9 of each document's SCS shared, above ETL,
-// with the MinScore evidence), contains it and is contained by it: the
-// copies of a story keep finding the recent copies, at the cost of an
-// active node. Whatever the documents and the Collapse mode, with a node
+// and a pair the active nodes do not relate is still related when,
+// counting those samples, the two are near-duplicates (at least 0.9 of
+// each document's SCS shared, above ETL, with the MinScore evidence), or,
+// with a NodeLimit of at least 32, when the rule of the active nodes
+// (ETL, the part-of-whole rule, the MinScore evidence) relates them and
+// each holds at least a quarter of the other (pages that share only a
+// site's boilerplate hold less): the copies of a story keep finding the
+// recent copies, as the copies before them found each other on the
+// active nodes, at the cost of an active node. Such a relation depends on
+// the arrival order, and the deactivation of a node does not take it
+// back. Whatever the documents and the Collapse mode, with a node
 // limit (NodeLimit ≥ 0) an Add of a text of L bytes with s sentences does
 // at most s·PSC·DT·NodeLimit increments, scores at most as many earlier
 // contents and stores at most as many relations, and holds at most
@@ -253,11 +259,10 @@
 // the lists read per Add are at most twice those of the scan. On the
 // synthetic stream of BenchmarkScale the visitor entries scored per Add
 // go from 980 to 284 at 40,000 documents and from 2,642 to 630 at
-// 160,000. The samples of deactivated nodes, which feed only the
-// near-duplicate rules, are left unscanned under those rules' own bound
-// (0.9 of the larger SCS), which brings the entries scanned per Add at
-// 160,000 documents to 131 (the same as at 10,000), and the groups
-// completed from 92 to 15. The tree's edges are kept in an open-addressing
+// 160,000. The samples of deactivated nodes are left unscanned under the
+// same bound as the active lists, and with a NodeLimit below 32, where
+// they feed only the near-duplicate rules, under those rules' own bound
+// (0.9 of the larger SCS). The tree's edges are kept in an open-addressing
 // table read one slot per lookup, and the lookups of a walk, the
 // slots of the nodes an Add creates and the scratch records of the lists
 // it scans are read ahead in passes of their own, so that their cache

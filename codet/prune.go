@@ -13,10 +13,13 @@ package codet
 // the groups met elsewhere get the share of those nodes added when they
 // could be related ([Detector.resolve]). The samples that deactivated
 // nodes keep (NodeLimit entries each, read by every Add that reaches the
-// node) feed only the near-duplicate rules, which need 0.9 of the larger
-// SCS: they are left unscanned under that much looser bound
-// ([Detector.needNear]), and only the groups those rules could relate get
-// their share ([Detector.resolveSat]). The answers are those of scanning
+// node) feed the rule of the active nodes too ([settings.readSamples]):
+// they are then left unscanned under the same bound as the active lists,
+// and the groups that could be related get their share
+// ([Detector.resolveSat]). With a NodeLimit below sampleMin they feed only
+// the near-duplicate rules, which need 0.9 of the larger SCS, and are left
+// unscanned under that much looser bound ([Detector.needNear]). The
+// answers are those of scanning
 // every list, to the last bit: a completed CS is summed again in the
 // scan's order.
 
@@ -82,10 +85,14 @@ func lowCode(scs float64) uint8 {
 // below the least CS an ordinary relation needs with any visitor of any
 // of them (their SCS is at least the node's low bound, and need does not
 // decrease with SCS). A sample (a deactivated node, or one this visit
-// deactivates) feeds only the near-duplicate rules, which need a share of
-// the larger SCS ([Detector.needNear]): it is set aside when the bound of
-// all the nodes set aside, itself included, stays below what those rules
-// need with any content; an active node must keep that bound too. Only
+// deactivates) that the rule of the active nodes reads
+// ([settings.readSamples]) is set aside as an active node is, the bound
+// of the samples set aside counted with that of the active ones. With a
+// NodeLimit below sampleMin it feeds only the near-duplicate rules, which
+// need a share of the larger SCS ([Detector.needNear]): it is set aside
+// when the bound of all the nodes set aside, itself included, stays below
+// what those rules need with any content. An active node must keep that
+// bound too. Only
 // with frozen weights in ModeTree (where a node adds imp·min(n, m) ≤
 // imp·n to a pair) and outside a Query's eviction.
 func (d *Detector) deferLong(scs float64) (active, sample float64) {
@@ -110,17 +117,32 @@ func (d *Detector) deferLong(scs float64) (active, sample float64) {
 		return cmp.Or(cmp.Compare(lb, la), cmp.Compare(a, b))
 	})
 	floor, near := math.Inf(1), d.needNear(scs, 0)
+	read := d.s.readSamples()
 	for _, i := range d.order {
 		x := &d.distinct[i]
 		b := x.imp * float64(x.n)
 		if (active+sample+b)*(1+1e-6)+1e-9 >= near {
 			continue
 		}
-		if x.sample {
+		switch {
+		case x.sample && !read:
 			sample += b
-		} else {
+		case x.sample:
+			// Read by the rule of the active nodes too: bounded as an
+			// active node is, with the active nodes set aside.
 			f := min(floor, d.need(scs, lowSCS[d.nodes.at(x.node).low]))
-			if (active+b)*(1+1e-6)+1e-9 >= f {
+			if (active+sample+b)*(1+1e-6)+1e-9 >= f {
+				continue
+			}
+			sample += b
+			floor = f
+		default:
+			f := min(floor, d.need(scs, lowSCS[d.nodes.at(x.node).low]))
+			bound := active + b
+			if read {
+				bound += sample
+			}
+			if bound*(1+1e-6)+1e-9 >= f {
 				continue
 			}
 			active += b
@@ -163,9 +185,13 @@ func (d *Detector) resolve(scs, active, sample float64) {
 	}
 	res := d.order[:0] // the groups to resolve
 	steps := 0
+	ordinary := active // what the rule of the active nodes can still gain
+	if d.s.readSamples() {
+		ordinary += sample
+	}
 	for _, j := range d.touched {
 		t := &d.tally[j]
-		if t.scs > 0 && (t.acc+t.sat+active >= d.need(scs, t.scs) ||
+		if t.scs > 0 && (t.acc+t.sat+ordinary >= d.need(scs, t.scs) ||
 			t.acc+t.sat+active+sample >= d.needNear(scs, t.scs)) {
 			res = append(res, int(j))
 			steps += int(t.seqs) * d.s.dt
@@ -264,11 +290,12 @@ func (d *Detector) needNear(scs, o float64) float64 {
 }
 
 // resolveSat completes the CS on samples (sat) of the touched groups the
-// near-duplicate rules could relate once the share of the samples set
-// aside is counted, by scanning every sample the document meets again for
-// those groups, from zero and in node order (so the sum is the scan's to
-// the last bit). The others keep a sat too low for those rules; the
-// other rules read acc alone.
+// near-duplicate rules (and, when it reads samples, the rule of the active
+// nodes) could relate once the share of the samples set aside is counted,
+// by scanning every sample the document meets again for those groups,
+// from zero and in node order (so the sum is the scan's to the last bit).
+// The others keep a sat too low for those rules; the other rules read acc
+// alone.
 func (d *Detector) resolveSat(scs, rest float64) {
 	aside := false
 	for _, x := range d.distinct {
@@ -279,9 +306,14 @@ func (d *Detector) resolveSat(scs, rest float64) {
 	}
 	d.growMarks()
 	n := 0
+	read := d.s.readSamples()
 	for _, j := range d.touched {
 		t := &d.tally[j]
-		if t.scs > 0 && t.acc+t.sat+rest >= d.needNear(scs, t.scs) {
+		need := d.needNear(scs, t.scs)
+		if read {
+			need = min(need, d.need(scs, t.scs))
+		}
+		if t.scs > 0 && t.acc+t.sat+rest >= need {
 			t.sat = 0
 			d.marks[j>>6] |= 1 << (j & 63)
 			n++

@@ -59,8 +59,9 @@ func requireSameSnapshot(t *testing.T, cfg Config, all, aside *Detector) {
 // no answer: a detector that scans every list and one that sets them aside
 // return the same matches with the same scores (to the last bit) for every
 // Add of a synthetic stream whose common words fill long lists, and save
-// the same snapshot once the work counters are set equal. With NodeLimit 24
-// and 40 many nodes are deactivated, so the samples are set aside too; with
+// the same snapshot once the work counters are set equal. With NodeLimit 24,
+// 32 and 40 many nodes are deactivated, so the samples are set aside too
+// (from NodeLimit 32 under the bound of the active lists); with
 // a time window the lower bounds of the visitors' SCS are recomputed as
 // documents leave.
 func TestSetAsideExact(t *testing.T) {
@@ -71,9 +72,11 @@ func TestSetAsideExact(t *testing.T) {
 	idf := synthIDF(t, 3000)
 	docs := synth.Docs(n, synth.Config{Seed: 1, Vocabulary: 5000})
 	samples := 0 // samples of deactivated nodes set aside
+	read := 0    // of them, samples the rule of the active nodes reads
 	for _, cfg := range []Config{
 		{Language: "en"},
 		{Language: "en", NodeLimit: 24},
+		{Language: "en", NodeLimit: sampleMin},
 		{Language: "en", NodeLimit: 40, Collapse: CollapseNear},
 		{Language: "en", Collapse: CollapseNear, CollapseThreshold: 0.5},
 		{Language: "en", MinScore: -1, ETL: 0.05, NodeLimit: 60},
@@ -89,6 +92,9 @@ func TestSetAsideExact(t *testing.T) {
 			require.Equal(t, want, got, "%+v: Add(%s)", cfg, doc.ID)
 		}
 		samples += aside.work.asideSamp
+		if aside.s.readSamples() {
+			read += aside.work.asideSamp
+		}
 		sa, sb := all.Stats(), aside.Stats()
 		assert.Less(t, sb.Increments, sa.Increments, "%+v: lists set aside", cfg)
 		t.Logf("NodeLimit %d Collapse %d: increments %d → %d, candidates %d → %d, deactivated %d", cfg.NodeLimit, cfg.Collapse,
@@ -96,6 +102,7 @@ func TestSetAsideExact(t *testing.T) {
 		requireSameSnapshot(t, cfg, all, aside)
 	}
 	assert.Positive(t, samples, "no sample was set aside")
+	assert.Positive(t, read, "no sample read by the rule of the active nodes was set aside")
 }
 
 // TestSetAsideExactStream is TestSetAsideExact on the stream of

@@ -21,8 +21,8 @@ type node struct {
 	depth  uint16
 	// active is false once the node is saturated: its visitor list passed
 	// NodeLimit. A saturated node no longer feeds the ordinary relations;
-	// vis then holds a sample, the NodeLimit most recent visitors, that
-	// only the near-duplicate rule reads (see [Detector.enter]).
+	// vis then holds a sample, the NodeLimit most recent visitors, read
+	// by the rules of [Detector.decide] (see [Detector.enter]).
 	active bool
 	// low is a lower bound of the SCS of the visitors, encoded (prune.go).
 	low uint8
@@ -69,8 +69,8 @@ func (d *Detector) newChild(p, term uint32) uint32 {
 // frees the list, which makes the prefixes of a story blind once more
 // than NodeLimit near-copies of it have arrived (every node the copies
 // share is deactivated, so a new copy meets nothing but silent nodes);
-// the sample lets a new document still find its near-duplicates there,
-// by the rule of [Detector.decide], at the cost of an active node.
+// the sample lets a new document still find its near-copies there, by
+// the rules of [Detector.decide], at the cost of an active node.
 func (d *Detector) enter(c, g uint32) {
 	nd := d.nodes.at(c)
 	nd.refs++

@@ -17,8 +17,8 @@ import (
 type edge struct {
 	g     uint32
 	score float64
-	// near marks a relation kept by the near-duplicate rule on the
-	// samples of deactivated nodes ([Detector.decide]).
+	// near marks a relation kept by a rule on the samples of
+	// deactivated nodes ([Detector.decide]).
 	near bool
 }
 
@@ -122,7 +122,7 @@ func (d *Detector) probe() float64 {
 		}
 		// A deactivated node, or one this visit deactivates, scores its
 		// sample into the sat of its visitors' tallies, which only the
-		// near-duplicate rule reads.
+		// rules on samples read ([Detector.judge]).
 		sample := x.sample
 		for _, v := range nd.vis {
 			if d.ev != nil && d.ev.groups[v.g] {
@@ -439,11 +439,13 @@ type freshNode struct {
 // decide is Alg. 3 lines 6-15 for the new group g against every group the
 // probe touched: both containment directions, each kept by [settings.keep]
 // on the CS of the active nodes. A pair the active nodes do not relate is
-// still related, both ways, when it is a near-duplicate pair counting the
-// samples of deactivated nodes too ([settings.nearPair]): the
-// near-copies of a story that arrive after its nodes were deactivated are
-// found among the recent visitors those nodes keep. Such a relation is
-// marked, and [Detector.retract] leaves it alone.
+// still related when [settings.keep] relates it on the CS of the active
+// nodes and the samples of deactivated nodes together
+// ([settings.readSamples]), or, both ways, when it is a near-duplicate
+// pair counting those samples ([settings.nearPair]): the near-copies of a
+// story that arrive after its nodes were deactivated are found among the
+// recent visitors those nodes keep. Such a relation is marked, and
+// [Detector.retract] leaves it alone.
 func (d *Detector) decide(g uint32) {
 	gr := &d.groups[g]
 	for _, j := range d.touched {
@@ -480,20 +482,55 @@ func (d *Detector) judge(scs float64, j uint32) (in, out edge, inOK, outOK bool)
 	// Too little shared evidence (Config.MinScore) on the active nodes.
 	enough := evidence.Enough(cs, min(scs, other.scs), d.s.minScore)
 	near := sat > 0 && d.s.nearPair(all, scs, other.scs)
+	// The rule of the active nodes, on active nodes and samples together,
+	// for pairs that each hold at least sampleShare of the other
+	// ([settings.readSamples]).
+	sampled := sat > 0 && d.s.readSamples() && evidence.Enough(all, min(scs, other.scs), d.s.minScore) &&
+		min(snap(all/scs), snap(all/other.scs)) >= sampleShare
 	switch {
 	case enough && d.s.keep(rg, ro):
 		in, inOK = edge{g: j, score: rg}, true
-	case near:
+	case near || sampled && d.s.keep(all/scs, all/other.scs):
 		in, inOK = edge{g: j, score: all / scs, near: true}, true
 	}
 	switch {
 	case enough && d.s.keep(ro, rg):
 		out, outOK = edge{score: ro}, true
-	case near:
+	case near || sampled && d.s.keep(all/other.scs, all/scs):
 		out, outOK = edge{score: all / other.scs, near: true}, true
 	}
 	return in, out, inOK, outOK
 }
+
+// sampleMin is the shortest sample of a deactivated node that the rule of
+// the active nodes reads ([settings.readSamples]).
+const sampleMin = 32
+
+// sampleShare is the share of each other's SCS that two documents must
+// hold for the rule of the active nodes to relate them through samples
+// ([settings.readSamples]).
+const sampleShare = 0.25
+
+// readSamples reports whether a pair the active nodes do not relate is
+// related by the rule of the active nodes ([settings.keep] above ETL, with
+// the MinScore evidence) on the CS of the active nodes and the samples of
+// deactivated nodes together, when each of the two holds at least
+// sampleShare of the other: it is when the node limit keeps samples of at
+// least sampleMin visitors. The copies of a story that arrive once its
+// nodes are deactivated then find the recent copies those nodes keep, as
+// the copies before them found each other on the active nodes. Two copies
+// with one word changed each do not share the one or two sentences they
+// changed (a word new to the table sorts first and breaks its sentence's
+// prefix): for a news story of a few sentences that is far from the 0.9
+// of [settings.nearPair], and above a quarter. A page that holds a little
+// of another through a site's boilerplate sentences, which deactivate
+// their nodes too, holds less of it both ways. The share is a constant,
+// not ETL, so that a run at a low ETL filtered by score is the run at a
+// higher one. A shorter sample (a small NodeLimit) holds only the last
+// few visitors of a node, among them parts of its other visitors that the
+// rule would relate in one arrival order and not in another; there only
+// the near-duplicate rule reads samples.
+func (s *settings) readSamples() bool { return s.limit >= sampleMin && s.limit < math.MaxInt }
 
 // nearPair reports whether two contents with self-similarities a and b
 // that share cs are near-duplicates: each holds at least 0.9
