@@ -137,7 +137,7 @@ var registry = []entry{
 	define(Info{Name: "reference", Containment: true,
 		Summary: "exact word 4-shingle containment against every live document (a baseline)",
 		UseWhen: "tests: the exact answer, in time quadratic in the collection"},
-		func(c naive.Config) (*naive.Detector, error) { return naive.New(c), nil }, nil),
+		naive.NewChecked, nil),
 }
 
 // Names returns the names [New] accepts: the nine published detectors at
