@@ -125,7 +125,7 @@ var (
 		"T1": "[T2, 1]", "T2": "(0, 1]", "Rows": "[0, 64]", "Bands": "[0, 4096]", "MissRate": "(0, 1)",
 		"Seed": "", "MaxTextBytes": "≥ 0", "MaxResults": "≥ 0",
 	}
-	naiveRanges = map[string]string{"Shingle": "[0, 64]", "Threshold": "(0, 1]"}
+	naiveRanges = map[string]string{"Shingle": "[0, 64]", "Threshold": "(0, 1]", "MaxResults": "≥ 0"}
 )
 
 // The options of the shingle and MinHash names: each method or mode reads
@@ -236,8 +236,8 @@ var registry = []entry{
 	define(Info{Name: "reference", Containment: true,
 		Summary: "exact word 4-shingle containment against every live document (a baseline)",
 		UseWhen: "tests: the exact answer, in time quadratic in the collection",
-		Options: fields("Shingle Threshold Symmetric")},
-		func(c naive.Config) (*naive.Detector, error) { return naive.New(c), nil }, naiveRanges, nil),
+		Options: fields("Shingle Threshold Symmetric MaxResults")},
+		naive.NewChecked, naiveRanges, nil),
 }
 
 // Names returns the names [New] accepts: the nine published detectors at

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/spin"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -65,7 +66,12 @@ func (c Class) String() string {
 //
 // Documents whose compared vectors are identical bit for bit (exact
 // copies as the detector reads them) share one entry of the index;
-// [Detector.Copies] lists them. Add, Containers and Query return at most
+// [Detector.Copies] lists them. A text whose signature is zero (it shares
+// no trigram with the reference: one long token, a script the reference
+// lacks) or, under Centered, the center has no direction to compare, so it
+// is no near-duplicate of anything; its exact copies (the same characters
+// as the detector reads them, see [Normalization]) are still reported, with
+// score 1. Add, Containers and Query return at most
 // Config.MaxResults matches, the strongest.
 //
 // A Detector is safe for concurrent use by multiple goroutines, under a
@@ -185,7 +191,7 @@ func (d *Detector) bands() int {
 // scratch it is prepared in).
 type signed struct {
 	raw    []float32 // the signature
-	vec    []float32 // unit vector compared by dot product; nil: matches nothing
+	vec    []float32 // unit vector compared by dot product; nil: matches nothing by signature
 	x      []float32 // hashed vector
 	rnorm  float32
 	buf    []float32 // rotation scratch
@@ -195,6 +201,12 @@ type signed struct {
 
 	p      probe  // the search of the index Add makes under the shared lock
 	copyOf uint32 // the live group with vec's bits when searched, or noGroup
+
+	// When vec is nil: the digest of the characters the text reads, which
+	// groups its exact copies, and whether it reads any (readDigest).
+	dig     hashx.Digest
+	hasDig  bool
+	textBuf []byte // scratch of readDigest
 }
 
 // probeOf returns s's probe, with s as its query when query is set and
@@ -228,13 +240,13 @@ func (d *Detector) newSigned() *signed {
 // prepare derives the compared vector from s.raw, and from it the hashed
 // vector, its sign pool and band keys.
 func (d *Detector) prepare(s *signed) {
-	s.vec = nil
+	s.vec, s.hasDig = nil, false
 	var ss float64
 	for _, v := range s.raw {
 		ss += float64(v) * float64(v)
 	}
 	if ss == 0 {
-		return // the zero signature matches nothing
+		return // the zero signature matches nothing by signature
 	}
 	inv := 1 / math.Sqrt(ss)
 	if !d.cfg.Centered {
@@ -322,11 +334,18 @@ func (d *Detector) sign(text string) *signed {
 	s := d.scratch.Get().(*signed)
 	s.raw = d.ref.AppendSignature(s.raw[:0], text)
 	d.prepare(s)
+	if s.vec == nil {
+		s.dig, s.hasDig = readDigest(d.ref.tc, text, &s.textBuf)
+		if cap(s.textBuf) > bigText {
+			s.textBuf = nil // one outlier must not pin its buffer
+		}
+	}
 	return s
 }
 
 // Add signs d and indexes it, returning the live documents whose signature
-// cosine with it is at least T2, the Config.MaxResults strongest by
+// cosine with it is at least T2 (for a text whose signature is zero or the
+// center, its exact copies, score 1), the Config.MaxResults strongest by
 // [detector.SortMatches]. It checks d (closed, empty or duplicate ID,
 // size) before any work. Time O(len(Text) + Genes) for the signature and
 // O(Parts·log Parts + Bands·Rows) for its band keys, with no lock, plus,
@@ -406,10 +425,19 @@ func (d *Detector) insert(doc detector.Doc, s *signed, query bool) ([]detector.M
 		d.turn('a', doc.ID)
 	}
 	if s.vec == nil {
-		if query {
-			return []detector.Match{}, nil
+		var out []detector.Match
+		if s.hasDig {
+			if query {
+				out = []detector.Match{}
+				if g, ok := ix.textGroup(s.dig); ok {
+					out = ix.collectText(g, noDoc, d.cfg.MaxResults)
+				}
+			}
+			ix.joinText(idx, s.dig)
+		} else if query {
+			out = []detector.Match{}
 		}
-		return nil, nil
+		return out, nil
 	}
 	if recent, ok := d.catchUp(ix, p); ok {
 		if g := s.copyOf; g != noGroup && !(ix.first[g] != noDoc && ix.born[g] <= p.seq) {
@@ -467,6 +495,12 @@ func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
 			skip = idx
 		}
 	}
+	if s.vec == nil {
+		if g, ok := ix.textGroup(s.dig); s.hasDig && ok {
+			return ix.collectText(g, skip, d.cfg.MaxResults), nil
+		}
+		return []detector.Match{}, nil
+	}
 	p := s.probeOf(true)
 	d.search(ix, p, nil)
 	return ix.collect(p.cands, skip, d.cfg.MaxResults), nil
@@ -517,6 +551,9 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	}
 	g := ix.ref[idx]
 	if g == noGroup {
+		if tg, ok := ix.tref[idx]; ok {
+			return ix.collectText(tg, idx, d.cfg.MaxResults), nil
+		}
 		return []detector.Match{}, nil
 	}
 	s := d.scratch.Get().(*signed)
@@ -535,9 +572,11 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 // that of the live document id, bit for bit (its exact copies as the
 // detector reads them, such as the same text, or the same text in other
 // case or spacing under Normalized text: every score against them is the
-// same), in ascending ID order, without id. A document
-// whose signature is zero (or, under Centered, the center) matches nothing
-// and has no copies. Time O(c log c) for c copies. It returns an error
+// same), in ascending ID order, without id. The copies of a document
+// whose signature is zero (or, under Centered, the center) are the
+// documents that read the same characters (see [Detector]); a text that
+// reads none (empty, or only separators) has none. Time O(c log c) for c
+// copies. It returns an error
 // wrapping detector.ErrUnknownID or detector.ErrClosed.
 func (d *Detector) Copies(id string) ([]string, error) {
 	d.mu.RLock()
@@ -549,6 +588,9 @@ func (d *Detector) Copies(id string) ([]string, error) {
 	}
 	g := ix.ref[idx]
 	if g == noGroup {
+		if tg, ok := ix.tref[idx]; ok {
+			return ix.tgs.IDs(tg, ix.tfirst[tg], idx), nil
+		}
 		return []string{}, nil
 	}
 	return ix.gs.IDs(g, ix.first[g], idx), nil

@@ -49,16 +49,17 @@
 // unrelated news texts is already high, about 0.76; [Config].Centered
 // measures from the collection's center instead), and a document none of
 // whose trigrams occurs in the reference text (a few words at most, with
-// the default reference) has the zero signature and matches nothing, even
-// an exact copy of itself. The index adds false negatives only: it never
-// reports a pair whose signature cosine is below T2. Under Centered it
-// misses a pair of cosine exactly T2 with probability about MissRate (see
-// [Bands]; bands share signs, so this is a model figure); for plain
-// signatures the bound holds for pairs whose centered vectors are not both
-// short (see [PlainSlack]). The loss against exhaustive comparison is
-// measured on real news pages and newswire and kept under 1% of the pairs
-// at or above T2 by a test. Scores are exact signature cosines in both
-// modes.
+// the default reference) has the zero signature and is no near-duplicate
+// of anything; only its exact copies (the same characters as the detector
+// reads them) are reported, with score 1. The index adds false negatives
+// only: it never reports a pair whose signature cosine is below T2. Under
+// Centered it misses a pair of cosine exactly T2 with probability about
+// MissRate (see [Bands]; bands share signs, so this is a model figure);
+// for plain signatures the bound holds for pairs whose centered vectors
+// are not both short (see [PlainSlack]). The loss against exhaustive
+// comparison is measured on real news pages and newswire and kept under 1%
+// of the pairs at or above T2 by a test. Scores are exact signature
+// cosines in both modes.
 //
 // # Complexity
 //

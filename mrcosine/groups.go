@@ -7,6 +7,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/matches"
 )
 
@@ -26,7 +27,7 @@ import (
 // (its member and the document's group).
 type index struct {
 	docs *docset.Set
-	ref  []uint32 // by document: its group, or noGroup (matches nothing)
+	ref  []uint32 // by document: its group, or noGroup (matches nothing by signature)
 
 	// By group number; a free number has first noDoc. The two widest
 	// arrays grow by blocks of blockGroups groups, so that an insertion
@@ -55,6 +56,17 @@ type index struct {
 	log     []created
 	logFrom uint64
 
+	// Text groups: the documents that match nothing by signature (zero,
+	// or the center under Centered) but read at least one character, in
+	// groups of exact copies by the digest of what they read (readDigest),
+	// numbered apart from the groups above and never in the buckets.
+	tby    map[hashx.Digest]uint32 // digest → its live text group
+	tdig   []hashx.Digest          // by text group: its digest
+	tfirst []uint32                // by text group: its member when alone; noDoc when free
+	tfree  []uint32
+	tref   map[uint32]uint32 // document → its text group
+	tgs    copyheap.Groups   // text groups of two or more
+
 	checked  atomic.Int64 // exact cosines computed by queries (for tests)
 	rejected atomic.Int64 // candidates the sketch dropped (for tests)
 }
@@ -74,7 +86,8 @@ const logKeep = 512
 const blockGroups = 256
 
 // noGroup marks a document in no group: its signature is zero (or the
-// center under Centered) and it matches nothing. noDoc is no document.
+// center under Centered), so it matches nothing by signature (its exact
+// copies are found by text group). noDoc is no document.
 const (
 	noGroup = math.MaxUint32
 	noDoc   = math.MaxUint32
@@ -82,7 +95,7 @@ const (
 
 func newIndex(maxText int) *index {
 	docs := docset.New("mrcosine", maxText)
-	return &index{docs: docs, gs: copyheap.New(docs)}
+	return &index{docs: docs, gs: copyheap.New(docs), tby: map[hashx.Digest]uint32{}, tref: map[uint32]uint32{}, tgs: copyheap.New(docs)}
 }
 
 func sameBits(a, b []float32) bool {
@@ -234,6 +247,7 @@ func (ix *index) remove(idx uint32, bands int) {
 	g := ix.ref[idx]
 	ix.ref[idx] = noGroup
 	if g == noGroup {
+		ix.leaveText(idx)
 		return
 	}
 	if ix.gs.Size(g) > 1 {
@@ -270,3 +284,65 @@ func (ix *index) collect(cands []copyheap.Candidate, skip uint32, limit int) []d
 
 // firstOf returns the member of the live group g when it has one member.
 func (ix *index) firstOf(g uint32) uint32 { return ix.first[g] }
+
+// textGroup returns the live text group of the digest dig.
+func (ix *index) textGroup(dig hashx.Digest) (uint32, bool) {
+	g, ok := ix.tby[dig]
+	return g, ok
+}
+
+// joinText adds the registered document idx, which matches nothing by
+// signature, to the text group of dig, creating it if there is none:
+// O(log c) for a group of c members.
+func (ix *index) joinText(idx uint32, dig hashx.Digest) {
+	if g, ok := ix.tby[dig]; ok {
+		ix.tgs.Join(g, ix.tfirst[g], idx)
+		ix.tref[idx] = g
+		return
+	}
+	var g uint32
+	if n := len(ix.tfree); n > 0 {
+		g, ix.tfree = ix.tfree[n-1], ix.tfree[:n-1]
+		ix.tdig[g], ix.tfirst[g] = dig, idx
+	} else {
+		g = uint32(len(ix.tfirst))
+		ix.tdig = append(ix.tdig, dig)
+		ix.tfirst = append(ix.tfirst, idx)
+	}
+	ix.tby[dig] = g
+	ix.tref[idx] = g
+}
+
+// leaveText takes the document idx out of its text group, if it has one.
+func (ix *index) leaveText(idx uint32) {
+	g, ok := ix.tref[idx]
+	if !ok {
+		return
+	}
+	delete(ix.tref, idx)
+	if ix.tgs.Size(g) > 1 {
+		if rest, alone := ix.tgs.Leave(g, idx); alone {
+			ix.tfirst[g] = rest
+		}
+		return
+	}
+	delete(ix.tby, ix.tdig[g])
+	ix.tfirst[g] = noDoc
+	ix.tfree = append(ix.tfree, g)
+}
+
+// collectText returns the members of the live text group g other than
+// skip, the first limit by ID, each with score 1 (the same text).
+func (ix *index) collectText(g, skip uint32, limit int) []detector.Match {
+	return ix.tgs.Collect([]copyheap.Candidate{{Group: g, Score: 1}}, func(g uint32) uint32 { return ix.tfirst[g] }, skip, limit)
+}
+
+// textDigest returns the digest of the live document idx's text group, if
+// it has one.
+func (ix *index) textDigest(idx uint32) (hashx.Digest, bool) {
+	g, ok := ix.tref[idx]
+	if !ok {
+		return hashx.Digest{}, false
+	}
+	return ix.tdig[g], true
+}

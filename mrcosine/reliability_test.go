@@ -2,6 +2,7 @@ package mrcosine
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"strings"
@@ -18,10 +19,20 @@ import (
 )
 
 // TestConfigSweep sets every numeric Config field to extreme values: New
-// must reject what Add cannot survive.
+// must reject what Add cannot survive, and what a snapshot cannot hold
+// (every Config New accepts writes one).
 func TestConfigSweep(t *testing.T) {
 	for _, base := range []Config{{}, {Centered: true}, {Exhaustive: true}} {
-		c := configsweep.Run(t, base, func(c Config) (detector.Detector, error) { return New(c) })
+		c := configsweep.Run(t, base, func(c Config) (detector.Detector, error) {
+			d, err := New(c)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := d.WriteTo(io.Discard); err != nil {
+				t.Errorf("New(%+v) accepted a Config WriteTo cannot write: %v", c, err)
+			}
+			return d, nil
+		})
 		t.Logf("base %+v: %d cases, %d rejected, %d accepted", base, c.Cases, c.Rejected, c.Accepted)
 	}
 }

@@ -24,8 +24,12 @@ import (
 //	            vector: Parts × u32, the IEEE 754 bits of each float32
 //	            members: count ≥ 1, str each in ascending order
 //	"zero":   count, then the IDs of the documents whose signature is zero
-//	          (or the center under Centered), which match nothing, str each
-//	          in ascending order
+//	          (or the center under Centered), str each in ascending order;
+//	          then, only when one of them reads a character: per ID, in
+//	          the same order, a byte 1 and the 16-byte digest of what it
+//	          reads (readDigest), which groups its exact copies, or a byte
+//	          0 for one that reads none. Without the tail (every snapshot
+//	          written before digests were kept) they match nothing.
 //
 // The compared vector (the unit signature, or the unit centered signature
 // under Centered) is all the index keeps of a document that cannot be
@@ -91,9 +95,14 @@ func (d *Detector) encode() (groups, zero []byte, n int, err error) {
 	}
 	slices.SortFunc(live, func(a, b entry) int { return cmp.Compare(a.first, b.first) })
 	var bare []string
+	digs := map[string]hashx.Digest{}
 	for idx, g := range ix.ref {
 		if g == noGroup && ix.docs.Live(uint32(idx)) {
-			bare = append(bare, ix.docs.ID(uint32(idx)))
+			id := ix.docs.ID(uint32(idx))
+			bare = append(bare, id)
+			if dig, ok := ix.textDigest(uint32(idx)); ok {
+				digs[id] = dig
+			}
 		}
 	}
 	slices.Sort(bare)
@@ -109,6 +118,15 @@ func (d *Detector) encode() (groups, zero []byte, n int, err error) {
 	groups = e.B
 	e = snapshot.Enc{}
 	e.Strings(bare)
+	if len(digs) > 0 {
+		for _, id := range bare {
+			dig, ok := digs[id]
+			e.Bool(ok)
+			if ok {
+				e.Bytes16(dig)
+			}
+		}
+	}
 	return groups, e.B, ix.docs.Len(), nil
 }
 
@@ -236,10 +254,38 @@ func (d *Detector) decode(groups, zero []byte) (*index, error) {
 	}
 
 	dec = snapshot.NewDec(zero)
-	for _, id := range dec.IDs(0) {
-		add(dec, id)
+	ids := dec.IDs(0)
+	if dec.Err() != nil {
+		return nil, dec.Err()
+	}
+	idxs := make([]uint32, len(ids))
+	for i, id := range ids {
+		idxs[i] = add(dec, id)
 		if dec.Err() != nil {
 			return nil, dec.Err()
+		}
+	}
+	// The digests' tail, if any: what follows the IDs (a second decoder
+	// over the IDs finds where they end).
+	rest := snapshot.NewDec(zero)
+	rest.IDs(0)
+	if rest.Done() != nil {
+		anyDig := false
+		for _, idx := range idxs {
+			if dec.Bool() {
+				dig := dec.Bytes16()
+				if dec.Err() != nil {
+					return nil, dec.Err()
+				}
+				ix.joinText(idx, dig)
+				anyDig = true
+			}
+			if dec.Err() != nil {
+				return nil, dec.Err()
+			}
+		}
+		if !anyDig {
+			dec.Fail("a digest tail without a digest")
 		}
 	}
 	if err := dec.Done(); err != nil {

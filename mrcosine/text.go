@@ -1,6 +1,7 @@
 package mrcosine
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -148,9 +149,11 @@ func isWordRune(r rune, digits bool) bool {
 }
 
 // eachTrigram calls fn with the code of every overlapping character trigram
-// of text under tc (stride 1, spaces included). Normalized and LettersOnly
-// fold the text into *buf first (textproc.Folder), which allocates only
-// when buf is too small or text is not in NFC. O(len(text)).
+// of text under tc (stride 1, spaces included): the trigrams of the
+// character sequence eachChar reads (TestTrigramsOfChars), in a loop of its
+// own, the hot path of signing. Normalized and LettersOnly fold the text
+// into *buf first (textproc.Folder), which allocates only when buf is too
+// small or text is not in NFC. O(len(text)).
 func eachTrigram(tc TextConfig, text string, buf *[]byte, fn func(code uint64)) {
 	var r0, r1 rune
 	n := 0
@@ -187,6 +190,62 @@ func eachTrigram(tc TextConfig, text string, buf *[]byte, fn func(code uint64)) 
 		}
 		emit(r)
 	}
+}
+
+// eachChar calls fn with every character of text as tc reads it: under Raw
+// the text's runes; under Normalized and LettersOnly the runes of the
+// folded text (textproc.Folder, into *buf, which allocates only when buf is
+// too small or text is not in NFC) with every run of other characters read
+// as one space, none at either end. O(len(text)).
+func eachChar(tc TextConfig, text string, buf *[]byte, emit func(r rune)) {
+	if tc.Normalization == Raw {
+		for _, r := range text {
+			emit(r)
+		}
+		return
+	}
+	*buf = tc.folder().AppendFold((*buf)[:0], text)
+	folded := *buf
+	digits := tc.Normalization == Normalized
+	space, seen := false, false
+	for i := 0; i < len(folded); {
+		r, w := rune(folded[i]), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeRune(folded[i:])
+		}
+		i += w
+		if !isWordRune(r, digits) {
+			space = seen
+			continue
+		}
+		if space {
+			emit(' ')
+			space = false
+		}
+		emit(r)
+		seen = true
+	}
+}
+
+// readDigest returns a 128-bit digest of the character sequence tc reads
+// of text (eachChar), and false when it reads none: two texts the detector
+// reads alike have the same digest. It identifies the exact copies of a
+// text whose signature cannot (see [Detector.Copies]). O(len(text)).
+func readDigest(tc TextConfig, text string, buf *[]byte) (hashx.Digest, bool) {
+	h0, h1 := uint64(0x6d72632d74787430), uint64(0x6d72632d74787431)
+	n := uint64(0)
+	eachChar(tc, text, buf, func(r rune) {
+		h0 = hashx.Combine(h0, uint64(r))
+		h1 = hashx.Combine(h1, uint64(r)^0x9e3779b97f4a7c15)
+		n++
+	})
+	if n == 0 {
+		return hashx.Digest{}, false
+	}
+	var d hashx.Digest
+	binary.LittleEndian.PutUint64(d[:8], hashx.Combine(h0, n))
+	binary.LittleEndian.PutUint64(d[8:], hashx.Combine(h1, n))
+	return d, true
 }
 
 // counter is an open-addressing multiset of trigram codes that is reset in

@@ -3,6 +3,7 @@ package shingle_test
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -167,5 +168,30 @@ func reportDocs(b *testing.B, n int, cpu time.Duration) {
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
 	if cpu > 0 {
 		b.ReportMetric(float64(n)*float64(b.N)/cpu.Seconds(), "cpu-docs/s")
+	}
+}
+
+// BenchmarkAddSpotsBySize adds one document of 64 KB to 4 MiB (the size
+// limit) to a fresh SpotSigs detector at its defaults: text made only of
+// the default antecedents (which, with no Language, are also the stopwords
+// chains skip), and English prose (Reuters-21578 bodies joined). Time should grow linearly with the size for both.
+func BenchmarkAddSpotsBySize(b *testing.B) {
+	prose := strings.Join(dataset.Texts(dataset.Reuters(b, 0)), "\n\n")
+	for _, size := range []int{64 << 10, 256 << 10, 1 << 20, 4 << 20} {
+		stops := strings.Repeat("the is said was ", size/16+1)[:size]
+		plain := strings.Repeat(prose, size/len(prose)+1)[:size]
+		for _, kind := range []struct{ name, text string }{{"stopwords", stops}, {"prose", plain}} {
+			b.Run(fmt.Sprintf("%s/%dKB", kind.name, size>>10), func(b *testing.B) {
+				for b.Loop() {
+					d, err := shingle.New(shingle.Config{Method: shingle.SpotSigs})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := d.Add(detector.Doc{ID: "a", Text: kind.text}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }

@@ -223,7 +223,8 @@ type Config struct {
 	MinSignatures int
 	// MinIDF and MaxIDF bound the normalised idf of the signatures SpotSigs
 	// keeps; zero means DefaultMinIDF / DefaultMaxIDF. A negative MinIDF
-	// and a MaxIDF above 1 turn the respective cut off.
+	// and a MaxIDF above 1 turn the respective cut off. Both must be
+	// finite.
 	MinIDF, MaxIDF float64
 
 	// MinOverlap is the evidence a reported pair needs beyond Threshold:
@@ -366,6 +367,10 @@ func (c Config) validate() error {
 		return bad("MinIDF (%v) must be a number", c.MinIDF)
 	case math.IsNaN(c.MaxIDF):
 		return bad("MaxIDF (%v) must be a number", c.MaxIDF)
+	case math.IsInf(c.MinIDF, 0):
+		return bad("MinIDF (%v) must be finite (a snapshot stores it; any negative value turns the cut off)", c.MinIDF)
+	case math.IsInf(c.MaxIDF, 0):
+		return bad("MaxIDF (%v) must be finite (a snapshot stores it; any value above 1 turns the cut off)", c.MaxIDF)
 	case c.MinIDF >= c.MaxIDF:
 		return bad("MinIDF (%v) must be below MaxIDF (%v)", c.MinIDF, c.MaxIDF)
 	case c.MinOverlap < 1 || c.MinOverlap > 1<<20:

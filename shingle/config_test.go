@@ -3,6 +3,7 @@ package shingle_test
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"testing"
 
@@ -38,6 +39,11 @@ func TestNewErrors(t *testing.T) {
 		{shingle.Config{MinIDF: math.NaN()}, "shingle: MinIDF (NaN) must be a number"},
 		{shingle.Config{MaxIDF: math.NaN()}, "shingle: MaxIDF (NaN) must be a number"},
 		{shingle.Config{Threshold: math.NaN()}, "shingle: Threshold (NaN) must be in (0, 1]"},
+		{shingle.Config{MinIDF: math.Inf(-1)}, "shingle: MinIDF (-Inf) must be finite (a snapshot stores it; any negative value turns the cut off)"},
+		{shingle.Config{MinIDF: math.Inf(1)}, "shingle: MinIDF (+Inf) must be finite (a snapshot stores it; any negative value turns the cut off)"},
+		{shingle.Config{MaxIDF: math.Inf(1)}, "shingle: MaxIDF (+Inf) must be finite (a snapshot stores it; any value above 1 turns the cut off)"},
+		{shingle.Config{MaxIDF: math.Inf(-1)}, "shingle: MaxIDF (-Inf) must be finite (a snapshot stores it; any value above 1 turns the cut off)"},
+		{shingle.Config{Threshold: math.Inf(1)}, "shingle: Threshold (+Inf) must be in (0, 1]"},
 		{shingle.Config{MinSignatures: -4}, "shingle: MinSignatures (-4) must be ≥ 1"},
 		{shingle.Config{MinIDF: 0.9}, "shingle: MinIDF (0.9) must be below MaxIDF (0.8)"},
 		{shingle.Config{MaxTextBytes: -1}, "shingle: MaxTextBytes (-1) must be ≥ 0"},
@@ -113,7 +119,8 @@ func TestFeatures(t *testing.T) {
 
 // TestConfigSweep sets every numeric Config field of each method to the
 // extremes (0, -1, 1, the largest and smallest values, NaN, ±Inf) and
-// requires New to reject what Add cannot survive.
+// requires New to reject what Add cannot survive, and what a snapshot
+// cannot hold: every Config New accepts writes one.
 func TestConfigSweep(t *testing.T) {
 	for _, base := range []shingle.Config{
 		{}, {Method: shingle.DSC}, {Method: shingle.DSC, Sampling: shingle.SampleMin},
@@ -124,6 +131,9 @@ func TestConfigSweep(t *testing.T) {
 				d, err := shingle.New(cfg)
 				if err != nil {
 					return nil, err
+				}
+				if _, err := d.WriteTo(io.Discard); err != nil {
+					t.Errorf("New(%+v) accepted a Config WriteTo cannot write: %v", cfg, err)
 				}
 				return d, nil
 			})

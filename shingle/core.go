@@ -32,8 +32,13 @@ type extractor struct {
 	out  []uint64 // scratch: features
 	cnt  []uint32 // scratch: multiplicities (SpotSigs)
 	sup  []uint64 // scratch: super-shingles
+	next []int32  // scratch: per token, the first non-stopword at or after it (SpotSigs)
 	hash uint64   // digest of the token sequence of the last text
 	ntok int      // tokens of the last text
+
+	// spotSteps counts the chain links spots has visited, for tests: it
+	// grows linearly with the tokens.
+	spotSteps int
 }
 
 func newExtractor(cfg Config) (*extractor, error) {
@@ -85,7 +90,7 @@ func (e *extractor) release(textLen int) bool {
 		return false
 	}
 	if cap(e.hs) > largeScratch {
-		e.hs, e.cls = nil, nil
+		e.hs, e.cls, e.next = nil, nil, nil
 	}
 	if cap(e.out) > largeScratch {
 		e.out, e.cnt = nil, nil
@@ -204,13 +209,25 @@ func (e *extractor) superShingles(sample []uint64, k int) []uint64 {
 // hashes with their multiplicities (Theobald et al. 2008):
 // for each token that is an antecedent, a chain of ChainLength non-stopword
 // tokens, the first SpotDistance tokens after the antecedent and each next
-// one SpotDistance tokens after the previous, stopwords skipped. The results
+// one SpotDistance tokens after the previous, stopwords skipped. Time is
+// O(n·ChainLength) for n tokens: a chain skips stopwords through e.next, an
+// index of the next non-stopword, instead of scanning them. The results
 // alias e.out and e.cnt.
 func (e *extractor) spots(text string) ([]uint64, []uint32) {
 	e.tokens(text)
 	cfg := e.cfg
 	n := len(e.hs)
 	stop := func(k int) bool { return e.cls[k]&classStop != 0 }
+	// e.next[k] is the first non-stopword at or after k, n if none.
+	e.next = slices.Grow(e.next[:0], n+1)[:n+1]
+	e.next[n] = int32(n)
+	for k := n - 1; k >= 0; k-- {
+		if stop(k) {
+			e.next[k] = e.next[k+1]
+		} else {
+			e.next[k] = int32(k)
+		}
+	}
 	raw := e.sup[:0] // scratch for the unsorted signature hashes
 	for i := 0; i < n-1; i++ {
 		if e.cls[i]&classAntecedent == 0 {
@@ -223,30 +240,21 @@ func (e *extractor) spots(text string) ([]uint64, []uint32) {
 		links := 0
 		k := i + cfg.SpotDistance
 		for j := 0; j < cfg.ChainLength && k < n; j++ {
-			if cfg.ReleaseChains {
-				// The release's walk (SpotSigs.java tokenize): its skip loop
-				// re-reads the current word and leaves k one past the word
-				// it accepts, so the next step lands at found+1+d.
-				w := k
-				for stop(w) && k < n {
-					w = k
-					k++
-				}
-				if !stop(w) {
-					h = hashx.Combine(h, e.hs[w])
-					links++
-				}
-			} else {
-				for k < n && stop(k) {
-					k++
-				}
-				if k >= n {
-					break
-				}
-				h = hashx.Combine(h, e.hs[k])
-				links++
+			e.spotSteps++
+			w := int(e.next[k])
+			if w >= n {
+				break
 			}
-			k += cfg.SpotDistance
+			h = hashx.Combine(h, e.hs[w])
+			links++
+			if cfg.ReleaseChains && w != k {
+				// The release's walk (SpotSigs.java tokenize): when it
+				// skips stopwords, its skip loop re-reads the current word
+				// and leaves k one past the word it accepts, so the next
+				// step lands at found+1+d.
+				w++
+			}
+			k = w + cfg.SpotDistance
 		}
 		if links > 0 {
 			raw = append(raw, h)

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"testing"
 
 	"golang.org/x/text/language"
@@ -154,5 +155,32 @@ func BenchmarkSizes(b *testing.B) {
 			}
 			benchfloor.RunEach(b, []string{text}, func(t string) { fp, _ := s.Sign(t); sink += fp })
 		})
+	}
+}
+
+// BenchmarkAddSpotsBySize adds one document of 64 KB to 4 MiB (the size
+// limit) to a fresh detector configured as the registry's simhash-spots
+// (FeatureSpots, WeightTF, K 20): text made only of stopwords, and English
+// prose (Reuters-21578 bodies joined). Time should grow linearly with the
+// size for both.
+func BenchmarkAddSpotsBySize(b *testing.B) {
+	cfg := Config{Language: "en", Features: FeatureSpots, Weights: WeightTF, K: 20}
+	prose := strings.Join(dataset.Texts(dataset.Reuters(b, 0)), "\n\n")
+	for _, size := range []int{64 << 10, 256 << 10, 1 << 20, 4 << 20} {
+		stops := strings.Repeat("the of and to in is it a ", size/24+1)[:size]
+		plain := strings.Repeat(prose, size/len(prose)+1)[:size]
+		for _, kind := range []struct{ name, text string }{{"stopwords", stops}, {"prose", plain}} {
+			b.Run(fmt.Sprintf("%s/%dKB", kind.name, size>>10), func(b *testing.B) {
+				for b.Loop() {
+					d, err := New(cfg)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := d.Add(detector.Doc{ID: "a", Text: kind.text}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }

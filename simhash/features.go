@@ -2,6 +2,7 @@ package simhash
 
 import (
 	"math/bits"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
@@ -116,23 +117,43 @@ func (s *Signer) collectWordNGrams() {
 
 // collectSpots: for each antecedent (stopword) at i, the chain of the next
 // N non-stopwords (spot distance 1) is a feature weighing their mean idf; a
-// chain cut short by the end of the text is dropped.
+// chain cut short by the end of the text is dropped. Time is O(n·N) for n
+// tokens: chains jump from one non-stopword to the next through s.next, and
+// the antecedents of one run of stopwords share one chain, built once.
 func (s *Signer) collectSpots() {
-	th := s.th
+	th, st := s.th, s.st
 	n := s.cfg.N
+	// s.next[k] is the first non-stopword at or after k, len(th) if none.
+	s.next = slices.Grow(s.next[:0], len(th)+1)[:len(th)+1]
+	s.next[len(th)] = int32(len(th))
+	for k := len(th) - 1; k >= 0; k-- {
+		if st[k] {
+			s.next[k] = s.next[k+1]
+		} else {
+			s.next[k] = int32(k)
+		}
+	}
+	var (
+		h    uint64
+		w    float64
+		got  int
+		from = -1 // first link of the chain in h, w, got
+	)
 	for i := range th {
-		if !s.st[i] {
+		if !st[i] {
 			continue
 		}
-		h, w, got := uint64(n)+0x5b07, 0.0, 0
-		for k := i + 1; k < len(th) && got < n; k++ {
-			if s.st[k] {
-				continue
+		if start := int(s.next[i+1]); start != from {
+			from = start
+			h, w, got = uint64(n)+0x5b07, 0.0, 0
+			for k := start; k < len(th) && got < n; k = int(s.next[k+1]) {
+				s.spotSteps++
+				h = hashx.Combine(h, th[k])
+				w += s.idfAt(k)
+				got++
 			}
-			h = hashx.Combine(h, th[k])
-			w += s.idfAt(k)
-			got++
 		}
+		s.spotSteps++
 		if got == n {
 			s.add(h, w/float64(n))
 		}

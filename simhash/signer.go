@@ -59,6 +59,11 @@ type Signer struct {
 	owner  []int32 // per byte of chars: token index
 	digBuf []byte  // scratch of the exact-content digest
 	dfs    []int64 // own table: per unique term, its document frequency
+	next   []int32 // FeatureSpots: per token, the first non-stopword at or after it
+
+	// spotSteps counts the chain links and antecedents collectSpots has
+	// visited, for tests: it grows linearly with the tokens signed.
+	spotSteps int
 }
 
 // vocabCache holds what a Signer caches per term ID of its analyzer.
@@ -260,6 +265,7 @@ func (s *Signer) tidy() {
 	s.skip = scratch.Shrink(s.skip, n)
 	s.chars = scratch.Shrink(s.chars, 8*n)
 	s.owner = scratch.Shrink(s.owner, 8*n)
+	s.next = scratch.Shrink(s.next, n)
 	s.digBuf = scratch.Shrink(s.digBuf, 8*n)
 	s.dfs = scratch.Shrink(s.dfs, n)
 	if s.vocab.seen.Renew(&s.an, s.tc, vocabFloor, big) {
@@ -273,7 +279,7 @@ func (s *Signer) tidy() {
 func (s *Signer) scratchBytes() int {
 	v := &s.vocab
 	return 8*cap(s.th) + cap(s.st) + 8*cap(s.tidf) + 4*cap(s.uniq) + 16*cap(s.terms) +
-		24*cap(s.feats) + 4*cap(s.slots) + 4*cap(s.skip) + cap(s.chars) + 4*cap(s.owner) +
+		24*cap(s.feats) + 4*cap(s.slots) + 4*cap(s.skip) + cap(s.chars) + 4*cap(s.owner) + 4*cap(s.next) +
 		8*cap(s.dfs) + 8*cap(v.hash) + cap(v.hashed) + 8*cap(v.w) + cap(v.wset) + cap(v.isStop) +
 		v.seen.Bytes() + v.cells.Bytes()
 }

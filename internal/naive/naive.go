@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"sync"
 
@@ -30,6 +31,11 @@ type Config struct {
 	Threshold float64
 	// Symmetric selects Jaccard instead of containment.
 	Symmetric bool
+	// MaxResults caps the matches Add, Containers and Query return: the
+	// strongest, by detector.SortMatches (highest score, then smallest
+	// ID); zero means detector.DefaultMaxResults. It bounds calls, not what
+	// is stored, so snapshots do not record it.
+	MaxResults int `json:"-"`
 }
 
 // Detector is the reference detector. It is safe for concurrent use.
@@ -48,7 +54,9 @@ var (
 	_ detector.Persister = (*Detector)(nil)
 )
 
-// New returns a reference detector.
+// New returns a reference detector. It does not check cfg: a negative
+// MaxResults means the default, and a Threshold of NaN or ±Inf makes every
+// WriteTo fail. [NewChecked] rejects such a Config.
 func New(cfg Config) *Detector {
 	if cfg.Shingle == 0 {
 		cfg.Shingle = 4
@@ -56,8 +64,30 @@ func New(cfg Config) *Detector {
 	if cfg.Threshold == 0 {
 		cfg.Threshold = 0.6
 	}
+	if cfg.MaxResults <= 0 {
+		cfg.MaxResults = detector.DefaultMaxResults
+	}
 	an, _ := textproc.NewAnalyzer(textproc.Config{})
 	return &Detector{cfg: cfg, docs: docset.New("naive", 0), an: an, sets: map[uint32]map[uint64]struct{}{}}
+}
+
+// NewChecked returns a reference detector, or an error wrapping
+// detector.ErrInvalidConfig that names the first field of cfg out of range:
+// a negative Shingle or MaxResults, or a Threshold that is not a finite
+// number (a snapshot could not hold it).
+func NewChecked(cfg Config) (*Detector, error) {
+	bad := func(format string, args ...any) (*Detector, error) {
+		return nil, fmt.Errorf("naive: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
+	}
+	switch {
+	case cfg.Shingle < 0:
+		return bad("Shingle (%d) must be ≥ 0", cfg.Shingle)
+	case math.IsNaN(cfg.Threshold) || math.IsInf(cfg.Threshold, 0):
+		return bad("Threshold (%v) must be finite", cfg.Threshold)
+	case cfg.MaxResults < 0:
+		return bad("MaxResults (%d) must be ≥ 0", cfg.MaxResults)
+	}
+	return New(cfg), nil
 }
 
 // Shingles returns the set of hashed word w-shingles of text; a text of
@@ -140,7 +170,7 @@ func (d *Detector) match(set map[uint64]struct{}, skip string) []detector.Match 
 			out = append(out, detector.Match{ID: d.docs.ID(idx), Score: s})
 		}
 	}
-	return matches.Top(out, 0)
+	return matches.Top(out, d.cfg.MaxResults)
 }
 
 // Query implements detector.Querier: what Add(doc) would return, storing
@@ -182,7 +212,7 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 			out = append(out, detector.Match{ID: d.docs.ID(other), Score: s})
 		}
 	}
-	return matches.Top(out, 0), nil
+	return matches.Top(out, d.cfg.MaxResults), nil
 }
 
 // Remove implements detector.Remover.
