@@ -515,6 +515,7 @@ var probes = map[string]map[string]probe{
 	},
 	"naive.Config": {
 		"Shingle": p("Shingle", "2"), "Threshold": p("Threshold", "0.1"), "Symmetric": p("Symmetric", "true"),
+		"MaxResults": p("MaxResults", "1"),
 	},
 }
 
