@@ -218,13 +218,17 @@ func (e *Engine[F, K]) Add(doc detector.Doc) ([]detector.Match, error) {
 		}
 		e.mu.RUnlock()
 	}
-	if st.counter != nil {
+	if e.counting {
 		e.turn.Lock()
 		defer e.turn.Unlock()
 		e.mu.RLock()
 		st = e.st
 		e.mu.RUnlock()
-		st.counter.Count(&f) // only Adds in their turn and ReadFrom change st
+		// Between here and the commit only Close and ReadFrom's install
+		// (which waits for the turn) change e.st; the commit sees both.
+		if st.counter != nil { // nil after Close
+			st.counter.Count(&f)
+		}
 	}
 	e.mu.Lock()
 	ms, err := e.commit(st, doc, &f)
