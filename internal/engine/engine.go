@@ -82,23 +82,31 @@ type Index[F any] interface {
 }
 
 // Counter is an Index that keeps statistics over the live documents (an
-// online IDF table) from which the features of a text are completed. Its
-// methods run in turns, one at a time, and an Add's commit follows its
-// turn before the next turn starts: every result is that of the Adds run
-// one by one in turn order.
+// online IDF table) from which the features of a text are completed.
+// Count, Peek, Uncount and Recount run in turns, one at a time, on a lock
+// the read-only calls never take; an Add counts in its turn, completes
+// its features after it, outside every lock, and commits in turn order:
+// every result is that of the Adds run one by one in turn order. A Remove,
+// a Query and a ReadFrom take a turn of their own after the commits of
+// the earlier turns.
 type Counter[F any] interface {
-	// Count counts a new document of features f and completes f from the
-	// statistics as they then are.
-	Count(f *F)
-	// Peek completes f as Count would, without counting it (Query).
+	// Count counts a new document of features f (any document, in a group
+	// or not) and returns its handle. It may record in f what Complete
+	// needs of the statistics as they are after the count.
+	Count(f *F) int32
+	// Complete completes the features f of a document counted by Count.
+	// It runs after the turn, outside every lock, concurrently with other
+	// calls, and reads f only.
+	Complete(f *F)
+	// Peek completes f as Count and Complete would, without counting it
+	// (Query).
 	Peek(f *F)
-	// Uncount takes out of the statistics one document of features f: a
-	// Remove, an Add refused at its commit, or an Add whose features have
-	// no key (a document in no group is not counted).
-	Uncount(f *F)
-	// Recount counts a document of a snapshot's group of features f,
-	// which is complete already.
-	Recount(f *F)
+	// Uncount takes the document of handle h out of the statistics: a
+	// Remove, or an Add refused at its commit (closed meanwhile).
+	Uncount(h int32)
+	// Recount counts a document of a snapshot, of complete features f (nil
+	// for a document in no group), and returns its handle.
+	Recount(f *F) int32
 }
 
 // Preparer is an Index with a step that reads the index before the
@@ -160,9 +168,11 @@ type Engine[F any, K comparable] struct {
 	alg      Algorithm[F, K]
 	counting bool // the index is a Counter
 
-	turn sync.Mutex // a Counter's turns; taken before mu
-	mu   sync.RWMutex
-	st   *state[F, K]
+	turn    sync.Mutex          // a Counter's turns; taken before mu
+	order   order               // a Counter's commits, in turn order
+	pending map[string]struct{} // IDs counted in a turn, not yet committed
+	mu      sync.RWMutex
+	st      *state[F, K]
 }
 
 // state is everything a ReadFrom replaces whole.
@@ -176,6 +186,7 @@ type state[F any, K comparable] struct {
 	exactPeak int // the most keys exact has held since it was rebuilt
 	ix        Index[F]
 	counter   Counter[F] // ix as a Counter, or nil
+	handles   []int32    // with a Counter, by document: its handle there
 }
 
 // New returns an empty Engine for spec and alg.
@@ -183,6 +194,7 @@ func New[F any, K comparable](spec Spec, alg Algorithm[F, K]) *Engine[F, K] {
 	e := &Engine[F, K]{spec: spec, alg: alg}
 	e.st = e.newState()
 	e.counting = e.st.counter != nil
+	e.pending = map[string]struct{}{}
 	return e
 }
 
@@ -219,56 +231,44 @@ func (e *Engine[F, K]) Add(doc detector.Doc) ([]detector.Match, error) {
 		e.mu.RUnlock()
 	}
 	if e.counting {
-		e.turn.Lock()
-		defer e.turn.Unlock()
-		e.mu.RLock()
-		st = e.st
-		e.mu.RUnlock()
-		// Between here and the commit only Close and ReadFrom's install
-		// (which waits for the turn) change e.st; the commit sees both.
-		if st.counter != nil { // nil after Close
-			st.counter.Count(&f)
-		}
+		return e.addCounted(doc, f)
 	}
 	e.mu.Lock()
-	ms, err := e.commit(st, doc, &f)
+	ms, err := e.commit(st, doc, &f, -1)
 	ix := e.st.ix
 	e.mu.Unlock()
 	if err == nil {
-		if s, ok := ix.(Settler); ok {
-			s.Settle()
-		}
+		settle(ix)
 	}
 	return ms, err
 }
 
+func settle[F any](ix Index[F]) {
+	if s, ok := ix.(Settler); ok {
+		s.Settle()
+	}
+}
+
 // commit registers doc under the exclusive lock; prepared is the state
-// the features were prepared and counted on.
-func (e *Engine[F, K]) commit(prepared *state[F, K], doc detector.Doc, f *F) ([]detector.Match, error) {
+// the features were prepared on, h the document's handle in the Counter.
+func (e *Engine[F, K]) commit(prepared *state[F, K], doc detector.Doc, f *F, h int32) ([]detector.Match, error) {
 	st := e.st
 	idx, err := st.docs.Add(doc)
 	if err != nil {
-		if prepared.counter != nil {
-			prepared.counter.Uncount(f)
-		}
 		return nil, err
 	}
 	if st != prepared {
 		// A ReadFrom installed a new index between the Add's first check
-		// and its commit.
+		// and its commit (never with a Counter: ReadFrom takes a turn).
 		if p, ok := st.ix.(Preparer[F]); ok {
 			p.Prepare(f)
 		}
-		if prepared.counter != nil {
-			prepared.counter.Uncount(f)
-			st.counter.Count(f)
-		}
+	}
+	if st.counter != nil {
+		st.setHandle(idx, h)
 	}
 	g := st.insert(e.alg, idx, f)
 	if g == NoGroup {
-		if prepared.counter != nil {
-			st.counter.Uncount(f) // a document in no group is not counted
-		}
 		return []detector.Match{}, nil
 	}
 	return st.matches(st.groups.Features(g), idx, e.spec.MaxResults), nil
@@ -291,9 +291,19 @@ func (e *Engine[F, K]) Query(doc detector.Doc) ([]detector.Match, error) {
 	}
 	f := e.alg.Features(doc.Text)
 	if e.counting {
-		e.turn.Lock()
-		defer e.turn.Unlock()
+		var ms []detector.Match
+		err := e.inTurn(func() error {
+			var err error
+			ms, err = e.query(doc, &f)
+			return err
+		})
+		return ms, err
 	}
+	return e.query(doc, &f)
+}
+
+// query searches for the features f of doc under the read lock.
+func (e *Engine[F, K]) query(doc detector.Doc, f *F) ([]detector.Match, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	st := e.st
@@ -301,12 +311,12 @@ func (e *Engine[F, K]) Query(doc detector.Doc) ([]detector.Match, error) {
 		return nil, e.closed("Query", doc.ID)
 	}
 	if p, ok := st.ix.(Preparer[F]); ok {
-		p.Prepare(&f)
+		p.Prepare(f)
 	}
 	if st.counter != nil {
-		st.counter.Peek(&f)
+		st.counter.Peek(f)
 	}
-	if _, ok := e.alg.CopyKey(&f); !ok {
+	if _, ok := e.alg.CopyKey(f); !ok {
 		return []detector.Match{}, nil
 	}
 	skip := uint32(NoDoc)
@@ -315,7 +325,7 @@ func (e *Engine[F, K]) Query(doc detector.Doc) ([]detector.Match, error) {
 			skip = idx
 		}
 	}
-	return st.matches(&f, skip, e.spec.MaxResults), nil
+	return st.matches(f, skip, e.spec.MaxResults), nil
 }
 
 func (e *Engine[F, K]) closed(op, id string) error {
@@ -387,9 +397,12 @@ func (e *Engine[F, K]) Union(op, id string, related func(g uint32, f *F, ix Inde
 // member of a group takes the group out of the index.
 func (e *Engine[F, K]) Remove(id string) error {
 	if e.counting {
-		e.turn.Lock()
-		defer e.turn.Unlock()
+		return e.inTurn(func() error { return e.remove(id) })
 	}
+	return e.remove(id)
+}
+
+func (e *Engine[F, K]) remove(id string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	st := e.st
@@ -464,15 +477,15 @@ func (st *state[F, K]) insert(alg Algorithm[F, K], idx uint32, f *F) uint32 {
 // remove forgets the live document idx: it leaves its group, and the last
 // member takes the group out of the index and of the statistics.
 func (st *state[F, K]) remove(alg Algorithm[F, K], idx uint32) {
+	if st.counter != nil {
+		st.counter.Uncount(st.handles[idx])
+	}
 	g := st.refs[idx]
 	st.refs[idx] = NoGroup
 	if g == NoGroup {
 		return
 	}
 	gr := &st.groups.list[g]
-	if st.counter != nil {
-		st.counter.Uncount(&gr.f)
-	}
 	if st.gs.Size(g) > 1 {
 		if rest, alone := st.gs.Leave(g, idx); alone {
 			gr.first = rest

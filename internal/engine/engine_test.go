@@ -20,10 +20,11 @@ import (
 
 // words is the toy algorithm's features: the sorted distinct words of a
 // text, and (with a counting index) the number of documents counted
-// before it.
+// before it and whether Complete has run.
 type words struct {
-	w []string
-	n int
+	w        []string
+	n        int
+	complete bool
 }
 
 // toy compares word sets by Jaccard similarity, reporting pairs of at
@@ -50,7 +51,7 @@ func (t toy) NewIndex() Index[words] {
 	ix := &toyIndex{post: map[string][]uint32{}}
 	switch {
 	case t.counting:
-		return &countingIndex{toyIndex: ix, df: map[string]int{}}
+		return &countingIndex{toyIndex: ix, df: map[string]int{}, byHandle: map[int32][]string{}}
 	case t.preparing:
 		return &hookedIndex{toyIndex: ix, prepared: t.prepared, settled: t.settled}
 	}
@@ -63,7 +64,7 @@ func (toy) EncodeGroup(e *snapshot.Enc, f *words) {
 }
 
 func (toy) DecodeGroup(d *snapshot.Dec) words {
-	return words{w: d.Strings(1, true, "words"), n: d.Int(1 << 30)}
+	return words{w: d.Strings(1, true, "words"), n: d.Int(1 << 30), complete: true}
 }
 
 type toyIndex struct {
@@ -105,11 +106,23 @@ func (ix *toyIndex) Delete(g uint32, f *words) {
 
 // countingIndex keeps document frequencies over the live documents, and
 // completes features with the number of documents counted before them.
+// It records the n of the groups in the order they are inserted.
 type countingIndex struct {
 	*toyIndex
-	df    map[string]int
-	n     int
-	inUse atomic.Int32 // Counter methods running now
+	df       map[string]int
+	n        int
+	byHandle map[int32][]string
+	next     int32
+	inUse    atomic.Int32 // Count, Peek, Uncount or Recount running now
+	inserted []int
+}
+
+func (c *countingIndex) Insert(g uint32, f *words) {
+	if !f.complete {
+		panic("Insert of features not completed")
+	}
+	c.inserted = append(c.inserted, f.n)
+	c.toyIndex.Insert(g, f)
 }
 
 func (c *countingIndex) enter() func() {
@@ -119,37 +132,51 @@ func (c *countingIndex) enter() func() {
 	return func() { c.inUse.Add(-1) }
 }
 
-func (c *countingIndex) Count(f *words) {
+func (c *countingIndex) count(ws []string) int32 {
+	c.n++
+	for _, w := range ws {
+		c.df[w]++
+	}
+	c.next++
+	c.byHandle[c.next] = ws
+	return c.next
+}
+
+func (c *countingIndex) Count(f *words) int32 {
 	defer c.enter()()
 	time.Sleep(20 * time.Microsecond) // a window for an overlapping call
 	f.n = c.n
-	c.n++
-	for _, w := range f.w {
-		c.df[w]++
-	}
+	return c.count(f.w)
+}
+
+func (c *countingIndex) Complete(f *words) {
+	time.Sleep(time.Duration(len(f.w)%3) * 30 * time.Microsecond) // commits out of turn order, unless ordered
+	f.complete = true
 }
 
 func (c *countingIndex) Peek(f *words) {
 	defer c.enter()()
 	f.n = c.n
+	f.complete = true
 }
 
-func (c *countingIndex) Uncount(f *words) {
+func (c *countingIndex) Uncount(h int32) {
 	defer c.enter()()
 	c.n--
-	for _, w := range f.w {
+	for _, w := range c.byHandle[h] {
 		if c.df[w]--; c.df[w] == 0 {
 			delete(c.df, w)
 		}
 	}
+	delete(c.byHandle, h)
 }
 
-func (c *countingIndex) Recount(f *words) {
+func (c *countingIndex) Recount(f *words) int32 {
 	defer c.enter()()
-	c.n++
-	for _, w := range f.w {
-		c.df[w]++
+	if f == nil {
+		return c.count(nil)
 	}
+	return c.count(f.w)
 }
 
 // hookedIndex counts its Prepare and Settle calls.
@@ -314,10 +341,10 @@ func TestRemoveGroups(t *testing.T) {
 	assert.Empty(t, ms)
 }
 
-// TestCounterTurns: Adds from many goroutines count every kept document
-// once, in turns (countingIndex panics on two Counter methods at once),
-// Query peeks without counting, Remove and documents in no group are
-// uncounted, and ReadFrom recounts the members of each group.
+// TestCounterTurns: Adds from many goroutines count every document once,
+// in turns (countingIndex panics on two Counter methods at once), commit
+// in turn order after their features are completed, Query peeks without
+// counting, Remove uncounts, and ReadFrom recounts every document.
 func TestCounterTurns(t *testing.T) {
 	e := newToy(t, toy{counting: true}, 5)
 	assert.True(t, e.Counting())
@@ -325,7 +352,10 @@ func TestCounterTurns(t *testing.T) {
 	for w := range 8 {
 		wg.Go(func() {
 			for i := range 40 {
-				_, err := e.Add(detector.Doc{ID: fmt.Sprint(w, "-", i), Text: fmt.Sprint("common w", w, " i", i%4)})
+				// Distinct texts of 1 to 3 extra words: every Add makes a
+				// group, and Complete takes 0 to 60 µs.
+				text := fmt.Sprint("common w", w, "-", i, strings.Repeat(" x", i%3))
+				_, err := e.Add(detector.Doc{ID: fmt.Sprint(w, "-", i), Text: text})
 				assert.NoError(t, err)
 				_, err = e.Query(detector.Doc{Text: "common"})
 				assert.NoError(t, err)
@@ -333,6 +363,11 @@ func TestCounterTurns(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	e.Inspect(func(ix Index[words], _ int) {
+		inserted := ix.(*countingIndex).inserted
+		require.Len(t, inserted, 320)
+		assert.True(t, slices.IsSorted(inserted), "commits in turn order")
+	})
 	add(t, e, "blank", "")
 	counted := func(e *Engine[words, string]) (n, common int) {
 		e.Inspect(func(ix Index[words], _ int) {
@@ -342,7 +377,7 @@ func TestCounterTurns(t *testing.T) {
 		return
 	}
 	n, common := counted(e)
-	assert.Equal(t, 320, n, "the blank document is not counted")
+	assert.Equal(t, 321, n, "a document in no group is counted too")
 	assert.Equal(t, 320, common)
 	require.NoError(t, e.Remove("0-0"))
 	require.NoError(t, e.Remove("blank"))

@@ -77,11 +77,7 @@ func (e *Engine[F, K]) ReadFrom(r io.Reader) (int64, error) {
 			if err != nil {
 				return 0, nil, err
 			}
-			return st.docs.Len(), func() error {
-				if e.counting {
-					e.turn.Lock()
-					defer e.turn.Unlock()
-				}
+			install := func() error {
 				e.mu.Lock()
 				defer e.mu.Unlock()
 				if err := e.st.docs.Loadable(); err != nil {
@@ -89,7 +85,11 @@ func (e *Engine[F, K]) ReadFrom(r io.Reader) (int64, error) {
 				}
 				e.st = st
 				return nil
-			}, nil
+			}
+			if e.counting {
+				return st.docs.Len(), func() error { return e.inTurn(install) }, nil
+			}
+			return st.docs.Len(), install, nil
 		})
 }
 
@@ -140,10 +140,10 @@ func (e *Engine[F, K]) decode(groups, bare []byte) (*state[F, K], error) {
 			if dec.Err() != nil {
 				return nil, dec.Err()
 			}
-			st.insert(e.alg, idx, &f)
 			if st.counter != nil {
-				st.counter.Recount(&f)
+				st.setHandle(idx, st.counter.Recount(&f))
 			}
+			st.insert(e.alg, idx, &f)
 		}
 	}
 	if err := dec.Done(); err != nil {
@@ -160,6 +160,9 @@ func (e *Engine[F, K]) decode(groups, bare []byte) (*state[F, K], error) {
 			st.refs = append(st.refs, make([]uint32, int(idx)+1-len(st.refs))...)
 		}
 		st.refs[idx] = NoGroup
+		if st.counter != nil {
+			st.setHandle(idx, st.counter.Recount(nil))
+		}
 	}
 	if err := dec.Done(); err != nil {
 		return nil, err
