@@ -18,7 +18,8 @@ type docSig struct {
 }
 
 // sigKey is the exact-copy key of a signature: everything the matching
-// reads but the shingle hashes, which the digest stands for.
+// reads but the shingle hashes, which the digest stands for. The index
+// finds groups by it itself (index.Find).
 type sigKey struct {
 	digest, key Digest
 	caseless    bool
@@ -52,6 +53,17 @@ func newIndex(cfg *Config) *index {
 		bare:       make(map[Digest][]uint32),
 		post:       make(map[uint64][]uint32),
 	}
+}
+
+// Find returns the live group whose signature is s (digest, Key and case),
+// through the digest map: the engine keeps no table of its own for it.
+func (ix *index) Find(s *docSig, groups *engine.Groups[docSig]) (uint32, bool) {
+	for _, g := range ix.digest[s.digest] {
+		if o := groups.Features(g); o.key == s.key && o.caseless == s.caseless {
+			return g, true
+		}
+	}
+	return 0, false
 }
 
 // Insert indexes the new group g of signature s.

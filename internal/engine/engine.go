@@ -109,6 +109,14 @@ type Counter[F any] interface {
 	Recount(f *F) int32
 }
 
+// Finder is an Index that finds the live group of an exact-copy key with
+// a table it keeps anyway: the engine then keeps no table of its own from
+// keys to groups. Find returns the live group whose features have the key
+// of f (CopyKey), which the engine has checked f has.
+type Finder[F any] interface {
+	Find(f *F, groups *Groups[F]) (uint32, bool)
+}
+
 // Preparer is an Index with a step that reads the index before the
 // commit: Prepare runs under the read lock after the features are
 // computed, and again under the exclusive lock when a ReadFrom replaced
@@ -182,9 +190,10 @@ type state[F any, K comparable] struct {
 	groups    Groups[F]
 	free      []uint32 // free group numbers, reused first
 	gs        copyheap.Groups
-	exact     map[K]uint32
-	exactPeak int // the most keys exact has held since it was rebuilt
+	exact     map[K]uint32 // nil when ix is a Finder
+	exactPeak int          // the most keys exact has held since it was rebuilt
 	ix        Index[F]
+	finder    Finder[F]  // ix as a Finder, or nil
 	counter   Counter[F] // ix as a Counter, or nil
 	handles   []int32    // with a Counter, by document: its handle there
 }
@@ -200,8 +209,12 @@ func New[F any, K comparable](spec Spec, alg Algorithm[F, K]) *Engine[F, K] {
 
 func (e *Engine[F, K]) newState() *state[F, K] {
 	docs := docset.New(e.spec.Name, e.spec.MaxTextBytes)
-	st := &state[F, K]{docs: docs, gs: copyheap.New(docs), exact: map[K]uint32{}, ix: e.alg.NewIndex()}
+	st := &state[F, K]{docs: docs, gs: copyheap.New(docs), ix: e.alg.NewIndex()}
 	st.counter, _ = st.ix.(Counter[F])
+	st.finder, _ = st.ix.(Finder[F])
+	if st.finder == nil {
+		st.exact = map[K]uint32{}
+	}
 	return st
 }
 
@@ -454,7 +467,7 @@ func (st *state[F, K]) insert(alg Algorithm[F, K], idx uint32, f *F) uint32 {
 		st.refs[idx] = NoGroup
 		return NoGroup
 	}
-	if g, ok := st.exact[k]; ok {
+	if g, ok := st.find(k, f); ok {
 		st.refs[idx] = g
 		st.gs.Join(g, st.groups.list[g].first, idx)
 		return g
@@ -468,8 +481,10 @@ func (st *state[F, K]) insert(alg Algorithm[F, K], idx uint32, f *F) uint32 {
 	}
 	st.groups.list[g] = group[F]{f: *f, first: idx}
 	st.refs[idx] = g
-	st.exact[k] = g
-	st.exactPeak = max(st.exactPeak, len(st.exact))
+	if st.exact != nil {
+		st.exact[k] = g
+		st.exactPeak = max(st.exactPeak, len(st.exact))
+	}
 	st.ix.Insert(g, st.groups.Features(g))
 	return g
 }
@@ -493,12 +508,23 @@ func (st *state[F, K]) remove(alg Algorithm[F, K], idx uint32) {
 		return
 	}
 	st.ix.Delete(g, &gr.f)
-	k, _ := alg.CopyKey(&gr.f)
-	delete(st.exact, k)
+	if st.exact != nil {
+		k, _ := alg.CopyKey(&gr.f)
+		delete(st.exact, k)
+		st.exact = Shrink(st.exact, &st.exactPeak)
+	}
 	var zero group[F]
 	*gr = zero
 	st.free = append(st.free, g)
-	st.exact = Shrink(st.exact, &st.exactPeak)
+}
+
+// find returns the live group of key k, the key of features f.
+func (st *state[F, K]) find(k K, f *F) (uint32, bool) {
+	if st.finder != nil {
+		return st.finder.Find(f, &st.groups)
+	}
+	g, ok := st.exact[k]
+	return g, ok
 }
 
 // minShrink is the least peak size at which [Shrink] rebuilds a map:

@@ -30,9 +30,9 @@ type words struct {
 // toy compares word sets by Jaccard similarity, reporting pairs of at
 // least 0.5; exact copies are texts of one word set.
 type toy struct {
-	counting, preparing bool
-	prepared, settled   *atomic.Int64
-	gate                *sync.WaitGroup // when set, Features waits for gate
+	counting, preparing, finding bool
+	prepared, settled            *atomic.Int64
+	gate                         *sync.WaitGroup // when set, Features waits for gate
 }
 
 func (t toy) Features(text string) words {
@@ -54,6 +54,8 @@ func (t toy) NewIndex() Index[words] {
 		return &countingIndex{toyIndex: ix, df: map[string]int{}, byHandle: map[int32][]string{}}
 	case t.preparing:
 		return &hookedIndex{toyIndex: ix, prepared: t.prepared, settled: t.settled}
+	case t.finding:
+		return &findingIndex{toyIndex: ix}
 	}
 	return ix
 }
@@ -179,6 +181,18 @@ func (c *countingIndex) Recount(f *words) int32 {
 	return c.count(f.w)
 }
 
+// findingIndex finds groups by their first word's posting list.
+type findingIndex struct{ *toyIndex }
+
+func (x *findingIndex) Find(f *words, groups *Groups[words]) (uint32, bool) {
+	for _, g := range x.post[f.w[0]] {
+		if slices.Equal(groups.Features(g).w, f.w) {
+			return g, true
+		}
+	}
+	return 0, false
+}
+
 // hookedIndex counts its Prepare and Settle calls.
 type hookedIndex struct {
 	*toyIndex
@@ -202,7 +216,13 @@ func add(t testing.TB, e *Engine[words, string], id, text string) []detector.Mat
 }
 
 func TestAddQueryContainersCopies(t *testing.T) {
-	e := newToy(t, toy{}, 3)
+	for _, alg := range []toy{{}, {finding: true}} {
+		t.Run(fmt.Sprint("finding=", alg.finding), func(t *testing.T) { testAddQuery(t, alg) })
+	}
+}
+
+func testAddQuery(t *testing.T, alg toy) {
+	e := newToy(t, alg, 3)
 	assert.Empty(t, add(t, e, "a", "x y z"))
 	assert.Equal(t, []detector.Match{{ID: "a", Score: 1}}, add(t, e, "b", "z y x"), "an exact copy")
 	assert.Equal(t, []detector.Match{{ID: "a", Score: 0.75}, {ID: "b", Score: 0.75}}, add(t, e, "c", "x y z w"))
@@ -232,6 +252,9 @@ func TestAddQueryContainersCopies(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"blank"}, u)
 	u, err = e.Union("Cluster", "c", func(g uint32, f *words, ix Index[words]) []uint32 {
+		if x, ok := ix.(*findingIndex); ok {
+			return x.post["x"]
+		}
 		return ix.(*toyIndex).post["x"]
 	})
 	require.NoError(t, err)
@@ -319,7 +342,13 @@ func TestConcurrentAddsOfOneID(t *testing.T) {
 // TestRemoveGroups: the smallest member leaving promotes another, the
 // last member takes the group out of the index, and its slot is reused.
 func TestRemoveGroups(t *testing.T) {
-	e := newToy(t, toy{}, 5)
+	for _, alg := range []toy{{}, {finding: true}} {
+		t.Run(fmt.Sprint("finding=", alg.finding), func(t *testing.T) { testRemoveGroups(t, alg) })
+	}
+}
+
+func testRemoveGroups(t *testing.T, alg toy) {
+	e := newToy(t, alg, 5)
 	for _, id := range []string{"a", "b", "c"} {
 		add(t, e, id, "x y")
 	}
@@ -332,7 +361,13 @@ func TestRemoveGroups(t *testing.T) {
 	require.NoError(t, e.Remove("c"))
 	e.Inspect(func(ix Index[words], slots int) {
 		assert.Equal(t, 2, slots)
-		assert.NotContains(t, ix.(*toyIndex).post, "x", "the last member takes the group out")
+		var post map[string][]uint32
+		if x, ok := ix.(*findingIndex); ok {
+			post = x.post
+		} else {
+			post = ix.(*toyIndex).post
+		}
+		assert.NotContains(t, post, "x", "the last member takes the group out")
 	})
 	add(t, e, "e", "r s")
 	e.Inspect(func(_ Index[words], slots int) { assert.Equal(t, 2, slots, "a free slot is reused") })
@@ -450,6 +485,12 @@ func TestSnapshotRoundTrip(t *testing.T) {
 // TestDecodeRefusesWhatEncodeNeverWrites: the shared sections are
 // canonical.
 func TestDecodeRefusesWhatEncodeNeverWrites(t *testing.T) {
+	for _, alg := range []toy{{}, {finding: true}} {
+		t.Run(fmt.Sprint("finding=", alg.finding), func(t *testing.T) { testDecodeRefuses(t, alg) })
+	}
+}
+
+func testDecodeRefuses(t *testing.T, alg toy) {
 	group := func(e *snapshot.Enc, ws []string, ids ...string) {
 		e.Strings(ws)
 		e.Int(0)
@@ -471,7 +512,7 @@ func TestDecodeRefusesWhatEncodeNeverWrites(t *testing.T) {
 	g := func(ws []string, ids ...string) func(*snapshot.Enc) {
 		return func(e *snapshot.Enc) { group(e, ws, ids...) }
 	}
-	e := newToy(t, toy{}, 5)
+	e := newToy(t, alg, 5)
 	n, err := e.DecodeSections(groups(g([]string{"x"}, "a", "b"), g([]string{"y"}, "c")), ids("d"))
 	require.NoError(t, err)
 	assert.Equal(t, 4, n)

@@ -131,7 +131,7 @@ func (e *Engine[F, K]) decode(groups, bare []byte) (*state[F, K], error) {
 			dec.Fail("group without a key")
 			return nil, dec.Err()
 		}
-		if _, dup := st.exact[k]; dup {
+		if _, dup := st.find(k, &f); dup {
 			dec.Fail("two groups with one signature")
 			return nil, dec.Err()
 		}
