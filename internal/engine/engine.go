@@ -7,9 +7,10 @@
 //
 // An algorithm plugs in through [Algorithm] (how a text is read, its
 // exact-copy key, the encoding of one group in a snapshot) and [Index] (the
-// searchable structure over the groups), with optional steps: [Counter] for
-// online statistics kept over the live documents, [Preparer] for a step
-// that reads the index before the commit, [Settler] for a step after it.
+// searchable structure over the groups), with optional parts: [Counter]
+// for online statistics kept over the live documents, [Preparer] for a
+// step that reads the index before the commit, [Settler] for a step after
+// it, [Finder] for an index that finds a key's group itself.
 //
 // Every Add follows one protocol: the cheap checks (closed, ID, size,
 // duplicate ID) under the read lock; the features of the text outside
