@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -167,15 +167,14 @@ func (cfg *Config) setDefaults() {
 	if cfg.MinOverlap == 0 {
 		cfg.MinOverlap = DefaultMinOverlap
 	}
-	if cfg.Content == textproc.ContentDefault {
-		cfg.Content = DefaultContent
-	}
-	if cfg.MaxTextBytes == 0 {
-		cfg.MaxTextBytes = detector.DefaultMaxTextBytes
-	}
-	if cfg.MaxResults == 0 {
-		cfg.MaxResults = detector.DefaultMaxResults
-	}
+	sh := cfg.shared()
+	sh.SetDefaults(DefaultContent)
+	cfg.Content, cfg.MaxTextBytes, cfg.MaxResults = sh.Content, sh.MaxTextBytes, sh.MaxResults
+}
+
+// shared returns the fields of cfg that every detector has.
+func (cfg *Config) shared() engine.Shared {
+	return engine.Shared{Language: cfg.Language, Content: cfg.Content, MaxTextBytes: cfg.MaxTextBytes, MaxResults: cfg.MaxResults}
 }
 
 // validate checks a Config whose defaults are filled in.
@@ -183,8 +182,8 @@ func (cfg Config) validate() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("tweezer: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
 	}
-	if _, err := textproc.ParseLanguage(cfg.Language); err != nil {
-		return fmt.Errorf("tweezer: %w", err) // names the field, wraps ErrInvalidConfig
+	if err := cfg.shared().CheckLanguage("tweezer"); err != nil {
+		return err
 	}
 	switch {
 	case cfg.Prefix < 0 || cfg.Prefix > MaxContext:
@@ -201,13 +200,6 @@ func (cfg Config) validate() error {
 		return bad("Threshold (%v) must be in [0, 1] (it is ignored in Exact mode)", cfg.Threshold)
 	case cfg.MinOverlap < 1 || cfg.MinOverlap > MaxMinOverlap:
 		return bad("MinOverlap (%d) must be in [1, %d]", cfg.MinOverlap, MaxMinOverlap)
-	case cfg.MaxTextBytes < 1:
-		return bad("MaxTextBytes (%d) must be ≥ 0", cfg.MaxTextBytes)
-	case cfg.MaxResults < 1:
-		return bad("MaxResults (%d) must be ≥ 0", cfg.MaxResults)
 	}
-	if _, err := textcfg.Content(cfg.Content, DefaultContent); err != nil {
-		return bad("%v", err)
-	}
-	return nil
+	return cfg.shared().CheckLimits("tweezer")
 }

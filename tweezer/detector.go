@@ -1,13 +1,11 @@
 package tweezer
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/spin"
 )
 
 // Detector is a Tweezer near-duplicate detector (symmetric). In [Exact]
@@ -23,12 +21,11 @@ import (
 // strongest.
 //
 // A Detector is safe for concurrent use by multiple goroutines: signatures
-// are computed outside its lock, the index is updated under it.
+// are computed outside its lock, the index is updated under it (the shell
+// of package internal/engine).
 type Detector struct {
 	signer *Signer
-
-	mu spin.RWMutex
-	ix *index
+	e      *engine.Engine[docSig, sigKey]
 }
 
 var (
@@ -47,8 +44,33 @@ func New(cfg Config) (*Detector, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Detector{signer: s, ix: newIndex(s.cfg.MaxTextBytes)}, nil
+	return newDetector(s), nil
 }
+
+// newDetector returns an empty Detector signing with s.
+func newDetector(s *Signer) *Detector {
+	c := &s.cfg
+	return &Detector{signer: s, e: engine.New(engine.Spec{
+		Name:          "tweezer",
+		Version:       snapshotVersion,
+		Config:        s.cfg,
+		NoGroup:       "empty",
+		MinGroupBytes: 37, // 16+16+1 bytes, two counts and one ID
+		MaxTextBytes:  c.MaxTextBytes,
+		MaxResults:    c.MaxResults,
+	}, algorithm{s})}
+}
+
+// algorithm is Tweezer as the engine sees it.
+type algorithm struct{ s *Signer }
+
+func (a algorithm) Features(text string) docSig { return sign(a.s, text) }
+
+func (a algorithm) CopyKey(s *docSig) (sigKey, bool) {
+	return sigKey{s.digest, s.key, s.caseless}, !s.empty
+}
+
+func (a algorithm) NewIndex() engine.Index[docSig] { return newIndex(&a.s.cfg) }
 
 // Config returns the Detector's configuration with every default filled in.
 func (d *Detector) Config() Config { return d.signer.cfg }
@@ -61,10 +83,12 @@ func (d *Detector) Signer() *Signer { return d.signer }
 const shingleSeed = 0x7477_6565_7a65_7231 // "tweezer1"
 
 // sign returns what the index keeps of the signature of text.
-func (d *Detector) sign(text string) docSig {
-	sig := d.signer.Sign(text)
+func (d *Detector) sign(text string) docSig { return sign(d.signer, text) }
+
+func sign(signer *Signer, text string) docSig {
+	sig := signer.Sign(text)
 	ds := docSig{digest: sig.Digest, key: sig.Key, empty: sig.Empty(), caseless: sig.Caseless}
-	if d.signer.cfg.Mode != Exact && !ds.empty {
+	if signer.cfg.Mode != Exact && !ds.empty {
 		ds.hashes = make([]uint64, len(sig.Shingles))
 		for i, sh := range sig.Shingles {
 			ds.hashes[i] = hashx.String64(sh, shingleSeed)
@@ -73,13 +97,6 @@ func (d *Detector) sign(text string) docSig {
 		ds.hashes = slices.Clip(slices.Compact(ds.hashes))
 	}
 	return ds
-}
-
-// matches returns the near-duplicates of s among the live documents other
-// than skip, at most Config.MaxResults of them.
-func (d *Detector) matches(s *docSig, skip uint32) []detector.Match {
-	c := &d.signer.cfg
-	return d.ix.matches(s, skip, c.Mode, c.Threshold, c.MinOverlap, c.MaxResults)
 }
 
 // Add indexes doc and returns its near-duplicates among the live documents,
@@ -97,28 +114,7 @@ func (d *Detector) matches(s *docSig, skip uint32) []detector.Match {
 // detector.ErrDuplicateID for the ID of a live document. It signs the text
 // without holding the lock, then checks the ID again under it: of several
 // concurrent Adds of one new ID, exactly one indexes its document.
-func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	d.mu.RLock()
-	err := d.ix.docs.Check(doc)
-	d.mu.RUnlock()
-	if err != nil {
-		return nil, err
-	}
-	ds := d.sign(doc.Text)
-
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	idx, err := d.ix.docs.Add(doc)
-	if err != nil {
-		return nil, err
-	}
-	g := d.ix.insert(idx, ds)
-	if g == noGroup {
-		return []detector.Match{}, nil
-	}
-	gs := d.ix.groups[g].sig()
-	return d.matches(&gs, idx), nil
-}
+func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) { return d.e.Add(doc) }
 
 // Query returns what Add(doc) would return now, without indexing doc or
 // changing anything a later call observes: the near-duplicates of doc
@@ -130,76 +126,19 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 // Query returns an error wrapping detector.ErrClosed after Close, or
 // detector.ErrTooLarge for a text over Config.MaxTextBytes, before it
 // reads the text.
-func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
-	if err := d.checkQuery(doc); err != nil {
-		return nil, err
-	}
-	ds := d.sign(doc.Text)
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	if d.ix.docs.Closed() { // closed meanwhile
-		return nil, fmt.Errorf("tweezer: Query(%q): %w", doc.ID, detector.ErrClosed)
-	}
-	skip := uint32(noDoc)
-	if doc.ID != "" {
-		if idx, err := d.ix.docs.Lookup("Query", doc.ID); err == nil {
-			skip = idx
-		}
-	}
-	return d.matches(&ds, skip), nil
-}
-
-// checkQuery returns the error Query gives doc before reading it.
-func (d *Detector) checkQuery(doc detector.Doc) error {
-	if max := d.signer.cfg.MaxTextBytes; len(doc.Text) > max {
-		return fmt.Errorf("tweezer: Query(%q): %d bytes over the limit of %d: %w",
-			doc.ID, len(doc.Text), max, detector.ErrTooLarge)
-	}
-	d.mu.RLock()
-	closed := d.ix.docs.Closed()
-	d.mu.RUnlock()
-	if closed {
-		return fmt.Errorf("tweezer: Query(%q): %w", doc.ID, detector.ErrClosed)
-	}
-	return nil
-}
+func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) { return d.e.Query(doc) }
 
 // Containers returns the near-duplicates of the live document id, including
 // documents added after it, the Config.MaxResults strongest, ordered by
 // [detector.SortMatches].
-func (d *Detector) Containers(id string) ([]detector.Match, error) {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	idx, err := d.ix.docs.Lookup("Containers", id)
-	if err != nil {
-		return nil, err
-	}
-	g := d.ix.refs[idx]
-	if g == noGroup {
-		return []detector.Match{}, nil
-	}
-	gs := d.ix.groups[g].sig()
-	return d.matches(&gs, idx), nil
-}
+func (d *Detector) Containers(id string) ([]detector.Match, error) { return d.e.Containers(id) }
 
 // Copies returns the live documents whose signature equals that of the
 // live document id (its exact copies as Tweezer reads them: the same
 // shingles, Key and case), in ascending ID order, without id. A document
 // without words has none. Copies time is O(c log c) for c copies. It
 // returns an error wrapping detector.ErrUnknownID or detector.ErrClosed.
-func (d *Detector) Copies(id string) ([]string, error) {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	idx, err := d.ix.docs.Lookup("Copies", id)
-	if err != nil {
-		return nil, err
-	}
-	g := d.ix.refs[idx]
-	if g == noGroup {
-		return []string{}, nil
-	}
-	return d.ix.gs.IDs(g, d.ix.groups[g].first, idx), nil
-}
+func (d *Detector) Copies(id string) ([]string, error) { return d.e.Copies(id) }
 
 // Cluster returns the Tweezer cluster of the live document id: the live
 // documents whose signature digest equals id's, id included, sorted by ID
@@ -207,21 +146,9 @@ func (d *Detector) Copies(id string) ([]string, error) {
 // its cluster. Cluster time is O(c log c) for a cluster of c documents; it
 // is not capped by Config.MaxResults.
 func (d *Detector) Cluster(id string) ([]string, error) {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	idx, err := d.ix.docs.Lookup("Cluster", id)
-	if err != nil {
-		return nil, err
-	}
-	g := d.ix.refs[idx]
-	if g == noGroup {
-		return []string{id}, nil
-	}
-	var idxs []uint32
-	for _, o := range d.ix.digest[d.ix.groups[g].digest] {
-		idxs = d.ix.gs.AppendMembers(idxs, o, d.ix.groups[o].first)
-	}
-	return copyheap.SortedIDs(d.ix.docs, idxs, noDoc), nil
+	return d.e.Union("Cluster", id, func(_ uint32, s *docSig, ix engine.Index[docSig]) []uint32 {
+		return ix.(*index).digest[s.digest]
+	})
 }
 
 // Remove forgets the live document id and gives back the memory it took.
@@ -232,33 +159,12 @@ func (d *Detector) Cluster(id string) ([]string, error) {
 // keys it held is rebuilt at its current size (Go maps keep their buckets
 // after deletions). Remove time is then the length of the posting lists
 // it is on, plus the rebuilds, O(1) amortised per deleted key.
-func (d *Detector) Remove(id string) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	idx, err := d.ix.docs.Remove(id)
-	if err != nil {
-		return err
-	}
-	d.ix.remove(idx)
-	return nil
-}
+func (d *Detector) Remove(id string) error { return d.e.Remove(id) }
 
 // Len returns the number of live documents.
-func (d *Detector) Len() int {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	return d.ix.docs.Len()
-}
+func (d *Detector) Len() int { return d.e.Len() }
 
 // Close releases the index. It is idempotent and returns nil; every later
 // Add, Query, Containers, Copies, Cluster, Remove, WriteTo or ReadFrom
 // returns an error wrapping detector.ErrClosed.
-func (d *Detector) Close() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.ix.docs.Close() {
-		docs := d.ix.docs
-		d.ix = &index{docs: docs}
-	}
-	return nil
-}
+func (d *Detector) Close() error { return d.e.Close() }

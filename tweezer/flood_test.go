@@ -12,6 +12,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 )
@@ -192,11 +193,14 @@ func TestFloodCostFlat(t *testing.T) {
 			assert.Equal(t, "c0000", ms[0].ID)
 		}
 	}
-	assert.Len(t, d.ix.groups, 1, "one group for the copies")
-	assert.Len(t, d.ix.digest, 1)
-	for _, l := range d.ix.post {
-		assert.Len(t, l, 1, "posting lists hold the group once")
-	}
+	d.e.Inspect(func(e engine.Index[docSig], groups int) {
+		ix := e.(*index)
+		assert.Equal(t, 1, groups, "one group for the copies")
+		assert.Len(t, ix.digest, 1)
+		for _, l := range ix.post {
+			assert.Len(t, l, 1, "posting lists hold the group once")
+		}
+	})
 	// Removing the representative (the smallest ID, the heap's root)
 	// promotes another copy: nothing is lost.
 	require.NoError(t, d.Remove("c0000"))
@@ -211,7 +215,9 @@ func TestFloodCostFlat(t *testing.T) {
 			require.NoError(t, d.Remove(fmt.Sprintf("c%04d", i)))
 		}
 	}
-	assert.Empty(t, d.ix.digest)
-	assert.Empty(t, d.ix.post)
+	d.e.Inspect(func(e engine.Index[docSig], _ int) {
+		assert.Empty(t, e.(*index).digest)
+		assert.Empty(t, e.(*index).post)
+	})
 	assert.Zero(t, d.Len())
 }

@@ -150,7 +150,7 @@ func TestSnapshotV1(t *testing.T) {
 func FuzzReadFrom(f *testing.F) {
 	cfg, snap := smallSnapshot(f)
 	d := load(f, cfg, snap)
-	groups, empty, _, err := d.encode()
+	groups, empty, _, err := d.e.Sections()
 	require.NoError(f, err)
 	f.Add(snap, groups, empty)
 	f.Add([]byte("NEARDUP\x00"), []byte{0}, []byte{0})
@@ -158,7 +158,7 @@ func FuzzReadFrom(f *testing.F) {
 	// Detectors share one Signer: building the recogniser of each would
 	// cost more than the rest of an execution.
 	signer := d.signer
-	fresh := func() *Detector { return &Detector{signer: signer, ix: newIndex(signer.cfg.MaxTextBytes)} }
+	fresh := func() *Detector { return newDetector(signer) }
 	f.Fuzz(func(t *testing.T, raw, groups, empty []byte) {
 		read := func(in []byte) (*Detector, error) {
 			d := fresh()
@@ -173,12 +173,9 @@ func FuzzReadFrom(f *testing.F) {
 		// The payloads behind valid framing, with the trailer's count
 		// of what they hold when they decode.
 		d := fresh()
-		count := 0
-		ix, derr := d.decode(groups, empty)
+		count, derr := d.e.DecodeSections(groups, empty)
 		if derr != nil {
 			require.ErrorIs(t, derr, detector.ErrSnapshot)
-		} else {
-			count = ix.docs.Len()
 		}
 		framed := reliabilitytest.Frame(t, snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: d.Config()},
 			[]string{"groups", "empty"}, [][]byte{groups, empty}, count)

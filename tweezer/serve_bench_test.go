@@ -1,0 +1,102 @@
+package tweezer
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+)
+
+// BenchmarkServe is the service-shaped load at the defaults: Add of the
+// first 2000 Reuters-21578 bodies to a fresh detector, and Query of them
+// against a detector holding them, each from 1 and from 8 goroutines.
+// It reports docs/s (wall clock) and the process's CPU time per document
+// ("cpu-µs/doc", user and system, every goroutine and the collector
+// included), which a machine shared with other work disturbs less.
+func BenchmarkServe(b *testing.B) {
+	texts, _ := benchDocs(b, 2000)
+	docs := make([]detector.Doc, len(texts))
+	for i, t := range texts {
+		docs[i] = detector.Doc{ID: strconv.Itoa(i), Text: t}
+	}
+	// each runs fn on every document from g goroutines.
+	each := func(g int, fn func(detector.Doc) error) error {
+		var wg sync.WaitGroup
+		errs := make([]error, g)
+		for w := range g {
+			wg.Go(func() {
+				for i := w; i < len(docs); i += g {
+					if err := fn(docs[i]); err != nil {
+						errs[w] = err
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	report := func(b *testing.B, cpu time.Duration) {
+		n := float64(len(docs)) * float64(b.N)
+		b.ReportMetric(n/b.Elapsed().Seconds(), "docs/s")
+		b.ReportMetric(float64(cpu.Microseconds())/n, "cpu-µs/doc")
+	}
+	for _, g := range []int{1, 8} {
+		b.Run(fmt.Sprintf("Add/goroutines=%d", g), func(b *testing.B) {
+			var cpu time.Duration
+			for b.Loop() {
+				d, err := New(Config{Language: "en"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				start := cpuTime()
+				if err := each(g, func(doc detector.Doc) error { _, err := d.Add(doc); return err }); err != nil {
+					b.Fatal(err)
+				}
+				cpu += cpuTime() - start
+				d.Close()
+			}
+			report(b, cpu)
+		})
+	}
+	d, err := New(Config{Language: "en"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, doc := range docs {
+		if _, err := d.Add(doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, g := range []int{1, 8} {
+		b.Run(fmt.Sprintf("Query/goroutines=%d", g), func(b *testing.B) {
+			var cpu time.Duration
+			for b.Loop() {
+				start := cpuTime()
+				if err := each(g, func(doc detector.Doc) error { _, err := d.Query(doc); return err }); err != nil {
+					b.Fatal(err)
+				}
+				cpu += cpuTime() - start
+			}
+			report(b, cpu)
+		})
+	}
+}
+
+// cpuTime returns the user and system CPU time the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
