@@ -22,8 +22,11 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"slices"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
@@ -80,10 +83,69 @@ func formatContained(c dedup.Contained) string {
 	return string(b)
 }
 
-// build adds the pipeline the flags ask for to s.
-func build(s beam.Scope) error {
+// ownFlags are the command's flags, which --help lists (sorted by name)
+// before the flags of the Beam SDK and its runners.
+var ownFlags = []string{"input", "output", "mode", "threshold", "shingle", "num_hashes", "seed",
+	"language", "max_bucket", "max_df", "no_verify", "star_rounds"}
+
+// usage prints what the command does and its own flags, then the Beam
+// SDK's and the runners' flags.
+func usage() {
+	out := flag.CommandLine.Output()
+	fmt.Fprint(out, `Usage: neardup-beam --input docs.jsonl --output out.jsonl [--mode pairs|clusters|star|containment] [flags]
+
+Finds near-duplicate pairs, clusters or containment relations in a JSONL
+collection (one {"id": ..., "text": ...} object per line) on an Apache Beam
+runner: Prism, in process, by default. See beam/README.md for a sample input
+and figures.
+
+Flags of neardup-beam:
+`)
+	own := flag.NewFlagSet("neardup-beam", flag.ContinueOnError)
+	own.SetOutput(out)
+	for _, name := range ownFlags {
+		f := flag.Lookup(name)
+		own.Var(f.Value, f.Name, f.Usage)
+	}
+	own.PrintDefaults()
+	fmt.Fprint(out, "\nFlags of the Beam SDK and its runners (--runner, and each runner's own):\n")
+	rest := flag.NewFlagSet("beam", flag.ContinueOnError)
+	rest.SetOutput(out)
+	flag.VisitAll(func(f *flag.Flag) {
+		if !slices.Contains(ownFlags, f.Name) {
+			rest.Var(f.Value, f.Name, f.Usage)
+		}
+	})
+	rest.PrintDefaults()
+}
+
+// checkInput returns an error when glob names no file: textio.Read of a
+// pattern that matches nothing reads nothing, and the pipeline would
+// succeed with an empty output.
+func checkInput(ctx context.Context, glob string) error {
+	fs, err := filesystem.New(ctx, glob)
+	if err != nil {
+		return fmt.Errorf("neardup-beam: --input %q: %w", glob, err)
+	}
+	defer fs.Close()
+	files, err := fs.List(ctx, glob)
+	if err != nil {
+		return fmt.Errorf("neardup-beam: --input %q: %w", glob, err)
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("neardup-beam: --input %q matches no file", glob)
+	}
+	return nil
+}
+
+// build adds the pipeline the flags ask for to s, after checking that
+// --input names at least one file.
+func build(ctx context.Context, s beam.Scope) error {
 	if *input == "" || *output == "" {
 		return errors.New("neardup-beam: --input and --output are required")
+	}
+	if err := checkInput(ctx, *input); err != nil {
+		return err
 	}
 	docs := dedup.ReadDocs(s, *input)
 	var lines beam.PCollection
@@ -125,14 +187,16 @@ func build(s beam.Scope) error {
 }
 
 func main() {
+	flag.Usage = usage
 	flag.Parse()
 	beam.Init()
+	ctx := context.Background()
 	p, s := beam.NewPipelineWithRoot()
-	if err := build(s); err != nil {
+	if err := build(ctx, s); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	if err := beamx.Run(context.Background(), p); err != nil {
+	if err := beamx.Run(ctx, p); err != nil {
 		log.Fatalf("neardup-beam: %v", err)
 	}
 }

@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"flag"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -52,7 +55,7 @@ func runCommand[T comparable](t *testing.T, docs []detector.Doc, m string) map[T
 
 	*input, *output, *mode, *threshold = in, out, m, 0.5
 	p, s := beam.NewPipelineWithRoot()
-	require.NoError(t, build(s))
+	require.NoError(t, build(context.Background(), s))
 	_, err = beam.Run(context.Background(), "prism", p)
 	require.NoError(t, err)
 
@@ -113,9 +116,40 @@ func TestCommandContainmentEqualsDetector(t *testing.T) {
 }
 
 func TestCommandBadFlags(t *testing.T) {
-	*input, *output, *mode = "x.jsonl", "y.jsonl", "nonsense"
+	ctx := context.Background()
+	dir := t.TempDir()
+	docs := filepath.Join(dir, "docs.jsonl")
+	require.NoError(t, os.WriteFile(docs, []byte(`{"id":"a","text":"x"}`+"\n"), 0o644))
+
+	*input, *output, *mode = docs, filepath.Join(dir, "y.jsonl"), "nonsense"
 	_, s := beam.NewPipelineWithRoot()
-	require.Error(t, build(s))
+	require.ErrorContains(t, build(ctx, s), `unknown --mode "nonsense"`)
+
+	*mode = "pairs"
+	for _, missing := range []string{filepath.Join(dir, "none.jsonl"), filepath.Join(dir, "*.json")} {
+		*input = missing
+		_, s = beam.NewPipelineWithRoot()
+		err := build(ctx, s)
+		require.Error(t, err, "an input that matches nothing is an error, not an empty output")
+		require.ErrorContains(t, err, fmt.Sprintf("--input %q matches no file", missing))
+	}
+
 	*input = ""
-	require.Error(t, build(s))
+	_, s = beam.NewPipelineWithRoot()
+	require.ErrorContains(t, build(ctx, s), "--input and --output are required")
+}
+
+func TestUsageLeadsWithOwnFlags(t *testing.T) {
+	var b strings.Builder
+	flag.CommandLine.SetOutput(&b)
+	defer flag.CommandLine.SetOutput(nil)
+	usage()
+	out := b.String()
+	own, sdk := strings.Index(out, "Flags of neardup-beam:"), strings.Index(out, "Flags of the Beam SDK")
+	require.True(t, own >= 0 && sdk > own, "the command's flags come first:\n%s", out)
+	for _, name := range ownFlags {
+		require.Regexp(t, `(?m)^  -`+name+`\b`, out[own:sdk], "flag -%s among the command's own", name)
+		require.NotRegexp(t, `(?m)^  -`+name+`\b`, out[sdk:], "flag -%s not again among the SDK's", name)
+	}
+	require.True(t, strings.Contains(out[sdk:], "-runner"), "the SDK's flags follow")
 }
