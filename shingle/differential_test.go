@@ -54,7 +54,7 @@ func TestFFPDifferential(t *testing.T) {
 			if shingle.RaceEnabled && tc.theta != 0.6 {
 				t.Skip("one case under -race keeps CI fast")
 			}
-			ref := naive.New(naive.Config{Shingle: tc.shingle, Threshold: tc.theta})
+			ref := naive.New(naive.Config{Shingle: tc.shingle, Threshold: tc.theta, MaxResults: noCap})
 			d, err := shingle.New(shingle.Config{Language: "und", KeepStopwords: true, Stemmer: textproc.StemNone, Shingle: tc.shingle, Threshold: tc.theta, MaxResults: noCap,
 				Content: textproc.ContentAll, MinOverlap: 1}) // the reference: whole texts, no evidence rule
 			require.NoError(t, err)
