@@ -22,7 +22,9 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"os/signal"
 	"slices"
+	"syscall"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -190,7 +192,10 @@ func main() {
 	flag.Usage = usage
 	flag.Parse()
 	beam.Init()
-	ctx := context.Background()
+	// An interrupt or SIGTERM cancels the pipeline's context: the runner
+	// stops the job and the command exits non-zero.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	p, s := beam.NewPipelineWithRoot()
 	if err := build(ctx, s); err != nil {
 		fmt.Fprintln(os.Stderr, err)
