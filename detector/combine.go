@@ -12,9 +12,10 @@ import (
 
 // PairFunc decides whether the text container contains the text contained
 // (for a symmetric measure: whether they are near-duplicates) and scores the
-// relation. Detector packages export their pairwise verification in this
-// shape so it can run without an index, for instance as the verification
-// stage of a data-parallel pipeline.
+// relation: the shape of a [Cascade]'s verify over texts ([Identity] as
+// its features). A detector package whose check compares features
+// computed once per text exports it over those features instead, with
+// features a snapshot can hold: shingle.Verifier over shingle.Features.
 type PairFunc func(container, contained string) (score float64, ok bool)
 
 // Identity returns its argument: the features function of a [Cascade] whose
