@@ -10,7 +10,6 @@ import (
 	"fmt"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/idtable"
 	"github.com/seed-9ef9c1df/neardup/internal/replaytext"
 )
 
@@ -18,7 +17,7 @@ import (
 type Set struct {
 	pkg     string
 	maxText int
-	ids     idtable.Table
+	ids     idTable
 	closed  bool
 }
 

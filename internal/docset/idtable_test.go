@@ -1,4 +1,4 @@
-package idtable
+package docset
 
 import (
 	"testing"
@@ -7,7 +7,7 @@ import (
 )
 
 func TestTable(t *testing.T) {
-	var tb Table
+	var tb idTable
 	a, fresh := tb.Insert("a")
 	assert.True(t, fresh)
 	b, _ := tb.Insert("b")
@@ -34,7 +34,7 @@ func TestTable(t *testing.T) {
 }
 
 func TestChurnStaysFlat(t *testing.T) {
-	var tb Table
+	var tb idTable
 	for i := range 100000 {
 		tb.Insert(string(rune('a'+i%26)) + string(rune(i)))
 		if i >= 10 {
@@ -48,7 +48,7 @@ func TestChurnStaysFlat(t *testing.T) {
 // TestReuseOrder: freed IDs are reused most recently freed first, as the
 // package documentation says.
 func TestReuseOrder(t *testing.T) {
-	var tb Table
+	var tb idTable
 	for _, s := range []string{"a", "b", "c", "d"} {
 		tb.Insert(s)
 	}
@@ -62,9 +62,9 @@ func TestReuseOrder(t *testing.T) {
 	}
 }
 
-// TestZeroTable: the zero Table answers every read.
+// TestZeroTable: the zero idTable answers every read.
 func TestZeroTable(t *testing.T) {
-	var tb Table
+	var tb idTable
 	_, ok := tb.Lookup("x")
 	assert.False(t, ok)
 	_, ok = tb.Delete("x")

@@ -1,18 +1,15 @@
-// Package idtable maps strings to dense uint32 IDs and back, with removal.
-//
+package docset
+
+// An idTable maps strings to dense uint32 IDs and back, with removal.
 // Freed IDs are reused, the most recently freed first (a stack: O(1), and
 // the ID reused is the one whose slots in a caller's ID-indexed slices were
 // touched last), so a table that sees an endless stream of insertions and
-// deletions stays as large as its live set.
-// A caller that keeps IDs elsewhere (posting lists, score rows) must purge
-// them before, or when, it deletes the name.
-//
-// A Table is not safe for concurrent use; callers hold their own lock.
-package idtable
-
-// Table is a bidirectional string ↔ dense ID map. The zero value is empty and
-// ready to use.
-type Table struct {
+// deletions stays as large as its live set. A caller that keeps IDs
+// elsewhere (posting lists, score rows) must purge them before, or when,
+// it deletes the name. An idTable is not safe for concurrent use; the Set
+// that holds it is guarded by its detector's lock. The zero
+// idTable is empty and ready to use.
+type idTable struct {
 	byName map[string]uint32
 	names  []string
 	live   []bool
@@ -21,7 +18,7 @@ type Table struct {
 
 // Insert adds name and returns its new ID and true, or the existing ID and
 // false if name is already present.
-func (t *Table) Insert(name string) (uint32, bool) {
+func (t *idTable) Insert(name string) (uint32, bool) {
 	if id, ok := t.byName[name]; ok {
 		return id, false
 	}
@@ -44,13 +41,13 @@ func (t *Table) Insert(name string) (uint32, bool) {
 }
 
 // Lookup returns the ID of name.
-func (t *Table) Lookup(name string) (uint32, bool) {
+func (t *idTable) Lookup(name string) (uint32, bool) {
 	id, ok := t.byName[name]
 	return id, ok
 }
 
 // Delete removes name and frees its ID for reuse. It returns the freed ID.
-func (t *Table) Delete(name string) (uint32, bool) {
+func (t *idTable) Delete(name string) (uint32, bool) {
 	id, ok := t.byName[name]
 	if !ok {
 		return 0, false
@@ -63,7 +60,7 @@ func (t *Table) Delete(name string) (uint32, bool) {
 }
 
 // Name returns the string of a live ID, or "" if id is not live.
-func (t *Table) Name(id uint32) string {
+func (t *idTable) Name(id uint32) string {
 	if int(id) >= len(t.names) {
 		return ""
 	}
@@ -71,13 +68,13 @@ func (t *Table) Name(id uint32) string {
 }
 
 // Live reports whether id is currently assigned.
-func (t *Table) Live(id uint32) bool {
+func (t *idTable) Live(id uint32) bool {
 	return int(id) < len(t.live) && t.live[id]
 }
 
 // Len returns the number of live names.
-func (t *Table) Len() int { return len(t.byName) }
+func (t *idTable) Len() int { return len(t.byName) }
 
 // Cap returns one more than the largest ID ever assigned: the length a slice
 // indexed by ID needs.
-func (t *Table) Cap() int { return len(t.names) }
+func (t *idTable) Cap() int { return len(t.names) }
