@@ -8,7 +8,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/matches"
 )
 
 // index is a Detector's state: the live documents and the groups of exact
@@ -278,7 +277,7 @@ func (ix *index) collect(cands []copyheap.Candidate, skip uint32, limit int) []d
 	// least one member, but skip's group perhaps none): a text most of
 	// the collection is close to sorts those, not every candidate. (At
 	// limit = MaxInt, limit+1 wraps below 0: Best keeps everything.)
-	cands = matches.Best(cands, limit+1, func(c copyheap.Candidate) float64 { return c.Score })
+	cands = copyheap.Best(cands, limit+1, func(c copyheap.Candidate) float64 { return c.Score })
 	return ix.gs.Collect(cands, ix.firstOf, skip, limit)
 }
 

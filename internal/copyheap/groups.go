@@ -7,7 +7,6 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
-	"github.com/seed-9ef9c1df/neardup/internal/matches"
 )
 
 // Groups keeps the members of numbered groups of exact copies. The caller
@@ -222,5 +221,5 @@ func (s *Groups) Collect(cands []Candidate, first func(g uint32) uint32, skip ui
 		}
 		i = j
 	}
-	return matches.Top(out, limit)
+	return Top(out, limit)
 }

@@ -14,10 +14,10 @@ import (
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/matches"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -170,7 +170,7 @@ func (d *Detector) match(set map[uint64]struct{}, skip string) []detector.Match 
 			out = append(out, detector.Match{ID: d.docs.ID(idx), Score: s})
 		}
 	}
-	return matches.Top(out, d.cfg.MaxResults)
+	return copyheap.Top(out, d.cfg.MaxResults)
 }
 
 // Query implements detector.Querier: what Add(doc) would return, storing
@@ -212,7 +212,7 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 			out = append(out, detector.Match{ID: d.docs.ID(other), Score: s})
 		}
 	}
-	return matches.Top(out, d.cfg.MaxResults), nil
+	return copyheap.Top(out, d.cfg.MaxResults), nil
 }
 
 // Remove implements detector.Remover.

@@ -1,4 +1,4 @@
-package matches
+package copyheap
 
 import (
 	"cmp"

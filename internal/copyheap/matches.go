@@ -1,5 +1,4 @@
-// Package matches finishes the result lists every detector returns.
-package matches
+package copyheap
 
 import "github.com/seed-9ef9c1df/neardup/detector"
 
