@@ -1,8 +1,8 @@
 package codet
 
 import (
-	"github.com/seed-9ef9c1df/neardup/internal/fresh"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/u64map"
 )
 
 // vocabTable maps a term to its detector term ID: the detector's
@@ -54,7 +54,7 @@ func makeVocabTable(n int) vocabTable {
 			size *= 2
 		}
 		for i := range t.parts {
-			t.parts[i].slots = fresh.Slice[vocabSlot](size)
+			t.parts[i].slots = u64map.FreshSlice[vocabSlot](size)
 		}
 	}
 	return t
@@ -113,7 +113,7 @@ func (pt *vocabPart) find(term string, tag uint32, terms []string) (*vocabSlot, 
 // terms, each at the home slot its tag gives.
 func (pt *vocabPart) grow() {
 	old := pt.slots
-	pt.slots = fresh.Slice[vocabSlot](max(vocabMinSlots, 2*len(old)))
+	pt.slots = u64map.FreshSlice[vocabSlot](max(vocabMinSlots, 2*len(old)))
 	mask := uint32(len(pt.slots) - 1)
 	for _, x := range old {
 		if x.tag == 0 {

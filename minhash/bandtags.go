@@ -1,7 +1,6 @@
 package minhash
 
 import (
-	"github.com/seed-9ef9c1df/neardup/internal/fresh"
 	"github.com/seed-9ef9c1df/neardup/internal/u64map"
 )
 
@@ -139,7 +138,7 @@ func (t *table) delete(b int, key uint64) {
 // without a key or a signature.
 func (m *bandTags) resize(size int) {
 	old := m.slots
-	m.slots = fresh.Slice[tagSlot](size)
+	m.slots = u64map.FreshSlice[tagSlot](size)
 	mask := size - 1
 	for _, s := range old {
 		if s.head1 == 0 {

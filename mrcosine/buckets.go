@@ -3,8 +3,8 @@ package mrcosine
 import (
 	"slices"
 
-	"github.com/seed-9ef9c1df/neardup/internal/fresh"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/u64map"
 )
 
 // buckets maps (band, key) to the documents holding that band key: one
@@ -123,7 +123,7 @@ func (t *buckets) remove(b uint32, key uint64, idx uint32) {
 // resize rehashes into a table of size slots (a power of two).
 func (t *buckets) resize(size int) {
 	key, band, list := t.key, t.band, t.list
-	t.key, t.band, t.list = make([]uint64, size), fresh.Slice[uint32](size), make([][]uint32, size)
+	t.key, t.band, t.list = make([]uint64, size), u64map.FreshSlice[uint32](size), make([][]uint32, size)
 	t.mask = uint64(size - 1)
 	for i, b := range band {
 		if b == 0 {

@@ -9,8 +9,8 @@ import (
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/fresh"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/u64map"
 )
 
 // Defaults of a reference text (Mohammadi and Khasteh 2020 Table 4: "1000
@@ -154,7 +154,7 @@ func (r *Reference) build() {
 	for size < 2*len(order) {
 		size *= 2
 	}
-	r.keys = fresh.Slice[uint64](size)
+	r.keys = u64map.FreshSlice[uint64](size)
 	r.lo = make([]uint32, size)
 	r.n = make([]uint32, size)
 	r.mask = uint64(size - 1)

@@ -11,8 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/fresh"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/u64map"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -294,7 +294,7 @@ func (c *counter) inc(code uint64) uint32 {
 func (c *counter) grow() {
 	size := max(2*len(c.slots), 256)
 	slots, used := c.slots, c.used
-	c.slots = fresh.Slice[slot](size)
+	c.slots = u64map.FreshSlice[slot](size)
 	c.used = make([]uint32, 0, size/2)
 	c.mask = uint64(size - 1)
 	for _, s := range used {

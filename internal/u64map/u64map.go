@@ -26,8 +26,6 @@ package u64map
 
 import (
 	"iter"
-
-	"github.com/seed-9ef9c1df/neardup/internal/fresh"
 )
 
 // Map is a map from uint64 keys to uint32 values. Key 0 marks an empty
@@ -212,7 +210,7 @@ func FillsHole(hole, j, h int) bool {
 
 func (m *Map) resize(size int) {
 	old := m.slots
-	m.slots = fresh.Slice[slot](size)
+	m.slots = FreshSlice[slot](size)
 	mask := size - 1
 	for _, s := range old {
 		k := s.key()
