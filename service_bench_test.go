@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/soak"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
@@ -104,20 +104,20 @@ func BenchmarkMemoryPerByte(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					before := soak.LiveHeap()
+					before := reliabilitytest.LiveHeap()
 					var m0, m1 runtime.MemStats
 					runtime.ReadMemStats(&m0)
 					if _, err := d.Add(detector.Doc{ID: "big", Text: text}); err != nil {
 						b.Fatal(err)
 					}
 					runtime.ReadMemStats(&m1)
-					held := soak.LiveHeap()
+					held := reliabilitytest.LiveHeap()
 					if r, ok := d.(detector.Remover); ok {
 						if err := r.Remove("big"); err != nil {
 							b.Fatal(err)
 						}
 					}
-					after := soak.LiveHeap()
+					after := reliabilitytest.LiveHeap()
 					b.ReportMetric(float64(m1.TotalAlloc-m0.TotalAlloc)/float64(len(text)), "allocB/textB")
 					b.ReportMetric(float64(int64(held)-int64(before))/float64(len(text)), "heapB/textB")
 					b.ReportMetric(float64(int64(after)-int64(before))/float64(len(text)), "keptB/textB")
@@ -163,7 +163,7 @@ func BenchmarkSoak(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				s, err := soak.Run(d, soak.Config{Adds: *soakAdds, Window: 10_000, Every: max(*soakAdds/10, 1)})
+				s, err := reliabilitytest.Soak(d, reliabilitytest.SoakConfig{Adds: *soakAdds, Window: 10_000, Every: max(*soakAdds/10, 1)})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -172,7 +172,7 @@ func BenchmarkSoak(b *testing.B) {
 					b.Logf("%s: %d Adds, live heap %.1f MB", name, x.Adds, float64(x.HeapBytes)/1e6)
 				}
 				b.ReportMetric(float64(s[0].HeapBytes)/1e6, "MB-at-window")
-				b.ReportMetric(float64(soak.Growth(s))/1e6, "MB-growth")
+				b.ReportMetric(float64(reliabilitytest.Growth(s))/1e6, "MB-growth")
 			}
 		})
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/codet"
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/soak"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 )
 
 // soakAdds returns the number of Adds CODET_SOAK asks for, or skips.
@@ -39,7 +39,7 @@ func TestSoakWindow(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			d := mustNew(t, cfg)
-			s, err := soak.Run(d, soak.Config{Adds: n, Window: 10000, Every: 100000})
+			s, err := reliabilitytest.Soak(d, reliabilitytest.SoakConfig{Adds: n, Window: 10000, Every: 100000})
 			require.NoError(t, err)
 			for _, x := range s {
 				t.Logf("%s: %7d Adds: live heap %.1f MB", name, x.Adds, float64(x.HeapBytes)/1e6)
@@ -50,7 +50,7 @@ func TestSoakWindow(t *testing.T) {
 			// sawtooth of a few MB (38-40 MB over 70,000 Adds sampled every
 			// 5,000, frozen weights).
 			require.GreaterOrEqual(t, len(s), 3, "CODET_SOAK must be at least 210000")
-			assert.Less(t, soak.Growth(s[1:]), uint64(4<<20), "%s: the live heap grows", name)
+			assert.Less(t, reliabilitytest.Growth(s[1:]), uint64(4<<20), "%s: the live heap grows", name)
 		})
 	}
 }
@@ -97,21 +97,21 @@ func TestHostileGivenBack(t *testing.T) {
 				_, err := d.Add(doc)
 				require.NoError(t, err)
 			}
-			base := soak.LiveHeap()
+			base := reliabilitytest.LiveHeap()
 			for k := range 3 {
 				id := "hostile" + strconv.Itoa(k)
 				_, err := d.Add(detector.Doc{ID: id, Text: hostile(k, 20<<20)})
 				require.NoError(t, err)
-				peak := soak.LiveHeap()
+				peak := reliabilitytest.LiveHeap()
 				require.NoError(t, d.Remove(id))
 				// One ordinary Add after the removal, as a stream goes on.
 				_, err = d.Add(detector.Doc{ID: "after" + strconv.Itoa(k), Text: docs[k].Text})
 				require.NoError(t, err)
-				after := soak.LiveHeap()
+				after := reliabilitytest.LiveHeap()
 				t.Logf("%s: hostile %d: base %.1f MB, with it %.1f MB, after Remove %.1f MB",
 					name, k+1, float64(base)/1e6, float64(peak)/1e6, float64(after)/1e6)
 			}
-			assert.Less(t, int64(soak.LiveHeap())-int64(base), int64(8<<20), "%s: the heap of the hostile documents is kept", name)
+			assert.Less(t, int64(reliabilitytest.LiveHeap())-int64(base), int64(8<<20), "%s: the heap of the hostile documents is kept", name)
 		})
 	}
 }
@@ -119,7 +119,7 @@ func TestHostileGivenBack(t *testing.T) {
 func soakDocs(n int) []detector.Doc {
 	out := make([]detector.Doc, n)
 	for i := range out {
-		out[i] = detector.Doc{ID: "s" + strconv.Itoa(i), Text: soak.Unique(handMade[0].extra+" "+handMade[0].short, i)}
+		out[i] = detector.Doc{ID: "s" + strconv.Itoa(i), Text: reliabilitytest.Unique(handMade[0].extra+" "+handMade[0].short, i)}
 	}
 	return out
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/soak"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -93,7 +92,7 @@ func TestVocabularyBounded(t *testing.T) {
 	if raceEnabled {
 		adds = 6_000
 	}
-	_, err = soak.Run(d, soak.Config{Adds: adds, Window: 300, Every: adds, Pool: 50})
+	_, err = reliabilitytest.Soak(d, reliabilitytest.SoakConfig{Adds: adds, Window: 300, Every: adds, Pool: 50})
 	require.NoError(t, err)
 	for _, s := range d.pool.Idle() {
 		assert.Less(t, s.an.VocabularySize(), 20_000, "a Signer's vocabulary follows the recurring terms")

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/soak"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 )
 
 // TestSoak streams NEARDUP_SOAK documents (3 tokens of their own each)
@@ -28,14 +28,14 @@ func TestSoak(t *testing.T) {
 		t.Run(fmt.Sprint(cfg.Mode), func(t *testing.T) {
 			d, err := New(cfg)
 			require.NoError(t, err)
-			samples, err := soak.Run(d, soak.Config{Adds: adds, Window: 10_000, Every: max(adds/10, 1)})
+			samples, err := reliabilitytest.Soak(d, reliabilitytest.SoakConfig{Adds: adds, Window: 10_000, Every: max(adds/10, 1)})
 			require.NoError(t, err)
 			var b strings.Builder
 			for _, s := range samples {
 				fmt.Fprintf(&b, " %dk:%.1fMB", s.Adds/1000, float64(s.HeapBytes)/1e6)
 			}
 			t.Logf("Mode %d live heap:%s", cfg.Mode, b.String())
-			assert.Less(t, soak.Growth(samples), uint64(8<<20), "heap grows")
+			assert.Less(t, reliabilitytest.Growth(samples), uint64(8<<20), "heap grows")
 		})
 	}
 }
@@ -57,16 +57,16 @@ func TestOutlierMemory(t *testing.T) {
 			require.NoError(t, err)
 			_, err = d.Add(detector.Doc{ID: "a", Text: "a small first document of a few words"})
 			require.NoError(t, err)
-			before := soak.LiveHeap()
+			before := reliabilitytest.LiveHeap()
 			_, err = d.Add(detector.Doc{ID: "big", Text: big.String()})
 			require.NoError(t, err)
-			during := soak.LiveHeap()
+			during := reliabilitytest.LiveHeap()
 			require.NoError(t, d.Remove("big"))
 			// One ordinary Add after it: scratch an outlier grew is dropped
 			// after use.
 			_, err = d.Add(detector.Doc{ID: "b", Text: "another small document of a few words"})
 			require.NoError(t, err)
-			after := soak.LiveHeap()
+			after := reliabilitytest.LiveHeap()
 			t.Logf("live heap: before %.1f MB, with the outlier %.1f MB, after Remove %.1f MB",
 				float64(before)/1e6, float64(during)/1e6, float64(after)/1e6)
 			assert.Less(t, int64(after)-int64(before), int64(4<<20))

@@ -13,8 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/configsweep"
-	"github.com/seed-9ef9c1df/neardup/internal/soak"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
@@ -23,7 +22,7 @@ import (
 // (every Config New accepts writes one).
 func TestConfigSweep(t *testing.T) {
 	for _, base := range []Config{{}, {Centered: true}, {Exhaustive: true}} {
-		c := configsweep.Run(t, base, func(c Config) (detector.Detector, error) {
+		c := reliabilitytest.Sweep(t, base, func(c Config) (detector.Detector, error) {
 			d, err := New(c)
 			if err != nil {
 				return nil, err
@@ -123,7 +122,7 @@ func TestRemoveShrinks(t *testing.T) {
 	require.NoError(t, err)
 	docs := synth.Docs(3000, synth.Config{Seed: 9})
 	for i, doc := range docs {
-		_, err := d.addSigned(doc, d.ref.Signature(soak.Unique(doc.Text, i)), false)
+		_, err := d.addSigned(doc, d.ref.Signature(reliabilitytest.Unique(doc.Text, i)), false)
 		require.NoError(t, err)
 	}
 	full := len(d.ix.buckets.key)
@@ -146,12 +145,12 @@ func TestSoak(t *testing.T) {
 	}
 	d, err := New(Config{})
 	require.NoError(t, err)
-	samples, err := soak.Run(d, soak.Config{Adds: n, Window: 1000, Every: max(n/10, 1)})
+	samples, err := reliabilitytest.Soak(d, reliabilitytest.SoakConfig{Adds: n, Window: 1000, Every: max(n/10, 1)})
 	require.NoError(t, err)
 	for _, s := range samples {
 		t.Logf("%8d Adds: live heap %.1f MB", s.Adds, float64(s.HeapBytes)/(1<<20))
 	}
-	g := soak.Growth(samples)
+	g := reliabilitytest.Growth(samples)
 	t.Logf("growth %.2f MB", float64(g)/(1<<20))
 	assert.Less(t, float64(g), 0.1*float64(samples[0].HeapBytes), "live heap stays flat")
 }

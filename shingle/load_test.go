@@ -17,7 +17,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/soak"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/shingle"
 	"github.com/seed-9ef9c1df/neardup/textproc"
@@ -196,16 +196,16 @@ func TestHostileMemory(t *testing.T) {
 				_, err := d.Add(doc)
 				require.NoError(t, err)
 			}
-			base := soak.LiveHeap()
+			base := reliabilitytest.LiveHeap()
 			var peak uint64
 			for i, seed := range []string{"ha", "hbb", "hccc"} {
 				id := "hostile" + strconv.Itoa(i)
 				_, err := d.Add(detector.Doc{ID: id, Text: hostileText(seed, 20<<20)})
 				require.NoError(t, err)
-				peak = max(peak, soak.LiveHeap())
+				peak = max(peak, reliabilitytest.LiveHeap())
 				require.NoError(t, d.Remove(id))
 			}
-			after := soak.LiveHeap()
+			after := reliabilitytest.LiveHeap()
 			t.Logf("%s: live heap %.1f MB before, %.1f MB peak with one document, %.1f MB after three added and removed",
 				mc.name, mb(base), mb(peak), mb(after))
 			require.Less(t, after, base+32<<20, "memory must come back on Remove")
@@ -216,7 +216,7 @@ func TestHostileMemory(t *testing.T) {
 func mb(x uint64) float64 { return float64(x) / (1 << 20) }
 
 // TestSoak streams documents with three fresh tokens each through a window
-// of 2,000 live documents (internal/soak) and requires a flat live heap.
+// of 2,000 live documents (internal/reliabilitytest (Soak)) and requires a flat live heap.
 // NEARDUP_SOAK=N runs N Adds per method (at least 20,000).
 func TestSoak(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("NEARDUP_SOAK"))
@@ -228,14 +228,14 @@ func TestSoak(t *testing.T) {
 			d, err := shingle.New(mc.cfg)
 			require.NoError(t, err)
 			defer d.Close()
-			s, err := soak.Run(d, soak.Config{Adds: n, Window: 2000, Every: n / 10})
+			s, err := reliabilitytest.Soak(d, reliabilitytest.SoakConfig{Adds: n, Window: 2000, Every: n / 10})
 			require.NoError(t, err)
 			var parts []string
 			for _, x := range s {
 				parts = append(parts, strconv.Itoa(x.Adds)+":"+strconv.FormatFloat(mb(x.HeapBytes), 'f', 1, 64)+"MB")
 			}
-			t.Logf("%s heap samples: %s; growth %.2f MB", mc.name, strings.Join(parts, " "), mb(soak.Growth(s)))
-			require.Less(t, soak.Growth(s), uint64(4<<20), "live heap must stay flat")
+			t.Logf("%s heap samples: %s; growth %.2f MB", mc.name, strings.Join(parts, " "), mb(reliabilitytest.Growth(s)))
+			require.Less(t, reliabilitytest.Growth(s), uint64(4<<20), "live heap must stay flat")
 		})
 	}
 }

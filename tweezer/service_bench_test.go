@@ -3,7 +3,7 @@ package tweezer
 import (
 	"testing"
 
-	"github.com/seed-9ef9c1df/neardup/internal/soak"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
@@ -15,7 +15,7 @@ func BenchmarkMemoryPerDoc(b *testing.B) {
 	for _, mode := range []Mode{Overlap, Exact} {
 		b.Run(mode.String(), func(b *testing.B) {
 			for range b.N {
-				before := soak.LiveHeap()
+				before := reliabilitytest.LiveHeap()
 				d, err := New(Config{Language: "en", Mode: mode})
 				if err != nil {
 					b.Fatal(err)
@@ -25,7 +25,7 @@ func BenchmarkMemoryPerDoc(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				after := soak.LiveHeap()
+				after := reliabilitytest.LiveHeap()
 				b.ReportMetric(float64(int64(after)-int64(before))/float64(len(docs)), "B/doc")
 				d.Close()
 			}

@@ -1,5 +1,7 @@
 // Package reliabilitytest holds the reliability checks, benchmarks and
-// reports that detectors with the same guarantees share: a Config sweep,
+// reports that detectors with the same guarantees share: a Config sweep
+// ([Sweep]: New rejects what Add cannot survive), a windowed soak that
+// records the live heap ([Soak]),
 // concurrent Adds of one ID, Adds that analyse outside the lock, a
 // concurrent stream equal to its sequential replay, memory given back
 // after hostile documents, an online table under concurrent Adds and
@@ -22,8 +24,6 @@ import (
 	"time"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/configsweep"
-	"github.com/seed-9ef9c1df/neardup/internal/soak"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -54,7 +54,7 @@ func HostileText(tag string, n int) string {
 	return b.String()
 }
 
-// ConfigSweep runs [configsweep.Run] from base and requires that the
+// ConfigSweep runs [Sweep] from base and requires that the
 // constructor both rejects and accepts some Configs. It is skipped in
 // short mode (it builds a detector per value).
 func ConfigSweep[C any](t *testing.T, base C, build func(C) (detector.Detector, error)) {
@@ -62,7 +62,7 @@ func ConfigSweep[C any](t *testing.T, base C, build func(C) (detector.Detector, 
 	if testing.Short() {
 		t.Skip("the sweep builds a detector per value")
 	}
-	c := configsweep.Run(t, base, build)
+	c := Sweep(t, base, build)
 	t.Logf("config sweep: %d cases, %d rejected, %d accepted", c.Cases, c.Rejected, c.Accepted)
 	if c.Rejected <= 0 {
 		t.Errorf("the sweep rejected no Config")
@@ -317,7 +317,7 @@ func HostileMemoryReturned(t *testing.T, d Detector) {
 			t.Fatal(err)
 		}
 	}
-	before := soak.LiveHeap()
+	before := LiveHeap()
 	for i := range 3 {
 		id := "hostile" + strconv.Itoa(i)
 		if _, err := d.Add(detector.Doc{ID: id, Text: HostileText(strconv.Itoa(i), 150_000)}); err != nil {
@@ -327,7 +327,7 @@ func HostileMemoryReturned(t *testing.T, d Detector) {
 			t.Fatal(err)
 		}
 	}
-	after := soak.LiveHeap()
+	after := LiveHeap()
 	if int64(after)-int64(before) >= int64(6<<20) {
 		t.Errorf("live heap %d → %d bytes", before, after)
 	}

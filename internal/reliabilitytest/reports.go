@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/soak"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
@@ -29,7 +28,7 @@ func HostileMemoryReport(t *testing.T, build func() (Detector, error)) {
 			t.Fatal(err)
 		}
 	}
-	before := soak.LiveHeap()
+	before := LiveHeap()
 	for i := range 3 {
 		id := fmt.Sprint("hostile", i)
 		if _, err := d.Add(detector.Doc{ID: id, Text: HostileText(strconv.Itoa(i), 1_400_000)}); err != nil {
@@ -39,7 +38,7 @@ func HostileMemoryReport(t *testing.T, build func() (Detector, error)) {
 			t.Fatal(err)
 		}
 	}
-	after := soak.LiveHeap()
+	after := LiveHeap()
 	t.Logf("live heap: %.1f MB before, %.1f MB after three hostile documents added and removed", float64(before)/1e6, float64(after)/1e6)
 	if _, err := d.Add(detector.Doc{ID: "last", Text: "still works"}); err != nil {
 		t.Fatal(err)
@@ -55,14 +54,14 @@ func SoakReport(t *testing.T, build func() (Detector, error)) {
 		t.Skip("set NEARDUP_SOAK to a number of Adds (e.g. 300000) to run the soak report")
 	}
 	d := mustBuild(t, build)
-	s, err := soak.Run(d, soak.Config{Adds: n, Window: 10_000, Every: 100_000})
+	s, err := Soak(d, SoakConfig{Adds: n, Window: 10_000, Every: 100_000})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, x := range s {
 		t.Logf("soak: %7d Adds: live heap %.1f MB", x.Adds, float64(x.HeapBytes)/1e6)
 	}
-	t.Logf("soak growth: %.1f MB", float64(soak.Growth(s))/1e6)
+	t.Logf("soak growth: %.1f MB", float64(Growth(s))/1e6)
 }
 
 // StallReport (NEARDUP_SOAK=1) adds one document of 1.4M distinct tokens

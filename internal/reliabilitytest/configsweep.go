@@ -1,7 +1,7 @@
 // Package configsweep checks that a detector's constructor rejects every
 // Config its detector cannot survive.
 //
-// [Run] sets each numeric field of a Config (fields of nested structs
+// [Sweep] sets each numeric field of a Config (fields of nested structs
 // included) in turn to 0, -1, 1, the largest and smallest values of its
 // kind, half the largest, and for floats NaN and ±Inf. A Config the
 // constructor accepts must then run a short workload (distinct documents,
@@ -9,7 +9,7 @@
 // Close) without panicking, without returning a NaN or infinite score,
 // within a time limit. The rule it enforces: New rejects what Add cannot
 // survive.
-package configsweep
+package reliabilitytest
 
 import (
 	"fmt"
@@ -23,8 +23,8 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
-// Counts reports what a sweep did.
-type Counts struct {
+// SweepCounts reports what a sweep did.
+type SweepCounts struct {
 	// Cases is the number of Configs tried.
 	Cases int
 	// Rejected is how many the constructor refused.
@@ -33,23 +33,23 @@ type Counts struct {
 	Accepted int
 }
 
-// Timeout bounds the workload of one accepted Config.
-const Timeout = 20 * time.Second
+// SweepTimeout bounds the workload of one accepted Config.
+const SweepTimeout = 20 * time.Second
 
-// Reporter is the part of *testing.T that Run uses.
+// Reporter is the part of *testing.T that Sweep uses.
 type Reporter interface {
 	Helper()
 	Errorf(format string, args ...any)
 }
 
-// Run sweeps every numeric field of base through the extreme values and
+// Sweep sweeps every numeric field of base through the extreme values and
 // builds a detector from each Config with build. It fails t when build
 // panics, or when an accepted Config makes the workload panic, return a
-// non-finite score or run over [Timeout]. Fields named in skip (dotted
+// non-finite score or run over [SweepTimeout]. Fields named in skip (dotted
 // paths such as "Text.MaxTextBytes") are left alone.
-func Run[C any](t Reporter, base C, build func(C) (detector.Detector, error), skip ...string) Counts {
+func Sweep[C any](t Reporter, base C, build func(C) (detector.Detector, error), skip ...string) SweepCounts {
 	t.Helper()
-	var c Counts
+	var c SweepCounts
 	for _, f := range fields(reflect.TypeOf(base), nil, "") {
 		if slices.Contains(skip, f.name) {
 			continue
@@ -70,7 +70,7 @@ func Run[C any](t Reporter, base C, build func(C) (detector.Detector, error), sk
 				continue
 			}
 			c.Accepted++
-			if err := runWithin(d, Timeout); err != nil {
+			if err := runWithin(d, SweepTimeout); err != nil {
 				t.Errorf("%s: accepted by the constructor, then %v", label, err)
 			}
 		}

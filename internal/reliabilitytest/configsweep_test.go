@@ -1,4 +1,4 @@
-package configsweep
+package reliabilitytest
 
 import (
 	"errors"
@@ -55,7 +55,7 @@ func build(check bool) func(fakeConfig) (detector.Detector, error) {
 
 func TestRunCatchesUncheckedConfigs(t *testing.T) {
 	var r recorder
-	c := Run(&r, fakeConfig{Slots: 4, Inner: inner{Scale: 1}}, build(false))
+	c := Sweep(&r, fakeConfig{Slots: 4, Inner: inner{Scale: 1}}, build(false))
 	require.NotEmpty(t, r.errs, "a constructor that checks nothing must fail the sweep")
 	joined := fmt.Sprint(r.errs)
 	assert.Contains(t, joined, "Slots=0")
@@ -65,7 +65,7 @@ func TestRunCatchesUncheckedConfigs(t *testing.T) {
 
 func TestRunPassesCheckedConfigs(t *testing.T) {
 	var r recorder
-	c := Run(&r, fakeConfig{Slots: 4, Inner: inner{Scale: 1}}, build(true))
+	c := Sweep(&r, fakeConfig{Slots: 4, Inner: inner{Scale: 1}}, build(true))
 	assert.Empty(t, r.errs)
 	assert.Equal(t, 6+9, c.Cases, "six int values, nine float values")
 	assert.Positive(t, c.Rejected)
@@ -74,7 +74,7 @@ func TestRunPassesCheckedConfigs(t *testing.T) {
 
 func TestSkip(t *testing.T) {
 	var r recorder
-	c := Run(&r, fakeConfig{Slots: 4, Inner: inner{Scale: 1}}, build(false), "Slots", "Inner.Scale")
+	c := Sweep(&r, fakeConfig{Slots: 4, Inner: inner{Scale: 1}}, build(false), "Slots", "Inner.Scale")
 	assert.Empty(t, r.errs)
 	assert.Zero(t, c.Cases)
 }

@@ -1,4 +1,4 @@
-package soak
+package reliabilitytest
 
 import (
 	"strings"
@@ -18,7 +18,7 @@ func TestUnique(t *testing.T) {
 }
 
 func TestRunNaive(t *testing.T) {
-	s, err := Run(naive.New(naive.Config{}), Config{Adds: 300, Window: 100, Every: 50, Pool: 10})
+	s, err := Soak(naive.New(naive.Config{}), SoakConfig{Adds: 300, Window: 100, Every: 50, Pool: 10})
 	require.NoError(t, err)
 	require.Len(t, s, 5)
 	assert.Equal(t, 100, s[0].Adds)
@@ -27,11 +27,11 @@ func TestRunNaive(t *testing.T) {
 }
 
 func TestRunNeedsRemover(t *testing.T) {
-	_, err := Run(nil, Config{Adds: 1, Window: 1, Every: 1})
+	_, err := Soak(nil, SoakConfig{Adds: 1, Window: 1, Every: 1})
 	require.Error(t, err)
 }
 
 func TestGrowth(t *testing.T) {
-	assert.Zero(t, Growth([]Sample{{HeapBytes: 10}, {HeapBytes: 9}}))
-	assert.Equal(t, uint64(5), Growth([]Sample{{HeapBytes: 10}, {HeapBytes: 11}, {HeapBytes: 15}}))
+	assert.Zero(t, Growth([]SoakSample{{HeapBytes: 10}, {HeapBytes: 9}}))
+	assert.Equal(t, uint64(5), Growth([]SoakSample{{HeapBytes: 10}, {HeapBytes: 11}, {HeapBytes: 15}}))
 }

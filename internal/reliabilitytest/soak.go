@@ -5,7 +5,7 @@
 // other document has (the URLs, ids and numbers of real streams), so a
 // detector that interns or counts every term it ever saw grows without
 // bound, while one that forgets removed documents' terms stays flat.
-package soak
+package reliabilitytest
 
 import (
 	"cmp"
@@ -17,8 +17,8 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
-// Config configures a soak run.
-type Config struct {
+// SoakConfig configures a soak run.
+type SoakConfig struct {
 	// Adds is the number of documents added in all.
 	Adds int
 	// Window is how many documents stay live: each Add past it removes the
@@ -31,16 +31,16 @@ type Config struct {
 	Pool int
 }
 
-// Sample is the live heap after a number of Adds.
-type Sample struct {
+// SoakSample is the live heap after a number of Adds.
+type SoakSample struct {
 	Adds      int
 	HeapBytes uint64
 }
 
-// Run streams cfg.Adds documents through d, which must implement
+// Soak streams cfg.Adds documents through d, which must implement
 // [detector.Remover], and returns the live heap (after a full GC) every
 // cfg.Every Adds, starting with the heap once the window is full.
-func Run(d detector.Detector, cfg Config) ([]Sample, error) {
+func Soak(d detector.Detector, cfg SoakConfig) ([]SoakSample, error) {
 	r, ok := d.(detector.Remover)
 	if !ok {
 		return nil, fmt.Errorf("soak: %T does not implement detector.Remover", d)
@@ -49,7 +49,7 @@ func Run(d detector.Detector, cfg Config) ([]Sample, error) {
 		return nil, fmt.Errorf("soak: Adds, Window and Every must be positive: %+v", cfg)
 	}
 	pool := synth.Docs(cmp.Or(cfg.Pool, 1000), synth.Config{Seed: 11})
-	var out []Sample
+	var out []SoakSample
 	for i := range cfg.Adds {
 		doc := detector.Doc{ID: "d" + strconv.Itoa(i), Text: Unique(pool[i%len(pool)].Text, i)}
 		if _, err := d.Add(doc); err != nil {
@@ -61,7 +61,7 @@ func Run(d detector.Detector, cfg Config) ([]Sample, error) {
 			}
 		}
 		if n := i + 1; n >= cfg.Window && (n-cfg.Window)%cfg.Every == 0 {
-			out = append(out, Sample{Adds: n, HeapBytes: LiveHeap()})
+			out = append(out, SoakSample{Adds: n, HeapBytes: LiveHeap()})
 		}
 	}
 	return out, nil
@@ -88,7 +88,7 @@ func LiveHeap() uint64 {
 
 // Growth returns how much the heap grew from the first sample to the
 // largest of the later half of samples, in bytes (0 if it shrank).
-func Growth(s []Sample) uint64 {
+func Growth(s []SoakSample) uint64 {
 	if len(s) < 2 {
 		return 0
 	}
