@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -290,7 +290,7 @@ func (c *Config) validate() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("codet: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
 	}
-	if _, err := textcfg.Content(c.Content, DefaultContent); err != nil {
+	if _, err := engine.Content(c.Content, DefaultContent); err != nil {
 		return bad("%v", err)
 	}
 	switch {
@@ -330,7 +330,7 @@ func (c Config) resolve() (settings, error) {
 	if err := c.validate(); err != nil {
 		return settings{}, err
 	}
-	tc, err := textcfg.Pipeline(c.Language, c.KeepStopwords, c.Stemmer, textproc.StemPrefix, c.PrefixLen)
+	tc, err := engine.Pipeline(c.Language, c.KeepStopwords, c.Stemmer, textproc.StemPrefix, c.PrefixLen)
 	if err != nil {
 		return settings{}, fmt.Errorf("codet: %w", err)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -171,7 +171,7 @@ func (c *Config) setDefaults() {
 	if c.LexiconKeep == 0 {
 		c.LexiconKeep = DefaultLexiconKeep
 	}
-	textcfg.DefaultLimits(&c.Content, DefaultContent, &c.MaxTextBytes)
+	engine.DefaultLimits(&c.Content, DefaultContent, &c.MaxTextBytes)
 	if c.MaxResults == 0 {
 		c.MaxResults = detector.DefaultMaxResults
 	}
@@ -183,7 +183,7 @@ func (c Config) validate() (textproc.Config, error) {
 	bad := func(format string, args ...any) (textproc.Config, error) {
 		return textproc.Config{}, fmt.Errorf("imatch: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
 	}
-	tc, err := textcfg.Pipeline(c.Language, c.KeepStopwords, c.Stemmer, textproc.StemPrefix, c.PrefixLen)
+	tc, err := engine.Pipeline(c.Language, c.KeepStopwords, c.Stemmer, textproc.StemPrefix, c.PrefixLen)
 	if err != nil {
 		return textproc.Config{}, fmt.Errorf("imatch: %w", err)
 	}
@@ -217,7 +217,7 @@ func (c Config) validate() (textproc.Config, error) {
 	if c.MaxResults < 0 {
 		return bad("MaxResults (%d) must be ≥ 0", c.MaxResults)
 	}
-	if err := textcfg.Limits(&tc, c.Content, DefaultContent, c.MaxTextBytes); err != nil {
+	if err := engine.Limits(&tc, c.Content, DefaultContent, c.MaxTextBytes); err != nil {
 		return bad("%v", err)
 	}
 	return tc, nil
@@ -226,7 +226,7 @@ func (c Config) validate() (textproc.Config, error) {
 // resolve returns cfg with its defaults filled in (setDefaults), checked
 // (validate), and the text pipeline it selects.
 func (cfg Config) resolve() (Config, textproc.Config, error) {
-	return textcfg.Resolve(cfg, (*Config).setDefaults, Config.validate)
+	return engine.Resolve(cfg, (*Config).setDefaults, Config.validate)
 }
 
 // skip returns the number of terms SelectRank drops.

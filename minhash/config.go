@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -456,7 +456,7 @@ func (cfg Config) validate() error {
 	if cfg.MinOverlap < 1 || cfg.MinOverlap > maxOverlap {
 		return bad("MinOverlap (%d) must be in [1, 2^20]", cfg.MinOverlap)
 	}
-	if _, err := textcfg.Content(cfg.Content, DefaultContent); err != nil {
+	if _, err := engine.Content(cfg.Content, DefaultContent); err != nil {
 		return bad("%v", err)
 	}
 	return nil

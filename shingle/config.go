@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -276,7 +276,7 @@ func (c Config) withDefaults() (Config, error) {
 // nothing: a field it cannot resolve (an unknown Language or Stemmer) is
 // left for validate to reject.
 func (c *Config) setDefaults() {
-	if tc, err := textcfg.Pipeline(c.Language, c.KeepStopwords, c.Stemmer, textproc.StemPrefix, c.PrefixLen); err == nil {
+	if tc, err := engine.Pipeline(c.Language, c.KeepStopwords, c.Stemmer, textproc.StemPrefix, c.PrefixLen); err == nil {
 		c.Stemmer, c.PrefixLen = tc.Stemmer, tc.PrefixLen
 	}
 	if c.Threshold == 0 {
@@ -317,7 +317,7 @@ func (c *Config) setDefaults() {
 	if c.MaxIDF == 0 {
 		c.MaxIDF = DefaultMaxIDF
 	}
-	if content, err := textcfg.Content(c.Content, DefaultContent); err == nil {
+	if content, err := engine.Content(c.Content, DefaultContent); err == nil {
 		c.Content = content
 	}
 }
@@ -334,7 +334,7 @@ func (c Config) validate() error {
 	default:
 		return bad("unknown Method (%d)", int(c.Method))
 	}
-	if _, err := textcfg.Pipeline(c.Language, c.KeepStopwords, c.Stemmer, textproc.StemPrefix, c.PrefixLen); err != nil {
+	if _, err := engine.Pipeline(c.Language, c.KeepStopwords, c.Stemmer, textproc.StemPrefix, c.PrefixLen); err != nil {
 		return fmt.Errorf("shingle: %w", err)
 	}
 	switch c.Sampling {
@@ -380,7 +380,7 @@ func (c Config) validate() error {
 	case c.MaxTextBytes < 0:
 		return bad("MaxTextBytes (%d) must be ≥ 0", c.MaxTextBytes)
 	}
-	if _, err := textcfg.Content(c.Content, DefaultContent); err != nil {
+	if _, err := engine.Content(c.Content, DefaultContent); err != nil {
 		return bad("%v", err)
 	}
 	return nil

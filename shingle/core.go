@@ -3,8 +3,8 @@ package shingle
 import (
 	"slices"
 
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -42,7 +42,7 @@ type extractor struct {
 }
 
 func newExtractor(cfg Config) (*extractor, error) {
-	tcfg, err := textcfg.Pipeline(cfg.Language, cfg.KeepStopwords, cfg.Stemmer, textproc.StemPrefix, cfg.PrefixLen)
+	tcfg, err := engine.Pipeline(cfg.Language, cfg.KeepStopwords, cfg.Stemmer, textproc.StemPrefix, cfg.PrefixLen)
 	if err != nil {
 		return nil, err
 	}

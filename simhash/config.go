@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -170,7 +170,7 @@ func (c *Config) setDefaults() {
 	if c.Blocks == 0 && c.K <= MaxK {
 		c.Blocks = defaultBlocks(c.k())
 	}
-	textcfg.DefaultLimits(&c.Content, DefaultContent, &c.MaxTextBytes)
+	engine.DefaultLimits(&c.Content, DefaultContent, &c.MaxTextBytes)
 	if c.MaxResults == 0 {
 		c.MaxResults = detector.DefaultMaxResults
 	}
@@ -182,7 +182,7 @@ func (c Config) validate() (textproc.Config, error) {
 	bad := func(format string, args ...any) (textproc.Config, error) {
 		return textproc.Config{}, fmt.Errorf("simhash: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
 	}
-	tc, err := textcfg.Pipeline(c.Language, c.KeepStopwords, c.Stemmer, textproc.StemPrefix, c.PrefixLen)
+	tc, err := engine.Pipeline(c.Language, c.KeepStopwords, c.Stemmer, textproc.StemPrefix, c.PrefixLen)
 	if err != nil {
 		return textproc.Config{}, fmt.Errorf("simhash: %w", err)
 	}
@@ -208,7 +208,7 @@ func (c Config) validate() (textproc.Config, error) {
 	if _, err := indexLayout(c.k(), c.Blocks); err != nil {
 		return bad("%v", err)
 	}
-	if err := textcfg.Limits(&tc, c.Content, DefaultContent, c.MaxTextBytes); err != nil {
+	if err := engine.Limits(&tc, c.Content, DefaultContent, c.MaxTextBytes); err != nil {
 		return bad("%v", err)
 	}
 	if c.MaxResults < 1 {
@@ -220,7 +220,7 @@ func (c Config) validate() (textproc.Config, error) {
 // resolve returns cfg with its defaults filled in (setDefaults), checked
 // (validate), and the text pipeline it selects.
 func (cfg Config) resolve() (Config, textproc.Config, error) {
-	return textcfg.Resolve(cfg, (*Config).setDefaults, Config.validate)
+	return engine.Resolve(cfg, (*Config).setDefaults, Config.validate)
 }
 
 // k returns the Hamming radius of a resolved Config.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/textcfg"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -22,12 +21,7 @@ type Shared struct {
 // detector's measured default), MaxTextBytes
 // detector.DefaultMaxTextBytes, MaxResults detector.DefaultMaxResults.
 func (s *Shared) SetDefaults(def textproc.Content) {
-	if s.Content == textproc.ContentDefault {
-		s.Content = def
-	}
-	if s.MaxTextBytes == 0 {
-		s.MaxTextBytes = detector.DefaultMaxTextBytes
-	}
+	DefaultLimits(&s.Content, def, &s.MaxTextBytes)
 	if s.MaxResults == 0 {
 		s.MaxResults = detector.DefaultMaxResults
 	}
@@ -57,7 +51,7 @@ func (s Shared) CheckLimits(name string) error {
 	case s.MaxResults < 1:
 		return bad("MaxResults (%d) must be ≥ 0", s.MaxResults)
 	}
-	if _, err := textcfg.Content(s.Content, s.Content); err != nil {
+	if _, err := Content(s.Content, s.Content); err != nil {
 		return bad("%v", err)
 	}
 	return nil

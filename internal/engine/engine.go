@@ -3,7 +3,10 @@
 // handles, groups of exact copies (one entry in the algorithm's index per
 // group, members kept by ID), capped and sorted results, Add, Query,
 // Containers, Copies, Remove, Len and Close, the snapshot framing with its
-// shared sections, and the Config fields every detector has ([Shared]).
+// shared sections, and the Config fields every detector has ([Shared];
+// [Pipeline], [Limits] and [Resolve] turn the text-pipeline fields of the
+// detectors' Configs into a textproc.Config, with one set of defaults and
+// error messages).
 //
 // An algorithm plugs in through [Algorithm] (how a text is read, its
 // exact-copy key, the encoding of one group in a snapshot) and [Index] (the

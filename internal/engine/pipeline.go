@@ -1,8 +1,4 @@
-// Package textcfg turns the text-pipeline fields that detector Configs share
-// (Language as a BCP 47 string, KeepStopwords, Stemmer, PrefixLen) into a
-// textproc.Config, with one set of defaults, validation rules and error
-// messages.
-package textcfg
+package engine
 
 import (
 	"fmt"

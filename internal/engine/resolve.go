@@ -1,4 +1,4 @@
-package textcfg
+package engine
 
 import (
 	"fmt"
