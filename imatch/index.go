@@ -7,7 +7,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
-	"github.com/seed-9ef9c1df/neardup/internal/postings"
 )
 
 // index is a Detector's state: its live documents and the groups they
@@ -169,7 +168,7 @@ func (ix *index) remove(idx uint32) int32 {
 		return h
 	}
 	for _, k := range gr.keys {
-		postings.Delete(ix.post, k, g)
+		docset.DeletePosting(ix.post, k, g)
 	}
 	*gr = group{}
 	if ix.own {

@@ -9,7 +9,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	plist "github.com/seed-9ef9c1df/neardup/internal/postings"
 	"github.com/seed-9ef9c1df/neardup/internal/spin"
 )
 
@@ -229,7 +228,7 @@ func (ix *index) open(idx uint32, a *analysis) uint32 {
 
 // drop takes the emptied group g out of the keys.
 func (ix *index) drop(g uint32) {
-	plist.Delete(ix.keys, ix.key[g], g)
+	docset.DeletePosting(ix.keys, ix.key[g], g)
 	ix.key[g] = 0
 	if ix.keysPeak >= minRebuild && len(ix.keys) < ix.keysPeak/4 {
 		keys := make(map[uint64][]uint32, len(ix.keys))

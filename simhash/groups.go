@@ -8,7 +8,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
 	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/postings"
 )
 
 // noDoc is no document (Query of a text whose ID is not live).
@@ -162,7 +161,7 @@ func (st *state) leave(idx uint32) {
 			st.index.Remove(idx, fp)
 		}
 		if st.byDigest(has) {
-			postings.Delete(st.exact, dig, idx)
+			docset.DeletePosting(st.exact, dig, idx)
 		}
 		return
 	}

@@ -1,9 +1,9 @@
 package tweezer
 
 import (
+	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
-	"github.com/seed-9ef9c1df/neardup/internal/postings"
 )
 
 // docSig is what the index keeps of a signature: the features of a text
@@ -87,13 +87,13 @@ func (ix *index) Insert(g uint32, s *docSig) {
 func (ix *index) Delete(g uint32, s *docSig) {
 	// Lists are sets: every reader sorts its results, so the unordered
 	// delete serves.
-	postings.Delete(ix.digest, s.digest, g)
-	postings.Delete(ix.keys, s.key, g)
+	docset.DeletePosting(ix.digest, s.digest, g)
+	docset.DeletePosting(ix.keys, s.key, g)
 	if s.caseless {
-		postings.Delete(ix.bare, s.key, g)
+		docset.DeletePosting(ix.bare, s.key, g)
 	}
 	for _, h := range s.hashes {
-		postings.Delete(ix.post, h, g)
+		docset.DeletePosting(ix.post, h, g)
 	}
 	ix.digest = engine.Shrink(ix.digest, &ix.digestPeak)
 	ix.keys = engine.Shrink(ix.keys, &ix.keysPeak)
