@@ -60,3 +60,21 @@ type CopyLister interface {
 	// error wrapping ErrUnknownID or ErrClosed.
 	Copies(id string) ([]string, error)
 }
+
+// Ranker is implemented by detectors that rank the stored documents by
+// similarity to a text, whether or not they pass the detector's threshold:
+// "related coverage", or the nearest few before a caller decides.
+//
+// Nearest returns the stored documents most similar to text, best first:
+// at most min(k, MaxResults) matches ordered by [SortMatches], no ID
+// twice (the members of a group of exact copies may fill several places).
+// A stored document that shares no evidence with text is not returned,
+// however large k is. Where Query also reports a stored document, Nearest
+// gives it the same score; scores order documents within one detector and
+// mean what its package documents. Like Query, Nearest stores nothing,
+// leaves online statistics untouched and is safe beside concurrent Adds.
+// k ≤ 0 fails with an error wrapping ErrInvalidConfig, a text over the
+// size limit with ErrTooLarge, a call after Close with ErrClosed.
+type Ranker interface {
+	Nearest(text string, k int) ([]Match, error)
+}

@@ -123,6 +123,19 @@ type Options struct {
 //     ascending order, without the document itself; a removed copy
 //     disappears and one added later appears; an unknown ID fails with
 //     ErrUnknownID, Copies after Close with ErrClosed.
+//   - Rank (detector.Ranker): at every text of a stream with duplicates,
+//     containment and (with Remove) removals, Nearest with k of 1, 3 and
+//     more than the live documents returns ordered results of live IDs, at
+//     most k and no fewer than a wider k finds up to k; with the wider k it
+//     includes every document Query reports, with Query's score, and the
+//     stored documents of the very text at the best score. A text without
+//     words finds nothing; a detector fed the same stream without Nearest
+//     answers alike (Nearest stores nothing). k ≤ 0 fails with
+//     ErrInvalidConfig, a text over the size limit with ErrTooLarge,
+//     Nearest after Close with ErrClosed.
+//   - RankConcurrent: 4 goroutines call Nearest while 4 Add copies of the
+//     articles: no call fails, results stay ordered and capped, and Len
+//     (if any) counts the added documents.
 //
 // The suite does not check result caps (detector.DefaultMaxResults): it
 // never makes more than 12 copies of a text.
@@ -155,6 +168,8 @@ func Run(t *testing.T, newDetector func() detector.Detector, opts Options) {
 	t.Run("Query", s.query)
 	t.Run("QueryConcurrent", s.queryConcurrent)
 	t.Run("Copies", s.copies)
+	t.Run("Rank", s.rank)
+	t.Run("RankConcurrent", s.rankConcurrent)
 }
 
 type suite struct {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 
@@ -297,6 +298,47 @@ func (b *broken) Query(d detector.Doc) ([]detector.Match, error) {
 	return b.Detector.Query(d)
 }
 
+func (b *broken) Nearest(text string, k int) ([]detector.Match, error) {
+	switch b.rule {
+	case "nearest-k0":
+		k = max(k, 1)
+	case "nearest-over-k":
+		k = 100
+	case "nearest-stores":
+		b.mu.Lock()
+		b.probes++
+		id := fmt.Sprintf("probe%d", b.probes)
+		b.mu.Unlock()
+		if _, err := b.Detector.Add(detector.Doc{ID: id, Text: text}); err != nil {
+			return nil, err
+		}
+	case "nearest-busy":
+		// Gives up when an Add commits meanwhile, as an optimistic reader
+		// without a retry would.
+		b.mu.Lock()
+		before := b.adds
+		b.mu.Unlock()
+		ms, err := b.Detector.Nearest(text, k)
+		time.Sleep(time.Millisecond)
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if b.adds != before {
+			return nil, errors.New("an Add ran meanwhile")
+		}
+		return ms, err
+	}
+	ms, err := b.Detector.Nearest(text, k)
+	switch b.rule {
+	case "nearest-score":
+		for i := range ms {
+			ms[i].Score *= 0.9
+		}
+	case "nearest-unsorted":
+		slices.Reverse(ms)
+	}
+	return ms, err
+}
+
 func (b *broken) Close() error {
 	if b.rule == "close-race" {
 		b.mu.Lock()
@@ -353,6 +395,12 @@ var brokenRules = map[string]string{
 	"query-stores":      "Query",
 	"query-leak":        "QueryConcurrent",
 	"copies-stale":      "Copies",
+	"nearest-k0":        "Rank",
+	"nearest-over-k":    "Rank",
+	"nearest-stores":    "Rank",
+	"nearest-score":     "Rank",
+	"nearest-unsorted":  "Rank",
+	"nearest-busy":      "RankConcurrent",
 }
 
 // The broken wrapper with no rule broken passes every check, Copies

@@ -52,6 +52,7 @@ var (
 	_ detector.Remover   = (*Detector)(nil)
 	_ detector.Querier   = (*Detector)(nil)
 	_ detector.Persister = (*Detector)(nil)
+	_ detector.Ranker    = (*Detector)(nil)
 )
 
 // New returns a reference detector. It does not check cfg: a negative
@@ -186,6 +187,33 @@ func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
 			doc.ID, len(doc.Text), detector.DefaultMaxTextBytes, detector.ErrTooLarge)
 	}
 	return d.match(Shingles(d.an, doc.Text, d.cfg.Shingle), doc.ID), nil
+}
+
+// Nearest implements detector.Ranker: every live document sharing a
+// shingle with text, by the score Query gives (containment of text in it,
+// or Jaccard), the min(k, MaxResults) best. It scores every live
+// document: O(n) per call, like Query.
+func (d *Detector) Nearest(text string, k int) ([]detector.Match, error) {
+	if k <= 0 {
+		return nil, fmt.Errorf("naive: Nearest(k=%d): k must be ≥ 1: %w", k, detector.ErrInvalidConfig)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.docs.Closed():
+		return nil, fmt.Errorf("naive: Nearest: %w", detector.ErrClosed)
+	case len(text) > detector.DefaultMaxTextBytes:
+		return nil, fmt.Errorf("naive: Nearest: %d bytes over the limit of %d: %w",
+			len(text), detector.DefaultMaxTextBytes, detector.ErrTooLarge)
+	}
+	set := Shingles(d.an, text, d.cfg.Shingle)
+	var out []detector.Match
+	for idx, other := range d.sets {
+		if s := d.score(set, other); s > 0 {
+			out = append(out, detector.Match{ID: d.docs.ID(idx), Score: s})
+		}
+	}
+	return copyheap.Top(out, min(k, d.cfg.MaxResults)), nil
 }
 
 // Len returns the number of live documents.
