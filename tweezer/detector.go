@@ -34,6 +34,7 @@ var (
 	_ detector.Querier    = (*Detector)(nil)
 	_ detector.Persister  = (*Detector)(nil)
 	_ detector.CopyLister = (*Detector)(nil)
+	_ detector.Ranker     = (*Detector)(nil)
 )
 
 // New returns an empty Detector for cfg. It returns an error wrapping
@@ -127,6 +128,15 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) { return d.e.
 // detector.ErrTooLarge for a text over Config.MaxTextBytes, before it
 // reads the text.
 func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) { return d.e.Query(doc) }
+
+// Nearest returns the live documents most similar to text, best first, the
+// min(k, Config.MaxResults) best, storing nothing (detector.Ranker). In the
+// set modes it ranks every document sharing a shingle with text by the
+// score Query gives (the overlap of their shingle sets in Overlap mode,
+// their Jaccard similarity in Jaccard mode), below Config.Threshold too,
+// at the cost of a Query; in Exact mode, a digest, it finds exact copies
+// only. Scores order documents within this detector.
+func (d *Detector) Nearest(text string, k int) ([]detector.Match, error) { return d.e.Nearest(text, k) }
 
 // Containers returns the near-duplicates of the live document id, including
 // documents added after it, the Config.MaxResults strongest, ordered by

@@ -106,6 +106,18 @@ func (ix *index) Delete(g uint32, s *docSig) {
 // Similarity), then in Exact mode those of its digest, in the set modes
 // those reaching the threshold with enough evidence.
 func (ix *index) Search(dst []engine.Candidate, s *docSig, groups *engine.Groups[docSig]) []engine.Candidate {
+	return ix.search(dst, s, groups, false)
+}
+
+// Rank appends to dst the live groups Search lists and, in the set modes,
+// every other group sharing a shingle with s, by the same score: the
+// candidates of Nearest.
+func (ix *index) Rank(dst []engine.Candidate, s *docSig, groups *engine.Groups[docSig], _ int) []engine.Candidate {
+	return ix.search(dst, s, groups, true)
+}
+
+// search is Search, or with all Rank.
+func (ix *index) search(dst []engine.Candidate, s *docSig, groups *engine.Groups[docSig], all bool) []engine.Candidate {
 	if s.empty {
 		return dst
 	}
@@ -143,7 +155,7 @@ func (ix *index) Search(dst []engine.Candidate, s *docSig, groups *engine.Groups
 	for g, n := range shared {
 		la, lb := len(s.hashes), len(groups.Features(g).hashes)
 		j := score(ix.mode, n, la, lb)
-		if j >= ix.threshold && (j == 1 || evidence.Enough(float64(n), float64(min(la, lb)), float64(ix.minOverlap))) {
+		if all || j >= ix.threshold && (j == 1 || evidence.Enough(float64(n), float64(min(la, lb)), float64(ix.minOverlap))) {
 			dst = append(dst, engine.Candidate{Group: g, Score: j})
 		}
 	}
