@@ -19,6 +19,15 @@
 // -data name that is not a file is looked up in ../shared/data (or
 // $NEARDUP_DATA).
 //
+// With -rank K it scores ranked lookup (detector.Ranker) instead: on a
+// collection with clusters every document is looked up among all of them
+// and its first K results are scored against its cluster mates (MAP,
+// P@1, nDCG@10); on Clough-Stevenson every answer is looked up among the
+// sources (own-source MRR of the derived answers, ROC AUC of the own
+// source's score for derived against independent answers):
+//
+//	go run ./examples/evaluate -detector tweezer -rank 20
+//
 // With -sweep Key=FROM:TO:STEP it runs each detector at every value of one
 // option instead and prints precision, recall and F1 per value (strict
 // pairs, or cut and light as positives); -svg draws them as a chart:
@@ -59,6 +68,7 @@ type options struct {
 	set       []string
 	sweep     string
 	svg       string
+	rank      int
 }
 
 var usage = cli.Usage{
@@ -92,6 +102,7 @@ func main() {
 		return nil
 	})
 	flag.StringVar(&o.sweep, "sweep", "", "run at every value of one option, Key=FROM:TO:STEP (e.g. Threshold=0.1:0.9:0.05), and print P/R/F1 per value")
+	flag.IntVar(&o.rank, "rank", 0, "score ranked lookup (Nearest) at this k instead: MAP, P@1, nDCG@10 on clusters; own-source MRR and AUC on categories")
 	flag.StringVar(&o.svg, "svg", "", "with -sweep: draw precision, recall and F1 against the option in this SVG file")
 	cli.Set(usage)
 	flag.Parse()
@@ -179,6 +190,9 @@ func run(stdout, stderr io.Writer, o options) error {
 	docs := dataset.Docs(recs)
 	fmt.Fprintf(stdout, "%s: %d documents\n", path, len(docs))
 	p := cli.NewProgress(stderr, "evaluate", 3*time.Second)
+	if o.rank > 0 {
+		return runRank(stdout, p, o, entries, build, recs)
+	}
 	if o.sweep != "" {
 		return runSweep(stdout, p, o, sw, entries, build, recs, path)
 	}
