@@ -3,11 +3,11 @@ package codet
 import "github.com/seed-9ef9c1df/neardup/internal/u64map"
 
 // childTable maps (parent node, term) to the child node: the edges of the
-// corpus tree. It replaces a Go map keyed by the pair: at 160,000
-// documents the tree has 7.6 million nodes, and a lookup in a map of
-// that size reads its directory, a table header, a control word and a
-// slot group, each a cache miss, where a probe of this table reads one
-// slot (12 bytes, usually within one cache line). The table is split in
+// corpus tree. It replaces a Go map keyed by the pair: in a tree of
+// millions of nodes a lookup in a map reads its directory, a table
+// header, a control word and a slot group, each a cache miss, where a
+// probe of this table reads one slot (12 bytes, usually within one cache
+// line; docs/notes/codet.md). The table is split in
 // 256 parts by the top bits of the hash, each an open-addressing table
 // with linear probing that doubles on its own, so that a growth copies
 // 1/256 of the edges under the exclusive lock, never the whole table.

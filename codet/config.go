@@ -40,26 +40,18 @@ const (
 	// non ≤ 0.05; on a containment set built from BBC and Reuters
 	// articles, recall ≥ 0.95 and reverse relations ≤ 2% in both arrival
 	// orders), and among those the best Gold Set development strict F1.
-	// At 0.15, with DefaultMinScore: Gold Set F1 0.909 (0.905 under the default
-	// MaxResults cap, added later); Clough-Stevenson cut
-	// 0.89, light 0.74, heavy 0.58, non 0.00; containment set recall 1.000, reverse 0.000 in
-	// both orders. No value of the sweep meets the Clough-Stevenson cut and
-	// light targets with non ≤ 0.05: cut cannot exceed 17/19 there (two
-	// cut answers copy text their task's source lacks), and the light
-	// answers missed are lost to ETL and MinScore (docs/codet.md).
+	// No value of the sweep meets the Clough-Stevenson cut and light
+	// targets with non ≤ 0.05 (figures: docs/codet.md and
+	// docs/notes/codet.md).
 	DefaultETL = 0.15
 	// DefaultMinScore is the default Config.MinScore.
 	DefaultMinScore = 80.0
 	// DefaultNodeLimit is the visitor-list size above which a node is
 	// deactivated (Varol 2012 Alg. 2, "document list size limit"; the value
-	// is not stated). Ours, 200, from TestNodeLimitSweep and BenchmarkScale
-	// (measured with online idf, before the reference tables and the
-	// retraction of a deactivated node's contributions): on the Gold Set
-	// strict F1 moved from 0.525 (limit 1000, never reached there) to
-	// 0.503 at ETL 0.5 and from 0.792 to 0.814 at ETL 0.25
-	// (Clough-Stevenson unchanged), while on a fixed-vocabulary stream
-	// a limit of 1000 lets the lists of common words grow with the
-	// collection for hundreds of thousands of documents.
+	// is not stated). Ours, 200, from TestNodeLimitSweep and BenchmarkScale:
+	// it costs little quality on the labelled data, while a limit of 1000
+	// lets the lists of common words grow with the collection for
+	// hundreds of thousands of documents (figures: docs/notes/codet.md).
 	DefaultNodeLimit = 200
 	// DefaultCollapseThreshold is the mutual containment score above which
 	// [CollapseNear] represents a new document by a live one: CS/SCS ≥ 0.9

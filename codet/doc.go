@@ -33,6 +33,18 @@
 // parts", §3.1). [Sequences] and [Score] are the per-document and pairwise
 // parts, callable without the index.
 //
+// Use it to find news articles inside longer ones (round-ups, updates,
+// pages that quote a story) with sentence-level evidence, where a measure
+// over whole documents misses a short text inside a long one. An Add
+// costs the analysis of its text plus a scoring walk bounded by the node
+// limit (see Complexity); memory is linear in the live documents. Quality
+// was measured on the Gold Set development pairs, Clough-Stevenson and a
+// containment set built from BBC and Reuters-21578 articles, speed and
+// memory on Reuters-21578 and a synthetic stream: docs/codet.md in the
+// repository gives every figure with the command that regenerates it
+// (quality: go run ./examples/evaluate -detector codet), and
+// docs/notes/codet.md the figures this documentation used to carry.
+//
 // # Reading of the papers
 //
 // The pseudo-code needs fixes, applied here: a new document never scores
@@ -256,10 +268,8 @@
 // the groups met elsewhere that could be get the share of those lists
 // added, summed in the scan's order. The answers, and the snapshots, are
 // those of scanning every list, to the last bit (TestSetAsideExact), and
-// the lists read per Add are at most twice those of the scan. On the
-// synthetic stream of BenchmarkScale the visitor entries scored per Add
-// go from 980 to 284 at 40,000 documents and from 2,642 to 630 at
-// 160,000. The samples of deactivated nodes are left unscanned under the
+// the lists read per Add are at most twice those of the scan. The
+// samples of deactivated nodes are left unscanned under the
 // same bound as the active lists, and with a NodeLimit below 32, where
 // they feed only the near-duplicate rules, under those rules' own bound
 // (0.9 of the larger SCS). The tree's edges are kept in an open-addressing
@@ -268,9 +278,7 @@
 // it scans are read ahead in passes of their own, so that their cache
 // misses overlap in a tree of millions of nodes; what still grows with
 // the collection is the entries read again to complete the groups that
-// could be related (110 per Add at 10,000 documents, 839 at 160,000).
-// Figures:
-// docs/codet.md. Containers is O(output). Remove is
+// could be related. Figures: docs/codet.md. Containers is O(output). Remove is
 // O(s·PSC·DT·v + relations) for the last document of a content in the
 // tree, and O(log members) otherwise. Matched is O((|S_A| + |S_C|)·DT). Memory is O(distinct nodes + visitor entries +
 // relations + terms) for the live documents: Remove frees a content's
@@ -301,19 +309,16 @@
 //     and Reuters articles with their first thirds, two thirds and
 //     concatenations, recall ≥ 0.95 and reverse relations ≤ 2% in both
 //     arrival orders), then the best Gold Set development strict F1.
-//     No ETL meets the Clough-Stevenson targets: two cut answers copy
-//     text their task's source lacks (cut ≤ 17/19), and most sentences of
-//     the light answers missed share only one or two leading stems with
-//     the source, as independent answers on the same topic do, so they
-//     score at or below ETL or share less CS than MinScore asks
-//     (figures: docs/codet.md).
+//     No ETL meets the Clough-Stevenson targets: the light answers
+//     missed share only one or two leading stems with the source, as
+//     independent answers on the same topic do (figures: docs/codet.md).
 //   - MinScore = [DefaultMinScore] = 80: not in the papers; it keeps
 //     short notices written from one template (dividends, bond issues)
 //     from joining into one cluster (figures: docs/codet.md).
 //   - IDF = [IDFReference] (English, Turkish), BothDirections off: see
 //     Reading of the papers.
 //   - NodeLimit = [DefaultNodeLimit] = 200: not stated; chosen from our
-//     sweep (quality within 0.03 F1 of no limit) and scaling runs.
+//     sweep and scaling runs (docs/notes/codet.md).
 //   - Mode = [ModeTree], Collapse = [CollapseExact]. CollapseNear is not
 //     the default: it is not better on the labelled data
 //     (TestQualitySweep) and it does not bound the near-identical worst
@@ -343,12 +348,8 @@
 // lock, since they depend on every earlier document. The tree's nodes
 // are stored in chunks that never move, so that the tree grows under the
 // lock without copying. The exclusive section, which walks and scores
-// the tree and inserts the document, is 12-15% of an Add's CPU
-// (docs/codet.md in the repository). On 2 cores, with the embedded
-// English table, Adds from 2 goroutines ran about 1.65 times as fast as
-// from one (medians 1.66 and 1.64 of two sets of nine and five quiet
-// passes on 2,000 Reuters-21578 stories, single passes 1.52-1.86), and
-// 1.50-1.57 on another 2-core machine whose shared caches cost more
-// (docs/concurrency.md).
+// the tree and inserts the document, is a small share of an Add's CPU,
+// so Adds from several goroutines overlap for most of their work
+// (figures: docs/codet.md and docs/concurrency.md in the repository).
 // [Sequences] and [Score] are pure functions.
 package codet

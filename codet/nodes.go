@@ -6,9 +6,8 @@ const nodeChunkBits = 12
 // nodeStore holds the nodes of the corpus tree in chunks of a fixed
 // size, addressed by node number. The tree grows by whole chunks and
 // never moves a node: a slice that doubled would copy every node under
-// the Detector's exclusive lock (7.6 million nodes, about 300 MB, at
-// 160,000 documents), and its growth was 43% of the locked part of Add
-// on 2,000 Reuters-21578 stories (CPU profile of BenchmarkAddParallel).
+// the Detector's exclusive lock, a large share of the locked part of Add
+// in a tree of millions of nodes (figures: docs/notes/codet.md).
 type nodeStore struct {
 	chunks [][]node
 	n      int

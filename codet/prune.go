@@ -79,8 +79,8 @@ func lowCode(scs float64) uint8 {
 // (with a margin for rounding), on active nodes and on samples apart, 0
 // when none is set aside. A node is considered when it has more than
 // deferMin visitors, the lists with the most entries per unit of bound
-// first (at 160,000 documents of BenchmarkScale this scans 549 entries
-// per Add where longest-first scanned 606). An active node is set aside
+// first (fewer entries scanned than longest-first: docs/notes/codet.md).
+// An active node is set aside
 // when the bound of the active nodes set aside, itself included, stays
 // below the least CS an ordinary relation needs with any visitor of any
 // of them (their SCS is at least the node's low bound, and need does not

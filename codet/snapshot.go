@@ -57,8 +57,7 @@ import (
 // relations decided while documents now removed were live, nor the scores
 // of online weights at each insertion. Per live document a snapshot holds
 // its ID, position and sentence offsets, plus its share of the tree and
-// relations: 346 bytes per document on 2,000 Reuters articles
-// (TestSnapshotSize; docs/codet.md).
+// relations (size per document: TestSnapshotSize, docs/codet.md).
 const (
 	snapshotKind    = "codet"
 	snapshotVersion = 1

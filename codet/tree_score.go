@@ -165,8 +165,8 @@ func (d *Detector) probe() float64 {
 // nodes of a sequence. It walks all the sequences one depth at a time:
 // the lookups of one depth are independent of each other, and the home
 // slots of their keys are read first, in a pass of their own, so that
-// their cache misses overlap (at 160,000 documents the children table
-// holds 7.6 million edges and fits no cache) where a walk of one
+// their cache misses overlap (a table of millions of edges fits no
+// cache) where a walk of one
 // sequence after the other waits for each miss in turn. The nodes found
 // are those of that walk: a visit's node depends only on its sequence's
 // earlier terms.

@@ -280,10 +280,10 @@ const noTerm = ^uint32(0)
 // table slot where the first missing node of each sequence would go, so
 // that the exclusive section that follows finds them in the cache. It
 // walks as the probe's walk does ([descent.run]: depth by depth, so that
-// cache misses overlap; one sequence after the other, each read waiting
-// for the one before, took 8.5% of BenchmarkScale's CPU at 160,000
-// documents where this takes 6.4%). It changes nothing (the sum it keeps
-// is only so that the reads are made). The caller holds the shared lock.
+// cache misses overlap, where one sequence after the other waits for
+// each read in turn; docs/notes/codet.md). It changes nothing (the sum
+// it keeps is only so that the reads are made). The caller holds the
+// shared lock.
 func (d *Detector) warm(w *worker) {
 	var sink uint32
 	_, s := w.warmer.run(&d.children, &w.buf, func(_ int32, c uint32) {
