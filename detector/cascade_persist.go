@@ -88,13 +88,42 @@ func (c *cascade[F]) Query(d Doc) ([]Match, error) {
 	if err != nil {
 		return nil, fmt.Errorf("detector: Cascade: %w", err)
 	}
-	if len(cands) == 0 {
-		return []Match{}, nil
+	return c.verified(cands, d.Text, d.ID, false), nil
+}
+
+// Nearest implements Ranker when propose does: the documents propose
+// ranks nearest to text, each scored by verify (those it scores above 0,
+// whether it accepts them or not), the k best.
+func (c *cascade[F]) Nearest(text string, k int) ([]Match, error) {
+	r, ok := c.propose.(Ranker)
+	if !ok {
+		return nil, errUnsupported("Cascade", "rank", c.propose)
 	}
-	f := c.features(d.Text)
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if closed {
+		return nil, fmt.Errorf("detector: Cascade: Nearest: %w", ErrClosed)
+	}
+	cands, err := r.Nearest(text, k)
+	if err != nil {
+		return nil, fmt.Errorf("detector: Cascade: %w", err)
+	}
+	out := c.verified(cands, text, "", true)
+	return out[:min(k, len(out))], nil
+}
+
+// verified scores the candidates propose returned for text by verify,
+// skipping skip, and returns them sorted: those verify accepts, or with
+// all those it scores above 0.
+func (c *cascade[F]) verified(cands []Match, text, skip string, all bool) []Match {
+	if len(cands) == 0 {
+		return []Match{}
+	}
+	f := c.features(text)
 	out := make([]Match, 0, len(cands))
 	for _, m := range cands {
-		if m.ID == d.ID {
+		if m.ID == skip {
 			continue
 		}
 		c.mu.Lock()
@@ -111,12 +140,12 @@ func (c *cascade[F]) Query(d Doc) ([]Match, error) {
 		if skip {
 			continue
 		}
-		if s, ok := c.verify(container, f); ok && finite(s) {
+		if s, ok := c.verify(container, f); (ok || all && s > 0) && finite(s) {
 			out = append(out, Match{ID: m.ID, Score: s})
 		}
 	}
 	SortMatches(out)
-	return out, nil
+	return out
 }
 
 // Copies is never exposed by Cascade's view (see Cascade).

@@ -26,7 +26,7 @@ func Identity(text string) string { return text }
 // detectors it wraps do.
 //
 // A caller discovers an optional interface ([Remover], [Querier],
-// [Persister], [CopyLister]) with a type
+// [Persister], [CopyLister], [Ranker]) with a type
 // assertion, so a combinator's dynamic type must have the method when, and
 // only when, every member has it. Go fixes a method set per type, so a
 // combinator over n optional interfaces needs one type per subset: 2^n.
@@ -51,6 +51,7 @@ type combinator interface {
 	Querier
 	Persister
 	CopyLister
+	Ranker
 }
 
 // core is what every view of a combinator exposes: the Detector methods,
@@ -75,8 +76,10 @@ const (
 	canPersist
 	// canCopies: the detector implements CopyLister.
 	canCopies
+	// canRank: the detector implements Ranker.
+	canRank
 
-	allCaps = canRemove | canQuery | canPersist | canCopies
+	allCaps = canRemove | canQuery | canPersist | canCopies | canRank
 )
 
 // capsOf returns the optional interfaces d implements.
@@ -93,6 +96,9 @@ func capsOf(d Detector) caps {
 	}
 	if _, ok := d.(CopyLister); ok {
 		c |= canCopies
+	}
+	if _, ok := d.(Ranker); ok {
+		c |= canRank
 	}
 	return c
 }

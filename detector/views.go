@@ -104,6 +104,118 @@ func view(c combinator, cs caps) Detector {
 			Persister
 			CopyLister
 		}{c, c, c, c, c}
+	case canRank:
+		return struct {
+			core
+			Ranker
+		}{c, c}
+	case canRemove | canRank:
+		return struct {
+			core
+			Remover
+			Ranker
+		}{c, c, c}
+	case canQuery | canRank:
+		return struct {
+			core
+			Querier
+			Ranker
+		}{c, c, c}
+	case canRemove | canQuery | canRank:
+		return struct {
+			core
+			Remover
+			Querier
+			Ranker
+		}{c, c, c, c}
+	case canPersist | canRank:
+		return struct {
+			core
+			Persister
+			Ranker
+		}{c, c, c}
+	case canRemove | canPersist | canRank:
+		return struct {
+			core
+			Remover
+			Persister
+			Ranker
+		}{c, c, c, c}
+	case canQuery | canPersist | canRank:
+		return struct {
+			core
+			Querier
+			Persister
+			Ranker
+		}{c, c, c, c}
+	case canRemove | canQuery | canPersist | canRank:
+		return struct {
+			core
+			Remover
+			Querier
+			Persister
+			Ranker
+		}{c, c, c, c, c}
+	case canCopies | canRank:
+		return struct {
+			core
+			CopyLister
+			Ranker
+		}{c, c, c}
+	case canRemove | canCopies | canRank:
+		return struct {
+			core
+			Remover
+			CopyLister
+			Ranker
+		}{c, c, c, c}
+	case canQuery | canCopies | canRank:
+		return struct {
+			core
+			Querier
+			CopyLister
+			Ranker
+		}{c, c, c, c}
+	case canRemove | canQuery | canCopies | canRank:
+		return struct {
+			core
+			Remover
+			Querier
+			CopyLister
+			Ranker
+		}{c, c, c, c, c}
+	case canPersist | canCopies | canRank:
+		return struct {
+			core
+			Persister
+			CopyLister
+			Ranker
+		}{c, c, c, c}
+	case canRemove | canPersist | canCopies | canRank:
+		return struct {
+			core
+			Remover
+			Persister
+			CopyLister
+			Ranker
+		}{c, c, c, c, c}
+	case canQuery | canPersist | canCopies | canRank:
+		return struct {
+			core
+			Querier
+			Persister
+			CopyLister
+			Ranker
+		}{c, c, c, c, c}
+	case canRemove | canQuery | canPersist | canCopies | canRank:
+		return struct {
+			core
+			Remover
+			Querier
+			Persister
+			CopyLister
+			Ranker
+		}{c, c, c, c, c, c}
 	}
 	panic(fmt.Sprintf("detector: no view for caps %b", cs)) // unreachable: caps has no other bits
 }
@@ -157,6 +269,58 @@ func windowView(w *window, cs caps) Window {
 			Persister
 			CopyLister
 		}{w, w, w, w}
+	case canRank:
+		return struct {
+			windowCore
+			Ranker
+		}{w, w}
+	case canQuery | canRank:
+		return struct {
+			windowCore
+			Querier
+			Ranker
+		}{w, w, w}
+	case canPersist | canRank:
+		return struct {
+			windowCore
+			Persister
+			Ranker
+		}{w, w, w}
+	case canQuery | canPersist | canRank:
+		return struct {
+			windowCore
+			Querier
+			Persister
+			Ranker
+		}{w, w, w, w}
+	case canCopies | canRank:
+		return struct {
+			windowCore
+			CopyLister
+			Ranker
+		}{w, w, w}
+	case canQuery | canCopies | canRank:
+		return struct {
+			windowCore
+			Querier
+			CopyLister
+			Ranker
+		}{w, w, w, w}
+	case canPersist | canCopies | canRank:
+		return struct {
+			windowCore
+			Persister
+			CopyLister
+			Ranker
+		}{w, w, w, w}
+	case canQuery | canPersist | canCopies | canRank:
+		return struct {
+			windowCore
+			Querier
+			Persister
+			CopyLister
+			Ranker
+		}{w, w, w, w, w}
 	}
 	panic(fmt.Sprintf("detector: no window view for caps %b", cs)) // unreachable: NewWindow clears canRemove
 }

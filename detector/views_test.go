@@ -24,6 +24,7 @@ var optional = []struct{ iface, bit string }{
 	{"Querier", "canQuery"},
 	{"Persister", "canPersist"},
 	{"CopyLister", "canCopies"},
+	{"Ranker", "canRank"},
 }
 
 // generateViews returns the source of views.go: one case per subset of

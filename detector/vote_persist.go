@@ -57,6 +57,51 @@ func (v *vote) Query(d Doc) ([]Match, error) {
 	return slices.DeleteFunc(v.tally(results), func(m Match) bool { return m.ID == d.ID }), nil
 }
 
+// Nearest implements Ranker when every member does. A document at least
+// the quorum of members report (Query) gets the vote's Query score, the
+// mean of theirs; any other document at least the quorum of members rank
+// gets the mean of their Nearest scores. The k best, by that score.
+func (v *vote) Nearest(text string, k int) ([]Match, error) {
+	for _, det := range v.ds {
+		_, rk := det.(Ranker)
+		_, qu := det.(Querier)
+		if !rk || !qu {
+			return nil, errUnsupported("Vote", "rank", det)
+		}
+	}
+	v.mu.RLock()
+	closed := v.closed
+	v.mu.RUnlock()
+	if closed {
+		return nil, fmt.Errorf("detector: Vote: Nearest: %w", ErrClosed)
+	}
+	ranked := make([][]Match, 0, len(v.ds))
+	reported := make([][]Match, 0, len(v.ds))
+	for i, det := range v.ds {
+		ms, err := det.(Ranker).Nearest(text, k)
+		if err != nil {
+			return nil, fmt.Errorf("detector: Vote: member %d: %w", i, err)
+		}
+		ranked = append(ranked, ms)
+		if ms, err = det.(Querier).Query(Doc{Text: text}); err != nil {
+			return nil, fmt.Errorf("detector: Vote: member %d: %w", i, err)
+		}
+		reported = append(reported, ms)
+	}
+	out := v.tally(reported)
+	seen := map[string]bool{}
+	for _, m := range out {
+		seen[m.ID] = true
+	}
+	for _, m := range v.tally(ranked) {
+		if !seen[m.ID] {
+			out = append(out, m)
+		}
+	}
+	SortMatches(out)
+	return out[:min(k, len(out))], nil
+}
+
 // Copies implements CopyLister when every member does: the documents every
 // member lists as a copy of id.
 func (v *vote) Copies(id string) ([]string, error) {

@@ -400,6 +400,26 @@ func (w *window) Query(d Doc) ([]Match, error) {
 	return w.keepLive(ms), nil
 }
 
+// Nearest implements Ranker when the member does: the member's ranking,
+// which holds the window's live documents only.
+func (w *window) Nearest(text string, k int) ([]Match, error) {
+	r, ok := w.member.(Ranker)
+	if !ok {
+		return nil, errUnsupported("Window", "rank", w.member)
+	}
+	w.mu.RLock()
+	closed := w.closed
+	w.mu.RUnlock()
+	if closed {
+		return nil, fmt.Errorf("detector: Window: Nearest: %w", ErrClosed)
+	}
+	ms, err := r.Nearest(text, k)
+	if err != nil {
+		return nil, fmt.Errorf("detector: Window: %w", err)
+	}
+	return w.keepLive(ms), nil
+}
+
 // Copies implements CopyLister when the member does.
 func (w *window) Copies(id string) ([]string, error) {
 	cl, ok := w.member.(CopyLister)
