@@ -6,6 +6,7 @@
 //	go run ./examples/service     # snapshot, journal, SIGKILL, restart: nothing lost
 //	go run ./examples/compose     # a MinHash cascade in front of full fingerprinting, against it alone
 //	go run ./examples/stream      # a detector in a bounded window over a long stream: flat memory (-svg draws it)
+//	go run ./examples/related     # the stories nearest to one story, with scores and (codet) the sentences they share
 //	go run ./examples/evaluate    # precision, recall and F1 on a labelled collection; -sweep draws them against an option
 //	go run ./examples/table       # the README's comparison table of every detector
 //	go run ./examples/defaults    # the procedure that chose every default
