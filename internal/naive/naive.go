@@ -49,10 +49,11 @@ type Detector struct {
 
 var _ detector.Detector = (*Detector)(nil)
 var (
-	_ detector.Remover   = (*Detector)(nil)
-	_ detector.Querier   = (*Detector)(nil)
-	_ detector.Persister = (*Detector)(nil)
-	_ detector.Ranker    = (*Detector)(nil)
+	_ detector.Remover    = (*Detector)(nil)
+	_ detector.Querier    = (*Detector)(nil)
+	_ detector.Persister  = (*Detector)(nil)
+	_ detector.Ranker     = (*Detector)(nil)
+	_ detector.CopyLister = (*Detector)(nil)
 )
 
 // New returns a reference detector. It does not check cfg: a negative
@@ -214,6 +215,27 @@ func (d *Detector) Nearest(text string, k int) ([]detector.Match, error) {
 		}
 	}
 	return copyheap.Top(out, min(k, d.cfg.MaxResults)), nil
+}
+
+// Copies implements detector.CopyLister: the other live documents whose
+// shingle sets equal id's, in ascending ID order. It compares id's set
+// with every live document's: O(n) per call, like Containers.
+func (d *Detector) Copies(id string) ([]string, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	idx, err := d.docs.Lookup("Copies", id)
+	if err != nil {
+		return nil, err
+	}
+	set := d.sets[idx]
+	out := []string{}
+	for other, o := range d.sets {
+		if other != idx && len(o) == len(set) && inter(set, o) == len(set) {
+			out = append(out, d.docs.ID(other))
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }
 
 // Len returns the number of live documents.
