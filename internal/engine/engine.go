@@ -13,7 +13,10 @@
 // searchable structure over the groups), with optional parts: [Counter]
 // for online statistics kept over the live documents, [Preparer] for a
 // step that reads the index before the commit, [Settler] for a step after
-// it, [Finder] for an index that finds a key's group itself.
+// it, [Finder] for an index that finds a key's group itself, [Resolver]
+// for a Counter's step before an Add's turn, [Releaser] for features that
+// hold a pooled resource while they are computed, [GroupCodec] for an
+// algorithm that writes the groups section of its snapshots itself.
 //
 // Every Add follows one protocol: the cheap checks (closed, ID, size,
 // duplicate ID) under the read lock; the features of the text outside
@@ -121,6 +124,25 @@ type Finder[F any] interface {
 	Find(f *F, groups *Groups[F]) (uint32, bool)
 }
 
+// Resolver is a Counter with a step before an Add's turn: Resolve runs
+// under the read lock, outside the turn, on the index current then, so
+// that Count has less to do in the turn. A ReadFrom may replace the index
+// before the turn, so Count must not rely on Resolve having run on its
+// own index. Query does not call it.
+type Resolver[F any] interface {
+	Resolve(f *F)
+}
+
+// Releaser is an Algorithm whose features hold a resource while they are
+// computed (a pooled scratch state). Release runs once for every result
+// of Features, as soon as the engine needs no more of the algorithm's
+// work on it: after the Counter's Complete or Peek, or when the call
+// fails before them, and before the commit stores the features. It may
+// change f (drop its reference to the resource).
+type Releaser[F any] interface {
+	Release(f *F)
+}
+
 // Preparer is an Index with a step that reads the index before the
 // commit: Prepare runs under the read lock after the features are
 // computed, and again under the exclusive lock when a ReadFrom replaced
@@ -176,9 +198,16 @@ type Spec struct {
 // use: features are computed outside its lock, Queries and the read-only
 // calls share a read lock, commits take it exclusively.
 type Engine[F any, K comparable] struct {
-	spec     Spec
-	alg      Algorithm[F, K]
-	counting bool // the index is a Counter
+	spec      Spec
+	alg       Algorithm[F, K]
+	rel       Releaser[F] // alg as a Releaser, or nil
+	counting  bool        // the index is a Counter
+	resolving bool        // the index is a Resolver
+
+	// OnCommit, when set (by tests, before the first Add), is called under
+	// the exclusive lock with the ID of each document an Add commits, in
+	// commit order.
+	OnCommit func(id string)
 
 	turn    sync.Mutex          // a Counter's turns; taken before mu
 	order   order               // a Counter's commits, in turn order
@@ -205,8 +234,10 @@ type state[F any, K comparable] struct {
 // New returns an empty Engine for spec and alg.
 func New[F any, K comparable](spec Spec, alg Algorithm[F, K]) *Engine[F, K] {
 	e := &Engine[F, K]{spec: spec, alg: alg}
+	e.rel, _ = alg.(Releaser[F])
 	e.st = e.newState()
 	e.counting = e.st.counter != nil
+	_, e.resolving = e.st.ix.(Resolver[F])
 	e.pending = map[string]struct{}{}
 	return e
 }
@@ -250,6 +281,7 @@ func (e *Engine[F, K]) Add(doc detector.Doc) ([]detector.Match, error) {
 	if e.counting {
 		return e.addCounted(doc, f)
 	}
+	e.release(&f)
 	e.mu.Lock()
 	ms, err := e.commit(st, doc, &f, -1)
 	ix := e.st.ix
@@ -258,6 +290,13 @@ func (e *Engine[F, K]) Add(doc detector.Doc) ([]detector.Match, error) {
 		settle(ix)
 	}
 	return ms, err
+}
+
+// release ends the work of the algorithm on the features f (Releaser).
+func (e *Engine[F, K]) release(f *F) {
+	if e.rel != nil {
+		e.rel.Release(f)
+	}
 }
 
 func settle[F any](ix Index[F]) {
@@ -285,6 +324,9 @@ func (e *Engine[F, K]) commit(prepared *state[F, K], doc detector.Doc, f *F, h i
 		st.setHandle(idx, h)
 	}
 	g := st.insert(e.alg, idx, f)
+	if e.OnCommit != nil {
+		e.OnCommit(doc.ID)
+	}
 	if g == NoGroup {
 		return []detector.Match{}, nil
 	}
@@ -307,6 +349,7 @@ func (e *Engine[F, K]) Query(doc detector.Doc) ([]detector.Match, error) {
 		return nil, e.closed("Query", doc.ID)
 	}
 	f := e.alg.Features(doc.Text)
+	defer e.release(&f)
 	if e.counting {
 		var ms []detector.Match
 		err := e.inTurn(func() error {
