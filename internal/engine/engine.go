@@ -434,6 +434,14 @@ func (e *Engine[F, K]) Copies(id string) ([]string, error) {
 // index, under the read lock), id included, sorted by ID and not capped; a
 // document in no group gets only itself. op names the caller in errors.
 func (e *Engine[F, K]) Union(op, id string, related func(g uint32, f *F, ix Index[F]) []uint32) ([]string, error) {
+	return e.UnionGroups(op, id, func(g uint32, groups *Groups[F], ix Index[F]) []uint32 {
+		return related(g, groups.Features(g), ix)
+	})
+}
+
+// UnionGroups is Union for a related that reads the features of other
+// groups than that of id (groups.Features).
+func (e *Engine[F, K]) UnionGroups(op, id string, related func(g uint32, groups *Groups[F], ix Index[F]) []uint32) ([]string, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	st := e.st
@@ -446,7 +454,7 @@ func (e *Engine[F, K]) Union(op, id string, related func(g uint32, f *F, ix Inde
 		return []string{id}, nil
 	}
 	var idxs []uint32
-	for _, o := range related(g, st.groups.Features(g), st.ix) {
+	for _, o := range related(g, &st.groups, st.ix) {
 		idxs = st.gs.AppendMembers(idxs, o, st.groups.list[o].first)
 	}
 	return copyheap.SortedIDs(st.docs, idxs, NoDoc), nil
@@ -626,4 +634,13 @@ func (e *Engine[F, K]) Inspect(fn func(ix Index[F], groupSlots int)) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	fn(e.st.ix, len(e.st.groups.list))
+}
+
+// Heaps returns the number of member heaps of groups of two or more and
+// the member positions they hold: for tests that check none outlives its
+// group.
+func (e *Engine[F, K]) Heaps() (heaps, held int) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.st.gs.Len(), e.st.gs.Held()
 }

@@ -818,3 +818,45 @@ func TestGroupCodec(t *testing.T) {
 		assert.ErrorContains(t, err, c.msg, c.name)
 	}
 }
+
+func TestUnionGroupsAndHeaps(t *testing.T) {
+	e := newToy(t, toy{}, 5)
+	add(t, e, "a", "x y")
+	add(t, e, "b", "y x")
+	add(t, e, "c", "x y z")
+	add(t, e, "d", "p")
+	heaps, held := e.Heaps()
+	assert.Equal(t, 1, heaps, "one group of two")
+	assert.Equal(t, 2, held)
+	// Every group sharing a word with any group of the union so far.
+	closure := func(g uint32, groups *Groups[words], ix Index[words]) []uint32 {
+		post := ix.(*toyIndex).post
+		seen := map[uint32]bool{g: true}
+		out := []uint32{g}
+		for i := 0; i < len(out); i++ {
+			for _, w := range groups.Features(out[i]).w {
+				for _, o := range post[w] {
+					if !seen[o] {
+						seen[o] = true
+						out = append(out, o)
+					}
+				}
+			}
+		}
+		return out
+	}
+	ids, err := e.UnionGroups("Closure", "c", closure)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a", "b", "c"}, ids)
+	ids, err = e.UnionGroups("Closure", "d", closure)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"d"}, ids)
+	_, err = e.UnionGroups("Closure", "zz", closure)
+	require.ErrorIs(t, err, detector.ErrUnknownID)
+	for _, id := range []string{"a", "b", "c", "d"} {
+		require.NoError(t, e.Remove(id))
+	}
+	heaps, held = e.Heaps()
+	assert.Zero(t, heaps, "no heap outlives its group")
+	assert.Zero(t, held)
+}
