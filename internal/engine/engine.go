@@ -125,12 +125,12 @@ type Finder[F any] interface {
 }
 
 // Resolver is a Counter with a step before an Add's turn: Resolve runs
-// under the read lock, outside the turn, on the index current then, so
-// that Count has less to do in the turn. A ReadFrom may replace the index
-// before the turn, so Count must not rely on Resolve having run on its
-// own index. Query does not call it.
+// under the read lock, outside the turn, on the index current then (groups
+// reads its live groups), so that Count has less to do in the turn. A
+// ReadFrom may replace the index before the turn, so Count must not rely
+// on Resolve having run on its own index. Query does not call it.
 type Resolver[F any] interface {
-	Resolve(f *F)
+	Resolve(f *F, groups *Groups[F])
 }
 
 // Releaser is an Algorithm whose features hold a resource while they are

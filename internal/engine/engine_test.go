@@ -664,7 +664,7 @@ type resolvingIndex struct {
 	resolved *atomic.Int64
 }
 
-func (r *resolvingIndex) Resolve(f *words) {
+func (r *resolvingIndex) Resolve(f *words, _ *Groups[words]) {
 	f.resolved = true
 	r.resolved.Add(1)
 }

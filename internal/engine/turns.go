@@ -16,7 +16,7 @@ func (e *Engine[F, K]) addCounted(doc detector.Doc, f F) ([]detector.Match, erro
 	if e.resolving {
 		e.mu.RLock()
 		if r, ok := e.st.ix.(Resolver[F]); ok && !e.st.docs.Closed() {
-			r.Resolve(&f)
+			r.Resolve(&f, &e.st.groups)
 		}
 		e.mu.RUnlock()
 	}
