@@ -138,3 +138,26 @@ func TestConcurrentAddRemoveTable(t *testing.T) {
 	reliabilitytest.ConcurrentAddRemoveIDF(t, n, func() (*Detector, error) { return New(Config{}) },
 		func(d *Detector) *textproc.IDF { return d.IDF() })
 }
+
+// TestCountOnReplacedTable resolves a document's terms in one online
+// table and counts it in another, as an Add does when a ReadFrom replaces
+// the index between its Resolve and its turn: the count lands in the
+// table of the turn, whatever cells the Signer cached.
+func TestCountOnReplacedTable(t *testing.T) {
+	d, err := New(Config{})
+	require.NoError(t, err)
+	before := d.alg.NewIndex().(*ownIndex)
+	after := d.alg.NewIndex().(*ownIndex)
+	f := d.alg.Features("alpha beta gamma delta epsilon zeta eta theta")
+	before.Resolve(&f, &engine.Groups[features]{})
+	after.Count(&f)
+	after.Complete(&f)
+	d.alg.Release(&f)
+	idf := after.table.IDF()
+	assert.Equal(t, int64(1), idf.N())
+	for _, term := range []string{"alpha", "theta"} {
+		assert.Equal(t, int64(1), idf.DF(term), term)
+	}
+	assert.Zero(t, before.table.IDF().N())
+	assert.Zero(t, before.table.Live(), "nothing is counted in the table the terms were resolved in")
+}
