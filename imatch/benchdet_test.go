@@ -29,14 +29,14 @@ func BenchmarkSerialShare(b *testing.B) {
 	docs := dataset.Texts(dataset.Reuters(b, 5000))
 	reliabilitytest.SerialShare(b, docs, benchDetectors(b), func(b *testing.B, tc reliabilitytest.Build) func(string) {
 		d := tc.New().(*Detector)
-		s, err := d.pool.Get()
+		s, err := d.alg.pool.Get()
 		if err != nil {
 			b.Fatal(err)
 		}
 		var keys []Key
 		return func(t string) {
 			s.analyze(t)
-			if d.turns == nil {
+			if !d.alg.own {
 				keys = s.appendKeys(keys[:0])
 			} else {
 				// With the own table only the count is in the turn:

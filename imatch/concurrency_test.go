@@ -6,6 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
+	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/textproc"
@@ -32,7 +34,7 @@ func TestConcurrentMatchesSequential(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			reliabilitytest.ConcurrentMatchesSequential(t, docs, reliabilitytest.Sequential[*Detector]{
 				Build:  build,
-				Record: func(d *Detector, commit func(string)) { d.onCommit = commit },
+				Record: func(d *Detector, commit func(string)) { d.e.OnCommit = commit },
 				Same: func(t *testing.T, a, b *Detector, id string) {
 					ka, err := a.Signature(id)
 					require.NoError(t, err)
@@ -43,6 +45,13 @@ func TestConcurrentMatchesSequential(t *testing.T) {
 			})
 		})
 	}
+}
+
+// ownTable returns the online table of a Detector of New.
+func ownTable(d *Detector) *liveidf.Table {
+	var t *liveidf.Table
+	d.e.Inspect(func(ix engine.Index[features], _ int) { t = ix.(*ownIndex).table })
+	return t
 }
 
 // TestAddAnalysesOutsideLock holds an Add just after its analysis and
@@ -94,10 +103,10 @@ func TestVocabularyBounded(t *testing.T) {
 	}
 	_, err = reliabilitytest.Soak(d, reliabilitytest.SoakConfig{Adds: adds, Window: 300, Every: adds, Pool: 50})
 	require.NoError(t, err)
-	for _, s := range d.pool.Idle() {
+	for _, s := range d.alg.pool.Idle() {
 		assert.Less(t, s.an.VocabularySize(), 20_000, "a Signer's vocabulary follows the recurring terms")
 	}
-	assert.Less(t, d.turns.Table().Live(), 300*400, "the table counts the live documents only")
+	assert.Less(t, ownTable(d).Live(), 300*400, "the table counts the live documents only")
 	assert.Equal(t, int64(300), d.IDF().N())
 }
 
@@ -128,4 +137,27 @@ func TestConcurrentAddRemoveTable(t *testing.T) {
 	}
 	reliabilitytest.ConcurrentAddRemoveIDF(t, n, func() (*Detector, error) { return New(Config{}) },
 		func(d *Detector) *textproc.IDF { return d.IDF() })
+}
+
+// TestCountOnReplacedTable resolves a document's terms in one online
+// table and counts it in another, as an Add does when a ReadFrom replaces
+// the index between its Resolve and its turn: the count lands in the
+// table of the turn, whatever cells the Signer cached.
+func TestCountOnReplacedTable(t *testing.T) {
+	d, err := New(Config{})
+	require.NoError(t, err)
+	before := d.alg.NewIndex().(*ownIndex)
+	after := d.alg.NewIndex().(*ownIndex)
+	f := d.alg.Features("alpha beta gamma delta epsilon zeta eta theta")
+	before.Resolve(&f, &engine.Groups[features]{})
+	after.Count(&f)
+	after.Complete(&f)
+	d.alg.Release(&f)
+	idf := after.table.IDF()
+	assert.Equal(t, int64(1), idf.N())
+	for _, term := range []string{"alpha", "theta"} {
+		assert.Equal(t, int64(1), idf.DF(term), term)
+	}
+	assert.Zero(t, before.table.IDF().N())
+	assert.Zero(t, before.table.Live(), "nothing is counted in the table the terms were resolved in")
 }

@@ -3,12 +3,11 @@ package imatch
 import (
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 	"github.com/seed-9ef9c1df/neardup/internal/scratch"
-	"github.com/seed-9ef9c1df/neardup/internal/spin"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -26,17 +25,13 @@ import (
 // signatures, and the extra key is kept only for documents too short for a
 // signature (fewer than MinTerms selected terms).
 //
-// A Detector is safe for concurrent use by multiple goroutines. Add analyses
-// and signs its text without holding the Detector's lock, so Adds run in
-// parallel and never stall Containers. With its own online table, the Adds
-// take turns (on a lock of their own, which Containers, Copies, Cluster,
-// Signature, Len and WriteTo never take) only to count their document,
-// which gives the document frequencies their selection reads, so that
-// every result is that of the Adds run one by one in the order they took
-// their turn; the selection and the digests run after the turn, in
-// parallel, and the inserts follow in turn order. Remove, Query and
-// ReadFrom take a turn too, so that each sees the table and the index
-// agree.
+// A Detector is safe for concurrent use by multiple goroutines (the shell
+// of package internal/engine). Add analyses and signs its text outside the
+// Detector's lock. With its own online table the Adds take turns, on a
+// lock the read-only calls never take, only to count their document; the
+// selection and the digests run after the turn, in parallel, and the
+// commits follow in turn order, so every result is that of the Adds run
+// one by one in turn order. Remove, Query and ReadFrom take a turn too.
 //
 // Exact copies (documents of one analysed term sequence, the exact-content
 // digest) that were given the same keys share one group: the index holds
@@ -45,16 +40,10 @@ import (
 // Config.MaxResults matches, and read only the members of a group that can
 // make that cut.
 type Detector struct {
-	cfg   Config
-	pool  scratch.Pool[*Signer]
-	exact bool           // index the exact-content key
-	turns *liveidf.Turns // the Detector's own table and its turns, or nil
-	idf   *textproc.IDF  // the caller's table, or nil
-
-	mu sync.RWMutex
-	ix *index
-
-	onCommit func(id string) // test hook, called under mu as a document is indexed
+	cfg Config
+	idf *textproc.IDF // the caller's table, or nil
+	alg *algorithm
+	e   *engine.Engine[features, Digest]
 }
 
 // testHookAnalysed, when set, runs in Add after the text is analysed and
@@ -96,36 +85,122 @@ func NewWithIDF(cfg Config, idf *textproc.IDF) (*Detector, error) {
 	return newDetector(cfg, idf, false)
 }
 
-func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
+func newDetector(cfg Config, idf *textproc.IDF, own bool) (*Detector, error) {
 	rc, tc, err := cfg.resolve()
 	if err != nil {
 		return nil, err
 	}
-	d := &Detector{cfg: rc, ix: newIndex(rc.MaxTextBytes, owned)}
-	if owned {
-		d.turns = liveidf.NewTurns("imatch", false, &d.mu)
-		d.turns.OnCounted = func() {
-			if testHookInTurn != nil {
-				testHookInTurn()
-			}
-		}
-	} else {
-		d.idf = idf
-	}
-	d.exact = owned || !idf.Frozen()
+	a := &algorithm{cfg: rc, own: own, exact: own || !idf.Frozen()}
 	// With its own table the pool's Signers read no table: a turn gives
 	// them the document frequencies of one document at a time, and each
-	// keeps a cache of the table's cells by term ID. A new
-	// Signer cannot fail once the first is built: the same Config builds
-	// it.
-	d.pool.New = func() (*Signer, error) { return newSigner(rc, tc, idf) }
-	d.pool.Tidy = (*Signer).tidy
-	s, err := d.pool.Get()
+	// keeps a cache of the table's cells by term ID. A new Signer cannot
+	// fail once the first is built: the same Config builds it.
+	a.pool.New = func() (*Signer, error) { return newSigner(rc, tc, idf) }
+	a.pool.Tidy = (*Signer).tidy
+	s, err := a.pool.Get()
 	if err != nil {
 		return nil, err
 	}
-	d.pool.Put(s)
-	return d, nil
+	a.pool.Put(s)
+	spec := engine.Spec{
+		Name:         "imatch",
+		Version:      snapshotVersion,
+		Config:       rc,
+		NoGroup:      "empty",
+		MaxTextBytes: rc.MaxTextBytes,
+		MaxResults:   rc.MaxResults,
+	}
+	if idf != nil {
+		// Named by the table's state when the Detector was built, which
+		// decided whether every document carries the exact-content key.
+		name := "idf"
+		if a.exact {
+			name = "idf-unfrozen"
+		}
+		spec.Tables = map[string]uint64{name: idf.Fingerprint()}
+	}
+	return &Detector{cfg: rc, idf: idf, alg: a, e: engine.New[features, Digest](spec, a)}, nil
+}
+
+// features is what the engine keeps of a document: its keys (lexicon keys
+// by lexicon, then the exact-content key when indexed), the digest of its
+// analysed term sequence, and with the Detector's own table its distinct
+// terms packed as the table keeps them. Between Features and Release it
+// also holds the Signer that computes them.
+type features struct {
+	keys    []Key
+	content Digest
+	packed  string
+	s       *Signer
+}
+
+// algorithm is I-Match as the engine sees it.
+type algorithm struct {
+	cfg   Config
+	pool  scratch.Pool[*Signer]
+	own   bool // the Detector keeps its own table
+	exact bool // index the exact-content key of every document
+}
+
+// Features analyses text. With the caller's table it signs it too; with
+// the Detector's own table the Signer is kept for the Counter's steps
+// (index.go) until Release.
+func (a *algorithm) Features(text string) features {
+	s, err := a.pool.Get()
+	if err != nil {
+		// Cannot happen: newDetector built a Signer of the same Config.
+		return features{}
+	}
+	s.analyze(text)
+	if testHookAnalysed != nil {
+		testHookAnalysed()
+	}
+	content, hasContent := s.content()
+	f := features{content: content}
+	if a.own {
+		f.s = s
+		return f
+	}
+	f.keys = a.withExact(s.appendKeys(nil), content, hasContent)
+	a.pool.Put(s)
+	return f
+}
+
+// Release returns the Signer of f to the pool, first taking out of its
+// table the terms Resolve entered for a document that was then refused.
+func (a *algorithm) Release(f *features) {
+	s := f.s
+	if s == nil {
+		return
+	}
+	if t := s.resolvedIn; t != nil {
+		t.Forget(s.ownTerms(t))
+		s.resolvedIn = nil
+	}
+	f.s = nil
+	a.pool.Put(s)
+}
+
+// CopyKey is the exact-content digest; the group of a document is that
+// of its content and key list, which the index finds (index.Find).
+func (a *algorithm) CopyKey(f *features) (Digest, bool) { return f.content, len(f.keys) > 0 }
+
+func (a *algorithm) NewIndex() engine.Index[features] {
+	ix := &index{post: make(map[Key][]uint32)}
+	if a.own {
+		return &ownIndex{index: ix, alg: a, table: liveidf.New(false)}
+	}
+	return ix
+}
+
+// withExact appends the exact-content key to a document's lexicon keys:
+// for every document when the table can change (always the case with our
+// own table), and for documents without signatures otherwise.
+func (a *algorithm) withExact(keys []Key, content Digest, hasContent bool) []Key {
+	if hasContent && (a.exact || len(keys) == 0) {
+		keys = append(keys, Key{Lexicon: exactLexicon, Digest: content})
+	}
+	return slices.Clip(keys)
 }
 
 // Config returns the Detector's configuration with every default filled in.
@@ -135,10 +210,20 @@ func (d *Detector) Config() Config { return d.cfg }
 // it. For a Detector from [New] it is a frozen copy of the Detector's own
 // online table as it is at the call (the live documents' frequencies),
 // which later Adds and Removes do not change: call IDF again for a later
-// state. The copy is made on the first call after a change, in
-// O(distinct terms), and shared by the calls until the next change.
+// state; after Close it is empty. The copy is made on the first call
+// after a change, in O(distinct terms), and shared by the calls until the
+// next change.
 func (d *Detector) IDF() *textproc.IDF {
-	return d.turns.IDFOr(d.idf)
+	if !d.alg.own {
+		return d.idf
+	}
+	t := liveidf.New(false)
+	d.e.Inspect(func(ix engine.Index[features], _ int) {
+		if o, ok := ix.(*ownIndex); ok {
+			t = o.table
+		}
+	})
+	return t.IDF()
 }
 
 // Add indexes doc and returns its near-duplicates: the live documents that
@@ -151,85 +236,7 @@ func (d *Detector) IDF() *textproc.IDF {
 // come first; the text is then analysed without the lock, and the checks
 // are repeated under it: of several Adds of one new ID at once, exactly one
 // succeeds and the others return detector.ErrDuplicateID.
-func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	spin.RLock(&d.mu)
-	docs := d.ix.docs
-	err := docs.Check(doc)
-	d.mu.RUnlock()
-	if err != nil {
-		return nil, err
-	}
-	s, err := d.pool.Get()
-	if err != nil {
-		return nil, err
-	}
-	defer d.pool.Put(s)
-	s.analyze(doc.Text)
-	if testHookAnalysed != nil {
-		testHookAnalysed()
-	}
-	content, hasContent := s.content()
-	if d.turns == nil {
-		keys := d.withExact(s.appendKeys(nil), content, hasContent)
-		return d.insert(doc, keys, content, "", -1)
-	}
-	// Our own table: in our turn, check again and count the document,
-	// which gives the document frequencies of its terms as the table now
-	// has them; select its terms and sign after the turn, and insert in
-	// turn order, while the next turn proceeds. The document is counted with
-	// the packed terms of a live copy when there is one, so that a flood
-	// of copies keeps its terms once.
-	packed := ""
-	if len(s.terms) > 0 {
-		var ok bool
-		spin.RLock(&d.mu)
-		packed, ok = d.ix.packedOf(content)
-		d.mu.RUnlock()
-		if !ok {
-			packed = liveidf.Pack(s.terms)
-		}
-	}
-	tk, dfs, err := d.turns.Enter(doc, docs, s.ownTerms(), packed, s.ownDF[:0])
-	s.ownDF = dfs
-	if err != nil {
-		return nil, err
-	}
-	keys := d.withExact(s.appendOwnKeys(nil, tk.N, 0), content, hasContent)
-	// Insert uncounts the document if it is refused (closed meanwhile).
-	return d.turns.Insert(tk, func(h int32) ([]detector.Match, error) {
-		return d.insert(doc, keys, content, packed, h)
-	})
-}
-
-// withExact appends the exact-content key to a document's lexicon keys:
-// for every document when the table can change (always the case with our
-// own table), and for documents without signatures otherwise.
-func (d *Detector) withExact(keys []Key, content Digest, hasContent bool) []Key {
-	if hasContent && (d.exact || len(keys) == 0) {
-		keys = append(keys, Key{Lexicon: exactLexicon, Digest: content})
-	}
-	return keys
-}
-
-// insert indexes a signed document under the Detector's lock: the checks
-// are repeated (closed, duplicate ID), and of several Adds of one new ID
-// exactly one gets here first.
-func (d *Detector) insert(doc detector.Doc, keys []Key, content Digest, packed string, h int32) ([]detector.Match, error) {
-	spin.Lock(&d.mu)
-	defer d.mu.Unlock()
-	d.turns.Settle(doc.ID)
-	ix := d.ix
-	idx, err := ix.docs.Add(doc)
-	if err != nil {
-		return nil, err
-	}
-	ms := ix.matches(keys, noDoc, d.cfg.MaxResults)
-	ix.insert(idx, keys, content, packed, h)
-	if d.onCommit != nil {
-		d.onCommit(doc.ID)
-	}
-	return ms, nil
-}
+func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) { return d.e.Add(doc) }
 
 // Query returns what Add(doc) would return at this moment, without
 // indexing doc or changing anything a later call observes: with its own
@@ -238,83 +245,12 @@ func (d *Detector) insert(doc detector.Doc, keys []Key, content Digest, packed s
 // not reported. Query runs in parallel with other Queries and with Adds
 // (with its own table it selects its terms in a turn, as Add does). It
 // returns an error wrapping detector.ErrTooLarge or detector.ErrClosed.
-func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
-	if len(doc.Text) > d.cfg.MaxTextBytes {
-		return nil, fmt.Errorf("imatch: Query(%q): %d bytes over the limit of %d: %w",
-			doc.ID, len(doc.Text), d.cfg.MaxTextBytes, detector.ErrTooLarge)
-	}
-	if err := d.open("Query", doc.ID); err != nil {
-		return nil, err
-	}
-	s, err := d.pool.Get()
-	if err != nil {
-		return nil, err
-	}
-	defer d.pool.Put(s)
-	s.analyze(doc.Text)
-	content, hasContent := s.content()
-	if d.turns == nil {
-		return d.lookup(doc.ID, d.withExact(s.appendKeys(nil), content, hasContent))
-	}
-	var ms []detector.Match
-	// A turn of its own, after the Adds of earlier turns are inserted:
-	// the table and the index agree.
-	err = d.turns.Do(func() error {
-		var n int64
-		n, s.ownDF = d.turns.Table().Peek(s.ownTerms(), s.ownDF[:0])
-		keys := d.withExact(s.appendOwnKeys(nil, n, 1), content, hasContent)
-		var err error
-		ms, err = d.lookup(doc.ID, keys)
-		return err
-	})
-	return ms, err
-}
-
-// open returns an error wrapping detector.ErrClosed after Close.
-func (d *Detector) open(op, id string) error {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	if d.ix.docs.Closed() {
-		return fmt.Errorf("imatch: %s(%q): %w", op, id, detector.ErrClosed)
-	}
-	return nil
-}
-
-// lookup returns the matches of keys under a read lock, leaving out the
-// live document id.
-func (d *Detector) lookup(id string, keys []Key) ([]detector.Match, error) {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	ix := d.ix
-	if ix.docs.Closed() {
-		return nil, fmt.Errorf("imatch: Query(%q): %w", id, detector.ErrClosed)
-	}
-	skip := uint32(noDoc)
-	if id != "" {
-		if idx, err := ix.docs.Lookup("Query", id); err == nil {
-			skip = idx
-		}
-	}
-	return ix.matches(keys, skip, d.cfg.MaxResults), nil
-}
+func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) { return d.e.Query(doc) }
 
 // Containers returns the near-duplicates of the live document id: every
 // other live document sharing one of its signatures, including documents
 // added after it, at most Config.MaxResults of them.
-func (d *Detector) Containers(id string) ([]detector.Match, error) {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	ix := d.ix
-	idx, err := ix.docs.Lookup("Containers", id)
-	if err != nil {
-		return nil, err
-	}
-	g := ix.refs[idx]
-	if g == noGroup {
-		return []detector.Match{}, nil
-	}
-	return ix.matches(ix.groups[g].keys, idx, d.cfg.MaxResults), nil
-}
+func (d *Detector) Containers(id string) ([]detector.Match, error) { return d.e.Containers(id) }
 
 // Copies returns the other live documents whose analysed term sequence
 // (after case folding, stopword removal and stemming: the exact-content
@@ -324,29 +260,14 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 // without terms has no copies (it matches nothing). It returns an error
 // wrapping detector.ErrUnknownID or detector.ErrClosed.
 func (d *Detector) Copies(id string) ([]string, error) {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	ix := d.ix
-	idx, err := ix.docs.Lookup("Copies", id)
+	ids, err := d.e.Union("Copies", id, func(g uint32, f *features, ix engine.Index[features]) []uint32 {
+		return baseOf(ix).sameContent(nil, g, f)
+	})
 	if err != nil {
 		return nil, err
 	}
-	out := []string{}
-	g := ix.refs[idx]
-	if g == noGroup {
-		return out, nil
-	}
-	var mem []uint32
-	for _, o := range ix.sameContent(nil, g) {
-		mem = ix.members(mem, o)
-	}
-	for _, o := range mem {
-		if o != idx {
-			out = append(out, ix.docs.ID(o))
-		}
-	}
-	slices.Sort(out)
-	return out, nil
+	i, _ := slices.BinarySearch(ids, id)
+	return slices.Delete(ids, i, i+1), nil
 }
 
 // Cluster returns the I-Match cluster of the live document id, sorted by ID
@@ -358,96 +279,49 @@ func (d *Detector) Copies(id string) ([]string, error) {
 // alone in its cluster. Cluster time is O(size of the cluster · keys per
 // document). The cluster is not capped.
 func (d *Detector) Cluster(id string) ([]string, error) {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	ix := d.ix
-	idx, err := ix.docs.Lookup("Cluster", id)
-	if err != nil {
-		return nil, err
-	}
-	g := ix.refs[idx]
-	if g == noGroup {
-		return []string{id}, nil
-	}
-	seen := map[uint32]bool{g: true}
-	queue := []uint32{g}
-	var mem []uint32
-	for len(queue) > 0 {
-		cur := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
-		mem = ix.members(mem, cur)
-		for _, k := range ix.groups[cur].keys {
-			for _, o := range ix.post[k] {
-				if !seen[o] {
-					seen[o] = true
-					queue = append(queue, o)
+	return d.e.UnionGroups("Cluster", id, func(g uint32, groups *engine.Groups[features], ix engine.Index[features]) []uint32 {
+		post := baseOf(ix).post
+		seen := map[uint32]bool{g: true}
+		out := []uint32{g}
+		for i := 0; i < len(out); i++ {
+			for _, k := range groups.Features(out[i]).keys {
+				for _, o := range post[k] {
+					if !seen[o] {
+						seen[o] = true
+						out = append(out, o)
+					}
 				}
 			}
 		}
-	}
-	out := make([]string, 0, len(mem))
-	for _, o := range mem {
-		out = append(out, ix.docs.ID(o))
-	}
-	slices.Sort(out)
-	return out, nil
+		return out
+	})
 }
 
 // Signature returns the signatures of the live document id, as [Signer.Sign]
 // computed them when it was added (without the exact-content key).
 func (d *Detector) Signature(id string) ([]Key, error) {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	ix := d.ix
-	idx, err := ix.docs.Lookup("Signature", id)
+	var out []Key
+	_, err := d.e.Union("Signature", id, func(_ uint32, f *features, _ engine.Index[features]) []uint32 {
+		out = slices.Clone(f.keys[:lexiconKeys(f.keys)])
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	g := ix.refs[idx]
-	if g == noGroup {
-		return nil, nil
-	}
-	ks := ix.groups[g].keys
-	return slices.Clone(ks[:lexiconKeys(ks)]), nil
+	return out, nil
 }
 
 // Remove forgets the live document id, and uncounts it from the online IDF
 // table the Detector owns.
-func (d *Detector) Remove(id string) error {
-	if d.turns != nil {
-		return d.turns.Remove(func() (int32, error) { return d.remove(id) })
-	}
-	_, err := d.remove(id)
-	return err
-}
-
-// remove takes document id out of the index and returns its handle in the
-// online table.
-func (d *Detector) remove(id string) (int32, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	idx, err := d.ix.docs.Remove(id)
-	if err != nil {
-		return -1, err
-	}
-	return d.ix.remove(idx), nil
-}
+func (d *Detector) Remove(id string) error { return d.e.Remove(id) }
 
 // Len returns the number of live documents.
-func (d *Detector) Len() int {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	return d.ix.docs.Len()
-}
+func (d *Detector) Len() int { return d.e.Len() }
 
 // Close releases the index. It is idempotent and returns nil; later calls
 // return an error wrapping detector.ErrClosed.
 func (d *Detector) Close() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.ix.docs.Close() {
-		d.ix = &index{docs: d.ix.docs}
-		d.pool.Close()
-	}
-	return nil
+	err := d.e.Close()
+	d.alg.pool.Close()
+	return err
 }

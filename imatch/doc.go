@@ -29,6 +29,15 @@
 // worker of a distributed deduplication: documents sharing a [Key] are
 // near-duplicates.
 //
+// Use it for the cheapest grouping of exact and almost exact copies: a few
+// 128-bit digests per document, one hash-table probe per digest per Add.
+// It reports a pair only when the selected terms agree exactly, so its
+// precision is high and its recall on edited copies low. Its quality was
+// measured on the SpotSigs Gold Set dev news pages and its speed and
+// memory on Reuters-21578; docs/imatch.md in the repository has the
+// figures and the commands that regenerate them (go run
+// ./examples/evaluate -detector imatch for quality).
+//
 // # Guarantees
 //
 // Both false positives and false negatives. Documents that select the same
@@ -138,32 +147,28 @@
 //
 // # Defaults
 //
-// The content filter ([DefaultContent]) was chosen by one procedure over
-// news pages with their boilerplate, graded reuse, clean wire copy and
-// Turkish news; on pages it lifts recall severalfold. I-Match reports a pair
-// only when the selected terms of the two texts agree exactly, so pages
-// whose stories were edited differently stay apart; it has no threshold to
-// lower.
-//
-// Measured figures (quality by selection and lexicons, speed, memory) are
-// in docs/imatch.md in the repository, with the commands that regenerate
-// them.
+// The content filter ([DefaultContent]) reads the main content of a page,
+// its boilerplate skipped; docs/imatch.md in the repository says how the
+// default was chosen and what it was measured to give. I-Match has no
+// threshold to lower.
 //
 // # Concurrency
 //
-// A [Detector] is safe for concurrent use by multiple goroutines. What an
-// Add runs under which lock:
+// A [Detector] is safe for concurrent use by multiple goroutines; it runs
+// on the detector shell of package internal/engine. What an Add runs under
+// which lock:
 //
-//   - no lock: the checks that need no analysis (under a read lock),
-//     the analysis (tokens, distinct terms, content digest), and the
-//     selection of terms and the digests of each lexicon;
+//   - no lock: the analysis (tokens, distinct terms, content digest), and
+//     the selection of terms and the digests of each lexicon;
+//   - the read lock: the checks that need no analysis and, with the
+//     Detector's own table, the lookup of a live copy's packed terms and
+//     of the terms new to the Add's Signer;
 //   - with the Detector's own online table, a turn (a lock of the Adds,
 //     Removes, Queries and ReadFrom only): the document is checked again
 //     and counted, which gives the document frequencies of its terms; a
-//     term the Add's Signer has met before costs one increment, and terms
-//     new to it are looked up before the turn;
-//   - the Detector's lock, exclusive, in turn order: the posting-list
-//     lookup of the keys and the insert.
+//     term the Add's Signer has met before costs one increment;
+//   - the Detector's lock, exclusive, in turn order: the ID checked again,
+//     the group found or made, the posting lists and the result.
 //
 // Every result is that of the Adds run one by one in the order they took
 // their turn (or, with a caller's table, the lock). Containers, Copies,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -39,9 +40,9 @@ type refIndex struct {
 }
 
 func newRef(t testing.TB, d *Detector) *refIndex {
-	r := &refIndex{cfg: d.Config(), exact: d.exact, idf: d.idf, live: map[string]refDoc{}}
+	r := &refIndex{cfg: d.Config(), exact: d.alg.exact, idf: d.idf, live: map[string]refDoc{}}
 	table := d.idf
-	if d.turns != nil {
+	if d.alg.own {
 		r.own = textproc.NewIDF(false)
 		table = r.own
 	}
@@ -296,16 +297,23 @@ func TestFloodCostFlat(t *testing.T) {
 					assert.Equal(t, detector.Match{ID: "c0000", Score: 1}, ms[0])
 				}
 			}
-			ix := d.ix
-			assert.Equal(t, 1, len(ix.groups)-len(ix.free), "one group for the copies")
-			assert.Equal(t, 1, ix.gs.Len())
-			assert.Equal(t, 2000, ix.gs.Size(ix.refs[0]))
-			keys := ix.groups[ix.refs[0]].keys
-			assert.Len(t, ix.post, len(keys))
-			for k, l := range ix.post {
-				assert.Len(t, l, 1, "the posting list of %v holds the group once", k)
-			}
-			if ix.own {
+			d.e.Inspect(func(e engine.Index[features], groups int) {
+				assert.Equal(t, 1, groups, "one group for the copies")
+				for k, l := range baseOf(e).post {
+					assert.Len(t, l, 1, "the posting list of %v holds the group once", k)
+				}
+			})
+			heaps, _ := d.e.Heaps()
+			assert.Equal(t, 1, heaps)
+			cp0, err := d.Copies("c0000")
+			require.NoError(t, err)
+			assert.Len(t, cp0, 1999, "the group holds the 2000 copies")
+			_, err = d.e.Union("test", "c0000", func(_ uint32, f *features, e engine.Index[features]) []uint32 {
+				assert.Len(t, baseOf(e).post, len(f.keys))
+				return nil
+			})
+			require.NoError(t, err)
+			if d.alg.own {
 				assert.Equal(t, int64(2000), d.IDF().N(), "every copy is counted")
 			}
 			// Removing the smallest ID (the heap's root) promotes another
@@ -320,11 +328,12 @@ func TestFloodCostFlat(t *testing.T) {
 			for i := 1; i < 2000; i++ {
 				require.NoError(t, d.Remove(fmt.Sprintf("c%04d", i)))
 			}
-			assert.Empty(t, d.ix.post)
-			assert.Zero(t, d.ix.gs.Len(), "no group heap is left")
-			assert.Zero(t, d.ix.gs.Held(), "no member position is left")
+			d.e.Inspect(func(e engine.Index[features], _ int) { assert.Empty(t, baseOf(e).post) })
+			heaps, held := d.e.Heaps()
+			assert.Zero(t, heaps, "no group heap is left")
+			assert.Zero(t, held, "no member position is left")
 			assert.Zero(t, d.Len())
-			if ix.own {
+			if d.alg.own {
 				assert.Zero(t, d.IDF().N(), "every copy is uncounted")
 			}
 		})
@@ -354,13 +363,23 @@ func TestFloodBandGroupsBounded(t *testing.T) {
 	require.NoError(t, err)
 	s.analyze(texts[0])
 	u := len(s.terms)
-	idx, err := d.ix.docs.Lookup("test", "c1999")
+	var groups []uint32
+	var posted int
+	_, err = d.e.UnionGroups("test", "c1999", func(g uint32, gs *engine.Groups[features], e engine.Index[features]) []uint32 {
+		content := gs.Features(g).content
+		list := baseOf(e).post[Key{Lexicon: exactLexicon, Digest: content}]
+		for _, o := range list {
+			if gs.Features(o).content == content {
+				groups = append(groups, o)
+			}
+		}
+		posted = len(list)
+		return nil
+	})
 	require.NoError(t, err)
-	ix := d.ix
-	groups := ix.sameContent(nil, ix.refs[idx])
 	t.Logf("2,000 copies of a text of %d distinct terms: %d groups", u, len(groups))
 	assert.LessOrEqual(t, len(groups), 2*u+1)
-	assert.Len(t, ix.post[Key{Lexicon: exactLexicon, Digest: ix.groups[ix.refs[idx]].content}], len(groups))
+	assert.Len(t, groups, posted)
 	cp, err := d.Copies("c0000")
 	require.NoError(t, err)
 	assert.Len(t, cp, 1999, "Copies lists the copies of every group")

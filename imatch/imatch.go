@@ -58,6 +58,10 @@ type Signer struct {
 	own   bool
 	ownN  int64
 	ownDF []int64
+	// cellsOf is the table whose cells vocab.cells holds; resolvedIn the
+	// table Resolve entered the current document's terms in, until it is
+	// counted (index.go).
+	cellsOf, resolvedIn *liveidf.Table
 
 	toks  []textproc.Token // of the text being signed
 	uniq  []uint32         // unique term IDs of the current document, first-seen order
@@ -378,9 +382,14 @@ func (s *Signer) selectBand(frozen bool, n int64) {
 }
 
 // ownTerms returns the analysed document's distinct terms as the
-// Detector's own table counts them, with the Signer's cache of the
-// table's cells.
-func (s *Signer) ownTerms() liveidf.Terms {
+// Detector's own table t counts them, with the Signer's cache of t's
+// cells (emptied when it held another table's: a ReadFrom replaces the
+// table).
+func (s *Signer) ownTerms(t *liveidf.Table) liveidf.Terms {
+	if s.cellsOf != t {
+		s.vocab.cells = liveidf.Cache{}
+		s.cellsOf = t
+	}
 	s.vocab.cells.Grow(s.an.VocabularySize()) // only a Detector's own table needs the cache
 	return liveidf.Terms{Terms: s.terms, IDs: s.uniq, Cache: &s.vocab.cells}
 }

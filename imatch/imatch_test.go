@@ -312,10 +312,10 @@ func TestExactKeyOnlyWhenOnline(t *testing.T) {
 	frozen := idfOf(t, 3, map[string]int{"a": 1})
 	d, err := NewWithIDF(Config{}, frozen)
 	require.NoError(t, err)
-	assert.False(t, d.exact)
+	assert.False(t, d.alg.exact)
 	d, err = NewWithIDF(Config{}, textproc.NewIDF(false))
 	require.NoError(t, err)
-	assert.True(t, d.exact)
+	assert.True(t, d.alg.exact)
 	// Short exact duplicates (fewer than MinTerms terms) are still reported
 	// by an online detector.
 	d, err = New(Config{})

@@ -26,7 +26,7 @@ func TestQueryChangesNothing(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/sel%d", name, cfg.Selection), func(t *testing.T) {
 				a, b := build(), build()
 				reliabilitytest.QueryChangesNothing(t, b, a, ops, func(step int) string { return texts[step%len(texts)] }, false)
-				if a.turns != nil {
+				if a.alg.own {
 					assert.Equal(t, b.IDF().N(), a.IDF().N(), "Query counts nothing in the online table")
 				}
 			})
@@ -132,7 +132,7 @@ func TestConcurrentQueryAdd(t *testing.T) {
 				}
 			}
 			assert.Equal(t, want, d.Len())
-			if d.turns != nil {
+			if d.alg.own {
 				assert.Equal(t, int64(want), d.IDF().N(), "the online table counts the added documents only")
 			}
 		})

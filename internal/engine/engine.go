@@ -13,7 +13,10 @@
 // searchable structure over the groups), with optional parts: [Counter]
 // for online statistics kept over the live documents, [Preparer] for a
 // step that reads the index before the commit, [Settler] for a step after
-// it, [Finder] for an index that finds a key's group itself.
+// it, [Finder] for an index that finds a key's group itself, [Resolver]
+// for a Counter's step before an Add's turn, [Releaser] for features that
+// hold a pooled resource while they are computed, [GroupCodec] for an
+// algorithm that writes the groups section of its snapshots itself.
 //
 // Every Add follows one protocol: the cheap checks (closed, ID, size,
 // duplicate ID) under the read lock; the features of the text outside
@@ -121,6 +124,25 @@ type Finder[F any] interface {
 	Find(f *F, groups *Groups[F]) (uint32, bool)
 }
 
+// Resolver is a Counter with a step before an Add's turn: Resolve runs
+// under the read lock, outside the turn, on the index current then (groups
+// reads its live groups), so that Count has less to do in the turn. A
+// ReadFrom may replace the index before the turn, so Count must not rely
+// on Resolve having run on its own index. Query does not call it.
+type Resolver[F any] interface {
+	Resolve(f *F, groups *Groups[F])
+}
+
+// Releaser is an Algorithm whose features hold a resource while they are
+// computed (a pooled scratch state). Release runs once for every result
+// of Features, as soon as the engine needs no more of the algorithm's
+// work on it: after the Counter's Complete or Peek, or when the call
+// fails before them, and before the commit stores the features. It may
+// change f (drop its reference to the resource).
+type Releaser[F any] interface {
+	Release(f *F)
+}
+
 // Preparer is an Index with a step that reads the index before the
 // commit: Prepare runs under the read lock after the features are
 // computed, and again under the exclusive lock when a ReadFrom replaced
@@ -176,9 +198,16 @@ type Spec struct {
 // use: features are computed outside its lock, Queries and the read-only
 // calls share a read lock, commits take it exclusively.
 type Engine[F any, K comparable] struct {
-	spec     Spec
-	alg      Algorithm[F, K]
-	counting bool // the index is a Counter
+	spec      Spec
+	alg       Algorithm[F, K]
+	rel       Releaser[F] // alg as a Releaser, or nil
+	counting  bool        // the index is a Counter
+	resolving bool        // the index is a Resolver
+
+	// OnCommit, when set (by tests, before the first Add), is called under
+	// the exclusive lock with the ID of each document an Add commits, in
+	// commit order.
+	OnCommit func(id string)
 
 	turn    sync.Mutex          // a Counter's turns; taken before mu
 	order   order               // a Counter's commits, in turn order
@@ -205,8 +234,10 @@ type state[F any, K comparable] struct {
 // New returns an empty Engine for spec and alg.
 func New[F any, K comparable](spec Spec, alg Algorithm[F, K]) *Engine[F, K] {
 	e := &Engine[F, K]{spec: spec, alg: alg}
+	e.rel, _ = alg.(Releaser[F])
 	e.st = e.newState()
 	e.counting = e.st.counter != nil
+	_, e.resolving = e.st.ix.(Resolver[F])
 	e.pending = map[string]struct{}{}
 	return e
 }
@@ -250,6 +281,7 @@ func (e *Engine[F, K]) Add(doc detector.Doc) ([]detector.Match, error) {
 	if e.counting {
 		return e.addCounted(doc, f)
 	}
+	e.release(&f)
 	e.mu.Lock()
 	ms, err := e.commit(st, doc, &f, -1)
 	ix := e.st.ix
@@ -258,6 +290,13 @@ func (e *Engine[F, K]) Add(doc detector.Doc) ([]detector.Match, error) {
 		settle(ix)
 	}
 	return ms, err
+}
+
+// release ends the work of the algorithm on the features f (Releaser).
+func (e *Engine[F, K]) release(f *F) {
+	if e.rel != nil {
+		e.rel.Release(f)
+	}
 }
 
 func settle[F any](ix Index[F]) {
@@ -285,6 +324,9 @@ func (e *Engine[F, K]) commit(prepared *state[F, K], doc detector.Doc, f *F, h i
 		st.setHandle(idx, h)
 	}
 	g := st.insert(e.alg, idx, f)
+	if e.OnCommit != nil {
+		e.OnCommit(doc.ID)
+	}
 	if g == NoGroup {
 		return []detector.Match{}, nil
 	}
@@ -307,6 +349,7 @@ func (e *Engine[F, K]) Query(doc detector.Doc) ([]detector.Match, error) {
 		return nil, e.closed("Query", doc.ID)
 	}
 	f := e.alg.Features(doc.Text)
+	defer e.release(&f)
 	if e.counting {
 		var ms []detector.Match
 		err := e.inTurn(func() error {
@@ -391,6 +434,14 @@ func (e *Engine[F, K]) Copies(id string) ([]string, error) {
 // index, under the read lock), id included, sorted by ID and not capped; a
 // document in no group gets only itself. op names the caller in errors.
 func (e *Engine[F, K]) Union(op, id string, related func(g uint32, f *F, ix Index[F]) []uint32) ([]string, error) {
+	return e.UnionGroups(op, id, func(g uint32, groups *Groups[F], ix Index[F]) []uint32 {
+		return related(g, groups.Features(g), ix)
+	})
+}
+
+// UnionGroups is Union for a related that reads the features of other
+// groups than that of id (groups.Features).
+func (e *Engine[F, K]) UnionGroups(op, id string, related func(g uint32, groups *Groups[F], ix Index[F]) []uint32) ([]string, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	st := e.st
@@ -403,7 +454,7 @@ func (e *Engine[F, K]) Union(op, id string, related func(g uint32, f *F, ix Inde
 		return []string{id}, nil
 	}
 	var idxs []uint32
-	for _, o := range related(g, st.groups.Features(g), st.ix) {
+	for _, o := range related(g, &st.groups, st.ix) {
 		idxs = st.gs.AppendMembers(idxs, o, st.groups.list[o].first)
 	}
 	return copyheap.SortedIDs(st.docs, idxs, NoDoc), nil
@@ -583,4 +634,13 @@ func (e *Engine[F, K]) Inspect(fn func(ix Index[F], groupSlots int)) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	fn(e.st.ix, len(e.st.groups.list))
+}
+
+// Heaps returns the number of member heaps of groups of two or more and
+// the member positions they hold: for tests that check none outlives its
+// group.
+func (e *Engine[F, K]) Heaps() (heaps, held int) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.st.gs.Len(), e.st.gs.Held()
 }

@@ -25,6 +25,8 @@ type words struct {
 	w        []string
 	n        int
 	complete bool
+	held     bool // from Features until Release (releasing)
+	resolved bool // by Resolve (resolvingIndex)
 }
 
 // toy compares word sets by Jaccard similarity, reporting pairs of at
@@ -599,4 +601,262 @@ func TestCloseDuringAdds(t *testing.T) {
 		wg.Wait()
 		assert.Zero(t, e.Len())
 	}
+}
+
+// releasing is a toy whose features hold a resource from Features until
+// Release, which must come once, before the features are stored.
+type releasing struct {
+	toy
+	featured, released *atomic.Int64
+}
+
+func (r releasing) Features(text string) words {
+	f := r.toy.Features(text)
+	f.held = true
+	r.featured.Add(1)
+	return f
+}
+
+func (r releasing) Release(f *words) {
+	if !f.held {
+		panic("Release of features not held")
+	}
+	f.held = false
+	r.released.Add(1)
+}
+
+func TestReleaseOncePerFeatures(t *testing.T) {
+	for _, counting := range []bool{false, true} {
+		t.Run(fmt.Sprint("counting=", counting), func(t *testing.T) {
+			var featured, released atomic.Int64
+			alg := releasing{toy: toy{counting: counting}, featured: &featured, released: &released}
+			e := New(Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5},
+				Algorithm[words, string](alg))
+			var wg sync.WaitGroup
+			for w := range 4 {
+				wg.Go(func() {
+					for i := range 30 {
+						// Every goroutine adds the same IDs: some are refused
+						// before Features, some in the turn or at the commit.
+						_, _ = e.Add(detector.Doc{ID: fmt.Sprint(i), Text: fmt.Sprint("w", i%7, " x")})
+						_, err := e.Query(detector.Doc{Text: fmt.Sprint("w", (i+w)%7)})
+						assert.NoError(t, err)
+					}
+				})
+			}
+			wg.Wait()
+			assert.Equal(t, 30, e.Len())
+			assert.Equal(t, featured.Load(), released.Load(), "one Release per Features")
+			for _, g := range e.st.groups.list {
+				assert.False(t, g.f.held, "features are released before they are stored")
+			}
+			require.NoError(t, e.Close())
+			_, err := e.Query(detector.Doc{Text: "x"})
+			require.ErrorIs(t, err, detector.ErrClosed)
+			assert.Equal(t, featured.Load(), released.Load(), "one Release per Features")
+		})
+	}
+}
+
+// resolvingIndex is a countingIndex with a step before the turn.
+type resolvingIndex struct {
+	*countingIndex
+	resolved *atomic.Int64
+}
+
+func (r *resolvingIndex) Resolve(f *words, _ *Groups[words]) {
+	f.resolved = true
+	r.resolved.Add(1)
+}
+
+func (r *resolvingIndex) Count(f *words) int32 {
+	if !f.resolved {
+		panic("Count before Resolve")
+	}
+	return r.countingIndex.Count(f)
+}
+
+type resolvingToy struct {
+	toy
+	resolved *atomic.Int64
+}
+
+func (r resolvingToy) NewIndex() Index[words] {
+	return &resolvingIndex{countingIndex: r.toy.NewIndex().(*countingIndex), resolved: r.resolved}
+}
+
+func TestResolveBeforeTurn(t *testing.T) {
+	var resolved atomic.Int64
+	e := New(Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5},
+		Algorithm[words, string](resolvingToy{toy: toy{counting: true}, resolved: &resolved}))
+	add(t, e, "a", "x y")
+	add(t, e, "b", "x y")
+	add(t, e, "c", "")
+	ms, err := e.Query(detector.Doc{Text: "x y"})
+	require.NoError(t, err)
+	assert.Len(t, ms, 2)
+	_, err = e.Add(detector.Doc{ID: "a", Text: "x"})
+	require.ErrorIs(t, err, detector.ErrDuplicateID)
+	assert.EqualValues(t, 3, resolved.Load(), "Resolve runs for each Add that passes the first checks, not for Query")
+}
+
+func TestOnCommitOrder(t *testing.T) {
+	e := newToy(t, toy{counting: true}, 5)
+	var order []string
+	e.OnCommit = func(id string) { order = append(order, id) }
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 20 {
+				_, _ = e.Add(detector.Doc{ID: fmt.Sprint(w, "-", i%10), Text: fmt.Sprint("common w", w, "-", i)})
+			}
+		})
+	}
+	wg.Wait()
+	require.Len(t, order, 40, "each committed document once, refused ones never")
+	e.Inspect(func(ix Index[words], _ int) {
+		assert.True(t, slices.IsSorted(ix.(*countingIndex).inserted), "commits in turn order")
+	})
+	got := slices.Clone(order)
+	slices.Sort(got)
+	assert.Equal(t, slices.Compact(got), got, "no ID twice")
+}
+
+// nested writes the groups section itself: groups in descending order of
+// their smallest member, each with a marker byte.
+type nested struct{ toy }
+
+func (n nested) EncodeGroups(e *snapshot.Enc, groups []GroupData[words]) {
+	e.Int(len(groups))
+	for _, g := range slices.Backward(groups) {
+		e.Int(7)
+		n.EncodeGroup(e, g.F)
+		e.Strings(g.IDs)
+	}
+}
+
+func (n nested) DecodeGroups(d *snapshot.Dec, add func(f *words, ids []string)) {
+	prev := ""
+	for i := range d.Len(4, 0) {
+		if d.Int(7) != 7 {
+			d.Fail("no marker")
+		}
+		f := n.DecodeGroup(d)
+		ids := d.IDs(1)
+		if d.Err() != nil {
+			return
+		}
+		if i > 0 && ids[0] >= prev {
+			d.Fail("groups out of order")
+			return
+		}
+		prev = ids[0]
+		add(&f, ids)
+	}
+}
+
+func TestGroupCodec(t *testing.T) {
+	newNested := func() *Engine[words, string] {
+		return New(Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5},
+			Algorithm[words, string](nested{}))
+	}
+	e := newNested()
+	add(t, e, "b", "x y")
+	add(t, e, "a", "y x")
+	add(t, e, "c", "p q r")
+	add(t, e, "blank", "")
+	groups, bare, n, err := e.Sections()
+	require.NoError(t, err)
+	assert.Equal(t, 4, n)
+	var want snapshot.Enc
+	want.Int(2)
+	for _, g := range []struct {
+		w   []string
+		ids []string
+	}{{[]string{"p", "q", "r"}, []string{"c"}}, {[]string{"x", "y"}, []string{"a", "b"}}} {
+		want.Int(7)
+		want.Strings(g.w)
+		want.Int(0)
+		want.Strings(g.ids)
+	}
+	assert.Equal(t, want.B, groups, "the codec's layout")
+
+	var buf bytes.Buffer
+	_, err = e.WriteTo(&buf)
+	require.NoError(t, err)
+	f := newNested()
+	_, err = f.ReadFrom(bytes.NewReader(buf.Bytes()))
+	require.NoError(t, err)
+	var again bytes.Buffer
+	_, err = f.WriteTo(&again)
+	require.NoError(t, err)
+	assert.Equal(t, buf.Bytes(), again.Bytes(), "re-encodes byte for byte")
+	cp, err := f.Copies("a")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"b"}, cp)
+
+	group := func(e *snapshot.Enc, ws []string, ids ...string) {
+		e.Int(7)
+		e.Strings(ws)
+		e.Int(0)
+		e.Strings(ids)
+	}
+	for _, c := range []struct {
+		name string
+		enc  func(e *snapshot.Enc)
+		msg  string
+	}{
+		{"order", func(e *snapshot.Enc) { e.Int(2); group(e, []string{"x"}, "a"); group(e, []string{"y"}, "c") }, "groups out of order"},
+		{"key twice", func(e *snapshot.Enc) { e.Int(2); group(e, []string{"x"}, "b"); group(e, []string{"x"}, "a") }, "two groups with one signature"},
+		{"ID twice", func(e *snapshot.Enc) { e.Int(2); group(e, []string{"x"}, "b"); group(e, []string{"y"}, "a", "b") }, `document "b" twice`},
+		{"no key", func(e *snapshot.Enc) { e.Int(1); e.Int(7); e.Int(0); e.Int(0); e.Strings([]string{"a"}) }, "words"},
+	} {
+		var enc snapshot.Enc
+		c.enc(&enc)
+		_, err := newNested().DecodeSections(enc.B, bare)
+		assert.ErrorIs(t, err, detector.ErrSnapshot, c.name)
+		assert.ErrorContains(t, err, c.msg, c.name)
+	}
+}
+
+func TestUnionGroupsAndHeaps(t *testing.T) {
+	e := newToy(t, toy{}, 5)
+	add(t, e, "a", "x y")
+	add(t, e, "b", "y x")
+	add(t, e, "c", "x y z")
+	add(t, e, "d", "p")
+	heaps, held := e.Heaps()
+	assert.Equal(t, 1, heaps, "one group of two")
+	assert.Equal(t, 2, held)
+	// Every group sharing a word with any group of the union so far.
+	closure := func(g uint32, groups *Groups[words], ix Index[words]) []uint32 {
+		post := ix.(*toyIndex).post
+		seen := map[uint32]bool{g: true}
+		out := []uint32{g}
+		for i := 0; i < len(out); i++ {
+			for _, w := range groups.Features(out[i]).w {
+				for _, o := range post[w] {
+					if !seen[o] {
+						seen[o] = true
+						out = append(out, o)
+					}
+				}
+			}
+		}
+		return out
+	}
+	ids, err := e.UnionGroups("Closure", "c", closure)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a", "b", "c"}, ids)
+	ids, err = e.UnionGroups("Closure", "d", closure)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"d"}, ids)
+	_, err = e.UnionGroups("Closure", "zz", closure)
+	require.ErrorIs(t, err, detector.ErrUnknownID)
+	for _, id := range []string{"a", "b", "c", "d"} {
+		require.NoError(t, e.Remove(id))
+	}
+	heaps, held = e.Heaps()
+	assert.Zero(t, heaps, "no heap outlives its group")
+	assert.Zero(t, held)
 }

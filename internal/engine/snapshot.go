@@ -20,7 +20,30 @@ import (
 //	              each in ascending order
 //
 // The trailer counts the live documents. Answers depend on the groups'
-// features and the IDs only, not on arrival order, so none is stored.
+// features and the IDs only, not on arrival order, so none is stored. An
+// Algorithm that is a [GroupCodec] writes the "groups" section itself.
+
+// GroupCodec is an Algorithm that writes the "groups" section of its
+// snapshots itself, for a layout the shared one does not fit (groups
+// nested in a level of their own, say); the engine then calls neither
+// EncodeGroup nor DecodeGroup. EncodeGroups appends the section for the
+// live groups, given in ascending order of their smallest member ID.
+// DecodeGroups reads what EncodeGroups wrote and calls add with each
+// group's features and member IDs, failing d (Dec.Fail) on anything
+// EncodeGroups would not have written, the order of the groups included:
+// add fails d only for a group without a key, two groups of one key and
+// an ID listed twice, and does nothing once d has failed.
+type GroupCodec[F any] interface {
+	EncodeGroups(e *snapshot.Enc, groups []GroupData[F])
+	DecodeGroups(d *snapshot.Dec, add func(f *F, ids []string))
+}
+
+// GroupData is one live group as [GroupCodec.EncodeGroups] gets it: its
+// features and its members' IDs in ascending order.
+type GroupData[F any] struct {
+	F   *F
+	IDs []string
+}
 
 func (e *Engine[F, K]) header() snapshot.Header {
 	return snapshot.Header{Kind: e.spec.Name, KindVersion: e.spec.Version, Config: e.spec.Config, Tables: e.spec.Tables}
@@ -51,10 +74,18 @@ func (e *Engine[F, K]) encode() (groups, bare []byte, n int, err error) {
 	}
 	live, ids := st.groupOrder()
 	var enc snapshot.Enc
-	enc.Int(len(live))
-	for _, g := range live {
-		e.alg.EncodeGroup(&enc, st.groups.Features(g))
-		enc.Strings(st.gs.IDs(g, st.groups.list[g].first, NoDoc))
+	if c, ok := e.alg.(GroupCodec[F]); ok {
+		gd := make([]GroupData[F], len(live))
+		for i, g := range live {
+			gd[i] = GroupData[F]{F: st.groups.Features(g), IDs: st.gs.IDs(g, st.groups.list[g].first, NoDoc)}
+		}
+		c.EncodeGroups(&enc, gd)
+	} else {
+		enc.Int(len(live))
+		for _, g := range live {
+			e.alg.EncodeGroup(&enc, st.groups.Features(g))
+			enc.Strings(st.gs.IDs(g, st.groups.list[g].first, NoDoc))
+		}
 	}
 	groups = enc.B
 	enc = snapshot.Enc{}
@@ -113,37 +144,50 @@ func (e *Engine[F, K]) decode(groups, bare []byte) (*state[F, K], error) {
 	}
 
 	dec := snapshot.NewDec(groups)
-	n := dec.Len(e.spec.MinGroupBytes, 0)
-	prev := ""
-	for i := range n {
-		f := e.alg.DecodeGroup(dec)
-		ids := dec.IDs(1)
+	join := func(f *F, ids []string) {
 		if dec.Err() != nil {
-			return nil, dec.Err()
+			return
 		}
-		if i > 0 && ids[0] <= prev {
-			dec.Fail("groups out of order")
-			return nil, dec.Err()
-		}
-		prev = ids[0]
-		k, ok := e.alg.CopyKey(&f)
+		k, ok := e.alg.CopyKey(f)
 		if !ok {
 			dec.Fail("group without a key")
-			return nil, dec.Err()
+			return
 		}
-		if _, dup := st.find(k, &f); dup {
+		if _, dup := st.find(k, f); dup {
 			dec.Fail("two groups with one signature")
-			return nil, dec.Err()
+			return
 		}
 		for _, id := range ids {
 			idx := add(dec, id)
 			if dec.Err() != nil {
-				return nil, dec.Err()
+				return
 			}
 			if st.counter != nil {
-				st.setHandle(idx, st.counter.Recount(&f))
+				st.setHandle(idx, st.counter.Recount(f))
 			}
-			st.insert(e.alg, idx, &f)
+			st.insert(e.alg, idx, f)
+		}
+	}
+	if c, ok := e.alg.(GroupCodec[F]); ok {
+		c.DecodeGroups(dec, join)
+	} else {
+		n := dec.Len(e.spec.MinGroupBytes, 0)
+		prev := ""
+		for i := range n {
+			f := e.alg.DecodeGroup(dec)
+			ids := dec.IDs(1)
+			if dec.Err() != nil {
+				return nil, dec.Err()
+			}
+			if i > 0 && ids[0] <= prev {
+				dec.Fail("groups out of order")
+				return nil, dec.Err()
+			}
+			prev = ids[0]
+			join(&f, ids)
+			if dec.Err() != nil {
+				return nil, dec.Err()
+			}
 		}
 	}
 	if err := dec.Done(); err != nil {

@@ -13,6 +13,13 @@ import (
 // live document once), its features are completed after the turn, outside
 // every lock, and it is committed in turn order while later turns proceed.
 func (e *Engine[F, K]) addCounted(doc detector.Doc, f F) ([]detector.Match, error) {
+	if e.resolving {
+		e.mu.RLock()
+		if r, ok := e.st.ix.(Resolver[F]); ok && !e.st.docs.Closed() {
+			r.Resolve(&f, &e.st.groups)
+		}
+		e.mu.RUnlock()
+	}
 	e.turn.Lock()
 	e.mu.RLock()
 	st := e.st
@@ -28,6 +35,7 @@ func (e *Engine[F, K]) addCounted(doc detector.Doc, f F) ([]detector.Match, erro
 	e.mu.RUnlock()
 	if err != nil {
 		e.turn.Unlock()
+		e.release(&f)
 		return nil, err
 	}
 	h := st.counter.Count(&f)
@@ -35,6 +43,7 @@ func (e *Engine[F, K]) addCounted(doc detector.Doc, f F) ([]detector.Match, erro
 	e.turn.Unlock()
 
 	st.counter.Complete(&f)
+	e.release(&f)
 
 	e.order.wait(tk)
 	e.mu.Lock()
