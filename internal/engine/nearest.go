@@ -39,6 +39,7 @@ func (e *Engine[F, K]) Nearest(text string, k int) ([]detector.Match, error) {
 		return nil, e.closed("Nearest", "")
 	}
 	f := e.alg.Features(text)
+	defer e.release(&f)
 	if e.counting {
 		var ms []detector.Match
 		err := e.inTurn(func() error {
