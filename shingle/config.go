@@ -92,9 +92,9 @@ const (
 	// Fig. 2.2); a news text of 90 shingles then has no sample 1 time in 40.
 	// m = 4 with DefaultDSCMinOverlap sampled shingles of evidence is the
 	// choice of the defaults procedure (go run ./examples/defaults): m = 8
-	// leaves a short notice two or three samples, and at thresholds below
-	// 0.6 template notices contain each other through them (Reuters-21578:
-	// 108 different stories in one cluster at 0.4).
+	// leaves a short notice two or three samples, through which template
+	// notices contain each other at thresholds below 0.6
+	// (docs/notes/shingle.md).
 	DefaultModulus = 4
 	// DefaultSampleSize is s for SampleMin (empirical: a news article has a
 	// few hundred shingles; 64 keeps the containment estimate's standard
@@ -105,8 +105,8 @@ const (
 	DefaultStride = 3
 	// DefaultAntecedents are SpotSigs' antecedents: the set with the best
 	// Gold Set F1 (0.87) in Alonso et al. 2013 §4.8, a row of their Table 5.
-	// (Table 5's best row on ClueWeb adds there, a, it: F1 0.797 there, and
-	// lower than this set here on goldset-dev: docs/shingle.md.)
+	// (Table 5's best row on ClueWeb adds there, a, it, and scores lower
+	// than this set on goldset-dev: docs/shingle.md.)
 	DefaultAntecedents = "is,the,said,was"
 	// DefaultChainLength is SpotSigs' chain length c: "the best settings
 	// reported in the SpotSigs paper are a chain length of 3 plus a distance
@@ -126,8 +126,8 @@ const (
 	DefaultMaxIDF = 0.8
 	// DefaultJaccard is SpotSigs' similarity threshold τ. The paper's value
 	// could not be obtained; the authors' release ships 0.85, which
-	// finds few of the goldset-dev pairs. 0.1 has the best F1 of our sweep
-	// on goldset-dev (TestGoldSet; docs/shingle.md).
+	// finds few of the goldset-dev pairs. 0.1 was chosen by a sweep on
+	// goldset-dev (TestGoldSet; docs/shingle.md).
 	DefaultJaccard = 0.1
 )
 
@@ -135,7 +135,8 @@ const (
 // default Config.MinOverlap of FullFingerprint (shingles), DSC (sampled
 // shingles) and SpotSigs (spot signatures), chosen by the defaults procedure (go run ./examples/defaults):
 // the smallest values that keep Reuters-21578's template notices apart (no
-// cluster of more than 20), which cost the Gold Set under 0.005 of F1.
+// cluster of more than 20); what they cost on the Gold Set is in
+// docs/notes/shingle.md.
 const (
 	DefaultMinOverlap     = 30
 	DefaultDSCMinOverlap  = 10

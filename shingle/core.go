@@ -275,11 +275,11 @@ func (e *extractor) spots(text string) ([]uint64, []uint32) {
 	return e.out, e.cnt
 }
 
-// postings is an inverted index from a 64-bit feature to the dense indexes
-// of the documents holding it, as plain integer slices. Most shingles occur
-// in one document only, so a feature's first document is kept in the map
-// value itself (flagged by single) and a slice is allocated only for a
-// second one. This packed layout is why postings keeps its own deletion
+// postings is an inverted index from a 64-bit feature to the groups of
+// exact copies holding it, as plain integer slices. Most shingles occur in
+// one group only, so a feature's first group is kept in the map value
+// itself (flagged by single) and a slice is allocated only for a second
+// one. This packed layout is why postings keeps its own deletion
 // instead of docset.DeletePosting, whose lists are map values.
 //
 // Memory follows the live features: a Go map never gives back its buckets,
@@ -288,9 +288,8 @@ func (e *extractor) spots(text string) ([]uint64, []uint32) {
 type postings struct {
 	ids map[uint64]uint32 // feature → list ID, or single|document
 	docLists
-	peak int       // len(ids) at its largest since the last rebuild
-	dels int       // features deleted since the last rebuild
-	one  [1]uint32 // backing array for list of a single-document feature
+	peak int // len(ids) at its largest since the last rebuild
+	dels int // features deleted since the last rebuild
 }
 
 const single = 1 << 31
@@ -299,14 +298,8 @@ const single = 1 << 31
 // map costs little, and rebuilding it often would.
 const minRebuild = 1 << 12
 
-// list returns the documents holding f. The slice is valid until the next
-// call of any postings method.
-func (p *postings) list(f uint64) []uint32 {
-	return p.entryList(p.lookup(f))
-}
-
 // lookup returns the entry of f (absent is reported as 0 documents): pass
-// it to entryLen and entryList to avoid a second map lookup.
+// it to entryLen and read to avoid a second map lookup.
 func (p *postings) lookup(f uint64) (v uint32, ok bool) {
 	v, ok = p.ids[f]
 	return v, ok
@@ -323,15 +316,16 @@ func (p *postings) entryLen(v uint32, ok bool) int {
 	return len(p.lists[v])
 }
 
-// entryList returns the documents of an entry from lookup, valid until the
-// next call of any postings method.
-func (p *postings) entryList(v uint32, ok bool) []uint32 {
+// read returns the documents of an entry from lookup, using one for a
+// feature of one document: searches that share the postings read them
+// with scratch of their own. The slice is valid until the postings change.
+func (p *postings) read(v uint32, ok bool, one *[1]uint32) []uint32 {
 	switch {
 	case !ok:
 		return nil
 	case v&single != 0:
-		p.one[0] = v &^ single
-		return p.one[:]
+		one[0] = v &^ single
+		return one[:]
 	}
 	return p.lists[v]
 }

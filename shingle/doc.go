@@ -41,6 +41,20 @@
 // The per-document part is available without an index: [Extract] returns a
 // document's [Features], and [Containment] and [Jaccard] compare two.
 //
+// Use full fingerprinting for exact containment (a text inside a longer
+// one) where an index of every shingle fits in memory, DSC for a cheaper,
+// sampled estimate of the same over long documents, and SpotSigs for web
+// pages whose boilerplate would fool word shingles. An Add costs the
+// analysis of its text plus the postings of its rarest shingles (or its
+// signatures) and a check per candidate (see Complexity); memory is one
+// posting per feature of each group of exact copies. Quality was measured
+// on the Gold Set development pairs and Clough-Stevenson, against the
+// reference Java code of SpotSigs too, speed and memory on Reuters-21578
+// and a synthetic stream: docs/shingle.md in the repository gives every
+// figure with the command that regenerates it (quality: go run
+// ./examples/evaluate -detector ffp, dsc or spotsigs), and
+// docs/notes/shingle.md the figures this documentation used to carry.
+//
 // # Guarantees
 //
 // Full fingerprinting is exact: it reports precisely the pairs whose
@@ -70,8 +84,7 @@
 // the band's upper edge would leave with fewer than MinSignatures
 // signatures (a story copied more often than N^(1−MinIDF) times, whose own
 // signatures all become "too common") keeps its too-common signatures, so
-// near-copies of a flooded story keep finding each other; no document of
-// Reuters-21578 or goldset-dev is in that case at the defaults.
+// near-copies of a flooded story keep finding each other.
 //
 // # Exact copies, floods and the result cap
 //
@@ -108,7 +121,7 @@
 // # Snapshots
 //
 // [Detector.WriteTo] and [Detector.ReadFrom] save and load the live
-// documents (the layout is in the source of WriteTo; the framing in
+// documents (the layout is in snapshot.go's source; the framing in
 // docs/snapshot.md in the repository). Stored: each group of exact copies
 // once, with its members' IDs and its features: the shingle hashes or DSC
 // sample and the number of shingles it was drawn from, or SpotSigs' token
@@ -151,7 +164,6 @@
 // the maps, which are rebuilt once they hold less than a quarter of their
 // peak (SpotSigs' signature table halves below an eighth), and text
 // analysis keeps no vocabulary, so memory follows the live documents.
-// Measured speeds: see docs/shingle.md in the repository.
 //
 // # Parameters
 //
@@ -170,15 +182,11 @@
 //     Gold Set's best set, Alonso et al. 2013 §4.8 and Table 5), chain length
 //     c = 3 and spot distance d = 2 (the paper's best setting, Alonso et al.
 //     2013 §4.4), at least 4 signatures and the idf band [0.2, 0.8] (the
-//     release's spotsigs.config), τ = 0.1 (the best F1 on goldset-dev; the
+//     release's spotsigs.config), τ = 0.1 (chosen on goldset-dev; the
 //     paper's τ is not available and the release's 0.85 finds few of the
 //     pairs). The stopwords skipped in chains are textproc's list for the
 //     Language, or the antecedents for a language without one.
 //     [Config.ReleaseChains] reproduces the release's chain walk.
-//
-// Quality on the Gold Set against the reference Java code, and the other
-// measured figures, are in docs/shingle.md in the repository, with the
-// commands that regenerate them.
 //
 // # Defaults
 //
@@ -195,23 +203,16 @@
 //
 // # Concurrency
 //
-// A [Detector] is safe for concurrent use by multiple goroutines. Add
-// checks the document (closed, ID, size) before any work and analyses and
-// signs the text without holding the index's lock. Each Add then takes
-// one exclusive turn, in which it registers its ID, and its answer is the
-// one a single goroutine making the same calls in the order of those turns
-// would get. Full fingerprinting and DSC do most of the search before the
-// turn: the posting lengths of the text's features under per-shard locks,
-// the candidates and their verification under a read lock shared with
-// other searches; in the turn they drop the hits removed since and
-// compare the few documents added since directly. Their postings then go
-// in under per-shard locks and a second short turn publishes the
-// document. SpotSigs, whose every Add moves the idf band, looks up the
-// IDs of the signatures the index already holds under the read lock and
-// inserts and searches in its turn. Containers, Copies and Query share
-// the read lock; Remove and Close hold the lock exclusively. Of
-// concurrent Adds of one new ID exactly one succeeds and the others
-// return detector.ErrDuplicateID. [Extract], [Containment] and [Jaccard]
-// are pure functions. The share of an Add spent in its exclusive turn is
-// in docs/shingle.md in the repository.
+// A [Detector] is safe for concurrent use by multiple goroutines; it is
+// the detector shell of package internal/engine around this package's
+// index. Add checks the document (closed, ID, size) before any work and
+// analyses the text without holding the index's lock; SpotSigs then looks
+// up the IDs of the signatures the index already holds under the read
+// lock. The insertion and the search for the answer run under the
+// exclusive lock, so an Add's answer is the one a single goroutine making
+// the same calls in the order of those commits would get. Containers,
+// Copies, Query and WriteTo share the read lock; Remove and Close hold it
+// exclusively. Of concurrent Adds of one new ID exactly one succeeds and
+// the others return detector.ErrDuplicateID. [Extract], [Containment] and
+// [Jaccard] are pure functions.
 package shingle

@@ -11,6 +11,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
@@ -68,7 +69,7 @@ func without(ms []detector.Match, id string) []detector.Match {
 // features is a text's features as a comparable string: equal for the
 // texts the Method reads as exact copies.
 func (d *Detector) features(text string) string {
-	a := d.analyse(text)
+	a := testAlgorithm(d.cfg).Features(text)
 	if a.key == 0 {
 		return ""
 	}
@@ -82,7 +83,7 @@ func (d *Detector) features(text string) string {
 	if total < d.cfg.MinSignatures {
 		return fmt.Sprint(a.key)
 	}
-	return fmt.Sprint(a.key, a.hashes, a.cnt)
+	return fmt.Sprint(a.key, a.set, a.cnt)
 }
 
 // reference returns a detector for cfg whose every document is a group
@@ -92,7 +93,12 @@ func reference(t *testing.T, cfg Config) *Detector {
 	cfg.MaxResults = 1 << 30
 	ref, err := New(cfg)
 	require.NoError(t, err)
-	ref.ix.noGroups = true
+	switch x := testIndex(ref).(type) {
+	case *containIndex:
+		x.keys.noGroups = true
+	case *spotIndex:
+		x.keys.noGroups = true
+	}
 	return ref
 }
 
@@ -240,24 +246,27 @@ func TestFloodCostFlat(t *testing.T) {
 					require.Equal(t, detector.Match{ID: "c0000", Score: 1}, ms[0])
 				}
 			}
-			ix := d.ix
-			assert.Equal(t, 1, ix.gs.live, "one group for the copies")
-			assert.Len(t, ix.keys, 1)
-			require.Equal(t, 1, ix.gs.cs.Len())
-			assert.Equal(t, copies, ix.gs.cs.Held(), "one heap holds every copy")
+			var slots int
+			d.e.Inspect(func(_ engine.Index[features], n int) { slots = n })
+			assert.Equal(t, 1, slots, "one group for the copies")
+			all, err := d.Copies("c0000")
+			require.NoError(t, err)
+			assert.Len(t, all, copies-1, "one group holds every copy")
+			ix := testIndex(d)
 			lists := 0
-			if x := ix.con; x != nil {
-				for i := range x.post {
-					for _, v := range x.post[i].p.ids {
-						lists++
-						assert.Equal(t, 1, x.post[i].p.entryLen(v, true), "posting lists hold the group once")
-					}
+			var keys *copyKeys
+			if x, ok := ix.(*containIndex); ok {
+				keys = &x.keys
+				for _, v := range x.post.ids {
+					lists++
+					assert.Equal(t, 1, x.post.entryLen(v, true), "posting lists hold the group once")
 				}
 				for _, v := range x.sup.ids {
 					assert.Equal(t, 1, x.sup.entryLen(v, true), "super-shingle lists hold the group once")
 				}
 			} else {
-				x := ix.spot
+				x := ix.(*spotIndex)
+				keys = &x.keys
 				assert.Equal(t, copies, x.n, "N counts every copy")
 				for h, s := range x.ids.All() {
 					lists++
@@ -265,6 +274,7 @@ func TestFloodCostFlat(t *testing.T) {
 					assert.EqualValues(t, copies, x.df[s], "df counts every copy")
 				}
 			}
+			assert.Len(t, keys.keys, 1)
 			assert.Positive(t, lists)
 
 			// Removing the first member promotes another copy.
@@ -280,11 +290,12 @@ func TestFloodCostFlat(t *testing.T) {
 				require.NoError(t, d.Remove(fmt.Sprintf("c%04d", i)))
 			}
 			assert.Zero(t, d.Len())
-			assert.Zero(t, ix.gs.live)
-			assert.Empty(t, ix.keys)
-			if ix.spot != nil {
-				assert.Zero(t, ix.spot.ids.Len())
-				assert.Zero(t, ix.spot.n)
+			assert.Empty(t, keys.keys, "no live group")
+			if x, ok := ix.(*spotIndex); ok {
+				assert.Zero(t, x.ids.Len())
+				assert.Zero(t, x.n)
+			} else {
+				assert.Empty(t, ix.(*containIndex).post.ids, "the postings are purged")
 			}
 		})
 	}

@@ -40,7 +40,7 @@ func TestQueryChangesNothing(t *testing.T) {
 			before, snap := answers(), encodeSnap(t, d)
 			var n int
 			var df []int32
-			if x := d.ix.spot; x != nil {
+			if x, ok := testIndex(d).(*spotIndex); ok {
 				n, df = x.n, append([]int32(nil), x.df...)
 			}
 			for i, text := range texts {
@@ -55,7 +55,7 @@ func TestQueryChangesNothing(t *testing.T) {
 			}
 			assert.Equal(t, before, answers())
 			assert.True(t, bytes.Equal(snap, encodeSnap(t, d)), "the snapshot is unchanged")
-			if x := d.ix.spot; x != nil {
+			if x, ok := testIndex(d).(*spotIndex); ok {
 				assert.Equal(t, n, x.n)
 				assert.Equal(t, df, x.df[:len(df)])
 			}

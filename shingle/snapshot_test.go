@@ -246,7 +246,7 @@ func TestReadFromState(t *testing.T) {
 func FuzzReadFrom(f *testing.F) {
 	cfg, snap := smallSnapshot(f)
 	d := loadSnap(f, cfg, snap)
-	groups, empty, _, err := d.encode()
+	groups, empty, _, err := d.e.Sections()
 	require.NoError(f, err)
 	f.Add(snap, groups, empty)
 	f.Add([]byte("NEARDUP\x00"), []byte{0}, []byte{0})
@@ -258,7 +258,7 @@ func FuzzReadFrom(f *testing.F) {
 			_, err := e.Add(doc)
 			require.NoError(f, err)
 		}
-		g, em, _, err := e.encode()
+		g, em, _, err := e.e.Sections()
 		require.NoError(f, err)
 		f.Add(encodeSnap(f, e), g, em)
 	}
@@ -271,14 +271,12 @@ func FuzzReadFrom(f *testing.F) {
 				require.NoError(t, err)
 			}
 			// The sections alone, framed correctly.
-			ix, derr := d.decode(groups, empty)
-			count := 0
+			count, derr := d.e.DecodeSections(groups, empty)
 			if derr != nil {
 				require.ErrorIs(t, derr, detector.ErrSnapshot)
-			} else {
-				count = ix.docs.Len()
 			}
-			framed := reliabilitytest.Frame(t, d.header(), []string{"groups", "empty"}, [][]byte{groups, empty}, count)
+			framed := reliabilitytest.Frame(t, snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: d.Config()},
+				[]string{"groups", "empty"}, [][]byte{groups, empty}, count)
 			e, err := New(c)
 			require.NoError(t, err)
 			if reliabilitytest.Read(t, e, framed, nil) == nil {

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync"
 
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 	"github.com/seed-9ef9c1df/neardup/internal/u64map"
 )
@@ -81,15 +83,17 @@ type spotIndex struct {
 	order []int // scratch of insert
 	ids32 []uint32
 	cnt32 []uint32
+
+	keys copyKeys  // groups by token digest
+	qs   sync.Pool // *spotQuery, one per concurrent search
 }
 
 // spotQuery is the scratch of one search. Searches only read the index, so
-// several may run at once (under the Detector's read lock), each with its
+// several may run at once (under the engine's read lock), each with its
 // own spotQuery.
 type spotQuery struct {
 	mark  marks
 	order []int
-	hits  []hit
 
 	// The state a Query reads (see view): the places that an Add of the
 	// queried text would change, by signature ID, and the changes of the
@@ -99,6 +103,101 @@ type spotQuery struct {
 	isA   map[uint32]bool     // the queried text's signatures
 	sigs  []uint32            // the queried text's signature IDs, ascending
 	ord   []int
+}
+
+func newSpotIndex(cfg Config) *spotIndex { return &spotIndex{cfg: cfg} }
+
+// The spotIndex as the engine's index: its entries are the groups of
+// exact copies, each counted in the statistics once per member.
+
+// Find returns the live group whose features are f's (engine.Finder): the
+// same token digest and signature multiset, or for a text too short to be
+// counted the same digest.
+func (x *spotIndex) Find(f *features, groups *engine.Groups[features]) (uint32, bool) {
+	return x.keys.find(f, groups, func(g, f *features) bool {
+		if !x.docs[g.self].counted {
+			total := 0
+			for _, c := range f.cnt {
+				total += int(c)
+			}
+			return total < x.cfg.MinSignatures
+		}
+		return slices.Equal(g.set, f.set) && slices.Equal(g.cnt, f.cnt)
+	})
+}
+
+// Prepare looks up the IDs of the signatures of f the index already holds
+// (under the read lock, before the commit), so that Insert and a Query's
+// view look up only the others.
+func (x *spotIndex) Prepare(f *features) {
+	if f.key != 0 {
+		f.sids, f.sidsAt = x.resolve(f.set, slices.Grow(f.sids[:0], len(f.set)))
+	}
+}
+
+// prepared returns the signature IDs Prepare found for f, or nil when
+// IDs were freed since.
+func (x *spotIndex) prepared(f *features) []uint32 {
+	if f.sids != nil && f.sidsAt == x.frees {
+		return f.sids
+	}
+	return nil
+}
+
+// Insert counts and indexes the new group g of features f. The stored
+// features keep the raw multiset of a counted text (the snapshot's), the
+// digest only of one too short to be counted.
+func (x *spotIndex) Insert(g uint32, f *features) {
+	f.self = g
+	x.keys.add(f.key, g)
+	x.insertIDs(g, f.set, f.cnt, x.prepared(f))
+	f.sids = nil
+	if !x.docs[g].counted {
+		f.set, f.cnt = nil, nil
+	}
+}
+
+// Delete forgets the group g of features f, whose last member left.
+func (x *spotIndex) Delete(g uint32, f *features) {
+	x.remove(g)
+	x.keys.drop(f.key, g)
+}
+
+// Join counts a further member of the live group g (engine.Member).
+func (x *spotIndex) Join(g uint32, _ *features) { x.join(g) }
+
+// Leave counts a member fewer of the live group g, which keeps others.
+func (x *spotIndex) Leave(g uint32, _ *features) { x.leave(g) }
+
+// Search appends to dst the near-duplicates of a text of features f: of a
+// stored group under the live statistics (similar), of a searched text
+// under the statistics its Add would leave (view), and the groups of its
+// token digest, score 1.
+func (x *spotIndex) Search(dst []hit, f *features, _ *engine.Groups[features]) []hit {
+	q, _ := x.qs.Get().(*spotQuery)
+	if q == nil {
+		q = &spotQuery{}
+	}
+	if f.self != noGroup {
+		dst = x.similar(f.self, len(x.docs), dst, q)
+	} else if sigs, cnt, mass, rescued := x.view(f.set, f.cnt, x.prepared(f), q); mass >= 0 {
+		dst = x.search(sigs, cnt, mass, rescued, noGroup, len(x.docs), dst, q, true)
+	}
+	x.qs.Put(q)
+	return x.exact(dst, f.key)
+}
+
+// exact adds to hits the groups whose token digest is key, with score 1:
+// exact duplicates, whatever their signatures.
+func (x *spotIndex) exact(hits []hit, key uint64) []hit {
+	for _, o := range x.keys.keys[key] {
+		if i := slices.IndexFunc(hits, func(h hit) bool { return h.Group == o }); i >= 0 {
+			hits[i].Score = 1
+		} else {
+			hits = append(hits, hit{Group: o, Score: 1})
+		}
+	}
+	return hits
 }
 
 // idf is the normalised idf ln((n+1)/df)/ln(n+1) of the release's

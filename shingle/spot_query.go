@@ -13,9 +13,10 @@ import (
 // change (q.over) and the resulting changes of the masses of the groups
 // holding them (q.delta), and returns the text's signature IDs (those
 // the index does not know numbered after its own), its mass and rescue.
-// A text too short to be counted has mass −1. Its cost is an Add's:
-// O(n) plus the postings of the signatures whose place changes.
-func (x *spotIndex) view(hashes []uint64, cnt []uint32, q *spotQuery) (sigs, counts []uint32, a int, rescued bool) {
+// A text too short to be counted has mass −1. pre, when not nil, holds
+// the IDs of the signatures found by resolve. Its cost is an Add's: O(n)
+// plus the postings of the signatures whose place changes.
+func (x *spotIndex) view(hashes []uint64, cnt []uint32, pre []uint32, q *spotQuery) (sigs, counts []uint32, a int, rescued bool) {
 	total := 0
 	for _, c := range cnt {
 		total += int(c)
@@ -33,7 +34,14 @@ func (x *spotIndex) view(hashes []uint64, cnt []uint32, q *spotQuery) (sigs, cou
 	q.sigs, q.ord = q.sigs[:0], q.ord[:0]
 	next := uint32(len(x.df))
 	for i, h := range hashes {
-		s, ok := x.ids.Get(h)
+		var s uint32
+		ok := false
+		if pre != nil {
+			s = pre[i]
+			ok = s != noSig
+		} else {
+			s, ok = x.ids.Get(h)
+		}
 		if !ok {
 			s = next
 			next++

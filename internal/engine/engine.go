@@ -13,10 +13,12 @@
 // searchable structure over the groups), with optional parts: [Counter]
 // for online statistics kept over the live documents, [Preparer] for a
 // step that reads the index before the commit, [Settler] for a step after
-// it, [Finder] for an index that finds a key's group itself, [Resolver]
-// for a Counter's step before an Add's turn, [Releaser] for features that
-// hold a pooled resource while they are computed, [GroupCodec] for an
-// algorithm that writes the groups section of its snapshots itself.
+// it, [Finder] for an index that finds a key's group itself, [Member] for
+// an index that counts the exact copies joining and leaving its groups,
+// [Resolver] for a Counter's step before an Add's turn, [Releaser] for
+// features that hold a pooled resource while they are computed,
+// [GroupCodec] for an algorithm that writes the groups section of its
+// snapshots itself.
 //
 // Every Add follows one protocol: the cheap checks (closed, ID, size,
 // duplicate ID) under the read lock; the features of the text outside
@@ -151,6 +153,17 @@ type Preparer[F any] interface {
 	Prepare(f *F)
 }
 
+// Member is an Index that keeps statistics over every member of its
+// groups, exact copies included: Join runs under the exclusive lock when
+// a document joins the live group g, of features f, that already has a
+// member (an Add or a ReadFrom); Leave when a member leaves g and others
+// remain (a Remove). The first member comes with Insert and the last goes
+// with Delete, as for any Index.
+type Member[F any] interface {
+	Join(g uint32, f *F)
+	Leave(g uint32, f *F)
+}
+
 // Settler is an Index with a declared step after each commit: Settle runs
 // after the exclusive lock is released, on the index the commit changed.
 type Settler interface {
@@ -192,6 +205,10 @@ type Spec struct {
 	MinGroupBytes int
 	// MaxTextBytes and MaxResults are the resolved limits (see [Shared]).
 	MaxTextBytes, MaxResults int
+	// Trace, when set (by tests), is called under the exclusive lock by
+	// each Add that registers its document and each Remove, in the order
+	// of those commits: the order in which concurrent calls take effect.
+	Trace func(remove bool, id string)
 }
 
 // Engine is a detector shell over an Algorithm. It is safe for concurrent
@@ -228,6 +245,7 @@ type state[F any, K comparable] struct {
 	ix        Index[F]
 	finder    Finder[F]  // ix as a Finder, or nil
 	counter   Counter[F] // ix as a Counter, or nil
+	member    Member[F]  // ix as a Member, or nil
 	handles   []int32    // with a Counter, by document: its handle there
 }
 
@@ -247,6 +265,7 @@ func (e *Engine[F, K]) newState() *state[F, K] {
 	st := &state[F, K]{docs: docs, gs: copyheap.New(docs), ix: e.alg.NewIndex()}
 	st.counter, _ = st.ix.(Counter[F])
 	st.finder, _ = st.ix.(Finder[F])
+	st.member, _ = st.ix.(Member[F])
 	if st.finder == nil {
 		st.exact = map[K]uint32{}
 	}
@@ -319,6 +338,9 @@ func (e *Engine[F, K]) commit(prepared *state[F, K], doc detector.Doc, f *F, h i
 		if p, ok := st.ix.(Preparer[F]); ok {
 			p.Prepare(f)
 		}
+	}
+	if e.spec.Trace != nil {
+		e.spec.Trace(false, doc.ID)
 	}
 	if st.counter != nil {
 		st.setHandle(idx, h)
@@ -478,6 +500,9 @@ func (e *Engine[F, K]) remove(id string) error {
 	if err != nil {
 		return err
 	}
+	if e.spec.Trace != nil {
+		e.spec.Trace(true, id)
+	}
 	st.remove(e.alg, idx)
 	return nil
 }
@@ -525,6 +550,9 @@ func (st *state[F, K]) insert(alg Algorithm[F, K], idx uint32, f *F) uint32 {
 	if g, ok := st.find(k, f); ok {
 		st.refs[idx] = g
 		st.gs.Join(g, st.groups.list[g].first, idx)
+		if st.member != nil {
+			st.member.Join(g, st.groups.Features(g))
+		}
 		return g
 	}
 	var g uint32
@@ -559,6 +587,9 @@ func (st *state[F, K]) remove(alg Algorithm[F, K], idx uint32) {
 	if st.gs.Size(g) > 1 {
 		if rest, alone := st.gs.Leave(g, idx); alone {
 			gr.first = rest
+		}
+		if st.member != nil {
+			st.member.Leave(g, &gr.f)
 		}
 		return
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -33,6 +34,7 @@ type words struct {
 // least 0.5; exact copies are texts of one word set.
 type toy struct {
 	counting, preparing, finding bool
+	membering                    bool
 	prepared, settled            *atomic.Int64
 	gate                         *sync.WaitGroup // when set, Features waits for gate
 }
@@ -58,6 +60,8 @@ func (t toy) NewIndex() Index[words] {
 		return &hookedIndex{toyIndex: ix, prepared: t.prepared, settled: t.settled}
 	case t.finding:
 		return &findingIndex{toyIndex: ix}
+	case t.membering:
+		return &memberIndex{toyIndex: ix, members: map[uint32]int{}}
 	}
 	return ix
 }
@@ -193,6 +197,43 @@ func (x *findingIndex) Find(f *words, groups *Groups[words]) (uint32, bool) {
 		}
 	}
 	return 0, false
+}
+
+// memberIndex counts the members of each group through Insert, Join,
+// Leave and Delete.
+type memberIndex struct {
+	*toyIndex
+	members map[uint32]int
+}
+
+func (m *memberIndex) Insert(g uint32, f *words) {
+	if m.members[g] != 0 {
+		panic("Insert of a live group")
+	}
+	m.members[g] = 1
+	m.toyIndex.Insert(g, f)
+}
+
+func (m *memberIndex) Delete(g uint32, f *words) {
+	if m.members[g] != 1 {
+		panic(fmt.Sprintf("Delete of group %d with %d members", g, m.members[g]))
+	}
+	delete(m.members, g)
+	m.toyIndex.Delete(g, f)
+}
+
+func (m *memberIndex) Join(g uint32, f *words) {
+	if m.members[g] < 1 || len(f.w) == 0 {
+		panic("Join of a group not live")
+	}
+	m.members[g]++
+}
+
+func (m *memberIndex) Leave(g uint32, f *words) {
+	if m.members[g] < 2 || len(f.w) == 0 {
+		panic("Leave of a group's last member")
+	}
+	m.members[g]--
 }
 
 // hookedIndex counts its Prepare and Settle calls.
@@ -443,6 +484,47 @@ func TestPrepareAndSettle(t *testing.T) {
 	require.NoError(t, err)
 	assert.EqualValues(t, 3, prepared.Load(), "Prepare runs for every Add that passes the first checks and for Query")
 	assert.EqualValues(t, 2, settled.Load(), "Settle runs after each commit")
+}
+
+// TestMemberJoinLeave: a Member index sees every exact copy join and
+// leave its group, through Add, Remove and ReadFrom, and Spec.Trace sees
+// each commit in order.
+func TestMemberJoinLeave(t *testing.T) {
+	var trace []string
+	spec := func() Spec {
+		return Spec{Name: "toy", Version: 1, Config: struct{ Level int }{1}, NoGroup: "empty",
+			MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5,
+			Trace: func(remove bool, id string) { trace = append(trace, fmt.Sprint(remove, " ", id)) }}
+	}
+	e := New(spec(), Algorithm[words, string](toy{membering: true}))
+	members := func(e *Engine[words, string]) map[uint32]int {
+		var m map[uint32]int
+		e.Inspect(func(ix Index[words], _ int) { m = maps.Clone(ix.(*memberIndex).members) })
+		return m
+	}
+	add(t, e, "a", "x y")
+	add(t, e, "b", "y x")
+	add(t, e, "c", "x y")
+	add(t, e, "d", "p q")
+	add(t, e, "blank", "")
+	assert.Equal(t, map[uint32]int{0: 3, 1: 1}, members(e))
+	require.NoError(t, e.Remove("a"))
+	require.NoError(t, e.Remove("blank"))
+	assert.Equal(t, map[uint32]int{0: 2, 1: 1}, members(e))
+	require.NoError(t, e.Remove("d"))
+	assert.Equal(t, map[uint32]int{0: 2}, members(e))
+	assert.Equal(t, []string{"false a", "false b", "false c", "false d", "false blank", "true a", "true blank", "true d"}, trace)
+
+	var buf bytes.Buffer
+	_, err := e.WriteTo(&buf)
+	require.NoError(t, err)
+	loaded := New(spec(), Algorithm[words, string](toy{membering: true}))
+	_, err = loaded.ReadFrom(&buf)
+	require.NoError(t, err)
+	assert.Equal(t, map[uint32]int{0: 2}, members(loaded), "ReadFrom joins the further members")
+	require.NoError(t, loaded.Remove("b"))
+	require.NoError(t, loaded.Remove("c"))
+	assert.Empty(t, members(loaded))
 }
 
 // snapshotOf returns the snapshot of an engine holding a few groups and
