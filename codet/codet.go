@@ -124,6 +124,11 @@ type Detector struct {
 	// scanAll, when set (by tests), makes probe scan every visitor list
 	// (prune.go).
 	scanAll bool
+	// rank, during a Nearest, makes probe scan every visitor list and
+	// keep in ranked every group it touched, before viable drops those no
+	// rule can relate (nearest.go).
+	rank   bool
+	ranked []uint32
 
 	// ev, during a Query with a full window, is what Add would evict
 	// first (query.go).

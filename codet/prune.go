@@ -96,7 +96,7 @@ func lowCode(scs float64) uint8 {
 // with frozen weights in ModeTree (where a node adds imp·min(n, m) ≤
 // imp·n to a pair) and outside a Query's eviction.
 func (d *Detector) deferLong(scs float64) (active, sample float64) {
-	if !d.frozen || d.s.Mode != ModeTree || d.ev != nil || !(scs > 0) || d.scanAll {
+	if !d.frozen || d.s.Mode != ModeTree || d.ev != nil || !(scs > 0) || d.scanAll || d.rank {
 		return 0, 0
 	}
 	d.order = d.order[:0]

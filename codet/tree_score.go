@@ -155,6 +155,9 @@ func (d *Detector) probe() float64 {
 	}
 	d.stats.Increments += d.cur.Increments
 	d.stats.Candidates += d.cur.Candidates
+	if d.rank {
+		d.ranked = append(d.ranked[:0], d.touched...)
+	}
 	d.viable(scs)
 	slices.Sort(d.touched) // deterministic edge order
 	return scs
