@@ -14,22 +14,24 @@ var _ detector.Ranker = (*Detector)(nil)
 // Nearest returns the live documents most similar to text, best first,
 // the min(k, Config.MaxResults) best by [detector.SortMatches], storing
 // nothing (detector.Ranker). A document Query(text) reports has the score
-// Query gives it; every other document that shares a tree node with text
-// (the DT rarest terms of one of its sentences begin like those of a
-// sentence of text) is scored CS(C, text)/SCS(text) on the active nodes,
-// below ETL too: the share of text's sentence-level, idf-weighted
-// evidence found in C, the containment of text in C. A score of 1 means
-// every sentence of text is found in C (an exact copy scores 1); see the
-// package doc, Nearest, for what other scores meant on the collections
-// measured. Documents that share only nodes visited by more than
+// Query gives it; every other document C that shares a tree node with
+// text (one of its sentences, its terms in idf order, begins with the
+// rarest term of a sentence of text) is scored CS(C, text)/SCS(text) on
+// the active nodes, below ETL too: the share of text's sentence-level,
+// idf-weighted evidence found in C, the containment of text in C. In
+// ModeTree a score of 1 means all of text's evidence is found in C (an
+// exact copy scores 1); see the package doc, Nearest, for what other
+// scores meant on the collections measured. Documents that share only nodes visited by more than
 // NodeLimit contents (deactivated) are not returned unless Query reports
 // them.
 //
-// Nearest costs a Query with every visitor list scanned, none set aside:
-// O(L + s·PSC·DT·NodeLimit) for a text of L bytes with s sentences, plus
-// O(g log g) to order the g groups met, under the detector's exclusive
-// lock. With a full time window (Config.Window) it ranks, as Query
-// answers, the documents an Add would meet, after the oldest leave.
+// Nearest costs a Query with every visitor list scanned, none set aside
+// (and, for an exact copy of a live document, the scoring walk Query
+// skips): O(L + s·PSC·DT·NodeLimit) for a text of L bytes with s
+// sentences, plus O(g log g) to order the g groups met, under the
+// detector's exclusive lock. With a full time window (Config.Window) it
+// ranks, as Query answers, the documents an Add would meet, after the
+// oldest leave.
 //
 // Nearest returns an error wrapping [detector.ErrInvalidConfig] for
 // k ≤ 0, [detector.ErrTooLarge] for a text over Config.MaxTextBytes

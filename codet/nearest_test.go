@@ -233,8 +233,8 @@ func TestNearestConcurrent(t *testing.T) {
 // Gold Set development MAP 0.960; Clough-Stevenson own-source MRR 1.000,
 // AUC of the own source's score, derived against independent, 0.939.
 func TestNearestQuality(t *testing.T) {
-	if testing.Short() {
-		t.Skip("ranks 1,077 pages: not in -short")
+	if testing.Short() || raceEnabled {
+		t.Skip("ranks 1,077 pages: not in -short or under -race")
 	}
 	recs := dataset.ForTest(t, "goldset-dev.jsonl")
 	clusters := eval.ClusterTruth{}

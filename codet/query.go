@@ -116,12 +116,12 @@ func (d *Detector) lookupTerms(w *worker, ad *textproc.Document) {
 // queryRuns is Query under the lock for the document in d.buf, whose
 // terms carry the IDs Add would give them: the runs of what
 // [Detector.insert] would return, computed as it computes it, without
-// inserting. It appends to covered the groups whose every document the
-// runs list, and returns the document's SCS if it probed the tree, or -1
-// (an exact copy of a live content is answered from its stored relations
-// without a probe, and a document without sequences matches nothing). Stats does not count the probe's
-// increments.
-func (d *Detector) queryRuns(covered []uint32) (runs []run, cov []uint32, scs float64) {
+// inserting. It returns covered with the groups whose every document the
+// runs list appended, and the document's SCS if it probed the tree, or
+// -1 (an exact copy of a live content is answered from its stored
+// relations without a probe, and a document without sequences matches
+// nothing). Stats does not count the probe's increments.
+func (d *Detector) queryRuns(covered []uint32) ([]run, []uint32, float64) {
 	b := d.buf
 	if b.n() == 0 {
 		return nil, covered, -1
@@ -136,7 +136,7 @@ func (d *Detector) queryRuns(covered []uint32) (runs []run, cov []uint32, scs fl
 		}
 	}
 	stats := d.stats
-	scs = d.probe()
+	scs := d.probe()
 	d.stats = stats // Query's increments are not counted
 	if d.s.Collapse == CollapseNear {
 		if r, fwd, _, ok := d.nearest(scs); ok {
