@@ -225,10 +225,11 @@
 // # Nearest
 //
 // [Detector.Nearest] ranks the live documents by similarity to a text,
-// storing nothing (detector.Ranker): it runs Query's scoring walk with
-// no visitor list set aside, gives the documents Query reports Query's
-// score, and scores every other document that shares an active tree node
-// with the text by CS(C, text)/SCS(text), below ETL too: the share of the
+// storing nothing (detector.Ranker): it runs Query's scoring walk,
+// gives the documents Query reports Query's score, and scores every
+// other document that shares an active tree node with the text by
+// CS(C, text)/SCS(text), below ETL too (the lists Query sets aside are
+// read when they could change the ranking): the share of the
 // text's idf-weighted sentence prefixes (Eq. 3.1-3.2) found in C, the
 // containment of the text in C rather than their resemblance. It is 1
 // for a text found whole in C and can exceed 1 in [ModePairwise]. At the

@@ -96,7 +96,7 @@ func lowCode(scs float64) uint8 {
 // with frozen weights in ModeTree (where a node adds imp·min(n, m) ≤
 // imp·n to a pair) and outside a Query's eviction.
 func (d *Detector) deferLong(scs float64) (active, sample float64) {
-	if !d.frozen || d.s.Mode != ModeTree || d.ev != nil || !(scs > 0) || d.scanAll || d.rank {
+	if !d.frozen || d.s.Mode != ModeTree || d.ev != nil || !(scs > 0) || d.scanAll {
 		return 0, 0
 	}
 	d.order = d.order[:0]
@@ -202,6 +202,15 @@ func (d *Detector) resolve(scs, active, sample float64) {
 	if len(res) == 0 {
 		return
 	}
+	d.complete(res, steps)
+}
+
+// complete sets the CS on active nodes of the groups of res, whose
+// sequences are steps tree nodes, summed from zero over the document's
+// distinct nodes in node order (the scan's sum, to the last bit): by
+// walking each group's sequences up the tree, or, when that is dearer,
+// by scanning the active lists again for those groups.
+func (d *Detector) complete(res []int, steps int) {
 	scan := 0
 	for _, x := range d.distinct {
 		if !x.sample {

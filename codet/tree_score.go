@@ -150,6 +150,7 @@ func (d *Detector) probe() float64 {
 		}
 	}
 	d.cur.Candidates = len(d.touched)
+	d.aside = restActive
 	if restActive+restSample > 0 {
 		d.resolve(scs, restActive, restSample)
 	}

@@ -51,3 +51,34 @@ func TestNearestCopy(t *testing.T) {
 		require.Positive(t, ranked, "%+v: nothing ranked beyond Query's", cfg)
 	}
 }
+
+// TestNearestSetAside: on a stream whose common words make long visitor
+// lists, which the probe sets aside, Nearest at k of 1, 5 and 40 answers
+// what it answers with every list scanned (scanAll), to the last bit,
+// and both of its ways of completing the scores are taken.
+func TestNearestSetAside(t *testing.T) {
+	docs := synth.Docs(400, synth.Config{Seed: 21, VariantRate: 0.5, Vocabulary: 600})
+	d := build(t, Config{Language: "en"}, nil)
+	for i, doc := range docs {
+		if i >= 150 && i%5 == 0 {
+			for _, k := range []int{1, 5, 40} {
+				got, err := d.Nearest(doc.Text, k)
+				require.NoError(t, err)
+				d.mu.Lock()
+				d.scanAll = true
+				d.mu.Unlock()
+				want, err := d.Nearest(doc.Text, k)
+				require.NoError(t, err)
+				d.mu.Lock()
+				d.scanAll = false
+				d.mu.Unlock()
+				require.Equal(t, want, got, "Nearest(%s's text, %d)", doc.ID, k)
+			}
+		}
+		_, err := d.Add(doc)
+		require.NoError(t, err)
+	}
+	t.Logf("aside %d entries; Nearest calls bounded %d, rescanned %d", d.work.aside, d.work.rankBound, d.work.rankAll)
+	require.Positive(t, d.work.rankBound, "no Nearest left lists set aside")
+	require.Positive(t, d.work.rankAll, "no Nearest scanned every list again")
+}
