@@ -124,6 +124,15 @@ type Detector struct {
 	// scanAll, when set (by tests), makes probe scan every visitor list
 	// (prune.go).
 	scanAll bool
+	// rank, during a Nearest, makes probe keep in ranked every group it
+	// touched, before viable drops those no rule can relate; aside is the
+	// bound of the CS the active lists the last probe set aside can add to
+	// a pair (0: none set aside); rankRes is Nearest's scratch
+	// (nearest.go).
+	rank    bool
+	ranked  []uint32
+	aside   float64
+	rankRes []int
 
 	// ev, during a Query with a full window, is what Add would evict
 	// first (query.go).

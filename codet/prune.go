@@ -202,6 +202,15 @@ func (d *Detector) resolve(scs, active, sample float64) {
 	if len(res) == 0 {
 		return
 	}
+	d.complete(res, steps)
+}
+
+// complete sets the CS on active nodes of the groups of res, whose
+// sequences are steps tree nodes, summed from zero over the document's
+// distinct nodes in node order (the scan's sum, to the last bit): by
+// walking each group's sequences up the tree, or, when that is dearer,
+// by scanning the active lists again for those groups.
+func (d *Detector) complete(res []int, steps int) {
 	scan := 0
 	for _, x := range d.distinct {
 		if !x.sample {

@@ -83,6 +83,18 @@ func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
 		d.ev = ev
 		defer func() { d.ev = nil }()
 	}
+	d.lookupTerms(w, ad)
+	defer d.endAdd(w)
+	runs, _, _ := d.queryRuns(nil)
+	return d.emit(runs, self), nil
+}
+
+// lookupTerms puts the sequences of the analysed document ad into d.buf
+// for a lookup (Query, Nearest) under the exclusive lock, its terms
+// carrying the IDs Add would give them, without interning any: with
+// online weights the sequences are built here, from a copy of the
+// document frequencies counting ad. The caller calls d.endAdd(w) after.
+func (d *Detector) lookupTerms(w *worker, ad *textproc.Document) {
 	d.nextGen()
 	if w.epoch != d.epoch { // the vocabulary was compacted
 		clear(w.gid)
@@ -99,24 +111,28 @@ func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
 		w.buf.terms[i] = q.id(id)
 	}
 	d.buf = &w.buf
-	defer d.endAdd(w)
-	return d.queryLocked(self), nil
 }
 
-// queryLocked is Query under the lock for the document in d.buf, whose
-// terms carry the IDs Add would give them: what [Detector.insert] would
-// return, computed as it computes it, without inserting.
-func (d *Detector) queryLocked(self uint32) []detector.Match {
+// queryRuns is Query under the lock for the document in d.buf, whose
+// terms carry the IDs Add would give them: the runs of what
+// [Detector.insert] would return, computed as it computes it, without
+// inserting. It returns covered with the groups whose every document the
+// runs list appended, and the document's SCS if it probed the tree, or
+// -1 (an exact copy of a live content is answered from its stored
+// relations without a probe, and a document without sequences matches
+// nothing). Stats does not count the probe's increments.
+func (d *Detector) queryRuns(covered []uint32) ([]run, []uint32, float64) {
 	b := d.buf
 	if b.n() == 0 {
-		return []detector.Match{}
+		return nil, covered, -1
 	}
 	if d.s.Collapse != CollapseOff {
 		if g, ok := d.bySig[b.sig]; ok && (d.ev == nil || !d.ev.groups[g]) {
-			return d.emit(d.runsOf(g, noGroup, nil), self)
+			return d.runsOf(g, noGroup, nil), coveredBy(covered, g, d.groups[g].containers), -1
 		}
 		if nr, ok := d.nearBySig[b.sig]; ok && (d.ev == nil || !d.ev.nears[nr]) {
-			return d.emit(d.runsOf(d.nears[nr].g, nr, nil), self)
+			g := d.nears[nr].g
+			return d.runsOf(g, nr, nil), coveredBy(covered, g, d.groups[g].containers), -1
 		}
 	}
 	stats := d.stats
@@ -129,7 +145,7 @@ func (d *Detector) queryLocked(self uint32) []detector.Match {
 			gr := &d.groups[r]
 			runs := d.containerRuns(gr.containers, nil)
 			runs = append(runs, run{[][]uint32{gr.members, gr.nearDocs}, noGroup, fwd})
-			return d.emit(runs, self)
+			return runs, coveredBy(covered, r, gr.containers), scs
 		}
 	}
 	var in []edge
@@ -138,7 +154,19 @@ func (d *Detector) queryLocked(self uint32) []detector.Match {
 			in = append(in, e)
 		}
 	}
-	return d.emit(d.containerRuns(in, nil), self)
+	return d.containerRuns(in, nil), coveredBy(covered, noGroup, in), scs
+}
+
+// coveredBy appends to covered group g (unless noGroup) and the groups of
+// es.
+func coveredBy(covered []uint32, g uint32, es []edge) []uint32 {
+	if g != noGroup {
+		covered = append(covered, g)
+	}
+	for _, e := range es {
+		covered = append(covered, e.g)
+	}
+	return covered
 }
 
 // queryTerms gives the terms of a queried document the detector term IDs

@@ -64,11 +64,15 @@ func (d *Detector) containerRuns(es []edge, runs []run) []run {
 // flood of identical copies) costs O(k·log k · lists) for a cap of k, not
 // O(N).
 func (d *Detector) emit(runs []run, self uint32) []detector.Match {
+	return d.emitTop(runs, self, d.s.MaxResults)
+}
+
+// emitTop is emit capped at limit matches.
+func (d *Detector) emitTop(runs []run, self uint32, limit int) []detector.Match {
 	if len(runs) == 0 {
 		return []detector.Match{}
 	}
 	slices.SortStableFunc(runs, func(a, b run) int { return cmp.Compare(b.score, a.score) })
-	limit := d.s.MaxResults
 	n := 0
 	for _, r := range runs {
 		for _, l := range r.lists {

@@ -150,11 +150,15 @@ func (d *Detector) probe() float64 {
 		}
 	}
 	d.cur.Candidates = len(d.touched)
+	d.aside = restActive
 	if restActive+restSample > 0 {
 		d.resolve(scs, restActive, restSample)
 	}
 	d.stats.Increments += d.cur.Increments
 	d.stats.Candidates += d.cur.Candidates
+	if d.rank {
+		d.ranked = append(d.ranked[:0], d.touched...)
+	}
 	d.viable(scs)
 	slices.Sort(d.touched) // deterministic edge order
 	return scs

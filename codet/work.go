@@ -24,4 +24,6 @@ type workCounters struct {
 	enters     int // visitor-list entries made or bumped by commit
 	purged     int // nodes walked by purge (Remove, Expire, Window)
 	stale      int // Adds whose terms were resolved before a compaction
+	rankBound  int // Nearest calls that left lists set aside (nearest.go)
+	rankAll    int // Nearest calls that scanned every active list again
 }

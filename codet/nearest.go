@@ -1,0 +1,226 @@
+package codet
+
+// Nearest: ranked lookup through the corpus tree (detector.Ranker).
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+)
+
+var _ detector.Ranker = (*Detector)(nil)
+
+// Nearest returns the live documents most similar to text, best first,
+// the min(k, Config.MaxResults) best by [detector.SortMatches], storing
+// nothing (detector.Ranker). A document Query(text) reports has the score
+// Query gives it; every other document C that shares a tree node with
+// text (one of its sentences, its terms in idf order, begins with the
+// rarest term of a sentence of text) is scored CS(C, text)/SCS(text) on
+// the active nodes, below ETL too: the share of text's sentence-level,
+// idf-weighted evidence found in C, the containment of text in C. In
+// ModeTree a score of 1 means all of text's evidence is found in C (an
+// exact copy scores 1); see the package doc, Nearest, for what other
+// scores meant on the collections measured. Documents that share only nodes visited by more than
+// NodeLimit contents (deactivated) are not returned unless Query reports
+// them.
+//
+// Nearest costs a Query (for an exact copy of a live document, with the
+// scoring walk Query skips) plus a second reading of the visitor lists
+// the text meets when the lists Query sets aside could change the
+// ranking: O(L + s·PSC·DT·NodeLimit) for a text of L bytes with s
+// sentences, plus O(g log g) to order the g groups met, under the
+// detector's exclusive lock. With a full time window (Config.Window) it
+// ranks, as Query answers, the documents an Add would meet, after the
+// oldest leave.
+//
+// Nearest returns an error wrapping [detector.ErrInvalidConfig] for
+// k ≤ 0, [detector.ErrTooLarge] for a text over Config.MaxTextBytes
+// (before it reads the text) and [detector.ErrClosed] after Close.
+func (d *Detector) Nearest(text string, k int) ([]detector.Match, error) {
+	if k <= 0 {
+		return nil, fmt.Errorf("codet: Nearest(k=%d): k must be at least 1: %w", k, detector.ErrInvalidConfig)
+	}
+	if len(text) > d.s.MaxTextBytes {
+		return nil, fmt.Errorf("codet: Nearest: %d bytes over the limit of %d: %w",
+			len(text), d.s.MaxTextBytes, detector.ErrTooLarge)
+	}
+	d.mu.RLock()
+	closed := d.docs.Closed()
+	d.mu.RUnlock()
+	if closed {
+		return nil, fmt.Errorf("codet: Nearest: %w", detector.ErrClosed)
+	}
+	w, err := d.pool.get()
+	if err != nil {
+		return nil, fmt.Errorf("codet: Nearest: %v: %w", err, detector.ErrInvalidConfig)
+	}
+	defer d.pool.put(w)
+	ad := d.analyze(w, detector.Doc{Text: text})
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.docs.Closed() { // closed meanwhile
+		return nil, fmt.Errorf("codet: Nearest: %w", detector.ErrClosed)
+	}
+	if d.s.Window > 0 && d.docs.Len() >= d.s.Window {
+		ev := d.evictees()
+		switch {
+		case len(ev.docs) == d.docs.Len():
+			return []detector.Match{}, nil // Add would find the detector empty
+		case ev.compacts:
+			return d.nearestCopy(text, k)
+		}
+		d.ev = ev
+		defer func() { d.ev = nil }()
+	}
+	d.lookupTerms(w, ad)
+	defer d.endAdd(w)
+	d.rank = true
+	defer func() { d.rank = false }()
+	return d.nearestLocked(min(k, d.s.MaxResults)), nil
+}
+
+// nearestLocked is Nearest under the lock for the document in d.buf: the
+// runs of Query, and a run for every other group the probe touched on an
+// active node, scored CS/SCS of the document on the active nodes.
+//
+// The probe sets long lists aside as Query's does (prune.go), so the CS
+// of a group met elsewhere may lack their share, bounded by d.aside, and
+// a group met only there is not touched. When the limit-th best CS so far,
+// counted in documents, is above that bound, no group left out can rank
+// among the best: the groups that could are completed ([Detector.complete])
+// and the others dropped. Otherwise every active list is scanned again
+// ([Detector.rescanActive]). Either way the scores are those of scanning
+// every list, to the last bit.
+func (d *Detector) nearestLocked(limit int) []detector.Match {
+	if d.buf.n() == 0 {
+		return []detector.Match{}
+	}
+	runs, covered, scs := d.queryRuns(nil)
+	if scs < 0 { // answered from stored relations: probe for the others
+		stats := d.stats
+		scs = d.probe()
+		d.stats = stats
+	}
+	if !(scs > 0) {
+		return d.emitTop(runs, noGroup, limit)
+	}
+	slices.Sort(covered)
+	cands := d.rankRes[:0]
+	if d.aside > 0 {
+		var ok bool
+		if cands, ok = d.bound(cands, covered, limit); !ok {
+			d.rescanActive()
+			cands = cands[:0]
+		}
+	}
+	if len(cands) == 0 {
+		cands = d.candidates(cands, covered)
+	}
+	for _, j := range cands {
+		if t := &d.tally[j]; t.acc > 0 {
+			gr := &d.groups[j]
+			runs = append(runs, run{[][]uint32{gr.members, gr.nearDocs}, noGroup, t.acc / scs})
+		}
+	}
+	d.rankRes = cands
+	if cap(d.ranked) > scratchCap || cap(d.rankRes) > scratchCap {
+		d.ranked, d.rankRes = nil, nil
+	}
+	return d.emitTop(runs, noGroup, limit)
+}
+
+// candidates appends to cands the groups of d.ranked with a positive SCS
+// that are not in covered (sorted), and returns it.
+func (d *Detector) candidates(cands []int, covered []uint32) []int {
+	for _, j := range d.ranked {
+		if d.groups[j].scs <= 0 {
+			continue
+		}
+		if _, ok := slices.BinarySearch(covered, j); !ok {
+			cands = append(cands, int(j))
+		}
+	}
+	return cands
+}
+
+// bound returns in cands the candidate groups that can rank among the
+// limit best once the share of the lists set aside is counted, with
+// their CS completed, and true; or false, when a group the probe did not
+// touch could rank among them: the limit-th best CS so far, counted in
+// documents, is not above d.aside.
+func (d *Detector) bound(cands []int, covered []uint32, limit int) ([]int, bool) {
+	cands = d.candidates(cands, covered)
+	slices.SortFunc(cands, func(a, b int) int { return cmp.Compare(d.tally[b].acc, d.tally[a].acc) })
+	docs, floor := 0, 0.0
+	for _, j := range cands {
+		gr := &d.groups[j]
+		if docs += len(gr.members) + len(gr.nearDocs); docs >= limit {
+			floor = d.tally[j].acc
+			break
+		}
+	}
+	if docs < limit || !(floor > d.aside) {
+		return cands, false
+	}
+	// d.aside carries a margin for rounding: a group whose CS so far plus
+	// d.aside is below floor is below limit documents.
+	k, steps := 0, 0
+	for _, j := range cands {
+		if d.tally[j].acc+d.aside >= floor {
+			cands[k] = j
+			k++
+			steps += int(d.tally[j].seqs) * d.s.dt
+		}
+	}
+	cands = cands[:k]
+	d.complete(cands, steps)
+	d.work.rankBound++
+	return cands, true
+}
+
+// rescanActive sets the CS on active nodes of every group visiting an
+// active node the document meets, from zero and in node order (the
+// scan's sum, to the last bit), adding the groups met first to d.ranked.
+func (d *Detector) rescanActive() {
+	d.work.rankAll++
+	for _, j := range d.ranked {
+		d.tally[j].acc = 0
+	}
+	for _, x := range d.distinct {
+		if x.sample {
+			continue
+		}
+		imp, n := x.imp, x.n
+		nd := d.nodes.at(x.node)
+		d.work.rescanned += len(nd.vis)
+		for _, v := range nd.vis {
+			t := &d.tally[v.g]
+			if t.gen != d.gen {
+				t.gen, t.acc, t.sat = d.gen, 0, 0
+				d.ranked = append(d.ranked, v.g)
+			}
+			t.acc += imp * float64(min(n, v.n))
+		}
+	}
+}
+
+// nearestCopy answers Nearest from a private copy of the index when an
+// Add would first evict documents of a full window and compact the
+// vocabulary (see Query): the copy, made as a snapshot is, evicts them
+// and ranks. The caller holds the lock.
+func (d *Detector) nearestCopy(text string, k int) ([]detector.Match, error) {
+	secs, _ := d.encodeLocked()
+	c, err := newDetector(d.s.Config, d.callerIDF)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.load(secs); err != nil {
+		return nil, fmt.Errorf("codet: Nearest: copying the index: %w", err)
+	}
+	for c.docs.Len() >= c.s.Window && c.head < len(c.queue) {
+		c.evictOldest()
+	}
+	return c.Nearest(text, k)
+}
