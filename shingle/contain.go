@@ -87,6 +87,49 @@ func (x *containIndex) Search(dst []hit, f *features, groups *engine.Groups[feat
 	return dst
 }
 
+// Rank appends to dst every live group sharing a feature with a text of
+// features f, scored as Search scores a container (the share of the
+// text's features, or of its sample, found in the group), below the
+// threshold too: the candidates of Nearest. It reads every posting list
+// of the text's features, where Search reads the rarest only.
+func (x *containIndex) Rank(dst []hit, f *features, groups *engine.Groups[features], _ int) []hit {
+	a := f.set
+	if len(a) == 0 {
+		return dst
+	}
+	q, _ := x.qs.Get().(*containQuery)
+	if q == nil {
+		q = &containQuery{}
+	}
+	defer x.qs.Put(q)
+	q.mark.next(x.slots)
+	q.cands = q.cands[:0]
+	var one [1]uint32
+	for _, h := range a {
+		v, ok := x.post.lookup(h)
+		for _, c := range x.post.read(v, ok, &one) {
+			if q.mark.visit(c) {
+				q.cands = append(q.cands, c)
+			}
+		}
+	}
+	defer q.release()
+	for _, c := range q.cands {
+		set := groups.Features(c).set
+		s := float64(intersect(a, set, 0)) / float64(len(a))
+		if x.cfg.Method == DSC && x.cfg.Sampling == SampleMin {
+			s = minContainment(a, set, groups.Features(c).size)
+		}
+		if s > 0 {
+			dst = append(dst, hit{Group: c, Score: s})
+		}
+	}
+	if f.self != noGroup {
+		dst = append(dst, hit{Group: f.self, Score: 1})
+	}
+	return dst
+}
+
 // need returns the least count k with k/n ≥ θ in float64 arithmetic, the
 // comparison the decision uses.
 func need(n int, theta float64) int {

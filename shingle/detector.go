@@ -27,6 +27,7 @@ var (
 	_ detector.Querier    = (*Detector)(nil)
 	_ detector.CopyLister = (*Detector)(nil)
 	_ detector.Persister  = (*Detector)(nil)
+	_ detector.Ranker     = (*Detector)(nil)
 )
 
 // New returns a detector for cfg. It returns an error wrapping
@@ -195,6 +196,19 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) { return d.e.
 // Config.MaxTextBytes, or detector.ErrClosed after Close, before it reads
 // the text.
 func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) { return d.e.Query(doc) }
+
+// Nearest returns the live documents most similar to text, best first, the
+// min(k, Config.MaxResults) best, storing nothing (detector.Ranker): for
+// full fingerprinting and DSC every document sharing a shingle (or a
+// sampled one) with text, by the share of text's shingles it holds (the
+// containment of text in it, Query's score); for SpotSigs every document
+// sharing a signature, by their multiset Jaccard under the statistics
+// text's Add would leave (Query's score), and its exact copies at 1.
+// Below Config.Threshold too. It reads every posting list of text's
+// features where Query reads the rarest: it costs a Query plus the
+// postings of text's common features. Scores order documents within this
+// detector.
+func (d *Detector) Nearest(text string, k int) ([]detector.Match, error) { return d.e.Nearest(text, k) }
 
 // Containers returns the live documents that contain the document id (for
 // SpotSigs, its near-duplicates), including ones added after it: the first

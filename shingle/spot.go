@@ -181,7 +181,25 @@ func (x *spotIndex) Search(dst []hit, f *features, _ *engine.Groups[features]) [
 	if f.self != noGroup {
 		dst = x.similar(f.self, len(x.docs), dst, q)
 	} else if sigs, cnt, mass, rescued := x.view(f.set, f.cnt, x.prepared(f), q); mass >= 0 {
-		dst = x.search(sigs, cnt, mass, rescued, noGroup, len(x.docs), dst, q, true)
+		dst = x.search(sigs, cnt, mass, rescued, noGroup, len(x.docs), dst, q, true, false)
+	}
+	x.qs.Put(q)
+	return x.exact(dst, f.key)
+}
+
+// Rank appends to dst every group whose filtered multiset shares a
+// signature with a text of features f, scored as Search scores it (their
+// multiset Jaccard), below the threshold too, and the groups of its token
+// digest: the candidates of Nearest. It reads every posting list of the
+// text's signatures in the band, where Search stops once the threshold is
+// out of reach.
+func (x *spotIndex) Rank(dst []hit, f *features, _ *engine.Groups[features], _ int) []hit {
+	q, _ := x.qs.Get().(*spotQuery)
+	if q == nil {
+		q = &spotQuery{}
+	}
+	if sigs, cnt, mass, rescued := x.view(f.set, f.cnt, x.prepared(f), q); mass >= 0 {
+		dst = x.search(sigs, cnt, mass, rescued, noGroup, len(x.docs), dst, q, true, true)
 	}
 	x.qs.Put(q)
 	return x.exact(dst, f.key)
@@ -576,14 +594,15 @@ func (x *spotIndex) similar(self uint32, ndocs int, dst []hit, q *spotQuery) []h
 		return dst
 	}
 	d := &x.docs[self]
-	return x.search(d.sigs, d.cnt, a, arescued, self, ndocs, dst, q, false)
+	return x.search(d.sigs, d.cnt, a, arescued, self, ndocs, dst, q, false, false)
 }
 
 // search is similar for a document with the multiset asig, acnt (IDs
 // ascending) of mass a: a live one (self, hypo false), or the queried text
 // under the state an Add of it would leave (self noGroup, hypo true,
-// after view).
-func (x *spotIndex) search(asig, acnt []uint32, a int, arescued bool, self uint32, ndocs int, dst []hit, q *spotQuery, hypo bool) []hit {
+// after view). With rank it lists every document sharing a signature, by
+// its Jaccard, whatever the threshold.
+func (x *spotIndex) search(asig, acnt []uint32, a int, arescued bool, self uint32, ndocs int, dst []hit, q *spotQuery, hypo, rank bool) []hit {
 	p := placer{place: x.place}
 	if hypo {
 		p.over = q.over
@@ -598,6 +617,9 @@ func (x *spotIndex) search(asig, acnt []uint32, a int, arescued bool, self uint3
 		return 1
 	}
 	tau := x.cfg.Threshold
+	if rank {
+		tau = 0 // no bound prunes: every document sharing a signature
+	}
 	q.mark.next(ndocs)
 	if self != noGroup {
 		q.mark.visit(self)
@@ -627,7 +649,7 @@ func (x *spotIndex) search(asig, acnt []uint32, a int, arescued bool, self uint3
 			if fb < 0 || float64(fb) > longest || float64(fb) < tau*fa-eps {
 				continue
 			}
-			if x.releaseBounds && fb <= a && float64(delta+a-fb) > (1-tau)*fa {
+			if x.releaseBounds && !rank && fb <= a && float64(delta+a-fb) > (1-tau)*fa {
 				continue // SpotSigs.java: "Early threshold break for index list traversal"
 			}
 			if !q.mark.visit(b) {
@@ -644,7 +666,11 @@ func (x *spotIndex) search(asig, acnt []uint32, a int, arescued bool, self uint3
 				bd := &x.docs[b]
 				s = jaccardP(asig, acnt, bd.sigs, bd.cnt, a, fb, tau, p, arescued, brescued)
 			}
-			if s >= tau && (s == 1 || evidence.Enough(s/(1+s)*float64(a+fb), float64(min(a, fb)), float64(x.cfg.MinOverlap))) {
+			if rank {
+				if s > 0 {
+					dst = append(dst, hit{Group: b, Score: s})
+				}
+			} else if s >= tau && (s == 1 || evidence.Enough(s/(1+s)*float64(a+fb), float64(min(a, fb)), float64(x.cfg.MinOverlap))) {
 				dst = append(dst, hit{Group: b, Score: s})
 			}
 		}
