@@ -13,7 +13,9 @@
 // searchable structure over the groups), with optional parts: [Counter]
 // for online statistics kept over the live documents, [Preparer] for a
 // step that reads the index before the commit, [Settler] for a step after
-// it, [Finder] for an index that finds a key's group itself.
+// it, [Finder] for an index that finds a key's group itself, [FreePeeker]
+// for a Counter whose Queries need no turn, and [Releaser] for an
+// algorithm whose features hold a pooled resource until completed.
 //
 // Every Add follows one protocol: the cheap checks (closed, ID, size,
 // duplicate ID) under the read lock; the features of the text outside
@@ -135,6 +137,27 @@ type Settler interface {
 	Settle()
 }
 
+// Releaser is an Algorithm whose features hold a resource (a pooled
+// scratch worker, say) from Features until a Counter's Complete or Peek
+// completes them. The engine calls Release once on features it drops
+// before either ran: an Add refused in its turn or at its commit, a Query
+// of an Engine closed meanwhile. Release must accept features that hold
+// nothing.
+type Releaser[F any] interface {
+	Release(f *F)
+}
+
+// FreePeeker is a Counter whose Peek may run outside every lock and every
+// turn, concurrently with the turns, the commits and other Peeks: it reads
+// the statistics as they are at some moment of the call. A Query then
+// completes its features before it takes the read lock and takes no turn,
+// so Queries run in parallel with each other and with Adds; under
+// concurrent Adds and Removes it reads the statistics and the index each
+// as they are at some moment of the call.
+type FreePeeker interface {
+	PeeksFreely()
+}
+
 // Groups is the engine's table of live groups, read by [Index.Search].
 type Groups[F any] struct {
 	list []group[F]
@@ -170,6 +193,9 @@ type Spec struct {
 	MinGroupBytes int
 	// MaxTextBytes and MaxResults are the resolved limits (see [Shared]).
 	MaxTextBytes, MaxResults int
+	// Committed, when set (by tests), runs under the exclusive lock as
+	// each Add's document is committed, with its ID.
+	Committed func(id string)
 }
 
 // Engine is a detector shell over an Algorithm. It is safe for concurrent
@@ -254,10 +280,20 @@ func (e *Engine[F, K]) Add(doc detector.Doc) ([]detector.Match, error) {
 	ms, err := e.commit(st, doc, &f, -1)
 	ix := e.st.ix
 	e.mu.Unlock()
-	if err == nil {
-		settle(ix)
+	if err != nil {
+		e.release(&f)
+		return nil, err
 	}
-	return ms, err
+	settle(ix)
+	return ms, nil
+}
+
+// release hands back what features f hold when the Algorithm is a
+// Releaser and f is dropped uncompleted.
+func (e *Engine[F, K]) release(f *F) {
+	if r, ok := e.alg.(Releaser[F]); ok {
+		r.Release(f)
+	}
 }
 
 func settle[F any](ix Index[F]) {
@@ -284,6 +320,9 @@ func (e *Engine[F, K]) commit(prepared *state[F, K], doc detector.Doc, f *F, h i
 	if st.counter != nil {
 		st.setHandle(idx, h)
 	}
+	if e.spec.Committed != nil {
+		e.spec.Committed(doc.ID)
+	}
 	g := st.insert(e.alg, idx, f)
 	if g == NoGroup {
 		return []detector.Match{}, nil
@@ -308,29 +347,38 @@ func (e *Engine[F, K]) Query(doc detector.Doc) ([]detector.Match, error) {
 	}
 	f := e.alg.Features(doc.Text)
 	if e.counting {
+		e.mu.RLock()
+		c := e.st.counter // nil after Close
+		e.mu.RUnlock()
+		if _, free := c.(FreePeeker); free {
+			c.Peek(&f)
+			return e.query(doc, &f, false)
+		}
 		var ms []detector.Match
 		err := e.inTurn(func() error {
 			var err error
-			ms, err = e.query(doc, &f)
+			ms, err = e.query(doc, &f, true)
 			return err
 		})
 		return ms, err
 	}
-	return e.query(doc, &f)
+	return e.query(doc, &f, false)
 }
 
-// query searches for the features f of doc under the read lock.
-func (e *Engine[F, K]) query(doc detector.Doc, f *F) ([]detector.Match, error) {
+// query searches for the features f of doc under the read lock, peeking
+// with the Counter first when peek is set.
+func (e *Engine[F, K]) query(doc detector.Doc, f *F, peek bool) ([]detector.Match, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	st := e.st
 	if st.docs.Closed() { // closed meanwhile
+		e.release(f)
 		return nil, e.closed("Query", doc.ID)
 	}
 	if p, ok := st.ix.(Preparer[F]); ok {
 		p.Prepare(f)
 	}
-	if st.counter != nil {
+	if peek && st.counter != nil {
 		st.counter.Peek(f)
 	}
 	if _, ok := e.alg.CopyKey(f); !ok {
@@ -384,6 +432,25 @@ func (e *Engine[F, K]) Copies(id string) ([]string, error) {
 		return []string{}, nil
 	}
 	return st.gs.IDs(g, st.groups.list[g].first, idx), nil
+}
+
+// Group calls fn under the read lock with the features of the group of
+// the live document id, or nil for a document in no group; op names the
+// caller in errors, which wrap detector.ErrUnknownID or ErrClosed.
+func (e *Engine[F, K]) Group(op, id string, fn func(f *F)) error {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	st := e.st
+	idx, err := st.docs.Lookup(op, id)
+	if err != nil {
+		return err
+	}
+	if g := st.refs[idx]; g != NoGroup {
+		fn(st.groups.Features(g))
+	} else {
+		fn(nil)
+	}
+	return nil
 }
 
 // Union returns the members of the groups related lists for the group of

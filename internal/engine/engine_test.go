@@ -600,3 +600,159 @@ func TestCloseDuringAdds(t *testing.T) {
 		assert.Zero(t, e.Len())
 	}
 }
+
+// releasing is the toy algorithm with features that hold a resource: it
+// counts the features made and those released uncompleted.
+type releasing struct {
+	toy
+	made, released *atomic.Int64
+}
+
+func (r releasing) Features(text string) words {
+	r.made.Add(1)
+	return r.toy.Features(text)
+}
+
+func (r releasing) Release(f *words) {
+	if f.complete {
+		panic("Release of completed features")
+	}
+	r.released.Add(1)
+}
+
+// TestRelease: features dropped before Complete or Peek are released, once
+// each: the Adds of one ID refused in the turn (counting) or at the
+// commit, and a Query of an Engine closed while it computed its features.
+func TestRelease(t *testing.T) {
+	for _, counting := range []bool{false, true} {
+		t.Run(fmt.Sprint("counting=", counting), func(t *testing.T) {
+			var gate sync.WaitGroup
+			var made, released atomic.Int64
+			alg := releasing{toy: toy{counting: counting, gate: &gate}, made: &made, released: &released}
+			e := New(Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5},
+				Algorithm[words, string](alg))
+			var wg sync.WaitGroup
+			gate.Add(4) // every Add passes the first check before any commits
+			for w := range 4 {
+				wg.Go(func() { _, _ = e.Add(detector.Doc{ID: "x", Text: fmt.Sprint("a b ", w)}) })
+			}
+			wg.Wait()
+			assert.EqualValues(t, 4, made.Load())
+			assert.EqualValues(t, 3, released.Load(), "the three refused Adds")
+
+			gate.Add(2)
+			done := make(chan error)
+			go func() {
+				_, err := e.Query(detector.Doc{Text: "a b"})
+				done <- err
+			}()
+			for made.Load() < 5 { // the Query is in Features, held by the gate
+				time.Sleep(time.Millisecond)
+			}
+			require.NoError(t, e.Close())
+			gate.Done()
+			require.ErrorIs(t, <-done, detector.ErrClosed)
+			assert.EqualValues(t, 4, released.Load(), "the Query closed meanwhile")
+		})
+	}
+}
+
+// freeIndex is a counting index whose Peek runs outside the turns: its
+// counts have a lock of their own, and Count waits on hold when set.
+type freeIndex struct {
+	*toyIndex
+	mu   sync.Mutex
+	n    int
+	hold chan struct{}
+	in   chan struct{}
+}
+
+func (x *freeIndex) PeeksFreely() {}
+
+func (x *freeIndex) Count(f *words) int32 {
+	if x.hold != nil {
+		x.in <- struct{}{}
+		<-x.hold
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.n++
+	f.n = x.n
+	return int32(x.n)
+}
+
+func (x *freeIndex) Complete(f *words) { f.complete = true }
+
+func (x *freeIndex) Peek(f *words) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	f.n, f.complete = x.n+1, true
+}
+
+func (x *freeIndex) Uncount(int32) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.n--
+}
+
+func (x *freeIndex) Recount(*words) int32 { return x.Count(&words{}) }
+
+type freeToy struct {
+	toy
+	ix *freeIndex
+}
+
+func (a freeToy) NewIndex() Index[words] { return a.ix }
+
+// TestFreePeek: with a FreePeeker the Query of a counting Engine takes no
+// turn, so it completes while an Add holds its turn; without one it waits.
+func TestFreePeek(t *testing.T) {
+	ix := &freeIndex{toyIndex: &toyIndex{post: map[string][]uint32{}}, hold: make(chan struct{}), in: make(chan struct{})}
+	e := New(Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5},
+		Algorithm[words, string](freeToy{ix: ix}))
+	require.True(t, e.Counting())
+	done := make(chan error)
+	go func() {
+		_, err := e.Add(detector.Doc{ID: "a", Text: "x y"})
+		done <- err
+	}()
+	<-ix.in // the Add holds its turn
+	queried := make(chan error)
+	go func() {
+		_, err := e.Query(detector.Doc{Text: "x y"})
+		queried <- err
+	}()
+	select {
+	case err := <-queried:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("Query waited for an Add's turn")
+	}
+	close(ix.hold)
+	require.NoError(t, <-done)
+	ms, err := e.Query(detector.Doc{Text: "y x"})
+	require.NoError(t, err)
+	assert.Equal(t, []detector.Match{{ID: "a", Score: 1}}, ms)
+}
+
+// TestCommittedAndGroup: Spec.Committed sees each committed Add, in
+// commit order, and Group reads the features of a document's group.
+func TestCommittedAndGroup(t *testing.T) {
+	var order []string
+	e := New(Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5,
+		Committed: func(id string) { order = append(order, id) }}, Algorithm[words, string](toy{}))
+	add(t, e, "b", "y x")
+	add(t, e, "a", "x y")
+	add(t, e, "blank", "")
+	_, err := e.Add(detector.Doc{ID: "a", Text: "z"})
+	require.ErrorIs(t, err, detector.ErrDuplicateID)
+	assert.Equal(t, []string{"b", "a", "blank"}, order)
+
+	var got []string
+	require.NoError(t, e.Group("Fingerprint", "a", func(f *words) { got = f.w }))
+	assert.Equal(t, []string{"x", "y"}, got)
+	require.NoError(t, e.Group("Fingerprint", "blank", func(f *words) { assert.Nil(t, f) }))
+	err = e.Group("Fingerprint", "nope", func(*words) { t.Fatal("fn called for an unknown ID") })
+	require.ErrorIs(t, err, detector.ErrUnknownID)
+	assert.ErrorContains(t, err, "Fingerprint")
+}

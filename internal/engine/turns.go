@@ -28,6 +28,7 @@ func (e *Engine[F, K]) addCounted(doc detector.Doc, f F) ([]detector.Match, erro
 	e.mu.RUnlock()
 	if err != nil {
 		e.turn.Unlock()
+		e.release(&f)
 		return nil, err
 	}
 	h := st.counter.Count(&f)
