@@ -185,6 +185,9 @@ type Spec struct {
 	// header; Tables fingerprints its caller-owned tables, if any.
 	Config any
 	Tables map[string]uint64
+	// TablesNow, when set, is called for every snapshot header instead
+	// of reading Tables: for caller-owned tables that may change.
+	TablesNow func() map[string]uint64
 	// NoGroup names the snapshot section listing the documents in no
 	// group ("empty").
 	NoGroup string

@@ -756,3 +756,24 @@ func TestCommittedAndGroup(t *testing.T) {
 	require.ErrorIs(t, err, detector.ErrUnknownID)
 	assert.ErrorContains(t, err, "Fingerprint")
 }
+
+// TestTablesNow: a snapshot's header holds the tables' fingerprints as
+// TablesNow gives them at the WriteTo, and ReadFrom compares with them as
+// they are at the ReadFrom.
+func TestTablesNow(t *testing.T) {
+	var fp atomic.Uint64
+	spec := Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5,
+		TablesNow: func() map[string]uint64 { return map[string]uint64{"idf": fp.Load()} }}
+	e := New(spec, Algorithm[words, string](toy{}))
+	add(t, e, "a", "x y")
+	fp.Store(7) // the caller's table changed after New
+	var buf bytes.Buffer
+	_, err := e.WriteTo(&buf)
+	require.NoError(t, err)
+	_, err = New(spec, Algorithm[words, string](toy{})).ReadFrom(bytes.NewReader(buf.Bytes()))
+	require.NoError(t, err, "the header holds the table as it is now")
+	fp.Store(8)
+	_, err = New(spec, Algorithm[words, string](toy{})).ReadFrom(bytes.NewReader(buf.Bytes()))
+	require.ErrorIs(t, err, detector.ErrSnapshot)
+	assert.ErrorContains(t, err, "idf")
+}

@@ -23,7 +23,11 @@ import (
 // features and the IDs only, not on arrival order, so none is stored.
 
 func (e *Engine[F, K]) header() snapshot.Header {
-	return snapshot.Header{Kind: e.spec.Name, KindVersion: e.spec.Version, Config: e.spec.Config, Tables: e.spec.Tables}
+	tables := e.spec.Tables
+	if e.spec.TablesNow != nil {
+		tables = e.spec.TablesNow()
+	}
+	return snapshot.Header{Kind: e.spec.Name, KindVersion: e.spec.Version, Config: e.spec.Config, Tables: tables}
 }
 
 // WriteTo writes a snapshot of the live documents to w and returns the
