@@ -654,3 +654,13 @@ func (e *Engine[F, K]) Inspect(fn func(ix Index[F], groupSlots int)) {
 	defer e.mu.RUnlock()
 	fn(e.st.ix, len(e.st.groups.list))
 }
+
+// Heaps returns the number of groups of two or more members and of the
+// documents in them (the heaps of exact copies the engine keeps), under
+// the read lock: for tests that check that floods of copies leave nothing
+// behind.
+func (e *Engine[F, K]) Heaps() (groups, members int) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.st.gs.Len(), e.st.gs.Held()
+}

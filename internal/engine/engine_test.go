@@ -353,11 +353,17 @@ func testRemoveGroups(t *testing.T, alg toy) {
 		add(t, e, id, "x y")
 	}
 	add(t, e, "d", "p q")
+	groups, members := e.Heaps()
+	assert.Equal(t, 1, groups, "one heap of copies")
+	assert.Equal(t, 3, members)
 	require.NoError(t, e.Remove("a"))
 	ms, err := e.Containers("c")
 	require.NoError(t, err)
 	assert.Equal(t, []detector.Match{{ID: "b", Score: 1}}, ms)
 	require.NoError(t, e.Remove("b"))
+	groups, members = e.Heaps()
+	assert.Zero(t, groups, "a group of one keeps no heap")
+	assert.Zero(t, members)
 	require.NoError(t, e.Remove("c"))
 	e.Inspect(func(ix Index[words], slots int) {
 		assert.Equal(t, 2, slots)
