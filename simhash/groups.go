@@ -50,8 +50,9 @@ type ownIndex struct {
 	*index
 	table *liveidf.Table
 	pool  *scratch.Pool[*Signer]
-	// groups is the engine's table of groups, recorded by Find and
-	// Search under the engine's lock, read by Prepare under it.
+	// groups is the engine's table of groups, recorded by Find, which
+	// the engine calls under its exclusive lock before every insertion,
+	// and read by Prepare under its read lock.
 	groups *engine.Groups[sig]
 }
 
@@ -144,14 +145,10 @@ func (ix *index) related(g uint32, f *sig) []uint32 {
 	return []uint32{g}
 }
 
+// Find is index.Find, recording the engine's table of groups for Prepare.
 func (ix *ownIndex) Find(f *sig, groups *engine.Groups[sig]) (uint32, bool) {
 	ix.groups = groups
 	return ix.index.Find(f, groups)
-}
-
-func (ix *ownIndex) Search(dst []engine.Candidate, f *sig, groups *engine.Groups[sig]) []engine.Candidate {
-	ix.groups = groups
-	return ix.index.Search(dst, f, groups)
 }
 
 // Prepare runs before an Add's turn, under the engine's read lock: it
