@@ -35,7 +35,7 @@ func BenchmarkSerialShare(b *testing.B) {
 		}
 		return func(t string) {
 			s.analyse(t)
-			if d.turns == nil {
+			if !d.own {
 				s.weigh()
 			} else {
 				// With the own table only the count is in the turn:

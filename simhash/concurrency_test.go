@@ -100,7 +100,7 @@ func TestVocabularyBounded(t *testing.T) {
 		assert.Less(t, s.an.VocabularySize(), 3*adds/2, "a Signer's vocabulary follows the recurring terms")
 		assert.Less(t, s.an.VocabularySize(), 20_000)
 	}
-	assert.Less(t, d.turns.Table().Live(), 300*400, "the table counts the live documents only")
+	assert.Less(t, d.table().Live(), 300*400, "the table counts the live documents only")
 	assert.Equal(t, int64(300), d.IDF().N())
 }
 
@@ -149,12 +149,14 @@ func TestIndexInStep(t *testing.T) {
 			dig hashx.Digest
 		}
 		groups := map[key]bool{}
-		for idx := range d.st.has {
-			if d.st.has[idx] {
-				groups[key{d.st.fps[idx], d.st.digest[idx]}] = true
-			}
+		for id := range live {
+			require.NoError(t, d.e.Group("test", id, func(f *sig) {
+				if f != nil && f.has {
+					groups[key{f.fp, f.dig}] = true
+				}
+			}))
 		}
-		require.Equal(t, len(groups), d.st.index.Len())
+		inspect(d, func(ix *index, _ *ownIndex, _ int) { require.Equal(t, len(groups), ix.ham.Len()) })
 	}
 }
 

@@ -2,13 +2,14 @@ package simhash
 
 import (
 	"fmt"
-	"sync"
+	"slices"
+	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 	"github.com/seed-9ef9c1df/neardup/internal/scratch"
-	"github.com/seed-9ef9c1df/neardup/internal/spin"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -30,26 +31,27 @@ import (
 // [Detector.Copies] lists them. Add, Containers and Query return at most
 // Config.MaxResults matches, the strongest.
 //
-// A Detector is safe for concurrent use by multiple goroutines. Add analyses
-// and signs its text without holding the Detector's lock, so Adds run in
-// parallel and never stall Containers. With its own online table, the Adds
-// take turns (on a lock of their own, which Containers, Fingerprint and Len
-// never take) only to count their document, which gives the document
-// frequencies their weights are computed from, so that every result is
-// that of the Adds run one by one in the order they took their turn; the
-// weighing and signing run after the turn, in parallel, and the inserts
-// follow in turn order.
+// A Detector is safe for concurrent use by multiple goroutines (the shell
+// of package internal/engine). Add analyses and signs its text without
+// holding the Detector's lock, so Adds run in parallel and never stall
+// Containers. With its own online table, the Adds take turns (on a lock
+// of their own, which Containers, Fingerprint, Query and Len never take)
+// only to count their document, which gives the document frequencies
+// their weights are computed from, so that every result is that of the
+// Adds run one by one in the order they took their turn; the weighing and
+// signing run after the turn, in parallel, and the commits follow in turn
+// order.
 type Detector struct {
-	cfg    Config
-	pool   scratch.Pool[*Signer]
-	online bool           // fingerprints depend on a table that can change
-	turns  *liveidf.Turns // the Detector's own table and its turns, or nil
-	idf    *textproc.IDF  // the caller's table, or nil
+	cfg  Config
+	pool *scratch.Pool[*Signer]
+	own  bool          // the Detector keeps its own online table
+	idf  *textproc.IDF // the caller's table, or nil
+	e    *engine.Engine[sig, sigKey]
 
-	mu sync.RWMutex
-	st *state
+	// closedTable is the own table as Close left it, for IDF.
+	closedTable atomic.Pointer[liveidf.Table]
 
-	onCommit func(id string) // test hook, called under mu as a document is indexed
+	onCommit func(id string) // test hook, called under the engine's lock as a document is committed
 }
 
 // testHookAnalysed, when set, runs in Add after the text is analysed and
@@ -101,30 +103,92 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Detector{cfg: rc}
-	if own {
-		d.turns = liveidf.NewTurns("simhash", true, &d.mu)
-		d.turns.OnCounted = func() {
-			if testHookInTurn != nil {
-				testHookInTurn()
-			}
-		}
-	} else {
-		d.idf = idf
-	}
-	d.online = own || idf != nil && rc.usesIDF() && !idf.Frozen()
-	if d.st, err = newState(rc, d.online, own); err != nil {
+	if _, err := NewIndex(rc.k(), rc.Blocks); err != nil {
 		return nil, err
 	}
-	// With its own table the pool's Signers read no table: a turn gives
-	// them the document frequencies of one document at a time, and each
-	// keeps a cache of the table's cells by term ID. A new
-	// Signer cannot fail once the first is built: the same Config and
-	// table build it.
+	d := &Detector{cfg: rc, own: own, idf: idf, pool: &scratch.Pool[*Signer]{}}
+	// A new Signer cannot fail once the first is built: the same Config
+	// and table build it.
 	d.pool.New = func() (*Signer, error) { return newSigner(rc, tc, idf) }
 	d.pool.Tidy = (*Signer).tidy
 	d.pool.Put(s)
+	alg := algorithm{cfg: &d.cfg, pool: d.pool, own: own,
+		online: own || idf != nil && rc.usesIDF() && !idf.Frozen()}
+	spec := engine.Spec{
+		Name:          snapshotKind,
+		Version:       snapshotVersion,
+		Config:        rc,
+		NoGroup:       "bare",
+		MinGroupBytes: 28, // 1+8+16 bytes, a count and one ID
+		MaxTextBytes:  rc.MaxTextBytes,
+		MaxResults:    rc.MaxResults,
+		Trace: func(remove bool, id string) {
+			if !remove && d.onCommit != nil {
+				d.onCommit(id)
+			}
+		},
+	}
+	if idf != nil && rc.usesIDF() {
+		spec.TablesNow = func() map[string]uint64 { return map[string]uint64{"idf": idf.Fingerprint()} }
+	}
+	d.e = engine.New(spec, alg)
 	return d, nil
+}
+
+// algorithm is SimHash as the engine sees it. Without the Detector's own
+// table, Features analyses and signs a text; with it, Features analyses
+// the text and keeps its Signer for the turn (ownIndex), which signs it
+// with the frequencies the turn gives.
+type algorithm struct {
+	cfg         *Config
+	pool        *scratch.Pool[*Signer]
+	own, online bool
+}
+
+var _ engine.Releaser[sig] = algorithm{}
+
+// Features analyses text and computes its content digest, which identifies
+// its exact copies and is matched (Score 1) when fingerprints can change;
+// without the own table it also weighs and signs it.
+func (a algorithm) Features(text string) sig {
+	s, err := a.pool.Get()
+	if err != nil {
+		// Cannot happen: the first Signer of this Config was built by
+		// New. A text no Signer reads matches nothing.
+		return sig{}
+	}
+	s.analyse(text)
+	if testHookAnalysed != nil {
+		testHookAnalysed()
+	}
+	f := sig{s: s}
+	f.dig, f.hasDig = s.contentDigest()
+	if !a.own {
+		s.weigh()
+		f.fp, f.has = s.sign()
+		putSigner(a.pool, &f)
+	}
+	return f
+}
+
+// Release hands back the Signer of features the engine drops unsigned.
+func (a algorithm) Release(f *sig) { putSigner(a.pool, f) }
+
+func (a algorithm) CopyKey(f *sig) (sigKey, bool) {
+	return sigKey{fp: f.fp, dig: f.dig, has: f.has}, f.hasDig
+}
+
+func (a algorithm) NewIndex() engine.Index[sig] {
+	ham, err := NewIndex(a.cfg.k(), a.cfg.Blocks)
+	if err != nil {
+		// Cannot happen: New built an index of this Config.
+		ham = &Index{}
+	}
+	ix := &index{ham: ham, exact: make(map[hashx.Digest][]uint32), online: a.online}
+	if !a.own {
+		return ix
+	}
+	return &ownIndex{index: ix, table: liveidf.New(true), pool: a.pool}
 }
 
 // Config returns the Detector's configuration with every default filled in.
@@ -137,19 +201,38 @@ func (d *Detector) Config() Config { return d.cfg }
 // for a later state. The copy is made on the first call after a change,
 // in O(distinct terms), and shared by the calls until the next change.
 func (d *Detector) IDF() *textproc.IDF {
-	return d.turns.IDFOr(d.idf)
+	if !d.own {
+		return d.idf
+	}
+	if t := d.table(); t != nil {
+		return t.IDF()
+	}
+	if t := d.closedTable.Load(); t != nil {
+		return t.IDF()
+	}
+	return liveidf.New(true).IDF() // closed before any table was read: empty
+}
+
+// table returns the own table of the current index, or nil after Close.
+func (d *Detector) table() *liveidf.Table {
+	var t *liveidf.Table
+	d.e.Inspect(func(ix engine.Index[sig], _ int) {
+		if o, ok := ix.(*ownIndex); ok {
+			t = o.table
+		}
+	})
+	return t
 }
 
 // Fingerprint returns the fingerprint of the live document id, and false if
 // it has none (no features).
-func (d *Detector) Fingerprint(id string) (uint64, bool, error) {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	idx, err := d.st.docs.Lookup("Fingerprint", id)
-	if err != nil {
-		return 0, false, err
-	}
-	return d.st.fps[idx], d.st.has[idx], nil
+func (d *Detector) Fingerprint(id string) (fp uint64, ok bool, err error) {
+	err = d.e.Group("Fingerprint", id, func(f *sig) {
+		if f != nil {
+			fp, ok = f.fp, f.has
+		}
+	})
+	return fp, ok, err
 }
 
 // Add indexes doc and returns its near-duplicates among the live
@@ -161,88 +244,11 @@ func (d *Detector) Fingerprint(id string) (uint64, bool, error) {
 // cap: a flood of copies costs each Add the same, however long it runs.
 //
 // The checks that need no analysis (closed, empty ID, size, duplicate ID)
-// come first; the text is then analysed without the lock, and the checks
-// are repeated under it: of several Adds of one new ID at once, exactly one
-// succeeds and the others return detector.ErrDuplicateID.
-func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	spin.RLock(&d.mu)
-	docs := d.st.docs
-	err := docs.Check(doc)
-	d.mu.RUnlock()
-	if err != nil {
-		return nil, err
-	}
-	s, err := d.pool.Get()
-	if err != nil {
-		return nil, err
-	}
-	defer d.pool.Put(s)
-	s.analyse(doc.Text)
-	if testHookAnalysed != nil {
-		testHookAnalysed()
-	}
-	// The content digest identifies the document's exact copies, and is
-	// matched (Score 1) when the fingerprints can change.
-	dig, hasDig := s.contentDigest()
-	if d.turns == nil {
-		s.weigh()
-		fp, ok := s.sign()
-		return d.insert(doc, fp, ok, dig, hasDig, -1, "")
-	}
-	// Our own table: in our turn, check again and count the document,
-	// which gives the document frequencies of its terms as the table now
-	// has them; weigh, sign and insert after the turn, in turn order,
-	// while the next turn proceeds. The Detector keeps the packed terms
-	// the table keeps (the same string: its snapshot stores them), and
-	// exact copies share one packed string.
-	packed := d.packedFor(dig, hasDig, s.terms)
-	tk, dfs, err := d.turns.Enter(doc, docs, s.ownTerms(), packed, s.dfs[:0])
-	s.dfs = dfs
-	if err != nil {
-		return nil, err
-	}
-	s.weighOwn(tk.N, false)
-	fp, ok := s.sign()
-	// Insert uncounts the document if it fails (closed meanwhile).
-	return d.turns.Insert(tk, func(h int32) ([]detector.Match, error) {
-		return d.insert(doc, fp, ok, dig, hasDig, h, packed)
-	})
-}
-
-// packedFor returns the packed distinct terms of a document whose content
-// digest is dig: those of a live copy (equal digests, equal term
-// sequences), so that copies share one string, or a new packing.
-func (d *Detector) packedFor(dig hashx.Digest, hasDig bool, terms []string) string {
-	if !hasDig {
-		return ""
-	}
-	spin.RLock(&d.mu)
-	defer d.mu.RUnlock()
-	if l := d.st.exact[dig]; len(l) > 0 && d.st.own {
-		return d.st.packed[l[0]]
-	}
-	return liveidf.Pack(terms)
-}
-
-// insert indexes a signed document under the Detector's lock: the checks
-// are repeated (closed, duplicate ID), and of several Adds of one new ID
-// exactly one gets here first.
-func (d *Detector) insert(doc detector.Doc, fp uint64, ok bool, dig hashx.Digest, hasDig bool, h int32, packed string) ([]detector.Match, error) {
-	spin.Lock(&d.mu)
-	defer d.mu.Unlock()
-	d.turns.Settle(doc.ID)
-	st := d.st
-	idx, err := st.docs.Add(doc)
-	if err != nil {
-		return nil, err
-	}
-	ms := st.matches(fp, ok, dig, hasDig, noDoc, d.cfg.MaxResults)
-	st.insert(idx, fp, ok, dig, hasDig, h, packed)
-	if d.onCommit != nil {
-		d.onCommit(doc.ID)
-	}
-	return ms, nil
-}
+// come first; the text is then analysed and signed without the lock (with
+// the Detector's own table, it is counted in a turn in between), and the
+// checks are repeated under it: of several Adds of one new ID at once,
+// exactly one succeeds and the others return detector.ErrDuplicateID.
+func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) { return d.e.Add(doc) }
 
 // Query returns what Add(doc) would return now, without indexing doc or
 // changing anything a later call observes: the near-duplicates of doc
@@ -258,68 +264,13 @@ func (d *Detector) insert(doc detector.Doc, fp uint64, ok bool, dig hashx.Digest
 // Query returns an error wrapping detector.ErrClosed after Close, or
 // detector.ErrTooLarge for a text over Config.MaxTextBytes, before it
 // reads the text.
-func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
-	if len(doc.Text) > d.cfg.MaxTextBytes {
-		return nil, fmt.Errorf("simhash: Query(%q): %d bytes over the limit of %d: %w",
-			doc.ID, len(doc.Text), d.cfg.MaxTextBytes, detector.ErrTooLarge)
-	}
-	if err := d.closedErr("Query", doc.ID); err != nil {
-		return nil, err
-	}
-	s, err := d.pool.Get()
-	if err != nil {
-		return nil, err
-	}
-	defer d.pool.Put(s)
-	s.analyse(doc.Text)
-	dig, hasDig := s.contentDigest()
-	if d.turns == nil {
-		s.weigh()
-	} else {
-		var n int64
-		n, s.dfs = d.turns.Table().Peek(s.ownTerms(), s.dfs[:0])
-		s.weighOwn(n, true)
-	}
-	fp, ok := s.sign()
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	st := d.st
-	if st.docs.Closed() { // closed meanwhile
-		return nil, fmt.Errorf("simhash: Query(%q): %w", doc.ID, detector.ErrClosed)
-	}
-	skip := uint32(noDoc)
-	if doc.ID != "" {
-		if idx, err := st.docs.Lookup("Query", doc.ID); err == nil {
-			skip = idx
-		}
-	}
-	return st.matches(fp, ok, dig, hasDig, skip, d.cfg.MaxResults), nil
-}
-
-// closedErr returns the error of op after Close, or nil.
-func (d *Detector) closedErr(op, id string) error {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	if d.st.docs.Closed() {
-		return fmt.Errorf("simhash: %s(%q): %w", op, id, detector.ErrClosed)
-	}
-	return nil
-}
+func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) { return d.e.Query(doc) }
 
 // Containers returns the near-duplicates of the live document id, including
 // documents added after it, the Config.MaxResults strongest, ordered by
 // [detector.SortMatches]. Its time is one [Index.Query], plus the members
 // read of each related group of copies (at most the cap).
-func (d *Detector) Containers(id string) ([]detector.Match, error) {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	st := d.st
-	idx, err := st.docs.Lookup("Containers", id)
-	if err != nil {
-		return nil, err
-	}
-	return st.matches(st.fps[idx], st.has[idx], st.digest[idx], st.hasDig[idx], idx, d.cfg.MaxResults), nil
-}
+func (d *Detector) Containers(id string) ([]detector.Match, error) { return d.e.Containers(id) }
 
 // Copies returns the live documents with the same terms in the same order
 // as the live document id (its exact copies as the Detector reads them:
@@ -330,55 +281,42 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 // none. Copies is not capped; its time is O(c log c) for c copies. It
 // returns an error wrapping detector.ErrUnknownID or detector.ErrClosed.
 func (d *Detector) Copies(id string) ([]string, error) {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	idx, err := d.st.docs.Lookup("Copies", id)
+	ids, err := d.e.Union("Copies", id, func(g uint32, f *sig, ix engine.Index[sig]) []uint32 {
+		return baseIndex(ix).related(g, f)
+	})
 	if err != nil {
 		return nil, err
 	}
-	return d.st.copies(idx), nil
+	return slices.DeleteFunc(ids, func(o string) bool { return o == id }), nil
+}
+
+// baseIndex returns the index under either kind of engine index.
+func baseIndex(ix engine.Index[sig]) *index {
+	if o, ok := ix.(*ownIndex); ok {
+		return o.index
+	}
+	return ix.(*index)
 }
 
 // Remove forgets the live document id, and uncounts it from the online
 // IDF table the Detector owns. A document with live copies leaves its
 // group in O(log c) for c copies; the last of a group takes it out of the
 // index.
-func (d *Detector) Remove(id string) error {
-	if d.turns != nil {
-		return d.turns.Remove(func() (int32, error) { return d.remove(id) })
-	}
-	_, err := d.remove(id)
-	return err
-}
-
-// remove takes document id out of the index and returns its handle in the
-// online table.
-func (d *Detector) remove(id string) (int32, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	idx, err := d.st.docs.Remove(id)
-	if err != nil {
-		return -1, err
-	}
-	return d.st.remove(idx), nil
-}
+func (d *Detector) Remove(id string) error { return d.e.Remove(id) }
 
 // Len returns the number of live documents.
-func (d *Detector) Len() int {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	return d.st.docs.Len()
-}
+func (d *Detector) Len() int { return d.e.Len() }
 
 // Close releases the index. It is idempotent and returns nil; every later
 // Add, Query, Containers, Copies, Fingerprint, Remove, WriteTo or ReadFrom
 // returns an error wrapping detector.ErrClosed.
 func (d *Detector) Close() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if docs := d.st.docs; docs.Close() {
-		d.st = &state{docs: docs, online: d.st.online, own: d.st.own}
-		d.pool.Close()
+	if d.own {
+		if t := d.table(); t != nil {
+			d.closedTable.CompareAndSwap(nil, t)
+		}
 	}
-	return nil
+	err := d.e.Close()
+	d.pool.Close()
+	return err
 }

@@ -14,7 +14,22 @@
 // weighted by its idf, with the two highest-idf terms dropped. Other features
 // (word n-grams, character n-grams) and weights (unit, tf, tf·idf) are
 // options ([Features], [Weights]). [Signer] fingerprints one text without an
-// index; [Index] is the exact online Hamming index; [Detector] joins them.
+// index; [Index] is the exact online Hamming index; [Detector] joins them
+// on the detector shell of package internal/engine.
+//
+// Use it for near-exact copies at one 64-bit fingerprint per document: at
+// the defaults (K = 3 over idf-weighted words) it reports few pairs and
+// almost only true ones (SpotSigs Gold Set dev pages: strict precision
+// 0.999, recall 0.042, F1 0.080); over spot signatures with tf weights at
+// K = 20 (the root registry's simhash-spots) it finds near-duplicate web
+// pages (strict F1 0.816 there) but joins short wire copy into one
+// cluster. An Add costs one analysis and signing of its text and one
+// Hamming index probe; the live heap was 1,776 bytes per document over
+// the first 5,000 Reuters-21578 documents (the README's table), most of
+// it the document's ID, its packed distinct terms and the online table.
+// docs/simhash.md in the repository has the measured figures with the
+// commands that regenerate them (go run ./examples/evaluate -detector
+// simhash for the quality figures); docs/notes/simhash.md has the history.
 //
 // # Guarantees
 //
@@ -87,11 +102,11 @@
 // Memory follows the live documents, not everything ever added:
 //
 //   - The index holds 12 bytes per group of exact copies and table (48
-//     for K = 3); the Detector adds 30 bytes per document (46 with its own
-//     online table: the packed terms it shares with the table), the ID
-//     table, a digest map entry per group when its IDF table is online,
-//     and a heap slot and position-map entry per member of a group of two
-//     or more copies.
+//     for K = 3); the engine adds 64 bytes per group (its fingerprint,
+//     digest and packed terms) and 4 bytes per document (8 with its own
+//     online table: the document's handle there), the ID table, a digest
+//     map entry per group when its IDF table is online, and a heap slot
+//     and position-map entry per member of a group of two or more copies.
 //   - The online table of [New] counts the live documents only: Remove
 //     uncounts a document, and a term whose last live document goes leaves
 //     the table. Each live document keeps its distinct terms, packed (their
@@ -150,17 +165,20 @@
 //   - no lock: the checks that need no analysis (under a read lock),
 //     the analysis (tokens, distinct terms, content digest), and signing
 //     (weights, features, fingerprint);
-//   - with the Detector's own online table, a turn (a lock of the Adds and
-//     Removes only): the document is checked again and counted, which
-//     gives the document frequencies of its terms; a term the Add's
-//     Signer has met before costs one increment, and terms new to it are
-//     looked up before the turn;
-//   - the Detector's lock, exclusive, in turn order: the Index query and
-//     the insert.
+//   - with the Detector's own online table, the read lock before the turn:
+//     the packed terms of a live copy (or a new packing), and the table's
+//     cells of the terms new to the Add's Signer;
+//   - then a turn (a lock of the Adds and Removes only): the document is
+//     checked again and counted, which gives the document frequencies of
+//     its terms, one increment per term; weighing and signing follow,
+//     outside every lock;
+//   - the Detector's lock, exclusive, in turn order: the insert and the
+//     Index query.
 //
 // Every result is that of the Adds run one by one in the order they took
 // their turn (or, with a caller's table, the lock). Containers, Copies,
-// Fingerprint, Len and WriteTo take the read lock only, never the turn. A
+// Fingerprint, Len, Query and WriteTo take the read lock only, never the
+// turn. A
 // [Signer] is not safe for concurrent use; use one per goroutine. An
 // [Index] allows concurrent Queries but needs exclusive access for Add and
 // Remove.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
@@ -29,12 +30,30 @@ type key struct {
 
 // keyOf reads the key of the live document id from d.
 func keyOf(t *testing.T, d *Detector, id string) key {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	idx, err := d.st.docs.Lookup("test", id)
-	require.NoError(t, err)
-	st := d.st
-	return key{fp: st.fps[idx], has: st.has[idx], dig: st.digest[idx], hasDig: st.hasDig[idx]}
+	var k key
+	require.NoError(t, d.e.Group("test", id, func(f *sig) {
+		if f != nil {
+			k = key{fp: f.fp, has: f.has, dig: f.dig, hasDig: f.hasDig}
+		}
+	}))
+	return k
+}
+
+// inspect calls fn with the Detector's index, its own table (nil without
+// one) and the length of the engine's group table, under the read lock.
+func inspect(d *Detector, fn func(ix *index, own *ownIndex, slots int)) {
+	d.e.Inspect(func(x engine.Index[sig], slots int) {
+		o, _ := x.(*ownIndex)
+		fn(baseIndex(x), o, slots)
+	})
+}
+
+// online reports whether d's fingerprints can change (every group is
+// matched by digest).
+func online(d *Detector) bool {
+	var on bool
+	inspect(d, func(ix *index, _ *ownIndex, _ int) { on = ix.online })
+	return on
 }
 
 // refIndex is the Detector as it was before exact copies were grouped and
@@ -175,7 +194,7 @@ func checkAgainstReference(t *testing.T, d *Detector, ops []op) {
 			got, err := d.Containers(id)
 			require.NoError(t, err)
 			require.Equal(t, want, got, "step %d: Containers(%s)", step, id)
-			if !d.online {
+			if !online(d) {
 				// With an online table, a Query of a live text weighs it
 				// as counted twice: not its Containers.
 				got, err = d.Query(detector.Doc{ID: id, Text: texts[id]})
@@ -263,26 +282,30 @@ func TestFloodCostFlat(t *testing.T) {
 					assert.Equal(t, detector.Match{ID: "c0000", Score: 1}, ms[0])
 				}
 			}
-			st := d.st
-			assert.Equal(t, 1, st.index.Len(), "one index entry for the copies")
-			assert.Equal(t, 1, st.gs.Len(), "one group")
-			assert.Equal(t, 2000, st.gs.Held(), "one heap holds every copy")
-			for _, l := range st.exact {
-				assert.Len(t, l, 1, "digest lists hold the group once")
-			}
-			if d.online {
-				assert.Len(t, st.exact, 1)
-			} else {
-				assert.Empty(t, st.exact, "a frozen table matches copies by fingerprint")
-			}
-			// Removing the representative promotes another copy:
-			// nothing is lost.
-			repID := st.docs.ID(st.index.Query(st.fps[0], nil)[0].ID)
+			on := online(d)
+			inspect(d, func(ix *index, _ *ownIndex, slots int) {
+				assert.Equal(t, 1, ix.ham.Len(), "one index entry for the copies")
+				assert.Equal(t, 1, slots, "one group")
+				for _, l := range ix.exact {
+					assert.Len(t, l, 1, "digest lists hold the group once")
+				}
+				if on {
+					assert.Len(t, ix.exact, 1)
+				} else {
+					assert.Empty(t, ix.exact, "a frozen table matches copies by fingerprint")
+				}
+			})
+			heaps, held := d.e.Heaps()
+			assert.Equal(t, 1, heaps, "one group")
+			assert.Equal(t, 2000, held, "one heap holds every copy")
+			// Removing the first copy, which the index entry was made
+			// for, keeps the group: nothing is lost.
+			repID := "c0000"
 			require.NoError(t, d.Remove(repID))
 			ms, err := d.Containers("c1999")
 			require.NoError(t, err)
 			assert.Len(t, ms, 5)
-			assert.Equal(t, 1, st.index.Len())
+			inspect(d, func(ix *index, _ *ownIndex, _ int) { assert.Equal(t, 1, ix.ham.Len()) })
 			cp, err := d.Copies("c1999")
 			require.NoError(t, err)
 			assert.Len(t, cp, 1998)
@@ -292,13 +315,16 @@ func TestFloodCostFlat(t *testing.T) {
 				}
 			}
 			assert.Zero(t, d.Len())
-			assert.Zero(t, st.index.Len())
-			assert.Empty(t, st.exact)
-			assert.Zero(t, st.gs.Len(), "no group heap is left")
-			assert.Zero(t, st.gs.Held(), "no member position is left")
-			if d.turns != nil {
-				assert.Zero(t, d.turns.Table().IDF().N(), "the copies are uncounted")
-			}
+			inspect(d, func(ix *index, own *ownIndex, _ int) {
+				assert.Zero(t, ix.ham.Len())
+				assert.Empty(t, ix.exact)
+				if own != nil {
+					assert.Zero(t, own.table.IDF().N(), "the copies are uncounted")
+				}
+			})
+			heaps, held = d.e.Heaps()
+			assert.Zero(t, heaps, "no group heap is left")
+			assert.Zero(t, held, "no member position is left")
 		})
 	}
 }

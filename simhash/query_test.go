@@ -30,7 +30,7 @@ func TestQueryChangesNothing(t *testing.T) {
 			cfg := Config{Language: "en", MaxResults: 4}
 			plain, probed := b.new(t, cfg), b.new(t, cfg)
 			reliabilitytest.QueryChangesNothing(t, plain, probed, ops, func(step int) string { return texts[step%len(texts)] }, true)
-			if plain.turns != nil {
+			if plain.own {
 				require.Equal(t, plain.IDF().N(), probed.IDF().N())
 				require.Equal(t, plain.IDF().Fingerprint(), probed.IDF().Fingerprint(), "Queries counted nothing")
 			}

@@ -60,6 +60,12 @@ type Signer struct {
 	digBuf []byte  // scratch of the exact-content digest
 	dfs    []int64 // own table: per unique term, its document frequency
 	next   []int32 // FeatureSpots: per token, the first non-stopword at or after it
+	n      int64   // own table: the documents it counted at this document's turn
+	// cellsOf is the own table whose cells vocab.cells holds (each index
+	// of a Detector has its table); resolved is set while cells Resolve
+	// entered for the document being added may await its count.
+	cellsOf  *liveidf.Table
+	resolved bool
 
 	// spotSteps counts the chain links and antecedents collectSpots has
 	// visited, for tests: it grows linearly with the tokens signed.
@@ -308,8 +314,12 @@ func (s *Signer) contentDigest() (hashx.Digest, bool) {
 }
 
 // ownTerms returns the analysed text's distinct terms as the Detector's
-// own table counts them, with the Signer's cache of the table's cells.
-func (s *Signer) ownTerms() liveidf.Terms {
+// own table tbl counts them, with the Signer's cache of tbl's cells (a
+// cache of another table's cells is dropped first).
+func (s *Signer) ownTerms(tbl *liveidf.Table) liveidf.Terms {
+	if s.cellsOf != tbl {
+		s.vocab.cells, s.cellsOf = liveidf.Cache{}, tbl
+	}
 	s.vocab.cells.Grow(s.an.VocabularySize()) // only a Detector's own table needs the cache
 	return liveidf.Terms{Terms: s.terms, IDs: s.uniq, Cache: &s.vocab.cells}
 }

@@ -80,7 +80,7 @@ func TestNewErrors(t *testing.T) {
 	d, err := New(Config{K: -1, SkipTop: -5})
 	require.NoError(t, err)
 	assert.Equal(t, -1, d.Config().K)
-	assert.Equal(t, 0, d.st.index.K(), "a negative K means 0")
+	inspect(d, func(ix *index, _ *ownIndex, _ int) { assert.Equal(t, 0, ix.ham.K(), "a negative K means 0") })
 	assert.Equal(t, -1, d.Config().SkipTop)
 }
 

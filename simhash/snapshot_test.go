@@ -13,6 +13,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -28,7 +29,7 @@ func load(t testing.TB, d *Detector, snap []byte) *Detector { return reliability
 func roundTrip(t *testing.T, mk func() *Detector, ops []op) []byte {
 	tableAt := -1 // the Len at which the tables were last compared
 	_, _, snap := reliabilitytest.RoundTrip(t, mk, ops, func(a, b *Detector, id, _ string) {
-		if a.turns != nil && a.Len() != tableAt {
+		if a.own && a.Len() != tableAt {
 			tableAt = a.Len()
 			require.Equal(t, a.IDF().Fingerprint(), b.IDF().Fingerprint(), "the online table is restored")
 		}
@@ -210,7 +211,7 @@ func FuzzReadFrom(f *testing.F) {
 	d, err := New(cfg)
 	require.NoError(f, err)
 	load(f, d, snap)
-	groups, bare, _, err := d.encode()
+	groups, bare, _, err := d.e.Sections()
 	require.NoError(f, err)
 	f.Add(snap, groups, bare)
 	f.Add([]byte("NEARDUP\x00"), []byte{0}, []byte{0})
@@ -239,13 +240,14 @@ func FuzzReadFrom(f *testing.F) {
 		d, err := New(cfg)
 		require.NoError(t, err)
 		count := 0
-		st, _, derr := d.decode(groups, bare)
+		n, derr := d.e.DecodeSections(groups, bare)
 		if derr != nil {
 			require.ErrorIs(t, derr, detector.ErrSnapshot)
 		} else {
-			count = st.docs.Len()
+			count = n
 		}
-		err = read(reliabilitytest.Frame(t, d.header(), []string{"groups", "bare"}, [][]byte{groups, bare}, count))
+		header := snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: d.Config()}
+		err = read(reliabilitytest.Frame(t, header, []string{"groups", "bare"}, [][]byte{groups, bare}, count))
 		require.Equal(t, derr == nil, err == nil, "ReadFrom accepts exactly the payloads decode accepts")
 	})
 }
@@ -265,13 +267,12 @@ func TestConcurrentSnapshot(t *testing.T) {
 	}
 	reliabilitytest.ConcurrentSnapshot(t, d, texts, fresh, func(e *Detector) {
 		// The restored table counts the restored documents with terms.
-		var n int64
-		for i := range e.st.hasDig {
-			if e.st.docs.Live(uint32(i)) && e.st.hasDig[i] {
-				n++
-			}
-		}
-		require.Equal(t, n, e.IDF().N())
+		_, bare, live, err := e.e.Sections()
+		require.NoError(t, err)
+		dec := snapshot.NewDec(bare)
+		n := live - len(dec.IDs(0))
+		require.NoError(t, dec.Done())
+		require.Equal(t, int64(n), e.IDF().N())
 	})
 	e, err := New(Config{Language: "en"})
 	require.NoError(t, err)

@@ -15,7 +15,8 @@
 // step that reads the index before the commit, [Settler] for a step after
 // it, [Finder] for an index that finds a key's group itself, [Member] for
 // an index that counts the exact copies joining and leaving its groups,
-// [Resolver] for a Counter's step before an Add's turn, [Releaser] for
+// [Resolver] for a Counter's step before an Add's turn, [FreePeeker] for a
+// Counter whose Queries need no turn, [Releaser] for
 // features that hold a pooled resource while they are computed,
 // [GroupCodec] for an algorithm that writes the groups section of its
 // snapshots itself.
@@ -145,6 +146,17 @@ type Releaser[F any] interface {
 	Release(f *F)
 }
 
+// FreePeeker is a Counter whose Peek may run outside every lock and every
+// turn, concurrently with the turns, the commits and other Peeks: it reads
+// the statistics as they are at some moment of the call. A Query then
+// completes its features before it takes the read lock and takes no turn,
+// so Queries run in parallel with each other and with Adds; under
+// concurrent Adds and Removes it reads the statistics and the index each
+// as they are at some moment of the call.
+type FreePeeker interface {
+	PeeksFreely()
+}
+
 // Preparer is an Index with a step that reads the index before the
 // commit: Prepare runs under the read lock after the features are
 // computed, and again under the exclusive lock when a ReadFrom replaced
@@ -209,6 +221,9 @@ type Spec struct {
 	// each Add that registers its document and each Remove, in the order
 	// of those commits: the order in which concurrent calls take effect.
 	Trace func(remove bool, id string)
+	// TablesNow, when set, is called for every snapshot header instead
+	// of reading Tables: for caller-owned tables that may change.
+	TablesNow func() map[string]uint64
 }
 
 // Engine is a detector shell over an Algorithm. It is safe for concurrent
@@ -220,11 +235,6 @@ type Engine[F any, K comparable] struct {
 	rel       Releaser[F] // alg as a Releaser, or nil
 	counting  bool        // the index is a Counter
 	resolving bool        // the index is a Resolver
-
-	// OnCommit, when set (by tests, before the first Add), is called under
-	// the exclusive lock with the ID of each document an Add commits, in
-	// commit order.
-	OnCommit func(id string)
 
 	turn    sync.Mutex          // a Counter's turns; taken before mu
 	order   order               // a Counter's commits, in turn order
@@ -346,9 +356,6 @@ func (e *Engine[F, K]) commit(prepared *state[F, K], doc detector.Doc, f *F, h i
 		st.setHandle(idx, h)
 	}
 	g := st.insert(e.alg, idx, f)
-	if e.OnCommit != nil {
-		e.OnCommit(doc.ID)
-	}
 	if g == NoGroup {
 		return []detector.Match{}, nil
 	}
@@ -373,19 +380,27 @@ func (e *Engine[F, K]) Query(doc detector.Doc) ([]detector.Match, error) {
 	f := e.alg.Features(doc.Text)
 	defer e.release(&f)
 	if e.counting {
+		e.mu.RLock()
+		c := e.st.counter // nil after Close
+		e.mu.RUnlock()
+		if _, free := c.(FreePeeker); free {
+			c.Peek(&f)
+			return e.query(doc, &f, false)
+		}
 		var ms []detector.Match
 		err := e.inTurn(func() error {
 			var err error
-			ms, err = e.query(doc, &f)
+			ms, err = e.query(doc, &f, true)
 			return err
 		})
 		return ms, err
 	}
-	return e.query(doc, &f)
+	return e.query(doc, &f, false)
 }
 
-// query searches for the features f of doc under the read lock.
-func (e *Engine[F, K]) query(doc detector.Doc, f *F) ([]detector.Match, error) {
+// query searches for the features f of doc under the read lock, peeking
+// with the Counter first when peek is set.
+func (e *Engine[F, K]) query(doc detector.Doc, f *F, peek bool) ([]detector.Match, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	st := e.st
@@ -395,7 +410,7 @@ func (e *Engine[F, K]) query(doc detector.Doc, f *F) ([]detector.Match, error) {
 	if p, ok := st.ix.(Preparer[F]); ok {
 		p.Prepare(f)
 	}
-	if st.counter != nil {
+	if peek && st.counter != nil {
 		st.counter.Peek(f)
 	}
 	if _, ok := e.alg.CopyKey(f); !ok {
@@ -449,6 +464,32 @@ func (e *Engine[F, K]) Copies(id string) ([]string, error) {
 		return []string{}, nil
 	}
 	return st.gs.IDs(g, st.groups.list[g].first, idx), nil
+}
+
+// Group calls fn under the read lock with the features of the group of
+// the live document id, or nil for a document in no group; op names the
+// caller in errors, which wrap detector.ErrUnknownID or ErrClosed.
+func (e *Engine[F, K]) Group(op, id string, fn func(f *F)) error {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	st := e.st
+	idx, err := st.docs.Lookup(op, id)
+	if err != nil {
+		return err
+	}
+	if g := st.refs[idx]; g != NoGroup {
+		fn(st.groups.Features(g))
+	} else {
+		fn(nil)
+	}
+	return nil
+}
+
+// SetTrace sets Spec.Trace: for tests, before the first Add.
+func (e *Engine[F, K]) SetTrace(fn func(remove bool, id string)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.spec.Trace = fn
 }
 
 // Union returns the members of the groups related lists for the group of

@@ -396,11 +396,17 @@ func testRemoveGroups(t *testing.T, alg toy) {
 		add(t, e, id, "x y")
 	}
 	add(t, e, "d", "p q")
+	groups, members := e.Heaps()
+	assert.Equal(t, 1, groups, "one heap of copies")
+	assert.Equal(t, 3, members)
 	require.NoError(t, e.Remove("a"))
 	ms, err := e.Containers("c")
 	require.NoError(t, err)
 	assert.Equal(t, []detector.Match{{ID: "b", Score: 1}}, ms)
 	require.NoError(t, e.Remove("b"))
+	groups, members = e.Heaps()
+	assert.Zero(t, groups, "a group of one keeps no heap")
+	assert.Zero(t, members)
 	require.NoError(t, e.Remove("c"))
 	e.Inspect(func(ix Index[words], slots int) {
 		assert.Equal(t, 2, slots)
@@ -782,10 +788,16 @@ func TestResolveBeforeTurn(t *testing.T) {
 	assert.EqualValues(t, 3, resolved.Load(), "Resolve runs for each Add that passes the first checks, not for Query")
 }
 
-func TestOnCommitOrder(t *testing.T) {
+// TestTraceOrder: SetTrace's hook sees each committed Add once, in turn
+// order, and no refused one.
+func TestTraceOrder(t *testing.T) {
 	e := newToy(t, toy{counting: true}, 5)
 	var order []string
-	e.OnCommit = func(id string) { order = append(order, id) }
+	e.SetTrace(func(remove bool, id string) {
+		if !remove {
+			order = append(order, id)
+		}
+	})
 	var wg sync.WaitGroup
 	for w := range 4 {
 		wg.Go(func() {
@@ -941,4 +953,126 @@ func TestUnionGroupsAndHeaps(t *testing.T) {
 	heaps, held = e.Heaps()
 	assert.Zero(t, heaps, "no heap outlives its group")
 	assert.Zero(t, held)
+}
+
+// freeIndex is a counting index whose Peek runs outside the turns: its
+// counts have a lock of their own, and Count waits on hold when set.
+type freeIndex struct {
+	*toyIndex
+	mu   sync.Mutex
+	n    int
+	hold chan struct{}
+	in   chan struct{}
+}
+
+func (x *freeIndex) PeeksFreely() {}
+
+func (x *freeIndex) Count(f *words) int32 {
+	if x.hold != nil {
+		x.in <- struct{}{}
+		<-x.hold
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.n++
+	f.n = x.n
+	return int32(x.n)
+}
+
+func (x *freeIndex) Complete(f *words) { f.complete = true }
+
+func (x *freeIndex) Peek(f *words) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	f.n, f.complete = x.n+1, true
+}
+
+func (x *freeIndex) Uncount(int32) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.n--
+}
+
+func (x *freeIndex) Recount(*words) int32 { return x.Count(&words{}) }
+
+type freeToy struct {
+	toy
+	ix *freeIndex
+}
+
+func (a freeToy) NewIndex() Index[words] { return a.ix }
+
+// TestFreePeek: with a FreePeeker the Query of a counting Engine takes no
+// turn, so it completes while an Add holds its turn; without one it waits.
+func TestFreePeek(t *testing.T) {
+	ix := &freeIndex{toyIndex: &toyIndex{post: map[string][]uint32{}}, hold: make(chan struct{}), in: make(chan struct{})}
+	e := New(Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5},
+		Algorithm[words, string](freeToy{ix: ix}))
+	require.True(t, e.Counting())
+	done := make(chan error)
+	go func() {
+		_, err := e.Add(detector.Doc{ID: "a", Text: "x y"})
+		done <- err
+	}()
+	<-ix.in // the Add holds its turn
+	queried := make(chan error)
+	go func() {
+		_, err := e.Query(detector.Doc{Text: "x y"})
+		queried <- err
+	}()
+	select {
+	case err := <-queried:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("Query waited for an Add's turn")
+	}
+	close(ix.hold)
+	require.NoError(t, <-done)
+	ms, err := e.Query(detector.Doc{Text: "y x"})
+	require.NoError(t, err)
+	assert.Equal(t, []detector.Match{{ID: "a", Score: 1}}, ms)
+}
+
+// TestTraceAndGroup: Spec.Trace sees each committed Add and Remove, in
+// commit order, and Group reads the features of a document's group.
+func TestTraceAndGroup(t *testing.T) {
+	var order []string
+	e := New(Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5,
+		Trace: func(remove bool, id string) { order = append(order, fmt.Sprint(remove, " ", id)) }}, Algorithm[words, string](toy{}))
+	add(t, e, "b", "y x")
+	add(t, e, "a", "x y")
+	add(t, e, "blank", "")
+	_, err := e.Add(detector.Doc{ID: "a", Text: "z"})
+	require.ErrorIs(t, err, detector.ErrDuplicateID)
+	require.NoError(t, e.Remove("b"))
+	assert.Equal(t, []string{"false b", "false a", "false blank", "true b"}, order)
+
+	var got []string
+	require.NoError(t, e.Group("Fingerprint", "a", func(f *words) { got = f.w }))
+	assert.Equal(t, []string{"x", "y"}, got)
+	require.NoError(t, e.Group("Fingerprint", "blank", func(f *words) { assert.Nil(t, f) }))
+	err = e.Group("Fingerprint", "nope", func(*words) { t.Fatal("fn called for an unknown ID") })
+	require.ErrorIs(t, err, detector.ErrUnknownID)
+	assert.ErrorContains(t, err, "Fingerprint")
+}
+
+// TestTablesNow: a snapshot's header holds the tables' fingerprints as
+// TablesNow gives them at the WriteTo, and ReadFrom compares with them as
+// they are at the ReadFrom.
+func TestTablesNow(t *testing.T) {
+	var fp atomic.Uint64
+	spec := Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5,
+		TablesNow: func() map[string]uint64 { return map[string]uint64{"idf": fp.Load()} }}
+	e := New(spec, Algorithm[words, string](toy{}))
+	add(t, e, "a", "x y")
+	fp.Store(7) // the caller's table changed after New
+	var buf bytes.Buffer
+	_, err := e.WriteTo(&buf)
+	require.NoError(t, err)
+	_, err = New(spec, Algorithm[words, string](toy{})).ReadFrom(bytes.NewReader(buf.Bytes()))
+	require.NoError(t, err, "the header holds the table as it is now")
+	fp.Store(8)
+	_, err = New(spec, Algorithm[words, string](toy{})).ReadFrom(bytes.NewReader(buf.Bytes()))
+	require.ErrorIs(t, err, detector.ErrSnapshot)
+	assert.ErrorContains(t, err, "idf")
 }

@@ -46,7 +46,11 @@ type GroupData[F any] struct {
 }
 
 func (e *Engine[F, K]) header() snapshot.Header {
-	return snapshot.Header{Kind: e.spec.Name, KindVersion: e.spec.Version, Config: e.spec.Config, Tables: e.spec.Tables}
+	tables := e.spec.Tables
+	if e.spec.TablesNow != nil {
+		tables = e.spec.TablesNow()
+	}
+	return snapshot.Header{Kind: e.spec.Name, KindVersion: e.spec.Version, Config: e.spec.Config, Tables: tables}
 }
 
 // WriteTo writes a snapshot of the live documents to w and returns the
