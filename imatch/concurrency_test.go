@@ -33,12 +33,14 @@ func TestConcurrentMatchesSequential(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			reliabilitytest.ConcurrentMatchesSequential(t, docs, reliabilitytest.Sequential[*Detector]{
-				Build:  build,
-				Record: func(d *Detector, commit func(string)) { d.e.SetTrace(func(remove bool, id string) {
-					if !remove {
-						commit(id)
-					}
-				}) },
+				Build: build,
+				Record: func(d *Detector, commit func(string)) {
+					d.e.SetTrace(func(remove bool, id string) {
+						if !remove {
+							commit(id)
+						}
+					})
+				},
 				Same: func(t *testing.T, a, b *Detector, id string) {
 					ka, err := a.Signature(id)
 					require.NoError(t, err)

@@ -60,6 +60,7 @@ var (
 	_ detector.Querier    = (*Detector)(nil)
 	_ detector.Persister  = (*Detector)(nil)
 	_ detector.CopyLister = (*Detector)(nil)
+	_ detector.Ranker     = (*Detector)(nil)
 )
 
 // New returns a Detector that keeps its own online IDF table over its live
@@ -246,6 +247,14 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) { return d.e.
 // (with its own table it selects its terms in a turn, as Add does). It
 // returns an error wrapping detector.ErrTooLarge or detector.ErrClosed.
 func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) { return d.e.Query(doc) }
+
+// Nearest returns the live documents sharing an I-Match key with text,
+// best first, the min(k, Config.MaxResults) best, storing nothing
+// (detector.Ranker): a digest detector sees exact copies (score 1) and,
+// with several lexicons, documents sharing some of their keys (the
+// fraction shared), the documents Query finds and no others, at the cost
+// of a Query.
+func (d *Detector) Nearest(text string, k int) ([]detector.Match, error) { return d.e.Nearest(text, k) }
 
 // Containers returns the near-duplicates of the live document id: every
 // other live document sharing one of its signatures, including documents

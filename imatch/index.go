@@ -92,6 +92,12 @@ func lexiconKeys(keys []Key) int {
 	return n
 }
 
+// Rank is Search: a digest detector sees the documents sharing one of its
+// keys and no others, so Nearest finds what Query finds.
+func (ix *index) Rank(dst []engine.Candidate, f *features, groups *engine.Groups[features], _ int) []engine.Candidate {
+	return ix.Search(dst, f, groups)
+}
+
 // Search appends the live groups sharing a key with f, scored by the
 // fraction of shared lexicon keys (1 on the exact-content key). Groups are
 // scored as documents were before groups existed (every member of a group

@@ -68,6 +68,7 @@ var (
 	_ detector.Querier    = (*Detector)(nil)
 	_ detector.Persister  = (*Detector)(nil)
 	_ detector.CopyLister = (*Detector)(nil)
+	_ detector.Ranker     = (*Detector)(nil)
 )
 
 // New returns a Detector. When cfg uses idf (WeightIDF, WeightTFIDF or
@@ -265,6 +266,15 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) { return d.e.
 // detector.ErrTooLarge for a text over Config.MaxTextBytes, before it
 // reads the text.
 func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) { return d.e.Query(doc) }
+
+// Nearest returns the live documents nearest to text, best first, the
+// min(k, Config.MaxResults) best, storing nothing (detector.Ranker): its
+// exact copies, then every document the Hamming tables' probes meet
+// (fingerprints agreeing with text's on the key of some table), at any
+// distance, scored 1 − distance/64 as Query scores them. It costs a Query
+// plus the entries its probes meet. Farther fingerprints that agree on no
+// table's key are not seen.
+func (d *Detector) Nearest(text string, k int) ([]detector.Match, error) { return d.e.Nearest(text, k) }
 
 // Containers returns the near-duplicates of the live document id, including
 // documents added after it, the Config.MaxResults strongest, ordered by

@@ -135,6 +135,31 @@ func (ix *index) Search(dst []engine.Candidate, f *sig, _ *engine.Groups[sig]) [
 	return dst
 }
 
+// Rank appends to dst what Search does and every other group the Hamming
+// tables' probes meet (fingerprints agreeing with f's on the key of some
+// table, at any distance), scored 1 − distance/64 as Search scores them:
+// the candidates of Nearest, at the cost of a Search.
+func (ix *index) Rank(dst []engine.Candidate, f *sig, _ *engine.Groups[sig], _ int) []engine.Candidate {
+	var seen map[uint32]bool
+	if f.hasDig {
+		for _, g := range ix.exact[f.dig] {
+			if seen == nil {
+				seen = map[uint32]bool{}
+			}
+			seen[g] = true
+			dst = append(dst, engine.Candidate{Group: g, Score: 1})
+		}
+	}
+	if f.has {
+		for _, n := range ix.ham.within(f.fp, 64, nil) {
+			if s := 1 - float64(n.Distance)/64; !seen[n.ID] && s > 0 {
+				dst = append(dst, engine.Candidate{Group: n.ID, Score: s})
+			}
+		}
+	}
+	return dst
+}
+
 // related returns the groups whose members are copies of the group g of
 // key f (same terms): g itself, or every group of its digest when
 // fingerprints can change.

@@ -383,8 +383,13 @@ func find(vs []uint64, ids []uint32, v uint64, id uint32) (int, bool) {
 // each once, ordered by distance then ID, and returns the extended slice.
 // Query does not allocate when dst has room.
 func (ix *Index) Query(fp uint64, dst []Neighbor) []Neighbor {
+	return ix.within(fp, ix.lay.k, dst)
+}
+
+// within is Query for the radius k: with k = 64 it keeps every entry its
+// probes meet, those agreeing with fp on the key of some table.
+func (ix *Index) within(fp uint64, k int, dst []Neighbor) []Neighbor {
 	start := len(dst)
-	k := ix.lay.k
 	for _, e := range ix.pend {
 		if d := bits.OnesCount64(e.v ^ fp); d <= k {
 			dst = append(dst, Neighbor{ID: e.id, Distance: d})
