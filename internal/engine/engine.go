@@ -135,6 +135,15 @@ type Settler interface {
 	Settle()
 }
 
+// Releaser is an Algorithm whose features hold scratch it takes back:
+// Release runs once with the features of every Add and Query, when the
+// engine is done with them (after the commit or the search, outside every
+// lock). A group's own copy of the features, made at its Insert, is never
+// released: Insert must leave it free of the scratch.
+type Releaser[F any] interface {
+	Release(f *F)
+}
+
 // Groups is the engine's table of live groups, read by [Index.Search].
 type Groups[F any] struct {
 	list []group[F]
@@ -170,6 +179,12 @@ type Spec struct {
 	MinGroupBytes int
 	// MaxTextBytes and MaxResults are the resolved limits (see [Shared]).
 	MaxTextBytes, MaxResults int
+	// SearchFirst makes an Add search for its own features before its
+	// commit inserts them: its answer is read from the index as the
+	// earlier commits left it, without a group the Add creates (for an
+	// index whose search reads counts of the whole index). Otherwise an
+	// Add searches for its group's features after the insertion.
+	SearchFirst bool
 }
 
 // Engine is a detector shell over an Algorithm. It is safe for concurrent
@@ -178,7 +193,8 @@ type Spec struct {
 type Engine[F any, K comparable] struct {
 	spec     Spec
 	alg      Algorithm[F, K]
-	counting bool // the index is a Counter
+	counting bool        // the index is a Counter
+	rel      Releaser[F] // alg as a Releaser, or nil
 
 	turn    sync.Mutex          // a Counter's turns; taken before mu
 	order   order               // a Counter's commits, in turn order
@@ -205,6 +221,7 @@ type state[F any, K comparable] struct {
 // New returns an empty Engine for spec and alg.
 func New[F any, K comparable](spec Spec, alg Algorithm[F, K]) *Engine[F, K] {
 	e := &Engine[F, K]{spec: spec, alg: alg}
+	e.rel, _ = alg.(Releaser[F])
 	e.st = e.newState()
 	e.counting = e.st.counter != nil
 	e.pending = map[string]struct{}{}
@@ -239,6 +256,9 @@ func (e *Engine[F, K]) Add(doc detector.Doc) ([]detector.Match, error) {
 		return nil, err
 	}
 	f := e.alg.Features(doc.Text)
+	if e.rel != nil {
+		defer e.rel.Release(&f)
+	}
 	if _, ok := st.ix.(Preparer[F]); ok {
 		e.mu.RLock()
 		st = e.st
@@ -284,6 +304,14 @@ func (e *Engine[F, K]) commit(prepared *state[F, K], doc detector.Doc, f *F, h i
 	if st.counter != nil {
 		st.setHandle(idx, h)
 	}
+	if e.spec.SearchFirst {
+		ms := []detector.Match{}
+		if _, ok := e.alg.CopyKey(f); ok {
+			ms = st.matches(f, NoDoc, e.spec.MaxResults)
+		}
+		st.insert(e.alg, idx, f)
+		return ms, nil
+	}
 	g := st.insert(e.alg, idx, f)
 	if g == NoGroup {
 		return []detector.Match{}, nil
@@ -307,6 +335,9 @@ func (e *Engine[F, K]) Query(doc detector.Doc) ([]detector.Match, error) {
 		return nil, e.closed("Query", doc.ID)
 	}
 	f := e.alg.Features(doc.Text)
+	if e.rel != nil {
+		defer e.rel.Release(&f)
+	}
 	if e.counting {
 		var ms []detector.Match
 		err := e.inTurn(func() error {
