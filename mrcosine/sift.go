@@ -121,9 +121,9 @@ func (s *sift) scan(dst []uint32, base int, live []bool, sketches []sketch, rnor
 // scanFactor is the cost of visiting a bucket entry (a stamp test, and a
 // sketch test at a random place for each distinct group) over that of one
 // step of the sequential pass over all sketches, measured on Reuters-21578
-// (about 19 ns per distinct candidate, 1.75 entries each, against 3.3 ns
-// per group scanned): the query scans when its buckets hold at least
-// 1/scanFactor as many entries as there are live groups.
+// (docs/notes/mrcosine.md in the repository): the query scans when its
+// buckets hold at least 1/scanFactor as many entries as there are live
+// groups.
 const scanFactor = 3
 
 // probe is one search of the index and its scratch.
