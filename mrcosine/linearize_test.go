@@ -161,9 +161,13 @@ var linearConfigs = []struct {
 
 func TestConcurrentAddsLinearized(t *testing.T) {
 	texts := variants(synthTexts(60, 11), 400, 11)
+	gs := []int{2, 4}
+	if raceEnabled {
+		gs = []int{4} // the race detector slows the run tenfold
+	}
 	for _, c := range linearConfigs {
 		t.Run(c.name, func(t *testing.T) {
-			for _, g := range []int{2, 4} {
+			for _, g := range gs {
 				linearized(t, c.cfg, texts, g)
 			}
 		})
