@@ -73,8 +73,8 @@ func (d *Detector) ReadFrom(r io.Reader) (int64, error) { return d.e.ReadFrom(r)
 // EncodeGroups writes the "groups" section: the engine's groups, which
 // come in ascending order of their smallest member, nested in their
 // contents, in the order of their first group.
-func (a *algorithm) EncodeGroups(e *snapshot.Enc, groups []engine.GroupData[features]) {
-	byContent := map[Digest][]engine.GroupData[features]{}
+func (a *algorithm) EncodeGroups(e *snapshot.Enc, groups []engine.SnapshotGroup[features]) {
+	byContent := map[Digest][]engine.SnapshotGroup[features]{}
 	var order []Digest
 	for _, g := range groups {
 		c := g.F.content

@@ -173,9 +173,16 @@ func TestZeroTailChecks(t *testing.T) {
 	}
 	groups, zero, _, err := d.encode()
 	require.NoError(t, err)
-	ix, err := d.decode(groups, zero)
+	n, err := d.decode(groups, zero)
 	require.NoError(t, err)
-	assert.Len(t, ix.tref, 2)
+	assert.Equal(t, 3, n)
+	loaded := load(t, Config{}, encode(t, d))
+	cp, err := loaded.Copies("a")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"b"}, cp, "a and b in one text group")
+	cp, err = loaded.Copies("e")
+	require.NoError(t, err)
+	assert.Empty(t, cp)
 	ids := zero[:len(zero)-(17+17+1)] // count and IDs: a, b with digests, e without
 	require.Equal(t, []byte{1}, zero[len(ids):len(ids)+1])
 	for name, bad := range map[string][]byte{

@@ -8,8 +8,8 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/spin"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -47,22 +47,21 @@ func (c Class) String() string {
 //
 // The index hashes the unit signature minus the reference's center (the
 // plain unit signature for a reference without one): every news signature
-// shares one direction, so the plain cosine of unrelated texts is about
-// 0.76 and signs of projections of the raw signature separate related from
-// unrelated texts poorly, while from the center unrelated texts are about
-// orthogonal. Plain signatures are still compared by their plain cosine;
-// the index is then built for centered cosine 1 − [PlainSlack]·(1 − T2).
-// Each distinct signature keeps a sketch of 512 of those signs; a
-// candidate whose sketch differs from the query's in too many signs for
-// the pair to reach the threshold is dropped before the exact cosine (a
-// statistical test that drops a pair at the threshold with probability
-// below 10⁻⁶ under the random-hyperplane model). When the buckets of a
-// query hold at least a third as many entries as there are distinct live
-// signatures, as on newswire where most stories share a band with many
-// others, the query compares the sketches of all of them in one
-// sequential pass instead (a superset of the bucket candidates, at a
-// sixth of the cost per sketch of visiting the buckets' entries), so its
-// cost never exceeds O(N) sketch comparisons plus the exact cosines.
+// shares one direction, so signs of projections of the raw signature
+// separate related from unrelated texts poorly, while from the center
+// unrelated texts are about orthogonal. Plain signatures are still
+// compared by their plain cosine; the index is then built for centered
+// cosine 1 − [PlainSlack]·(1 − T2). Each distinct signature keeps a sketch
+// of 512 of those signs; a candidate whose sketch differs from the
+// query's in too many signs for the pair to reach the threshold is
+// dropped before the exact cosine (a statistical test that drops a pair at
+// the threshold with probability below 10⁻⁶ under the random-hyperplane
+// model). When the buckets of a query hold at least a third as many
+// entries as there are distinct live signatures, the query compares the
+// sketches of all of them in one sequential pass instead (a superset of
+// the bucket candidates, cheaper per sketch than visiting the buckets'
+// entries), so its cost never exceeds O(N) sketch comparisons plus the
+// exact cosines.
 //
 // Documents whose compared vectors are identical bit for bit (exact
 // copies as the detector reads them) share one entry of the index;
@@ -74,18 +73,15 @@ func (c Class) String() string {
 // score 1. Add, Containers and Query return at most
 // Config.MaxResults matches, the strongest.
 //
-// A Detector is safe for concurrent use by multiple goroutines, under a
-// read-write lock. Add checks the document (closed, empty or duplicate ID,
-// size) before any work and signs and hashes it with no lock; it searches
-// the index under the shared lock (released and taken again every 1,024
-// signatures of the sequential pass), and takes the exclusive lock only to
-// register the document, compare it with the few signatures inserted or
-// removed since its search began, collect its answer and insert it. Every
-// Add answers as if the Adds and Removes had run one at a time in the
-// order they took the exclusive lock; of several Adds of one new ID at
-// once exactly one succeeds. Query, Containers, Copies, Len and WriteTo
-// take the shared lock; Remove, Close and the installation of ReadFrom the
-// exclusive one.
+// A Detector is safe for concurrent use by multiple goroutines (the shell
+// of package internal/engine): Add checks the document (closed, empty or
+// duplicate ID, size) before any work, signs and hashes it with no lock,
+// and searches the index and inserts it under the exclusive lock, where
+// the ID is checked again (of several Adds of one new ID at once exactly
+// one succeeds); every Add answers as if the Adds and Removes had run one
+// at a time in the order they took that lock. Query, Containers, Copies,
+// Len and WriteTo take the shared lock (Query signs before it); Remove,
+// Close and the installation of ReadFrom the exclusive one.
 type Detector struct {
 	cfg    Config
 	ref    *Reference
@@ -103,16 +99,7 @@ type Detector struct {
 	filters sync.Pool
 	scratch sync.Pool // *signed
 
-	// mu guards ix: searches take it shared, changes exclusive.
-	mu spin.RWMutex
-	ix *index
-
-	// Test hooks, nil but in tests: turn is called under the exclusive
-	// lock with each Add ('a') and Remove ('r') that succeeds, in the
-	// order they take effect; between is called by an Add between its
-	// search and its exclusive turn, and between the chunks of its search.
-	turn    func(op byte, id string)
-	between func()
+	e *engine.Engine[sig, copyKey]
 }
 
 var (
@@ -145,7 +132,7 @@ func NewWithReference(cfg Config, ref *Reference) (*Detector, error) {
 	if cfg.Centered && len(ref.center) == 0 {
 		return nil, fmt.Errorf("mrcosine: Centered needs a reference text with a center (Reference.Centered): %w", detector.ErrInvalidConfig)
 	}
-	d := &Detector{cfg: cfg, ref: ref, refSum: ref.fingerprint(), parts: ref.Parts(), center: ref.center, ix: newIndex(cfg.MaxTextBytes)}
+	d := &Detector{cfg: cfg, ref: ref, refSum: ref.fingerprint(), parts: ref.Parts(), center: ref.center}
 	tag, _ := language.Parse(ref.tc.Language) // validated: a bad tag reads as neutral
 	d.filters.New = func() any { return textproc.NewContentFilter(tag) }
 	d.sketchLo, d.sketchMax = math.NaN(), -1
@@ -157,8 +144,43 @@ func NewWithReference(cfg Config, ref *Reference) (*Detector, error) {
 		d.hash = newHasher(d.parts, cfg.Bands, cfg.Rows, cfg.Seed)
 	}
 	d.scratch.New = func() any { return d.newSigned() }
+	d.e = engine.New(engine.Spec{
+		Name:          snapshotKind,
+		Version:       snapshotVersion,
+		Config:        cfg,
+		Tables:        map[string]uint64{refTable: d.refSum},
+		NoGroup:       "zero",
+		MinGroupBytes: 4*d.parts + 3, // the vector, a count and one ID
+		MaxTextBytes:  cfg.MaxTextBytes,
+		MaxResults:    cfg.MaxResults,
+		SearchFirst:   true, // the choice between buckets and pass counts the groups
+	}, engine.Algorithm[sig, copyKey](algorithm{d}))
 	return d, nil
 }
+
+// algorithm is the detector as the engine sees it.
+type algorithm struct{ d *Detector }
+
+// Features signs text in scratch of the pool, which Release takes back.
+func (a algorithm) Features(text string) sig {
+	s := a.d.sign(text)
+	f := sig{s: s, vec: s.vec}
+	if s.vec == nil && s.hasDig {
+		f.text, f.dig = true, s.dig
+	}
+	return f
+}
+
+// Release puts the scratch of an Add's or Query's features back.
+func (a algorithm) Release(f *sig) {
+	if f.s != nil {
+		a.d.release(f.s)
+	}
+}
+
+func (a algorithm) CopyKey(f *sig) (copyKey, bool) { return copyKey{}, f.vec != nil || f.text }
+
+func (a algorithm) NewIndex() engine.Index[sig] { return a.d.newIndex() }
 
 // Config returns the detector's effective configuration: defaults filled
 // in, Bands derived.
@@ -188,7 +210,7 @@ func (d *Detector) bands() int {
 }
 
 // signed is one document's signature prepared for the index (and the
-// scratch it is prepared in).
+// scratch it is prepared and searched in).
 type signed struct {
 	raw    []float32 // the signature
 	vec    []float32 // unit vector compared by dot product; nil: matches nothing by signature
@@ -199,8 +221,7 @@ type signed struct {
 	keys   []uint64
 	vecBuf []float32
 
-	p      probe  // the search of the index Add makes under the shared lock
-	copyOf uint32 // the live group with vec's bits when searched, or noGroup
+	p probe // the search of the index
 
 	// When vec is nil: the digest of the characters the text reads, which
 	// groups its exact copies, and whether it reads any (readDigest).
@@ -209,21 +230,17 @@ type signed struct {
 	textBuf []byte // scratch of readDigest
 }
 
-// probeOf returns s's probe, with s as its query when query is set and
-// with no query (nothing to search, only a moment) otherwise.
-func (s *signed) probeOf(query bool) *probe {
+// probe returns s's probe, with s as its query.
+func (s *signed) probe() *probe {
 	p := &s.p
-	p.vec, p.rnorm, p.sk, p.keys = nil, 0, nil, nil
-	if query {
-		p.vec, p.rnorm, p.sk, p.keys = s.vec, s.rnorm, s.pool, s.keys
-	}
+	p.vec, p.rnorm, p.sk, p.keys = s.vec, s.rnorm, s.pool, s.keys
 	return p
 }
 
 // release puts s back in the pool, without references into an index.
 func (d *Detector) release(s *signed) {
-	s.probeOf(false)
-	s.p.ix = nil
+	p := &s.p
+	p.vec, p.sk, p.keys = nil, nil, nil
 	d.scratch.Put(s)
 }
 
@@ -349,176 +366,20 @@ func (d *Detector) sign(text string) *signed {
 // [detector.SortMatches]. It checks d (closed, empty or duplicate ID,
 // size) before any work. Time O(len(Text) + Genes) for the signature and
 // O(Parts·log Parts + Bands·Rows) for its band keys, with no lock, plus,
-// under the shared lock, O(Bands) lookups, O(C·Parts) for C candidate
+// under the exclusive lock, O(Bands) lookups, O(C·Parts) for C candidate
 // signatures from the index (O(G·Parts) for G distinct live signatures
 // when Exhaustive) and the search for the group of an exact copy among
-// the signatures of the shortest of its buckets (all G groups when
-// Exhaustive, most rejected on their first component). Under the
-// exclusive lock it costs O(Parts) per signature inserted meanwhile by
-// other goroutines, O(k log k) for the k ≤ MaxResults documents reported,
-// and the insertion: O(Bands) bucket entries for a new signature, or
-// O(log c) to join a group of c copies.
-func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	d.mu.RLock()
-	err := d.ix.docs.Check(doc)
-	d.mu.RUnlock()
-	if err != nil {
-		return nil, err
-	}
-	s := d.sign(doc.Text)
-	out, err := d.insert(doc, s, true)
-	d.release(s)
-	return out, err
-}
-
-// addSigned indexes doc under its signature sig, and returns its matches if
-// query is set (benchmarks fill a detector without querying).
-func (d *Detector) addSigned(doc detector.Doc, sig []float32, query bool) ([]detector.Match, error) {
-	s := d.scratch.Get().(*signed)
-	s.raw = append(s.raw[:0], sig...)
-	d.prepare(s)
-	out, err := d.insert(doc, s, query)
-	d.release(s)
-	return out, err
-}
-
-// insert registers doc and indexes s, in two steps. Under the shared lock
-// it searches the index for the query and for the group of an exact copy.
-// Under the exclusive lock it registers doc (checking it again), brings
-// the search up to date with what other Adds and Removes changed in
-// between (catchUp: the few groups created since are compared directly,
-// groups deleted since are dropped), collects the answer and inserts. The
-// answer and the index are those of a sequential Add at the moment the
-// exclusive lock was taken.
-func (d *Detector) insert(doc detector.Doc, s *signed, query bool) ([]detector.Match, error) {
-	p := s.probeOf(query)
-	if s.vec != nil {
-		d.mu.RLock()
-		ix := d.ix
-		d.search(ix, p, func() bool {
-			d.mu.RUnlock()
-			if d.between != nil {
-				d.between()
-			}
-			d.mu.RLock()
-			return d.ix == ix
-		})
-		s.copyOf = noGroup
-		if g, ok := ix.find(s, d.parts); ok {
-			s.copyOf = g
-		}
-		d.mu.RUnlock()
-	}
-	if d.between != nil {
-		d.between()
-	}
-
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	ix := d.ix
-	idx, err := ix.docs.Add(doc)
-	if err != nil {
-		return nil, err
-	}
-	ix.register(idx)
-	if d.turn != nil {
-		d.turn('a', doc.ID)
-	}
-	if s.vec == nil {
-		var out []detector.Match
-		if s.hasDig {
-			if query {
-				out = []detector.Match{}
-				if g, ok := ix.textGroup(s.dig); ok {
-					out = ix.collectText(g, noDoc, d.cfg.MaxResults)
-				}
-			}
-			ix.joinText(idx, s.dig)
-		} else if query {
-			out = []detector.Match{}
-		}
-		return out, nil
-	}
-	if recent, ok := d.catchUp(ix, p); ok {
-		if g := s.copyOf; g != noGroup && !(ix.first[g] != noDoc && ix.born[g] <= p.seq) {
-			s.copyOf = noGroup // deleted since
-		}
-		if s.copyOf == noGroup {
-			if g, ok := ix.findSince(recent, s.vec, d.parts); ok {
-				s.copyOf = g
-			}
-		}
-	} else {
-		d.search(ix, p, nil)
-		s.copyOf = noGroup
-		if g, ok := ix.find(s, d.parts); ok {
-			s.copyOf = g
-		}
-	}
-	var out []detector.Match
-	if query {
-		ix.count(p)
-		out = ix.collect(p.cands, noDoc, d.cfg.MaxResults)
-	}
-	if s.copyOf != noGroup {
-		ix.join(s.copyOf, idx)
-	} else {
-		ix.create(idx, s, d.parts, d.bands())
-	}
-	return out, nil
-}
+// the signatures of the shortest of its buckets, O(k log k) for the k ≤
+// MaxResults documents reported, and the insertion: O(Bands) bucket
+// entries for a new signature, or O(log c) to join a group of c copies.
+func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) { return d.e.Add(doc) }
 
 // Query returns what Add(doc) would return now, without storing doc or
 // changing anything a later call observes; a live document with doc's ID
-// is not reported, and doc.ID may be empty. It signs outside the lock.
-// Time as for Add. It returns an error wrapping detector.ErrTooLarge or
-// detector.ErrClosed.
-func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
-	if len(doc.Text) > d.cfg.MaxTextBytes {
-		return nil, fmt.Errorf("mrcosine: Query(%q): %d bytes over the limit of %d: %w",
-			doc.ID, len(doc.Text), d.cfg.MaxTextBytes, detector.ErrTooLarge)
-	}
-	if err := d.open("Query", doc.ID); err != nil {
-		return nil, err
-	}
-	s := d.sign(doc.Text)
-	defer d.release(s)
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	if err := d.openLocked("Query", doc.ID); err != nil { // closed meanwhile
-		return nil, err
-	}
-	ix := d.ix
-	skip := uint32(noDoc)
-	if doc.ID != "" {
-		if idx, err := ix.docs.Lookup("Query", doc.ID); err == nil {
-			skip = idx
-		}
-	}
-	if s.vec == nil {
-		if g, ok := ix.textGroup(s.dig); s.hasDig && ok {
-			return ix.collectText(g, skip, d.cfg.MaxResults), nil
-		}
-		return []detector.Match{}, nil
-	}
-	p := s.probeOf(true)
-	d.search(ix, p, nil)
-	return ix.collect(p.cands, skip, d.cfg.MaxResults), nil
-}
-
-// open returns an error wrapping detector.ErrClosed after Close.
-func (d *Detector) open(op, id string) error {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	return d.openLocked(op, id)
-}
-
-func (d *Detector) openLocked(op, id string) error {
-	if d.ix.docs.Closed() {
-		return fmt.Errorf("mrcosine: %s(%q): %w", op, id, detector.ErrClosed)
-	}
-	return nil
-}
+// is not reported, and doc.ID may be empty. It signs outside the lock and
+// searches under the shared lock. Time as for Add. It returns an error
+// wrapping detector.ErrTooLarge or detector.ErrClosed.
+func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) { return d.e.Query(doc) }
 
 // dot is the dot product of two vectors of equal length.
 func dot(a, b []float32) float64 {
@@ -541,32 +402,7 @@ func dot(a, b []float32) float64 {
 // live document id is at least T2, including ones added after it, the
 // Config.MaxResults strongest by [detector.SortMatches]. Time as for the
 // index part of Add.
-func (d *Detector) Containers(id string) ([]detector.Match, error) {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	ix := d.ix
-	idx, err := ix.docs.Lookup("Containers", id)
-	if err != nil {
-		return nil, err
-	}
-	g := ix.ref[idx]
-	if g == noGroup {
-		if tg, ok := ix.tref[idx]; ok {
-			return ix.collectText(tg, idx, d.cfg.MaxResults), nil
-		}
-		return []detector.Match{}, nil
-	}
-	s := d.scratch.Get().(*signed)
-	defer d.release(s)
-	p := s.probeOf(false)
-	p.vec, p.rnorm = ix.vec(g, d.parts), ix.rnorm[g]
-	if b := d.bands(); b > 0 {
-		p.sk, p.keys = ix.sketch[g][:], ix.keysOf(g, b)
-	}
-	d.search(ix, p, nil)
-	ix.count(p)
-	return ix.collect(p.cands, idx, d.cfg.MaxResults), nil
-}
+func (d *Detector) Containers(id string) ([]detector.Match, error) { return d.e.Containers(id) }
 
 // Copies returns the live documents whose compared vector is identical to
 // that of the live document id, bit for bit (its exact copies as the
@@ -576,62 +412,20 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 // whose signature is zero (or, under Centered, the center) are the
 // documents that read the same characters (see [Detector]); a text that
 // reads none (empty, or only separators) has none. Time O(c log c) for c
-// copies. It returns an error
-// wrapping detector.ErrUnknownID or detector.ErrClosed.
-func (d *Detector) Copies(id string) ([]string, error) {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	ix := d.ix
-	idx, err := ix.docs.Lookup("Copies", id)
-	if err != nil {
-		return nil, err
-	}
-	g := ix.ref[idx]
-	if g == noGroup {
-		if tg, ok := ix.tref[idx]; ok {
-			return ix.tgs.IDs(tg, ix.tfirst[tg], idx), nil
-		}
-		return []string{}, nil
-	}
-	return ix.gs.IDs(g, ix.first[g], idx), nil
-}
+// copies. It returns an error wrapping detector.ErrUnknownID or
+// detector.ErrClosed.
+func (d *Detector) Copies(id string) ([]string, error) { return d.e.Copies(id) }
 
 // Remove forgets the live document id. Time O(log c) for a document with c
 // exact copies, else O(Bands·bucket size); the bucket table shrinks when
 // an eighth of it or less is in use, so memory comes back when the
 // collection shrinks.
-func (d *Detector) Remove(id string) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	ix := d.ix
-	idx, err := ix.docs.Lookup("Remove", id)
-	if err != nil {
-		return err
-	}
-	ix.remove(idx, d.bands())
-	if _, err = ix.docs.Remove(id); err == nil && d.turn != nil {
-		d.turn('r', id)
-	}
-	return err
-}
+func (d *Detector) Remove(id string) error { return d.e.Remove(id) }
 
 // Len returns the number of live documents.
-func (d *Detector) Len() int {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	return d.ix.docs.Len()
-}
+func (d *Detector) Len() int { return d.e.Len() }
 
 // Close releases the index. It is idempotent and returns nil; later calls
 // of Add, Containers, Query, Copies, Remove, WriteTo and ReadFrom return an
 // error wrapping [detector.ErrClosed].
-func (d *Detector) Close() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.ix.docs.Close() {
-		docs := d.ix.docs
-		d.ix = newIndex(d.cfg.MaxTextBytes)
-		d.ix.docs = docs
-	}
-	return nil
-}
+func (d *Detector) Close() error { return d.e.Close() }

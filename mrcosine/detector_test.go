@@ -173,12 +173,12 @@ func TestRemoveReusesIndex(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 1, d.Len())
-	for s, b := range d.ix.buckets.band {
+	for s, b := range d.ix().buckets.band {
 		if b != 0 {
-			assert.Len(t, d.ix.buckets.list[s], 1, "bucket lists hold only live documents")
+			assert.Len(t, d.ix().buckets.list[s], 1, "bucket lists hold only live documents")
 		}
 	}
-	assert.Equal(t, d.Config().Bands, d.ix.buckets.used, "one key per band")
+	assert.Equal(t, d.Config().Bands, d.ix().buckets.used, "one key per band")
 }
 
 func TestAppendBandKeys(t *testing.T) {

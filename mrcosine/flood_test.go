@@ -291,11 +291,13 @@ func TestFloodCostFlat(t *testing.T) {
 					assert.Equal(t, fmt.Sprintf("c%04d", 1999-i+1), ms[0].ID, "the smallest ID first")
 				}
 			}
-			ix := d.ix
+			ix, slots := d.testIndex()
 			assert.Equal(t, 1, ix.groups, "one group for the copies")
-			assert.Len(t, ix.first, 1, "one slot of the per-group arrays")
-			assert.Equal(t, 1, ix.gs.Len())
-			assert.Equal(t, 2000, ix.gs.Held())
+			assert.Len(t, ix.live, 1, "one slot of the per-group arrays")
+			assert.Equal(t, 1, slots, "one slot of the engine's group table")
+			cp, err := d.Copies("c0000")
+			require.NoError(t, err)
+			assert.Len(t, cp, 1999, "every copy in the group")
 			if !cfg.Exhaustive {
 				assert.Equal(t, d.Config().Bands, ix.buckets.used, "one key per band")
 				for s, b := range ix.buckets.band {
@@ -313,17 +315,16 @@ func TestFloodCostFlat(t *testing.T) {
 			for k, m := range ms {
 				assert.Equal(t, fmt.Sprintf("c%04d", k+2), m.ID)
 			}
-			cp, err := d.Copies("c1999")
+			cp, err = d.Copies("c1999")
 			require.NoError(t, err)
 			assert.Len(t, cp, 1998)
 			assert.True(t, slices.IsSorted(cp))
 			for i := 1; i < 2000; i++ {
 				require.NoError(t, d.Remove(fmt.Sprintf("c%04d", i)))
 			}
-			assert.Zero(t, d.ix.groups)
-			assert.Zero(t, d.ix.gs.Len())
-			assert.Zero(t, d.ix.gs.Held())
-			assert.Zero(t, d.ix.buckets.used)
+			assert.Zero(t, d.ix().groups)
+			assert.NotContains(t, d.ix().live, true, "no live group")
+			assert.Zero(t, d.ix().buckets.used)
 			assert.Zero(t, d.Len())
 		})
 	}
@@ -352,5 +353,5 @@ func TestCopiesAreExact(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, want, got, "Copies(%s)", id)
 	}
-	assert.Equal(t, 2, d.ix.groups)
+	assert.Equal(t, 2, d.ix().groups)
 }

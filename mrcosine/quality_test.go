@@ -190,9 +190,9 @@ func TestIndexRecall(t *testing.T) {
 			edges, err := eval.Relations(d, tc.docs, nil)
 			require.NoError(t, err)
 			if !exhaustive {
-				cfg, rejected = d.Config(), int(d.ix.rejected.Load())
+				cfg, rejected = d.Config(), int(d.ix().rejected.Load())
 			}
-			return eval.Pairs(edges), int(d.ix.checked.Load())
+			return eval.Pairs(edges), int(d.ix().checked.Load())
 		}
 		want, exChecked := run(true)
 		got, ixChecked := run(false)

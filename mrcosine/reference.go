@@ -318,9 +318,9 @@ func Cosine(a, b []float32) float64 {
 // signatures of texts (texts with the zero signature are skipped), for
 // comparing signatures by [Config].Centered. The center is not in the paper:
 // every signature is non-negative and shares a common direction, so the
-// cosine of two unrelated news texts is already about 0.76; measured from
-// the center, signatures of unrelated texts spread out (measured figures:
-// docs/mrcosine.md in the repository).
+// cosine of two unrelated news texts is already high; measured from the
+// center, signatures of unrelated texts spread out (measured figures:
+// docs/mrcosine.md and docs/notes/mrcosine.md in the repository).
 // Time O(Σ len(text) + len(texts)·Genes).
 func (r *Reference) Centered(texts []string) *Reference {
 	mean := make([]float64, r.Parts())

@@ -122,15 +122,15 @@ func TestRemoveShrinks(t *testing.T) {
 	require.NoError(t, err)
 	docs := synth.Docs(3000, synth.Config{Seed: 9})
 	for i, doc := range docs {
-		_, err := d.addSigned(doc, d.ref.Signature(reliabilitytest.Unique(doc.Text, i)), false)
+		_, err := d.Add(detector.Doc{ID: doc.ID, Text: reliabilitytest.Unique(doc.Text, i)})
 		require.NoError(t, err)
 	}
-	full := len(d.ix.buckets.key)
+	full := len(d.ix().buckets.key)
 	for _, doc := range docs {
 		require.NoError(t, d.Remove(doc.ID))
 	}
-	assert.Zero(t, d.ix.buckets.used)
-	assert.LessOrEqual(t, len(d.ix.buckets.key), 128, "the bucket table shrinks (from %d slots)", full)
+	assert.Zero(t, d.ix().buckets.used)
+	assert.LessOrEqual(t, len(d.ix().buckets.key), 128, "the bucket table shrinks (from %d slots)", full)
 	assert.Greater(t, full, 4096)
 }
 

@@ -1,13 +1,11 @@
 package mrcosine
 
 import (
-	"cmp"
-	"fmt"
 	"io"
 	"math"
 	"slices"
 
-	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
@@ -47,97 +45,16 @@ const (
 	refTable        = "reference"
 )
 
-func (d *Detector) header() snapshot.Header {
-	return snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: d.cfg,
-		Tables: map[string]uint64{refTable: d.refSum}}
-}
-
 // WriteTo writes a snapshot of the live documents to w and returns the
 // bytes written: their IDs and compared vectors (4·Parts bytes per
 // distinct signature plus each ID), not their texts, nor the reference
 // text, which the caller keeps and which the snapshot identifies by
 // fingerprint (docs/snapshot.md in the repository). The sections are
-// encoded under the shared lock, so the snapshot is consistent and concurrent
-// Adds and Removes are either wholly in it or wholly not; w is written
-// after the lock is released. It returns an error wrapping
+// encoded under the shared lock, so the snapshot is consistent and
+// concurrent Adds and Removes are either wholly in it or wholly not; w is
+// written after the lock is released. It returns an error wrapping
 // detector.ErrClosed after Close, or the error of w.
-func (d *Detector) WriteTo(w io.Writer) (int64, error) {
-	groups, zero, n, err := d.encode()
-	if err != nil {
-		return 0, err
-	}
-	sw := snapshot.NewWriter(w, d.header())
-	sw.Section("groups", groups)
-	sw.Section("zero", zero)
-	return sw.Finish(uint64(n))
-}
-
-// encode returns the payloads of the two sections and the number of live
-// documents, read under the lock.
-func (d *Detector) encode() (groups, zero []byte, n int, err error) {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	ix := d.ix
-	if ix.docs.Closed() {
-		return nil, nil, 0, fmt.Errorf("mrcosine: WriteTo: %w", detector.ErrClosed)
-	}
-	type entry struct {
-		g     uint32
-		first string // the group's smallest ID
-	}
-	var live []entry
-	for g := range ix.first {
-		if !ix.isLive(g) {
-			continue
-		}
-		first := ix.gs.Min(uint32(g), ix.first[g])
-		live = append(live, entry{uint32(g), ix.docs.ID(first)})
-	}
-	slices.SortFunc(live, func(a, b entry) int { return cmp.Compare(a.first, b.first) })
-	var bare []string
-	digs := map[string]hashx.Digest{}
-	for idx, g := range ix.ref {
-		if g == noGroup && ix.docs.Live(uint32(idx)) {
-			id := ix.docs.ID(uint32(idx))
-			bare = append(bare, id)
-			if dig, ok := ix.textDigest(uint32(idx)); ok {
-				digs[id] = dig
-			}
-		}
-	}
-	slices.Sort(bare)
-
-	var e snapshot.Enc
-	e.Int(len(live))
-	for _, l := range live {
-		for _, x := range ix.vec(l.g, d.parts) {
-			e.U32(math.Float32bits(x))
-		}
-		e.Strings(ix.gs.IDs(l.g, ix.first[l.g], noDoc))
-	}
-	groups = e.B
-	e = snapshot.Enc{}
-	e.Strings(bare)
-	if len(digs) > 0 {
-		for _, id := range bare {
-			dig, ok := digs[id]
-			e.Bool(ok)
-			if ok {
-				e.Bytes16(dig)
-			}
-		}
-	}
-	return groups, e.B, ix.docs.Len(), nil
-}
-
-// vecSum is a digest of a vector's bits.
-func vecSum(v []float32) uint64 {
-	h := uint64(0x6d72636f73696e65) // "mrcosine"
-	for _, x := range v {
-		h = hashx.Combine(h, uint64(math.Float32bits(x)))
-	}
-	return h
-}
+func (d *Detector) WriteTo(w io.Writer) (int64, error) { return d.e.WriteTo(w) }
 
 // ReadFrom loads a snapshot written by WriteTo into d, which must be empty
 // and made with the same Config and the same reference text, and returns
@@ -152,144 +69,181 @@ func vecSum(v []float32) uint64 {
 // cannot load: not an mrcosine snapshot of this layout, a Config differing
 // from d's (the error names the field), a different reference text (the
 // error names the table "reference"), a damaged or truncated stream.
-func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
-	return snapshot.Load("mrcosine", r, d.header(), []string{"groups", "zero"}, d.readable,
-		func(secs [][]byte) (int, func() error, error) {
-			ix, err := d.decode(secs[0], secs[1])
-			if err != nil {
-				return 0, nil, err
-			}
-			return ix.docs.Len(), func() error {
-				d.mu.Lock()
-				defer d.mu.Unlock()
-				if err := d.emptyLocked(); err != nil {
-					return err
-				}
-				d.ix = ix
-				return nil
-			}, nil
-		})
-}
+func (d *Detector) ReadFrom(r io.Reader) (int64, error) { return d.e.ReadFrom(r) }
 
-// readable returns the error ReadFrom gives a closed or non-empty d.
-func (d *Detector) readable() error {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	return d.emptyLocked()
-}
+// The snapshot layout predates the engine's shared one (text groups are
+// listed with the documents in no group), so the algorithm keeps it as an
+// engine.Layout.
 
-func (d *Detector) emptyLocked() error { return d.ix.docs.Loadable() }
+// Sections names the two sections.
+func (a algorithm) Sections() []string { return []string{"groups", "zero"} }
 
-// decode builds a fresh index from the payloads of the two sections,
-// checking that they are canonical: what it accepts, encode writes back
-// byte for byte.
-func (d *Detector) decode(groups, zero []byte) (*index, error) {
-	ix := newIndex(d.cfg.MaxTextBytes)
-	s := d.newSigned()
-	bands := d.bands()
-	add := func(dec *snapshot.Dec, id string) uint32 {
-		idx, err := ix.docs.Add(detector.Doc{ID: id})
-		if err != nil {
-			dec.Fail("document %q twice", id)
+// EncodeSections writes the vector groups into "groups" and the members of
+// the text groups, with the documents in no group, into "zero".
+func (a algorithm) EncodeSections(groups []engine.SnapshotGroup[sig], none []string) [][]byte {
+	var bare []string
+	digs := map[string]hashx.Digest{}
+	var e snapshot.Enc
+	nvec := 0
+	for _, g := range groups {
+		if !g.F.text {
+			nvec++
 		}
-		ix.register(idx)
-		return idx
 	}
+	e.Int(nvec)
+	for _, g := range groups {
+		if g.F.text {
+			for _, id := range g.IDs {
+				bare = append(bare, id)
+				digs[id] = g.F.dig
+			}
+			continue
+		}
+		a.EncodeGroup(&e, g.F)
+		e.Strings(g.IDs)
+	}
+	groupsSec := e.B
+	bare = append(bare, none...)
+	slices.Sort(bare)
+	e = snapshot.Enc{}
+	e.Strings(bare)
+	if len(digs) > 0 {
+		for _, id := range bare {
+			dig, ok := digs[id]
+			e.Bool(ok)
+			if ok {
+				e.Bytes16(dig)
+			}
+		}
+	}
+	return [][]byte{groupsSec, e.B}
+}
 
-	dec := snapshot.NewDec(groups)
+// EncodeGroup appends the compared vector of a vector group: Parts × u32,
+// the IEEE 754 bits of each float32.
+func (a algorithm) EncodeGroup(e *snapshot.Enc, f *sig) {
+	for _, x := range f.vec {
+		e.U32(math.Float32bits(x))
+	}
+}
+
+// DecodeGroup reads what EncodeGroup wrote into scratch of the pool, which
+// the features hold (see Release). DecodeSections reads the groups; the
+// engine calls DecodeGroup only for its shared layout, which this
+// algorithm does not use.
+func (a algorithm) DecodeGroup(dec *snapshot.Dec) sig {
+	s := a.d.scratch.Get().(*signed)
+	a.decodeVec(dec, s)
+	return sig{s: s, vec: s.vec}
+}
+
+// decodeVec reads a compared vector into s and derives from it what the
+// index keeps, failing dec on a vector that is not a unit vector of
+// components in range (non-negative unless Centered).
+func (a algorithm) decodeVec(dec *snapshot.Dec, s *signed) {
+	d := a.d
+	vec := s.vecBuf
+	var ss float64
+	for j := range vec {
+		x := math.Float32frombits(dec.U32())
+		vec[j] = x
+		ss += float64(x) * float64(x)
+		if !(x >= -1 && x <= 1) || x < 0 && !d.cfg.Centered {
+			dec.Fail("vector component %g", x)
+		}
+	}
+	if dec.Err() == nil && !(math.Abs(ss-1) <= 1e-3) {
+		dec.Fail("vector of squared length %g, not a unit vector", ss)
+	}
+	s.vec = vec
+	if dec.Err() == nil {
+		d.derive(s)
+	}
+}
+
+// vecSum is a digest of a vector's bits.
+func vecSum(v []float32) uint64 {
+	h := uint64(0x6d72636f73696e65) // "mrcosine"
+	for _, x := range v {
+		h = hashx.Combine(h, uint64(math.Float32bits(x)))
+	}
+	return h
+}
+
+// DecodeSections reads the two sections, checking that they are
+// canonical: what it accepts, EncodeSections writes back byte for byte.
+func (a algorithm) DecodeSections(secs [][]byte, group func(*snapshot.Dec, *sig, []string), bare func(*snapshot.Dec, string)) error {
+	d := a.d
+	s := d.newSigned()
+	dec := snapshot.NewDec(secs[0])
 	// A group takes 4·Parts bytes, a count and at least one ID.
 	n := dec.Len(4*d.parts+3, 0)
 	prev := ""
-	seen := map[uint64][]uint32{} // digest of a vector → its groups, to refuse a repeat
 	for i := range n {
-		vec := s.vecBuf
-		var ss float64
-		for j := range vec {
-			x := math.Float32frombits(dec.U32())
-			vec[j] = x
-			ss += float64(x) * float64(x)
-			// Components of a unit vector; non-negative unless Centered.
-			if !(x >= -1 && x <= 1) || x < 0 && !d.cfg.Centered {
-				dec.Fail("vector component %g", x)
-			}
-		}
-		if dec.Err() == nil && !(math.Abs(ss-1) <= 1e-3) {
-			dec.Fail("vector of squared length %g, not a unit vector", ss)
-		}
+		a.decodeVec(dec, s)
 		ids := dec.IDs(1)
 		if dec.Err() != nil {
-			return nil, dec.Err()
+			return dec.Err()
 		}
 		if i > 0 && ids[0] <= prev {
 			dec.Fail("groups out of order")
-			return nil, dec.Err()
+			return dec.Err()
 		}
 		prev = ids[0]
-		sum := vecSum(vec)
-		for _, g := range seen[sum] {
-			if sameBits(ix.vec(g, d.parts), vec) {
-				dec.Fail("two groups with one vector")
-				return nil, dec.Err()
-			}
-		}
-		s.vec = vec
-		d.derive(s)
-		g := uint32(noGroup)
-		for _, id := range ids {
-			idx := add(dec, id)
-			if dec.Err() != nil {
-				return nil, dec.Err()
-			}
-			if g == noGroup {
-				ix.create(idx, s, d.parts, bands)
-				g = ix.ref[idx]
-				seen[sum] = append(seen[sum], g)
-			} else {
-				ix.join(g, idx)
-			}
+		if group(dec, &sig{s: s, vec: s.vec}, ids); dec.Err() != nil {
+			return dec.Err()
 		}
 	}
 	if err := dec.Done(); err != nil {
-		return nil, err
+		return err
 	}
 
-	dec = snapshot.NewDec(zero)
+	dec = snapshot.NewDec(secs[1])
 	ids := dec.IDs(0)
 	if dec.Err() != nil {
-		return nil, dec.Err()
-	}
-	idxs := make([]uint32, len(ids))
-	for i, id := range ids {
-		idxs[i] = add(dec, id)
-		if dec.Err() != nil {
-			return nil, dec.Err()
-		}
+		return dec.Err()
 	}
 	// The digests' tail, if any: what follows the IDs (a second decoder
 	// over the IDs finds where they end).
-	rest := snapshot.NewDec(zero)
+	rest := snapshot.NewDec(secs[1])
 	rest.IDs(0)
+	var byDig map[hashx.Digest][]string
+	var order []hashx.Digest // the digests in the order of their first ID
 	if rest.Done() != nil {
-		anyDig := false
-		for _, idx := range idxs {
-			if dec.Bool() {
-				dig := dec.Bytes16()
-				if dec.Err() != nil {
-					return nil, dec.Err()
+		byDig = map[hashx.Digest][]string{}
+		for _, id := range ids {
+			if !dec.Bool() {
+				if bare(dec, id); dec.Err() != nil {
+					return dec.Err()
 				}
-				ix.joinText(idx, dig)
-				anyDig = true
+				continue
 			}
+			dig := dec.Bytes16()
 			if dec.Err() != nil {
-				return nil, dec.Err()
+				return dec.Err()
 			}
+			if _, ok := byDig[dig]; !ok {
+				order = append(order, dig)
+			}
+			byDig[dig] = append(byDig[dig], id)
 		}
-		if !anyDig {
+		if dec.Err() == nil && len(order) == 0 {
 			dec.Fail("a digest tail without a digest")
+		}
+	} else {
+		for _, id := range ids {
+			if bare(dec, id); dec.Err() != nil {
+				return dec.Err()
+			}
 		}
 	}
 	if err := dec.Done(); err != nil {
-		return nil, err
+		return err
 	}
-	return ix, nil
+	for _, dig := range order {
+		if group(dec, &sig{text: true, dig: dig}, byDig[dig]); dec.Err() != nil {
+			return dec.Err()
+		}
+	}
+	return nil
 }

@@ -72,7 +72,7 @@ func TestSnapshotRoundTripRealData(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			snap := roundTrip(t, m.cfg, ops)
 			e := load(t, m.cfg, snap)
-			size, docs, groups := len(snap), e.Len(), e.ix.groups
+			size, docs, groups := len(snap), e.Len(), e.ix().groups
 			t.Logf("%d documents (%d distinct signatures): %d bytes, %.0f bytes per document", docs, groups, size, float64(size)/float64(docs))
 		})
 	}
@@ -264,11 +264,11 @@ func FuzzReadFrom(f *testing.F) {
 		// The payloads behind valid framing, with the trailer's count of
 		// what they hold when they decode.
 		count := 0
-		ix, derr := d.decode(groups, zero)
+		n, derr := d.decode(groups, zero)
 		if derr != nil {
 			require.ErrorIs(t, derr, detector.ErrSnapshot)
 		} else {
-			count = ix.docs.Len()
+			count = n
 		}
 		framed := reliabilitytest.Frame(t, d.header(), []string{"groups", "zero"}, [][]byte{groups, zero}, count)
 		err := read(framed)

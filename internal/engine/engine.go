@@ -139,9 +139,11 @@ type Resolver[F any] interface {
 // Releaser is an Algorithm whose features hold a resource while they are
 // computed (a pooled scratch state). Release runs once for every result
 // of Features, as soon as the engine needs no more of the algorithm's
-// work on it: after the Counter's Complete or Peek, or when the call
-// fails before them, and before the commit stores the features. It may
-// change f (drop its reference to the resource).
+// work on it: with a Counter after Complete or Peek (before the commit
+// stores the features), otherwise after the commit or the search, and
+// when a call fails before them. The copy of the features a group keeps
+// (made at its Insert) is never released: Insert leaves it free of the
+// resource. Release may change f (drop its reference to the resource).
 type Releaser[F any] interface {
 	Release(f *F)
 }
@@ -221,6 +223,12 @@ type Spec struct {
 	// each Add that registers its document and each Remove, in the order
 	// of those commits: the order in which concurrent calls take effect.
 	Trace func(remove bool, id string)
+	// SearchFirst makes an Add search for its own features before its
+	// commit inserts them: its answer is read from the index as the
+	// earlier commits left it, without a group the Add creates (for an
+	// index whose search reads counts of the whole index). Otherwise an
+	// Add searches for its group's features after the insertion.
+	SearchFirst bool
 	// TablesNow, when set, is called for every snapshot header instead
 	// of reading Tables: for caller-owned tables that may change.
 	TablesNow func() map[string]uint64
@@ -310,11 +318,11 @@ func (e *Engine[F, K]) Add(doc detector.Doc) ([]detector.Match, error) {
 	if e.counting {
 		return e.addCounted(doc, f)
 	}
-	e.release(&f)
 	e.mu.Lock()
 	ms, err := e.commit(st, doc, &f, -1)
 	ix := e.st.ix
 	e.mu.Unlock()
+	e.release(&f)
 	if err == nil {
 		settle(ix)
 	}
@@ -354,6 +362,14 @@ func (e *Engine[F, K]) commit(prepared *state[F, K], doc detector.Doc, f *F, h i
 	}
 	if st.counter != nil {
 		st.setHandle(idx, h)
+	}
+	if e.spec.SearchFirst {
+		ms := []detector.Match{}
+		if _, ok := e.alg.CopyKey(f); ok {
+			ms = st.matches(f, NoDoc, e.spec.MaxResults)
+		}
+		st.insert(e.alg, idx, f)
+		return ms, nil
 	}
 	g := st.insert(e.alg, idx, f)
 	if g == NoGroup {

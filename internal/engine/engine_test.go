@@ -735,8 +735,10 @@ func TestReleaseOncePerFeatures(t *testing.T) {
 			wg.Wait()
 			assert.Equal(t, 30, e.Len())
 			assert.Equal(t, featured.Load(), released.Load(), "one Release per Features")
-			for _, g := range e.st.groups.list {
-				assert.False(t, g.f.held, "features are released before they are stored")
+			if counting { // without a Counter, Release comes after the commit
+				for _, g := range e.st.groups.list {
+					assert.False(t, g.f.held, "with a Counter, features are released before they are stored")
+				}
 			}
 			require.NoError(t, e.Close())
 			_, err := e.Query(detector.Doc{Text: "x"})
@@ -820,7 +822,7 @@ func TestTraceOrder(t *testing.T) {
 // their smallest member, each with a marker byte.
 type nested struct{ toy }
 
-func (n nested) EncodeGroups(e *snapshot.Enc, groups []GroupData[words]) {
+func (n nested) EncodeGroups(e *snapshot.Enc, groups []SnapshotGroup[words]) {
 	e.Int(len(groups))
 	for _, g := range slices.Backward(groups) {
 		e.Int(7)
@@ -1075,4 +1077,199 @@ func TestTablesNow(t *testing.T) {
 	_, err = New(spec, Algorithm[words, string](toy{})).ReadFrom(bytes.NewReader(buf.Bytes()))
 	require.ErrorIs(t, err, detector.ErrSnapshot)
 	assert.ErrorContains(t, err, "idf")
+}
+
+// seeingIndex records, for each Search, how many groups the index held.
+type seeingIndex struct {
+	*toyIndex
+	groups int
+	seen   []int
+}
+
+func (x *seeingIndex) Search(dst []Candidate, f *words, groups *Groups[words]) []Candidate {
+	x.seen = append(x.seen, x.groups)
+	return x.toyIndex.Search(dst, f, groups)
+}
+func (x *seeingIndex) Insert(g uint32, f *words) { x.groups++; x.toyIndex.Insert(g, f) }
+func (x *seeingIndex) Delete(g uint32, f *words) { x.groups--; x.toyIndex.Delete(g, f) }
+
+// seeing is the toy algorithm over a seeingIndex.
+type seeing struct{ toy }
+
+func (seeing) NewIndex() Index[words] {
+	return &seeingIndex{toyIndex: &toyIndex{post: map[string][]uint32{}}}
+}
+
+// TestSearchFirst: with Spec.SearchFirst an Add searches before its
+// commit inserts a new group, and answers as an Add that searches after.
+func TestSearchFirst(t *testing.T) {
+	texts := [][2]string{{"a", "x y z"}, {"b", "z y x"}, {"c", "x y z w"}, {"d", "p q"}, {"blank", ""}, {"e", "x y z w"}}
+	var answers [2][][]detector.Match
+	for i, first := range []bool{false, true} {
+		e := New(Spec{Name: "toy", Version: 1, Config: struct{ Level int }{1}, NoGroup: "empty",
+			MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5, SearchFirst: first}, Algorithm[words, string](seeing{}))
+		for _, d := range texts {
+			answers[i] = append(answers[i], add(t, e, d[0], d[1]))
+		}
+		e.Inspect(func(ix Index[words], _ int) {
+			want := []int{1, 1, 2, 3, 3} // the groups after each insertion
+			if first {
+				want = []int{0, 1, 1, 2, 3} // before it: a, b's copy of a, c, d, e's copy of c
+			}
+			assert.Equal(t, want, ix.(*seeingIndex).seen, "SearchFirst=%v", first)
+		})
+	}
+	assert.Equal(t, answers[0], answers[1], "the same answers")
+	assert.Equal(t, []detector.Match{{ID: "a", Score: 1}}, answers[1][1])
+}
+
+// counted is the toy algorithm with Releaser: it counts the features
+// it took back.
+type counted struct {
+	toy
+	released *atomic.Int64
+}
+
+func (r counted) Release(*words) { r.released.Add(1) }
+
+// TestReleaseCounts: the features of every Add and Query that computed them,
+// whether or not it commits, are released once; those refused before
+// Features are not.
+func TestReleaseCounts(t *testing.T) {
+	var released atomic.Int64
+	e := New(Spec{Name: "toy", Version: 1, Config: struct{ Level int }{1}, NoGroup: "empty",
+		MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5}, Algorithm[words, string](counted{released: &released}))
+	add(t, e, "a", "x y")
+	add(t, e, "b", "y x")
+	add(t, e, "blank", "")
+	assert.EqualValues(t, 3, released.Load())
+	_, err := e.Query(detector.Doc{Text: "x y"})
+	require.NoError(t, err)
+	assert.EqualValues(t, 4, released.Load())
+	_, err = e.Add(detector.Doc{ID: "a", Text: "x"})
+	require.ErrorIs(t, err, detector.ErrDuplicateID)
+	assert.EqualValues(t, 4, released.Load(), "refused before Features")
+
+	// Concurrent Adds of one new ID: each computed features, one commits.
+	var wg sync.WaitGroup
+	var ok atomic.Int64
+	for range 8 {
+		wg.Go(func() {
+			if _, err := e.Add(detector.Doc{ID: "n", Text: "p q"}); err == nil {
+				ok.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	assert.EqualValues(t, 1, ok.Load())
+	assert.LessOrEqual(t, released.Load(), int64(4+8))
+	assert.GreaterOrEqual(t, released.Load(), int64(5))
+}
+
+// laidOut is the toy algorithm with a Layout of its own: one section
+// "all" with every group (words, then members) and one "none" with the
+// documents in no group, in reverse order of IDs.
+type laidOut struct{ toy }
+
+func (laidOut) Sections() []string { return []string{"all", "none"} }
+
+func (laidOut) EncodeSections(groups []SnapshotGroup[words], bare []string) [][]byte {
+	var a, b snapshot.Enc
+	a.Int(len(groups))
+	for _, g := range groups {
+		a.Strings(g.F.w)
+		a.Strings(g.IDs)
+	}
+	b.Int(len(bare))
+	for _, id := range slices.Backward(bare) {
+		b.String(id)
+	}
+	return [][]byte{a.B, b.B}
+}
+
+func (laidOut) DecodeSections(secs [][]byte, group func(*snapshot.Dec, *words, []string), bare func(*snapshot.Dec, string)) error {
+	d := snapshot.NewDec(secs[0])
+	for range d.Len(3, 0) {
+		f := words{w: d.Strings(1, true, "words")}
+		ids := d.IDs(1)
+		if d.Err() != nil {
+			return d.Err()
+		}
+		if group(d, &f, ids); d.Err() != nil {
+			return d.Err()
+		}
+	}
+	if err := d.Done(); err != nil {
+		return err
+	}
+	d = snapshot.NewDec(secs[1])
+	for range d.Len(1, 0) {
+		id := d.String()
+		if d.Err() != nil {
+			return d.Err()
+		}
+		if bare(d, id); d.Err() != nil {
+			return d.Err()
+		}
+	}
+	return d.Done()
+}
+
+// TestLayout: an Algorithm with a Layout writes its own sections, reads
+// them back into an engine that answers as the original and re-encodes
+// them byte for byte; the engine's checks of documents and groups hold.
+func TestLayout(t *testing.T) {
+	newLaid := func() *Engine[words, string] {
+		return New(Spec{Name: "toy", Version: 1, Config: struct{ Level int }{1}, NoGroup: "empty",
+			MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5}, Algorithm[words, string](laidOut{}))
+	}
+	e := newLaid()
+	add(t, e, "b", "x y")
+	add(t, e, "a", "y x")
+	add(t, e, "c", "x y z")
+	add(t, e, "blank", "")
+	add(t, e, "blank2", " ")
+	var buf bytes.Buffer
+	_, err := e.WriteTo(&buf)
+	require.NoError(t, err)
+	secs, n, err := e.SectionList()
+	require.NoError(t, err)
+	assert.Equal(t, 5, n)
+	payloads, _, _, err := snapshot.ReadAll(bytes.NewReader(buf.Bytes()), e.header(), "all", "none")
+	require.NoError(t, err, "the Layout's sections, by name")
+	assert.Equal(t, secs, payloads)
+
+	f := newLaid()
+	_, err = f.ReadFrom(bytes.NewReader(buf.Bytes()))
+	require.NoError(t, err)
+	var again bytes.Buffer
+	_, err = f.WriteTo(&again)
+	require.NoError(t, err)
+	assert.Equal(t, buf.Bytes(), again.Bytes(), "re-encodes byte for byte")
+	for _, id := range []string{"a", "c", "blank"} {
+		want, err := e.Containers(id)
+		require.NoError(t, err)
+		got, err := f.Containers(id)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, id)
+	}
+	cp, err := f.Copies("a")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"b"}, cp)
+
+	enc := func(groups []SnapshotGroup[words], bare ...string) [][]byte {
+		return laidOut{}.EncodeSections(groups, bare)
+	}
+	xy := &words{w: []string{"x", "y"}}
+	for name, secs := range map[string][][]byte{
+		"key twice":         enc([]SnapshotGroup[words]{{xy, []string{"a"}}, {xy, []string{"b"}}}),
+		"ID twice":          enc([]SnapshotGroup[words]{{xy, []string{"a"}}}, "a"),
+		"no key":            enc([]SnapshotGroup[words]{{&words{w: []string{}}, []string{"a"}}}),
+		"one section short": secs[:1],
+	} {
+		_, err := newLaid().DecodeSectionList(secs)
+		assert.ErrorIs(t, err, detector.ErrSnapshot, name)
+	}
+	_, err = newLaid().DecodeSectionList(secs)
+	assert.NoError(t, err)
 }

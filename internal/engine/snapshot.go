@@ -20,8 +20,7 @@ import (
 //	              each in ascending order
 //
 // The trailer counts the live documents. Answers depend on the groups'
-// features and the IDs only, not on arrival order, so none is stored. An
-// Algorithm that is a [GroupCodec] writes the "groups" section itself.
+// features and the IDs only, not on arrival order, so none is stored.
 
 // GroupCodec is an Algorithm that writes the "groups" section of its
 // snapshots itself, for a layout the shared one does not fit (groups
@@ -32,17 +31,45 @@ import (
 // group's features and member IDs, failing d (Dec.Fail) on anything
 // EncodeGroups would not have written, the order of the groups included:
 // add fails d only for a group without a key, two groups of one key and
-// an ID listed twice, and does nothing once d has failed.
+// an ID listed twice, and does nothing once d has failed. A [Layout]
+// frames every section itself.
 type GroupCodec[F any] interface {
-	EncodeGroups(e *snapshot.Enc, groups []GroupData[F])
+	EncodeGroups(e *snapshot.Enc, groups []SnapshotGroup[F])
 	DecodeGroups(d *snapshot.Dec, add func(f *F, ids []string))
 }
 
-// GroupData is one live group as [GroupCodec.EncodeGroups] gets it: its
-// features and its members' IDs in ascending order.
-type GroupData[F any] struct {
+// Layout is an Algorithm that frames its groups in snapshot sections of
+// its own instead of the shared two (EncodeGroup and DecodeGroup are then
+// unused): for a layout written before the engine. The header, the
+// trailer and the checks of the documents and groups stay the engine's.
+type Layout[F any] interface {
+	// Sections returns the names of its sections, in order.
+	Sections() []string
+	// EncodeSections returns the payload of each section, given the live
+	// groups in ascending order of their smallest member ID and the IDs
+	// of the documents in no group, ascending.
+	EncodeSections(groups []SnapshotGroup[F], bare []string) [][]byte
+	// DecodeSections reads what EncodeSections wrote, calling group with
+	// the features and the member IDs of each group and bare with each
+	// document in no group, in any order; both fail d (Dec.Fail) on what
+	// they refuse, and DecodeSections then stops and returns the first
+	// error, which wraps detector.ErrSnapshot.
+	DecodeSections(secs [][]byte, group func(d *snapshot.Dec, f *F, ids []string), bare func(d *snapshot.Dec, id string)) error
+}
+
+// SnapshotGroup is a live group as a [Layout] encodes it: its features
+// and its member IDs, ascending.
+type SnapshotGroup[F any] struct {
 	F   *F
 	IDs []string
+}
+
+// sectionNames returns the names of the snapshot's sections.
+func (e *Engine[F, K]) sectionNames() []string {
+	if l, ok := e.alg.(Layout[F]); ok {
+		return l.Sections()
+	}
+	return []string{"groups", e.spec.NoGroup}
 }
 
 func (e *Engine[F, K]) header() snapshot.Header {
@@ -59,31 +86,39 @@ func (e *Engine[F, K]) header() snapshot.Header {
 // written after the lock is released. It returns an error wrapping
 // detector.ErrClosed after Close, or the error of w.
 func (e *Engine[F, K]) WriteTo(w io.Writer) (int64, error) {
-	groups, bare, n, err := e.encode()
+	secs, n, err := e.encode()
 	if err != nil {
 		return 0, err
 	}
 	sw := snapshot.NewWriter(w, e.header())
-	sw.Section("groups", groups)
-	sw.Section(e.spec.NoGroup, bare)
+	for i, name := range e.sectionNames() {
+		sw.Section(name, secs[i])
+	}
 	return sw.Finish(uint64(n))
 }
 
-func (e *Engine[F, K]) encode() (groups, bare []byte, n int, err error) {
+func (e *Engine[F, K]) encode() (secs [][]byte, n int, err error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	st := e.st
 	if st.docs.Closed() {
-		return nil, nil, 0, fmt.Errorf("%s: WriteTo: %w", e.spec.Name, detector.ErrClosed)
+		return nil, 0, fmt.Errorf("%s: WriteTo: %w", e.spec.Name, detector.ErrClosed)
 	}
 	live, ids := st.groupOrder()
+	if l, ok := e.alg.(Layout[F]); ok {
+		gs := make([]SnapshotGroup[F], len(live))
+		for i, g := range live {
+			gs[i] = SnapshotGroup[F]{F: st.groups.Features(g), IDs: st.gs.IDs(g, st.groups.list[g].first, NoDoc)}
+		}
+		return l.EncodeSections(gs, ids), st.docs.Len(), nil
+	}
 	var enc snapshot.Enc
 	if c, ok := e.alg.(GroupCodec[F]); ok {
-		gd := make([]GroupData[F], len(live))
+		gs := make([]SnapshotGroup[F], len(live))
 		for i, g := range live {
-			gd[i] = GroupData[F]{F: st.groups.Features(g), IDs: st.gs.IDs(g, st.groups.list[g].first, NoDoc)}
+			gs[i] = SnapshotGroup[F]{F: st.groups.Features(g), IDs: st.gs.IDs(g, st.groups.list[g].first, NoDoc)}
 		}
-		c.EncodeGroups(&enc, gd)
+		c.EncodeGroups(&enc, gs)
 	} else {
 		enc.Int(len(live))
 		for _, g := range live {
@@ -91,10 +126,10 @@ func (e *Engine[F, K]) encode() (groups, bare []byte, n int, err error) {
 			enc.Strings(st.gs.IDs(g, st.groups.list[g].first, NoDoc))
 		}
 	}
-	groups = enc.B
+	groups := enc.B
 	enc = snapshot.Enc{}
 	enc.Strings(ids)
-	return groups, enc.B, st.docs.Len(), nil
+	return [][]byte{groups, enc.B}, st.docs.Len(), nil
 }
 
 // ReadFrom loads a snapshot written by WriteTo into the Engine, which must
@@ -106,9 +141,9 @@ func (e *Engine[F, K]) encode() (groups, bare []byte, n int, err error) {
 // Config, a damaged or truncated stream, or sections that are not as
 // WriteTo writes them).
 func (e *Engine[F, K]) ReadFrom(r io.Reader) (int64, error) {
-	return snapshot.Load(e.spec.Name, r, e.header(), []string{"groups", e.spec.NoGroup}, e.loadable,
+	return snapshot.Load(e.spec.Name, r, e.header(), e.sectionNames(), e.loadable,
 		func(secs [][]byte) (int, func() error, error) {
-			st, err := e.decode(secs[0], secs[1])
+			st, err := e.decode(secs)
 			if err != nil {
 				return 0, nil, err
 			}
@@ -134,10 +169,10 @@ func (e *Engine[F, K]) loadable() error {
 	return e.st.docs.Loadable()
 }
 
-// decode builds a fresh state from the payloads of the two sections,
+// decode builds a fresh state from the payloads of the sections,
 // checking that they are canonical: what it accepts, encode writes back
 // byte for byte.
-func (e *Engine[F, K]) decode(groups, bare []byte) (*state[F, K], error) {
+func (e *Engine[F, K]) decode(secs [][]byte) (*state[F, K], error) {
 	st := e.newState()
 	add := func(dec *snapshot.Dec, id string) uint32 {
 		idx, err := st.docs.Add(detector.Doc{ID: id})
@@ -146,34 +181,24 @@ func (e *Engine[F, K]) decode(groups, bare []byte) (*state[F, K], error) {
 		}
 		return idx
 	}
-
-	dec := snapshot.NewDec(groups)
-	join := func(f *F, ids []string) {
-		if dec.Err() != nil {
-			return
+	if l, ok := e.alg.(Layout[F]); ok {
+		if err := l.DecodeSections(secs, func(dec *snapshot.Dec, f *F, ids []string) {
+			st.decodeGroup(e.alg, dec, f, ids, add)
+		}, func(dec *snapshot.Dec, id string) {
+			st.decodeBare(dec, id, add)
+		}); err != nil {
+			return nil, err
 		}
-		k, ok := e.alg.CopyKey(f)
-		if !ok {
-			dec.Fail("group without a key")
-			return
-		}
-		if _, dup := st.find(k, f); dup {
-			dec.Fail("two groups with one signature")
-			return
-		}
-		for _, id := range ids {
-			idx := add(dec, id)
-			if dec.Err() != nil {
-				return
-			}
-			if st.counter != nil {
-				st.setHandle(idx, st.counter.Recount(f))
-			}
-			st.insert(e.alg, idx, f)
-		}
+		return st, nil
 	}
+
+	dec := snapshot.NewDec(secs[0])
 	if c, ok := e.alg.(GroupCodec[F]); ok {
-		c.DecodeGroups(dec, join)
+		c.DecodeGroups(dec, func(f *F, ids []string) {
+			if dec.Err() == nil {
+				st.decodeGroup(e.alg, dec, f, ids, add)
+			}
+		})
 	} else {
 		n := dec.Len(e.spec.MinGroupBytes, 0)
 		prev := ""
@@ -188,28 +213,22 @@ func (e *Engine[F, K]) decode(groups, bare []byte) (*state[F, K], error) {
 				return nil, dec.Err()
 			}
 			prev = ids[0]
-			join(&f, ids)
-			if dec.Err() != nil {
+			if st.decodeGroup(e.alg, dec, &f, ids, add); dec.Err() != nil {
 				return nil, dec.Err()
 			}
 		}
+	}
+	if err := dec.Err(); err != nil {
+		return nil, err
 	}
 	if err := dec.Done(); err != nil {
 		return nil, err
 	}
 
-	dec = snapshot.NewDec(bare)
+	dec = snapshot.NewDec(secs[1])
 	for _, id := range dec.IDs(0) {
-		idx := add(dec, id)
-		if dec.Err() != nil {
+		if st.decodeBare(dec, id, add); dec.Err() != nil {
 			return nil, dec.Err()
-		}
-		if int(idx) >= len(st.refs) {
-			st.refs = append(st.refs, make([]uint32, int(idx)+1-len(st.refs))...)
-		}
-		st.refs[idx] = NoGroup
-		if st.counter != nil {
-			st.setHandle(idx, st.counter.Recount(nil))
 		}
 	}
 	if err := dec.Done(); err != nil {
@@ -218,16 +237,78 @@ func (e *Engine[F, K]) decode(groups, bare []byte) (*state[F, K], error) {
 	return st, nil
 }
 
-// Sections returns the payloads of the two sections and the number of
-// live documents, as WriteTo frames them: for the tests and fuzzers of the
-// detectors.
-func (e *Engine[F, K]) Sections() (groups, bare []byte, n int, err error) { return e.encode() }
+// decodeGroup registers a group of a snapshot, of features f and members
+// ids, failing dec on a group without a key or one whose key another
+// group has, and on an ID seen before.
+func (st *state[F, K]) decodeGroup(alg Algorithm[F, K], dec *snapshot.Dec, f *F, ids []string, add func(*snapshot.Dec, string) uint32) {
+	k, ok := alg.CopyKey(f)
+	if !ok {
+		dec.Fail("group without a key")
+		return
+	}
+	if _, dup := st.find(k, f); dup {
+		dec.Fail("two groups with one signature")
+		return
+	}
+	for _, id := range ids {
+		idx := add(dec, id)
+		if dec.Err() != nil {
+			return
+		}
+		if st.counter != nil {
+			st.setHandle(idx, st.counter.Recount(f))
+		}
+		st.insert(alg, idx, f)
+	}
+}
 
-// DecodeSections decodes the payloads of the two sections as ReadFrom
-// does, without installing them, and returns the number of documents they
-// hold; its error wraps detector.ErrSnapshot.
+// decodeBare registers a document of a snapshot in no group, failing dec
+// on an ID seen before.
+func (st *state[F, K]) decodeBare(dec *snapshot.Dec, id string, add func(*snapshot.Dec, string) uint32) {
+	idx := add(dec, id)
+	if dec.Err() != nil {
+		return
+	}
+	if int(idx) >= len(st.refs) {
+		st.refs = append(st.refs, make([]uint32, int(idx)+1-len(st.refs))...)
+	}
+	st.refs[idx] = NoGroup
+	if st.counter != nil {
+		st.setHandle(idx, st.counter.Recount(nil))
+	}
+}
+
+// Sections returns the payloads of the two shared sections and the number
+// of live documents, as WriteTo frames them: for the tests and fuzzers of
+// the detectors.
+func (e *Engine[F, K]) Sections() (groups, bare []byte, n int, err error) {
+	secs, n, err := e.encode()
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return secs[0], secs[1], n, nil
+}
+
+// DecodeSections decodes the payloads of the two shared sections as
+// ReadFrom does, without installing them, and returns the number of
+// documents they hold; its error wraps detector.ErrSnapshot.
 func (e *Engine[F, K]) DecodeSections(groups, bare []byte) (int, error) {
-	st, err := e.decode(groups, bare)
+	return e.DecodeSectionList([][]byte{groups, bare})
+}
+
+// SectionList returns the payloads of the snapshot's sections (a
+// [Layout]'s or the shared two) and the number of live documents, as
+// WriteTo frames them: for the tests and fuzzers of the detectors.
+func (e *Engine[F, K]) SectionList() (secs [][]byte, n int, err error) { return e.encode() }
+
+// DecodeSectionList decodes the payloads of the snapshot's sections as
+// ReadFrom does, without installing them, and returns the number of
+// documents they hold; its error wraps detector.ErrSnapshot.
+func (e *Engine[F, K]) DecodeSectionList(secs [][]byte) (int, error) {
+	if len(secs) != len(e.sectionNames()) {
+		return 0, fmt.Errorf("%s: %d sections, want %d: %w", e.spec.Name, len(secs), len(e.sectionNames()), detector.ErrSnapshot)
+	}
+	st, err := e.decode(secs)
 	if err != nil {
 		return 0, err
 	}
