@@ -108,6 +108,7 @@ var (
 	_ detector.Querier    = (*Detector)(nil)
 	_ detector.Persister  = (*Detector)(nil)
 	_ detector.CopyLister = (*Detector)(nil)
+	_ detector.Ranker     = (*Detector)(nil)
 )
 
 // New returns a Detector that signs documents with the default reference
@@ -380,6 +381,15 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) { return d.e.
 // searches under the shared lock. Time as for Add. It returns an error
 // wrapping detector.ErrTooLarge or detector.ErrClosed.
 func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) { return d.e.Query(doc) }
+
+// Nearest returns the live documents nearest to text, best first, the
+// min(k, Config.MaxResults) best, storing nothing (detector.Ranker): every
+// document sharing a band bucket with text's signature (or every one, with
+// Config.Exhaustive) whose cosine with it is positive, scored by that
+// cosine as Query scores it, below T2 too. It costs a Query plus an exact
+// cosine per document in those buckets. Scores order documents within
+// this detector.
+func (d *Detector) Nearest(text string, k int) ([]detector.Match, error) { return d.e.Nearest(text, k) }
 
 // dot is the dot product of two vectors of equal length.
 func dot(a, b []float32) float64 {

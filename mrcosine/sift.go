@@ -135,7 +135,8 @@ type probe struct {
 
 	cands []copyheap.Candidate // the groups within T2 of vec
 
-	checked, rejected int // work done, for the test counters
+	checked, rejected int  // work done, for the test counters
+	rank              bool // Rank: keep every group of a positive cosine met in the buckets
 
 	stamp []uint32 // by group: the epoch that visited it
 	epoch uint32
@@ -148,7 +149,7 @@ type probe struct {
 // g with the query is at least T2.
 func (ix *index) check(p *probe, g uint32) {
 	p.checked++
-	if s := dot(p.vec, ix.vec(g)); s >= ix.d.cfg.T2 {
+	if s := dot(p.vec, ix.vec(g)); s >= ix.d.cfg.T2 || p.rank && s > 0 {
 		p.cands = append(p.cands, copyheap.Candidate{Group: g, Score: s})
 	}
 }
@@ -160,6 +161,21 @@ func (ix *index) check(p *probe, g uint32) {
 // cut. The search of an Add or Query runs in its scratch, and with dst
 // nil returns a slice of it, read before the engine releases the scratch.
 func (ix *index) Search(dst []engine.Candidate, f *sig, _ *engine.Groups[sig]) []engine.Candidate {
+	return ix.find(dst, f, false)
+}
+
+// Rank appends to dst what Search does and every other group sharing a
+// band bucket with f whose cosine with it is positive, scored by that
+// cosine as Search scores it, below T2 too: the candidates of Nearest. It
+// visits the buckets where Search would pass over every sketch, and
+// tests no sketch bound: it costs a Query plus an exact cosine per group
+// in the buckets.
+func (ix *index) Rank(dst []engine.Candidate, f *sig, _ *engine.Groups[sig], _ int) []engine.Candidate {
+	return ix.find(dst, f, true)
+}
+
+// find is Search, or Rank with rank set.
+func (ix *index) find(dst []engine.Candidate, f *sig, rank bool) []engine.Candidate {
 	if f.text {
 		if g, ok := ix.text[f.dig]; ok {
 			dst = append(dst, engine.Candidate{Group: g, Score: 1})
@@ -183,7 +199,9 @@ func (ix *index) Search(dst []engine.Candidate, f *sig, _ *engine.Groups[sig]) [
 			p.sk, p.keys = ix.sketch[f.g][:], ix.keysOf(f.g)
 		}
 	}
+	p.rank = rank
 	ix.search(p)
+	p.rank = false
 	ix.checked.Add(int64(p.checked))
 	ix.rejected.Add(int64(p.rejected))
 	// Only the limit+1 strongest groups can make the cut (each gives at
@@ -222,7 +240,7 @@ func (ix *index) search(p *probe) {
 		total += len(l)
 	}
 	p.lists = lists[:0]
-	if scanFactor*total >= ix.groups {
+	if scanFactor*total >= ix.groups && !p.rank {
 		// The buckets hold at least a third as many entries as there are
 		// distinct live signatures (close texts, a low threshold, or
 		// newswire, where most stories share a band with many others): a
@@ -252,7 +270,7 @@ func (ix *index) search(p *probe) {
 				continue
 			}
 			p.stamp[g] = p.epoch
-			if s.keep(hamming8(s.q, &ix.sketch[g]), ix.rnorm[g]) {
+			if p.rank || s.keep(hamming8(s.q, &ix.sketch[g]), ix.rnorm[g]) {
 				ix.check(p, g)
 			} else {
 				p.rejected++
