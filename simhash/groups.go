@@ -135,10 +135,15 @@ func (ix *index) Search(dst []engine.Candidate, f *sig, _ *engine.Groups[sig]) [
 	return dst
 }
 
+// rankFlips is how many bits of each table's key Rank's probes flip: at 2
+// a fingerprint is met when some table's key differs from the text's in
+// at most two bits.
+const rankFlips = 2
+
 // Rank appends to dst what Search does and every other group the Hamming
-// tables' probes meet (fingerprints agreeing with f's on the key of some
-// table, at any distance), scored 1 − distance/64 as Search scores them:
-// the candidates of Nearest, at the cost of a Search.
+// tables' probes meet (fingerprints within rankFlips bits of f's on the
+// key of some table, at any distance), scored 1 − distance/64 as Search
+// scores them: the candidates of Nearest.
 func (ix *index) Rank(dst []engine.Candidate, f *sig, _ *engine.Groups[sig], _ int) []engine.Candidate {
 	var seen map[uint32]bool
 	if f.hasDig {
@@ -151,7 +156,7 @@ func (ix *index) Rank(dst []engine.Candidate, f *sig, _ *engine.Groups[sig], _ i
 		}
 	}
 	if f.has {
-		for _, n := range ix.ham.within(f.fp, 64, nil) {
+		for _, n := range ix.ham.within(f.fp, 64, rankFlips, nil) {
 			if s := 1 - float64(n.Distance)/64; !seen[n.ID] && s > 0 {
 				dst = append(dst, engine.Candidate{Group: n.ID, Score: s})
 			}

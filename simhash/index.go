@@ -383,12 +383,16 @@ func find(vs []uint64, ids []uint32, v uint64, id uint32) (int, bool) {
 // each once, ordered by distance then ID, and returns the extended slice.
 // Query does not allocate when dst has room.
 func (ix *Index) Query(fp uint64, dst []Neighbor) []Neighbor {
-	return ix.within(fp, ix.lay.k, dst)
+	return ix.within(fp, ix.lay.k, 0, dst)
 }
 
-// within is Query for the radius k: with k = 64 it keeps every entry its
-// probes meet, those agreeing with fp on the key of some table.
-func (ix *Index) within(fp uint64, k int, dst []Neighbor) []Neighbor {
+// within is Query for the radius k, probing in each table the keys within
+// flips bits of fp's as well (multi-probe, Lv, Josephson, Wang, Charikar,
+// Li 2007, "Multi-probe LSH: efficient indexing for high-dimensional
+// similarity search", VLDB, §4): with k = 64 it keeps every entry its
+// probes meet. A table of a p-bit key costs 1 + p + p(p−1)/2 probes at
+// flips = 2.
+func (ix *Index) within(fp uint64, k, flips int, dst []Neighbor) []Neighbor {
 	start := len(dst)
 	for _, e := range ix.pend {
 		if d := bits.OnesCount64(e.v ^ fp); d <= k {
@@ -399,9 +403,25 @@ func (ix *Index) within(fp uint64, k int, dst []Neighbor) []Neighbor {
 		tb := &ix.tables[t]
 		q := permute(tb.perm, fp)
 		low := uint64(1)<<uint(64-tb.prefix) - 1 // bits below the key
-		lo, hi := q&^low, q|low
-		dst = scan(dst, tb.main, tb.mainID, q, lo, hi, k)
-		dst = scan(dst, tb.buf, tb.bufID, q, lo, hi, k)
+		probe := func(key uint64) {
+			lo, hi := key&^low, key|low
+			dst = scan(dst, tb.main, tb.mainID, q, lo, hi, k)
+			dst = scan(dst, tb.buf, tb.bufID, q, lo, hi, k)
+		}
+		probe(q)
+		for i := range tb.prefix {
+			if flips == 0 {
+				break
+			}
+			bi := uint64(1) << uint(63-i)
+			probe(q ^ bi)
+			if flips < 2 {
+				continue
+			}
+			for j := i + 1; j < tb.prefix; j++ {
+				probe(q ^ bi ^ uint64(1)<<uint(63-j))
+			}
+		}
 	}
 	found := dst[start:]
 	if len(ix.tables) > 1 && len(found) > 1 {
