@@ -25,11 +25,21 @@ const queryRetries = 2
 // or detector.ErrTooLarge for a text over Config.MaxTextBytes, before it
 // reads the text.
 func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
+	return d.signed("Query", doc, func(sig []uint32, size int, digest uint64) []detector.Match {
+		return d.lookup(doc.ID, sig, size, digest)
+	})
+}
+
+// signed signs doc as Query does and returns what answer, called under
+// the Detector's exclusive lock on an open index, makes of the signature
+// (sig, size, digest). op names the call in errors: ErrTooLarge before
+// the text is read, ErrClosed after Close.
+func (d *Detector) signed(op string, doc detector.Doc, answer func(sig []uint32, size int, digest uint64) []detector.Match) ([]detector.Match, error) {
 	if len(doc.Text) > d.cfg.MaxTextBytes {
-		return nil, fmt.Errorf("minhash: Query(%q): %d bytes over the limit of %d: %w",
-			doc.ID, len(doc.Text), d.cfg.MaxTextBytes, detector.ErrTooLarge)
+		return nil, fmt.Errorf("minhash: %s(%q): %d bytes over the limit of %d: %w",
+			op, doc.ID, len(doc.Text), d.cfg.MaxTextBytes, detector.ErrTooLarge)
 	}
-	if err := d.open("Query", doc.ID); err != nil {
+	if err := d.open(op, doc.ID); err != nil {
 		return nil, err
 	}
 	sk := d.pool.Get().(*Sketcher)
@@ -38,15 +48,15 @@ func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
 		d.pool.Put(sk)
 	}()
 	if d.online {
-		return d.queryOnline(sk, doc)
+		return d.queryOnline(op, sk, doc, answer)
 	}
 	sig, size, digest := d.sign(sk, doc.Text)
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := d.openLocked("Query", doc.ID); err != nil {
+	if err := d.openLocked(op, doc.ID); err != nil {
 		return nil, err
 	}
-	return d.lookup(doc.ID, sig, size, digest), nil
+	return answer(sig, size, digest), nil
 }
 
 // open returns an error wrapping detector.ErrClosed after Close.
@@ -85,12 +95,13 @@ func (d *Detector) lookup(id string, sig []uint32, size int, digest uint64) []de
 	return d.match(probe{sig: sig, size: size, digest: digest, own: noGroup, skip: skip})
 }
 
-// queryOnline is Query in Weighted mode with online statistics. It reads
+// queryOnline is Query (or another lookup: op, answer as in signed) in
+// Weighted mode with online statistics. It reads
 // the statistics when no Add is between counting and indexing (so that
 // they describe the indexed documents exactly), weighs and samples outside
 // the lock, and answers if the index has not changed meanwhile; after
 // queryRetries attempts it samples under the lock.
-func (d *Detector) queryOnline(sk *Sketcher, doc detector.Doc) ([]detector.Match, error) {
+func (d *Detector) queryOnline(op string, sk *Sketcher, doc detector.Doc, answer func(sig []uint32, size int, digest uint64) []detector.Match) ([]detector.Match, error) {
 	sk.phrases(doc.Text)
 	size, digest := len(sk.keys), setDigest(sk.keys)
 	d.mu.Lock()
@@ -99,7 +110,7 @@ func (d *Detector) queryOnline(sk *Sketcher, doc detector.Doc) ([]detector.Match
 		for d.done.Load() != d.issued && !d.ix.docs.Closed() {
 			d.turn.Wait()
 		}
-		if err := d.openLocked("Query", doc.ID); err != nil {
+		if err := d.openLocked(op, doc.ID); err != nil {
 			return nil, err
 		}
 		if size == 0 {
@@ -110,17 +121,17 @@ func (d *Detector) queryOnline(sk *Sketcher, doc detector.Doc) ([]detector.Match
 		if attempt >= queryRetries {
 			sk.weighCounted()
 			sk.out = sk.sampleWeighted(sk.out[:0])
-			return d.lookup(doc.ID, sk.out, size, digest), nil
+			return answer(sk.out, size, digest), nil
 		}
 		d.mu.Unlock()
 		sk.weighCounted()
 		sk.out = sk.sampleWeighted(sk.out[:0])
 		d.mu.Lock()
 		if d.version == version {
-			if err := d.openLocked("Query", doc.ID); err != nil {
+			if err := d.openLocked(op, doc.ID); err != nil {
 				return nil, err
 			}
-			return d.lookup(doc.ID, sk.out, size, digest), nil
+			return answer(sk.out, size, digest), nil
 		}
 	}
 }

@@ -53,6 +53,7 @@ type search struct {
 	hits     hitSet               // group → band hits in this lookup
 	cands    []uint32             // groups with enough hits
 	keys     []uint64             // the query's band keys, table after table
+	wide     []uint64             // Nearest: the band keys of a neighbour it widens from
 	scored   []copyheap.Candidate // verified candidates and their scores
 	touched  []uint32             // groups changed since the search
 	levelFor [maxPartitions]int8  // Containment: the level probed per partition, −1 none
@@ -122,18 +123,10 @@ func (d *Detector) candidates(ix *index, sc *search, p probe) {
 // it is reported: it reaches Config.Threshold with enough evidence, and
 // (Containment) c is not a part of the query.
 func (d *Detector) score(ix *index, p probe, c uint32) (float64, bool) {
-	g := &ix.groups[c]
-	var score float64
-	switch {
-	case d.cfg.Mode == Weighted && c == p.own:
-		score = 1 // equal phrase sets, whatever weights they were signed with
-	case p.sig != nil && g.hasSig:
-		score = Similarity(p.sig, ix.sigs.of(c))
-	}
-	sa, sb := float64(p.size), float64(g.size)
+	score := d.estimate(ix, p, c)
+	sa, sb := float64(p.size), float64(ix.groups[c].size)
 	var shared float64
 	if d.cfg.Mode == Containment {
-		score = ContainmentOf(score, int(sa), int(sb))
 		if evidence.PartOf(score*sa, sb, sa) {
 			return 0, false // c is a part of the query: a part does not contain its whole
 		}
@@ -142,6 +135,25 @@ func (d *Detector) score(ix *index, p probe, c uint32) (float64, bool) {
 		shared = score / (1 + score) * (sa + sb)
 	}
 	return score, score >= d.cfg.Threshold && (score == 1 || evidence.Enough(shared, min(sa, sb), float64(d.cfg.MinOverlap)))
+}
+
+// estimate returns the signature estimate of p against the live group c:
+// the Jaccard or weighted Jaccard (1 for the group of the same content in
+// Weighted mode, whatever weights it was signed with), or in Containment
+// mode the containment of p in c. O(K).
+func (d *Detector) estimate(ix *index, p probe, c uint32) float64 {
+	g := &ix.groups[c]
+	var score float64
+	switch {
+	case d.cfg.Mode == Weighted && c == p.own:
+		score = 1 // equal phrase sets, whatever weights they were signed with
+	case p.sig != nil && g.hasSig:
+		score = Similarity(p.sig, ix.sigs.of(c))
+	}
+	if d.cfg.Mode == Containment {
+		score = ContainmentOf(score, p.size, int(g.size))
+	}
+	return score
 }
 
 // containmentCandidates collects the candidate containers of p into

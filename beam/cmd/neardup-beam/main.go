@@ -6,10 +6,11 @@
 //
 // Usage:
 //
-//	neardup-beam --input docs.jsonl --output pairs.jsonl [--mode pairs|clusters|star|containment] [flags]
+//	neardup-beam --input docs.jsonl --output pairs.jsonl [--mode pairs|clusters|star|containment|nearest] [flags]
 //
 // Output is JSONL: {"a","b","score"} per pair, {"id","cluster"} per
-// clustered document, {"doc","container","score"} per containment. With
+// clustered document, {"doc","container","score"} per containment,
+// {"id","neighbours":[{"id","score"}...]} per document ranked by nearest. With
 // the text sink of the Beam Go SDK, the output is one file, written by one
 // worker.
 package main
@@ -41,7 +42,7 @@ import (
 var (
 	input      = flag.String("input", "", "JSONL file (or glob) of {\"id\", \"text\"} objects (required)")
 	output     = flag.String("output", "", "JSONL file to write (required)")
-	mode       = flag.String("mode", "pairs", "pairs (MinHash near-duplicates), clusters (their connected components, union-find on one worker), star (the same by large-star/small-star rounds) or containment (full fingerprinting)")
+	mode       = flag.String("mode", "pairs", "pairs (MinHash near-duplicates), clusters (their connected components, union-find on one worker), star (the same by large-star/small-star rounds), containment (full fingerprinting) or nearest (each document's top --top_k MinHash neighbours)")
 	threshold  = flag.Float64("threshold", 0, "Jaccard threshold (pairs, clusters, star) or containment threshold; 0 means the detector's default")
 	shingleLen = flag.Int("shingle", 0, "words per shingle; 0 means the detector's default")
 	numHashes  = flag.Int("num_hashes", 0, "MinHash signature length K; 0 means 128")
@@ -51,12 +52,19 @@ var (
 	maxDF      = flag.Int("max_df", 0, "containment: shingles in more documents than this are left out; 0 means 1000, -1 never caps")
 	noVerify   = flag.Bool("no_verify", false, "pairs: report LSH candidates unverified (score 0)")
 	starRounds = flag.Int("star_rounds", 0, "star: large-star/small-star rounds; 0 means 6")
+	topK       = flag.Int("top_k", 10, "nearest: neighbours per document")
 )
 
 func init() {
 	register.Function1x1(formatPair)
 	register.Function1x1(formatLabel)
 	register.Function1x1(formatContained)
+	register.Function1x2(formatNeighbours)
+}
+
+func formatNeighbours(n dedup.Neighbours) (string, error) {
+	b, err := json.Marshal(n)
+	return string(b), err
 }
 
 func formatPair(p dedup.Pair) string {
@@ -88,15 +96,16 @@ func formatContained(c dedup.Contained) string {
 // ownFlags are the command's flags, which --help lists (sorted by name)
 // before the flags of the Beam SDK and its runners.
 var ownFlags = []string{"input", "output", "mode", "threshold", "shingle", "num_hashes", "seed",
-	"language", "max_bucket", "max_df", "no_verify", "star_rounds"}
+	"language", "max_bucket", "max_df", "no_verify", "star_rounds", "top_k"}
 
 // usage prints what the command does and its own flags, then the Beam
 // SDK's and the runners' flags.
 func usage() {
 	out := flag.CommandLine.Output()
-	fmt.Fprint(out, `Usage: neardup-beam --input docs.jsonl --output out.jsonl [--mode pairs|clusters|star|containment] [flags]
+	fmt.Fprint(out, `Usage: neardup-beam --input docs.jsonl --output out.jsonl [--mode pairs|clusters|star|containment|nearest] [flags]
 
-Finds near-duplicate pairs, clusters or containment relations in a JSONL
+Finds near-duplicate pairs, clusters, containment relations or each
+document's nearest neighbours in a JSONL
 collection (one {"id": ..., "text": ...} object per line) on an Apache Beam
 runner: Prism, in process, by default. See beam/README.md for a sample input
 and figures.
@@ -181,8 +190,19 @@ func build(ctx context.Context, s beam.Scope) error {
 			return err
 		}
 		lines = beam.ParDo(s, formatContained, got)
+	case "nearest":
+		cfg := dedup.NearestConfig{
+			Sketch: minhash.Config{Threshold: *threshold, Shingle: *shingleLen, NumHashes: *numHashes,
+				Seed: *seed, Language: *language},
+			K: *topK,
+		}
+		got, err := dedup.Nearest(s, docs, cfg)
+		if err != nil {
+			return err
+		}
+		lines = beam.ParDo(s, formatNeighbours, got)
 	default:
-		return fmt.Errorf("neardup-beam: unknown --mode %q (pairs, clusters, star, containment)", *mode)
+		return fmt.Errorf("neardup-beam: unknown --mode %q (pairs, clusters, star, containment, nearest)", *mode)
 	}
 	textio.Write(s, *output, lines)
 	return nil
