@@ -40,7 +40,7 @@ func collection(t *testing.T) string {
 
 func TestRun(t *testing.T) {
 	path := collection(t)
-	for _, name := range []string{"reference"} {
+	for _, name := range []string{"codet", "reference"} {
 		t.Run(name, func(t *testing.T) {
 			var out, errOut strings.Builder
 			require.NoError(t, run(&out, &errOut, options{name: name, data: path, id: "storm", lang: "en", k: 5}))
