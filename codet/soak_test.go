@@ -79,7 +79,7 @@ func hostile(seed, size int) string {
 // TestHostileGivenBack adds and removes three 20 MB documents of distinct
 // tokens (about 1.4M each) and requires the live heap to come back within
 // a few MB of where it was (the size limit raised for them). Run it with
-// CODET_SOAK=1.
+// NEARDUP_LONG=1.
 func TestHostileGivenBack(t *testing.T) {
 	soakAdds(t)
 	for name, cfg := range map[string]codet.Config{
