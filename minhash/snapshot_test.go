@@ -92,14 +92,14 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	})
 }
 
-// TestSnapshotRoundTripRealData round-trips the first 500 Reuters-21578
+// TestSnapshotRoundTripRealData round-trips the first 150 Reuters-21578
 // stories (3,000 with NEARDUP_LONG) with bursts of copies and logs the
 // snapshot's bytes per live document.
 func TestSnapshotRoundTripRealData(t *testing.T) {
 	if raceEnabled {
 		t.Skip("slow under -race; TestSnapshotRoundTrip covers the locking")
 	}
-	recs := dataset.Reuters(t, longtest.Size(500, 3000))
+	recs := dataset.Reuters(t, longtest.Size(150, 3000))
 	ops := floodStream(dataset.Texts(recs), 4, 5)
 	for _, tc := range referenceConfigs(nil)[:4] {
 		t.Run(tc.name, func(t *testing.T) {
