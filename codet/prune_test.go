@@ -64,7 +64,7 @@ func requireSameSnapshot(t *testing.T, cfg Config, all, aside *Detector) {
 // a time window the lower bounds of the visitors' SCS are recomputed as
 // documents leave.
 func TestSetAsideExact(t *testing.T) {
-	n := longtest.Size(1000, 3000)
+	n := 3000
 	if testing.Short() {
 		n = 1000
 	}
