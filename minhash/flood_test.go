@@ -286,10 +286,11 @@ func referenceConfigs(stats *Stats) []struct {
 }
 
 // TestFloodMatchesReference checks the grouped, capped index against the
-// reference on synthetic news with bursts of exact copies and removals,
-// uncapped and with a cap smaller than the bursts, in every mode.
+// reference on synthetic news (120 stories, 250 with NEARDUP_LONG) with
+// bursts of exact copies and removals, uncapped and with a cap smaller
+// than the bursts, in every mode.
 func TestFloodMatchesReference(t *testing.T) {
-	texts := streamTexts(250, 4)
+	texts := streamTexts(longtest.Size(120, 250), 4)
 	ops := floodStream(texts, 1, 12)
 	stats, err := NewStats(Config{Mode: Weighted})
 	require.NoError(t, err)
