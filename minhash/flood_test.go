@@ -311,13 +311,13 @@ func TestFloodMatchesReference(t *testing.T) {
 }
 
 // TestRealDataMatchesReference checks the grouped index against the
-// reference on the first 400 Reuters-21578 stories (800 with
+// reference on the first 300 Reuters-21578 stories (800 with
 // NEARDUP_LONG), whose wire stories repeat, under the default cap.
 func TestRealDataMatchesReference(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("compares every Add with a linear scan")
 	}
-	recs := dataset.Reuters(t, longtest.Size(400, 800))
+	recs := dataset.Reuters(t, longtest.Size(300, 800))
 	texts := dataset.Texts(recs)
 	ops := floodStream(texts, 2, 5)
 	stats, err := NewStats(Config{Mode: Weighted, Language: "en"})
