@@ -113,6 +113,9 @@ func TestSetAsideExact(t *testing.T) {
 // (about 30 s), or N with NEARDUP_LONG=N.
 func TestSetAsideExactStream(t *testing.T) {
 	longtest.Skip(t)
+	if longtest.RaceEnabled {
+		t.Skip("80,000 Adds: too slow under -race (TestSetAsideExact makes the comparison there)")
+	}
 	n := longtest.Count(40_000)
 	idf := synthIDF(t, 20_000)
 	docs := synth.Docs(n, synth.Config{Seed: 1})
