@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
@@ -50,7 +51,7 @@ func commitReference(d *Detector) func(g uint32) {
 // freed and their numbers reused, with a low NodeLimit nodes are
 // deactivated during commits.
 func TestCommitMatchesReference(t *testing.T) {
-	n := 3000
+	n := longtest.Size(1000, 3000)
 	if testing.Short() {
 		n = 1000
 	}

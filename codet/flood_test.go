@@ -16,6 +16,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/codet"
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
@@ -29,10 +30,10 @@ func nearCopy(r *rand.Rand, text string, k, i int) string {
 	return strings.Join(w, " ")
 }
 
-// TestNearCopyFlood adds 2,000 stories, then 5,000 near-copies of one of
-// them (three words changed each), and requires every block of 500 copies
-// to find an earlier member of the family (the story or a copy) for at
-// least 90% of its copies, at a cost per Add (visitor entries scored) that
+// TestNearCopyFlood adds 2,000 stories, then 1,500 near-copies (5,000
+// with NEARDUP_LONG) of one of them (three words changed each), and
+// requires every block of 500 copies to find an earlier member of the
+// family (the story or a copy) for at least 90% of its copies, at a cost per Add (visitor entries scored) that
 // does not grow with the number of copies. A node whose visitor list
 // passed NodeLimit used to be deactivated for good, so that after a few
 // hundred copies every node of the story was silent and no copy was
@@ -58,7 +59,8 @@ func TestNearCopyFlood(t *testing.T) {
 			orig := stories[7]
 			family := map[string]bool{orig.ID: true}
 			r := rand.New(rand.NewPCG(3, 4))
-			const copies, block = 5000, 500
+			const block = 500
+			copies := longtest.Size(1500, 5000) // before the fix, no copy was found after a few hundred
 			found := 0
 			var worst int
 			st0, t0 := d.Stats(), time.Now()

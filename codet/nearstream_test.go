@@ -13,6 +13,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/codet"
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 )
 
 // TestNearCopyStreamRecall adds 2,000 Reuters stories in date order, then
@@ -34,6 +35,9 @@ func TestNearCopyStreamRecall(t *testing.T) {
 	words := strings.Fields(recs[7].Text)
 	for _, n := range []int{300, 1000, 3000} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			if n == 3000 {
+				longtest.Skip(t)
+			}
 			d := mustNew(t, codet.Config{Language: "en"})
 			defer d.Close()
 			for _, r := range recs {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/textproc"
@@ -197,7 +198,7 @@ func TestSnapshotRoundTripRealData(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real data round trips (skipped with -short)")
 	}
-	recs := dataset.Reuters(t, 1200)
+	recs := dataset.Reuters(t, longtest.Size(300, 1200))
 	ops := floodStream(dataset.Texts(recs), 5, 4)
 	for _, c := range snapshotConfigs() {
 		if c.name != "Default" && c.name != "Online" && c.name != "CollapseNear" && c.name != "Window" {

@@ -1,7 +1,6 @@
 package codet_test
 
 import (
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,26 +10,23 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/codet"
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 )
 
-// soakAdds returns the number of Adds CODET_SOAK asks for, or skips.
+// soakAdds returns the number of Adds of a soak (210,000 with
+// NEARDUP_LONG=1, N with NEARDUP_LONG=N), or skips.
 func soakAdds(t *testing.T) int {
 	t.Helper()
-	v := os.Getenv("CODET_SOAK")
-	if v == "" {
-		t.Skip("set CODET_SOAK=N to stream N documents (e.g. 1000000)")
-	}
-	n, err := strconv.Atoi(v)
-	require.NoError(t, err, "CODET_SOAK")
-	return n
+	longtest.SkipSoak(t)
+	return longtest.Count(210_000)
 }
 
 // TestSoakWindow streams documents with three tokens no other document
 // has through a window of 10,000 kept with Remove, and requires the live
 // heap to stay flat after a warm-up of 100,000 Adds: terms, tree nodes and
 // the arrival queue of removed documents are given back. Run it with
-// CODET_SOAK=1000000 (at least 210000).
+// NEARDUP_LONG=1 (210,000 Adds) or NEARDUP_LONG=1000000.
 func TestSoakWindow(t *testing.T) {
 	n := soakAdds(t)
 	for name, cfg := range map[string]codet.Config{
@@ -49,7 +45,7 @@ func TestSoakWindow(t *testing.T) {
 			// maps reach their sizes); compaction and worker renewal make a
 			// sawtooth of a few MB (38-40 MB over 70,000 Adds sampled every
 			// 5,000, frozen weights).
-			require.GreaterOrEqual(t, len(s), 3, "CODET_SOAK must be at least 210000")
+			require.GreaterOrEqual(t, len(s), 3, "NEARDUP_LONG must be 1 or at least 210000")
 			assert.Less(t, reliabilitytest.Growth(s[1:]), uint64(4<<20), "%s: the live heap grows", name)
 		})
 	}
@@ -83,7 +79,7 @@ func hostile(seed, size int) string {
 // TestHostileGivenBack adds and removes three 20 MB documents of distinct
 // tokens (about 1.4M each) and requires the live heap to come back within
 // a few MB of where it was (the size limit raised for them). Run it with
-// CODET_SOAK=1.
+// NEARDUP_LONG=1.
 func TestHostileGivenBack(t *testing.T) {
 	soakAdds(t)
 	for name, cfg := range map[string]codet.Config{

@@ -1,7 +1,7 @@
 package detector
 
 import (
-	"os"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"runtime"
 	"strconv"
 	"testing"
@@ -22,12 +22,10 @@ func heapAfterGC() uint64 {
 // 2,000 over a member that keeps nothing, so the heap measured is the
 // window's own, and checks that it stays flat: it follows the live
 // documents, not the Adds seen; then that an unbounded window lets go of a
-// million documents once they expire. It runs only with NEARDUP_SOAK=1
+// million documents once they expire. It runs only with NEARDUP_LONG=1
 // (under a minute).
 func TestWindowSoakHeapFlat(t *testing.T) {
-	if os.Getenv("NEARDUP_SOAK") == "" {
-		t.Skip("a 10-million-Add soak: set NEARDUP_SOAK=1 to run it")
-	}
+	longtest.SkipSoak(t)
 	const size, adds = 2000, 10_000_000
 	base := heapAfterGC()
 	wd, err := NewWindow(keepsNothing{}, WindowConfig{Size: size})

@@ -2,7 +2,6 @@ package imatch
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"testing"
 
@@ -10,6 +9,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -22,15 +22,13 @@ func liveHeap() uint64 {
 	return m.HeapAlloc
 }
 
-// TestMemoryPerDocumentReport (NEARDUP_SOAK=1) adds 3,000 Reuters-21578
+// TestMemoryPerDocumentReport (NEARDUP_LONG=1) adds 3,000 Reuters-21578
 // bodies once each, then 20 copies of each, to a Detector of New and one
 // over the collection's frozen table, and logs the live heap per document
 // (the Signers' interned vocabulary included): what a unique document and
 // what a copy costs.
 func TestMemoryPerDocumentReport(t *testing.T) {
-	if os.Getenv("NEARDUP_SOAK") == "" {
-		t.Skip("set NEARDUP_SOAK=1 to measure")
-	}
+	longtest.SkipSoak(t)
 	texts := dataset.Texts(dataset.Reuters(t, 6000))
 	_, tc, err := Config{Language: "en"}.resolve()
 	require.NoError(t, err)

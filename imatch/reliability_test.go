@@ -47,19 +47,19 @@ func BenchmarkAfterHostile(b *testing.B) {
 // reports (20 MB each).
 func newLarge() (reliabilitytest.Detector, error) { return New(Config{MaxTextBytes: 64 << 20}) }
 
-// TestHostileMemoryReport (NEARDUP_SOAK=1) adds three documents of 1.4M
+// TestHostileMemoryReport (NEARDUP_LONG=1) adds three documents of 1.4M
 // distinct tokens (20 MB each) to a detector holding 1000 ordinary ones,
 // removes them, and logs the live heap before and after.
 func TestHostileMemoryReport(t *testing.T) { reliabilitytest.HostileMemoryReport(t, newLarge) }
 
-// TestSoakReport (NEARDUP_SOAK=Adds) streams Adds documents with three
+// TestSoakReport (NEARDUP_LONG=1: 210,000 Adds; NEARDUP_LONG=N: N) streams documents with three
 // fresh tokens each through a window of 10,000 and logs the live heap
 // every 100,000 Adds.
 func TestSoakReport(t *testing.T) {
 	reliabilitytest.SoakReport(t, func() (reliabilitytest.Detector, error) { return New(Config{}) })
 }
 
-// TestStallReport (NEARDUP_SOAK=1) adds one document of 1.4M distinct
+// TestStallReport (NEARDUP_LONG=1) adds one document of 1.4M distinct
 // tokens (20 MB) while another goroutine calls Containers and Len in a
 // loop, and logs the longest of those calls: how long an Add stalls the
 // Detector's readers.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
@@ -285,10 +286,11 @@ func referenceConfigs(stats *Stats) []struct {
 }
 
 // TestFloodMatchesReference checks the grouped, capped index against the
-// reference on synthetic news with bursts of exact copies and removals,
-// uncapped and with a cap smaller than the bursts, in every mode.
+// reference on synthetic news (120 stories, 250 with NEARDUP_LONG) with
+// bursts of exact copies and removals, uncapped and with a cap smaller
+// than the bursts, in every mode.
 func TestFloodMatchesReference(t *testing.T) {
-	texts := streamTexts(250, 4)
+	texts := streamTexts(longtest.Size(120, 250), 4)
 	ops := floodStream(texts, 1, 12)
 	stats, err := NewStats(Config{Mode: Weighted})
 	require.NoError(t, err)
@@ -309,13 +311,13 @@ func TestFloodMatchesReference(t *testing.T) {
 }
 
 // TestRealDataMatchesReference checks the grouped index against the
-// reference on Reuters-21578, whose wire stories repeat, under the default
-// cap.
+// reference on the first 300 Reuters-21578 stories (800 with
+// NEARDUP_LONG), whose wire stories repeat, under the default cap.
 func TestRealDataMatchesReference(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("compares every Add with a linear scan")
 	}
-	recs := dataset.Reuters(t, 800)
+	recs := dataset.Reuters(t, longtest.Size(300, 800))
 	texts := dataset.Texts(recs)
 	ops := floodStream(texts, 2, 5)
 	stats, err := NewStats(Config{Mode: Weighted, Language: "en"})

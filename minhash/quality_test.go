@@ -10,6 +10,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/naive"
 )
 
@@ -54,7 +55,8 @@ var goldsetRuns = []struct {
 
 // TestGoldset measures strict and lenient P/R/F1 on goldset-dev for
 // unweighted MinHash-LSH and the best two seed 004 weightings, and fails
-// if F1 drops below the floors (datasketch's MinHashLSH reaches 0.797 with
+// if F1 drops below the floors (the default and WeightedConfig always, the
+// other two with NEARDUP_LONG) (datasketch's MinHashLSH reaches 0.797 with
 // 3-shingles and 0.822 with 5-shingles; exact 5-shingle Jaccard 0.849).
 func TestGoldset(t *testing.T) {
 	if testing.Short() || raceEnabled {
@@ -63,6 +65,9 @@ func TestGoldset(t *testing.T) {
 	recs := dataset.ForTest(t, "goldset-dev.jsonl")
 	for _, r := range goldsetRuns {
 		t.Run(r.name, func(t *testing.T) {
+			if r.name != "jaccard-5 (default)" && r.name != "df4 rare50 (WeightedConfig)" {
+				longtest.Skip(t)
+			}
 			var st *Stats
 			if r.cfg.Mode == Weighted {
 				st = goldsetStats(t, recs, r.cfg)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
@@ -91,13 +92,14 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	})
 }
 
-// TestSnapshotRoundTripRealData round-trips Reuters-21578 with bursts of
-// copies and logs the snapshot's bytes per live document.
+// TestSnapshotRoundTripRealData round-trips the first 150 Reuters-21578
+// stories (3,000 with NEARDUP_LONG) with bursts of copies and logs the
+// snapshot's bytes per live document.
 func TestSnapshotRoundTripRealData(t *testing.T) {
 	if raceEnabled {
 		t.Skip("slow under -race; TestSnapshotRoundTrip covers the locking")
 	}
-	recs := dataset.Reuters(t, 3000)
+	recs := dataset.Reuters(t, longtest.Size(150, 3000))
 	ops := floodStream(dataset.Texts(recs), 4, 5)
 	for _, tc := range referenceConfigs(nil)[:4] {
 		t.Run(tc.name, func(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -162,13 +163,14 @@ func TestMAEReuters(t *testing.T) {
 
 // TestIndexRecall measures the pairs at or above T2 that the LSH index loses
 // against exhaustive comparison (target: under 1%), and how many signature
-// cosines each computes.
+// cosines each computes, on goldset-dev and the first 1,500 Reuters-21578
+// stories (5,000 with NEARDUP_LONG).
 func TestIndexRecall(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("all-pairs runs (skipped with -short and -race)")
 	}
 	gold := dataset.Docs(dataset.ForTest(t, "goldset-dev.jsonl"))
-	reuters := dataset.Docs(dataset.Reuters(t, 5000))
+	reuters := dataset.Docs(dataset.Reuters(t, longtest.Size(1500, 5000)))
 	for _, tc := range []struct {
 		name string
 		docs []detector.Doc
@@ -178,8 +180,8 @@ func TestIndexRecall(t *testing.T) {
 		{"goldset-dev", gold, DefaultT2, false},
 		{"goldset-dev", gold, 0.95, false},
 		{"goldset-dev centered", gold, DefaultCenteredT2, true},
-		{"reuters-5000", reuters, DefaultT2, false},
-		{"reuters-5000 centered", reuters, DefaultCenteredT2, true},
+		{fmt.Sprintf("reuters-%d", len(reuters)), reuters, DefaultT2, false},
+		{fmt.Sprintf("reuters-%d centered", len(reuters)), reuters, DefaultCenteredT2, true},
 	} {
 		var cfg Config
 		rejected := 0
@@ -219,7 +221,8 @@ func TestIndexRecall(t *testing.T) {
 // TestPlainSlack measures, for pairs at or above a plain signature cosine
 // t, how far their centered cosine c falls: the largest (1 − c)/(1 − t),
 // which PlainSlack must exceed for the index (built for centered cosine
-// 1 − PlainSlack·(1 − T2)) to find them.
+// 1 − PlainSlack·(1 − T2)) to find them, on goldset-dev and the first
+// 1,000 Reuters-21578 stories (3,000 with NEARDUP_LONG).
 func TestPlainSlack(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("all-pairs runs (skipped with -short and -race)")
@@ -232,7 +235,7 @@ func TestPlainSlack(t *testing.T) {
 		texts []string
 	}{
 		{"goldset-dev", dataset.Texts(dataset.ForTest(t, "goldset-dev.jsonl"))},
-		{"reuters-3000", dataset.Texts(dataset.Reuters(t, 3000))},
+		{"reuters", dataset.Texts(dataset.Reuters(t, longtest.Size(1000, 3000)))},
 	} {
 		var us, xs [][]float32
 		f := d.filters.Get().(*textproc.ContentFilter) // as Add signs them

@@ -3,7 +3,6 @@ package mrcosine
 import (
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
@@ -135,14 +135,11 @@ func TestRemoveShrinks(t *testing.T) {
 }
 
 // TestSoak streams a window of 1,000 live documents with three fresh
-// tokens each and requires a flat live heap. It runs with MRCOSINE_SOAK=N
-// (the number of Adds, e.g. 1000000).
+// tokens each and requires a flat live heap. It runs with NEARDUP_LONG=1
+// (100,000 Adds) or NEARDUP_LONG=N (N Adds, e.g. 1000000).
 func TestSoak(t *testing.T) {
-	n := 0
-	fmt.Sscan(os.Getenv("MRCOSINE_SOAK"), &n)
-	if n == 0 {
-		t.Skip("set MRCOSINE_SOAK to the number of Adds (e.g. 1000000)")
-	}
+	longtest.SkipSoak(t)
+	n := longtest.Count(100_000)
 	d, err := New(Config{})
 	require.NoError(t, err)
 	samples, err := reliabilitytest.Soak(d, reliabilitytest.SoakConfig{Adds: n, Window: 1000, Every: max(n/10, 1)})

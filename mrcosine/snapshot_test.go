@@ -12,6 +12,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -59,14 +60,14 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	})
 }
 
-// TestSnapshotRoundTripRealData round-trips Reuters-21578 stories with
-// floods of copies and removals, and reports the snapshot's size per
-// document.
+// TestSnapshotRoundTripRealData round-trips the first 400 Reuters-21578
+// stories (2,000 with NEARDUP_LONG) with floods of copies and removals,
+// and reports the snapshot's size per document.
 func TestSnapshotRoundTripRealData(t *testing.T) {
 	if raceEnabled {
 		t.Skip("real data (skipped with -race; TestSnapshotRoundTrip and TestConcurrentSnapshot run)")
 	}
-	recs := dataset.Reuters(t, 2000)
+	recs := dataset.Reuters(t, longtest.Size(400, 2000))
 	ops := floodStream(dataset.Texts(recs), 4, 5)
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {

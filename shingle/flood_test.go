@@ -12,6 +12,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
@@ -196,9 +197,10 @@ func TestFloodMatchesReference(t *testing.T) {
 }
 
 // TestRealDataMatchesReference checks the grouped index against the
-// ungrouped reference on the Gold Set and Reuters-21578, where stories
-// have many near-duplicates of graded similarity, uncapped and under the
-// default cap.
+// ungrouped reference on the first 300 documents (800 with NEARDUP_LONG)
+// of the Gold Set and Reuters-21578, where stories have many
+// near-duplicates of graded similarity, uncapped and under the default
+// cap.
 func TestRealDataMatchesReference(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("runs every Add twice and a Query per Add on real data")
@@ -206,7 +208,7 @@ func TestRealDataMatchesReference(t *testing.T) {
 	for _, file := range []string{"goldset-dev.jsonl", "reuters21578.jsonl"} {
 		t.Run(file, func(t *testing.T) {
 			recs := dataset.ForTest(t, file)
-			recs = recs[:min(len(recs), 800)]
+			recs = recs[:min(len(recs), longtest.Size(300, 800))]
 			ops := floodStream(dataset.Texts(recs), 2, 5)
 			for _, method := range []Method{FullFingerprint, DSC, SpotSigs} {
 				for _, limit := range []int{1 << 30, 0} {

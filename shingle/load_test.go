@@ -2,7 +2,6 @@ package shingle_test
 
 import (
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"slices"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/shingle"
@@ -169,11 +169,9 @@ func BenchmarkStall(b *testing.B) {
 
 // TestHostileMemory adds and removes three 20 MB one-line documents of
 // distinct tokens and requires the live heap to come back to near where it
-// started. It takes tens of seconds: set NEARDUP_SOAK=1 to run it.
+// started. It takes tens of seconds: NEARDUP_LONG=1 runs it.
 func TestHostileMemory(t *testing.T) {
-	if os.Getenv("NEARDUP_SOAK") == "" {
-		t.Skip("set NEARDUP_SOAK=1 to add and remove three 20 MB documents")
-	}
+	longtest.SkipSoak(t)
 	// The default reads the main content, which drops a one-line text of
 	// identifiers as boilerplate; the whole text is the hostile case.
 	var cfgs []struct {
@@ -217,12 +215,11 @@ func mb(x uint64) float64 { return float64(x) / (1 << 20) }
 
 // TestSoak streams documents with three fresh tokens each through a window
 // of 2,000 live documents (internal/reliabilitytest (Soak)) and requires a flat live heap.
-// NEARDUP_SOAK=N runs N Adds per method (at least 20,000).
+// NEARDUP_LONG=1 runs 50,000 Adds per method, NEARDUP_LONG=N runs N (at
+// least 20,000).
 func TestSoak(t *testing.T) {
-	n, _ := strconv.Atoi(os.Getenv("NEARDUP_SOAK"))
-	if n < 20_000 {
-		t.Skip("set NEARDUP_SOAK=N (N ≥ 20000) to stream N documents per method")
-	}
+	longtest.SkipSoak(t)
+	n := max(longtest.Count(50_000), 20_000)
 	for _, mc := range methodConfigs {
 		t.Run(mc.name, func(t *testing.T) {
 			d, err := shingle.New(mc.cfg)
@@ -252,13 +249,14 @@ func copyStory(r *rand.Rand, text string, i int) string {
 	return strings.Join(words, " ")
 }
 
-// TestNearCopiesStayVisible adds 2,000 stories and then 5,000 near-copies
+// TestNearCopiesStayVisible adds 2,000 stories and then 2,000 near-copies
+// (5,000 with NEARDUP_LONG; recall fell to 0 from 1,500 before the fix)
 // of one of them: every block of 500 copies must keep finding earlier
 // copies, with Add (recall: the fraction of copies whose Add reports
 // another copy) and with Containers. A story copied more often than the
 // idf band's upper cut allows must not vanish from the index.
 func TestNearCopiesStayVisible(t *testing.T) {
-	copies := 5000
+	copies := longtest.Size(2000, 5000)
 	if testing.Short() || shingle.RaceEnabled {
 		copies = 1500
 	}

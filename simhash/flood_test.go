@@ -14,6 +14,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
@@ -251,7 +252,7 @@ func TestRealDataMatchesReference(t *testing.T) {
 	for _, file := range []string{"goldset-dev.jsonl", "reuters21578.jsonl"} {
 		t.Run(file, func(t *testing.T) {
 			recs := dataset.ForTest(t, file)
-			recs = recs[:min(len(recs), 1500)]
+			recs = recs[:min(len(recs), longtest.Size(500, 1500))]
 			texts := dataset.Texts(recs)
 			ops := floodStream(texts, 2, 5)
 			for _, b := range builds(texts) {

@@ -81,7 +81,7 @@ type contentThresholds struct {
 }
 
 // defaultContent holds the thresholds (rerun the measurement with
-// CONTENT_SWEEP=1 go test ./textproc -run TestContentSweep -v), chosen on
+// NEARDUP_LONG=1 go test ./textproc -run TestContentSweep -v), chosen on
 // news pages with their
 // boilerplate kept (the Gold Set of Theobald, Siddharth and Paepcke, SIGIR
 // 2008: 37 of its clusters; exact word 5-shingle Jaccard over all pairs,

@@ -2,7 +2,6 @@ package textproc
 
 import (
 	"cmp"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -10,19 +9,18 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/zeebo/xxh3"
 )
 
 // TestContentSweep reruns the measurement the content filter's thresholds
-// were chosen by (CONTENT_SWEEP=1 go test ./textproc -run TestContentSweep
+// were chosen by (NEARDUP_LONG=1 go test ./textproc -run TestContentSweep
 // -v): exact word 5-shingle Jaccard over all pairs of Gold Set dev, the best
 // pair F1 and the F1 at fixed thresholds, with pages read whole, filtered
 // by the English thresholds and by the language-neutral rule; then the
 // share of each clean collection's bytes the filter keeps.
 func TestContentSweep(t *testing.T) {
-	if os.Getenv("CONTENT_SWEEP") == "" {
-		t.Skip("set CONTENT_SWEEP=1 to rerun the content filter's measurement")
-	}
+	longtest.Skip(t)
 	gold := dataset.ForTest(t, "goldset-dev.jsonl")
 	for _, c := range []struct {
 		name string

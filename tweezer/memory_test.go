@@ -2,8 +2,6 @@ package tweezer
 
 import (
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -11,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 )
 
@@ -59,12 +58,11 @@ func TestRemoveGivesMemoryBack(t *testing.T) {
 
 // TestSoak streams documents with three tokens no other document has
 // through a window of 1,000 live documents and logs the live heap: it must
-// stay flat (NEARDUP_SOAK=adds runs it, for example NEARDUP_SOAK=1000000).
+// stay flat (NEARDUP_LONG=1 runs 100,000 Adds, NEARDUP_LONG=1000000 a
+// million).
 func TestSoak(t *testing.T) {
-	adds, _ := strconv.Atoi(os.Getenv("NEARDUP_SOAK"))
-	if adds <= 0 {
-		t.Skip("set NEARDUP_SOAK to the number of Adds (e.g. 1000000) to run the soak")
-	}
+	longtest.SkipSoak(t)
+	adds := longtest.Count(100_000)
 	d, err := New(Config{Language: "en"})
 	require.NoError(t, err)
 	samples, err := reliabilitytest.Soak(d, reliabilitytest.SoakConfig{Adds: adds, Window: 1000, Every: max(adds/10, 1)})

@@ -4,8 +4,9 @@
 //
 // The data directory is found by walking up from the working directory to
 // the module root (the directory holding go.mod) and taking
-// ../shared/data beside it; the environment variable NEARDUP_DATA overrides
-// the search.
+// ../shared/data beside it, reached through the link [Link] inside the
+// module so that Go's test cache sees it; the environment variable
+// NEARDUP_DATA overrides the search.
 package dataset
 
 import (
@@ -43,7 +44,22 @@ func (r Record) Doc() detector.Doc { return detector.Doc{ID: r.ID, Text: r.Text}
 // ErrNoData is returned when the shared data directory cannot be found.
 var ErrNoData = errors.New("dataset: ../shared/data not found (set NEARDUP_DATA to its path)")
 
-// Dir returns the shared data directory.
+// Link is the path, from the module root, of a symbolic link committed to
+// the repository that points at ../shared/data beside the module root
+// (dangling when the data is absent). [Dir] reaches the data through it
+// because Go's test cache rechecks only the files a test stats or opens
+// inside the module root (and the environment variables it reads): a
+// path through the link lies inside the module, cmd/go stats it following
+// the link, and so a cached result from before the data appeared (or went
+// away or changed) no longer matches and the test runs again. Reached as
+// ../shared/data, the data lies outside the module and a cached skip
+// would outlive the data's arrival.
+const Link = "internal/dataset/testdata/shared-data"
+
+// Dir returns the shared data directory: $NEARDUP_DATA when set, else the
+// first module root, walking up from the working directory, whose [Link]
+// (or, where the link was checked out as a plain file, whose
+// ../shared/data) is a directory. It costs a few stats.
 func Dir() (string, error) {
 	if d := os.Getenv("NEARDUP_DATA"); d != "" {
 		if st, err := os.Stat(d); err == nil && st.IsDir() {
@@ -57,9 +73,10 @@ func Dir() (string, error) {
 	}
 	for dir := wd; ; dir = filepath.Dir(dir) {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			d := filepath.Join(dir, "..", "shared", "data")
-			if st, err := os.Stat(d); err == nil && st.IsDir() {
-				return d, nil
+			for _, d := range []string{filepath.Join(dir, filepath.FromSlash(Link)), filepath.Join(dir, "..", "shared", "data")} {
+				if st, err := os.Stat(d); err == nil && st.IsDir() {
+					return d, nil
+				}
 			}
 		}
 		if filepath.Dir(dir) == dir {

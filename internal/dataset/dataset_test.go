@@ -3,9 +3,12 @@ package dataset
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestSortByDate(t *testing.T) {
@@ -57,4 +60,52 @@ func TestMissing(t *testing.T) {
 		assert.Contains(t, string(out), c.want)
 		assert.Equal(t, c.fails, err != nil, "%s", out)
 	}
+}
+
+// TestDirThroughLink builds a module tree beside a data directory and
+// checks that Dir reaches the data through the module's Link (a path
+// inside the module, which Go's test cache rechecks), falls back to
+// ../shared/data where the link is a plain file (a checkout without
+// symbolic links), and finds nothing when the data is absent.
+func TestDirThroughLink(t *testing.T) {
+	t.Setenv("NEARDUP_DATA", "")
+	root := t.TempDir()
+	mod := filepath.Join(root, "repo")
+	data := filepath.Join(root, "shared", "data")
+	link := filepath.Join(mod, filepath.FromSlash(Link))
+	work := filepath.Join(mod, "pkg", "sub")
+	require.NoError(t, os.MkdirAll(work, 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Dir(link), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module x\n"), 0o644))
+	t.Chdir(work)
+
+	_, err := Dir()
+	assert.ErrorIs(t, err, ErrNoData, "no data and no link")
+
+	require.NoError(t, os.Symlink("../../../../shared/data", link))
+	_, err = Dir()
+	assert.ErrorIs(t, err, ErrNoData, "a dangling link is no data")
+
+	require.NoError(t, os.MkdirAll(data, 0o755))
+	got, err := Dir()
+	require.NoError(t, err)
+	assert.Equal(t, link, got, "the data is reached through the link inside the module")
+
+	require.NoError(t, os.Remove(link))
+	require.NoError(t, os.WriteFile(link, []byte("../../../../shared/data"), 0o644))
+	got, err = Dir()
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(mod, "..", "shared", "data"), got, "a link checked out as a file falls back to ../shared/data")
+}
+
+// TestLinkCommitted checks the repository's own link: a symbolic link at
+// Link pointing at ../shared/data beside the module root.
+func TestLinkCommitted(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("a Windows checkout may hold the link as a plain file")
+	}
+	target, err := os.Readlink(filepath.FromSlash("testdata/shared-data"))
+	require.NoError(t, err, "%s must be a symbolic link", Link)
+	assert.Equal(t, "../../../../shared/data", target)
+	assert.Equal(t, "internal/dataset/testdata/shared-data", Link, "Link names this package's testdata link")
 }

@@ -2,26 +2,25 @@ package reliabilitytest
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
-// The reports below run only when the environment variable NEARDUP_SOAK
-// asks for them: they take minutes and log figures rather than check them.
+// The reports below run only with NEARDUP_LONG (internal/dataset/longtest),
+// and not under -race: they take minutes and log figures rather than check
+// them.
 
-// HostileMemoryReport (NEARDUP_SOAK=1) adds three documents of 1.4M
+// HostileMemoryReport (NEARDUP_LONG=1) adds three documents of 1.4M
 // distinct tokens (20 MB each) to a detector holding 1000 ordinary ones,
 // removes them, and logs the live heap before and after. build returns an
 // empty detector that accepts them (a MaxTextBytes of 64 MiB).
 func HostileMemoryReport(t *testing.T, build func() (Detector, error)) {
-	if os.Getenv("NEARDUP_SOAK") == "" {
-		t.Skip("set NEARDUP_SOAK=1 to run the hostile-document memory report")
-	}
+	longtest.SkipSoak(t)
 	d := mustBuild(t, build)
 	for _, doc := range synth.Docs(1000, synth.Config{Seed: 9}) {
 		if _, err := d.Add(doc); err != nil {
@@ -45,14 +44,12 @@ func HostileMemoryReport(t *testing.T, build func() (Detector, error)) {
 	}
 }
 
-// SoakReport (NEARDUP_SOAK=Adds) streams Adds documents with three fresh
-// tokens each through a window of 10,000 and logs the live heap every
-// 100,000 Adds.
+// SoakReport (NEARDUP_LONG=1: 210,000 Adds; NEARDUP_LONG=N: N Adds)
+// streams documents with three fresh tokens each through a window of
+// 10,000 and logs the live heap every 100,000 Adds.
 func SoakReport(t *testing.T, build func() (Detector, error)) {
-	n, _ := strconv.Atoi(os.Getenv("NEARDUP_SOAK"))
-	if n <= 1 {
-		t.Skip("set NEARDUP_SOAK to a number of Adds (e.g. 300000) to run the soak report")
-	}
+	longtest.SkipSoak(t)
+	n := longtest.Count(210_000)
 	d := mustBuild(t, build)
 	s, err := Soak(d, SoakConfig{Adds: n, Window: 10_000, Every: 100_000})
 	if err != nil {
@@ -64,15 +61,13 @@ func SoakReport(t *testing.T, build func() (Detector, error)) {
 	t.Logf("soak growth: %.1f MB", float64(Growth(s))/1e6)
 }
 
-// StallReport (NEARDUP_SOAK=1) adds one document of 1.4M distinct tokens
+// StallReport (NEARDUP_LONG=1) adds one document of 1.4M distinct tokens
 // (20 MB) while another goroutine calls Containers and Len in a loop, and
 // logs the longest of those calls: how long an Add stalls the detector's
 // readers. build returns an empty detector that accepts the document (a
 // MaxTextBytes of 64 MiB).
 func StallReport(t *testing.T, build func() (Detector, error)) {
-	if os.Getenv("NEARDUP_SOAK") == "" {
-		t.Skip("set NEARDUP_SOAK=1 to run the stall report")
-	}
+	longtest.SkipSoak(t)
 	d := mustBuild(t, build)
 	docs := synth.Docs(1000, synth.Config{Seed: 9})
 	for _, doc := range docs {
