@@ -6,6 +6,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 	"github.com/seed-9ef9c1df/neardup/internal/scratch"
+	"sort"
 )
 
 // sig is what the Detector keeps of a document: the features of a text
@@ -135,16 +136,16 @@ func (ix *index) Search(dst []engine.Candidate, f *sig, _ *engine.Groups[sig]) [
 	return dst
 }
 
-// rankFlips is how many bits of each table's key Rank's probes flip: at 2
-// a fingerprint is met when some table's key differs from the text's in
+// rankFlips is the most bits of each table's key Rank's probes flip: at
+// 2 a fingerprint is met when some table's key differs from the text's in
 // at most two bits.
 const rankFlips = 2
 
-// Rank appends to dst what Search does and every other group the Hamming
-// tables' probes meet (fingerprints within rankFlips bits of f's on the
-// key of some table, at any distance), scored 1 − distance/64 as Search
-// scores them: the candidates of Nearest.
-func (ix *index) Rank(dst []engine.Candidate, f *sig, _ *engine.Groups[sig], _ int) []engine.Candidate {
+// Rank appends to dst what Search does and the k nearest other groups the
+// Hamming tables' probes meet (fingerprints within rankFlips bits of f's
+// on the key of some table: multi-probe), at any distance, scored
+// 1 − distance/64 as Search scores them: the candidates of Nearest.
+func (ix *index) Rank(dst []engine.Candidate, f *sig, _ *engine.Groups[sig], k int) []engine.Candidate {
 	var seen map[uint32]bool
 	if f.hasDig {
 		for _, g := range ix.exact[f.dig] {
@@ -155,11 +156,17 @@ func (ix *index) Rank(dst []engine.Candidate, f *sig, _ *engine.Groups[sig], _ i
 			dst = append(dst, engine.Candidate{Group: g, Score: 1})
 		}
 	}
-	if f.has {
-		for _, n := range ix.ham.within(f.fp, 64, rankFlips, nil) {
-			if s := 1 - float64(n.Distance)/64; !seen[n.ID] && s > 0 {
-				dst = append(dst, engine.Candidate{Group: n.ID, Score: s})
-			}
+	if !f.has {
+		return dst
+	}
+	near := ix.ham.within(f.fp, 64, rankFlips, nil) // by distance
+	if len(near) > k {
+		last := near[k-1].Distance // keep the ties of the k-th
+		near = near[:k+sort.Search(len(near)-k, func(i int) bool { return near[k+i].Distance > last })]
+	}
+	for _, n := range near {
+		if s := 1 - float64(n.Distance)/64; !seen[n.ID] && s > 0 {
+			dst = append(dst, engine.Candidate{Group: n.ID, Score: s})
 		}
 	}
 	return dst
