@@ -61,4 +61,23 @@
 // exact pairwise check on per-document features, and [detector.Vote] reports
 // what k of several detectors agree on. Each package also exports its
 // per-document signature and pairwise check, callable without an index.
+//
+// # One service value
+//
+// [NewIndex] returns a named detector as an [Index]: Add, Containers,
+// Close, Remove, Query, Nearest ([detector.Ranker]: the stored documents
+// nearest to a text, best first, below the threshold too), Copies,
+// WriteTo and ReadFrom, with no type assertion.
+//
+// # Inside
+//
+// The detector packages share one shell, the internal engine package: it
+// owns document IDs, groups of exact copies (indexed once, members kept
+// by ID), capped and sorted results, one lock and the snapshot sections
+// every detector has, and runs every Add one way: cheap checks under the
+// read lock, features outside every lock, a turn for online statistics
+// where the algorithm keeps them, then one exclusive commit. A package
+// supplies its algorithm: how it reads a text, its exact-copy key, its
+// index and how it ranks. codet and minhash still carry shells of their
+// own (docs/notes/engine.md in the repository says what they need).
 package neardup
