@@ -1,7 +1,9 @@
 package mrcosine
 
 import (
+	"cmp"
 	"math/bits"
+	"slices"
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
@@ -135,8 +137,9 @@ type probe struct {
 
 	cands []copyheap.Candidate // the groups within T2 of vec
 
-	checked, rejected int  // work done, for the test counters
-	rank              bool // Rank: keep every group of a positive cosine met in the buckets
+	checked, rejected int // work done, for the test counters
+	rank              int // Rank's k: keep the groups of a positive cosine met in the buckets
+	near              []rankCand
 
 	stamp []uint32 // by group: the epoch that visited it
 	epoch uint32
@@ -149,7 +152,7 @@ type probe struct {
 // g with the query is at least T2.
 func (ix *index) check(p *probe, g uint32) {
 	p.checked++
-	if s := dot(p.vec, ix.vec(g)); s >= ix.d.cfg.T2 || p.rank && s > 0 {
+	if s := dot(p.vec, ix.vec(g)); s >= ix.d.cfg.T2 || p.rank > 0 && s > 0 {
 		p.cands = append(p.cands, copyheap.Candidate{Group: g, Score: s})
 	}
 }
@@ -161,7 +164,7 @@ func (ix *index) check(p *probe, g uint32) {
 // cut. The search of an Add or Query runs in its scratch, and with dst
 // nil returns a slice of it, read before the engine releases the scratch.
 func (ix *index) Search(dst []engine.Candidate, f *sig, _ *engine.Groups[sig]) []engine.Candidate {
-	return ix.find(dst, f, false)
+	return ix.find(dst, f, 0)
 }
 
 // Rank appends to dst what Search does and every other group sharing a
@@ -170,12 +173,27 @@ func (ix *index) Search(dst []engine.Candidate, f *sig, _ *engine.Groups[sig]) [
 // visits the buckets where Search would pass over every sketch, and
 // tests no sketch bound: it costs a Query plus an exact cosine per group
 // in the buckets.
-func (ix *index) Rank(dst []engine.Candidate, f *sig, _ *engine.Groups[sig], _ int) []engine.Candidate {
-	return ix.find(dst, f, true)
+func (ix *index) Rank(dst []engine.Candidate, f *sig, _ *engine.Groups[sig], k int) []engine.Candidate {
+	return ix.find(dst, f, max(k, 1))
 }
 
-// find is Search, or Rank with rank set.
-func (ix *index) find(dst []engine.Candidate, f *sig, rank bool) []engine.Candidate {
+// rankCand is a group met by Rank and the sketch distance of its
+// signature from the query's.
+type rankCand struct {
+	g uint32
+	h int
+}
+
+// rankChecked is how many of the groups Rank meets, per result wanted,
+// get an exact cosine: those nearest by sketch distance, and at least
+// rankFloor of them.
+const (
+	rankChecked = 4
+	rankFloor   = 64
+)
+
+// find is Search, or with rank > 0 Rank for the rank best.
+func (ix *index) find(dst []engine.Candidate, f *sig, rank int) []engine.Candidate {
 	if f.text {
 		if g, ok := ix.text[f.dig]; ok {
 			dst = append(dst, engine.Candidate{Group: g, Score: 1})
@@ -201,7 +219,7 @@ func (ix *index) find(dst []engine.Candidate, f *sig, rank bool) []engine.Candid
 	}
 	p.rank = rank
 	ix.search(p)
-	p.rank = false
+	p.rank = 0
 	ix.checked.Add(int64(p.checked))
 	ix.rejected.Add(int64(p.rejected))
 	// Only the limit+1 strongest groups can make the cut (each gives at
@@ -240,7 +258,7 @@ func (ix *index) search(p *probe) {
 		total += len(l)
 	}
 	p.lists = lists[:0]
-	if scanFactor*total >= ix.groups && !p.rank {
+	if scanFactor*total >= ix.groups && p.rank == 0 {
 		// The buckets hold at least a third as many entries as there are
 		// distinct live signatures (close texts, a low threshold, or
 		// newswire, where most stories share a band with many others): a
@@ -264,13 +282,18 @@ func (ix *index) search(p *probe) {
 		clear(p.stamp)
 		p.epoch = 1
 	}
+	if p.rank > 0 {
+		ix.rankLists(p, s, lists)
+		clear(lists)
+		return
+	}
 	for _, l := range lists {
 		for _, g := range l {
 			if p.stamp[g] == p.epoch {
 				continue
 			}
 			p.stamp[g] = p.epoch
-			if p.rank || s.keep(hamming8(s.q, &ix.sketch[g]), ix.rnorm[g]) {
+			if s.keep(hamming8(s.q, &ix.sketch[g]), ix.rnorm[g]) {
 				ix.check(p, g)
 			} else {
 				p.rejected++
@@ -278,6 +301,34 @@ func (ix *index) search(p *probe) {
 		}
 	}
 	clear(lists) // drop the references to the bucket lists
+}
+
+// rankLists checks, for Rank, the groups of the bucket lists nearest to
+// the query by sketch distance (the 512 sign bits estimate the angle):
+// rankChecked per result wanted, at least rankFloor, and every group tied
+// with the last of them.
+func (ix *index) rankLists(p *probe, s sift, lists [][]uint32) {
+	p.near = p.near[:0]
+	for _, l := range lists {
+		for _, g := range l {
+			if p.stamp[g] != p.epoch {
+				p.stamp[g] = p.epoch
+				p.near = append(p.near, rankCand{g, hamming8(s.q, &ix.sketch[g])})
+			}
+		}
+	}
+	near := p.near
+	if m := max(rankChecked*p.rank, rankFloor); len(near) > m {
+		slices.SortFunc(near, func(a, b rankCand) int { return cmp.Compare(a.h, b.h) })
+		last := near[m-1].h
+		for m < len(near) && near[m].h == last {
+			m++
+		}
+		near = near[:m]
+	}
+	for _, c := range near {
+		ix.check(p, c.g)
+	}
 }
 
 // hiCos returns, for each number of differing sketch bits, the highest
