@@ -83,35 +83,36 @@ func TestOptionalInterfacesExactly(t *testing.T) {
 	unenc, err := detector.Cascade(full(), func(text string) unencodable { return unencodable{shingles(text)} },
 		func(c, a unencodable) (float64, bool) { return setContainment(c.set, a.set) })
 	require.NoError(t, err)
-	type want struct{ query, persist, copies bool }
+	type want struct{ query, persist, copies, rank bool }
 	for _, tc := range []struct {
 		name string
 		d    detector.Detector
 		want want
 	}{
-		{"Cascade(naive, string)", cascade(t, full()), want{true, true, false}},
+		{"Cascade(naive, string)", cascade(t, full()), want{true, true, false, true}},
 		{"Cascade(naive, BinaryMarshaler)", func() detector.Detector {
 			c, err := detector.Cascade(full(), setFeatures, setContainment)
 			require.NoError(t, err)
 			return c
-		}(), want{true, true, false}},
-		{"Cascade(naive, unencodable)", unenc, want{true, false, false}},
-		{"Cascade(copying)", cascade(t, newCopying()), want{true, false, false}},
+		}(), want{true, true, false, true}},
+		{"Cascade(naive, unencodable)", unenc, want{true, false, false, true}},
+		{"Cascade(copying)", cascade(t, newCopying()), want{true, false, false, false}},
 		{"Cascade(bare)", cascade(t, bare()), want{}},
-		{"Vote(naive, naive)", vote(t, 1, full(), naive.New(naive.Config{Shingle: 3})), want{true, true, false}},
+		{"Vote(naive, naive)", vote(t, 1, full(), naive.New(naive.Config{Shingle: 3})), want{true, true, true, true}},
 		{"Vote(naive, bare)", vote(t, 1, full(), bare()), want{}},
-		{"Vote(copying, copying)", vote(t, 1, newCopying(), newCopying()), want{true, false, true}},
-		{"Window(naive)", window(t, full(), detector.WindowConfig{}), want{true, true, false}},
-		{"Window(copying)", window(t, newCopying(), detector.WindowConfig{}), want{true, false, true}},
+		{"Vote(copying, copying)", vote(t, 1, newCopying(), newCopying()), want{true, false, true, false}},
+		{"Window(naive)", window(t, full(), detector.WindowConfig{}), want{true, true, true, true}},
+		{"Window(copying)", window(t, newCopying(), detector.WindowConfig{}), want{true, false, true, false}},
 		{"Window(bare)", window(t, bare(), detector.WindowConfig{}), want{}},
-		{"Vote(Window(naive), Cascade(naive))", vote(t, 2, window(t, full(), detector.WindowConfig{Size: 9}), cascade(t, full())), want{true, true, false}},
+		{"Vote(Window(naive), Cascade(naive))", vote(t, 2, window(t, full(), detector.WindowConfig{Size: 9}), cascade(t, full())), want{true, true, false, true}},
 	} {
 		_, q := tc.d.(detector.Querier)
 		_, p := tc.d.(detector.Persister)
 		_, c := tc.d.(detector.CopyLister)
+		_, rk := tc.d.(detector.Ranker)
 		_, r := tc.d.(detector.Remover)
 		_, l := tc.d.(interface{ Len() int })
-		assert.Equal(t, tc.want, want{q, p, c}, tc.name)
+		assert.Equal(t, tc.want, want{q, p, c, rk}, tc.name)
 		assert.True(t, r && l, "%s: Remover and Len", tc.name)
 		require.NoError(t, tc.d.Close())
 	}
