@@ -13,6 +13,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 )
 
 // variants returns n texts drawn from base: a third as they are, the
@@ -161,9 +162,9 @@ var linearConfigs = []struct {
 
 func TestConcurrentAddsLinearized(t *testing.T) {
 	texts := variants(synthTexts(60, 11), 400, 11)
-	gs := []int{2, 4}
-	if raceEnabled {
-		gs = []int{4} // the race detector slows the run tenfold
+	gs := []int{4}                          // NEARDUP_LONG adds 2 goroutines
+	if longtest.Enabled() && !raceEnabled { // the race detector slows the run tenfold
+		gs = []int{2, 4}
 	}
 	for _, c := range linearConfigs {
 		t.Run(c.name, func(t *testing.T) {

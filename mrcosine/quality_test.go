@@ -84,9 +84,13 @@ func TestGoldSetSweep(t *testing.T) {
 		{"signature cosine (Mohammadi and Khasteh 2020)", Config{}, 70, 99, DefaultT2, 0.58},
 		{"centered signature cosine", Config{Centered: true}, 40, 95, DefaultCenteredT2, 0.63},
 	} {
-		var ts []float64
-		for k := tc.from; k <= tc.to; k++ {
-			ts = append(ts, float64(k)/100)
+		// The default run checks the default T2; NEARDUP_LONG sweeps.
+		ts := []float64{tc.def}
+		if longtest.Enabled() {
+			ts = ts[:0]
+			for k := tc.from; k <= tc.to; k++ {
+				ts = append(ts, float64(k)/100)
+			}
 		}
 		rows := goldSweep(t, tc.cfg, ts)
 		t.Logf("goldset-dev, default reference, %s, exhaustive comparison:\n%s", tc.name, formatSweep(rows))
