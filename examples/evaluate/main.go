@@ -273,13 +273,9 @@ func settings(set map[string]string) string {
 	return strings.Join(out, " ")
 }
 
-func report(w io.Writer, e registry.Entry, recs []dataset.Record, edges []eval.Edge, elapsed time.Duration, set map[string]string) {
-	name := e.Name
-	if len(set) > 0 {
-		name += " " + settings(set)
-	}
-	fmt.Fprintf(w, "\n%s: %d relations reported in %s (%.0f docs/s)\n", name,
-		len(edges), elapsed.Round(time.Millisecond), float64(len(recs))/elapsed.Seconds())
+// truths returns the labels of recs: their clusters, and their
+// categories and tasks (graded containment).
+func truths(recs []dataset.Record) (eval.ClusterTruth, eval.ContainmentTruth) {
 	clusters := eval.ClusterTruth{}
 	cont := eval.ContainmentTruth{Category: map[string]string{}, Task: map[string]string{}}
 	for _, r := range recs {
@@ -291,6 +287,17 @@ func report(w io.Writer, e registry.Entry, recs []dataset.Record, edges []eval.E
 			cont.Task[r.ID] = r.Task
 		}
 	}
+	return clusters, cont
+}
+
+func report(w io.Writer, e registry.Entry, recs []dataset.Record, edges []eval.Edge, elapsed time.Duration, set map[string]string) {
+	name := e.Name
+	if len(set) > 0 {
+		name += " " + settings(set)
+	}
+	fmt.Fprintf(w, "\n%s: %d relations reported in %s (%.0f docs/s)\n", name,
+		len(edges), elapsed.Round(time.Millisecond), float64(len(recs))/elapsed.Seconds())
+	clusters, cont := truths(recs)
 	if len(clusters) > 0 {
 		found := eval.Pairs(edges)
 		n := len(clusters) * (len(clusters) - 1) / 2

@@ -18,17 +18,7 @@ import (
 // the ROC AUC of the own source's score, derived against independent).
 func runRank(w io.Writer, p *cli.Progress, o options, entries []registry.Entry, build builder, recs []dataset.Record) error {
 	docs := dataset.Docs(recs)
-	clusters := eval.ClusterTruth{}
-	cont := eval.ContainmentTruth{Category: map[string]string{}, Task: map[string]string{}}
-	for _, r := range recs {
-		if r.Cluster != "" {
-			clusters[r.ID] = r.Cluster
-		}
-		if r.Category != "" && r.Task != "" {
-			cont.Category[r.ID] = r.Category
-			cont.Task[r.ID] = r.Task
-		}
-	}
+	clusters, cont := truths(recs)
 	for _, e := range entries {
 		name := e.Name
 		if len(build.set) > 0 {
