@@ -6,12 +6,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 	"io"
 	"sync"
 
 	"github.com/zeebo/xxh3"
-
-	"github.com/seed-9ef9c1df/neardup/internal/replaytext"
 )
 
 // ErrJournal is wrapped by [Replay] and [ReplayContext] for input that is
@@ -404,7 +403,7 @@ func apply(d Detector, rm Remover, rec *record, at int64) error {
 	id, text, pos := rec.id, rec.text, rec.pos
 	switch rec.op {
 	case opAdd:
-		release := replaytext.Mark(text)
+		release := snapshot.MarkReplayed(text)
 		_, err := d.Add(Doc{ID: id, Text: text})
 		release()
 		if err != nil {
@@ -424,7 +423,7 @@ func apply(d Detector, rm Remover, rec *record, at int64) error {
 		if !ok {
 			return fmt.Errorf("detector: Replay: add %q at %d, offset %d: %T has no AddAt: %w", id, pos, at, d, errors.ErrUnsupported)
 		}
-		release := replaytext.Mark(text)
+		release := snapshot.MarkReplayed(text)
 		_, err := w.AddAt(Doc{ID: id, Text: text}, pos)
 		release()
 		if err != nil {

@@ -10,7 +10,7 @@ import (
 	"fmt"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/replaytext"
+	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
 // Set tracks the live documents of one detector.
@@ -31,15 +31,15 @@ func New(pkg string, maxText int) *Set {
 }
 
 // Check validates d without registering it. A text over the size limit
-// passes when detector.Replay is applying it from a journal (package
-// replaytext): it was accepted when the journal was written.
+// passes when detector.Replay is applying it from a journal
+// (snapshot.Replayed): it was accepted when the journal was written.
 func (s *Set) Check(d detector.Doc) error {
 	switch {
 	case s.closed:
 		return fmt.Errorf("%s: Add(%q): %w", s.pkg, d.ID, detector.ErrClosed)
 	case d.ID == "":
 		return fmt.Errorf("%s: Add: %w", s.pkg, detector.ErrEmptyID)
-	case len(d.Text) > s.maxText && !replaytext.Marked(d.Text):
+	case len(d.Text) > s.maxText && !snapshot.Replayed(d.Text):
 		return fmt.Errorf("%s: Add(%q): %d bytes over the limit of %d: %w",
 			s.pkg, d.ID, len(d.Text), s.maxText, detector.ErrTooLarge)
 	}
