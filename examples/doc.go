@@ -9,6 +9,7 @@
 //	go run ./examples/related     # the stories nearest to one story, with scores and (codet) the sentences they share
 //	go run ./examples/evaluate    # precision, recall and F1 on a labelled collection; -sweep draws them against an option
 //	go run ./examples/table       # the README's comparison table of every detector
+//	go run ./examples/scale       # CPU per Add and live bytes per document as the collection grows
 //	go run ./examples/defaults    # the procedure that chose every default
 //
 // Programs that read the labelled collections find them in ../shared/data
