@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/refidf"
 	"github.com/seed-9ef9c1df/neardup/internal/spin"
 	"github.com/seed-9ef9c1df/neardup/textproc"
@@ -62,7 +62,7 @@ type Stats struct {
 type Detector struct {
 	mu   spin.RWMutex
 	s    settings
-	docs *docset.Set
+	docs *engine.Set
 	pool *workers
 
 	// The detector's term IDs (the tree's labels): a vocabulary shared by
@@ -212,7 +212,7 @@ func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
 	}
 	d := &Detector{
 		s:         s,
-		docs:      docset.New("codet", s.MaxTextBytes),
+		docs:      engine.NewSet("codet", s.MaxTextBytes),
 		pool:      newWorkers(tc),
 		vocab:     makeVocabTable(0),
 		termsAt:   compactSlack,
@@ -499,7 +499,7 @@ func (d *Detector) Close() error {
 	defer d.mu.Unlock()
 	if d.docs.Close() {
 		// A fresh set, closed, in place of the one holding every ID.
-		d.docs = docset.New("codet", d.s.MaxTextBytes)
+		d.docs = engine.NewSet("codet", d.s.MaxTextBytes)
 		d.docs.Close()
 		d.nodes, d.freeNodes, d.children = nodeStore{}, nil, childTable{}
 		d.groups, d.freeGroups, d.bySig = nil, nil, nil

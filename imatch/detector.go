@@ -7,7 +7,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
-	"github.com/seed-9ef9c1df/neardup/internal/scratch"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -138,7 +137,7 @@ type features struct {
 // algorithm is I-Match as the engine sees it.
 type algorithm struct {
 	cfg   Config
-	pool  scratch.Pool[*Signer]
+	pool  engine.Pool[*Signer]
 	own   bool // the Detector keeps its own table
 	exact bool // index the exact-content key of every document
 }

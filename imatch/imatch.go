@@ -9,9 +9,9 @@ import (
 	"github.com/zeebo/xxh3"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
-	"github.com/seed-9ef9c1df/neardup/internal/scratch"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -74,9 +74,9 @@ type Signer struct {
 
 // vocabCache holds what a Signer caches per term ID of its analyzer.
 type vocabCache struct {
-	seen    scratch.Vocab // first occurrences, and when to start afresh
-	dfCache []int64       // when the table is frozen; -1 = not cached
-	hcache  []uint64      // lexicon hash of the term; valid when hset
+	seen    engine.Vocab // first occurrences, and when to start afresh
+	dfCache []int64      // when the table is frozen; -1 = not cached
+	hcache  []uint64     // lexicon hash of the term; valid when hset
 	hset    []bool
 	cells   liveidf.Cache // the Detector's own table: the term's count
 }
@@ -113,7 +113,7 @@ func newSigner(cfg Config, tc textproc.Config, idf *textproc.IDF) (*Signer, erro
 	if err != nil {
 		return nil, fmt.Errorf("imatch: %v: %w", err, detector.ErrInvalidConfig)
 	}
-	return &Signer{cfg: cfg, tc: tc, an: an, idf: idf, vocab: vocabCache{seen: scratch.NewVocab(vocabFloor)}}, nil
+	return &Signer{cfg: cfg, tc: tc, an: an, idf: idf, vocab: vocabCache{seen: engine.NewVocab(vocabFloor)}}, nil
 }
 
 // Config returns the Signer's configuration with every default filled in.
@@ -176,12 +176,12 @@ func (s *Signer) tidy() {
 	if big {
 		n = 0 // an outlier: keep nothing of its size
 	}
-	s.uniq = scratch.Shrink(s.uniq, n)
-	s.terms = scratch.Shrink(s.terms, n)
-	s.all = scratch.Shrink(s.all, n)
-	s.sel = scratch.Shrink(s.sel, n)
-	s.buf = scratch.Shrink(s.buf, 16*n)
-	s.ownDF = scratch.Shrink(s.ownDF, n)
+	s.uniq = engine.Shrink(s.uniq, n)
+	s.terms = engine.Shrink(s.terms, n)
+	s.all = engine.Shrink(s.all, n)
+	s.sel = engine.Shrink(s.sel, n)
+	s.buf = engine.Shrink(s.buf, 16*n)
+	s.ownDF = engine.Shrink(s.ownDF, n)
 	if s.vocab.seen.Renew(&s.an, s.tc, vocabFloor, big) {
 		s.toks = nil // the old analyzer's buffer, and its terms
 		s.vocab = vocabCache{seen: s.vocab.seen}

@@ -3,7 +3,6 @@ package imatch
 import (
 	"slices"
 
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 )
@@ -79,7 +78,7 @@ func (ix *index) Insert(g uint32, f *features) {
 // Delete takes the group g out of every posting list.
 func (ix *index) Delete(g uint32, f *features) {
 	for _, k := range f.keys {
-		docset.DeletePosting(ix.post, k, g)
+		engine.DeletePosting(ix.post, k, g)
 	}
 }
 

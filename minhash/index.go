@@ -6,8 +6,7 @@ import (
 	"slices"
 	"sync/atomic"
 
-	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/u64map"
 )
@@ -22,16 +21,16 @@ import (
 // store and the exact-copy map hold groups, not documents: a further copy
 // of a live document is one heap insertion into its group.
 type index struct {
-	docs    *docset.Set
+	docs    *engine.Set
 	refs    []uint32      // by dense document index: its group, noGroup or pendingGroup
 	counted []countedKeys // Weighted with online statistics, by dense document index
 
-	groups  []group         // by group number
-	free    []uint32        // free group numbers, reused first
-	sigs    strided[uint32] // K values per group
-	digests []uint64        // Weighted: the phrase-set digest of each group
-	gs      copyheap.Groups // the members of groups of two or more
-	exact   u64map.Map      // exactKey → group
+	groups  []group           // by group number
+	free    []uint32          // free group numbers, reused first
+	sigs    strided[uint32]   // K values per group
+	digests []uint64          // Weighted: the phrase-set digest of each group
+	gs      engine.CopyGroups // the members of groups of two or more
+	exact   u64map.Map        // exactKey → group
 	clash   map[uint64][]uint32
 	tables  []*table
 	seq     uint32 // sequence number of the next group
@@ -85,11 +84,11 @@ const (
 
 func (d *Detector) newIndex() *index {
 	cfg := d.cfg
-	docs := docset.New("minhash", cfg.MaxTextBytes)
+	docs := engine.NewSet("minhash", cfg.MaxTextBytes)
 	ix := &index{
 		docs:  docs,
 		sigs:  newStrided[uint32](cfg.NumHashes, 0),
-		gs:    copyheap.New(docs),
+		gs:    engine.NewCopyGroups(docs),
 		clash: map[uint64][]uint32{},
 	}
 	switch {

@@ -8,8 +8,7 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
@@ -175,7 +174,7 @@ func (d *Detector) encode() (groups, empty []byte, n int, err error) {
 				e.U32(v)
 			}
 		}
-		idxs := copyheap.Sorted(ix.docs, ix.gs.AppendMembers(nil, g, gr.first))
+		idxs := engine.Sorted(ix.docs, ix.gs.AppendMembers(nil, g, gr.first))
 		e.Int(len(idxs))
 		var first countedKeys
 		for i, idx := range idxs {
@@ -263,7 +262,7 @@ func (d *Detector) emptyLocked() error {
 		return err
 	}
 	if d.done.Load() != d.issued {
-		return docset.NotEmpty("minhash", "an Add into this one is under way")
+		return engine.NotEmpty("minhash", "an Add into this one is under way")
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ import (
 // shifting, so the table holds only occupied keys; it shrinks when a
 // quarter of its slots or fewer are in use.
 //
-// The posting lists are packed per slot; docset.DeletePosting works on Go
+// The posting lists are packed per slot; engine.DeletePosting works on Go
 // maps of lists and does not apply.
 type buckets struct {
 	key   []uint64

@@ -4,7 +4,6 @@ import (
 	"math"
 	"sync/atomic"
 
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 )
@@ -61,7 +60,7 @@ type index struct {
 	rejected atomic.Int64 // candidates the sketch dropped (for tests)
 
 	// The most keys bySum and text have held since they were last rebuilt
-	// (see engine.Shrink).
+	// (see engine.ShrinkMap).
 	sumPeak, textPeak int
 }
 
@@ -184,12 +183,12 @@ func (ix *index) Insert(g uint32, f *sig) {
 func (ix *index) Delete(g uint32, f *sig) {
 	if f.text {
 		delete(ix.text, f.dig)
-		ix.text = engine.Shrink(ix.text, &ix.textPeak)
+		ix.text = engine.ShrinkMap(ix.text, &ix.textPeak)
 		return
 	}
 	if ix.bySum != nil {
-		docset.DeletePosting(ix.bySum, vecSum(f.vec), g)
-		ix.bySum = engine.Shrink(ix.bySum, &ix.sumPeak)
+		engine.DeletePosting(ix.bySum, vecSum(f.vec), g)
+		ix.bySum = engine.ShrinkMap(ix.bySum, &ix.sumPeak)
 	}
 	if ix.d.bands() > 0 {
 		for b, k := range ix.keysOf(g) {

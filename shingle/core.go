@@ -280,7 +280,7 @@ func (e *extractor) spots(text string) ([]uint64, []uint32) {
 // one group only, so a feature's first group is kept in the map value
 // itself (flagged by single) and a slice is allocated only for a second
 // one. This packed layout is why postings keeps its own deletion
-// instead of docset.DeletePosting, whose lists are map values.
+// instead of engine.DeletePosting, whose lists are map values.
 //
 // Memory follows the live features: a Go map never gives back its buckets,
 // so once deletions leave it a quarter of its peak, remove rebuilds it (and

@@ -9,7 +9,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
-	"github.com/seed-9ef9c1df/neardup/internal/scratch"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -43,7 +42,7 @@ import (
 // order.
 type Detector struct {
 	cfg  Config
-	pool *scratch.Pool[*Signer]
+	pool *engine.Pool[*Signer]
 	own  bool          // the Detector keeps its own online table
 	idf  *textproc.IDF // the caller's table, or nil
 	e    *engine.Engine[sig, sigKey]
@@ -107,7 +106,7 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 	if _, err := NewIndex(rc.k(), rc.Blocks); err != nil {
 		return nil, err
 	}
-	d := &Detector{cfg: rc, own: own, idf: idf, pool: &scratch.Pool[*Signer]{}}
+	d := &Detector{cfg: rc, own: own, idf: idf, pool: &engine.Pool[*Signer]{}}
 	// A new Signer cannot fail once the first is built: the same Config
 	// and table build it.
 	d.pool.New = func() (*Signer, error) { return newSigner(rc, tc, idf) }
@@ -142,7 +141,7 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 // with the frequencies the turn gives.
 type algorithm struct {
 	cfg         *Config
-	pool        *scratch.Pool[*Signer]
+	pool        *engine.Pool[*Signer]
 	own, online bool
 }
 

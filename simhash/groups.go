@@ -1,11 +1,9 @@
 package simhash
 
 import (
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
-	"github.com/seed-9ef9c1df/neardup/internal/scratch"
 	"sort"
 )
 
@@ -50,7 +48,7 @@ type index struct {
 type ownIndex struct {
 	*index
 	table *liveidf.Table
-	pool  *scratch.Pool[*Signer]
+	pool  *engine.Pool[*Signer]
 	// groups is the engine's table of groups, recorded by Find, which
 	// the engine calls under its exclusive lock before every insertion,
 	// and read by Prepare under its read lock.
@@ -108,7 +106,7 @@ func (ix *index) Delete(g uint32, f *sig) {
 		ix.ham.Remove(g, f.fp)
 	}
 	if ix.byDigest(f.has) {
-		docset.DeletePosting(ix.exact, f.dig, g)
+		engine.DeletePosting(ix.exact, f.dig, g)
 	}
 }
 
@@ -264,7 +262,7 @@ func (ix *ownIndex) Recount(f *sig) int32 {
 
 // putSigner hands the Signer of f back to pool, and forgets the cells its
 // Prepare entered in the table for a document that was not counted.
-func putSigner(pool *scratch.Pool[*Signer], f *sig) {
+func putSigner(pool *engine.Pool[*Signer], f *sig) {
 	s := f.s
 	if s == nil {
 		return

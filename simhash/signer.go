@@ -6,9 +6,9 @@ import (
 	"math"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
-	"github.com/seed-9ef9c1df/neardup/internal/scratch"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -79,7 +79,7 @@ type vocabCache struct {
 	w      []float64     // idf of the term: for the current document, or for good when wset
 	wset   []bool        // w is the weight in a frozen table
 	isStop []int8        // 0 unknown, 1 stopword, 2 not
-	seen   scratch.Vocab // first occurrences, and when to start afresh
+	seen   engine.Vocab  // first occurrences, and when to start afresh
 	cells  liveidf.Cache // the Detector's own table: the term's count
 }
 
@@ -111,7 +111,7 @@ func newSigner(cfg Config, tc textproc.Config, idf *textproc.IDF) (*Signer, erro
 		return nil, fmt.Errorf("simhash: %v: %w", err, detector.ErrInvalidConfig)
 	}
 	sg := &Signer{cfg: cfg, tc: tc, an: an, idf: idf}
-	sg.vocab.seen = scratch.NewVocab(vocabFloor)
+	sg.vocab.seen = engine.NewVocab(vocabFloor)
 	sg.lite = !cfg.usesIDF() && cfg.Features != FeatureCharNGrams
 	if cfg.Features == FeatureSpots {
 		sg.stop = map[string]struct{}{}
@@ -261,19 +261,19 @@ func (s *Signer) tidy() {
 	if big {
 		n = 0 // an outlier: keep nothing of its size
 	}
-	s.th = scratch.Shrink(s.th, n)
-	s.st = scratch.Shrink(s.st, n)
-	s.tidf = scratch.Shrink(s.tidf, n)
-	s.uniq = scratch.Shrink(s.uniq, n)
-	s.terms = scratch.Shrink(s.terms, n)
-	s.feats = scratch.Shrink(s.feats, n)
-	s.slots = scratch.Shrink(s.slots, 4*n) // collect rehashes an empty table
-	s.skip = scratch.Shrink(s.skip, n)
-	s.chars = scratch.Shrink(s.chars, 8*n)
-	s.owner = scratch.Shrink(s.owner, 8*n)
-	s.next = scratch.Shrink(s.next, n)
-	s.digBuf = scratch.Shrink(s.digBuf, 8*n)
-	s.dfs = scratch.Shrink(s.dfs, n)
+	s.th = engine.Shrink(s.th, n)
+	s.st = engine.Shrink(s.st, n)
+	s.tidf = engine.Shrink(s.tidf, n)
+	s.uniq = engine.Shrink(s.uniq, n)
+	s.terms = engine.Shrink(s.terms, n)
+	s.feats = engine.Shrink(s.feats, n)
+	s.slots = engine.Shrink(s.slots, 4*n) // collect rehashes an empty table
+	s.skip = engine.Shrink(s.skip, n)
+	s.chars = engine.Shrink(s.chars, 8*n)
+	s.owner = engine.Shrink(s.owner, 8*n)
+	s.next = engine.Shrink(s.next, n)
+	s.digBuf = engine.Shrink(s.digBuf, 8*n)
+	s.dfs = engine.Shrink(s.dfs, n)
 	if s.vocab.seen.Renew(&s.an, s.tc, vocabFloor, big) {
 		s.toks = nil // the old analyzer's buffer, and its terms
 		s.vocab = vocabCache{seen: s.vocab.seen}

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/spin"
 )
 
@@ -129,7 +129,7 @@ func (t *Table) size() int {
 // same operations run one by one in that order on a table without caches.
 func TestTurnsConcurrentMatchSequential(t *testing.T) {
 	var mu sync.RWMutex
-	docs := docset.New("x", 0)
+	docs := engine.NewSet("x", 0)
 	tr := NewTurns("x", false, &mu)
 	type op struct {
 		id    string

@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/spin"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -82,7 +82,7 @@ func (t *Turns) IDFOr(idf *textproc.IDF) *textproc.IDF {
 // ticket carries N, and the turn is released: the caller must call Insert
 // with the ticket. On failure nothing is counted. The terms ts.Cache does
 // not hold are looked up before the turn ([Table.Resolve]).
-func (t *Turns) Enter(doc detector.Doc, docs *docset.Set, ts Terms, packed string, df []int64) (Ticket, []int64, error) {
+func (t *Turns) Enter(doc detector.Doc, docs *engine.Set, ts Terms, packed string, df []int64) (Ticket, []int64, error) {
 	t.table.Resolve(ts) // before the turn: the turn touches no map
 	spin.LockMutex(&t.turn)
 	defer t.turn.Unlock()

@@ -11,12 +11,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 )
 
 func TestTurns(t *testing.T) {
 	var mu sync.RWMutex
-	docs := docset.New("x", 0)
+	docs := engine.NewSet("x", 0)
 	tr := NewTurns("x", false, &mu)
 	doc := detector.Doc{ID: "a", Text: "t"}
 	terms := []string{"alpha", "beta"}
@@ -59,7 +59,7 @@ func TestTurns(t *testing.T) {
 // another Enter waits for it, a reader of the table does not.
 func TestOnCounted(t *testing.T) {
 	var mu sync.RWMutex
-	docs := docset.New("x", 0)
+	docs := engine.NewSet("x", 0)
 	tr := NewTurns("x", false, &mu)
 	release := make(chan struct{})
 	entered := make(chan struct{})
@@ -94,7 +94,7 @@ func TestOnCounted(t *testing.T) {
 // and that Enter keeps the packed string it is given.
 func TestTurnsDo(t *testing.T) {
 	var mu sync.RWMutex
-	docs := docset.New("x", 0)
+	docs := engine.NewSet("x", 0)
 	tr := NewTurns("x", false, &mu)
 	terms := []string{"alpha", "beta"}
 	packed := Pack(terms)

@@ -14,8 +14,7 @@ import (
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 	"github.com/seed-9ef9c1df/neardup/internal/hashx"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
@@ -42,7 +41,7 @@ type Config struct {
 type Detector struct {
 	cfg  Config
 	mu   sync.Mutex
-	docs *docset.Set
+	docs *engine.Set
 	an   *textproc.Analyzer
 	sets map[uint32]map[uint64]struct{}
 }
@@ -70,7 +69,7 @@ func New(cfg Config) *Detector {
 		cfg.MaxResults = detector.DefaultMaxResults
 	}
 	an, _ := textproc.NewAnalyzer(textproc.Config{})
-	return &Detector{cfg: cfg, docs: docset.New("naive", 0), an: an, sets: map[uint32]map[uint64]struct{}{}}
+	return &Detector{cfg: cfg, docs: engine.NewSet("naive", 0), an: an, sets: map[uint32]map[uint64]struct{}{}}
 }
 
 // NewChecked returns a reference detector, or an error wrapping
@@ -172,7 +171,7 @@ func (d *Detector) match(set map[uint64]struct{}, skip string) []detector.Match 
 			out = append(out, detector.Match{ID: d.docs.ID(idx), Score: s})
 		}
 	}
-	return copyheap.Top(out, d.cfg.MaxResults)
+	return engine.Top(out, d.cfg.MaxResults)
 }
 
 // Query implements detector.Querier: what Add(doc) would return, storing
@@ -214,7 +213,7 @@ func (d *Detector) Nearest(text string, k int) ([]detector.Match, error) {
 			out = append(out, detector.Match{ID: d.docs.ID(idx), Score: s})
 		}
 	}
-	return copyheap.Top(out, min(k, d.cfg.MaxResults)), nil
+	return engine.Top(out, min(k, d.cfg.MaxResults)), nil
 }
 
 // Copies implements detector.CopyLister: the other live documents whose
@@ -262,7 +261,7 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 			out = append(out, detector.Match{ID: d.docs.ID(other), Score: s})
 		}
 	}
-	return copyheap.Top(out, d.cfg.MaxResults), nil
+	return engine.Top(out, d.cfg.MaxResults), nil
 }
 
 // Remove implements detector.Remover.

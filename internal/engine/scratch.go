@@ -1,8 +1,9 @@
-// Package scratch holds the rule by which reusable buffers give back what
+// The rule by which reusable buffers give back what
 // one outlier made them grow: a detector that signs a document of millions
 // of tokens must not keep (and clear, or scan) buffers of that size for
 // every later ordinary document.
-package scratch
+
+package engine
 
 // MinKeep is the capacity, in elements, that a buffer may keep whatever
 // its use.

@@ -1,4 +1,4 @@
-package scratch
+package engine
 
 import "github.com/seed-9ef9c1df/neardup/textproc"
 

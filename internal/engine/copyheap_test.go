@@ -1,4 +1,4 @@
-package copyheap
+package engine
 
 import (
 	"fmt"
@@ -9,14 +9,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
 )
 
 const none = ^uint32(0)
 
 // docsOf registers ids in a fresh Set; document i has ids[i].
-func docsOf(t testing.TB, ids ...string) *docset.Set {
-	docs := docset.New("copyheap", 0)
+func docsOf(t testing.TB, ids ...string) *Set {
+	docs := NewSet("copyheap", 0)
 	for i, id := range ids {
 		idx, err := docs.Add(detector.Doc{ID: id})
 		require.NoError(t, err)
@@ -50,7 +49,7 @@ func TestGroups(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			docs := docsOf(t, ids...)
-			gs := New(docs)
+			gs := NewCopyGroups(docs)
 			const g = 7
 			first := uint32(0)
 			for _, idx := range tc.join {
@@ -93,7 +92,7 @@ func TestGroups(t *testing.T) {
 
 func TestRekey(t *testing.T) {
 	docs := docsOf(t, "b", "a", "c")
-	gs := New(docs)
+	gs := NewCopyGroups(docs)
 	gs.Join(0, 0, 1)
 	gs.Join(0, 0, 2)
 	_, alone := gs.Leave(0, 0)
@@ -114,7 +113,7 @@ func TestCollect(t *testing.T) {
 		ids[i] = fmt.Sprintf("d%02d", 19-i) // IDs descend with the index
 	}
 	docs := docsOf(t, ids...)
-	gs := New(docs)
+	gs := NewCopyGroups(docs)
 	for i := uint32(1); i < 10; i++ {
 		gs.Join(1, 0, i) // group 1: d19..d10
 	}
@@ -179,7 +178,7 @@ func TestSmallestAllocs(t *testing.T) {
 	for i := range ids {
 		ids[i] = fmt.Sprintf("d%03d", (i*37)%200)
 	}
-	gs := New(docsOf(t, ids...))
+	gs := NewCopyGroups(docsOf(t, ids...))
 	for i := uint32(1); i < 200; i++ {
 		gs.Join(0, 0, i)
 	}

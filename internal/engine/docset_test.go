@@ -1,4 +1,4 @@
-package docset
+package engine
 
 import (
 	"strings"
@@ -11,7 +11,7 @@ import (
 )
 
 func TestSet(t *testing.T) {
-	s := New("pkg", 10)
+	s := NewSet("pkg", 10)
 	_, err := s.Add(detector.Doc{ID: ""})
 	assert.ErrorIs(t, err, detector.ErrEmptyID)
 	assert.Contains(t, err.Error(), "pkg: ")
@@ -36,11 +36,11 @@ func TestSet(t *testing.T) {
 	assert.ErrorIs(t, err, detector.ErrClosed)
 	_, err = s.Lookup("Containers", "c")
 	assert.ErrorIs(t, err, detector.ErrClosed)
-	assert.Equal(t, detector.DefaultMaxTextBytes, New("x", 0).maxText)
+	assert.Equal(t, detector.DefaultMaxTextBytes, NewSet("x", 0).maxText)
 }
 
 func TestLoadable(t *testing.T) {
-	s := New("x", 0)
+	s := NewSet("x", 0)
 	require.NoError(t, s.Loadable())
 	_, err := s.Add(detector.Doc{ID: "a"})
 	require.NoError(t, err)

@@ -1,4 +1,4 @@
-package copyheap
+package engine
 
 import (
 	"cmp"
@@ -6,31 +6,31 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
 )
 
-// Groups keeps the members of numbered groups of exact copies. The caller
+// CopyGroups keeps the members of numbered groups of exact copies. The caller
 // numbers the groups (any uint32 key: a group number, or a representative
 // document) and stores the member of each group of one itself, passing it
-// back in as first; Groups holds the groups of two or more, each a heap by
-// ID, and the position of each of their members. Make one with [New].
-type Groups struct {
-	docs  *docset.Set
+// back in as first; CopyGroups holds the groups of two or more, each a heap by
+// ID, and the position of each of their members. Make one with
+// [NewCopyGroups].
+type CopyGroups struct {
+	docs  *Set
 	heaps map[uint32][]uint32 // groups of two or more: members, a heap by ID
 	pos   []uint32            // by document: its position in its group's heap
 	held  int                 // documents in heaps
 	peak  int                 // the most keys heaps held since it was last rebuilt
 }
 
-// New returns empty Groups whose members are documents of docs, ordered by
-// their IDs there.
-func New(docs *docset.Set) Groups {
-	return Groups{docs: docs, heaps: map[uint32][]uint32{}}
+// NewCopyGroups returns empty CopyGroups whose members are documents of
+// docs, ordered by their IDs there.
+func NewCopyGroups(docs *Set) CopyGroups {
+	return CopyGroups{docs: docs, heaps: map[uint32][]uint32{}}
 }
 
 // Size returns the number of members of the live group g: 1 unless g has
 // two or more.
-func (s *Groups) Size(g uint32) int {
+func (s *CopyGroups) Size(g uint32) int {
 	if h, ok := s.heaps[g]; ok {
 		return len(h)
 	}
@@ -38,14 +38,14 @@ func (s *Groups) Size(g uint32) int {
 }
 
 // Len returns the number of groups of two or more members.
-func (s *Groups) Len() int { return len(s.heaps) }
+func (s *CopyGroups) Len() int { return len(s.heaps) }
 
 // Held returns the number of documents in groups of two or more members.
-func (s *Groups) Held() int { return s.held }
+func (s *CopyGroups) Held() int { return s.held }
 
 // Join adds the document idx to the live group g, whose only member is
 // first when it has one member: O(log c) for a group of c members.
-func (s *Groups) Join(g, first, idx uint32) {
+func (s *CopyGroups) Join(g, first, idx uint32) {
 	if n := int(max(first, idx)) + 1; n > len(s.pos) {
 		s.pos = append(s.pos, make([]uint32, n-len(s.pos))...)
 	}
@@ -65,7 +65,7 @@ func (s *Groups) Join(g, first, idx uint32) {
 // When one member remains, Leave forgets the group and returns that
 // member and true: the caller keeps it as the group's first again.
 // The ID of idx is never read.
-func (s *Groups) Leave(g, idx uint32) (rest uint32, alone bool) {
+func (s *CopyGroups) Leave(g, idx uint32) (rest uint32, alone bool) {
 	h := Delete(s.docs, s.heaps[g], idx, s.pos)
 	s.held--
 	if len(h) == 1 {
@@ -81,14 +81,11 @@ func (s *Groups) Leave(g, idx uint32) (rest uint32, alone bool) {
 	return 0, false
 }
 
-// minShrink is the least peak size at which the map is rebuilt.
-const minShrink = 1024
-
 // shrink rebuilds heaps at its size when it holds under a quarter of its
 // peak keys (a Go map keeps its buckets when keys are deleted): a rebuild
 // copies at most a third of the keys deleted since the last one, O(1)
 // amortised per deletion.
-func (s *Groups) shrink() {
+func (s *CopyGroups) shrink() {
 	if s.peak < minShrink || len(s.heaps) >= s.peak/4 {
 		return
 	}
@@ -100,7 +97,7 @@ func (s *Groups) shrink() {
 
 // Min returns the member of the live group g with the smallest ID (first
 // for a group of one).
-func (s *Groups) Min(g, first uint32) uint32 {
+func (s *CopyGroups) Min(g, first uint32) uint32 {
 	if h, ok := s.heaps[g]; ok {
 		return h[0]
 	}
@@ -110,7 +107,7 @@ func (s *Groups) Min(g, first uint32) uint32 {
 // Rekey moves the members of group old, of two or more, to the key new,
 // which holds no group: for callers that key a group by a member that
 // has left it.
-func (s *Groups) Rekey(old, new uint32) {
+func (s *CopyGroups) Rekey(old, new uint32) {
 	if h, ok := s.heaps[old]; ok {
 		delete(s.heaps, old)
 		s.heaps[new] = h
@@ -120,7 +117,7 @@ func (s *Groups) Rekey(old, new uint32) {
 // Member returns the member at position i of the live group g in heap
 // order (the smallest ID at 0), or first for a group of one; i must be
 // below Size(g). It reads one member where AppendMembers copies them all.
-func (s *Groups) Member(g, first uint32, i int) uint32 {
+func (s *CopyGroups) Member(g, first uint32, i int) uint32 {
 	if h, ok := s.heaps[g]; ok {
 		return h[i]
 	}
@@ -129,7 +126,7 @@ func (s *Groups) Member(g, first uint32, i int) uint32 {
 
 // AppendMembers appends the members of the live group g to dst in heap
 // order (not sorted) and returns it.
-func (s *Groups) AppendMembers(dst []uint32, g, first uint32) []uint32 {
+func (s *CopyGroups) AppendMembers(dst []uint32, g, first uint32) []uint32 {
 	if h, ok := s.heaps[g]; ok {
 		return append(dst, h...)
 	}
@@ -138,7 +135,7 @@ func (s *Groups) AppendMembers(dst []uint32, g, first uint32) []uint32 {
 
 // IDs returns the IDs of the members of the live group g other than skip,
 // sorted ascending, in a new non-nil slice.
-func (s *Groups) IDs(g, first, skip uint32) []string {
+func (s *CopyGroups) IDs(g, first, skip uint32) []string {
 	if h, ok := s.heaps[g]; ok {
 		return SortedIDs(s.docs, h, skip)
 	}
@@ -149,7 +146,7 @@ func (s *Groups) IDs(g, first, skip uint32) []string {
 
 // SortedIDs returns the IDs of the documents idxs other than skip, sorted
 // ascending, in a new non-nil slice.
-func SortedIDs(docs *docset.Set, idxs []uint32, skip uint32) []string {
+func SortedIDs(docs *Set, idxs []uint32, skip uint32) []string {
 	out := make([]string, 0, len(idxs))
 	for _, o := range idxs {
 		if o != skip {
@@ -164,7 +161,7 @@ func SortedIDs(docs *docset.Set, idxs []uint32, skip uint32) []string {
 // the live group g with the smallest IDs, skip left out (it takes no
 // place), in no particular order, and returns dst: O(n log n) ID comparisons, whatever the size
 // of the group.
-func (s *Groups) Smallest(dst []detector.Match, g, first uint32, n int, skip uint32, score float64) []detector.Match {
+func (s *CopyGroups) Smallest(dst []detector.Match, g, first uint32, n int, skip uint32, score float64) []detector.Match {
 	h, ok := s.heaps[g]
 	if !ok {
 		if first != skip && n > 0 {
@@ -203,11 +200,11 @@ type Candidate struct {
 // Collect returns the members of the candidate groups other than skip,
 // the first limit of them by [detector.SortMatches], in a non-nil slice;
 // it sorts cands. first returns the member of a group of one (see
-// [Groups]); it is called once per group read, not per comparison. Scores are taken from the highest down, and at each
+// [CopyGroups]); it is called once per group read, not per comparison. Scores are taken from the highest down, and at each
 // score every group gives at most as many of its smallest IDs as places
 // remain, so a group of c exact copies costs O(limit log limit), not
 // O(c). limit must be positive.
-func (s *Groups) Collect(cands []Candidate, first func(g uint32) uint32, skip uint32, limit int) []detector.Match {
+func (s *CopyGroups) Collect(cands []Candidate, first func(g uint32) uint32, skip uint32, limit int) []detector.Match {
 	slices.SortFunc(cands, func(a, b Candidate) int { return cmp.Compare(b.Score, a.Score) })
 	var out []detector.Match
 	for i := 0; i < len(cands) && len(out) < limit; {

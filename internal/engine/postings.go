@@ -1,4 +1,4 @@
-package docset
+package engine
 
 import "slices"
 

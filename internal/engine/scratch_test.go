@@ -1,4 +1,4 @@
-package scratch
+package engine
 
 import (
 	"errors"

@@ -1,8 +1,8 @@
-// Package copyheap keeps the members of groups of exact copies, so that a
+// The copy heaps keep the members of groups of exact copies, so that a
 // flood of N copies of one text costs O(log N) per Add and Remove and a
 // result capped at k reads O(k log k) of the group, never all N members.
 //
-// The members of a group are dense document indexes of a [docset.Set],
+// The members of a group are dense document indexes of a [Set],
 // kept in a binary min-heap ordered by document ID, with each member's
 // position in its heap recorded so that it leaves in O(log N). The k
 // smallest IDs are read by walking the heap from its root: every node is
@@ -12,31 +12,30 @@
 //
 // Two layers share that code. [Push], [Delete] and [Cursor] work on a heap
 // and a position array the caller owns (a document that sits in several
-// heaps at once keeps one position array per kind of heap). [Groups] keeps
+// heaps at once keeps one position array per kind of heap). [CopyGroups] keeps
 // numbered groups: a group of one, by far the most common, is its one
 // member, which the caller stores wherever it likes (and passes back in),
 // and costs nothing here; a larger group is a heap in a map.
 //
-// Comparisons call [docset.Set.ID] directly: no interface or closure call
+// Comparisons call [Set.ID] directly: no interface or closure call
 // per comparison. Nothing here is safe for concurrent mutation; the
 // read-only methods may run concurrently with each other, as a detector's
 // Query and Containers do under a read lock.
-package copyheap
+
+package engine
 
 import (
 	"cmp"
 	"slices"
-
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
 )
 
 // less orders documents by ID.
-func less(docs *docset.Set, a, b uint32) bool { return docs.ID(a) < docs.ID(b) }
+func less(docs *Set, a, b uint32) bool { return docs.ID(a) < docs.ID(b) }
 
 // Push adds the document idx to the heap h and returns the heap. pos is
 // indexed by document and must have room for idx; Push records there the
 // position of every member it moves.
-func Push(docs *docset.Set, h []uint32, idx uint32, pos []uint32) []uint32 {
+func Push(docs *Set, h []uint32, idx uint32, pos []uint32) []uint32 {
 	h = append(h, idx)
 	up(docs, h, len(h)-1, pos)
 	return h
@@ -46,7 +45,7 @@ func Push(docs *docset.Set, h []uint32, idx uint32, pos []uint32) []uint32 {
 // reading idx's position from pos. The ID of idx itself is never read, so
 // the caller may have unregistered it already. A document that is not in
 // h (its recorded position does not hold it) leaves h as it was.
-func Delete(docs *docset.Set, h []uint32, idx uint32, pos []uint32) []uint32 {
+func Delete(docs *Set, h []uint32, idx uint32, pos []uint32) []uint32 {
 	i := int(pos[idx])
 	if i >= len(h) || h[i] != idx {
 		return h
@@ -66,7 +65,7 @@ func Delete(docs *docset.Set, h []uint32, idx uint32, pos []uint32) []uint32 {
 }
 
 // up moves h[i] towards the root while it is smaller than its parent.
-func up(docs *docset.Set, h []uint32, i int, pos []uint32) {
+func up(docs *Set, h []uint32, i int, pos []uint32) {
 	x := h[i]
 	id := docs.ID(x)
 	for i > 0 {
@@ -83,7 +82,7 @@ func up(docs *docset.Set, h []uint32, i int, pos []uint32) {
 }
 
 // down moves h[i] away from the root while a child is smaller.
-func down(docs *docset.Set, h []uint32, i int, pos []uint32) {
+func down(docs *Set, h []uint32, i int, pos []uint32) {
 	x := h[i]
 	id := docs.ID(x)
 	for {
@@ -133,12 +132,12 @@ func (c *Cursor) Peek() (uint32, bool) {
 
 // Next drops the member Peek returns: O(log k) after k steps. It must not
 // be called when Peek reports false.
-func (c *Cursor) Next(docs *docset.Set) {
+func (c *Cursor) Next(docs *Set) {
 	c.front = next(docs, c.h, c.front)
 }
 
 // next pops the root of the frontier f of heap h and pushes its children.
-func next(docs *docset.Set, h []uint32, f []int32) []int32 {
+func next(docs *Set, h []uint32, f []int32) []int32 {
 	p := f[0]
 	n := len(f) - 1
 	f[0] = f[n]
@@ -173,7 +172,7 @@ func next(docs *docset.Set, h []uint32, f []int32) []int32 {
 
 // Sorted returns the members of the heap h in ascending ID order, in a new
 // slice.
-func Sorted(docs *docset.Set, h []uint32) []uint32 {
+func Sorted(docs *Set, h []uint32) []uint32 {
 	out := slices.Clone(h)
 	slices.SortFunc(out, func(a, b uint32) int { return cmp.Compare(docs.ID(a), docs.ID(b)) })
 	return out

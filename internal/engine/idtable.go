@@ -1,4 +1,4 @@
-package docset
+package engine
 
 // An idTable maps strings to dense uint32 IDs and back, with removal.
 // Freed IDs are reused, the most recently freed first (a stack: O(1), and

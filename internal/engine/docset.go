@@ -1,10 +1,11 @@
-// Package docset is the document-ID bookkeeping every detector shares:
+// The document-ID bookkeeping every detector shares:
 // validation of incoming documents, the sentinel errors of package detector
 // with context, the closed state, and the ID ↔ dense index table.
 //
 // A Set is not safe for concurrent use; a detector guards it with its own
 // lock together with the rest of its index.
-package docset
+
+package engine
 
 import (
 	"fmt"
@@ -21,9 +22,9 @@ type Set struct {
 	closed  bool
 }
 
-// New returns a Set whose errors are prefixed with pkg. maxText ≤ 0 means
+// NewSet returns a Set whose errors are prefixed with pkg. maxText ≤ 0 means
 // [detector.DefaultMaxTextBytes].
-func New(pkg string, maxText int) *Set {
+func NewSet(pkg string, maxText int) *Set {
 	if maxText <= 0 {
 		maxText = detector.DefaultMaxTextBytes
 	}

@@ -1,4 +1,4 @@
-package copyheap
+package engine
 
 import (
 	"cmp"
