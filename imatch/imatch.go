@@ -10,7 +10,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -223,10 +223,10 @@ func (s *Signer) df(i int, frozen bool, n int64) int64 {
 func (s *Signer) inLexicon(c cand, j int) bool {
 	v := &s.vocab
 	if !v.hset[c.id] {
-		v.hcache[c.id] = hashx.String64(c.term, s.cfg.Seed)
+		v.hcache[c.id] = hashtab.String64(c.term, s.cfg.Seed)
 		v.hset[c.id] = true
 	}
-	h := hashx.Mix64(v.hcache[c.id] ^ hashx.Mix64(uint64(j)*0x9e3779b97f4a7c15))
+	h := hashtab.Mix64(v.hcache[c.id] ^ hashtab.Mix64(uint64(j)*0x9e3779b97f4a7c15))
 	return float64(h>>11)/(1<<53) < s.cfg.LexiconKeep
 }
 
@@ -307,7 +307,7 @@ func (s *Signer) emit(dst []Key, j int) []Key {
 		if s.cfg.Encoding == EncodeConcat {
 			s.buf = append(s.buf, c.term...)
 		} else {
-			s.buf = hashx.AppendField(s.buf, c.term)
+			s.buf = hashtab.AppendField(s.buf, c.term)
 		}
 	}
 	// Step 5: "add each unique token to the SHA1 digest" — xxh3-128, seeded
@@ -411,7 +411,7 @@ func (s *Signer) content() (Digest, bool) {
 	if len(s.toks) == 0 {
 		return Digest{}, false
 	}
-	var dig hashx.Digest
-	s.buf, dig = hashx.TokensDigest(s.buf, s.toks)
+	var dig hashtab.Digest
+	s.buf, dig = hashtab.TokensDigest(s.buf, s.toks)
 	return Digest(dig), true
 }

@@ -7,8 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/u64map"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // index is a Detector's state: the live documents and the groups of exact
@@ -30,7 +29,7 @@ type index struct {
 	sigs    strided[uint32]   // K values per group
 	digests []uint64          // Weighted: the phrase-set digest of each group
 	gs      engine.CopyGroups // the members of groups of two or more
-	exact   u64map.Map        // exactKey → group
+	exact   hashtab.Map       // exactKey → group
 	clash   map[uint64][]uint32
 	tables  []*table
 	seq     uint32 // sequence number of the next group
@@ -108,9 +107,9 @@ func (d *Detector) exactKey(sig []uint32, size int, digest uint64) uint64 {
 	if d.cfg.Mode == Weighted {
 		return digest
 	}
-	h := hashx.Mix64(uint64(size) ^ 0x6578616374) // "exact"
+	h := hashtab.Mix64(uint64(size) ^ 0x6578616374) // "exact"
 	for _, v := range sig {
-		h = hashx.Combine(h, uint64(v))
+		h = hashtab.Combine(h, uint64(v))
 	}
 	return h & exactKeyMask
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
-	"github.com/seed-9ef9c1df/neardup/internal/u64map"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // An Add runs in three steps so that two goroutines adding at once share
@@ -383,7 +383,7 @@ func (h *hitSet) add(g uint32, n uint16) uint16 {
 func (h *hitSet) grow() {
 	oldKeys, oldHits, oldUsed := h.keys, h.hits, h.used
 	size := max(64, 2*len(h.keys))
-	h.keys, h.hits, h.used = u64map.FreshSlice[uint32](size), make([]uint16, size), make([]int32, 0, size/2)
+	h.keys, h.hits, h.used = hashtab.FreshSlice[uint32](size), make([]uint16, size), make([]int32, 0, size/2)
 	for _, i := range oldUsed {
 		h.add(oldKeys[i]-1, oldHits[i])
 	}

@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // sig is what the engine (package internal/engine) keeps of a document:
@@ -24,11 +24,11 @@ import (
 // Insert copies what a new group keeps into the index's arrays, and the
 // group's own sig then points there (vec) and names the group (g).
 type sig struct {
-	s    *signed      // the scratch of an Add or Query; nil in a group
-	vec  []float32    // the compared unit vector; nil for a text group or none
-	g    uint32       // in a group: its number
-	text bool         // a text group, of the digest dig
-	dig  hashx.Digest // with text: the digest of what the text reads
+	s    *signed        // the scratch of an Add or Query; nil in a group
+	vec  []float32      // the compared unit vector; nil for a text group or none
+	g    uint32         // in a group: its number
+	text bool           // a text group, of the digest dig
+	dig  hashtab.Digest // with text: the digest of what the text reads
 }
 
 // copyKey is the exact-copy key of a sig for the engine: the index finds
@@ -54,7 +54,7 @@ type index struct {
 	buckets buckets
 	bySum   map[uint64][]uint32 // Exhaustive: vecSum → live vector groups
 
-	text map[hashx.Digest]uint32 // digest → its live text group
+	text map[hashtab.Digest]uint32 // digest → its live text group
 
 	checked  atomic.Int64 // exact cosines computed by searches (for tests)
 	rejected atomic.Int64 // candidates the sketch dropped (for tests)
@@ -69,7 +69,7 @@ type index struct {
 const blockGroups = 256
 
 func (d *Detector) newIndex() *index {
-	ix := &index{d: d, text: map[hashx.Digest]uint32{}}
+	ix := &index{d: d, text: map[hashtab.Digest]uint32{}}
 	if d.cfg.Exhaustive {
 		ix.bySum = map[uint64][]uint32{}
 	}

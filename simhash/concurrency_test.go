@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/textproc"
@@ -146,7 +146,7 @@ func TestIndexInStep(t *testing.T) {
 		}
 		type key struct {
 			fp  uint64
-			dig hashx.Digest
+			dig hashtab.Digest
 		}
 		groups := map[key]bool{}
 		for id := range live {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -184,7 +184,7 @@ func (a algorithm) NewIndex() engine.Index[sig] {
 		// Cannot happen: New built an index of this Config.
 		ham = &Index{}
 	}
-	ix := &index{ham: ham, exact: make(map[hashx.Digest][]uint32), online: a.online}
+	ix := &index{ham: ham, exact: make(map[hashtab.Digest][]uint32), online: a.online}
 	if !a.own {
 		return ix
 	}

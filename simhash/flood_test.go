@@ -15,7 +15,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/textproc"
@@ -25,7 +25,7 @@ import (
 type key struct {
 	fp     uint64
 	has    bool
-	dig    hashx.Digest
+	dig    hashtab.Digest
 	hasDig bool
 }
 

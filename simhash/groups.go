@@ -2,7 +2,7 @@ package simhash
 
 import (
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 	"sort"
 )
@@ -18,7 +18,7 @@ type sig struct {
 	// it (or the engine releases it); nil otherwise.
 	s      *Signer
 	fp     uint64
-	dig    hashx.Digest
+	dig    hashtab.Digest
 	packed string // own table: the distinct terms, packed (liveidf.Pack), shared by copies
 	has    bool   // fp is a fingerprint
 	hasDig bool   // the text has terms (and so a digest and a group)
@@ -28,7 +28,7 @@ type sig struct {
 // itself (index.Find).
 type sigKey struct {
 	fp  uint64
-	dig hashx.Digest
+	dig hashtab.Digest
 	has bool
 }
 
@@ -38,8 +38,8 @@ type sigKey struct {
 // engine guards it with its lock and replaces it whole on ReadFrom.
 type index struct {
 	ham    *Index
-	exact  map[hashx.Digest][]uint32 // groups matched by digest
-	online bool                      // every group is in exact (fingerprints can change)
+	exact  map[hashtab.Digest][]uint32 // groups matched by digest
+	online bool                        // every group is in exact (fingerprints can change)
 }
 
 // ownIndex is the index of a Detector with its own online IDF table: an

@@ -7,7 +7,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -118,7 +118,7 @@ func newSigner(cfg Config, tc textproc.Config, idf *textproc.IDF) (*Signer, erro
 		sg.stopH = map[uint64]struct{}{}
 		for _, w := range textproc.Stopwords(tc.Language) {
 			sg.stop[w] = struct{}{}
-			sg.stopH[hashx.String64(w, cfg.Seed)] = struct{}{}
+			sg.stopH[hashtab.String64(w, cfg.Seed)] = struct{}{}
 		}
 	}
 	return sg, nil
@@ -176,7 +176,7 @@ func (s *Signer) analyse(text string) {
 func (s *Signer) analyseLite(text string) {
 	spots := s.cfg.Features == FeatureSpots
 	for _, term := range s.an.Terms(text) {
-		h := hashx.Bytes64(term, s.cfg.Seed)
+		h := hashtab.Bytes64(term, s.cfg.Seed)
 		s.th = append(s.th, h)
 		if spots {
 			_, stop := s.stopH[h]
@@ -234,7 +234,7 @@ func (s *Signer) grow() {
 func (s *Signer) termHash(t *textproc.Token) uint64 {
 	v := &s.vocab
 	if !v.hashed[t.ID] {
-		v.hash[t.ID] = hashx.String64(t.Term, s.cfg.Seed)
+		v.hash[t.ID] = hashtab.String64(t.Term, s.cfg.Seed)
 		v.hashed[t.ID] = true
 	}
 	return v.hash[t.ID]
@@ -293,22 +293,22 @@ func (s *Signer) scratchBytes() int {
 // contentDigest returns the 128-bit digest of the analysed text's term
 // sequence, which identifies exact copies as the Detector reads them, and
 // false for a text without terms. Outside lite mode it is the digest of
-// the terms (hashx.TokensDigest); in lite mode, where the terms are not
+// the terms (hashtab.TokensDigest); in lite mode, where the terms are not
 // kept, the digest of their 64-bit feature hashes in order, the only form
 // in which lite signing reads them.
-func (s *Signer) contentDigest() (hashx.Digest, bool) {
+func (s *Signer) contentDigest() (hashtab.Digest, bool) {
 	if len(s.th) == 0 {
-		return hashx.Digest{}, false
+		return hashtab.Digest{}, false
 	}
-	var dig hashx.Digest
+	var dig hashtab.Digest
 	if s.lite {
 		s.digBuf = s.digBuf[:0]
 		for _, h := range s.th {
 			s.digBuf = binary.LittleEndian.AppendUint64(s.digBuf, h)
 		}
-		dig = hashx.Bytes128(s.digBuf)
+		dig = hashtab.Bytes128(s.digBuf)
 	} else {
-		s.digBuf, dig = hashx.TokensDigest(s.digBuf, s.toks)
+		s.digBuf, dig = hashtab.TokensDigest(s.digBuf, s.toks)
 	}
 	return dig, true
 }

@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"io"
 
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
@@ -83,7 +83,7 @@ func (a algorithm) EncodeGroup(e *snapshot.Enc, f *sig) {
 // no fingerprint bits without a fingerprint, and (own table) at least one
 // term, each once.
 func (a algorithm) DecodeGroup(dec *snapshot.Dec) sig {
-	f := sig{has: dec.Bool(), fp: dec.U64(), dig: hashx.Digest(dec.Bytes16()), hasDig: true}
+	f := sig{has: dec.Bool(), fp: dec.U64(), dig: hashtab.Digest(dec.Bytes16()), hasDig: true}
 	if dec.Err() == nil && !f.has && f.fp != 0 {
 		dec.Fail("fingerprint %#x of a group without one", f.fp)
 	}

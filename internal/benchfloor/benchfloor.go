@@ -13,7 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -58,10 +58,10 @@ func Floor(text string) uint64 {
 				k += utf8.EncodeRune(buf[k:], unicode.ToLower(r))
 			}
 		}
-		h := hashx.Bytes64(buf[:k], 0)
+		h := hashtab.Bytes64(buf[:k], 0)
 		n++
 		if n >= 3 {
-			acc += hashx.Combine(hashx.Combine(h1, h2), h)
+			acc += hashtab.Combine(hashtab.Combine(h1, h2), h)
 		}
 		h1, h2 = h2, h
 	}

@@ -28,7 +28,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -123,7 +123,7 @@ func New(smooth bool) *Table {
 
 // shardOf returns the shard of term w.
 func (t *Table) shardOf(w string) *shard {
-	return &t.terms[hashx.String64(w, 0)%shards]
+	return &t.terms[hashtab.String64(w, 0)%shards]
 }
 
 // Pack returns the form of a document's distinct terms that AddPacked

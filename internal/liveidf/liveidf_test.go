@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 func TestAddRemove(t *testing.T) {
@@ -116,14 +116,14 @@ func TestOrder(t *testing.T) {
 	}
 }
 
-// TestPack checks Pack against the field encoding it is (hashx.AppendField
+// TestPack checks Pack against the field encoding it is (hashtab.AppendField
 // per term), for terms whose length prefixes take 1, 2 and 3 bytes, and
 // that unpack reads it back.
 func TestPack(t *testing.T) {
 	terms := []string{"", "a", strings.Repeat("b", 127), strings.Repeat("c", 128), strings.Repeat("d", 1<<14), "ü"}
 	var want []byte
 	for _, w := range terms {
-		want = hashx.AppendField(want, w)
+		want = hashtab.AppendField(want, w)
 	}
 	p := Pack(terms)
 	assert.Equal(t, string(want), p)

@@ -16,7 +16,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -102,7 +102,7 @@ func Shingles(an *textproc.Analyzer, text string, w int) map[uint64]struct{} {
 		}
 		var h uint64
 		for j := i; j < min(i+w, len(toks)); j++ {
-			h = hashx.Combine(h, hashx.String64(toks[j].Term, 0))
+			h = hashtab.Combine(h, hashtab.String64(toks[j].Term, 0))
 		}
 		set[h] = struct{}{}
 	}

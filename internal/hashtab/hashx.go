@@ -1,9 +1,17 @@
-// Package hashx holds the seeded xxh3 helpers every detector hashes with, in
-// place of the SHA1 and Rabin fingerprints of the papers (results depend on
-// hash values only through equality): 64-bit feature hashes, 128-bit
-// document digests over an unambiguous encoding, and a cheap 64-bit mixer for
-// deriving many hash values from one.
-package hashx
+// Package hashtab holds what the detectors hash with and look hashes up
+// in: the seeded xxh3 helpers every detector hashes with, in place of the
+// SHA1 and Rabin fingerprints of the papers (results depend on hash values
+// only through equality): 64-bit feature hashes, 128-bit document digests
+// over an unambiguous encoding, and a cheap 64-bit mixer for deriving many
+// hash values from one; and [Map], an open-addressing table from 64-bit
+// keys to 32-bit values that follows its live keys down as well as up,
+// for the hot lookups a Go map costs too much in (one probe, usually one
+// cache line), with [FreshSlice] for the slots of such tables.
+//
+// A Map is not safe for concurrent use; readers may share it only while
+// nothing writes it (callers hold their own lock). The zero Map is empty
+// and ready to use. The hash functions are safe for concurrent use.
+package hashtab
 
 import (
 	"encoding/binary"

@@ -1,4 +1,4 @@
-package hashx
+package hashtab
 
 import (
 	"testing"

@@ -1,28 +1,13 @@
-// Package u64map maps 64-bit keys (hashes, mostly) to 32-bit values with
-// open addressing: linear probing over 12-byte slots that hold the key and
-// its value side by side, backward-shift deletion, growth at 3/4 full and
+// Map: 64-bit keys (hashes, mostly) to 32-bit values with open
+// addressing: linear probing over 12-byte slots that hold the key and its
+// value side by side, backward-shift deletion, growth at 3/4 full and
 // shrinking below 1/8, so that a map follows its live keys down as well as
-// up, and leaves no tombstones behind under churn.
-//
-// It replaces Go maps where a detector looks up or inserts a key per
-// shingle or signature under an exclusive lock or turn (MinHash's
-// exact-copy keys and Weighted document frequencies, SpotSigs' signature
-// IDs): one probe, usually one cache line, where a Go map's lookup and
-// assignment each walk its groups and control words.
-// Keys are expected to be well mixed already; the home slot multiplies
-// them once more so that adversarial keys do not cluster.
-//
-// A Map grows by doubling, and the old table is left to the collector.
-// Where the tables are large and filled from several goroutines at once
-// that costs the second core more than a Go map's growth, which splits
-// tables of at most 1,024 slots: full fingerprinting's sharded postings on
-// a Map were 18% faster from one goroutine and 2% from two, and went back
-// to Go maps (docs/shingle.md in the repository).
-//
-// A Map is not safe for concurrent use; readers may share it only while
-// nothing writes it (callers hold their own lock). The zero Map is empty
-// and ready to use.
-package u64map
+// up, and leaves no tombstones behind under churn. Keys are expected to be
+// well mixed already; the home slot multiplies them once more so that
+// adversarial keys do not cluster. A Map grows by doubling, and the old
+// table is left to the collector.
+
+package hashtab
 
 import (
 	"iter"

@@ -1,4 +1,4 @@
-package u64map
+package hashtab
 
 import (
 	"fmt"

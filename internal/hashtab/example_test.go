@@ -1,15 +1,15 @@
-package u64map_test
+package hashtab_test
 
 import (
 	"fmt"
 
-	"github.com/seed-9ef9c1df/neardup/internal/u64map"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // A Map from feature hashes to document counts: Ref increments in one
 // probe, Delete takes a key out.
 func Example() {
-	var counts u64map.Map
+	var counts hashtab.Map
 	for _, h := range []uint64{0x9e37, 0x51ed, 0x9e37, 0} {
 		n, _ := counts.Ref(h)
 		*n++
