@@ -6,7 +6,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/refidf"
+	"github.com/seed-9ef9c1df/neardup/internal/idftab"
 	"github.com/seed-9ef9c1df/neardup/internal/spin"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -169,7 +169,7 @@ type Detector struct {
 }
 
 // New returns a detector for cfg. Terms are weighed by the reference idf
-// table of the language (package refidf: Reuters-21578 and BBC News for
+// table of the language (package idftab: Reuters-21578 and BBC News for
 // English, TTC-3600 for Turkish), frozen, when the library has one and the
 // text pipeline is the one it was built with (stopwords removed, first-5
 // stemming); otherwise, and with Config.IDF = [IDFOnline], by an online
@@ -207,8 +207,8 @@ func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
 	if _, err := textproc.NewAnalyzer(tc); err != nil {
 		return nil, fmt.Errorf("codet: %v: %w", err, detector.ErrInvalidConfig)
 	}
-	if idf == nil && s.IDF == IDFReference && refidf.Matches(tc) {
-		idf, _ = refidf.For(tc.Language)
+	if idf == nil && s.IDF == IDFReference && idftab.Matches(tc) {
+		idf, _ = idftab.For(tc.Language)
 	}
 	d := &Detector{
 		s:         s,

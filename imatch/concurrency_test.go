@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
+	"github.com/seed-9ef9c1df/neardup/internal/idftab"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/textproc"
@@ -54,8 +54,8 @@ func TestConcurrentMatchesSequential(t *testing.T) {
 }
 
 // ownTable returns the online table of a Detector of New.
-func ownTable(d *Detector) *liveidf.Table {
-	var t *liveidf.Table
+func ownTable(d *Detector) *idftab.Table {
+	var t *idftab.Table
 	d.e.Inspect(func(ix engine.Index[features], _ int) { t = ix.(*ownIndex).table })
 	return t
 }

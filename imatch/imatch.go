@@ -11,7 +11,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
-	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
+	"github.com/seed-9ef9c1df/neardup/internal/idftab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -61,7 +61,7 @@ type Signer struct {
 	// cellsOf is the table whose cells vocab.cells holds; resolvedIn the
 	// table Resolve entered the current document's terms in, until it is
 	// counted (index.go).
-	cellsOf, resolvedIn *liveidf.Table
+	cellsOf, resolvedIn *idftab.Table
 
 	toks  []textproc.Token // of the text being signed
 	uniq  []uint32         // unique term IDs of the current document, first-seen order
@@ -78,7 +78,7 @@ type vocabCache struct {
 	dfCache []int64      // when the table is frozen; -1 = not cached
 	hcache  []uint64     // lexicon hash of the term; valid when hset
 	hset    []bool
-	cells   liveidf.Cache // the Detector's own table: the term's count
+	cells   idftab.Cache // the Detector's own table: the term's count
 }
 
 // vocabFloor is the smallest vocabulary a Signer keeps before it starts
@@ -385,13 +385,13 @@ func (s *Signer) selectBand(frozen bool, n int64) {
 // Detector's own table t counts them, with the Signer's cache of t's
 // cells (emptied when it held another table's: a ReadFrom replaces the
 // table).
-func (s *Signer) ownTerms(t *liveidf.Table) liveidf.Terms {
+func (s *Signer) ownTerms(t *idftab.Table) idftab.Terms {
 	if s.cellsOf != t {
-		s.vocab.cells = liveidf.Cache{}
+		s.vocab.cells = idftab.Cache{}
 		s.cellsOf = t
 	}
 	s.vocab.cells.Grow(s.an.VocabularySize()) // only a Detector's own table needs the cache
-	return liveidf.Terms{Terms: s.terms, IDs: s.uniq, Cache: &s.vocab.cells}
+	return idftab.Terms{Terms: s.terms, IDs: s.uniq, Cache: &s.vocab.cells}
 }
 
 // appendOwnKeys computes the signatures of the analysed document against

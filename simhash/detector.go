@@ -8,7 +8,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
-	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
+	"github.com/seed-9ef9c1df/neardup/internal/idftab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -48,7 +48,7 @@ type Detector struct {
 	e    *engine.Engine[sig, sigKey]
 
 	// closedTable is the own table as Close left it, for IDF.
-	closedTable atomic.Pointer[liveidf.Table]
+	closedTable atomic.Pointer[idftab.Table]
 
 	onCommit func(id string) // test hook, called under the engine's lock as a document is committed
 }
@@ -188,7 +188,7 @@ func (a algorithm) NewIndex() engine.Index[sig] {
 	if !a.own {
 		return ix
 	}
-	return &ownIndex{index: ix, table: liveidf.New(true), pool: a.pool}
+	return &ownIndex{index: ix, table: idftab.New(true), pool: a.pool}
 }
 
 // Config returns the Detector's configuration with every default filled in.
@@ -210,12 +210,12 @@ func (d *Detector) IDF() *textproc.IDF {
 	if t := d.closedTable.Load(); t != nil {
 		return t.IDF()
 	}
-	return liveidf.New(true).IDF() // closed before any table was read: empty
+	return idftab.New(true).IDF() // closed before any table was read: empty
 }
 
 // table returns the own table of the current index, or nil after Close.
-func (d *Detector) table() *liveidf.Table {
-	var t *liveidf.Table
+func (d *Detector) table() *idftab.Table {
+	var t *idftab.Table
 	d.e.Inspect(func(ix engine.Index[sig], _ int) {
 		if o, ok := ix.(*ownIndex); ok {
 			t = o.table

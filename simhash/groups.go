@@ -3,7 +3,7 @@ package simhash
 import (
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
-	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
+	"github.com/seed-9ef9c1df/neardup/internal/idftab"
 	"sort"
 )
 
@@ -19,7 +19,7 @@ type sig struct {
 	s      *Signer
 	fp     uint64
 	dig    hashtab.Digest
-	packed string // own table: the distinct terms, packed (liveidf.Pack), shared by copies
+	packed string // own table: the distinct terms, packed (idftab.Pack), shared by copies
 	has    bool   // fp is a fingerprint
 	hasDig bool   // the text has terms (and so a digest and a group)
 }
@@ -47,7 +47,7 @@ type index struct {
 // its fingerprint is computed.
 type ownIndex struct {
 	*index
-	table *liveidf.Table
+	table *idftab.Table
 	pool  *engine.Pool[*Signer]
 	// groups is the engine's table of groups, recorded by Find, which
 	// the engine calls under its exclusive lock before every insertion,
@@ -202,7 +202,7 @@ func (ix *ownIndex) Prepare(f *sig) {
 		f.packed = ix.groups.Features(l[0]).packed
 	}
 	if f.packed == "" {
-		f.packed = liveidf.Pack(s.terms)
+		f.packed = idftab.Pack(s.terms)
 	}
 	ix.table.Resolve(s.ownTerms(ix.table))
 	s.resolved = true

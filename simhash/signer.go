@@ -8,7 +8,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
-	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
+	"github.com/seed-9ef9c1df/neardup/internal/idftab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -64,7 +64,7 @@ type Signer struct {
 	// cellsOf is the own table whose cells vocab.cells holds (each index
 	// of a Detector has its table); resolved is set while cells Resolve
 	// entered for the document being added may await its count.
-	cellsOf  *liveidf.Table
+	cellsOf  *idftab.Table
 	resolved bool
 
 	// spotSteps counts the chain links and antecedents collectSpots has
@@ -74,13 +74,13 @@ type Signer struct {
 
 // vocabCache holds what a Signer caches per term ID of its analyzer.
 type vocabCache struct {
-	hash   []uint64      // feature hash of the term; valid when hashed
-	hashed []bool        //
-	w      []float64     // idf of the term: for the current document, or for good when wset
-	wset   []bool        // w is the weight in a frozen table
-	isStop []int8        // 0 unknown, 1 stopword, 2 not
-	seen   engine.Vocab  // first occurrences, and when to start afresh
-	cells  liveidf.Cache // the Detector's own table: the term's count
+	hash   []uint64     // feature hash of the term; valid when hashed
+	hashed []bool       //
+	w      []float64    // idf of the term: for the current document, or for good when wset
+	wset   []bool       // w is the weight in a frozen table
+	isStop []int8       // 0 unknown, 1 stopword, 2 not
+	seen   engine.Vocab // first occurrences, and when to start afresh
+	cells  idftab.Cache // the Detector's own table: the term's count
 }
 
 // vocabFloor is the smallest vocabulary a Signer keeps before it starts
@@ -316,12 +316,12 @@ func (s *Signer) contentDigest() (hashtab.Digest, bool) {
 // ownTerms returns the analysed text's distinct terms as the Detector's
 // own table tbl counts them, with the Signer's cache of tbl's cells (a
 // cache of another table's cells is dropped first).
-func (s *Signer) ownTerms(tbl *liveidf.Table) liveidf.Terms {
+func (s *Signer) ownTerms(tbl *idftab.Table) idftab.Terms {
 	if s.cellsOf != tbl {
-		s.vocab.cells, s.cellsOf = liveidf.Cache{}, tbl
+		s.vocab.cells, s.cellsOf = idftab.Cache{}, tbl
 	}
 	s.vocab.cells.Grow(s.an.VocabularySize()) // only a Detector's own table needs the cache
-	return liveidf.Terms{Terms: s.terms, IDs: s.uniq, Cache: &s.vocab.cells}
+	return idftab.Terms{Terms: s.terms, IDs: s.uniq, Cache: &s.vocab.cells}
 }
 
 // weighOwn fills s.tidf from the Detector's own online table as a turn

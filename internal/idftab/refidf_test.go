@@ -1,4 +1,4 @@
-package refidf_test
+package idftab_test
 
 import (
 	"testing"
@@ -9,7 +9,7 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/refidf"
+	"github.com/seed-9ef9c1df/neardup/internal/idftab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -24,7 +24,7 @@ func TestEmbeddedTables(t *testing.T) {
 		{language.MustParse("en-GB"), 21268, "compa", "zzzzq"},
 		{language.Turkish, 3600, "türki", "zzzzq"},
 	} {
-		idf, ok := refidf.For(c.tag)
+		idf, ok := idftab.For(c.tag)
 		require.True(t, ok, c.tag)
 		assert.True(t, idf.Frozen())
 		assert.Equal(t, c.n, idf.N())
@@ -32,23 +32,23 @@ func TestEmbeddedTables(t *testing.T) {
 		assert.Less(t, idf.Weight(c.term), idf.Weight(c.rare))
 		assert.InDelta(t, idf.Weight(c.rare), idf.Weight("zzzzr"), 0)
 	}
-	_, ok := refidf.For(language.French)
+	_, ok := idftab.For(language.French)
 	assert.False(t, ok)
-	_, ok = refidf.For(language.Und)
+	_, ok = idftab.For(language.Und)
 	assert.False(t, ok)
 }
 
 func TestMatches(t *testing.T) {
-	assert.True(t, refidf.Matches(textproc.FullConfig(language.English)))
+	assert.True(t, idftab.Matches(textproc.FullConfig(language.English)))
 	full := textproc.FullConfig(language.Turkish)
 	full.PrefixLen = 0
-	assert.True(t, refidf.Matches(full))
+	assert.True(t, idftab.Matches(full))
 	full.PrefixLen = 6
-	assert.False(t, refidf.Matches(full))
+	assert.False(t, idftab.Matches(full))
 	keep := textproc.FullConfig(language.English)
 	keep.RemoveStopwords = false
-	assert.False(t, refidf.Matches(keep))
-	assert.False(t, refidf.Matches(textproc.FullConfig(language.German)))
+	assert.False(t, idftab.Matches(keep))
+	assert.False(t, idftab.Matches(textproc.FullConfig(language.German)))
 }
 
 // TestReproducible rebuilds every table from the shared data and checks it
@@ -58,26 +58,26 @@ func TestReproducible(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow under -short")
 	}
-	for _, src := range refidf.Sources {
+	for _, src := range idftab.Sources {
 		var texts []string
 		for _, f := range src.Files {
 			texts = append(texts, dataset.Texts(dataset.ForTest(t, f))...)
 		}
 		tag := language.MustParse(src.Language)
-		b, err := refidf.Build(textproc.FullConfig(tag), texts, refidf.MinDF)
+		b, err := idftab.Build(textproc.FullConfig(tag), texts, idftab.MinDF)
 		require.NoError(t, err)
-		idf, ok := refidf.For(tag)
+		idf, ok := idftab.For(tag)
 		require.True(t, ok)
 		want, err := idf.MarshalBinary()
 		require.NoError(t, err)
-		assert.Equal(t, want, b, "%s: embedded table differs from a rebuild: run go run ./internal/refidf/gen", src.Language)
+		assert.Equal(t, want, b, "%s: embedded table differs from a rebuild: run go test ./internal/idftab -run TestGenerateTables -count=1 -args -update", src.Language)
 	}
 }
 
 func TestBuildDropsRareTerms(t *testing.T) {
 	cfg := textproc.FullConfig(language.English)
 	texts := []string{"Copper prices rose.", "Copper prices fell sharply.", "Zinc output fell."}
-	b, err := refidf.Build(cfg, texts, 2)
+	b, err := idftab.Build(cfg, texts, 2)
 	require.NoError(t, err)
 	idf := textproc.NewIDF(false)
 	require.NoError(t, idf.UnmarshalBinary(b))
@@ -87,7 +87,7 @@ func TestBuildDropsRareTerms(t *testing.T) {
 	}
 	assert.Equal(t, int64(0), idf.DF("zinc"))
 	assert.Equal(t, int64(2), idf.DF("coppe"))
-	_, err = refidf.Build(textproc.Config{PrefixLen: -1}, texts, 2)
+	_, err = idftab.Build(textproc.Config{PrefixLen: -1}, texts, 2)
 	assert.Error(t, err)
 }
 
@@ -116,7 +116,7 @@ func TestEmbeddedTablesUnchanged(t *testing.T) {
 			"said": 6.579251212010101, "türki": 1.0427046567298137, "istan": 1.669541836503806, "ankar": 2.582887058148204, "zzzzq": 8.1886891244442,
 		}},
 	} {
-		idf, ok := refidf.For(c.tag)
+		idf, ok := idftab.For(c.tag)
 		require.True(t, ok, c.tag)
 		b, err := idf.MarshalBinary()
 		require.NoError(t, err)

@@ -1,4 +1,4 @@
-package refidf
+package idftab
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-// Package refidf holds reference inverse-document-frequency tables, built
+// The reference inverse-document-frequency tables, built
 // from public news collections and embedded in the binary, so that a
 // detector weighs terms sensibly from its first document instead of
 // learning the weights from the stream (Varol 2012, M.S. thesis, Bilkent
@@ -29,12 +29,14 @@
 // Each table is built with the analyzer configuration [textproc.FullConfig]
 // of its language (stopwords removed, first-5 prefix stemming), the
 // configuration of codet's defaults; a table only makes sense for a
-// pipeline that produces the same terms ([Matches]). The generator
-// rebuilds them from the shared data directory (see package dataset), and
-// TestReproducible checks that the embedded tables are what it builds:
+// pipeline that produces the same terms ([Matches]). TestGenerateTables
+// rebuilds them from the shared data directory (see package dataset) when
+// asked, and TestReproducible checks that the embedded tables are what it
+// builds:
 //
-//	go generate ./internal/refidf
-package refidf
+//	go test ./internal/idftab -run TestGenerateTables -count=1 -args -update
+
+package idftab
 
 import (
 	_ "embed"
@@ -46,7 +48,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
-//go:generate sh -c "go run ./gen -lang en > en.idf && go run ./gen -lang tr > tr.idf"
+//go:generate go test -run ^TestGenerateTables$ -count=1 -args -update
 
 //go:embed en.idf
 var enTable []byte

@@ -1,4 +1,4 @@
-// Package liveidf keeps a detector's own online IDF table over its live
+// A Table is a detector's own online IDF table over its live
 // documents: a document is counted when it is added and uncounted when it
 // is removed, so a term leaves the table when the last live document that
 // has it goes (its document frequency is a reference count), and memory
@@ -21,7 +21,8 @@
 // O(live term occurrences) and happens only when those are under a quarter
 // of their peak since the last rebuild, so its cost is amortised over the
 // removals that made it due.
-package liveidf
+
+package idftab
 
 import (
 	"encoding/binary"

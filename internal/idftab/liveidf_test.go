@@ -1,4 +1,4 @@
-package liveidf
+package idftab
 
 import (
 	"fmt"
