@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
 // The benchmarks in this file measure, for every named detector, what a
@@ -27,7 +27,7 @@ import (
 // per Add, and a detector that returns every earlier copy on each Add
 // grows linearly. It also reports the matches the last Add returned.
 func BenchmarkFlood(b *testing.B) {
-	stories := synth.Docs(2000, synth.Config{Seed: 3, VariantRate: -1})
+	stories := dataset.SynthDocs(2000, dataset.SynthConfig{Seed: 3, VariantRate: -1})
 	copyText := stories[0].Text
 	for _, name := range Names() {
 		if name == "reference" {
@@ -80,7 +80,7 @@ func BenchmarkMemoryPerByte(b *testing.B) {
 	// As large as the default size limit admits.
 	const size = detector.DefaultMaxTextBytes
 	var news strings.Builder
-	for _, d := range synth.Docs(4000, synth.Config{Seed: 5}) {
+	for _, d := range dataset.SynthDocs(4000, dataset.SynthConfig{Seed: 5}) {
 		if news.Len()+len(d.Text)+1 > size {
 			break
 		}

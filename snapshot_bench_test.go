@@ -9,7 +9,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
 var snapshotDocs = flag.Int("snapshot.docs", 100_000, "synthetic documents in BenchmarkSnapshot")
@@ -36,7 +35,7 @@ func BenchmarkSnapshot(b *testing.B) {
 	corpora := []struct {
 		name string
 		docs []detector.Doc
-	}{{"synth", synth.Docs(*snapshotDocs, synth.Config{Seed: 11})}}
+	}{{"synth", dataset.SynthDocs(*snapshotDocs, dataset.SynthConfig{Seed: 11})}}
 	if recs, err := dataset.Load("reuters21578.jsonl"); err == nil {
 		corpora = append(corpora, struct {
 			name string

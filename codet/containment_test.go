@@ -14,7 +14,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -184,7 +184,7 @@ type orderCase struct {
 }
 
 func orderCases(t *testing.T) []orderCase {
-	cases := []orderCase{{"synthetic", synth.Docs(300, synth.Config{Seed: 5, Vocabulary: 4000, Recent: 40, MinSentences: 4, MaxSentences: 12})}}
+	cases := []orderCase{{"synthetic", dataset.SynthDocs(300, dataset.SynthConfig{Seed: 5, Vocabulary: 4000, Recent: 40, MinSentences: 4, MaxSentences: 12})}}
 	if _, err := dataset.Path("bbc.jsonl"); err != nil {
 		t.Logf("real articles skipped: %v", err)
 		return cases
@@ -323,7 +323,7 @@ func TestExactDuplicatesReal(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("slow under -short and -race")
 	}
-	dataset.CheckExactDuplicates(t, func(t *testing.T, lang string, _ []dataset.Record, online bool) detector.Detector {
+	reliabilitytest.CheckExactDuplicates(t, func(t *testing.T, lang string, _ []dataset.Record, online bool) detector.Detector {
 		cfg := codet.Config{Language: lang}
 		if online {
 			cfg.IDF = codet.IDFOnline

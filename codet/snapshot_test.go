@@ -15,9 +15,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -173,7 +171,7 @@ func snapshotConfigs() []struct {
 }
 
 func TestSnapshotRoundTrip(t *testing.T) {
-	docs := synth.Docs(150, synth.Config{Seed: 9, VariantRate: 0.5, Vocabulary: 3000})
+	docs := dataset.SynthDocs(150, dataset.SynthConfig{Seed: 9, VariantRate: 0.5, Vocabulary: 3000})
 	var texts []string
 	for _, d := range docs {
 		texts = append(texts, d.Text)
@@ -198,7 +196,7 @@ func TestSnapshotRoundTripRealData(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real data round trips (skipped with -short)")
 	}
-	recs := dataset.Reuters(t, longtest.Size(300, 1200))
+	recs := dataset.Reuters(t, dataset.LongSize(300, 1200))
 	ops := floodStream(dataset.Texts(recs), 5, 4)
 	for _, c := range snapshotConfigs() {
 		if c.name != "Default" && c.name != "Online" && c.name != "CollapseNear" && c.name != "Window" {
@@ -422,7 +420,7 @@ func FuzzReadFrom(f *testing.F) {
 // query and remove: every snapshot loads, re-encodes identically and
 // holds whole documents only.
 func TestConcurrentSnapshot(t *testing.T) {
-	docs := synth.Docs(80, synth.Config{Seed: 3, VariantRate: 0.5, Vocabulary: 2000})
+	docs := dataset.SynthDocs(80, dataset.SynthConfig{Seed: 3, VariantRate: 0.5, Vocabulary: 2000})
 	cfg := Config{Language: "en", IDF: IDFOnline}
 	d := build(t, cfg, nil)
 	var wg sync.WaitGroup
@@ -461,7 +459,7 @@ func TestConcurrentSnapshot(t *testing.T) {
 // window would compact the index: the answer of a private copy equals
 // what Add then returns.
 func TestQueryCopy(t *testing.T) {
-	docs := synth.Docs(60, synth.Config{Seed: 4, VariantRate: 0.7, Vocabulary: 1500})
+	docs := dataset.SynthDocs(60, dataset.SynthConfig{Seed: 4, VariantRate: 0.7, Vocabulary: 1500})
 	for _, cfg := range []Config{
 		{Language: "en", Window: 10},
 		{Language: "en", Window: 7, IDF: IDFOnline, Collapse: CollapseNear},

@@ -10,7 +10,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/codet"
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 )
 
@@ -18,8 +18,8 @@ import (
 // NEARDUP_LONG=1, N with NEARDUP_LONG=N), or skips.
 func soakAdds(t *testing.T) int {
 	t.Helper()
-	longtest.SkipSoak(t)
-	return longtest.Count(210_000)
+	dataset.SkipSoak(t)
+	return dataset.LongCount(210_000)
 }
 
 // TestSoakWindow streams documents with three tokens no other document

@@ -6,10 +6,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/idftab"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -23,7 +23,7 @@ func TestConcurrentMatchesSequential(t *testing.T) {
 	if raceEnabled {
 		n = 120
 	}
-	docs := synth.Docs(n, synth.Config{Seed: 5})
+	docs := dataset.SynthDocs(n, dataset.SynthConfig{Seed: 5})
 	frozen := textproc.NewIDF(false)
 	frozen.Freeze()
 	for name, build := range map[string]func() (*Detector, error){
@@ -86,7 +86,7 @@ func TestScratchShrinks(t *testing.T) {
 	idf.Freeze()
 	s, err := NewSigner(Config{Lexicons: 2}, idf)
 	require.NoError(t, err)
-	normal := synth.Docs(1, synth.Config{Seed: 2})[0].Text
+	normal := dataset.SynthDocs(1, dataset.SynthConfig{Seed: 2})[0].Text
 	s.Sign(normal)
 	small := s.scratchBytes()
 	s.Sign(reliabilitytest.HostileText("a", 300_000))

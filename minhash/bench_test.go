@@ -9,7 +9,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -140,7 +139,7 @@ func BenchmarkQueryScaling(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			s := synth.New(synth.Config{Seed: 1})
+			s := dataset.NewSynth(dataset.SynthConfig{Seed: 1})
 			ids := make([]string, 0, 1000)
 			for i := range n {
 				it := s.Next()

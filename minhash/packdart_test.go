@@ -17,7 +17,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/detectortest"
 	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 // TestPackedDartUnbiased checks the packed-dart collision rate against the
@@ -219,7 +219,7 @@ func TestDartsConformance(t *testing.T) {
 	cfg.Sampler = Darts
 	stats, err := NewStats(cfg)
 	require.NoError(t, err)
-	for _, doc := range synth.Docs(100, synth.Config{Seed: 4}) {
+	for _, doc := range dataset.SynthDocs(100, dataset.SynthConfig{Seed: 4}) {
 		stats.AddDocument(doc.Text)
 	}
 	for _, st := range []*Stats{nil, stats} {
@@ -243,7 +243,7 @@ func TestPackedConcurrent(t *testing.T) {
 }
 
 func testSignConcurrent(t *testing.T, cfg Config) {
-	docs := synth.Docs(120, synth.Config{Seed: 6})
+	docs := dataset.SynthDocs(120, dataset.SynthConfig{Seed: 6})
 	st, err := NewStats(cfg)
 	require.NoError(t, err)
 	for _, d := range docs {

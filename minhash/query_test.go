@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
 // TestQueryChangesNothing runs one stream on two detectors, one of which
@@ -74,7 +74,7 @@ func TestQueryErrors(t *testing.T) {
 // with online statistics, the statistics are those of the Adds alone).
 func TestConcurrentQueryAdd(t *testing.T) {
 	var texts []string
-	for _, doc := range synth.Docs(40, synth.Config{Seed: 17}) {
+	for _, doc := range dataset.SynthDocs(40, dataset.SynthConfig{Seed: 17}) {
 		texts = append(texts, doc.Text)
 	}
 	for _, cfg := range []Config{{}, {Mode: Weighted}, {Mode: Containment}} {

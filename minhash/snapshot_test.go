@@ -13,9 +13,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/v1.snapshot")
@@ -99,7 +97,7 @@ func TestSnapshotRoundTripRealData(t *testing.T) {
 	if raceEnabled {
 		t.Skip("slow under -race; TestSnapshotRoundTrip covers the locking")
 	}
-	recs := dataset.Reuters(t, longtest.Size(150, 3000))
+	recs := dataset.Reuters(t, dataset.LongSize(150, 3000))
 	ops := floodStream(dataset.Texts(recs), 4, 5)
 	for _, tc := range referenceConfigs(nil)[:4] {
 		t.Run(tc.name, func(t *testing.T) {
@@ -122,7 +120,7 @@ func smallSnapshot(t testing.TB) (Config, []byte) {
 	cfg := Config{Mode: Weighted, NumHashes: 16, Sampler: Darts}
 	d, err := New(cfg)
 	require.NoError(t, err)
-	docs := synth.Docs(3, synth.Config{Seed: 21})
+	docs := dataset.SynthDocs(3, dataset.SynthConfig{Seed: 21})
 	for _, doc := range []detector.Doc{
 		{ID: "a", Text: docs[0].Text}, {ID: "b", Text: docs[0].Text}, {ID: "c", Text: docs[0].Text + " and one more sentence"},
 		{ID: "d", Text: docs[1].Text}, {ID: "e", Text: "..."}, {ID: "f", Text: docs[2].Text},
@@ -170,7 +168,7 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 // loading Detector to be the saving one's: other counts, or none, are an
 // error naming the Stats table.
 func TestSnapshotStatsMismatch(t *testing.T) {
-	docs := synth.Docs(40, synth.Config{Seed: 5})
+	docs := dataset.SynthDocs(40, dataset.SynthConfig{Seed: 5})
 	cfg := Config{Mode: Weighted}
 	stats, err := NewStats(cfg)
 	require.NoError(t, err)
@@ -257,7 +255,7 @@ func TestSnapshotV1(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, ms)
 	assert.Equal(t, detector.Match{ID: "b", Score: 1}, ms[0])
-	docs := synth.Docs(3, synth.Config{Seed: 21})
+	docs := dataset.SynthDocs(3, dataset.SynthConfig{Seed: 21})
 	ms, err = d.Add(detector.Doc{ID: "g", Text: docs[0].Text})
 	require.NoError(t, err)
 	assert.Equal(t, []detector.Match{{ID: "a", Score: 1}, {ID: "b", Score: 1}}, ms[:2])
@@ -323,7 +321,7 @@ func FuzzReadFrom(f *testing.F) {
 // documents only.
 func TestConcurrentSnapshot(t *testing.T) {
 	var texts []string
-	for _, doc := range synth.Docs(80, synth.Config{Seed: 13}) {
+	for _, doc := range dataset.SynthDocs(80, dataset.SynthConfig{Seed: 13}) {
 		texts = append(texts, doc.Text)
 	}
 	for _, cfg := range []Config{{}, {Mode: Weighted}, {Mode: Containment}} {

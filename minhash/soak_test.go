@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 )
 
@@ -19,8 +19,8 @@ import (
 // 8 MB. It runs only with NEARDUP_LONG (NEARDUP_LONG=1000000 streams a
 // million); the samples are logged.
 func TestSoak(t *testing.T) {
-	longtest.SkipSoak(t)
-	adds := longtest.Count(100_000)
+	dataset.SkipSoak(t)
+	adds := dataset.LongCount(100_000)
 	for _, cfg := range []Config{{}, {Mode: Weighted}, {Mode: Containment}} {
 		t.Run(fmt.Sprint(cfg.Mode), func(t *testing.T) {
 			d, err := New(cfg)

@@ -76,7 +76,7 @@ var streams sync.Map // n → *signed
 // signedStream returns n Reuters documents in date order with their
 // signatures; past the 19,043 bodies it starts over with each body tagged as
 // a re-publication, so a 100k stream holds about five near-duplicate copies
-// of every story. The synthetic stream of internal/synth is no use here: its
+// of every story. The synthetic stream of internal/dataset is no use here: its
 // invented words give every document the same trigram statistics, so all
 // its signatures are within T2 of each other.
 func signedStream(b *testing.B, n int) *signedDocs {

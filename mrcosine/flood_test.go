@@ -16,7 +16,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
 // refDoc is what the reference keeps of one document: its own copies of
@@ -276,7 +275,7 @@ func TestRealDataMatchesReference(t *testing.T) {
 // bucket holds it once, and each Add reads only the members that make the
 // cap.
 func TestFloodCostFlat(t *testing.T) {
-	text := synth.Docs(1, synth.Config{Seed: 2})[0].Text
+	text := dataset.SynthDocs(1, dataset.SynthConfig{Seed: 2})[0].Text
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
 			cfg := m.cfg
@@ -337,7 +336,7 @@ func TestFloodCostFlat(t *testing.T) {
 func TestCopiesAreExact(t *testing.T) {
 	d, err := New(Config{})
 	require.NoError(t, err)
-	docs := synth.Docs(2, synth.Config{Seed: 3})
+	docs := dataset.SynthDocs(2, dataset.SynthConfig{Seed: 3})
 	text := docs[0].Text
 	for id, tx := range map[string]string{
 		"a": text, "b": text, "c": strings.ToUpper(text), "e": docs[1].Text,

@@ -12,9 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
 // TestConfigSweep sets every numeric Config field to extreme values: New
@@ -77,7 +76,7 @@ func TestAddChecksFirst(t *testing.T) {
 // exactly one Add succeeds, the others get ErrDuplicateID, and the winner
 // is fully indexed (an exact copy added later finds it).
 func TestConcurrentSameID(t *testing.T) {
-	docs := synth.Docs(40, synth.Config{Seed: 5})
+	docs := dataset.SynthDocs(40, dataset.SynthConfig{Seed: 5})
 	for _, cfg := range []Config{{}, {Centered: true}, {Exhaustive: true}} {
 		d, err := New(cfg)
 		require.NoError(t, err)
@@ -120,7 +119,7 @@ func TestConcurrentSameID(t *testing.T) {
 func TestRemoveShrinks(t *testing.T) {
 	d, err := New(Config{})
 	require.NoError(t, err)
-	docs := synth.Docs(3000, synth.Config{Seed: 9})
+	docs := dataset.SynthDocs(3000, dataset.SynthConfig{Seed: 9})
 	for i, doc := range docs {
 		_, err := d.Add(detector.Doc{ID: doc.ID, Text: reliabilitytest.Unique(doc.Text, i)})
 		require.NoError(t, err)
@@ -138,8 +137,8 @@ func TestRemoveShrinks(t *testing.T) {
 // tokens each and requires a flat live heap. It runs with NEARDUP_LONG=1
 // (100,000 Adds) or NEARDUP_LONG=N (N Adds, e.g. 1000000).
 func TestSoak(t *testing.T) {
-	longtest.SkipSoak(t)
-	n := longtest.Count(100_000)
+	dataset.SkipSoak(t)
+	n := dataset.LongCount(100_000)
 	d, err := New(Config{})
 	require.NoError(t, err)
 	samples, err := reliabilitytest.Soak(d, reliabilitytest.SoakConfig{Adds: n, Window: 1000, Every: max(n/10, 1)})

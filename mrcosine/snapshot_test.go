@@ -12,7 +12,6 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -67,7 +66,7 @@ func TestSnapshotRoundTripRealData(t *testing.T) {
 	if raceEnabled {
 		t.Skip("real data (skipped with -race; TestSnapshotRoundTrip and TestConcurrentSnapshot run)")
 	}
-	recs := dataset.Reuters(t, longtest.Size(400, 2000))
+	recs := dataset.Reuters(t, dataset.LongSize(400, 2000))
 	ops := floodStream(dataset.Texts(recs), 4, 5)
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {

@@ -12,7 +12,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/shingle"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -116,7 +115,7 @@ func BenchmarkScale(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer d.Close()
-				s := synth.New(synth.Config{Seed: 1})
+				s := dataset.NewSynth(dataset.SynthConfig{Seed: 1})
 				for range n {
 					if _, err := d.Add(s.Next().Doc); err != nil {
 						b.Fatal(err)

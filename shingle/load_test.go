@@ -16,9 +16,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/shingle"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -119,7 +117,7 @@ func hostileText(seed string, size int) string {
 // the Add's own duration (add-ms).
 func BenchmarkStall(b *testing.B) {
 	big := hostileText("st", 20<<20)
-	small := synth.Docs(50, synth.Config{Seed: 3})
+	small := dataset.SynthDocs(50, dataset.SynthConfig{Seed: 3})
 	for _, mc := range methodConfigs {
 		b.Run(mc.name, func(b *testing.B) {
 			var worst, addTime time.Duration
@@ -171,7 +169,7 @@ func BenchmarkStall(b *testing.B) {
 // distinct tokens and requires the live heap to come back to near where it
 // started. It takes tens of seconds: NEARDUP_LONG=1 runs it.
 func TestHostileMemory(t *testing.T) {
-	longtest.SkipSoak(t)
+	dataset.SkipSoak(t)
 	// The default reads the main content, which drops a one-line text of
 	// identifiers as boilerplate; the whole text is the hostile case.
 	var cfgs []struct {
@@ -190,7 +188,7 @@ func TestHostileMemory(t *testing.T) {
 			d, err := shingle.New(mc.cfg)
 			require.NoError(t, err)
 			defer d.Close()
-			for _, doc := range synth.Docs(200, synth.Config{Seed: 5}) {
+			for _, doc := range dataset.SynthDocs(200, dataset.SynthConfig{Seed: 5}) {
 				_, err := d.Add(doc)
 				require.NoError(t, err)
 			}
@@ -218,8 +216,8 @@ func mb(x uint64) float64 { return float64(x) / (1 << 20) }
 // NEARDUP_LONG=1 runs 50,000 Adds per method, NEARDUP_LONG=N runs N (at
 // least 20,000).
 func TestSoak(t *testing.T) {
-	longtest.SkipSoak(t)
-	n := max(longtest.Count(50_000), 20_000)
+	dataset.SkipSoak(t)
+	n := max(dataset.LongCount(50_000), 20_000)
 	for _, mc := range methodConfigs {
 		t.Run(mc.name, func(t *testing.T) {
 			d, err := shingle.New(mc.cfg)
@@ -256,7 +254,7 @@ func copyStory(r *rand.Rand, text string, i int) string {
 // another copy) and with Containers. A story copied more often than the
 // idf band's upper cut allows must not vanish from the index.
 func TestNearCopiesStayVisible(t *testing.T) {
-	copies := longtest.Size(2000, 5000)
+	copies := dataset.LongSize(2000, 5000)
 	if testing.Short() || shingle.RaceEnabled {
 		copies = 1500
 	}
@@ -264,7 +262,7 @@ func TestNearCopiesStayVisible(t *testing.T) {
 	d, err := shingle.New(cfg)
 	require.NoError(t, err)
 	defer d.Close()
-	stories := synth.Docs(2001, synth.Config{Seed: 21, VariantRate: -1})
+	stories := dataset.SynthDocs(2001, dataset.SynthConfig{Seed: 21, VariantRate: -1})
 	for _, doc := range stories[1:] {
 		_, err := d.Add(doc)
 		require.NoError(t, err)

@@ -12,7 +12,6 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
@@ -129,7 +128,7 @@ func TestSnapshotRoundTripRealData(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("compares every answer of two detectors on real data")
 	}
-	recs := dataset.Reuters(t, longtest.Size(300, 1000))
+	recs := dataset.Reuters(t, dataset.LongSize(300, 1000))
 	ops := floodStream(dataset.Texts(recs), 4, 5)
 	for _, method := range []Method{FullFingerprint, DSC, SpotSigs} {
 		t.Run(method.String(), func(t *testing.T) {

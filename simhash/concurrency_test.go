@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -24,7 +24,7 @@ func TestConcurrentMatchesSequential(t *testing.T) {
 	if raceEnabled {
 		n = 120
 	}
-	docs := synth.Docs(n, synth.Config{Seed: 5})
+	docs := dataset.SynthDocs(n, dataset.SynthConfig{Seed: 5})
 	frozen := textproc.NewIDF(false)
 	frozen.Freeze()
 	for name, build := range map[string]func() (*Detector, error){
@@ -73,7 +73,7 @@ func TestReadersDoNotWaitForTurn(t *testing.T) {
 func TestScratchShrinks(t *testing.T) {
 	s, err := NewSigner(Config{}, textproc.NewIDF(true))
 	require.NoError(t, err)
-	normal := synth.Docs(1, synth.Config{Seed: 2})[0].Text
+	normal := dataset.SynthDocs(1, dataset.SynthConfig{Seed: 2})[0].Text
 	s.Sign(normal)
 	small := s.scratchBytes()
 	s.Sign(reliabilitytest.HostileText("a", 300_000))
@@ -111,7 +111,7 @@ func TestHostileMemoryReturned(t *testing.T) {
 	d, err := New(Config{})
 	require.NoError(t, err)
 	reliabilitytest.HostileMemoryReturned(t, d)
-	ms, err := d.Add(synth.Docs(1, synth.Config{Seed: 9})[0])
+	ms, err := d.Add(dataset.SynthDocs(1, dataset.SynthConfig{Seed: 9})[0])
 	require.ErrorIs(t, err, detector.ErrDuplicateID)
 	assert.Empty(t, ms)
 }
@@ -131,7 +131,7 @@ func TestLiveIDF(t *testing.T) {
 func TestIndexInStep(t *testing.T) {
 	d, err := New(Config{})
 	require.NoError(t, err)
-	docs := synth.Docs(300, synth.Config{Seed: 4})
+	docs := dataset.SynthDocs(300, dataset.SynthConfig{Seed: 4})
 	r := rand.New(rand.NewPCG(1, 2))
 	live := map[string]bool{}
 	for range 2000 {

@@ -13,11 +13,9 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -214,7 +212,7 @@ func checkAgainstReference(t *testing.T, d *Detector, ops []op) {
 // them, and a few without features.
 func synthTexts(n int) []string {
 	var texts []string
-	for _, doc := range synth.Docs(n, synth.Config{Seed: 7}) {
+	for _, doc := range dataset.SynthDocs(n, dataset.SynthConfig{Seed: 7}) {
 		texts = append(texts, doc.Text)
 	}
 	return append(texts, "", "...", "the a of", "one")
@@ -252,7 +250,7 @@ func TestRealDataMatchesReference(t *testing.T) {
 	for _, file := range []string{"goldset-dev.jsonl", "reuters21578.jsonl"} {
 		t.Run(file, func(t *testing.T) {
 			recs := dataset.ForTest(t, file)
-			recs = recs[:min(len(recs), longtest.Size(500, 1500))]
+			recs = recs[:min(len(recs), dataset.LongSize(500, 1500))]
 			texts := dataset.Texts(recs)
 			ops := floodStream(texts, 2, 5)
 			for _, b := range builds(texts) {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 	"github.com/seed-9ef9c1df/neardup/textproc"
@@ -62,7 +61,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 // TestSnapshotRoundTripRealData round-trips Reuters-21578 with floods of
 // copies, and reports the snapshot's bytes per live document.
 func TestSnapshotRoundTripRealData(t *testing.T) {
-	recs := dataset.Reuters(t, longtest.Size(500, 3000))
+	recs := dataset.Reuters(t, dataset.LongSize(500, 3000))
 	texts := dataset.Texts(recs)
 	ops := floodStream(texts, 4, 5)
 	for _, b := range builds(texts) {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
@@ -170,7 +169,7 @@ func TestRealDataMatchesReference(t *testing.T) {
 	for _, file := range []string{"goldset-dev.jsonl", "reuters21578.jsonl"} {
 		t.Run(file, func(t *testing.T) {
 			recs := dataset.ForTest(t, file)
-			recs = recs[:min(len(recs), longtest.Size(500, 1500))]
+			recs = recs[:min(len(recs), dataset.LongSize(500, 1500))]
 			ops := floodStream(dataset.Texts(recs), 2, 5)
 			for _, limit := range []int{1 << 30, 0} {
 				checkAgainstReference(t, Config{Language: "en", MaxResults: limit}, ops)

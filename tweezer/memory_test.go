@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 )
 
@@ -61,8 +61,8 @@ func TestRemoveGivesMemoryBack(t *testing.T) {
 // stay flat (NEARDUP_LONG=1 runs 100,000 Adds, NEARDUP_LONG=1000000 a
 // million).
 func TestSoak(t *testing.T) {
-	longtest.SkipSoak(t)
-	adds := longtest.Count(100_000)
+	dataset.SkipSoak(t)
+	adds := dataset.LongCount(100_000)
 	d, err := New(Config{Language: "en"})
 	require.NoError(t, err)
 	samples, err := reliabilitytest.Soak(d, reliabilitytest.SoakConfig{Adds: adds, Window: 1000, Every: max(adds/10, 1)})

@@ -3,15 +3,15 @@ package tweezer
 import (
 	"testing"
 
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
 // BenchmarkMemoryPerDoc adds 20,000 synthetic English documents in each
 // Mode and reports the live heap the detector holds per document
 // ("B/doc").
 func BenchmarkMemoryPerDoc(b *testing.B) {
-	docs := synth.Docs(20_000, synth.Config{Seed: 11})
+	docs := dataset.SynthDocs(20_000, dataset.SynthConfig{Seed: 11})
 	for _, mode := range []Mode{Overlap, Exact} {
 		b.Run(mode.String(), func(b *testing.B) {
 			for range b.N {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
@@ -53,7 +52,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 }
 
 func TestSnapshotRoundTripRealData(t *testing.T) {
-	recs := dataset.Reuters(t, longtest.Size(500, 3000))
+	recs := dataset.Reuters(t, dataset.LongSize(500, 3000))
 	ops := floodStream(dataset.Texts(recs), 4, 5)
 	roundTrip(t, Config{Language: "en"}, ops)
 }

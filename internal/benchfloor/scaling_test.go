@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 // BenchmarkFloorGoroutines runs the floor over the same texts from 1 and
@@ -13,7 +13,7 @@ import (
 // state, against which a detector's "2 goroutines over 1" is read. On a
 // machine whose two cores are both free it approaches 2.
 func BenchmarkFloorGoroutines(b *testing.B) {
-	docs := synth.Docs(2000, synth.Config{Seed: 1})
+	docs := dataset.SynthDocs(2000, dataset.SynthConfig{Seed: 1})
 	var total int64
 	for _, d := range docs {
 		total += int64(len(d.Text))

@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 // SweepCounts reports what a sweep did.
@@ -162,7 +162,7 @@ func runWithin(d detector.Detector, limit time.Duration) error {
 // example ErrTooLarge under a tiny size limit) are not failures, only
 // panics and non-finite scores are.
 func workload(d detector.Detector) error {
-	docs := synth.Docs(12, synth.Config{Seed: 7, Vocabulary: 2000})
+	docs := dataset.SynthDocs(12, dataset.SynthConfig{Seed: 7, Vocabulary: 2000})
 	first := docs[0]
 	docs = append(docs,
 		detector.Doc{ID: "copy", Text: first.Text},

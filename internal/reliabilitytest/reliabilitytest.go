@@ -24,7 +24,7 @@ import (
 	"time"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -78,7 +78,7 @@ func ConfigSweep[C any](t *testing.T, base C, build func(C) (detector.Detector, 
 // (an exact copy added later finds it, with Score 1).
 func ConcurrentSameID(t *testing.T, trials int, build func() (Detector, error)) {
 	t.Helper()
-	docs := synth.Docs(40, synth.Config{Seed: 3})
+	docs := dataset.SynthDocs(40, dataset.SynthConfig{Seed: 3})
 	for trial := range trials {
 		d, err := build()
 		if err != nil {
@@ -269,7 +269,7 @@ func HoldAdd(t *testing.T, d detector.Detector, hook *func(), held detector.Doc,
 // analysed without the detector's lock.
 func AnalysesOutsideLock(t *testing.T, d Detector, hook *func()) {
 	t.Helper()
-	docs := synth.Docs(3, synth.Config{Seed: 1})
+	docs := dataset.SynthDocs(3, dataset.SynthConfig{Seed: 1})
 	if _, err := d.Add(docs[0]); err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func AnalysesOutsideLock(t *testing.T, d Detector, hook *func()) {
 // detector's IDF method) complete meanwhile.
 func ReadersDoNotWaitForTurn(t *testing.T, d Detector, hook *func(), idf func() *textproc.IDF) {
 	t.Helper()
-	docs := synth.Docs(2, synth.Config{Seed: 1})
+	docs := dataset.SynthDocs(2, dataset.SynthConfig{Seed: 1})
 	if _, err := d.Add(docs[0]); err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +312,7 @@ func ReadersDoNotWaitForTurn(t *testing.T, d Detector, hook *func(), idf func() 
 // returns to within 6 MB of where it was.
 func HostileMemoryReturned(t *testing.T, d Detector) {
 	t.Helper()
-	for _, doc := range synth.Docs(200, synth.Config{Seed: 9}) {
+	for _, doc := range dataset.SynthDocs(200, dataset.SynthConfig{Seed: 9}) {
 		if _, err := d.Add(doc); err != nil {
 			t.Fatal(err)
 		}
@@ -369,7 +369,7 @@ func LiveIDF(t *testing.T, d Detector, idf func() *textproc.IDF) {
 // fingerprint those of a Detector that added only them, one by one.
 func ConcurrentAddRemoveIDF[D Detector](t *testing.T, n int, build func() (D, error), idf func(D) *textproc.IDF) {
 	t.Helper()
-	docs := synth.Docs(n, synth.Config{Seed: 8})
+	docs := dataset.SynthDocs(n, dataset.SynthConfig{Seed: 8})
 	d, err := build()
 	if err != nil {
 		t.Fatal(err)

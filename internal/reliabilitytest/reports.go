@@ -7,11 +7,10 @@ import (
 	"time"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
-// The reports below run only with NEARDUP_LONG (internal/dataset/longtest),
+// The reports below run only with NEARDUP_LONG (internal/dataset),
 // and not under -race: they take minutes and log figures rather than check
 // them.
 
@@ -20,9 +19,9 @@ import (
 // removes them, and logs the live heap before and after. build returns an
 // empty detector that accepts them (a MaxTextBytes of 64 MiB).
 func HostileMemoryReport(t *testing.T, build func() (Detector, error)) {
-	longtest.SkipSoak(t)
+	dataset.SkipSoak(t)
 	d := mustBuild(t, build)
-	for _, doc := range synth.Docs(1000, synth.Config{Seed: 9}) {
+	for _, doc := range dataset.SynthDocs(1000, dataset.SynthConfig{Seed: 9}) {
 		if _, err := d.Add(doc); err != nil {
 			t.Fatal(err)
 		}
@@ -48,8 +47,8 @@ func HostileMemoryReport(t *testing.T, build func() (Detector, error)) {
 // streams documents with three fresh tokens each through a window of
 // 10,000 and logs the live heap every 100,000 Adds.
 func SoakReport(t *testing.T, build func() (Detector, error)) {
-	longtest.SkipSoak(t)
-	n := longtest.Count(210_000)
+	dataset.SkipSoak(t)
+	n := dataset.LongCount(210_000)
 	d := mustBuild(t, build)
 	s, err := Soak(d, SoakConfig{Adds: n, Window: 10_000, Every: 100_000})
 	if err != nil {
@@ -67,9 +66,9 @@ func SoakReport(t *testing.T, build func() (Detector, error)) {
 // readers. build returns an empty detector that accepts the document (a
 // MaxTextBytes of 64 MiB).
 func StallReport(t *testing.T, build func() (Detector, error)) {
-	longtest.SkipSoak(t)
+	dataset.SkipSoak(t)
 	d := mustBuild(t, build)
-	docs := synth.Docs(1000, synth.Config{Seed: 9})
+	docs := dataset.SynthDocs(1000, dataset.SynthConfig{Seed: 9})
 	for _, doc := range docs {
 		if _, err := d.Add(doc); err != nil {
 			t.Fatal(err)

@@ -14,7 +14,7 @@ import (
 	"strconv"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 // SoakConfig configures a soak run.
@@ -48,7 +48,7 @@ func Soak(d detector.Detector, cfg SoakConfig) ([]SoakSample, error) {
 	if cfg.Adds < 1 || cfg.Window < 1 || cfg.Every < 1 {
 		return nil, fmt.Errorf("soak: Adds, Window and Every must be positive: %+v", cfg)
 	}
-	pool := synth.Docs(cmp.Or(cfg.Pool, 1000), synth.Config{Seed: 11})
+	pool := dataset.SynthDocs(cmp.Or(cfg.Pool, 1000), dataset.SynthConfig{Seed: 11})
 	var out []SoakSample
 	for i := range cfg.Adds {
 		doc := detector.Doc{ID: "d" + strconv.Itoa(i), Text: Unique(pool[i%len(pool)].Text, i)}

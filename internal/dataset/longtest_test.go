@@ -1,4 +1,4 @@
-package longtest
+package dataset
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 )
 
 // recorder is a testing.TB that records a skip instead of stopping the
-// goroutine, so that a test can check what Skip and SoakAdds decide.
+// goroutine, so that a test can check what SkipLong and SoakAdds decide.
 type recorder struct {
 	testing.TB
 	skipped string
@@ -36,16 +36,16 @@ func TestSwitch(t *testing.T) {
 		{"200000", true, 200000, ""},
 	} {
 		t.Run("NEARDUP_LONG="+tc.value, func(t *testing.T) {
-			t.Setenv(Env, tc.value)
-			assert.Equal(t, tc.enabled, Enabled())
+			t.Setenv(LongEnv, tc.value)
+			assert.Equal(t, tc.enabled, LongEnabled())
 			if tc.enabled {
-				assert.Equal(t, 9, Size(3, 9))
+				assert.Equal(t, 9, LongSize(3, 9))
 			} else {
-				assert.Equal(t, 3, Size(3, 9))
+				assert.Equal(t, 3, LongSize(3, 9))
 			}
 
 			r := &recorder{TB: t}
-			Skip(r)
+			SkipLong(r)
 			if tc.skipText == "" {
 				assert.Empty(t, r.skipped)
 			} else {
@@ -55,7 +55,7 @@ func TestSwitch(t *testing.T) {
 
 			r = &recorder{TB: t}
 			SkipSoak(r)
-			adds := Count(500)
+			adds := LongCount(500)
 			switch {
 			case !tc.enabled:
 				assert.Contains(t, r.skipped, tc.skipText)

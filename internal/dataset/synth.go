@@ -1,4 +1,4 @@
-// Package synth generates a deterministic synthetic news stream with known
+// The synthetic collection: a deterministic synthetic news stream with known
 // ground truth, for tests and for benchmarks at any size (10k to 1M
 // documents and beyond).
 //
@@ -11,7 +11,8 @@
 //
 // Synthetic data is never the only data: tests that can read ../shared/data
 // use the real collections too.
-package synth
+
+package dataset
 
 import (
 	"fmt"
@@ -23,12 +24,12 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 )
 
-// Kind says how a generated document relates to earlier ones.
-type Kind int
+// SynthKind says how a generated document relates to earlier ones.
+type SynthKind int
 
 const (
 	// Base is a fresh article related to nothing earlier.
-	Base Kind = iota
+	Base SynthKind = iota
 	// Copy is a syndicated copy of Sources[0]: a few words replaced and a
 	// site's boilerplate added. A near-duplicate.
 	Copy
@@ -41,19 +42,19 @@ const (
 	Merged
 )
 
-func (k Kind) String() string {
+func (k SynthKind) String() string {
 	return [...]string{"base", "copy", "edited", "truncated", "merged"}[k]
 }
 
-// Item is one generated document with its ground truth.
-type Item struct {
+// SynthItem is one generated document with its ground truth.
+type SynthItem struct {
 	Doc     detector.Doc
-	Kind    Kind
+	Kind    SynthKind
 	Sources []string // IDs of the earlier documents it derives from
 }
 
-// Config configures a Stream. Zero fields take the defaults in brackets.
-type Config struct {
+// SynthConfig configures a SynthStream. Zero fields take the defaults in brackets.
+type SynthConfig struct {
 	Seed       uint64  // [0]
 	Vocabulary int     // distinct words [50000]
 	Zipf       float64 // exponent of word frequencies [1.0]
@@ -68,10 +69,10 @@ type Config struct {
 	Prefix string
 }
 
-// Stream generates documents one at a time. It is not safe for concurrent
+// SynthStream generates documents one at a time. It is not safe for concurrent
 // use.
-type Stream struct {
-	cfg     Config
+type SynthStream struct {
+	cfg     SynthConfig
 	r       *rand.Rand
 	words   []string
 	cdf     []float64
@@ -104,8 +105,8 @@ func word(i int) string {
 	return b.String()
 }
 
-// New returns a stream for cfg.
-func New(cfg Config) *Stream {
+// NewSynth returns a stream for cfg.
+func NewSynth(cfg SynthConfig) *SynthStream {
 	if cfg.Vocabulary <= 0 {
 		cfg.Vocabulary = 50000
 	}
@@ -127,7 +128,7 @@ func New(cfg Config) *Stream {
 	if cfg.Prefix == "" {
 		cfg.Prefix = "s"
 	}
-	s := &Stream{cfg: cfg, r: rand.New(rand.NewPCG(cfg.Seed, 0x5eed))}
+	s := &SynthStream{cfg: cfg, r: rand.New(rand.NewPCG(cfg.Seed, 0x5eed))}
 	s.words = make([]string, cfg.Vocabulary)
 	s.cdf = make([]float64, cfg.Vocabulary)
 	total := 0.0
@@ -148,12 +149,12 @@ func New(cfg Config) *Stream {
 	return s
 }
 
-func (s *Stream) randomWord() string {
+func (s *SynthStream) randomWord() string {
 	i, _ := slices.BinarySearch(s.cdf, s.r.Float64())
 	return s.words[min(i, len(s.words)-1)]
 }
 
-func (s *Stream) sentence(n int) string {
+func (s *SynthStream) sentence(n int) string {
 	s.scratch = s.scratch[:0]
 	for range n {
 		s.scratch = append(s.scratch, s.randomWord())
@@ -163,12 +164,12 @@ func (s *Stream) sentence(n int) string {
 	return strings.Join(s.scratch, " ") + "."
 }
 
-func (s *Stream) text(headline string, sentences []string) string {
+func (s *SynthStream) text(headline string, sentences []string) string {
 	return headline + "\n\n" + strings.Join(sentences, " ")
 }
 
 // Next returns the next document of the stream.
-func (s *Stream) Next() Item {
+func (s *SynthStream) Next() SynthItem {
 	id := fmt.Sprintf("%s%d", s.cfg.Prefix, s.n)
 	s.n++
 	if len(s.recent) < 2 || s.r.Float64() >= s.cfg.VariantRate {
@@ -186,7 +187,7 @@ func (s *Stream) Next() Item {
 		}
 		site := s.sites[s.r.IntN(len(s.sites))]
 		text := site[0] + "\n\n" + s.text(src.headline, sent) + "\n\n" + site[1]
-		return Item{Doc: detector.Doc{ID: id, Text: text}, Kind: Copy, Sources: []string{src.id}}
+		return SynthItem{Doc: detector.Doc{ID: id, Text: text}, Kind: Copy, Sources: []string{src.id}}
 	case 1: // edited: new headline, some sentences deleted
 		var sent []string
 		for _, x := range src.sentences {
@@ -197,21 +198,21 @@ func (s *Stream) Next() Item {
 		if len(sent) == 0 {
 			sent = src.sentences[:1]
 		}
-		return Item{Doc: detector.Doc{ID: id, Text: s.text(s.sentence(7), sent)}, Kind: Edited, Sources: []string{src.id}}
+		return SynthItem{Doc: detector.Doc{ID: id, Text: s.text(s.sentence(7), sent)}, Kind: Edited, Sources: []string{src.id}}
 	case 2: // truncated
 		k := max(2, len(src.sentences)/2)
-		return Item{Doc: detector.Doc{ID: id, Text: s.text(src.headline, src.sentences[:k])}, Kind: Truncated, Sources: []string{src.id}}
+		return SynthItem{Doc: detector.Doc{ID: id, Text: s.text(src.headline, src.sentences[:k])}, Kind: Truncated, Sources: []string{src.id}}
 	default: // merged round-up
 		other := s.recent[s.r.IntN(len(s.recent))]
 		if other.id == src.id {
 			return s.base(id)
 		}
 		text := s.text(s.sentence(8), src.sentences) + "\n\n" + s.text(other.headline, other.sentences)
-		return Item{Doc: detector.Doc{ID: id, Text: text}, Kind: Merged, Sources: []string{src.id, other.id}}
+		return SynthItem{Doc: detector.Doc{ID: id, Text: text}, Kind: Merged, Sources: []string{src.id, other.id}}
 	}
 }
 
-func (s *Stream) base(id string) Item {
+func (s *SynthStream) base(id string) SynthItem {
 	n := s.cfg.MinSentences + s.r.IntN(s.cfg.MaxSentences-s.cfg.MinSentences+1)
 	sent := make([]string, n)
 	for i := range sent {
@@ -223,12 +224,12 @@ func (s *Stream) base(id string) Item {
 	} else {
 		s.recent[s.r.IntN(len(s.recent))] = d
 	}
-	return Item{Doc: detector.Doc{ID: id, Text: s.text(d.headline, sent)}, Kind: Base}
+	return SynthItem{Doc: detector.Doc{ID: id, Text: s.text(d.headline, sent)}, Kind: Base}
 }
 
-// Docs returns the first n documents of the stream for cfg.
-func Docs(n int, cfg Config) []detector.Doc {
-	s := New(cfg)
+// SynthDocs returns the first n documents of the stream for cfg.
+func SynthDocs(n int, cfg SynthConfig) []detector.Doc {
+	s := NewSynth(cfg)
 	out := make([]detector.Doc, n)
 	for i := range out {
 		out[i] = s.Next().Doc

@@ -1,6 +1,6 @@
-//go:build race
+//go:build !race
 
-package longtest
+package dataset
 
 // RaceEnabled reports whether the binary was built with -race.
-const RaceEnabled = true
+const RaceEnabled = false

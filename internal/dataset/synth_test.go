@@ -1,4 +1,4 @@
-package synth
+package dataset
 
 import (
 	"strings"
@@ -9,9 +9,9 @@ import (
 )
 
 func TestDeterministicAndRelated(t *testing.T) {
-	a, b := New(Config{Seed: 3}), New(Config{Seed: 3})
+	a, b := NewSynth(SynthConfig{Seed: 3}), NewSynth(SynthConfig{Seed: 3})
 	byID := map[string]string{}
-	kinds := map[Kind]int{}
+	kinds := map[SynthKind]int{}
 	for range 2000 {
 		x, y := a.Next(), b.Next()
 		require.Equal(t, x, y)
@@ -29,5 +29,5 @@ func TestDeterministicAndRelated(t *testing.T) {
 	for k := Base; k <= Merged; k++ {
 		assert.Greater(t, kinds[k], 20, "kind %v", k)
 	}
-	assert.NotEqual(t, Docs(5, Config{Seed: 1}), Docs(5, Config{Seed: 2}))
+	assert.NotEqual(t, SynthDocs(5, SynthConfig{Seed: 1}), SynthDocs(5, SynthConfig{Seed: 2}))
 }
