@@ -11,7 +11,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // The benchmarks in this file measure, for every named detector, what a
@@ -104,20 +104,20 @@ func BenchmarkMemoryPerByte(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					before := reliabilitytest.LiveHeap()
+					before := testkit.LiveHeap()
 					var m0, m1 runtime.MemStats
 					runtime.ReadMemStats(&m0)
 					if _, err := d.Add(detector.Doc{ID: "big", Text: text}); err != nil {
 						b.Fatal(err)
 					}
 					runtime.ReadMemStats(&m1)
-					held := reliabilitytest.LiveHeap()
+					held := testkit.LiveHeap()
 					if r, ok := d.(detector.Remover); ok {
 						if err := r.Remove("big"); err != nil {
 							b.Fatal(err)
 						}
 					}
-					after := reliabilitytest.LiveHeap()
+					after := testkit.LiveHeap()
 					b.ReportMetric(float64(m1.TotalAlloc-m0.TotalAlloc)/float64(len(text)), "allocB/textB")
 					b.ReportMetric(float64(int64(held)-int64(before))/float64(len(text)), "heapB/textB")
 					b.ReportMetric(float64(int64(after)-int64(before))/float64(len(text)), "keptB/textB")
@@ -163,7 +163,7 @@ func BenchmarkSoak(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				s, err := reliabilitytest.Soak(d, reliabilitytest.SoakConfig{Adds: *soakAdds, Window: 10_000, Every: max(*soakAdds/10, 1)})
+				s, err := testkit.Soak(d, testkit.SoakConfig{Adds: *soakAdds, Window: 10_000, Every: max(*soakAdds/10, 1)})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -172,7 +172,7 @@ func BenchmarkSoak(b *testing.B) {
 					b.Logf("%s: %d Adds, live heap %.1f MB", name, x.Adds, float64(x.HeapBytes)/1e6)
 				}
 				b.ReportMetric(float64(s[0].HeapBytes)/1e6, "MB-at-window")
-				b.ReportMetric(float64(reliabilitytest.Growth(s))/1e6, "MB-growth")
+				b.ReportMetric(float64(testkit.Growth(s))/1e6, "MB-growth")
 			}
 		})
 	}

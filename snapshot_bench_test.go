@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 var snapshotDocs = flag.Int("snapshot.docs", 100_000, "synthetic documents in BenchmarkSnapshot")
@@ -120,7 +120,7 @@ func snapshotRound(b *testing.B, name string, docs []detector.Doc) {
 	}
 	start = time.Now()
 	for _, doc := range probe {
-		benchfloor.Floor(doc.Text)
+		testkit.Floor(doc.Text)
 	}
 	floor := time.Since(start)
 

@@ -15,8 +15,8 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/codet"
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -37,14 +37,14 @@ func reutersTexts(b *testing.B) ([]detector.Doc, []string, int) {
 // BenchmarkFloor is the floor every speed figure is a multiple of.
 func BenchmarkFloor(b *testing.B) {
 	_, texts, _ := reutersTexts(b)
-	benchfloor.Run(b, texts)
+	testkit.Run(b, texts)
 }
 
 // BenchmarkAnalyzer is the textproc analyzer alone over the same texts, with
 // CoDet's configuration (English, stopwords, first-5), warm vocabulary.
 func BenchmarkAnalyzer(b *testing.B) {
 	_, texts, _ := reutersTexts(b)
-	benchfloor.RunAnalyzer(b, textproc.FullConfig(mustTag(b, "en")), texts)
+	testkit.RunAnalyzer(b, textproc.FullConfig(mustTag(b, "en")), texts)
 }
 
 // BenchmarkAdd streams the Reuters documents in date order into a fresh

@@ -14,7 +14,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -323,7 +323,7 @@ func TestExactDuplicatesReal(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("slow under -short and -race")
 	}
-	reliabilitytest.CheckExactDuplicates(t, func(t *testing.T, lang string, _ []dataset.Record, online bool) detector.Detector {
+	testkit.CheckExactDuplicates(t, func(t *testing.T, lang string, _ []dataset.Record, online bool) detector.Detector {
 		cfg := codet.Config{Language: lang}
 		if online {
 			cfg.IDF = codet.IDFOnline

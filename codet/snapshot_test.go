@@ -15,14 +15,14 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/v1.snapshot")
 
 // op is one step of a stream: an Add (text set) or a Remove.
-type op = reliabilitytest.Op
+type op = testkit.Op
 
 // floodStream adds every text, an exact copy of an earlier text every
 // copyEvery documents, and removes an earlier document every removeEvery
@@ -72,7 +72,7 @@ func answers(t *testing.T, d *Detector, ops []op) []string {
 	return out
 }
 
-func encode(t testing.TB, d *Detector) []byte { return reliabilitytest.Encode(t, d) }
+func encode(t testing.TB, d *Detector) []byte { return testkit.Encode(t, d) }
 
 func build(t testing.TB, cfg Config, idf *textproc.IDF) *Detector {
 	t.Helper()
@@ -89,7 +89,7 @@ func build(t testing.TB, cfg Config, idf *textproc.IDF) *Detector {
 
 func load(t testing.TB, cfg Config, idf *textproc.IDF, snap []byte) *Detector {
 	t.Helper()
-	return reliabilitytest.Load(t, build(t, cfg, idf), snap)
+	return testkit.Load(t, build(t, cfg, idf), snap)
 }
 
 // sameState requires a and b to answer Containers, Copies and Matched
@@ -251,7 +251,7 @@ func smallSnapshot(t testing.TB) (Config, []byte) {
 func TestSnapshotDamage(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	d := build(t, cfg, nil)
-	reliabilitytest.Damage(t, d, snap, nil)
+	testkit.Damage(t, d, snap, nil)
 	assert.Equal(t, 6, d.Len())
 }
 
@@ -264,7 +264,7 @@ func TestSnapshotMismatch(t *testing.T) {
 		"NodeLimit": {Language: "en", IDF: IDFOnline, Collapse: CollapseNear},
 	} {
 		d := build(t, other, nil)
-		reliabilitytest.Mismatch(t, d, snap, field)
+		testkit.Mismatch(t, d, snap, field)
 	}
 
 	// Tables: a caller's table is identified by its content, and the
@@ -302,13 +302,13 @@ func TestReadFromState(t *testing.T) {
 	d := build(t, cfg, nil)
 	_, err := d.Add(detector.Doc{ID: "x", Text: "Ferries were cancelled."})
 	require.NoError(t, err)
-	reliabilitytest.NotEmpty(t, d, snap)
+	testkit.NotEmpty(t, d, snap)
 	// Emptied by Remove: it loads, and the online table is the snapshot's.
 	require.NoError(t, d.Remove("x"))
 	_, err = d.ReadFrom(bytes.NewReader(snap))
 	require.NoError(t, err)
 	require.Equal(t, snap, encode(t, d))
-	reliabilitytest.Closed(t, d, snap, "Ferries were cancelled.", "x")
+	testkit.Closed(t, d, snap, "Ferries were cancelled.", "x")
 }
 
 // TestSnapshotV1 reads the checked-in snapshot of layout version 1 and
@@ -318,7 +318,7 @@ func TestReadFromState(t *testing.T) {
 // Config, so a change of a default rewrites it too).
 func TestSnapshotV1(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
-	stored := reliabilitytest.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
+	stored := testkit.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
 	d := load(t, cfg, nil, stored)
 	assert.Equal(t, 6, d.Len())
 	cp, err := d.Copies("a")
@@ -351,12 +351,12 @@ func readPayloads(t *testing.T, cfg Config, secs [len(sectionNames)][]byte) {
 	if err := fresh.load(secs); err != nil {
 		require.ErrorIs(t, err, detector.ErrSnapshot)
 	}
-	readAndUse(t, cfg, reliabilitytest.Frame(t, fresh.header(), sectionNames[:], secs[:], fresh.docs.Len()))
+	readAndUse(t, cfg, testkit.Frame(t, fresh.header(), sectionNames[:], secs[:], fresh.docs.Len()))
 }
 
 func readAndUse(t *testing.T, cfg Config, in []byte) {
 	d := build(t, cfg, nil)
-	if reliabilitytest.Read(t, d, in, nil) != nil {
+	if testkit.Read(t, d, in, nil) != nil {
 		return
 	}
 	var err error

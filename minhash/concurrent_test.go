@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // concurrentModes are the configurations the concurrency tests run: each
@@ -178,14 +178,14 @@ func TestCloseWhileAdding(t *testing.T) {
 // the docs/s of goroutines=2 over goroutines=1 is the scaling of Add.
 func BenchmarkAddParallel(b *testing.B) {
 	texts, docs, _ := reutersTexts(b)
-	b.Run("floor", func(b *testing.B) { benchfloor.Run(b, texts) })
+	b.Run("floor", func(b *testing.B) { testkit.Run(b, texts) })
 	for _, mode := range []struct {
 		name string
 		cfg  Config
 	}{{"Jaccard", Config{}}, {"Weighted", Config{Mode: Weighted}}, {"Containment", Config{Mode: Containment}}} {
 		for _, g := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/goroutines=%d", mode.name, g), func(b *testing.B) {
-				benchfloor.AddParallel(b, func() (detector.Detector, error) { return New(mode.cfg) }, docs, g)
+				testkit.AddParallel(b, func() (detector.Detector, error) { return New(mode.cfg) }, docs, g)
 			})
 		}
 	}

@@ -12,17 +12,17 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // op is one step of a stream: an Add or a Remove.
-type op = reliabilitytest.Op
+type op = testkit.Op
 
 // floodStream interleaves the texts with bursts of exact copies of earlier
 // texts (of removed ones too), one after every seventh text, and removes
 // random live documents, representatives of groups included.
 func floodStream(texts []string, seed uint64, copies int) []op {
-	return reliabilitytest.FloodStream(texts, seed, 1, 7, copies)
+	return testkit.FloodStream(texts, seed, 1, 7, copies)
 }
 
 // streamTexts returns synthetic news with near-duplicates (edited,

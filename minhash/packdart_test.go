@@ -16,8 +16,8 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/detectortest"
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // TestPackedDartUnbiased checks the packed-dart collision rate against the
@@ -138,13 +138,13 @@ func FuzzPackedDart(f *testing.F) {
 // is BenchmarkWeighted/ICWS).
 func BenchmarkSampler(b *testing.B) {
 	texts, docs, _ := reutersTexts(b)
-	b.Run("floor", func(b *testing.B) { benchfloor.Run(b, texts) })
+	b.Run("floor", func(b *testing.B) { testkit.Run(b, texts) })
 	for _, s := range []struct {
 		name    string
 		sampler Sampler
 	}{{"Darts", Darts}, {"PackedDarts", PackedDarts}} {
 		b.Run(s.name, func(b *testing.B) {
-			benchfloor.AddParallel(b, func() (detector.Detector, error) {
+			testkit.AddParallel(b, func() (detector.Detector, error) {
 				return New(Config{Mode: Weighted, Sampler: s.sampler})
 			}, docs, 1)
 		})
@@ -293,7 +293,7 @@ func BenchmarkAddCPU(b *testing.B) {
 	for b.Loop() {
 		t0 := cpu()
 		for _, t := range texts {
-			benchfloor.Sink += benchfloor.Floor(t)
+			testkit.Sink += testkit.Floor(t)
 		}
 		floor += cpu() - t0
 		for i, s := range samplers {

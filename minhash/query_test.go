@@ -10,7 +10,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // TestQueryChangesNothing runs one stream on two detectors, one of which
@@ -41,7 +41,7 @@ func TestQueryChangesNothing(t *testing.T) {
 			}
 			plain, probed := mustNew(t, cfg, tc.stats), mustNew(t, cfg, tc.stats)
 			probe := func(step int) string { return texts[(step*7)%len(texts)] }
-			reliabilitytest.QueryChangesNothing(t, plain, probed, ops, probe, !plain.online)
+			testkit.QueryChangesNothing(t, plain, probed, ops, probe, !plain.online)
 			if plain.online {
 				assert.Equal(t, plain.stats.fingerprint(), probed.stats.fingerprint(), "the online statistics")
 			}
@@ -81,7 +81,7 @@ func TestConcurrentQueryAdd(t *testing.T) {
 		t.Run(fmt.Sprint(cfg.Mode), func(t *testing.T) {
 			cfg.MaxResults = 1000
 			d, seq := mustNew(t, cfg, nil), mustNew(t, cfg, nil)
-			reliabilitytest.ConcurrentQueryAdd(t, d, seq, texts, !d.online)
+			testkit.ConcurrentQueryAdd(t, d, seq, texts, !d.online)
 			require.Equal(t, 2*len(texts), d.Len())
 			if d.online {
 				// The concurrent Adds counted in some interleaving; the

@@ -13,12 +13,12 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/v1.snapshot")
 
-func encode(t testing.TB, d *Detector) []byte { return reliabilitytest.Encode(t, d) }
+func encode(t testing.TB, d *Detector) []byte { return testkit.Encode(t, d) }
 
 func mustNew(t testing.TB, cfg Config, stats *Stats) *Detector {
 	t.Helper()
@@ -29,10 +29,10 @@ func mustNew(t testing.TB, cfg Config, stats *Stats) *Detector {
 
 func load(t testing.TB, cfg Config, stats *Stats, snap []byte) *Detector {
 	t.Helper()
-	return reliabilitytest.Load(t, mustNew(t, cfg, stats), snap)
+	return testkit.Load(t, mustNew(t, cfg, stats), snap)
 }
 
-// roundTrip runs [reliabilitytest.RoundTrip] on ops followed by an Add of
+// roundTrip runs [testkit.RoundTrip] on ops followed by an Add of
 // every removed ID again: a snapshot taken after the first part loads into
 // a new detector that then answers the rest (Adds, Removes, removed IDs
 // added again) alike, with the same online statistics, the same
@@ -57,7 +57,7 @@ func roundTrip(t *testing.T, cfg Config, stats *Stats, ops []op) []byte {
 		require.NoError(t, err)
 		require.Equal(t, qa, qb, "Query(%s)", id)
 	}
-	_, _, snap := reliabilitytest.RoundTrip(t, func() *Detector { return mustNew(t, cfg, stats) }, all, same)
+	_, _, snap := testkit.RoundTrip(t, func() *Detector { return mustNew(t, cfg, stats) }, all, same)
 	return snap
 }
 
@@ -139,7 +139,7 @@ func TestSnapshotDamage(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	d, err := New(cfg)
 	require.NoError(t, err)
-	reliabilitytest.Damage(t, d, snap, func(what string) { require.Zero(t, d.stats.N(), what) })
+	testkit.Damage(t, d, snap, func(what string) { require.Zero(t, d.stats.N(), what) })
 	assert.Equal(t, 5, d.Len())
 	assert.Equal(t, int64(5), d.stats.N())
 }
@@ -156,7 +156,7 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 		change(&other)
 		d, err := New(other)
 		require.NoError(t, err)
-		reliabilitytest.Mismatch(t, d, snap, field)
+		testkit.Mismatch(t, d, snap, field)
 	}
 	d, err := New(cfg)
 	require.NoError(t, err)
@@ -218,9 +218,9 @@ func TestReadFromState(t *testing.T) {
 	require.NoError(t, err)
 	_, err = d.Add(detector.Doc{ID: "x", Text: "some words here"})
 	require.NoError(t, err)
-	reliabilitytest.NotEmpty(t, d, snap)
+	testkit.NotEmpty(t, d, snap)
 	assert.Equal(t, 1, d.Len())
-	reliabilitytest.Closed(t, d, snap, "some words here", "x")
+	testkit.Closed(t, d, snap, "some words here", "x")
 }
 
 // TestReadFromDuringAdd: a ReadFrom while an Add holds its ticket is
@@ -244,7 +244,7 @@ func TestReadFromDuringAdd(t *testing.T) {
 // Config, so a change of a default rewrites it too).
 func TestSnapshotV1(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
-	stored := reliabilitytest.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
+	stored := testkit.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
 	d := load(t, cfg, nil, stored)
 	assert.Equal(t, 5, d.Len())
 	assert.Equal(t, int64(5), d.stats.N())
@@ -286,7 +286,7 @@ func FuzzReadFrom(f *testing.F) {
 		read := func(in []byte) error {
 			d, err := New(cfg)
 			require.NoError(t, err)
-			if err := reliabilitytest.Read(t, d, in, func(d *Detector) { require.Zero(t, d.stats.N()) }); err != nil {
+			if err := testkit.Read(t, d, in, func(d *Detector) { require.Zero(t, d.stats.N()) }); err != nil {
 				return err
 			}
 			_, err = d.Add(detector.Doc{ID: "fuzz-new", Text: "a text of a few words to add"})
@@ -310,7 +310,7 @@ func FuzzReadFrom(f *testing.F) {
 		} else {
 			count = ix.docs.Len()
 		}
-		framed := reliabilitytest.Frame(t, d.header(), []string{"groups", "empty"}, [][]byte{groups, empty}, count)
+		framed := testkit.Frame(t, d.header(), []string{"groups", "empty"}, [][]byte{groups, empty}, count)
 		err = read(framed)
 		require.Equal(t, derr == nil, err == nil, "ReadFrom accepts exactly the payloads decode accepts")
 	})
@@ -328,7 +328,7 @@ func TestConcurrentSnapshot(t *testing.T) {
 		t.Run(fmt.Sprint(cfg.Mode), func(t *testing.T) {
 			d, err := New(cfg)
 			require.NoError(t, err)
-			reliabilitytest.ConcurrentSnapshot(t, d, texts, func() *Detector { return mustNew(t, d.Config(), nil) }, nil)
+			testkit.ConcurrentSnapshot(t, d, texts, func() *Detector { return mustNew(t, d.Config(), nil) }, nil)
 			e := load(t, d.Config(), nil, encode(t, d))
 			for g := range 2 {
 				for i := range texts {

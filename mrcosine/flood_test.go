@@ -15,7 +15,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // refDoc is what the reference keeps of one document: its own copies of
@@ -122,12 +122,12 @@ func capped(ms []detector.Match, n int) []detector.Match {
 }
 
 // op is one step of a stream: an Add or a Remove.
-type op = reliabilitytest.Op
+type op = testkit.Op
 
 // floodStream interleaves the texts with floods of exact copies (the same
 // text, or the text in capitals, which the default Normalized text reads
 // identically) and removes random live documents, representatives of
-// groups included. It is not [reliabilitytest.FloodStream]: its IDs take
+// groups included. It is not [testkit.FloodStream]: its IDs take
 // a random prefix, so that they do not arrive in order, and a third of
 // the copies are in capitals.
 func floodStream(texts []string, seed uint64, copies int) []op {

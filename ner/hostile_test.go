@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/language"
 
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // capsText returns about n bytes of capitalised tokens "T0000 T0001 ...":
@@ -48,12 +48,12 @@ func BenchmarkHostileCaps(b *testing.B) {
 	}
 }
 
-// BenchmarkHostileCapsFloor runs the floor benchmark (internal/benchfloor)
+// BenchmarkHostileCapsFloor runs the floor benchmark (internal/testkit)
 // on the texts of BenchmarkHostileCaps, for a ratio within one run.
 func BenchmarkHostileCapsFloor(b *testing.B) {
 	for _, size := range hostileSizes {
 		b.Run(size.name, func(b *testing.B) {
-			benchfloor.Run(b, []string{capsText(size.n)})
+			testkit.Run(b, []string{capsText(size.n)})
 		})
 	}
 }

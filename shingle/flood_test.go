@@ -12,7 +12,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // floodAntecedents are frequent words of the synthetic stream's invented
@@ -33,13 +33,13 @@ var floodConfigs = []struct {
 }
 
 // op is one step of a stream: an Add (text set) or a Remove.
-type op = reliabilitytest.Op
+type op = testkit.Op
 
 // floodStream interleaves texts with floods of exact copies of earlier
 // texts and removes random live documents, first members of groups
 // included.
 func floodStream(texts []string, seed uint64, copies int) []op {
-	return reliabilitytest.FloodStream(texts, seed, 3, 5, copies)
+	return testkit.FloodStream(texts, seed, 3, 5, copies)
 }
 
 // synthTexts returns n texts of the synthetic stream (near-duplicates of

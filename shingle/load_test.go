@@ -14,9 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/shingle"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -50,11 +49,11 @@ func reutersTexts(tb testing.TB, n int) ([]detector.Doc, []string) {
 // docs/s is the speed-up that analysis outside the lock buys.
 func BenchmarkAddParallel(b *testing.B) {
 	docs, texts := reutersTexts(b, 4000)
-	b.Run("floor", func(b *testing.B) { benchfloor.Run(b, texts) })
+	b.Run("floor", func(b *testing.B) { testkit.Run(b, texts) })
 	for _, mc := range methodConfigs {
 		for _, g := range []int{1, 2} {
 			b.Run(mc.name+"/g"+strconv.Itoa(g), func(b *testing.B) {
-				benchfloor.AddParallel(b, func() (detector.Detector, error) { return shingle.New(mc.cfg) }, docs, g)
+				testkit.AddParallel(b, func() (detector.Detector, error) { return shingle.New(mc.cfg) }, docs, g)
 			})
 		}
 	}
@@ -65,7 +64,7 @@ func BenchmarkAddParallel(b *testing.B) {
 // after its Add (a service that answers as it goes), beside the floor.
 func BenchmarkSpotStream(b *testing.B) {
 	docs, texts := reutersTexts(b, 0)
-	b.Run("floor", func(b *testing.B) { benchfloor.Run(b, texts) })
+	b.Run("floor", func(b *testing.B) { testkit.Run(b, texts) })
 	for _, ask := range []bool{false, true} {
 		name := "add"
 		if ask {
@@ -192,16 +191,16 @@ func TestHostileMemory(t *testing.T) {
 				_, err := d.Add(doc)
 				require.NoError(t, err)
 			}
-			base := reliabilitytest.LiveHeap()
+			base := testkit.LiveHeap()
 			var peak uint64
 			for i, seed := range []string{"ha", "hbb", "hccc"} {
 				id := "hostile" + strconv.Itoa(i)
 				_, err := d.Add(detector.Doc{ID: id, Text: hostileText(seed, 20<<20)})
 				require.NoError(t, err)
-				peak = max(peak, reliabilitytest.LiveHeap())
+				peak = max(peak, testkit.LiveHeap())
 				require.NoError(t, d.Remove(id))
 			}
-			after := reliabilitytest.LiveHeap()
+			after := testkit.LiveHeap()
 			t.Logf("%s: live heap %.1f MB before, %.1f MB peak with one document, %.1f MB after three added and removed",
 				mc.name, mb(base), mb(peak), mb(after))
 			require.Less(t, after, base+32<<20, "memory must come back on Remove")
@@ -212,7 +211,7 @@ func TestHostileMemory(t *testing.T) {
 func mb(x uint64) float64 { return float64(x) / (1 << 20) }
 
 // TestSoak streams documents with three fresh tokens each through a window
-// of 2,000 live documents (internal/reliabilitytest (Soak)) and requires a flat live heap.
+// of 2,000 live documents (internal/testkit (Soak)) and requires a flat live heap.
 // NEARDUP_LONG=1 runs 50,000 Adds per method, NEARDUP_LONG=N runs N (at
 // least 20,000).
 func TestSoak(t *testing.T) {
@@ -223,14 +222,14 @@ func TestSoak(t *testing.T) {
 			d, err := shingle.New(mc.cfg)
 			require.NoError(t, err)
 			defer d.Close()
-			s, err := reliabilitytest.Soak(d, reliabilitytest.SoakConfig{Adds: n, Window: 2000, Every: n / 10})
+			s, err := testkit.Soak(d, testkit.SoakConfig{Adds: n, Window: 2000, Every: n / 10})
 			require.NoError(t, err)
 			var parts []string
 			for _, x := range s {
 				parts = append(parts, strconv.Itoa(x.Adds)+":"+strconv.FormatFloat(mb(x.HeapBytes), 'f', 1, 64)+"MB")
 			}
-			t.Logf("%s heap samples: %s; growth %.2f MB", mc.name, strings.Join(parts, " "), mb(reliabilitytest.Growth(s)))
-			require.Less(t, reliabilitytest.Growth(s), uint64(4<<20), "live heap must stay flat")
+			t.Logf("%s heap samples: %s; growth %.2f MB", mc.name, strings.Join(parts, " "), mb(testkit.Growth(s)))
+			require.Less(t, testkit.Growth(s), uint64(4<<20), "live heap must stay flat")
 		})
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // BenchmarkMemoryPerDoc adds 20,000 synthetic English documents in each
@@ -15,7 +15,7 @@ func BenchmarkMemoryPerDoc(b *testing.B) {
 	for _, mode := range []Mode{Overlap, Exact} {
 		b.Run(mode.String(), func(b *testing.B) {
 			for range b.N {
-				before := reliabilitytest.LiveHeap()
+				before := testkit.LiveHeap()
 				d, err := New(Config{Language: "en", Mode: mode})
 				if err != nil {
 					b.Fatal(err)
@@ -25,7 +25,7 @@ func BenchmarkMemoryPerDoc(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				after := reliabilitytest.LiveHeap()
+				after := testkit.LiveHeap()
 				b.ReportMetric(float64(int64(after)-int64(before))/float64(len(docs)), "B/doc")
 				d.Close()
 			}

@@ -5,7 +5,7 @@
 // other document has (the URLs, ids and numbers of real streams), so a
 // detector that interns or counts every term it ever saw grows without
 // bound, while one that forgets removed documents' terms stays flat.
-package reliabilitytest
+package testkit
 
 import (
 	"cmp"

@@ -9,7 +9,7 @@
 // Close) without panicking, without returning a NaN or infinite score,
 // within a time limit. The rule it enforces: New rejects what Add cannot
 // survive.
-package reliabilitytest
+package testkit
 
 import (
 	"fmt"

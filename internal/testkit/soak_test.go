@@ -1,4 +1,4 @@
-package reliabilitytest
+package testkit
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-// Package reliabilitytest holds the reliability checks, benchmarks and
+// The reliability checks, benchmarks and
 // reports that detectors with the same guarantees share: a Config sweep
 // ([Sweep]: New rejects what Add cannot survive), a windowed soak that
 // records the live heap ([Soak]),
@@ -10,7 +10,8 @@
 // so that a check is written once and every detector keeps its test of
 // the same name. It uses plain testing (no testify), as
 // detector/detectortest does.
-package reliabilitytest
+
+package testkit
 
 import (
 	"errors"

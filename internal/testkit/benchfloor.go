@@ -1,4 +1,4 @@
-// Package benchfloor is the floor benchmark every detector's speed is
+// The floor benchmark every detector's speed is
 // reported against: the least work any word-shingle detector must do.
 //
 // [Floor] splits text on Unicode letter/digit runs, lower-cases each token,
@@ -6,7 +6,8 @@
 // allocations. Each package's benchmarks run [Run] in the same process, so a
 // detector's cost is stated as a multiple of the floor measured on the same
 // machine in the same run.
-package benchfloor
+
+package testkit
 
 import (
 	"testing"

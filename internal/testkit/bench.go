@@ -1,4 +1,4 @@
-package reliabilitytest
+package testkit
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 )
 
 // Build names a configuration of a detector for the benchmarks.
@@ -26,11 +25,11 @@ func MustBuild(b *testing.B, name string, build func() (detector.Detector, error
 	}}
 }
 
-// AddParallel adds docs into a fresh detector per iteration from 1 and
+// AddParallelBuilds adds docs into a fresh detector per iteration from 1 and
 // from 2 goroutines, for each build, with the floor in the same run: the
 // ratio G1/G2 is the speed-up of concurrent Adds.
-func AddParallel(b *testing.B, docs []string, builds []Build) {
-	b.Run("Floor", func(b *testing.B) { benchfloor.Run(b, docs) })
+func AddParallelBuilds(b *testing.B, docs []string, builds []Build) {
+	b.Run("Floor", func(b *testing.B) { Run(b, docs) })
 	for _, tc := range builds {
 		for _, g := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/G%d", tc.Name, g), func(b *testing.B) {
@@ -66,7 +65,7 @@ func SerialShare(b *testing.B, docs []string, builds []Build, outside func(b *te
 		b.Run(tc.Name+"/Add", func(b *testing.B) {
 			n := 0
 			var d detector.Detector
-			benchfloor.RunEach(b, docs, func(t string) {
+			RunEach(b, docs, func(t string) {
 				if n%len(docs) == 0 {
 					d = tc.New()
 				}
@@ -77,7 +76,7 @@ func SerialShare(b *testing.B, docs []string, builds []Build, outside func(b *te
 			})
 		})
 		b.Run(tc.Name+"/Outside", func(b *testing.B) {
-			benchfloor.RunEach(b, docs, outside(b, tc))
+			RunEach(b, docs, outside(b, tc))
 		})
 	}
 }
@@ -101,7 +100,7 @@ func AfterHostile(b *testing.B, docs, probe []string, build func() (Detector, er
 				d = buildAfterHostile(b, mode, docs, probe, build)
 				afterHostile[mode] = d
 			}
-			benchfloor.RunEach(b, probe, func(t string) {
+			RunEach(b, probe, func(t string) {
 				if _, err := d.Add(detector.Doc{ID: "p", Text: t}); err != nil {
 					b.Fatal(err)
 				}
@@ -111,7 +110,7 @@ func AfterHostile(b *testing.B, docs, probe []string, build func() (Detector, er
 			})
 		})
 	}
-	b.Run("Floor", func(b *testing.B) { benchfloor.Run(b, probe) })
+	b.Run("Floor", func(b *testing.B) { Run(b, probe) })
 }
 
 // buildAfterHostile returns a detector holding docs, after the hostile

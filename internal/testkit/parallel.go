@@ -1,4 +1,4 @@
-package benchfloor
+package testkit
 
 import (
 	"sync"
