@@ -138,7 +138,7 @@ func TestTurnsConcurrentMatchSequential(t *testing.T) {
 		n     int64
 	}
 	var order []*op               // appended under mu, in turn order
-	handles := map[uint32]int32{} // docset index → handle, under mu
+	handles := map[uint32]int32{} // engine.Set index → handle, under mu
 	ops := 800
 	docTerms := func(r *rand.Rand) []string {
 		ws := map[string]bool{}

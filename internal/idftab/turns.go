@@ -28,7 +28,7 @@ import (
 type Turns struct {
 	pkg   string
 	table *Table
-	mu    *sync.RWMutex // the detector's lock: guards the docset
+	mu    *sync.RWMutex // the detector's lock: guards the engine.Set
 	turn  sync.Mutex
 	order Order // inserts in turn order, after the turn
 
@@ -54,7 +54,7 @@ type Ticket struct {
 }
 
 // NewTurns returns Turns over a new Table (smooth as for [New]). pkg
-// prefixes errors; mu is the detector's lock, which guards the docset
+// prefixes errors; mu is the detector's lock, which guards the engine.Set
 // given to Enter and is held when the detector calls [Turns.Settle].
 func NewTurns(pkg string, smooth bool, mu *sync.RWMutex) *Turns {
 	return &Turns{pkg: pkg, table: New(smooth), mu: mu, pending: map[string]struct{}{}}
