@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // The benchmarks in this file measure, for every named detector, what a
@@ -27,7 +27,7 @@ import (
 // per Add, and a detector that returns every earlier copy on each Add
 // grows linearly. It also reports the matches the last Add returned.
 func BenchmarkFlood(b *testing.B) {
-	stories := synth.Docs(2000, synth.Config{Seed: 3, VariantRate: -1})
+	stories := dataset.SynthDocs(2000, dataset.SynthConfig{Seed: 3, VariantRate: -1})
 	copyText := stories[0].Text
 	for _, name := range Names() {
 		if name == "reference" {
@@ -80,7 +80,7 @@ func BenchmarkMemoryPerByte(b *testing.B) {
 	// As large as the default size limit admits.
 	const size = detector.DefaultMaxTextBytes
 	var news strings.Builder
-	for _, d := range synth.Docs(4000, synth.Config{Seed: 5}) {
+	for _, d := range dataset.SynthDocs(4000, dataset.SynthConfig{Seed: 5}) {
 		if news.Len()+len(d.Text)+1 > size {
 			break
 		}
@@ -104,20 +104,20 @@ func BenchmarkMemoryPerByte(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					before := reliabilitytest.LiveHeap()
+					before := testkit.LiveHeap()
 					var m0, m1 runtime.MemStats
 					runtime.ReadMemStats(&m0)
 					if _, err := d.Add(detector.Doc{ID: "big", Text: text}); err != nil {
 						b.Fatal(err)
 					}
 					runtime.ReadMemStats(&m1)
-					held := reliabilitytest.LiveHeap()
+					held := testkit.LiveHeap()
 					if r, ok := d.(detector.Remover); ok {
 						if err := r.Remove("big"); err != nil {
 							b.Fatal(err)
 						}
 					}
-					after := reliabilitytest.LiveHeap()
+					after := testkit.LiveHeap()
 					b.ReportMetric(float64(m1.TotalAlloc-m0.TotalAlloc)/float64(len(text)), "allocB/textB")
 					b.ReportMetric(float64(int64(held)-int64(before))/float64(len(text)), "heapB/textB")
 					b.ReportMetric(float64(int64(after)-int64(before))/float64(len(text)), "keptB/textB")
@@ -163,7 +163,7 @@ func BenchmarkSoak(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				s, err := reliabilitytest.Soak(d, reliabilitytest.SoakConfig{Adds: *soakAdds, Window: 10_000, Every: max(*soakAdds/10, 1)})
+				s, err := testkit.Soak(d, testkit.SoakConfig{Adds: *soakAdds, Window: 10_000, Every: max(*soakAdds/10, 1)})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -172,7 +172,7 @@ func BenchmarkSoak(b *testing.B) {
 					b.Logf("%s: %d Adds, live heap %.1f MB", name, x.Adds, float64(x.HeapBytes)/1e6)
 				}
 				b.ReportMetric(float64(s[0].HeapBytes)/1e6, "MB-at-window")
-				b.ReportMetric(float64(reliabilitytest.Growth(s))/1e6, "MB-growth")
+				b.ReportMetric(float64(testkit.Growth(s))/1e6, "MB-growth")
 			}
 		})
 	}

@@ -7,9 +7,8 @@ import (
 	"time"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 var snapshotDocs = flag.Int("snapshot.docs", 100_000, "synthetic documents in BenchmarkSnapshot")
@@ -36,7 +35,7 @@ func BenchmarkSnapshot(b *testing.B) {
 	corpora := []struct {
 		name string
 		docs []detector.Doc
-	}{{"synth", synth.Docs(*snapshotDocs, synth.Config{Seed: 11})}}
+	}{{"synth", dataset.SynthDocs(*snapshotDocs, dataset.SynthConfig{Seed: 11})}}
 	if recs, err := dataset.Load("reuters21578.jsonl"); err == nil {
 		corpora = append(corpora, struct {
 			name string
@@ -121,7 +120,7 @@ func snapshotRound(b *testing.B, name string, docs []detector.Doc) {
 	}
 	start = time.Now()
 	for _, doc := range probe {
-		benchfloor.Floor(doc.Text)
+		testkit.Floor(doc.Text)
 	}
 	floor := time.Since(start)
 

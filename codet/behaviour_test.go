@@ -11,7 +11,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/codet"
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -117,7 +117,7 @@ func TestHandMade(t *testing.T) {
 // collapsing and no node limit: every reported relation, and only those,
 // has Score(C, A)/SCS(A) > ETL, with that score.
 func TestPairwiseMatchesScore(t *testing.T) {
-	docs := synth.Docs(150, synth.Config{Seed: 3, Vocabulary: 3000, Recent: 30, MinSentences: 3, MaxSentences: 8})
+	docs := dataset.SynthDocs(150, dataset.SynthConfig{Seed: 3, Vocabulary: 3000, Recent: 30, MinSentences: 3, MaxSentences: 8})
 	cfg := codet.Config{Language: "en", Mode: codet.ModePairwise, Collapse: codet.CollapseOff, NodeLimit: -1, SuffixCount: 2, BothDirections: true, MinScore: -1} // the exact score: no evidence rule
 	an, err := textproc.NewAnalyzer(textproc.FullConfig(mustTag(t, "en")))
 	require.NoError(t, err)
@@ -177,7 +177,7 @@ func TestWindowMemoryFlat(t *testing.T) {
 	if raceEnabled {
 		total = 600
 	}
-	s := synth.New(synth.Config{Seed: 9, Recent: 50})
+	s := dataset.NewSynth(dataset.SynthConfig{Seed: 9, Recent: 50})
 	d := mustNew(t, codet.Config{Language: "en"})
 	var live []string
 	var atWindow, peak codet.Stats
@@ -263,7 +263,7 @@ func TestIdenticalDocuments(t *testing.T) {
 // TestWindowAndExpire checks the two time windows: Config.Window keeps the
 // last N documents, Expire drops the documents older than a position.
 func TestWindowAndExpire(t *testing.T) {
-	docs := synth.Docs(300, synth.Config{Seed: 5, Recent: 20})
+	docs := dataset.SynthDocs(300, dataset.SynthConfig{Seed: 5, Recent: 20})
 	t.Run("Window", func(t *testing.T) {
 		const w = 50
 		d := mustNew(t, codet.Config{Language: "en", Window: w})
@@ -307,7 +307,7 @@ func TestWindowAndExpire(t *testing.T) {
 // its counters.
 func TestStatsAfterClose(t *testing.T) {
 	d := mustNew(t, codet.Config{Language: "en"})
-	for _, doc := range synth.Docs(30, synth.Config{Seed: 4}) {
+	for _, doc := range dataset.SynthDocs(30, dataset.SynthConfig{Seed: 4}) {
 		add(t, d, doc.ID, doc.Text)
 	}
 	open := d.Stats()
@@ -315,6 +315,6 @@ func TestStatsAfterClose(t *testing.T) {
 	require.NoError(t, d.Close())
 	assert.Equal(t, codet.Stats{Added: open.Added, Collapsed: open.Collapsed, NearCollapsed: open.NearCollapsed,
 		Deactivated: open.Deactivated, Increments: open.Increments, Candidates: open.Candidates}, d.Stats())
-	_, err := d.Containers(synth.Docs(1, synth.Config{Seed: 4})[0].ID)
+	_, err := d.Containers(dataset.SynthDocs(1, dataset.SynthConfig{Seed: 4})[0].ID)
 	assert.ErrorIs(t, err, detector.ErrClosed)
 }

@@ -15,9 +15,8 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/codet"
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -38,14 +37,14 @@ func reutersTexts(b *testing.B) ([]detector.Doc, []string, int) {
 // BenchmarkFloor is the floor every speed figure is a multiple of.
 func BenchmarkFloor(b *testing.B) {
 	_, texts, _ := reutersTexts(b)
-	benchfloor.Run(b, texts)
+	testkit.Run(b, texts)
 }
 
 // BenchmarkAnalyzer is the textproc analyzer alone over the same texts, with
 // CoDet's configuration (English, stopwords, first-5), warm vocabulary.
 func BenchmarkAnalyzer(b *testing.B) {
 	_, texts, _ := reutersTexts(b)
-	benchfloor.RunAnalyzer(b, textproc.FullConfig(mustTag(b, "en")), texts)
+	testkit.RunAnalyzer(b, textproc.FullConfig(mustTag(b, "en")), texts)
 }
 
 // BenchmarkAdd streams the Reuters documents in date order into a fresh
@@ -179,7 +178,7 @@ func scaleSizes() []int {
 	return sizes
 }
 
-// BenchmarkScale adds n synthetic news documents (internal/synth: bases,
+// BenchmarkScale adds n synthetic news documents (internal/dataset's synthetic stream: bases,
 // copies, edits, truncations and merges) to one detector and reports the
 // mean time per document, the time per document of the last 10% (the
 // marginal cost at size n) and the live heap per document. Run it with
@@ -194,13 +193,13 @@ func BenchmarkScale(b *testing.B) {
 		b.Fatal(err)
 	}
 	var refTexts []string
-	for _, d := range synth.Docs(20_000, synth.Config{Seed: 2}) {
+	for _, d := range dataset.SynthDocs(20_000, dataset.SynthConfig{Seed: 2}) {
 		refTexts = append(refTexts, d.Text)
 	}
 	ref := textproc.BuildIDF(an, refTexts, false)
 	for _, n := range scaleSizes() {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			docs := synth.Docs(n, synth.Config{Seed: 1})
+			docs := dataset.SynthDocs(n, dataset.SynthConfig{Seed: 1})
 			total := 0
 			for _, d := range docs {
 				total += len(d.Text)

@@ -1,6 +1,6 @@
 package codet
 
-import "github.com/seed-9ef9c1df/neardup/internal/u64map"
+import "github.com/seed-9ef9c1df/neardup/internal/hashtab"
 
 // childTable maps (parent node, term) to the child node: the edges of the
 // corpus tree. It replaces a Go map keyed by the pair: in a tree of
@@ -50,7 +50,7 @@ func makeChildTable(n int) childTable {
 			size *= 2
 		}
 		for i := range t.parts {
-			t.parts[i].slots = u64map.FreshSlice[childSlot](size)
+			t.parts[i].slots = hashtab.FreshSlice[childSlot](size)
 		}
 	}
 	return t
@@ -150,7 +150,7 @@ func (pt *childPart) grow() {
 // doubled returns the edges of a part's slots in a table twice as long
 // (childMinSlots when empty).
 func doubled(old []childSlot) []childSlot {
-	slots := u64map.FreshSlice[childSlot](max(childMinSlots, 2*len(old)))
+	slots := hashtab.FreshSlice[childSlot](max(childMinSlots, 2*len(old)))
 	mask := uint64(len(slots) - 1)
 	for _, x := range old {
 		if x.child == 0 {

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 // TestChildTableMatchesMap runs random puts, deletes and lookups against
@@ -135,7 +135,7 @@ func TestWalkMatchesSequential(t *testing.T) {
 	d, err := NewWithIDF(Config{Language: "en"}, synthIDF(t, 1000))
 	require.NoError(t, err)
 	defer d.Close()
-	for _, doc := range synth.Docs(1500, synth.Config{Seed: 1, Vocabulary: 5000}) {
+	for _, doc := range dataset.SynthDocs(1500, dataset.SynthConfig{Seed: 1, Vocabulary: 5000}) {
 		_, err := d.Add(doc)
 		require.NoError(t, err)
 	}

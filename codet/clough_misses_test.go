@@ -15,7 +15,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/refidf"
+	"github.com/seed-9ef9c1df/neardup/internal/idftab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -109,7 +109,7 @@ func TestCloughMisses(t *testing.T) {
 	}
 	recs := dataset.ForTest(t, "clough-stevenson.jsonl")
 	docs := dataset.Docs(recs)
-	ref, ok := refidf.For(language.English)
+	ref, ok := idftab.For(language.English)
 	require.True(t, ok)
 	cfg := codet.Config{Language: "en"}
 	weight := func(term string) float64 { return ref.Weight(term) }
@@ -201,7 +201,7 @@ func TestMinScoreEvidenceShapes(t *testing.T) {
 		t.Skip("CODET_SWEEP=1")
 	}
 	recs := dataset.ForTest(t, "reuters21578.jsonl")
-	ref, ok := refidf.For(language.English)
+	ref, ok := idftab.For(language.English)
 	require.True(t, ok)
 	cfg := codet.Config{Language: "en"}
 	text := make(map[string]string, len(recs))

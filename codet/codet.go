@@ -5,8 +5,8 @@ import (
 	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
-	"github.com/seed-9ef9c1df/neardup/internal/refidf"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
+	"github.com/seed-9ef9c1df/neardup/internal/idftab"
 	"github.com/seed-9ef9c1df/neardup/internal/spin"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -57,7 +57,7 @@ type Stats struct {
 type Detector struct {
 	mu   spin.RWMutex
 	s    settings
-	docs *docset.Set
+	docs *engine.Set
 	pool *workers
 
 	// The detector's term IDs (the tree's labels): a vocabulary shared by
@@ -164,7 +164,7 @@ type Detector struct {
 }
 
 // New returns a detector for cfg. Terms are weighed by the reference idf
-// table of the language (package refidf: Reuters-21578 and BBC News for
+// table of the language (package idftab: Reuters-21578 and BBC News for
 // English, TTC-3600 for Turkish), frozen, when the library has one and the
 // text pipeline is the one it was built with (stopwords removed, first-5
 // stemming); otherwise, and with Config.IDF = [IDFOnline], by an online
@@ -202,12 +202,12 @@ func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
 	if _, err := textproc.NewAnalyzer(tc); err != nil {
 		return nil, fmt.Errorf("codet: %v: %w", err, detector.ErrInvalidConfig)
 	}
-	if idf == nil && s.IDF == IDFReference && refidf.Matches(tc) {
-		idf, _ = refidf.For(tc.Language)
+	if idf == nil && s.IDF == IDFReference && idftab.Matches(tc) {
+		idf, _ = idftab.For(tc.Language)
 	}
 	d := &Detector{
 		s:         s,
-		docs:      docset.New("codet", s.MaxTextBytes),
+		docs:      engine.NewSet("codet", s.MaxTextBytes),
 		pool:      newWorkers(tc),
 		vocab:     makeVocabTable(0),
 		termsAt:   compactSlack,
@@ -494,7 +494,7 @@ func (d *Detector) Close() error {
 	defer d.mu.Unlock()
 	if d.docs.Close() {
 		// A fresh set, closed, in place of the one holding every ID.
-		d.docs = docset.New("codet", d.s.MaxTextBytes)
+		d.docs = engine.NewSet("codet", d.s.MaxTextBytes)
 		d.docs.Close()
 		d.nodes, d.freeNodes, d.children = nodeStore{}, nil, childTable{}
 		d.groups, d.freeGroups, d.bySig = nil, nil, nil

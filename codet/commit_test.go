@@ -7,8 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 // commitReference is the body of commit that creates and enters one node
@@ -51,12 +50,12 @@ func commitReference(d *Detector) func(g uint32) {
 // freed and their numbers reused, with a low NodeLimit nodes are
 // deactivated during commits.
 func TestCommitMatchesReference(t *testing.T) {
-	n := longtest.Size(1000, 3000)
+	n := dataset.LongSize(1000, 3000)
 	if testing.Short() {
 		n = 1000
 	}
 	idf := synthIDF(t, 2000)
-	docs := synth.Docs(n, synth.Config{Seed: 1, Vocabulary: 5000})
+	docs := dataset.SynthDocs(n, dataset.SynthConfig{Seed: 1, Vocabulary: 5000})
 	for _, cfg := range []Config{
 		{Language: "en"},
 		{Language: "en", Window: 700, NodeLimit: 20},

@@ -14,7 +14,6 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
 // concurrentDocs are real articles when the shared data is there (Reuters
@@ -23,7 +22,7 @@ func concurrentDocs(t *testing.T, n int) []detector.Doc {
 	if _, err := dataset.Path("reuters21578.jsonl"); err == nil {
 		return dataset.Docs(dataset.Reuters(t, n))
 	}
-	return synth.Docs(n, synth.Config{Seed: 9, Recent: 30, VariantRate: 0.5})
+	return dataset.SynthDocs(n, dataset.SynthConfig{Seed: 9, Recent: 30, VariantRate: 0.5})
 }
 
 // addConcurrently adds docs to d from g goroutines that take them in

@@ -7,7 +7,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/codet"
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // TestConfigSweep sets every numeric Config field to 0, -1, 1, the largest
@@ -19,7 +19,7 @@ func TestConfigSweep(t *testing.T) {
 		"default":               {Language: "en"},
 		"CollapseNear/Pairwise": {Language: "en", Collapse: codet.CollapseNear, Mode: codet.ModePairwise},
 	} {
-		c := reliabilitytest.Sweep(t, base, func(cfg codet.Config) (detector.Detector, error) {
+		c := testkit.Sweep(t, base, func(cfg codet.Config) (detector.Detector, error) {
 			return codet.New(cfg)
 		})
 		t.Logf("%s: %d cases, %d rejected, %d accepted", name, c.Cases, c.Rejected, c.Accepted)

@@ -14,8 +14,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -185,7 +184,7 @@ type orderCase struct {
 }
 
 func orderCases(t *testing.T) []orderCase {
-	cases := []orderCase{{"synthetic", synth.Docs(300, synth.Config{Seed: 5, Vocabulary: 4000, Recent: 40, MinSentences: 4, MaxSentences: 12})}}
+	cases := []orderCase{{"synthetic", dataset.SynthDocs(300, dataset.SynthConfig{Seed: 5, Vocabulary: 4000, Recent: 40, MinSentences: 4, MaxSentences: 12})}}
 	if _, err := dataset.Path("bbc.jsonl"); err != nil {
 		t.Logf("real articles skipped: %v", err)
 		return cases
@@ -256,7 +255,7 @@ func TestOrderIndependence(t *testing.T) {
 				require.Zero(t, st.Deactivated, "%s %s", oc.name, c.name)
 			}
 			worst := 1.0
-			shuffles := longtest.Size(2, 4)
+			shuffles := dataset.LongSize(2, 4)
 			for seed := range uint64(shuffles) {
 				docs := slices.Clone(oc.docs)
 				r := rand.New(rand.NewPCG(seed, 99))
@@ -325,7 +324,7 @@ func TestExactDuplicatesReal(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("slow under -short and -race")
 	}
-	dataset.CheckExactDuplicates(t, func(t *testing.T, lang string, _ []dataset.Record, online bool) detector.Detector {
+	testkit.CheckExactDuplicates(t, func(t *testing.T, lang string, _ []dataset.Record, online bool) detector.Detector {
 		cfg := codet.Config{Language: lang}
 		if online {
 			cfg.IDF = codet.IDFOnline

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -78,11 +78,11 @@ func (s *settings) build(b *seqBuf, doc *textproc.Document, wf weighter) {
 			b.hs = append(b.hs, wf.hash(t.id, t.term))
 		}
 		slices.Sort(b.hs)
-		b.sig[0] = hashx.Combine(b.sig[0], uint64(len(b.hs)))
-		b.sig[1] = hashx.Combine(b.sig[1], uint64(len(b.hs))^0x5bd1e995)
+		b.sig[0] = hashtab.Combine(b.sig[0], uint64(len(b.hs)))
+		b.sig[1] = hashtab.Combine(b.sig[1], uint64(len(b.hs))^0x5bd1e995)
 		for _, h := range b.hs {
-			b.sig[0] = hashx.Combine(b.sig[0], h)
-			b.sig[1] = hashx.Combine(b.sig[1], h+0x27d4eb2f165667c5)
+			b.sig[0] = hashtab.Combine(b.sig[0], h)
+			b.sig[1] = hashtab.Combine(b.sig[1], h+0x27d4eb2f165667c5)
 		}
 		if !s.NoWordSort {
 			// Not stable: two entries that compare equal have the same

@@ -16,8 +16,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/codet"
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
 // nearCopy returns text with k of its words replaced by words no other
@@ -51,7 +49,7 @@ func TestNearCopyFlood(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d := mustNew(t, c.cfg)
-			stories := synth.Docs(2000, synth.Config{Seed: 5, VariantRate: 1e-9})
+			stories := dataset.SynthDocs(2000, dataset.SynthConfig{Seed: 5, VariantRate: 1e-9})
 			for _, s := range stories {
 				_, err := d.Add(s)
 				require.NoError(t, err)
@@ -60,7 +58,7 @@ func TestNearCopyFlood(t *testing.T) {
 			family := map[string]bool{orig.ID: true}
 			r := rand.New(rand.NewPCG(3, 4))
 			const block = 500
-			copies := longtest.Size(1500, 5000) // before the fix, no copy was found after a few hundred
+			copies := dataset.LongSize(1500, 5000) // before the fix, no copy was found after a few hundred
 			found := 0
 			var worst int
 			st0, t0 := d.Stats(), time.Now()
@@ -100,7 +98,7 @@ func TestNearCopyFlood(t *testing.T) {
 // every Add to return the Config.MaxResults smallest IDs of the earlier
 // copies. Removing copies keeps the content for the rest.
 func TestFloodCostFlat(t *testing.T) {
-	stories := synth.Docs(200, synth.Config{Seed: 21, VariantRate: 1e-9})
+	stories := dataset.SynthDocs(200, dataset.SynthConfig{Seed: 21, VariantRate: 1e-9})
 	const n, limit = 3000, 7
 	for _, c := range []struct {
 		name string
@@ -209,7 +207,7 @@ func TestCollapseMatchesReference(t *testing.T) {
 	}
 	t.Run("Synthetic", func(t *testing.T) {
 		var texts []string
-		for _, d := range synth.Docs(300, synth.Config{Seed: 8, VariantRate: 0.5, Vocabulary: 4000}) {
+		for _, d := range dataset.SynthDocs(300, dataset.SynthConfig{Seed: 8, VariantRate: 0.5, Vocabulary: 4000}) {
 			texts = append(texts, d.Text)
 		}
 		check(t, texts)

@@ -6,7 +6,7 @@ package codet
 import (
 	"slices"
 
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // Span is a sentence of a contained document and how much of it was found in
@@ -90,7 +90,7 @@ func (d *Detector) Matched(container, contained string) ([]Span, error) {
 var prefixSeed = [2]uint64{0x9e3779b97f4a7c15, 0xc2b2ae3d27d4eb4f}
 
 func prefixHash(h [2]uint64, t uint32) [2]uint64 {
-	return [2]uint64{hashx.Combine(h[0], uint64(t)), hashx.Combine(h[1], uint64(t)+0x27d4eb2f165667c5)}
+	return [2]uint64{hashtab.Combine(h[0], uint64(t)), hashtab.Combine(h[1], uint64(t)+0x27d4eb2f165667c5)}
 }
 
 // sequencesOf returns the term sequences of live document idx and the

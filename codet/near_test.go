@@ -12,7 +12,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/codet"
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -235,7 +235,7 @@ func TestCollapseNearBound(t *testing.T) {
 // frees everything. A collapse threshold no pair reaches gives exactly
 // CollapseExact's answers.
 func TestCollapseNearStream(t *testing.T) {
-	docs := synth.Docs(600, synth.Config{Seed: 4, Recent: 20, VariantRate: 0.6})
+	docs := dataset.SynthDocs(600, dataset.SynthConfig{Seed: 4, Recent: 20, VariantRate: 0.6})
 	d := mustNew(t, codet.Config{Language: "en", Collapse: codet.CollapseNear, Window: 120})
 	live := map[string]bool{}
 	var order []string

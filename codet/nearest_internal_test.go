@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 // TestNearestCopy checks the path Nearest takes when the eviction of a
@@ -14,7 +14,7 @@ import (
 // it changes nothing, lists what the same path of Query reports with
 // Query's scores, and ranks as the path without the copy does.
 func TestNearestCopy(t *testing.T) {
-	docs := synth.Docs(60, synth.Config{Seed: 4, VariantRate: 0.7, Vocabulary: 1500})
+	docs := dataset.SynthDocs(60, dataset.SynthConfig{Seed: 4, VariantRate: 0.7, Vocabulary: 1500})
 	for _, cfg := range []Config{
 		{Language: "en", Window: 10},
 		{Language: "en", Window: 7, IDF: IDFOnline, Collapse: CollapseNear},
@@ -57,7 +57,7 @@ func TestNearestCopy(t *testing.T) {
 // what it answers with every list scanned (scanAll), to the last bit,
 // and both of its ways of completing the scores are taken.
 func TestNearestSetAside(t *testing.T) {
-	docs := synth.Docs(400, synth.Config{Seed: 21, VariantRate: 0.5, Vocabulary: 600})
+	docs := dataset.SynthDocs(400, dataset.SynthConfig{Seed: 21, VariantRate: 0.5, Vocabulary: 600})
 	d := build(t, Config{Language: "en"}, nil)
 	for i, doc := range docs {
 		if i >= 150 && i%5 == 0 {

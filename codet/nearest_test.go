@@ -13,7 +13,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
 // A source story, a text derived from it (one sentence reworded, one
@@ -140,7 +139,7 @@ func TestNearestPairwise(t *testing.T) {
 // detector.SortMatches order with no ID twice, and the snapshot and Stats
 // are the same before and after it.
 func TestNearestChangesNothing(t *testing.T) {
-	docs := synth.Docs(120, synth.Config{Seed: 11, VariantRate: 0.6, Vocabulary: 2500})
+	docs := dataset.SynthDocs(120, dataset.SynthConfig{Seed: 11, VariantRate: 0.6, Vocabulary: 2500})
 	for _, cfg := range []codet.Config{
 		{Language: "en"},
 		{Language: "en", IDF: codet.IDFOnline},
@@ -200,7 +199,7 @@ func inOrder(ms []detector.Match) bool {
 // weights: no call fails, results are ordered, and nothing ranked is a
 // text that was only looked up (run it under -race).
 func TestNearestConcurrent(t *testing.T) {
-	docs := synth.Docs(60, synth.Config{Seed: 12, VariantRate: 0.7, Vocabulary: 1500})
+	docs := dataset.SynthDocs(60, dataset.SynthConfig{Seed: 12, VariantRate: 0.7, Vocabulary: 1500})
 	d := mustNew(t, codet.Config{Language: "en", IDF: codet.IDFOnline})
 	var wg sync.WaitGroup
 	for g := range 2 {

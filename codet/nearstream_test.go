@@ -13,7 +13,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/codet"
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 )
 
 // TestNearCopyStreamRecall adds 2,000 Reuters stories in date order, then
@@ -36,7 +35,7 @@ func TestNearCopyStreamRecall(t *testing.T) {
 	for _, n := range []int{300, 1000, 3000} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			if n == 3000 {
-				longtest.Skip(t)
+				dataset.SkipLong(t)
 			}
 			d := mustNew(t, codet.Config{Language: "en"})
 			defer d.Close()

@@ -8,8 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/language"
 
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -21,7 +20,7 @@ func synthIDF(t *testing.T, n int) *textproc.IDF {
 	an, err := textproc.NewAnalyzer(textproc.FullConfig(language.English))
 	require.NoError(t, err)
 	var ref []string
-	for _, d := range synth.Docs(n, synth.Config{Seed: 2}) {
+	for _, d := range dataset.SynthDocs(n, dataset.SynthConfig{Seed: 2}) {
 		ref = append(ref, d.Text)
 	}
 	return textproc.BuildIDF(an, ref, false)
@@ -68,7 +67,7 @@ func TestSetAsideExact(t *testing.T) {
 	// set aside, and the count below would check nothing.
 	n := 3000
 	idf := synthIDF(t, 3000)
-	docs := synth.Docs(n, synth.Config{Seed: 1, Vocabulary: 5000})
+	docs := dataset.SynthDocs(n, dataset.SynthConfig{Seed: 1, Vocabulary: 5000})
 	samples := 0 // samples of deactivated nodes set aside
 	read := 0    // of them, samples the rule of the active nodes reads
 	for _, cfg := range []Config{
@@ -104,20 +103,20 @@ func TestSetAsideExact(t *testing.T) {
 }
 
 // TestSetAsideExactStream is TestSetAsideExact on the stream of
-// BenchmarkScale (internal/synth, seed 1, with the frozen table of seed 2
+// BenchmarkScale (internal/dataset's synthetic stream, seed 1, with the frozen table of seed 2
 // that benchmark builds), long enough for nodes to be deactivated at the
 // default NodeLimit: every Add answer, the Containers of an earlier
 // document after every seventh Add and the snapshot equal those of
 // scanning every list. It runs with NEARDUP_LONG: 40,000 documents
 // (about 30 s), or N with NEARDUP_LONG=N.
 func TestSetAsideExactStream(t *testing.T) {
-	longtest.Skip(t)
-	if longtest.RaceEnabled {
+	dataset.SkipLong(t)
+	if dataset.RaceEnabled {
 		t.Skip("80,000 Adds: too slow under -race (TestSetAsideExact makes the comparison there)")
 	}
-	n := longtest.Count(40_000)
+	n := dataset.LongCount(40_000)
 	idf := synthIDF(t, 20_000)
-	docs := synth.Docs(n, synth.Config{Seed: 1})
+	docs := dataset.SynthDocs(n, dataset.SynthConfig{Seed: 1})
 	for _, cfg := range []Config{
 		{Language: "en"},
 		{Language: "en", NodeLimit: 50, Collapse: CollapseNear},

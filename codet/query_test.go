@@ -12,7 +12,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/codet"
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 func snapshotOf(t *testing.T, d *codet.Detector) []byte {
@@ -29,7 +29,7 @@ func snapshotOf(t *testing.T, d *codet.Detector) []byte {
 // what the Add then returns, and the detector's snapshot and Stats are the
 // same before and after the Query.
 func TestQueryChangesNothing(t *testing.T) {
-	docs := synth.Docs(120, synth.Config{Seed: 11, VariantRate: 0.6, Vocabulary: 2500})
+	docs := dataset.SynthDocs(120, dataset.SynthConfig{Seed: 11, VariantRate: 0.6, Vocabulary: 2500})
 	for _, cfg := range []codet.Config{
 		{Language: "en"},
 		{Language: "en", IDF: codet.IDFOnline},
@@ -90,7 +90,7 @@ func TestQueryLiveID(t *testing.T) {
 // weights: no call fails and nothing queried is ever reported (run it
 // under -race).
 func TestQueryConcurrent(t *testing.T) {
-	docs := synth.Docs(60, synth.Config{Seed: 12, VariantRate: 0.7, Vocabulary: 1500})
+	docs := dataset.SynthDocs(60, dataset.SynthConfig{Seed: 12, VariantRate: 0.7, Vocabulary: 1500})
 	d := mustNew(t, codet.Config{Language: "en", IDF: codet.IDFOnline})
 	var wg sync.WaitGroup
 	for g := range 2 {

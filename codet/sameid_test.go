@@ -10,7 +10,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/codet"
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 // TestSameNewIDAtOnce has 4 goroutines add the same new ID at once, each
@@ -23,7 +23,7 @@ func TestSameNewIDAtOnce(t *testing.T) {
 	if raceEnabled {
 		trials = 40
 	}
-	texts := synth.Docs(5, synth.Config{Seed: 21, VariantRate: 1e-9})
+	texts := dataset.SynthDocs(5, dataset.SynthConfig{Seed: 21, VariantRate: 1e-9})
 	for _, cfg := range []codet.Config{{Language: "en"}, {Language: "en", IDF: codet.IDFOnline}} {
 		for trial := range trials {
 			d := mustNew(t, cfg)

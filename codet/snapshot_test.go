@@ -15,16 +15,14 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/v1.snapshot")
 
 // op is one step of a stream: an Add (text set) or a Remove.
-type op = reliabilitytest.Op
+type op = testkit.Op
 
 // floodStream adds every text, an exact copy of an earlier text every
 // copyEvery documents, and removes an earlier document every removeEvery
@@ -74,7 +72,7 @@ func answers(t *testing.T, d *Detector, ops []op) []string {
 	return out
 }
 
-func encode(t testing.TB, d *Detector) []byte { return reliabilitytest.Encode(t, d) }
+func encode(t testing.TB, d *Detector) []byte { return testkit.Encode(t, d) }
 
 func build(t testing.TB, cfg Config, idf *textproc.IDF) *Detector {
 	t.Helper()
@@ -91,7 +89,7 @@ func build(t testing.TB, cfg Config, idf *textproc.IDF) *Detector {
 
 func load(t testing.TB, cfg Config, idf *textproc.IDF, snap []byte) *Detector {
 	t.Helper()
-	return reliabilitytest.Load(t, build(t, cfg, idf), snap)
+	return testkit.Load(t, build(t, cfg, idf), snap)
 }
 
 // sameState requires a and b to answer Containers, Copies and Matched
@@ -173,7 +171,7 @@ func snapshotConfigs() []struct {
 }
 
 func TestSnapshotRoundTrip(t *testing.T) {
-	docs := synth.Docs(150, synth.Config{Seed: 9, VariantRate: 0.5, Vocabulary: 3000})
+	docs := dataset.SynthDocs(150, dataset.SynthConfig{Seed: 9, VariantRate: 0.5, Vocabulary: 3000})
 	var texts []string
 	for _, d := range docs {
 		texts = append(texts, d.Text)
@@ -198,7 +196,7 @@ func TestSnapshotRoundTripRealData(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real data round trips (skipped with -short)")
 	}
-	recs := dataset.Reuters(t, longtest.Size(300, 1200))
+	recs := dataset.Reuters(t, dataset.LongSize(300, 1200))
 	ops := floodStream(dataset.Texts(recs), 5, 4)
 	for _, c := range snapshotConfigs() {
 		if c.name != "Default" && c.name != "Online" && c.name != "CollapseNear" && c.name != "Window" {
@@ -253,7 +251,7 @@ func smallSnapshot(t testing.TB) (Config, []byte) {
 func TestSnapshotDamage(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	d := build(t, cfg, nil)
-	reliabilitytest.Damage(t, d, snap, nil)
+	testkit.Damage(t, d, snap, nil)
 	assert.Equal(t, 6, d.Len())
 }
 
@@ -266,7 +264,7 @@ func TestSnapshotMismatch(t *testing.T) {
 		"NodeLimit": {Language: "en", IDF: IDFOnline, Collapse: CollapseNear},
 	} {
 		d := build(t, other, nil)
-		reliabilitytest.Mismatch(t, d, snap, field)
+		testkit.Mismatch(t, d, snap, field)
 	}
 
 	// Tables: a caller's table is identified by its content, and the
@@ -304,13 +302,13 @@ func TestReadFromState(t *testing.T) {
 	d := build(t, cfg, nil)
 	_, err := d.Add(detector.Doc{ID: "x", Text: "Ferries were cancelled."})
 	require.NoError(t, err)
-	reliabilitytest.NotEmpty(t, d, snap)
+	testkit.NotEmpty(t, d, snap)
 	// Emptied by Remove: it loads, and the online table is the snapshot's.
 	require.NoError(t, d.Remove("x"))
 	_, err = d.ReadFrom(bytes.NewReader(snap))
 	require.NoError(t, err)
 	require.Equal(t, snap, encode(t, d))
-	reliabilitytest.Closed(t, d, snap, "Ferries were cancelled.", "x")
+	testkit.Closed(t, d, snap, "Ferries were cancelled.", "x")
 }
 
 // TestSnapshotV1 reads the checked-in snapshot of layout version 1 and
@@ -320,7 +318,7 @@ func TestReadFromState(t *testing.T) {
 // Config, so a change of a default rewrites it too).
 func TestSnapshotV1(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
-	stored := reliabilitytest.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
+	stored := testkit.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
 	d := load(t, cfg, nil, stored)
 	assert.Equal(t, 6, d.Len())
 	cp, err := d.Copies("a")
@@ -353,12 +351,12 @@ func readPayloads(t *testing.T, cfg Config, secs [len(sectionNames)][]byte) {
 	if err := fresh.load(secs); err != nil {
 		require.ErrorIs(t, err, detector.ErrSnapshot)
 	}
-	readAndUse(t, cfg, reliabilitytest.Frame(t, fresh.header(), sectionNames[:], secs[:], fresh.docs.Len()))
+	readAndUse(t, cfg, testkit.Frame(t, fresh.header(), sectionNames[:], secs[:], fresh.docs.Len()))
 }
 
 func readAndUse(t *testing.T, cfg Config, in []byte) {
 	d := build(t, cfg, nil)
-	if reliabilitytest.Read(t, d, in, nil) != nil {
+	if testkit.Read(t, d, in, nil) != nil {
 		return
 	}
 	var err error
@@ -422,7 +420,7 @@ func FuzzReadFrom(f *testing.F) {
 // query and remove: every snapshot loads, re-encodes identically and
 // holds whole documents only.
 func TestConcurrentSnapshot(t *testing.T) {
-	docs := synth.Docs(80, synth.Config{Seed: 3, VariantRate: 0.5, Vocabulary: 2000})
+	docs := dataset.SynthDocs(80, dataset.SynthConfig{Seed: 3, VariantRate: 0.5, Vocabulary: 2000})
 	cfg := Config{Language: "en", IDF: IDFOnline}
 	d := build(t, cfg, nil)
 	var wg sync.WaitGroup
@@ -461,7 +459,7 @@ func TestConcurrentSnapshot(t *testing.T) {
 // window would compact the index: the answer of a private copy equals
 // what Add then returns.
 func TestQueryCopy(t *testing.T) {
-	docs := synth.Docs(60, synth.Config{Seed: 4, VariantRate: 0.7, Vocabulary: 1500})
+	docs := dataset.SynthDocs(60, dataset.SynthConfig{Seed: 4, VariantRate: 0.7, Vocabulary: 1500})
 	for _, cfg := range []Config{
 		{Language: "en", Window: 10},
 		{Language: "en", Window: 7, IDF: IDFOnline, Collapse: CollapseNear},

@@ -10,16 +10,16 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/codet"
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // soakAdds returns the number of Adds of a soak (210,000 with
 // NEARDUP_LONG=1, N with NEARDUP_LONG=N), or skips.
 func soakAdds(t *testing.T) int {
 	t.Helper()
-	longtest.SkipSoak(t)
-	return longtest.Count(210_000)
+	dataset.SkipSoak(t)
+	return dataset.LongCount(210_000)
 }
 
 // TestSoakWindow streams documents with three tokens no other document
@@ -35,7 +35,7 @@ func TestSoakWindow(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			d := mustNew(t, cfg)
-			s, err := reliabilitytest.Soak(d, reliabilitytest.SoakConfig{Adds: n, Window: 10000, Every: 100000})
+			s, err := testkit.Soak(d, testkit.SoakConfig{Adds: n, Window: 10000, Every: 100000})
 			require.NoError(t, err)
 			for _, x := range s {
 				t.Logf("%s: %7d Adds: live heap %.1f MB", name, x.Adds, float64(x.HeapBytes)/1e6)
@@ -46,7 +46,7 @@ func TestSoakWindow(t *testing.T) {
 			// sawtooth of a few MB (38-40 MB over 70,000 Adds sampled every
 			// 5,000, frozen weights).
 			require.GreaterOrEqual(t, len(s), 3, "NEARDUP_LONG must be 1 or at least 210000")
-			assert.Less(t, reliabilitytest.Growth(s[1:]), uint64(4<<20), "%s: the live heap grows", name)
+			assert.Less(t, testkit.Growth(s[1:]), uint64(4<<20), "%s: the live heap grows", name)
 		})
 	}
 }
@@ -93,21 +93,21 @@ func TestHostileGivenBack(t *testing.T) {
 				_, err := d.Add(doc)
 				require.NoError(t, err)
 			}
-			base := reliabilitytest.LiveHeap()
+			base := testkit.LiveHeap()
 			for k := range 3 {
 				id := "hostile" + strconv.Itoa(k)
 				_, err := d.Add(detector.Doc{ID: id, Text: hostile(k, 20<<20)})
 				require.NoError(t, err)
-				peak := reliabilitytest.LiveHeap()
+				peak := testkit.LiveHeap()
 				require.NoError(t, d.Remove(id))
 				// One ordinary Add after the removal, as a stream goes on.
 				_, err = d.Add(detector.Doc{ID: "after" + strconv.Itoa(k), Text: docs[k].Text})
 				require.NoError(t, err)
-				after := reliabilitytest.LiveHeap()
+				after := testkit.LiveHeap()
 				t.Logf("%s: hostile %d: base %.1f MB, with it %.1f MB, after Remove %.1f MB",
 					name, k+1, float64(base)/1e6, float64(peak)/1e6, float64(after)/1e6)
 			}
-			assert.Less(t, int64(reliabilitytest.LiveHeap())-int64(base), int64(8<<20), "%s: the heap of the hostile documents is kept", name)
+			assert.Less(t, int64(testkit.LiveHeap())-int64(base), int64(8<<20), "%s: the heap of the hostile documents is kept", name)
 		})
 	}
 }
@@ -115,7 +115,7 @@ func TestHostileGivenBack(t *testing.T) {
 func soakDocs(n int) []detector.Doc {
 	out := make([]detector.Doc, n)
 	for i := range out {
-		out[i] = detector.Doc{ID: "s" + strconv.Itoa(i), Text: reliabilitytest.Unique(handMade[0].extra+" "+handMade[0].short, i)}
+		out[i] = detector.Doc{ID: "s" + strconv.Itoa(i), Text: testkit.Unique(handMade[0].extra+" "+handMade[0].short, i)}
 	}
 	return out
 }

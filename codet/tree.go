@@ -108,7 +108,7 @@ func (d *Detector) purge(g uint32, ends []uint32) {
 			p := nd.parent
 			// The entry leaves in place, so that the list stays in arrival
 			// order (the sample of a deactivated node drops its oldest
-			// entry first). docset.DeletePosting does not fit: the lists are
+			// entry first). engine.DeletePosting does not fit: the lists are
 			// a field of the nodes, not the values of a map.
 			if k := slices.IndexFunc(nd.vis, func(v visitor) bool { return v.g == g }); k >= 0 {
 				nd.vis = slices.Delete(nd.vis, k, k+1)

@@ -9,7 +9,7 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
-	"github.com/seed-9ef9c1df/neardup/internal/u64map"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // edge is one stored containment relation between groups, seen from one
@@ -411,7 +411,7 @@ func (t *createdTable) reset(n int) {
 		size *= 2
 	}
 	if size > len(t.slots) {
-		t.slots = u64map.FreshSlice[createdSlot](size)
+		t.slots = hashtab.FreshSlice[createdSlot](size)
 	}
 	t.mask = uint32(size - 1)
 	t.stamp++

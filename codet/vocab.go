@@ -1,8 +1,7 @@
 package codet
 
 import (
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/u64map"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // vocabTable maps a term to its detector term ID: the detector's
@@ -43,7 +42,7 @@ type vocabPart struct {
 
 // termHash is the 64-bit hash of a term: the vocabulary's and the content
 // signature's ([worker.hash] caches it). It is odd.
-func termHash(term string) uint64 { return hashx.String64(term, 0x5bd1e995) | 1 }
+func termHash(term string) uint64 { return hashtab.String64(term, 0x5bd1e995) | 1 }
 
 // makeVocabTable returns an empty table sized for n terms.
 func makeVocabTable(n int) vocabTable {
@@ -54,7 +53,7 @@ func makeVocabTable(n int) vocabTable {
 			size *= 2
 		}
 		for i := range t.parts {
-			t.parts[i].slots = u64map.FreshSlice[vocabSlot](size)
+			t.parts[i].slots = hashtab.FreshSlice[vocabSlot](size)
 		}
 	}
 	return t
@@ -113,7 +112,7 @@ func (pt *vocabPart) find(term string, tag uint32, terms []string) (*vocabSlot, 
 // terms, each at the home slot its tag gives.
 func (pt *vocabPart) grow() {
 	old := pt.slots
-	pt.slots = u64map.FreshSlice[vocabSlot](max(vocabMinSlots, 2*len(old)))
+	pt.slots = hashtab.FreshSlice[vocabSlot](max(vocabMinSlots, 2*len(old)))
 	mask := uint32(len(pt.slots) - 1)
 	for _, x := range old {
 		if x.tag == 0 {

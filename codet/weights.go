@@ -10,7 +10,7 @@ import (
 	"runtime"
 	"sync/atomic"
 
-	"github.com/seed-9ef9c1df/neardup/internal/scratch"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -83,10 +83,10 @@ func (w *worker) locked(d *Detector) *lockedWeights {
 	return &w.lw
 }
 
-// workers keeps the idle workers (a [scratch.Pool]: by processor, at
+// workers keeps the idle workers (a [engine.Pool]: by processor, at
 // most 2·GOMAXPROCS) and drops those not worth keeping (see keep).
 type workers struct {
-	pool scratch.Pool[*worker]
+	pool engine.Pool[*worker]
 	cfg  textproc.Config
 	// vocab is the detector's vocabulary size, updated under the
 	// detector's lock (atomically, as put reads it outside).
@@ -96,7 +96,7 @@ type workers struct {
 // newWorkers returns the workers of a detector whose analyzers run cfg.
 func newWorkers(cfg textproc.Config) *workers {
 	p := &workers{cfg: cfg}
-	p.pool = scratch.Pool[*worker]{
+	p.pool = engine.Pool[*worker]{
 		New: func() (*worker, error) {
 			an, err := textproc.NewAnalyzer(p.cfg)
 			if err != nil {

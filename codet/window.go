@@ -156,7 +156,7 @@ func (d *Detector) forget(idx uint32) {
 
 // deleteFirst removes the first v from s, keeping the order of the rest
 // (member lists are sorted by ID, relation lists in decision order).
-// docset.DeletePosting does not fit these lists, nor the visitor lists of
+// engine.DeletePosting does not fit these lists, nor the visitor lists of
 // tree nodes and the relation lists of retract: they are fields of
 // groups, near contents and nodes indexed by dense integers, not the
 // values of a map.

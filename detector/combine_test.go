@@ -16,7 +16,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/detectortest"
 	"github.com/seed-9ef9c1df/neardup/internal/naive"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -425,7 +425,7 @@ func TestVoteSameIDStress(t *testing.T) {
 type voteConfig struct{ K int }
 
 func TestConfigSweep(t *testing.T) {
-	c := reliabilitytest.Sweep(t, voteConfig{K: 2}, func(cfg voteConfig) (detector.Detector, error) {
+	c := testkit.Sweep(t, voteConfig{K: 2}, func(cfg voteConfig) (detector.Detector, error) {
 		return detector.Vote(cfg.K, naive.New(naive.Config{}), naive.New(naive.Config{Shingle: 3}), naive.New(naive.Config{Shingle: 5}))
 	})
 	t.Logf("Vote: %d cases, %d rejected, %d accepted", c.Cases, c.Rejected, c.Accepted)

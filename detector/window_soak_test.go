@@ -1,12 +1,14 @@
-package detector
+package detector_test
 
 import (
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"runtime"
 	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 // heapAfterGC returns the live heap in bytes after a full collection.
@@ -18,6 +20,15 @@ func heapAfterGC() uint64 {
 	return ms.HeapAlloc
 }
 
+// discards is a member that stores nothing: what a window retains over it
+// is the window's own.
+type discards struct{}
+
+func (discards) Add(detector.Doc) ([]detector.Match, error)  { return nil, nil }
+func (discards) Containers(string) ([]detector.Match, error) { return nil, nil }
+func (discards) Remove(string) error                         { return nil }
+func (discards) Close() error                                { return nil }
+
 // TestWindowSoakHeapFlat streams 10 million documents through a window of
 // 2,000 over a member that keeps nothing, so the heap measured is the
 // window's own, and checks that it stays flat: it follows the live
@@ -25,14 +36,14 @@ func heapAfterGC() uint64 {
 // million documents once they expire. It runs only with NEARDUP_LONG=1
 // (under a minute).
 func TestWindowSoakHeapFlat(t *testing.T) {
-	longtest.SkipSoak(t)
+	dataset.SkipSoak(t)
 	const size, adds = 2000, 10_000_000
 	base := heapAfterGC()
-	wd, err := NewWindow(keepsNothing{}, WindowConfig{Size: size})
+	wd, err := detector.NewWindow(discards{}, detector.WindowConfig{Size: size})
 	require.NoError(t, err)
 	heap := map[int]uint64{}
 	for i := range adds {
-		_, err := wd.AddAt(Doc{ID: strconv.Itoa(i)}, int64(i))
+		_, err := wd.AddAt(detector.Doc{ID: strconv.Itoa(i)}, int64(i))
 		require.NoError(t, err)
 		if n := i + 1; n == 1_000_000 || n == 5_000_000 || n == adds {
 			heap[n] = heapAfterGC()
@@ -56,10 +67,10 @@ func TestWindowSoakHeapFlat(t *testing.T) {
 	// An unbounded window that held a million documents lets go of them
 	// once they have expired.
 	base = heapAfterGC()
-	wd, err = NewWindow(keepsNothing{}, WindowConfig{})
+	wd, err = detector.NewWindow(discards{}, detector.WindowConfig{})
 	require.NoError(t, err)
 	for i := range 1_000_000 {
-		_, err := wd.AddAt(Doc{ID: strconv.Itoa(i)}, int64(i))
+		_, err := wd.AddAt(detector.Doc{ID: strconv.Itoa(i)}, int64(i))
 		require.NoError(t, err)
 	}
 	full := heapAfterGC()

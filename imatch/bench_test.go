@@ -7,8 +7,8 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -22,9 +22,9 @@ func BenchmarkReuters(b *testing.B) {
 	recs := dataset.Reuters(b, 5000)
 	docs := dataset.Texts(recs)
 	idf := collectionIDF(b, Config{Language: "en"}, recs)
-	b.Run("Floor", func(b *testing.B) { benchfloor.Run(b, docs) })
+	b.Run("Floor", func(b *testing.B) { testkit.Run(b, docs) })
 	b.Run("AnalyzerFull", func(b *testing.B) {
-		benchfloor.RunAnalyzer(b, textproc.FullConfig(language.English), docs)
+		testkit.RunAnalyzer(b, textproc.FullConfig(language.English), docs)
 	})
 	for _, tc := range []struct {
 		name string
@@ -42,7 +42,7 @@ func BenchmarkReuters(b *testing.B) {
 				b.Fatal(err)
 			}
 			var dst []Key
-			benchfloor.RunEach(b, docs, func(t string) { dst = s.AppendSign(dst[:0], t); sink += len(dst) })
+			testkit.RunEach(b, docs, func(t string) { dst = s.AppendSign(dst[:0], t); sink += len(dst) })
 		})
 	}
 	b.Run("DetectorAdd", func(b *testing.B) {
@@ -51,7 +51,7 @@ func BenchmarkReuters(b *testing.B) {
 			b.Fatal(err)
 		}
 		n := 0
-		benchfloor.RunEach(b, docs, func(t string) {
+		testkit.RunEach(b, docs, func(t string) {
 			n++
 			if _, err := d.Add(detector.Doc{ID: fmt.Sprint(n), Text: t}); err != nil {
 				b.Fatal(err)

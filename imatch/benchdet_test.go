@@ -5,18 +5,18 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // benchDetectors are the configurations BenchmarkAddParallel runs: the
 // default (an online IDF table the Detector owns) and a frozen reference
 // table of the same texts.
-func benchDetectors(b *testing.B) []reliabilitytest.Build {
+func benchDetectors(b *testing.B) []testkit.Build {
 	recs := dataset.Reuters(b, 5000)
 	idf := collectionIDF(b, Config{Language: "en"}, recs)
-	return []reliabilitytest.Build{
-		reliabilitytest.MustBuild(b, "Online", func() (detector.Detector, error) { return New(Config{Language: "en"}) }),
-		reliabilitytest.MustBuild(b, "Frozen", func() (detector.Detector, error) { return NewWithIDF(Config{Language: "en"}, idf) }),
+	return []testkit.Build{
+		testkit.MustBuild(b, "Online", func() (detector.Detector, error) { return New(Config{Language: "en"}) }),
+		testkit.MustBuild(b, "Frozen", func() (detector.Detector, error) { return NewWithIDF(Config{Language: "en"}, idf) }),
 	}
 }
 
@@ -27,7 +27,7 @@ func benchDetectors(b *testing.B) []reliabilitytest.Build {
 // 1/(s + (1−s)/g) whatever the machine's load.
 func BenchmarkSerialShare(b *testing.B) {
 	docs := dataset.Texts(dataset.Reuters(b, 5000))
-	reliabilitytest.SerialShare(b, docs, benchDetectors(b), func(b *testing.B, tc reliabilitytest.Build) func(string) {
+	testkit.SerialShare(b, docs, benchDetectors(b), func(b *testing.B, tc testkit.Build) func(string) {
 		d := tc.New().(*Detector)
 		s, err := d.alg.pool.Get()
 		if err != nil {

@@ -6,10 +6,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/idftab"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -23,7 +23,7 @@ func TestConcurrentMatchesSequential(t *testing.T) {
 	if raceEnabled {
 		n = 120
 	}
-	docs := synth.Docs(n, synth.Config{Seed: 5})
+	docs := dataset.SynthDocs(n, dataset.SynthConfig{Seed: 5})
 	frozen := textproc.NewIDF(false)
 	frozen.Freeze()
 	for name, build := range map[string]func() (*Detector, error){
@@ -32,7 +32,7 @@ func TestConcurrentMatchesSequential(t *testing.T) {
 		"Frozen":         func() (*Detector, error) { return NewWithIDF(Config{}, frozen) },
 	} {
 		t.Run(name, func(t *testing.T) {
-			reliabilitytest.ConcurrentMatchesSequential(t, docs, reliabilitytest.Sequential[*Detector]{
+			testkit.ConcurrentMatchesSequential(t, docs, testkit.Sequential[*Detector]{
 				Build: build,
 				Record: func(d *Detector, commit func(string)) {
 					d.e.SetTrace(func(remove bool, id string) {
@@ -54,8 +54,8 @@ func TestConcurrentMatchesSequential(t *testing.T) {
 }
 
 // ownTable returns the online table of a Detector of New.
-func ownTable(d *Detector) *liveidf.Table {
-	var t *liveidf.Table
+func ownTable(d *Detector) *idftab.Table {
+	var t *idftab.Table
 	d.e.Inspect(func(ix engine.Index[features], _ int) { t = ix.(*ownIndex).table })
 	return t
 }
@@ -66,7 +66,7 @@ func ownTable(d *Detector) *liveidf.Table {
 func TestAddAnalysesOutsideLock(t *testing.T) {
 	d, err := New(Config{})
 	require.NoError(t, err)
-	reliabilitytest.AnalysesOutsideLock(t, d, &testHookAnalysed)
+	testkit.AnalysesOutsideLock(t, d, &testHookAnalysed)
 }
 
 // TestReadersDoNotWaitForTurn holds an Add of a Detector with its own
@@ -75,7 +75,7 @@ func TestAddAnalysesOutsideLock(t *testing.T) {
 func TestReadersDoNotWaitForTurn(t *testing.T) {
 	d, err := New(Config{})
 	require.NoError(t, err)
-	reliabilitytest.ReadersDoNotWaitForTurn(t, d, &testHookInTurn, d.IDF)
+	testkit.ReadersDoNotWaitForTurn(t, d, &testHookInTurn, d.IDF)
 }
 
 // TestScratchShrinks signs a document of 300k distinct tokens, then an
@@ -86,10 +86,10 @@ func TestScratchShrinks(t *testing.T) {
 	idf.Freeze()
 	s, err := NewSigner(Config{Lexicons: 2}, idf)
 	require.NoError(t, err)
-	normal := synth.Docs(1, synth.Config{Seed: 2})[0].Text
+	normal := dataset.SynthDocs(1, dataset.SynthConfig{Seed: 2})[0].Text
 	s.Sign(normal)
 	small := s.scratchBytes()
-	s.Sign(reliabilitytest.HostileText("a", 300_000))
+	s.Sign(testkit.HostileText("a", 300_000))
 	s.Sign(normal)
 	assert.Less(t, s.scratchBytes(), small+1<<20, "buffers after the outlier (before: %d bytes)", small)
 	assert.Less(t, s.an.VocabularySize(), 10_000, "the outlier's vocabulary is forgotten")
@@ -107,7 +107,7 @@ func TestVocabularyBounded(t *testing.T) {
 	if raceEnabled {
 		adds = 6_000
 	}
-	_, err = reliabilitytest.Soak(d, reliabilitytest.SoakConfig{Adds: adds, Window: 300, Every: adds, Pool: 50})
+	_, err = testkit.Soak(d, testkit.SoakConfig{Adds: adds, Window: 300, Every: adds, Pool: 50})
 	require.NoError(t, err)
 	for _, s := range d.alg.pool.Idle() {
 		assert.Less(t, s.an.VocabularySize(), 20_000, "a Signer's vocabulary follows the recurring terms")
@@ -122,7 +122,7 @@ func TestVocabularyBounded(t *testing.T) {
 func TestHostileMemoryReturned(t *testing.T) {
 	d, err := New(Config{})
 	require.NoError(t, err)
-	reliabilitytest.HostileMemoryReturned(t, d)
+	testkit.HostileMemoryReturned(t, d)
 }
 
 // TestLiveIDF checks that the online table counts the live documents: a
@@ -130,18 +130,18 @@ func TestHostileMemoryReturned(t *testing.T) {
 func TestLiveIDF(t *testing.T) {
 	d, err := New(Config{Language: "en"})
 	require.NoError(t, err)
-	reliabilitytest.LiveIDF(t, d, d.IDF)
+	testkit.LiveIDF(t, d, d.IDF)
 }
 
 // TestConcurrentAddRemoveTable adds and removes documents from 4
 // goroutines at once and requires the online table to count the live
-// documents exactly (reliabilitytest.ConcurrentAddRemoveIDF).
+// documents exactly (testkit.ConcurrentAddRemoveIDF).
 func TestConcurrentAddRemoveTable(t *testing.T) {
 	n := 400
 	if raceEnabled {
 		n = 160
 	}
-	reliabilitytest.ConcurrentAddRemoveIDF(t, n, func() (*Detector, error) { return New(Config{}) },
+	testkit.ConcurrentAddRemoveIDF(t, n, func() (*Detector, error) { return New(Config{}) },
 		func(d *Detector) *textproc.IDF { return d.IDF() })
 }
 

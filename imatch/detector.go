@@ -6,8 +6,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
-	"github.com/seed-9ef9c1df/neardup/internal/scratch"
+	"github.com/seed-9ef9c1df/neardup/internal/idftab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -129,7 +128,7 @@ type features struct {
 // algorithm is I-Match as the engine sees it.
 type algorithm struct {
 	cfg   Config
-	pool  scratch.Pool[*Signer]
+	pool  engine.Pool[*Signer]
 	own   bool // the Detector keeps its own table
 	exact bool // index the exact-content key of every document
 }
@@ -180,7 +179,7 @@ func (a *algorithm) CopyKey(f *features) (Digest, bool) { return f.content, len(
 func (a *algorithm) NewIndex() engine.Index[features] {
 	ix := &index{post: make(map[Key][]uint32)}
 	if a.own {
-		return &ownIndex{index: ix, alg: a, table: liveidf.New(false)}
+		return &ownIndex{index: ix, alg: a, table: idftab.New(false)}
 	}
 	return ix
 }
@@ -209,7 +208,7 @@ func (d *Detector) IDF() *textproc.IDF {
 	if !d.alg.own {
 		return d.idf
 	}
-	t := liveidf.New(false)
+	t := idftab.New(false)
 	d.e.Inspect(func(ix engine.Index[features], _ int) {
 		if o, ok := ix.(*ownIndex); ok {
 			t = o.table

@@ -12,9 +12,8 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -127,13 +126,13 @@ func (r *refIndex) copies(id string) []string {
 }
 
 // op is one step of a stream: an Add (text set) or a Remove.
-type op = reliabilitytest.Op
+type op = testkit.Op
 
 // floodStream interleaves the texts with floods of exact copies and of
 // copies in lower case and capitals (the same analysed terms), and removes
 // random live documents, the first of a flood included.
 func floodStream(texts []string, seed uint64, copies int) []op {
-	return reliabilitytest.FloodStream(texts, seed, 1, 5, copies, strings.ToLower, strings.ToUpper)
+	return testkit.FloodStream(texts, seed, 1, 5, copies, strings.ToLower, strings.ToUpper)
 }
 
 // runAgainstReference applies ops to d and the reference, comparing every
@@ -262,7 +261,7 @@ func TestRealDataMatchesReference(t *testing.T) {
 	for _, file := range []string{"goldset-dev.jsonl", "reuters21578.jsonl"} {
 		t.Run(file, func(t *testing.T) {
 			recs := dataset.ForTest(t, file)
-			texts := dataset.Texts(recs[:min(len(recs), longtest.Size(300, 800))])
+			texts := dataset.Texts(recs[:min(len(recs), dataset.LongSize(300, 800))])
 			ops := floodStream(texts, 2, 5)
 			for _, cfg := range []Config{{Language: "en"}, {Language: "en", Selection: SelectBand, Lexicons: 3, MaxResults: 5}} {
 				for name, build := range builds(t, cfg, texts) {

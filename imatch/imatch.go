@@ -9,9 +9,9 @@ import (
 	"github.com/zeebo/xxh3"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
-	"github.com/seed-9ef9c1df/neardup/internal/scratch"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
+	"github.com/seed-9ef9c1df/neardup/internal/idftab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -61,7 +61,7 @@ type Signer struct {
 	// cellsOf is the table whose cells vocab.cells holds; resolvedIn the
 	// table Resolve entered the current document's terms in, until it is
 	// counted (index.go).
-	cellsOf, resolvedIn *liveidf.Table
+	cellsOf, resolvedIn *idftab.Table
 
 	toks  []textproc.Token // of the text being signed
 	uniq  []uint32         // unique term IDs of the current document, first-seen order
@@ -74,11 +74,11 @@ type Signer struct {
 
 // vocabCache holds what a Signer caches per term ID of its analyzer.
 type vocabCache struct {
-	seen    scratch.Vocab // first occurrences, and when to start afresh
-	dfCache []int64       // when the table is frozen; -1 = not cached
-	hcache  []uint64      // lexicon hash of the term; valid when hset
+	seen    engine.Vocab // first occurrences, and when to start afresh
+	dfCache []int64      // when the table is frozen; -1 = not cached
+	hcache  []uint64     // lexicon hash of the term; valid when hset
 	hset    []bool
-	cells   liveidf.Cache // the Detector's own table: the term's count
+	cells   idftab.Cache // the Detector's own table: the term's count
 }
 
 // vocabFloor is the smallest vocabulary a Signer keeps before it starts
@@ -113,7 +113,7 @@ func newSigner(cfg Config, tc textproc.Config, idf *textproc.IDF) (*Signer, erro
 	if err != nil {
 		return nil, fmt.Errorf("imatch: %v: %w", err, detector.ErrInvalidConfig)
 	}
-	return &Signer{cfg: cfg, tc: tc, an: an, idf: idf, vocab: vocabCache{seen: scratch.NewVocab(vocabFloor)}}, nil
+	return &Signer{cfg: cfg, tc: tc, an: an, idf: idf, vocab: vocabCache{seen: engine.NewVocab(vocabFloor)}}, nil
 }
 
 // Config returns the Signer's configuration with every default filled in.
@@ -176,12 +176,12 @@ func (s *Signer) tidy() {
 	if big {
 		n = 0 // an outlier: keep nothing of its size
 	}
-	s.uniq = scratch.Shrink(s.uniq, n)
-	s.terms = scratch.Shrink(s.terms, n)
-	s.all = scratch.Shrink(s.all, n)
-	s.sel = scratch.Shrink(s.sel, n)
-	s.buf = scratch.Shrink(s.buf, 16*n)
-	s.ownDF = scratch.Shrink(s.ownDF, n)
+	s.uniq = engine.Shrink(s.uniq, n)
+	s.terms = engine.Shrink(s.terms, n)
+	s.all = engine.Shrink(s.all, n)
+	s.sel = engine.Shrink(s.sel, n)
+	s.buf = engine.Shrink(s.buf, 16*n)
+	s.ownDF = engine.Shrink(s.ownDF, n)
 	if s.vocab.seen.Renew(&s.an, s.tc, vocabFloor, big) {
 		s.toks = nil // the old analyzer's buffer, and its terms
 		s.vocab = vocabCache{seen: s.vocab.seen}
@@ -223,10 +223,10 @@ func (s *Signer) df(i int, frozen bool, n int64) int64 {
 func (s *Signer) inLexicon(c cand, j int) bool {
 	v := &s.vocab
 	if !v.hset[c.id] {
-		v.hcache[c.id] = hashx.String64(c.term, s.cfg.Seed)
+		v.hcache[c.id] = hashtab.String64(c.term, s.cfg.Seed)
 		v.hset[c.id] = true
 	}
-	h := hashx.Mix64(v.hcache[c.id] ^ hashx.Mix64(uint64(j)*0x9e3779b97f4a7c15))
+	h := hashtab.Mix64(v.hcache[c.id] ^ hashtab.Mix64(uint64(j)*0x9e3779b97f4a7c15))
 	return float64(h>>11)/(1<<53) < s.cfg.LexiconKeep
 }
 
@@ -307,7 +307,7 @@ func (s *Signer) emit(dst []Key, j int) []Key {
 		if s.cfg.Encoding == EncodeConcat {
 			s.buf = append(s.buf, c.term...)
 		} else {
-			s.buf = hashx.AppendField(s.buf, c.term)
+			s.buf = hashtab.AppendField(s.buf, c.term)
 		}
 	}
 	// Step 5: "add each unique token to the SHA1 digest" — xxh3-128, seeded
@@ -385,13 +385,13 @@ func (s *Signer) selectBand(frozen bool, n int64) {
 // Detector's own table t counts them, with the Signer's cache of t's
 // cells (emptied when it held another table's: a ReadFrom replaces the
 // table).
-func (s *Signer) ownTerms(t *liveidf.Table) liveidf.Terms {
+func (s *Signer) ownTerms(t *idftab.Table) idftab.Terms {
 	if s.cellsOf != t {
-		s.vocab.cells = liveidf.Cache{}
+		s.vocab.cells = idftab.Cache{}
 		s.cellsOf = t
 	}
 	s.vocab.cells.Grow(s.an.VocabularySize()) // only a Detector's own table needs the cache
-	return liveidf.Terms{Terms: s.terms, IDs: s.uniq, Cache: &s.vocab.cells}
+	return idftab.Terms{Terms: s.terms, IDs: s.uniq, Cache: &s.vocab.cells}
 }
 
 // appendOwnKeys computes the signatures of the analysed document against
@@ -411,7 +411,7 @@ func (s *Signer) content() (Digest, bool) {
 	if len(s.toks) == 0 {
 		return Digest{}, false
 	}
-	var dig hashx.Digest
-	s.buf, dig = hashx.TokensDigest(s.buf, s.toks)
+	var dig hashtab.Digest
+	s.buf, dig = hashtab.TokensDigest(s.buf, s.toks)
 	return Digest(dig), true
 }

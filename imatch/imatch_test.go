@@ -14,7 +14,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/detectortest"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -138,7 +138,7 @@ func digestOf(terms []string, lexicon int, concat bool) Digest {
 		if concat {
 			b = append(b, w...)
 		} else {
-			b = hashx.AppendField(b, w)
+			b = hashtab.AppendField(b, w)
 		}
 	}
 	if lexicon == 0 {

@@ -3,9 +3,8 @@ package imatch
 import (
 	"slices"
 
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
+	"github.com/seed-9ef9c1df/neardup/internal/idftab"
 )
 
 // index is the searchable structure over a Detector's live groups: a
@@ -27,7 +26,7 @@ type index struct {
 type ownIndex struct {
 	*index
 	alg    *algorithm
-	table  *liveidf.Table
+	table  *idftab.Table
 	unpack []string // Recount's scratch
 }
 
@@ -79,7 +78,7 @@ func (ix *index) Insert(g uint32, f *features) {
 // Delete takes the group g out of every posting list.
 func (ix *index) Delete(g uint32, f *features) {
 	for _, k := range f.keys {
-		docset.DeletePosting(ix.post, k, g)
+		engine.DeletePosting(ix.post, k, g)
 	}
 }
 
@@ -151,7 +150,7 @@ func (ix *ownIndex) Resolve(f *features, groups *engine.Groups[features]) {
 		}
 	}
 	if f.packed == "" {
-		f.packed = liveidf.Pack(s.terms)
+		f.packed = idftab.Pack(s.terms)
 	}
 	ix.table.Resolve(s.ownTerms(ix.table))
 	s.resolvedIn = ix.table
@@ -162,7 +161,7 @@ func (ix *ownIndex) Resolve(f *features, groups *engine.Groups[features]) {
 func (ix *ownIndex) Count(f *features) int32 {
 	s := f.s
 	if len(s.terms) > 0 && f.packed == "" {
-		f.packed = liveidf.Pack(s.terms) // not resolved (ReadFrom meanwhile)
+		f.packed = idftab.Pack(s.terms) // not resolved (ReadFrom meanwhile)
 	}
 	h, n, df := ix.table.Count(s.ownTerms(ix.table), f.packed, s.ownDF[:0])
 	s.ownN, s.ownDF, s.resolvedIn = n, df, nil

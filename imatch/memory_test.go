@@ -9,7 +9,6 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -28,7 +27,7 @@ func liveHeap() uint64 {
 // (the Signers' interned vocabulary included): what a unique document and
 // what a copy costs.
 func TestMemoryPerDocumentReport(t *testing.T) {
-	longtest.SkipSoak(t)
+	dataset.SkipSoak(t)
 	texts := dataset.Texts(dataset.Reuters(t, 6000))
 	_, tc, err := Config{Language: "en"}.resolve()
 	require.NoError(t, err)

@@ -9,6 +9,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -87,7 +88,7 @@ func TestExactDuplicates(t *testing.T) {
 	if raceEnabled {
 		t.Skip("collection-size test: not under -race")
 	}
-	dataset.CheckExactDuplicates(t, func(t *testing.T, lang string, recs []dataset.Record, online bool) detector.Detector {
+	testkit.CheckExactDuplicates(t, func(t *testing.T, lang string, recs []dataset.Record, online bool) detector.Detector {
 		cfg := Config{Language: lang}
 		var d *Detector
 		var err error

@@ -10,12 +10,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // TestQueryChangesNothing runs a stream of floods with removals through
 // two detectors, one of which is queried before every Add
-// ([reliabilitytest.QueryChangesNothing]): each Query returns what the
+// ([testkit.QueryChangesNothing]): each Query returns what the
 // following Add returns, and the queried detector ends byte for byte as
 // the other (its online table included).
 func TestQueryChangesNothing(t *testing.T) {
@@ -25,7 +25,7 @@ func TestQueryChangesNothing(t *testing.T) {
 		for name, build := range builds(t, cfg, texts) {
 			t.Run(fmt.Sprintf("%s/sel%d", name, cfg.Selection), func(t *testing.T) {
 				a, b := build(), build()
-				reliabilitytest.QueryChangesNothing(t, b, a, ops, func(step int) string { return texts[step%len(texts)] }, false)
+				testkit.QueryChangesNothing(t, b, a, ops, func(step int) string { return texts[step%len(texts)] }, false)
 				if a.alg.own {
 					assert.Equal(t, b.IDF().N(), a.IDF().N(), "Query counts nothing in the online table")
 				}

@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
+	"github.com/seed-9ef9c1df/neardup/internal/idftab"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
@@ -141,7 +141,7 @@ func (a *algorithm) DecodeGroups(d *snapshot.Dec, add func(f *features, ids []st
 		contents[content] = true
 		packed := ""
 		if a.own {
-			packed = liveidf.Pack(d.Strings(1, false, "terms"))
+			packed = idftab.Pack(d.Strings(1, false, "terms"))
 		}
 		// A key list takes two counts and one ID.
 		ng := d.Len(4, 0)
@@ -173,7 +173,7 @@ func (a *algorithm) DecodeGroups(d *snapshot.Dec, add func(f *features, ids []st
 	}
 }
 
-// unpackTerms appends the terms of a list packed by liveidf.Pack to dst.
+// unpackTerms appends the terms of a list packed by idftab.Pack to dst.
 func unpackTerms(dst []string, p string) []string {
 	for len(p) > 0 {
 		l, k := binary.Uvarint([]byte(p[:min(len(p), binary.MaxVarintLen64)]))

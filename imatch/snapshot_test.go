@@ -13,8 +13,8 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -34,17 +34,17 @@ func header(d *Detector) snapshot.Header {
 }
 
 func apply(t *testing.T, d *Detector, ops []op) [][]detector.Match {
-	return reliabilitytest.Apply(t, d, ops)
+	return testkit.Apply(t, d, ops)
 }
 
-func encode(t testing.TB, d *Detector) []byte { return reliabilitytest.Encode(t, d) }
+func encode(t testing.TB, d *Detector) []byte { return testkit.Encode(t, d) }
 
 func loadInto(t testing.TB, d *Detector, snap []byte) *Detector {
-	return reliabilitytest.Load(t, d, snap)
+	return testkit.Load(t, d, snap)
 }
 
 // sameSignature is the check of this package that
-// [reliabilitytest.RoundTrip] adds for every live document: the same
+// [testkit.RoundTrip] adds for every live document: the same
 // Signature, and an online table that counts the same documents.
 func sameSignature(t *testing.T) func(a, b *Detector, id, text string) {
 	return func(a, b *Detector, id, _ string) {
@@ -66,7 +66,7 @@ func sameGone(t *testing.T, a, b *Detector, ops []op) {
 	t.Helper()
 	for _, o := range ops {
 		if _, err := a.Copies(o.ID); err == nil {
-			continue // live: reliabilitytest.SameLookups checked it
+			continue // live: testkit.SameLookups checked it
 		}
 		ca, ea := a.Containers(o.ID)
 		cb, eb := b.Containers(o.ID)
@@ -88,13 +88,13 @@ func sameGone(t *testing.T, a, b *Detector, ops []op) {
 	}
 }
 
-// roundTrip runs [reliabilitytest.RoundTrip] (a snapshot taken after the
+// roundTrip runs [testkit.RoundTrip] (a snapshot taken after the
 // first part of ops loads into a new detector made the same way, which
 // then answers the rest of ops and every lookup alike, with
 // byte-identical snapshots at both points) with the checks of this
 // package, and returns the size of the snapshot.
 func roundTrip(t *testing.T, build func() *Detector, ops []op) int {
-	a, b, snap := reliabilitytest.RoundTrip(t, build, ops, sameSignature(t))
+	a, b, snap := testkit.RoundTrip(t, build, ops, sameSignature(t))
 	sameGone(t, a, b, ops)
 	return len(snap)
 }
@@ -172,7 +172,7 @@ func TestSnapshotDamage(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	d, err := New(cfg)
 	require.NoError(t, err)
-	reliabilitytest.Damage(t, d, snap, func(what string) { require.Zero(t, d.IDF().N(), what) })
+	testkit.Damage(t, d, snap, func(what string) { require.Zero(t, d.IDF().N(), what) })
 	assert.Equal(t, 5, d.Len())
 	assert.Equal(t, int64(4), d.IDF().N(), "a, b, c and d are counted; e has no terms")
 }
@@ -186,7 +186,7 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 	} {
 		d, err := New(other)
 		require.NoError(t, err)
-		reliabilitytest.Mismatch(t, d, snap, field)
+		testkit.Mismatch(t, d, snap, field)
 	}
 	d, err := New(cfg)
 	require.NoError(t, err)
@@ -273,13 +273,13 @@ func TestReadFromState(t *testing.T) {
 	require.NoError(t, err)
 	_, err = d.Add(detector.Doc{ID: "x", Text: snapA})
 	require.NoError(t, err)
-	reliabilitytest.NotEmpty(t, d, snap)
+	testkit.NotEmpty(t, d, snap)
 	assert.Equal(t, int64(1), d.IDF().N(), "the refused load counted nothing")
 	// Emptied by Remove, it loads.
 	require.NoError(t, d.Remove("x"))
 	loadInto(t, d, snap)
 	assert.Equal(t, 5, d.Len())
-	reliabilitytest.Closed(t, d, snap, snapA, "a")
+	testkit.Closed(t, d, snap, snapA, "a")
 }
 
 // TestSnapshotV1 reads the checked-in snapshot of layout version 1 and
@@ -289,7 +289,7 @@ func TestReadFromState(t *testing.T) {
 // Config, so a change of a default rewrites it too).
 func TestSnapshotV1(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
-	stored := reliabilitytest.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
+	stored := testkit.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
 	d, err := New(cfg)
 	require.NoError(t, err)
 	loadInto(t, d, stored)
@@ -331,7 +331,7 @@ func FuzzReadFrom(f *testing.F) {
 		read := func(in []byte) error {
 			d, err := New(cfg)
 			require.NoError(t, err)
-			if err := reliabilitytest.Read(t, d, in, func(d *Detector) {
+			if err := testkit.Read(t, d, in, func(d *Detector) {
 				require.Zero(t, d.IDF().N(), "a rejected snapshot leaves the table empty")
 			}); err != nil {
 				return err
@@ -355,7 +355,7 @@ func FuzzReadFrom(f *testing.F) {
 		} else {
 			count = n
 		}
-		err := read(reliabilitytest.Frame(t, header(d), []string{"groups", "empty"}, [][]byte{groups, empty}, count))
+		err := read(testkit.Frame(t, header(d), []string{"groups", "empty"}, [][]byte{groups, empty}, count))
 		require.Equal(t, derr == nil, err == nil, "ReadFrom accepts exactly the payloads decode accepts")
 	})
 }
@@ -369,7 +369,7 @@ func TestConcurrentSnapshot(t *testing.T) {
 	for name, build := range builds(t, Config{}, texts) {
 		t.Run(name, func(t *testing.T) {
 			d := build()
-			reliabilitytest.ConcurrentSnapshot(t, d, texts, build, func(e *Detector) {
+			testkit.ConcurrentSnapshot(t, d, texts, build, func(e *Detector) {
 				if e.alg.own {
 					// Every live document is counted but those without
 					// terms (the "empty" section).

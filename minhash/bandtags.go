@@ -1,11 +1,11 @@
 package minhash
 
 import (
-	"github.com/seed-9ef9c1df/neardup/internal/u64map"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // bandTags maps the band keys of one LSH band of a table to the newest
-// group of their chain, as a [u64map.Map] does for the exact-copy keys,
+// group of their chain, as a [hashtab.Map] does for the exact-copy keys,
 // in 8-byte slots: a 32-bit tag of the key beside the head, where the Map
 // keeps the whole key in 12. The key itself is not needed: it is a
 // function of the head's signature (bandKey), so a slot whose tag equals
@@ -17,7 +17,7 @@ import (
 // is a third less memory that each resize writes and that probes miss in.
 //
 // Open addressing with linear probing, backward-shift deletion, growth at
-// 3/4 and shrinking below 1/8, as u64map. The table's shard locks guard
+// 3/4 and shrinking below 1/8, as hashtab.Map. The table's shard locks guard
 // it (see [table]).
 type bandTags struct {
 	slots []tagSlot
@@ -37,7 +37,7 @@ func (m *bandTags) home(tag uint32) int {
 	return int((uint64(tag) * 0x9e3779b97f4a7c15) >> 32 & uint64(len(m.slots)-1))
 }
 
-// unmix64 inverts hashx.Mix64: unmix64(hashx.Mix64(x)) = x.
+// unmix64 inverts hashtab.Mix64: unmix64(hashtab.Mix64(x)) = x.
 func unmix64(x uint64) uint64 {
 	x ^= x>>31 ^ x>>62
 	x *= 0x319642b2d24d8ec3 // the inverse of 0x94d049bb133111eb mod 2⁶⁴
@@ -48,7 +48,7 @@ func unmix64(x uint64) uint64 {
 }
 
 // tag returns the tag of band key key. A one-row band's key is
-// hashx.Combine(h, v) = hashx.Mix64(h·c ⊕ v) of the band's constant h and
+// hashtab.Combine(h, v) = hashtab.Mix64(h·c ⊕ v) of the band's constant h and
 // the signature value v < 2³², so the low 32 bits of its inverse are
 // v ⊕ (h·c's low bits): one tag per key and one key per tag. Wider bands
 // take the key's top 32 bits, and find compares the key.
@@ -123,7 +123,7 @@ func (t *table) delete(b int, key uint64) {
 	hole := i
 	for j := (i + 1) & mask; m.slots[j].head1 != 0; j = (j + 1) & mask {
 		h := m.home(m.slots[j].tag)
-		if u64map.FillsHole(hole, j, h) {
+		if hashtab.FillsHole(hole, j, h) {
 			m.slots[hole] = m.slots[j]
 			hole = j
 		}
@@ -138,7 +138,7 @@ func (t *table) delete(b int, key uint64) {
 // without a key or a signature.
 func (m *bandTags) resize(size int) {
 	old := m.slots
-	m.slots = u64map.FreshSlice[tagSlot](size)
+	m.slots = hashtab.FreshSlice[tagSlot](size)
 	mask := size - 1
 	for _, s := range old {
 		if s.head1 == 0 {

@@ -6,18 +6,18 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/stretchr/testify/require"
 )
 
 func TestUnmix64(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 2))
 	for _, x := range []uint64{0, 1, 1 << 63, ^uint64(0)} {
-		require.Equal(t, x, unmix64(hashx.Mix64(x)))
+		require.Equal(t, x, unmix64(hashtab.Mix64(x)))
 	}
 	for range 10_000 {
 		x := r.Uint64()
-		require.Equal(t, x, unmix64(hashx.Mix64(x)))
+		require.Equal(t, x, unmix64(hashtab.Mix64(x)))
 	}
 }
 
@@ -133,7 +133,7 @@ func TestBandTagOneRow(t *testing.T) {
 		v, b := r.Uint32(), r.IntN(8)
 		sig := make([]uint32, 8)
 		sig[b] = v
-		c := uint32(hashx.Mix64(uint64(b)+1) * 0x9e3779b97f4a7c15)
+		c := uint32(hashtab.Mix64(uint64(b)+1) * 0x9e3779b97f4a7c15)
 		require.Equal(t, v^c, tb.tag(bandKey(sig, b, 1)))
 	}
 }

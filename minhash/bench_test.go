@@ -7,9 +7,8 @@ import (
 	"time"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -35,7 +34,7 @@ func reutersTexts(b *testing.B) ([]string, []detector.Doc, int64) {
 // BenchmarkFloor is the floor every figure is a multiple of (same run).
 func BenchmarkFloor(b *testing.B) {
 	texts, _, _ := reutersTexts(b)
-	benchfloor.Run(b, texts)
+	testkit.Run(b, texts)
 }
 
 // BenchmarkAnalyzer is the textproc Analyzer alone over the same texts.
@@ -79,7 +78,7 @@ func benchSignatures(b *testing.B, cfg Config) {
 			}
 		}
 	}
-	benchfloor.Sink += uint64(sink)
+	testkit.Sink += uint64(sink)
 	b.ReportMetric(float64(len(texts))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
 }
 
@@ -140,7 +139,7 @@ func BenchmarkQueryScaling(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			s := synth.New(synth.Config{Seed: 1})
+			s := dataset.NewSynth(dataset.SynthConfig{Seed: 1})
 			ids := make([]string, 0, 1000)
 			for i := range n {
 				it := s.Next()
@@ -185,7 +184,7 @@ func BenchmarkVsFloor(b *testing.B) {
 			for _, t := range texts {
 				sig, _ := sk.AppendSignature(dst[:0], t)
 				if len(sig) > 0 {
-					benchfloor.Sink += uint64(sig[0])
+					testkit.Sink += uint64(sig[0])
 				}
 			}
 		},
@@ -194,13 +193,13 @@ func BenchmarkVsFloor(b *testing.B) {
 			for _, t := range texts {
 				sig, _ := skK.AppendSignature(dst[:0], t)
 				if len(sig) > 0 {
-					benchfloor.Sink += uint64(sig[0])
+					testkit.Sink += uint64(sig[0])
 				}
 			}
 		},
 		"Analyzer": func() {
 			for _, t := range texts {
-				benchfloor.Sink += uint64(len(an.Analyze(t).Tokens))
+				testkit.Sink += uint64(len(an.Analyze(t).Tokens))
 			}
 		},
 	}
@@ -211,7 +210,7 @@ func BenchmarkVsFloor(b *testing.B) {
 			d, _ := New(cfg)
 			for _, doc := range docs {
 				ms, _ := d.Add(doc)
-				benchfloor.Sink += uint64(len(ms))
+				testkit.Sink += uint64(len(ms))
 			}
 		}
 	}
@@ -225,7 +224,7 @@ func BenchmarkVsFloor(b *testing.B) {
 			for b.Loop() {
 				t0 := time.Now()
 				for _, t := range texts {
-					benchfloor.Sink += benchfloor.Floor(t)
+					testkit.Sink += testkit.Floor(t)
 				}
 				t1 := time.Now()
 				fn()

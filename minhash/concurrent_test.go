@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // concurrentModes are the configurations the concurrency tests run: each
@@ -43,7 +43,7 @@ func concurrentModes(t testing.TB, docs []detector.Doc) map[string]func() (*Dete
 // one succeeds, the others get ErrDuplicateID, and the winner is fully
 // indexed (an exact copy added afterwards finds it with score 1).
 func TestConcurrentSameID(t *testing.T) {
-	docs := synth.Docs(60, synth.Config{Seed: 9})
+	docs := dataset.SynthDocs(60, dataset.SynthConfig{Seed: 9})
 	trials := 40
 	if raceEnabled {
 		trials = 10
@@ -99,7 +99,7 @@ func TestConcurrentSameID(t *testing.T) {
 // sequential one of its own counting order, which a test cannot fix; it
 // runs here for the race detector and the exact-copy guarantee.
 func TestConcurrentMatchesSequential(t *testing.T) {
-	docs := synth.Docs(300, synth.Config{Seed: 4})
+	docs := dataset.SynthDocs(300, dataset.SynthConfig{Seed: 4})
 	for name, build := range concurrentModes(t, docs) {
 		t.Run(name, func(t *testing.T) {
 			seq, err := build()
@@ -144,7 +144,7 @@ func TestConcurrentMatchesSequential(t *testing.T) {
 // TestCloseWhileAdding: Close racing Adds that sign outside the lock: no
 // panic, no deadlock, and after Close only ErrClosed.
 func TestCloseWhileAdding(t *testing.T) {
-	docs := synth.Docs(80, synth.Config{Seed: 6})
+	docs := dataset.SynthDocs(80, dataset.SynthConfig{Seed: 6})
 	for name, build := range concurrentModes(t, docs) {
 		t.Run(name, func(t *testing.T) {
 			d, err := build()
@@ -178,14 +178,14 @@ func TestCloseWhileAdding(t *testing.T) {
 // the docs/s of goroutines=2 over goroutines=1 is the scaling of Add.
 func BenchmarkAddParallel(b *testing.B) {
 	texts, docs, _ := reutersTexts(b)
-	b.Run("floor", func(b *testing.B) { benchfloor.Run(b, texts) })
+	b.Run("floor", func(b *testing.B) { testkit.Run(b, texts) })
 	for _, mode := range []struct {
 		name string
 		cfg  Config
 	}{{"Jaccard", Config{}}, {"Weighted", Config{Mode: Weighted}}, {"Containment", Config{Mode: Containment}}} {
 		for _, g := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/goroutines=%d", mode.name, g), func(b *testing.B) {
-				benchfloor.AddParallel(b, func() (detector.Detector, error) { return New(mode.cfg) }, docs, g)
+				testkit.AddParallel(b, func() (detector.Detector, error) { return New(mode.cfg) }, docs, g)
 			})
 		}
 	}
@@ -255,7 +255,7 @@ func replay(t *testing.T, build func() (*Detector, error), log []event, byID map
 // synthetic variants of a few recent stories, and every fifth document
 // again under another ID.
 func nearCopies(n int, seed uint64) []detector.Doc {
-	docs := synth.Docs(n, synth.Config{Seed: seed, VariantRate: 0.6, Recent: 15, MinSentences: 3, MaxSentences: 8})
+	docs := dataset.SynthDocs(n, dataset.SynthConfig{Seed: seed, VariantRate: 0.6, Recent: 15, MinSentences: 3, MaxSentences: 8})
 	for i := 0; i < n; i += 5 {
 		docs = append(docs, detector.Doc{ID: fmt.Sprintf("copy%d", i), Text: docs[i].Text})
 	}
@@ -317,7 +317,7 @@ func TestConcurrentAddsMatchSequential(t *testing.T) {
 // of near-copies that fills the band chains past maxProbe: both make it
 // search again under the exclusive lock.
 func TestAddCatchesUp(t *testing.T) {
-	base := synth.Docs(4, synth.Config{Seed: 21, MinSentences: 10, MaxSentences: 12})
+	base := dataset.SynthDocs(4, dataset.SynthConfig{Seed: 21, MinSentences: 10, MaxSentences: 12})
 	variant := func(text string, k int) string {
 		w := strings.Fields(text)
 		w[len(w)-1-k] = fmt.Sprintf("variant%d", k)
@@ -337,7 +337,7 @@ func TestAddCatchesUp(t *testing.T) {
 		before []detector.Doc
 		while  func(d *Detector) // calls made while x is held
 	}
-	unrelated := synth.Docs(changeLogSize+10, synth.Config{Seed: 22, MinSentences: 3, MaxSentences: 4})
+	unrelated := dataset.SynthDocs(changeLogSize+10, dataset.SynthConfig{Seed: 22, MinSentences: 3, MaxSentences: 4})
 	// Near-copies of a, most of which share their band keys with it: the
 	// chains grow well past maxProbe.
 	flood := make([]detector.Doc, maxProbe*3/2+8)

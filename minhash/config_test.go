@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // TestConfigSweep sets every numeric Config field to 0, -1, 1, the
@@ -21,7 +21,7 @@ func TestConfigSweep(t *testing.T) {
 	}
 	for _, mode := range []Mode{Jaccard, Weighted, Containment} {
 		t.Run(fmt.Sprint(mode), func(t *testing.T) {
-			c := reliabilitytest.Sweep(t, Config{Mode: mode}, func(cfg Config) (detector.Detector, error) {
+			c := testkit.Sweep(t, Config{Mode: mode}, func(cfg Config) (detector.Detector, error) {
 				return New(cfg)
 			})
 			t.Logf("Mode %d: %d cases, %d rejected, %d accepted", mode, c.Cases, c.Rejected, c.Accepted)

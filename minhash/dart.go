@@ -3,7 +3,7 @@ package minhash
 import (
 	"math"
 
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // DartMinHash appends k weighted MinHash samples of the weighted set
@@ -189,7 +189,7 @@ func (b dartSlot) value() uint32 {
 		return 0
 	}
 	id := uint64(uint32(b.col))<<32 | uint64(b.j)
-	return uint32(hashx.Mix64(b.key^hashx.Mix64(id+dartSlotMix)) & valueMask)
+	return uint32(hashtab.Mix64(b.key^hashtab.Mix64(id+dartSlotMix)) & valueMask)
 }
 
 // dartCell is the expected number of darts in one cell of a column: a
@@ -269,7 +269,7 @@ func poissonCount(u uint64) int {
 // are Poisson processes of rate 1, fixed by (seed, key, c) whatever θ and
 // the weight.
 func throwDarts(best []dartSlot, e *dartElem, a, from float64, seed uint64, thr []uint64) {
-	ks := hashx.Mix64(e.key ^ seed)
+	ks := hashtab.Mix64(e.key ^ seed)
 	// Columns 2i and 2i+1 draw their first uniform v from the two halves
 	// of one hash of (seed, key, i): the high half for the odd column. The
 	// first arrival E = −ln(1−v) is below a iff v < 1 − e^(−a); 1 − e^(−a)
@@ -279,7 +279,7 @@ func throwDarts(best []dartSlot, e *dartElem, a, from float64, seed uint64, thr 
 	// an integer comparison of the hash half (see [dartScratch.thresholds]).
 	c, d := e.top, 0
 	if c&1 == 0 { // the pair's odd column is above the weight
-		if x := uint64(uint32(hashx.Mix64(ks + uint64(int64(c>>1))*dartColMix))); x < thr[0] {
+		if x := uint64(uint32(hashtab.Mix64(ks + uint64(int64(c>>1))*dartColMix))); x < thr[0] {
 			throwColumn(best, e, c, a, unit32(uint32(x)), from, ks)
 		}
 		c, a, d = c-1, a*0.5, 1
@@ -288,7 +288,7 @@ func throwDarts(best []dartSlot, e *dartElem, a, from float64, seed uint64, thr 
 	// is there; the pair's hash input steps down by dartColMix.
 	x := ks + uint64(int64(c>>1))*dartColMix
 	for ; d < len(thr)-1; c, a, d, x = c-2, a*0.25, d+2, x-dartColMix {
-		h := hashx.Mix64(x)
+		h := hashtab.Mix64(x)
 		hi, lo := h>>32, uint64(uint32(h))
 		tlo := thr[d+1]
 		if hi >= thr[d] && lo >= tlo {
@@ -327,14 +327,14 @@ func throwColumn(best []dartSlot, e *dartElem, c int, a, v, from float64, ks uin
 			*b = dartSlot{rank: rank, key: e.key, col: int32(c), j: j}
 		}
 	}
-	col := hashx.Mix64(ks ^ uint64(int64(c))*dartNextMix)
+	col := hashtab.Mix64(ks ^ uint64(int64(c))*dartNextMix)
 	// Cell 0: its least dart is the first arrival E₁ = −ln(1−v) when
 	// below dartCell; given E₁ the others are Poisson(dartCell − E₁),
 	// uniform in (E₁, dartCell), where e^−(dartCell−E₁) =
 	// e^−dartCell/(1−v) needs no logarithm. E₁ ≥ v bounds the rank
 	// from below, so E₁ is computed only when a dart might win.
 	if v < dartCellP && from*a < dartCell { // E₁ < dartCell, cell not thrown yet
-		g := hashx.Mix64(col + dartSlotMix)
+		g := hashtab.Mix64(col + dartSlotMix)
 		slot := &best[(g>>43)*k>>21]
 		var e1 float64
 		if v/a < slot.rank {
@@ -346,7 +346,7 @@ func throwColumn(best []dartSlot, e *dartElem, c int, a, v, from float64, ks uin
 		// The rest of cell 0, from one more hash: its count by the
 		// inverse distribution function, then one hash per dart.
 		p := dartCellP0 / (1 - v) // P(N = 0), N ~ Poisson(dartCell − E₁)
-		u, n := unit(hashx.Mix64(g^dartNextMix)), 0
+		u, n := unit(hashtab.Mix64(g^dartNextMix)), 0
 		if u >= p { // at least one more dart
 			if e1 == 0 {
 				e1 = -math.Log1p(-v)
@@ -358,7 +358,7 @@ func throwColumn(best []dartSlot, e *dartElem, c int, a, v, from float64, ks uin
 				cum += p
 			}
 			for i := range n {
-				g := hashx.Mix64(col + uint64(i+2)*dartSlotMix)
+				g := hashtab.Mix64(col + uint64(i+2)*dartSlotMix)
 				if ex := e1 + mu*float64(g&(1<<22-1))/(1<<22); ex < a {
 					offer(g, ex/a, uint32(i+1))
 				}
@@ -366,10 +366,10 @@ func throwColumn(best []dartSlot, e *dartElem, c int, a, v, from float64, ks uin
 		}
 	}
 	for m := max(1, int(from*a/dartCell)); float64(m)*dartCell < a; m++ {
-		cell := hashx.Mix64(col + uint64(m)*dartColMix)
+		cell := hashtab.Mix64(col + uint64(m)*dartColMix)
 		n := poissonCount(cell >> 32)
 		for i := range n {
-			g := hashx.Mix64(cell + uint64(i+1)*dartSlotMix)
+			g := hashtab.Mix64(cell + uint64(i+1)*dartSlotMix)
 			ex := (float64(m) + float64(g&(1<<22-1))/(1<<22)) * dartCell
 			if ex < a {
 				// Index: cell m, dart i; cell 0's darts are 0, 1, ….

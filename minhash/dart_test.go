@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 // weightedPair builds two weighted sets over shared keys: B keeps a share
@@ -68,7 +68,7 @@ func TestDartMatchesICWS(t *testing.T) {
 	}
 	const k = 128
 	seeds, pairs := 30, 15
-	if raceEnabled || testing.Short() || !longtest.Enabled() {
+	if raceEnabled || testing.Short() || !dataset.LongEnabled() {
 		// The race detector slows ICWS tenfold; the default run checks
 		// the same bounds on fewer samples, NEARDUP_LONG on all of them.
 		seeds, pairs = 6, 5

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/internal/spin"
 )
 
@@ -406,9 +406,9 @@ func (d *Detector) matchGroup(g, skip uint32) []detector.Match {
 func setDigest(keys []uint64) uint64 {
 	var s uint64
 	for _, k := range keys {
-		s += hashx.Mix64(k ^ 0x5bd1e9955bd1e995)
+		s += hashtab.Mix64(k ^ 0x5bd1e9955bd1e995)
 	}
-	return hashx.Mix64(s + uint64(len(keys)))
+	return hashtab.Mix64(s + uint64(len(keys)))
 }
 
 // partition returns the size partition of a set of size n ≥ 1.

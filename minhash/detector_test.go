@@ -9,13 +9,13 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/detectortest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 func TestConformance(t *testing.T) {
 	stats, err := NewStats(WeightedConfig())
 	require.NoError(t, err)
-	for _, doc := range synth.Docs(100, synth.Config{Seed: 4}) {
+	for _, doc := range dataset.SynthDocs(100, dataset.SynthConfig{Seed: 4}) {
 		stats.AddDocument(doc.Text)
 	}
 	cases := []struct {
@@ -54,7 +54,7 @@ func TestConformance(t *testing.T) {
 // statistics signed outside it) from several goroutines; run it with
 // -race.
 func TestWeightedConcurrent(t *testing.T) {
-	docs := synth.Docs(200, synth.Config{Seed: 5})
+	docs := dataset.SynthDocs(200, dataset.SynthConfig{Seed: 5})
 	st, err := NewStats(WeightedConfig())
 	require.NoError(t, err)
 	for _, doc := range docs {

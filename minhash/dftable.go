@@ -3,11 +3,11 @@ package minhash
 import (
 	"math"
 
-	"github.com/seed-9ef9c1df/neardup/internal/u64map"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // dfTable counts documents per 64-bit key (a term or phrase hash) in a
-// [u64map.Map] of 32-bit counts: open addressing with linear probing and
+// [hashtab.Map] of 32-bit counts: open addressing with linear probing and
 // backward-shift deletion, so that a key whose count returns to 0 leaves
 // no trace, and a table that shrinks when it holds less than an eighth of
 // its slots. It replaced two Go maps whose separate read and write cost
@@ -21,7 +21,7 @@ import (
 //
 // A dfTable is not safe for concurrent use; [Stats] guards it.
 type dfTable struct {
-	m    u64map.Map       // key → count, or dfBig (see big)
+	m    hashtab.Map      // key → count, or dfBig (see big)
 	big  map[uint64]int64 // counts of dfBig or more, by key (nil until one is)
 	sink uint32           // prefetch's sum, kept so that its loads stay
 }
@@ -35,7 +35,7 @@ const dfBig = math.MaxUint32
 // that the slots prefetch touched stay the ones inc probes.
 func (t *dfTable) reserve(extra int) { t.m.Reserve(extra) }
 
-// prefetch loads the home slot of each key ([u64map.Map.Prefetch]): on
+// prefetch loads the home slot of each key ([hashtab.Map.Prefetch]): on
 // Reuters the phrase table outgrows the caches after a few thousand
 // documents, and counting a document's phrases cost 15% of a
 // Weighted-mode Add while inc's probes waited for their misses one by one.

@@ -11,27 +11,25 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // op is one step of a stream: an Add or a Remove.
-type op = reliabilitytest.Op
+type op = testkit.Op
 
 // floodStream interleaves the texts with bursts of exact copies of earlier
 // texts (of removed ones too), one after every seventh text, and removes
 // random live documents, representatives of groups included.
 func floodStream(texts []string, seed uint64, copies int) []op {
-	return reliabilitytest.FloodStream(texts, seed, 1, 7, copies)
+	return testkit.FloodStream(texts, seed, 1, 7, copies)
 }
 
 // streamTexts returns synthetic news with near-duplicates (edited,
 // truncated and merged copies), and documents without words.
 func streamTexts(n int, seed uint64) []string {
 	var texts []string
-	for _, d := range synth.Docs(n, synth.Config{Seed: seed}) {
+	for _, d := range dataset.SynthDocs(n, dataset.SynthConfig{Seed: seed}) {
 		texts = append(texts, d.Text)
 	}
 	return append(texts, "", "...", "one", "one two three")
@@ -290,7 +288,7 @@ func referenceConfigs(stats *Stats) []struct {
 // bursts of exact copies and removals, uncapped and with a cap smaller
 // than the bursts, in every mode.
 func TestFloodMatchesReference(t *testing.T) {
-	texts := streamTexts(longtest.Size(120, 250), 4)
+	texts := streamTexts(dataset.LongSize(120, 250), 4)
 	ops := floodStream(texts, 1, 12)
 	stats, err := NewStats(Config{Mode: Weighted})
 	require.NoError(t, err)
@@ -317,7 +315,7 @@ func TestRealDataMatchesReference(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("compares every Add with a linear scan")
 	}
-	recs := dataset.Reuters(t, longtest.Size(300, 800))
+	recs := dataset.Reuters(t, dataset.LongSize(300, 800))
 	texts := dataset.Texts(recs)
 	ops := floodStream(texts, 2, 5)
 	stats, err := NewStats(Config{Mode: Weighted, Language: "en"})
@@ -368,7 +366,7 @@ func chainsHoldOnce(t *testing.T, d *Detector, g uint32) {
 // group, each band chain and the exact-copy map hold it once, and each
 // Add reads only the members that make the cap (the five smallest IDs).
 func TestFloodCostFlat(t *testing.T) {
-	text := synth.Docs(1, synth.Config{Seed: 11})[0].Text
+	text := dataset.SynthDocs(1, dataset.SynthConfig{Seed: 11})[0].Text
 	stats, err := NewStats(Config{Mode: Weighted})
 	require.NoError(t, err)
 	stats.AddDocument(text)
@@ -441,7 +439,7 @@ func TestFloodCostFlat(t *testing.T) {
 // TestGroupSequenceWraps renumbers the groups when their sequence numbers
 // run out, keeping the order of the band chains.
 func TestGroupSequenceWraps(t *testing.T) {
-	docs := synth.Docs(30, synth.Config{Seed: 2})
+	docs := dataset.SynthDocs(30, dataset.SynthConfig{Seed: 2})
 	a, err := New(Config{})
 	require.NoError(t, err)
 	b, err := New(Config{})

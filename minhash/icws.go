@@ -3,7 +3,7 @@ package minhash
 import (
 	"math"
 
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // unit maps a 64-bit hash to a uniform float64 in the open interval (0, 1)
@@ -80,7 +80,7 @@ type icwsBest struct {
 // value is reserved, see [Similarity]). t* is kept signed (weights
 // below 1 give negative t*).
 func (b icwsBest) value() uint32 {
-	return uint32(hashx.Mix64(b.key^hashx.Mix64(uint64(b.t)+0x9e3779b97f4a7c15)) & valueMask)
+	return uint32(hashtab.Mix64(b.key^hashtab.Mix64(uint64(b.t)+0x9e3779b97f4a7c15)) & valueMask)
 }
 
 // icwsElement updates the running minima of samples base.. with element
@@ -94,15 +94,15 @@ func (b icwsBest) value() uint32 {
 // the same with their r' = e^r: t = ⌊β + log_r' w⌋, y = r'^(t−β),
 // a = −ln(v1v2)/(r'y).
 func icwsElement(best []icwsBest, key uint64, lnW float64, base int, seed uint64) {
-	ks := hashx.Mix64(key ^ seed)
+	ks := hashtab.Mix64(key ^ seed)
 	for i := range best {
 		// Five uniforms from three 64-bit hashes: u1, u2 from the halves
 		// of the first, v1, v2 of the second, β from the third.
-		x := hashx.Mix64(ks + uint64(base+i)*0x9e3779b97f4a7c15)
+		x := hashtab.Mix64(ks + uint64(base+i)*0x9e3779b97f4a7c15)
 		u1, u2 := unit32(uint32(x)), unit32(uint32(x>>32))
-		x = hashx.Mix64(x ^ 0xa0761d6478bd642f)
+		x = hashtab.Mix64(x ^ 0xa0761d6478bd642f)
 		v1, v2 := unit32(uint32(x)), unit32(uint32(x>>32))
-		beta := unit(hashx.Mix64(x ^ 0xe7037ed1a0b428db))
+		beta := unit(hashtab.Mix64(x ^ 0xe7037ed1a0b428db))
 		r := -math.Log(u1 * u2)
 		t := math.Floor(lnW/r + beta)
 		lnA := math.Log(-math.Log(v1*v2)) - r*(t-beta+1)

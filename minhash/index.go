@@ -6,10 +6,8 @@ import (
 	"slices"
 	"sync/atomic"
 
-	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/u64map"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // index is a Detector's state: the live documents and the groups of exact
@@ -22,16 +20,16 @@ import (
 // store and the exact-copy map hold groups, not documents: a further copy
 // of a live document is one heap insertion into its group.
 type index struct {
-	docs    *docset.Set
+	docs    *engine.Set
 	refs    []uint32      // by dense document index: its group, noGroup or pendingGroup
 	counted []countedKeys // Weighted with online statistics, by dense document index
 
-	groups  []group         // by group number
-	free    []uint32        // free group numbers, reused first
-	sigs    strided[uint32] // K values per group
-	digests []uint64        // Weighted: the phrase-set digest of each group
-	gs      copyheap.Groups // the members of groups of two or more
-	exact   u64map.Map      // exactKey → group
+	groups  []group           // by group number
+	free    []uint32          // free group numbers, reused first
+	sigs    strided[uint32]   // K values per group
+	digests []uint64          // Weighted: the phrase-set digest of each group
+	gs      engine.CopyGroups // the members of groups of two or more
+	exact   hashtab.Map       // exactKey → group
 	clash   map[uint64][]uint32
 	tables  []*table
 	seq     uint32 // sequence number of the next group
@@ -85,11 +83,11 @@ const (
 
 func (d *Detector) newIndex() *index {
 	cfg := d.cfg
-	docs := docset.New("minhash", cfg.MaxTextBytes)
+	docs := engine.NewSet("minhash", cfg.MaxTextBytes)
 	ix := &index{
 		docs:  docs,
 		sigs:  newStrided[uint32](cfg.NumHashes, 0),
-		gs:    copyheap.New(docs),
+		gs:    engine.NewCopyGroups(docs),
 		clash: map[uint64][]uint32{},
 	}
 	switch {
@@ -109,9 +107,9 @@ func (d *Detector) exactKey(sig []uint32, size int, digest uint64) uint64 {
 	if d.cfg.Mode == Weighted {
 		return digest
 	}
-	h := hashx.Mix64(uint64(size) ^ 0x6578616374) // "exact"
+	h := hashtab.Mix64(uint64(size) ^ 0x6578616374) // "exact"
 	for _, v := range sig {
-		h = hashx.Combine(h, uint64(v))
+		h = hashtab.Combine(h, uint64(v))
 	}
 	return h & exactKeyMask
 }

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/internal/spin"
 )
 
@@ -153,9 +153,9 @@ func AppendBandKeys(dst []uint64, sig []uint32, bands, rows int) []uint64 {
 // bandKey returns the key of band b of sig under rows rows per band, as
 // [AppendBandKeys] appends it.
 func bandKey(sig []uint32, b, rows int) uint64 {
-	h := hashx.Mix64(uint64(b) + 1)
+	h := hashtab.Mix64(uint64(b) + 1)
 	for _, v := range sig[b*rows : (b+1)*rows] {
-		h = hashx.Combine(h, uint64(v))
+		h = hashtab.Combine(h, uint64(v))
 	}
 	return h
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/naive"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -180,7 +180,7 @@ func TestDifferential(t *testing.T) {
 	if raceEnabled {
 		n = 120
 	}
-	docs := synth.Docs(n, synth.Config{Seed: 3})
+	docs := dataset.SynthDocs(n, dataset.SynthConfig{Seed: 3})
 	d, err := New(Config{Threshold: th, Content: textproc.ContentAll, MinOverlap: 1}) // the reference: whole texts, no evidence rule
 	require.NoError(t, err)
 	an, err := textproc.NewAnalyzer(textproc.Config{})
@@ -268,7 +268,7 @@ func TestConfigErrors(t *testing.T) {
 }
 
 func TestNoAllocs(t *testing.T) {
-	text := synth.Docs(1, synth.Config{Seed: 1})[0].Text
+	text := dataset.SynthDocs(1, dataset.SynthConfig{Seed: 1})[0].Text
 	sk, err := NewSketcher(Config{})
 	require.NoError(t, err)
 	dst := make([]uint32, 0, DefaultNumHashes)

@@ -10,8 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 // nearCopy returns text with about one word in 30 replaced by a word of
@@ -34,11 +33,11 @@ func nearCopy(r *rand.Rand, text string, i int) string {
 // the copies after the 3,500th find nothing (recall 0.22, 0.01, 0.00 over
 // the last three blocks): they had made the story's phrases common.
 func TestNearCopyFlood(t *testing.T) {
-	stories := synth.Docs(2000, synth.Config{Seed: 3})
+	stories := dataset.SynthDocs(2000, dataset.SynthConfig{Seed: 3})
 	for _, tc := range []struct {
 		cfg    Config
 		copies int
-	}{{Config{}, 1500}, {Config{Mode: Weighted}, longtest.Size(4000, 5000)}, {Config{Mode: Containment}, 1500}} {
+	}{{Config{}, 1500}, {Config{Mode: Weighted}, dataset.LongSize(4000, 5000)}, {Config{Mode: Containment}, 1500}} {
 		cfg, copies := tc.cfg, tc.copies
 		if testing.Short() || raceEnabled {
 			copies = 500

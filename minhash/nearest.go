@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 )
 
 // widenSeeds bounds the found neighbours whose band keys a Jaccard or
@@ -93,7 +93,7 @@ func (d *Detector) nearest(sig []uint32, size int, digest uint64, limit int) []d
 	found := 0 // documents in sc.scored
 	keep := func(c uint32) {
 		if s := d.estimate(ix, p, c); s > 0 {
-			sc.scored = append(sc.scored, copyheap.Candidate{Group: c, Score: s})
+			sc.scored = append(sc.scored, engine.Candidate{Group: c, Score: s})
 			found += ix.gs.Size(c)
 		}
 	}
@@ -132,7 +132,7 @@ func (d *Detector) nearest(sig []uint32, size int, digest uint64, limit int) []d
 // keep. Caller holds mu exclusively.
 func (d *Detector) widen(ix *index, sc *search, own uint32, keep func(c uint32)) {
 	seeds := slices.Clone(sc.scored) // keep appends to sc.scored
-	slices.SortFunc(seeds, func(a, b copyheap.Candidate) int {
+	slices.SortFunc(seeds, func(a, b engine.Candidate) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(ix.groups[a.Group].seq, ix.groups[b.Group].seq))
 	})
 	t := ix.tables[0]

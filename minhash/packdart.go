@@ -3,7 +3,7 @@ package minhash
 import (
 	"math"
 
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // PackedDartMinHash appends k weighted MinHash samples of the weighted set
@@ -256,10 +256,10 @@ func (ds *dartScratch) thresholds(aMax, force float64) []uint64 {
 // thrown when its uniform is below its threshold, which about one column
 // in eight is.
 func throwPacked(best []uint64, e *dartElem, a, from float64, seed uint64, thr []uint64) {
-	ks := hashx.Mix64(e.key ^ seed ^ packColMix)
+	ks := hashtab.Mix64(e.key ^ seed ^ packColMix)
 	c, d := e.top, 0 // column c = e.top − d holds a expected darts below θ
 	if c&1 == 0 {    // the pair's odd column is above the weight
-		if x := uint64(uint32(hashx.Mix64(ks + uint64(int64(c>>1))*dartColMix))); x < thr[0] {
+		if x := uint64(uint32(hashtab.Mix64(ks + uint64(int64(c>>1))*dartColMix))); x < thr[0] {
 			packColumn(best, e, c, a, unit32(uint32(x)), from, ks)
 		}
 		c, a, d = c-1, a*0.5, 1
@@ -268,7 +268,7 @@ func throwPacked(best []uint64, e *dartElem, a, from float64, seed uint64, thr [
 	// is there; the pair's hash input steps down by dartColMix.
 	x := ks + uint64(int64(c>>1))*dartColMix
 	for ; d < len(thr)-1; c, a, d, x = c-2, a*0.25, d+2, x-dartColMix {
-		h := hashx.Mix64(x)
+		h := hashtab.Mix64(x)
 		hi, lo := h>>32, uint64(uint32(h))
 		tlo := thr[d+1]
 		if hi >= thr[d] && lo >= tlo {
@@ -303,16 +303,16 @@ func packColumn(best []uint64, e *dartElem, c int, a, v, from float64, ks uint64
 	}
 	inv := 1 / a
 	lo := from * a // darts below lo were thrown in an earlier round
-	col := hashx.Mix64(ks ^ uint64(int64(c))*packCellMix)
+	col := hashtab.Mix64(ks ^ uint64(int64(c))*packCellMix)
 	const rankMask = 1<<packRankBits - 1
 	if v < packCellP && lo < packCell0 { // E₁ < packCell, cell not thrown yet
 		e1 := -math.Log1p(-v)
-		g := hashx.Mix64(col + packDartMix)
+		g := hashtab.Mix64(col + packDartMix)
 		s := &best[(g>>(64-packSlotBits))*k>>packSlotBits]
 		*s = min(*s, packDart(g, e1, a, lo, inv, lim))
 		if e1 < a { // the rest of cell 0 may hold darts below θ
 			p := packCellP0 / (1 - v) // P(N = 0), N ~ Poisson(packCell − E₁)
-			u, n := unit(hashx.Mix64(g^dartNextMix)), 0
+			u, n := unit(hashtab.Mix64(g^dartNextMix)), 0
 			mu, cum := packCell0-e1, p
 			for u >= cum && n < len(packPoisson) {
 				n++
@@ -320,7 +320,7 @@ func packColumn(best []uint64, e *dartElem, c int, a, v, from float64, ks uint64
 				cum += p
 			}
 			for i := range n {
-				g := hashx.Mix64(col + uint64(i+2)*packDartMix)
+				g := hashtab.Mix64(col + uint64(i+2)*packDartMix)
 				ex := e1 + mu*float64(g&rankMask)/(1<<packRankBits)
 				s := &best[(g>>(64-packSlotBits))*k>>packSlotBits]
 				*s = min(*s, packDart(g, ex, a, lo, inv, lim))
@@ -328,10 +328,10 @@ func packColumn(best []uint64, e *dartElem, c int, a, v, from float64, ks uint64
 		}
 	}
 	for m := max(1, int((lo-packCell0)/packCell)+1); packCell0+float64(m-1)*packCell < a; m++ {
-		cell := hashx.Mix64(col + uint64(m)*dartColMix)
+		cell := hashtab.Mix64(col + uint64(m)*dartColMix)
 		n := packPoissonCount(cell >> 32)
 		for i := range n {
-			g := hashx.Mix64(cell + uint64(i+1)*packDartMix)
+			g := hashtab.Mix64(cell + uint64(i+1)*packDartMix)
 			ex := packCell0 + (float64(m-1)+float64(g&rankMask)/(1<<packRankBits))*packCell
 			s := &best[(g>>(64-packSlotBits))*k>>packSlotBits]
 			*s = min(*s, packDart(g, ex, a, lo, inv, lim))

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // The packed and the plain dart samplers as they were before their
@@ -63,7 +63,7 @@ func (ds *dartScratch) refSample(dst []uint32, keys []uint64, lw []float64, k in
 }
 
 func refThrowDarts(best []dartSlot, e *dartElem, a, from float64, seed uint64) {
-	ks := hashx.Mix64(e.key ^ seed)
+	ks := hashtab.Mix64(e.key ^ seed)
 	// Columns 2i and 2i+1 draw their first uniform v from the two halves
 	// of one hash of (seed, key, i): the high half for the odd column. The
 	// first arrival E = −ln(1−v) is below a iff v < 1 − e^(−a); 1 − e^(−a)
@@ -72,13 +72,13 @@ func refThrowDarts(best []dartSlot, e *dartElem, a, from float64, seed uint64) {
 	// holds a dart below θ.
 	c := e.top
 	if c&1 == 0 && a >= dartMinArea { // the pair's odd column is above the weight
-		if v := unit32(uint32(hashx.Mix64(ks + uint64(int64(c>>1))*dartColMix))); v < a {
+		if v := unit32(uint32(hashtab.Mix64(ks + uint64(int64(c>>1))*dartColMix))); v < a {
 			throwColumn(best, e, c, a, v, from, ks)
 		}
 		c, a = c-1, a*0.5
 	}
 	for ; a >= dartMinArea; c, a = c-2, a*0.25 {
-		h := hashx.Mix64(ks + uint64(int64(c>>1))*dartColMix)
+		h := hashtab.Mix64(ks + uint64(int64(c>>1))*dartColMix)
 		hi, lo := unit32(uint32(h>>32)), unit32(uint32(h))
 		if hi >= a && lo >= a*0.5 {
 			continue
@@ -150,16 +150,16 @@ func (ds *dartScratch) refSamplePacked(dst []uint32, keys []uint64, lw []float64
 // throwPacked offers the darts of element e of rank below θ to the packed
 // slots, descending its columns as [throwDarts] does (a = θ·2^top).
 func refThrowPacked(best []uint64, e *dartElem, a, from float64, seed uint64) {
-	ks := hashx.Mix64(e.key ^ seed ^ packColMix)
+	ks := hashtab.Mix64(e.key ^ seed ^ packColMix)
 	c := e.top
 	if c&1 == 0 && a >= dartMinArea { // the pair's odd column is above the weight
-		if v := unit32(uint32(hashx.Mix64(ks + uint64(int64(c>>1))*dartColMix))); v < a || a > packCell0 {
+		if v := unit32(uint32(hashtab.Mix64(ks + uint64(int64(c>>1))*dartColMix))); v < a || a > packCell0 {
 			packColumn(best, e, c, a, v, from, ks)
 		}
 		c, a = c-1, a*0.5
 	}
 	for ; a >= dartMinArea; c, a = c-2, a*0.25 {
-		h := hashx.Mix64(ks + uint64(int64(c>>1))*dartColMix)
+		h := hashtab.Mix64(ks + uint64(int64(c>>1))*dartColMix)
 		hi, lo := unit32(uint32(h>>32)), unit32(uint32(h))
 		// A column holds no dart below θ when its first arrival E₁ ≥ v
 		// is at least a and cell 0 reaches a (a ≤ packCell0).

@@ -16,8 +16,8 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/detectortest"
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // TestPackedDartUnbiased checks the packed-dart collision rate against the
@@ -138,13 +138,13 @@ func FuzzPackedDart(f *testing.F) {
 // is BenchmarkWeighted/ICWS).
 func BenchmarkSampler(b *testing.B) {
 	texts, docs, _ := reutersTexts(b)
-	b.Run("floor", func(b *testing.B) { benchfloor.Run(b, texts) })
+	b.Run("floor", func(b *testing.B) { testkit.Run(b, texts) })
 	for _, s := range []struct {
 		name    string
 		sampler Sampler
 	}{{"Darts", Darts}, {"PackedDarts", PackedDarts}} {
 		b.Run(s.name, func(b *testing.B) {
-			benchfloor.AddParallel(b, func() (detector.Detector, error) {
+			testkit.AddParallel(b, func() (detector.Detector, error) {
 				return New(Config{Mode: Weighted, Sampler: s.sampler})
 			}, docs, 1)
 		})
@@ -219,7 +219,7 @@ func TestDartsConformance(t *testing.T) {
 	cfg.Sampler = Darts
 	stats, err := NewStats(cfg)
 	require.NoError(t, err)
-	for _, doc := range synth.Docs(100, synth.Config{Seed: 4}) {
+	for _, doc := range dataset.SynthDocs(100, dataset.SynthConfig{Seed: 4}) {
 		stats.AddDocument(doc.Text)
 	}
 	for _, st := range []*Stats{nil, stats} {
@@ -243,7 +243,7 @@ func TestPackedConcurrent(t *testing.T) {
 }
 
 func testSignConcurrent(t *testing.T, cfg Config) {
-	docs := synth.Docs(120, synth.Config{Seed: 6})
+	docs := dataset.SynthDocs(120, dataset.SynthConfig{Seed: 6})
 	st, err := NewStats(cfg)
 	require.NoError(t, err)
 	for _, d := range docs {
@@ -293,7 +293,7 @@ func BenchmarkAddCPU(b *testing.B) {
 	for b.Loop() {
 		t0 := cpu()
 		for _, t := range texts {
-			benchfloor.Sink += benchfloor.Floor(t)
+			testkit.Sink += testkit.Floor(t)
 		}
 		floor += cpu() - t0
 		for i, s := range samplers {

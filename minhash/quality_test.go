@@ -10,7 +10,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/naive"
 )
 
@@ -66,7 +65,7 @@ func TestGoldset(t *testing.T) {
 	for _, r := range goldsetRuns {
 		t.Run(r.name, func(t *testing.T) {
 			if r.name != "jaccard-5 (default)" && r.name != "df4 rare50 (WeightedConfig)" {
-				longtest.Skip(t)
+				dataset.SkipLong(t)
 			}
 			var st *Stats
 			if r.cfg.Mode == Weighted {

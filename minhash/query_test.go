@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // TestQueryChangesNothing runs one stream on two detectors, one of which
@@ -41,7 +41,7 @@ func TestQueryChangesNothing(t *testing.T) {
 			}
 			plain, probed := mustNew(t, cfg, tc.stats), mustNew(t, cfg, tc.stats)
 			probe := func(step int) string { return texts[(step*7)%len(texts)] }
-			reliabilitytest.QueryChangesNothing(t, plain, probed, ops, probe, !plain.online)
+			testkit.QueryChangesNothing(t, plain, probed, ops, probe, !plain.online)
 			if plain.online {
 				assert.Equal(t, plain.stats.fingerprint(), probed.stats.fingerprint(), "the online statistics")
 			}
@@ -74,14 +74,14 @@ func TestQueryErrors(t *testing.T) {
 // with online statistics, the statistics are those of the Adds alone).
 func TestConcurrentQueryAdd(t *testing.T) {
 	var texts []string
-	for _, doc := range synth.Docs(40, synth.Config{Seed: 17}) {
+	for _, doc := range dataset.SynthDocs(40, dataset.SynthConfig{Seed: 17}) {
 		texts = append(texts, doc.Text)
 	}
 	for _, cfg := range []Config{{}, {Mode: Weighted}, {Mode: Containment}} {
 		t.Run(fmt.Sprint(cfg.Mode), func(t *testing.T) {
 			cfg.MaxResults = 1000
 			d, seq := mustNew(t, cfg, nil), mustNew(t, cfg, nil)
-			reliabilitytest.ConcurrentQueryAdd(t, d, seq, texts, !d.online)
+			testkit.ConcurrentQueryAdd(t, d, seq, texts, !d.online)
 			require.Equal(t, 2*len(texts), d.Len())
 			if d.online {
 				// The concurrent Adds counted in some interleaving; the

@@ -5,9 +5,9 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
-	"github.com/seed-9ef9c1df/neardup/internal/u64map"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // An Add runs in three steps so that two goroutines adding at once share
@@ -50,16 +50,16 @@ const maxPending = 256
 // search is an Add's (or an exclusive caller's) scratch for one lookup.
 // It is not safe for concurrent use; a Detector keeps a pool of them.
 type search struct {
-	hits     hitSet               // group → band hits in this lookup
-	cands    []uint32             // groups with enough hits
-	keys     []uint64             // the query's band keys, table after table
-	wide     []uint64             // Nearest: the band keys of a neighbour it widens from
-	scored   []copyheap.Candidate // verified candidates and their scores
-	touched  []uint32             // groups changed since the search
-	levelFor [maxPartitions]int8  // Containment: the level probed per partition, −1 none
-	seen     int                  // the most groups read from one band chain
-	own      uint32               // the group of the same content when searched
-	searched bool                 // the search ran (a text with words, index open)
+	hits     hitSet              // group → band hits in this lookup
+	cands    []uint32            // groups with enough hits
+	keys     []uint64            // the query's band keys, table after table
+	wide     []uint64            // Nearest: the band keys of a neighbour it widens from
+	scored   []engine.Candidate  // verified candidates and their scores
+	touched  []uint32            // groups changed since the search
+	levelFor [maxPartitions]int8 // Containment: the level probed per partition, −1 none
+	seen     int                 // the most groups read from one band chain
+	own      uint32              // the group of the same content when searched
+	searched bool                // the search ran (a text with words, index open)
 }
 
 // appendKeys appends the band keys of sig for every table of the
@@ -114,7 +114,7 @@ func (d *Detector) candidates(ix *index, sc *search, p probe) {
 	}
 	for _, c := range sc.cands {
 		if s, ok := d.score(ix, p, c); ok {
-			sc.scored = append(sc.scored, copyheap.Candidate{Group: c, Score: s})
+			sc.scored = append(sc.scored, engine.Candidate{Group: c, Score: s})
 		}
 	}
 }
@@ -241,7 +241,7 @@ func (d *Detector) patch(ix *index, sc *search, p probe, since uint64) {
 	}
 	slices.Sort(sc.touched)
 	sc.touched = slices.Compact(sc.touched)
-	sc.scored = slices.DeleteFunc(sc.scored, func(c copyheap.Candidate) bool {
+	sc.scored = slices.DeleteFunc(sc.scored, func(c engine.Candidate) bool {
 		_, found := slices.BinarySearch(sc.touched, c.Group)
 		return found
 	})
@@ -254,7 +254,7 @@ func (d *Detector) patch(ix *index, sc *search, p probe, since uint64) {
 			continue
 		}
 		if s, ok := d.score(ix, p, t); ok {
-			sc.scored = append(sc.scored, copyheap.Candidate{Group: t, Score: s})
+			sc.scored = append(sc.scored, engine.Candidate{Group: t, Score: s})
 		}
 	}
 }
@@ -383,7 +383,7 @@ func (h *hitSet) add(g uint32, n uint16) uint16 {
 func (h *hitSet) grow() {
 	oldKeys, oldHits, oldUsed := h.keys, h.hits, h.used
 	size := max(64, 2*len(h.keys))
-	h.keys, h.hits, h.used = u64map.FreshSlice[uint32](size), make([]uint16, size), make([]int32, 0, size/2)
+	h.keys, h.hits, h.used = hashtab.FreshSlice[uint32](size), make([]uint16, size), make([]int32, 0, size/2)
 	for _, i := range oldUsed {
 		h.add(oldKeys[i]-1, oldHits[i])
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/zeebo/xxh3"
 
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // refShingles is Sketcher.shingles as it was before its fast paths: the
@@ -22,7 +22,7 @@ func refShingles(s *Sketcher, text string) (sh, first, terms []uint64) {
 	emit := func() {
 		var x uint64
 		for _, h := range ring {
-			x = hashx.Combine(x, h)
+			x = hashtab.Combine(x, h)
 		}
 		sh = append(sh, x)
 		first = append(first, ring[0])

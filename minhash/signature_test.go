@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 // TestHashSignatureMatchesText: signing a text's own shingle hashes gives
@@ -37,7 +37,7 @@ func story() string {
 // reports exactly what one fed the texts reports, in Jaccard and
 // Containment modes, including after removals.
 func TestAddSignatureMatchesAdd(t *testing.T) {
-	docs := synth.Docs(300, synth.Config{Seed: 5})
+	docs := dataset.SynthDocs(300, dataset.SynthConfig{Seed: 5})
 	for _, cfg := range []Config{{Threshold: 0.5}, {Mode: Containment}} {
 		a, err := New(cfg)
 		require.NoError(t, err)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/zeebo/xxh3"
 
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -19,7 +19,7 @@ import (
 // Text is split into words and lower-cased as textproc.Analyzer does with
 // the configured language, without stopword removal or stemming. Each term
 // is hashed with xxh3 (seed 0) and a w-word shingle hashes as
-// hashx.Combine(…hashx.Combine(hashx.Combine(0, h1), h2)…, hw), the shingle
+// hashtab.Combine(…hashtab.Combine(hashtab.Combine(0, h1), h2)…, hw), the shingle
 // hash of internal/naive, so exact reference Jaccard and the signatures see
 // the same sets. A text of fewer than w words (but at least one) has one
 // shingle of all its words; a text with no words has none.
@@ -120,7 +120,7 @@ func (s *Sketcher) Config() Config { return s.cfg }
 // shingles fills s.sh (and, when terms, s.terms) with the shingle hashes
 // of text, in text order, repeats included; shingle i begins with term i.
 //
-// The hash of the shingle of terms t1..tw is hashx.Combine chained from 0
+// The hash of the shingle of terms t1..tw is hashtab.Combine chained from 0
 // over t1..tw. Rather than chain w combines once the w-th term arrives, the
 // loop keeps the chains of the last 1..w terms (part[k-1] over the last k)
 // and extends each by the new term: the same w combines per term and the
@@ -139,9 +139,9 @@ func (s *Sketcher) shingles(text string, terms bool) {
 			s.terms = append(s.terms, h)
 		}
 		for k := min(n, w) - 1; k > 0; k-- {
-			part[k] = hashx.Combine(part[k-1], h)
+			part[k] = hashtab.Combine(part[k-1], h)
 		}
-		part[0] = hashx.Combine(0, h)
+		part[0] = hashtab.Combine(0, h)
 		if n >= w {
 			s.sh = append(s.sh, part[w-1])
 		}
@@ -221,7 +221,7 @@ func (s *Sketcher) sign(dst []uint32, sh []uint64) []uint32 {
 		// h_i(x) = Mix64(x ⊕ seed_i) (Broder 1997).
 		for _, x := range sh {
 			for i, sd := range s.seeds {
-				if v := uint32(hashx.Mix64(x^sd)) & valueMask; v < bins[i] {
+				if v := uint32(hashtab.Mix64(x^sd)) & valueMask; v < bins[i] {
 					bins[i] = v
 				}
 			}
@@ -233,7 +233,7 @@ func (s *Sketcher) sign(dst []uint32, sh []uint64) []uint32 {
 		// the top bit of a value marks a bin filled by densification, see
 		// [Similarity]); each bin keeps its minimum.
 		for _, x := range sh {
-			v := hashx.Mix64(x ^ s.seedMix)
+			v := hashtab.Mix64(x ^ s.seedMix)
 			b := (v >> 32) * uint64(k) >> 32
 			if lo := uint32(v) & valueMask; lo < bins[b] {
 				bins[b] = lo
@@ -321,7 +321,7 @@ const precomputedProbes = 8
 // (multiply-shift alone correlates the sequences and doubles the error on
 // small sets: measured in TestOnePermutationMatchesKHash).
 func (s *Sketcher) probe(j, attempt uint64) uint64 {
-	c := hashx.Mix64(s.densSeed ^ j<<32 ^ attempt)
+	c := hashtab.Mix64(s.densSeed ^ j<<32 ^ attempt)
 	return (c >> 32) * uint64(len(s.bins)) >> 32
 }
 

@@ -8,9 +8,8 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
@@ -96,17 +95,17 @@ func (st *Stats) fingerprint() uint64 {
 				if k == 0 {
 					zero += c
 				} else {
-					sum += hashx.Mix64(hashx.Combine(k^salt, uint64(c)))
+					sum += hashtab.Mix64(hashtab.Combine(k^salt, uint64(c)))
 				}
 			}
 		}
-		return hashx.Mix64(salt^uint64(zero)) + sum
+		return hashtab.Mix64(salt^uint64(zero)) + sum
 	}
 	st.exclusive(func() {
-		h = hashx.Combine(hashx.Mix64(uint64(st.n)), uint64(cfg.Shingle))
-		h = hashx.Combine(h, hashx.String64(cfg.Language, uint64(cfg.Content)))
-		h = hashx.Combine(h, table(func(p *statPart) *dfTable { return &p.termDF }, 0x7465726d)) // "term"
-		h = hashx.Combine(h, table(func(p *statPart) *dfTable { return &p.phrDF }, 0x706872))    // "phr"
+		h = hashtab.Combine(hashtab.Mix64(uint64(st.n)), uint64(cfg.Shingle))
+		h = hashtab.Combine(h, hashtab.String64(cfg.Language, uint64(cfg.Content)))
+		h = hashtab.Combine(h, table(func(p *statPart) *dfTable { return &p.termDF }, 0x7465726d)) // "term"
+		h = hashtab.Combine(h, table(func(p *statPart) *dfTable { return &p.phrDF }, 0x706872))    // "phr"
 	})
 	return h
 }
@@ -175,7 +174,7 @@ func (d *Detector) encode() (groups, empty []byte, n int, err error) {
 				e.U32(v)
 			}
 		}
-		idxs := copyheap.Sorted(ix.docs, ix.gs.AppendMembers(nil, g, gr.first))
+		idxs := engine.Sorted(ix.docs, ix.gs.AppendMembers(nil, g, gr.first))
 		e.Int(len(idxs))
 		var first countedKeys
 		for i, idx := range idxs {
@@ -263,7 +262,7 @@ func (d *Detector) emptyLocked() error {
 		return err
 	}
 	if d.done.Load() != d.issued {
-		return docset.NotEmpty("minhash", "an Add into this one is under way")
+		return engine.NotEmpty("minhash", "an Add into this one is under way")
 	}
 	return nil
 }

@@ -13,14 +13,12 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/v1.snapshot")
 
-func encode(t testing.TB, d *Detector) []byte { return reliabilitytest.Encode(t, d) }
+func encode(t testing.TB, d *Detector) []byte { return testkit.Encode(t, d) }
 
 func mustNew(t testing.TB, cfg Config, stats *Stats) *Detector {
 	t.Helper()
@@ -31,10 +29,10 @@ func mustNew(t testing.TB, cfg Config, stats *Stats) *Detector {
 
 func load(t testing.TB, cfg Config, stats *Stats, snap []byte) *Detector {
 	t.Helper()
-	return reliabilitytest.Load(t, mustNew(t, cfg, stats), snap)
+	return testkit.Load(t, mustNew(t, cfg, stats), snap)
 }
 
-// roundTrip runs [reliabilitytest.RoundTrip] on ops followed by an Add of
+// roundTrip runs [testkit.RoundTrip] on ops followed by an Add of
 // every removed ID again: a snapshot taken after the first part loads into
 // a new detector that then answers the rest (Adds, Removes, removed IDs
 // added again) alike, with the same online statistics, the same
@@ -59,7 +57,7 @@ func roundTrip(t *testing.T, cfg Config, stats *Stats, ops []op) []byte {
 		require.NoError(t, err)
 		require.Equal(t, qa, qb, "Query(%s)", id)
 	}
-	_, _, snap := reliabilitytest.RoundTrip(t, func() *Detector { return mustNew(t, cfg, stats) }, all, same)
+	_, _, snap := testkit.RoundTrip(t, func() *Detector { return mustNew(t, cfg, stats) }, all, same)
 	return snap
 }
 
@@ -67,7 +65,7 @@ func roundTrip(t *testing.T, cfg Config, stats *Stats, ops []op) []byte {
 // with NEARDUP_LONG) with floods of copies and removals, in every
 // reference Config.
 func TestSnapshotRoundTrip(t *testing.T) {
-	texts := streamTexts(longtest.Size(100, 200), 6)
+	texts := streamTexts(dataset.LongSize(100, 200), 6)
 	ops := floodStream(texts, 3, 8)
 	stats, err := NewStats(Config{Mode: Weighted})
 	require.NoError(t, err)
@@ -102,7 +100,7 @@ func TestSnapshotRoundTripRealData(t *testing.T) {
 	if raceEnabled {
 		t.Skip("slow under -race; TestSnapshotRoundTrip covers the locking")
 	}
-	recs := dataset.Reuters(t, longtest.Size(150, 3000))
+	recs := dataset.Reuters(t, dataset.LongSize(150, 3000))
 	ops := floodStream(dataset.Texts(recs), 4, 5)
 	for _, tc := range referenceConfigs(nil)[:4] {
 		t.Run(tc.name, func(t *testing.T) {
@@ -125,7 +123,7 @@ func smallSnapshot(t testing.TB) (Config, []byte) {
 	cfg := Config{Mode: Weighted, NumHashes: 16, Sampler: Darts}
 	d, err := New(cfg)
 	require.NoError(t, err)
-	docs := synth.Docs(3, synth.Config{Seed: 21})
+	docs := dataset.SynthDocs(3, dataset.SynthConfig{Seed: 21})
 	for _, doc := range []detector.Doc{
 		{ID: "a", Text: docs[0].Text}, {ID: "b", Text: docs[0].Text}, {ID: "c", Text: docs[0].Text + " and one more sentence"},
 		{ID: "d", Text: docs[1].Text}, {ID: "e", Text: "..."}, {ID: "f", Text: docs[2].Text},
@@ -144,7 +142,7 @@ func TestSnapshotDamage(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	d, err := New(cfg)
 	require.NoError(t, err)
-	reliabilitytest.Damage(t, d, snap, func(what string) { require.Zero(t, d.stats.N(), what) })
+	testkit.Damage(t, d, snap, func(what string) { require.Zero(t, d.stats.N(), what) })
 	assert.Equal(t, 5, d.Len())
 	assert.Equal(t, int64(5), d.stats.N())
 }
@@ -161,7 +159,7 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 		change(&other)
 		d, err := New(other)
 		require.NoError(t, err)
-		reliabilitytest.Mismatch(t, d, snap, field)
+		testkit.Mismatch(t, d, snap, field)
 	}
 	d, err := New(cfg)
 	require.NoError(t, err)
@@ -173,7 +171,7 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 // loading Detector to be the saving one's: other counts, or none, are an
 // error naming the Stats table.
 func TestSnapshotStatsMismatch(t *testing.T) {
-	docs := synth.Docs(40, synth.Config{Seed: 5})
+	docs := dataset.SynthDocs(40, dataset.SynthConfig{Seed: 5})
 	cfg := Config{Mode: Weighted}
 	stats, err := NewStats(cfg)
 	require.NoError(t, err)
@@ -223,9 +221,9 @@ func TestReadFromState(t *testing.T) {
 	require.NoError(t, err)
 	_, err = d.Add(detector.Doc{ID: "x", Text: "some words here"})
 	require.NoError(t, err)
-	reliabilitytest.NotEmpty(t, d, snap)
+	testkit.NotEmpty(t, d, snap)
 	assert.Equal(t, 1, d.Len())
-	reliabilitytest.Closed(t, d, snap, "some words here", "x")
+	testkit.Closed(t, d, snap, "some words here", "x")
 }
 
 // TestReadFromDuringAdd: a ReadFrom while an Add holds its ticket is
@@ -249,7 +247,7 @@ func TestReadFromDuringAdd(t *testing.T) {
 // Config, so a change of a default rewrites it too).
 func TestSnapshotV1(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
-	stored := reliabilitytest.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
+	stored := testkit.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
 	d := load(t, cfg, nil, stored)
 	assert.Equal(t, 5, d.Len())
 	assert.Equal(t, int64(5), d.stats.N())
@@ -260,7 +258,7 @@ func TestSnapshotV1(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, ms)
 	assert.Equal(t, detector.Match{ID: "b", Score: 1}, ms[0])
-	docs := synth.Docs(3, synth.Config{Seed: 21})
+	docs := dataset.SynthDocs(3, dataset.SynthConfig{Seed: 21})
 	ms, err = d.Add(detector.Doc{ID: "g", Text: docs[0].Text})
 	require.NoError(t, err)
 	assert.Equal(t, []detector.Match{{ID: "a", Score: 1}, {ID: "b", Score: 1}}, ms[:2])
@@ -291,7 +289,7 @@ func FuzzReadFrom(f *testing.F) {
 		read := func(in []byte) error {
 			d, err := New(cfg)
 			require.NoError(t, err)
-			if err := reliabilitytest.Read(t, d, in, func(d *Detector) { require.Zero(t, d.stats.N()) }); err != nil {
+			if err := testkit.Read(t, d, in, func(d *Detector) { require.Zero(t, d.stats.N()) }); err != nil {
 				return err
 			}
 			_, err = d.Add(detector.Doc{ID: "fuzz-new", Text: "a text of a few words to add"})
@@ -315,7 +313,7 @@ func FuzzReadFrom(f *testing.F) {
 		} else {
 			count = ix.docs.Len()
 		}
-		framed := reliabilitytest.Frame(t, d.header(), []string{"groups", "empty"}, [][]byte{groups, empty}, count)
+		framed := testkit.Frame(t, d.header(), []string{"groups", "empty"}, [][]byte{groups, empty}, count)
 		err = read(framed)
 		require.Equal(t, derr == nil, err == nil, "ReadFrom accepts exactly the payloads decode accepts")
 	})
@@ -326,14 +324,14 @@ func FuzzReadFrom(f *testing.F) {
 // documents only.
 func TestConcurrentSnapshot(t *testing.T) {
 	var texts []string
-	for _, doc := range synth.Docs(80, synth.Config{Seed: 13}) {
+	for _, doc := range dataset.SynthDocs(80, dataset.SynthConfig{Seed: 13}) {
 		texts = append(texts, doc.Text)
 	}
 	for _, cfg := range []Config{{}, {Mode: Weighted}, {Mode: Containment}} {
 		t.Run(fmt.Sprint(cfg.Mode), func(t *testing.T) {
 			d, err := New(cfg)
 			require.NoError(t, err)
-			reliabilitytest.ConcurrentSnapshot(t, d, texts, func() *Detector { return mustNew(t, d.Config(), nil) }, nil)
+			testkit.ConcurrentSnapshot(t, d, texts, func() *Detector { return mustNew(t, d.Config(), nil) }, nil)
 			e := load(t, d.Config(), nil, encode(t, d))
 			for g := range 2 {
 				for i := range texts {

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // TestSoak streams 100,000 documents (3 tokens of their own each) through
@@ -19,20 +19,20 @@ import (
 // 8 MB. It runs only with NEARDUP_LONG (NEARDUP_LONG=1000000 streams a
 // million); the samples are logged.
 func TestSoak(t *testing.T) {
-	longtest.SkipSoak(t)
-	adds := longtest.Count(100_000)
+	dataset.SkipSoak(t)
+	adds := dataset.LongCount(100_000)
 	for _, cfg := range []Config{{}, {Mode: Weighted}, {Mode: Containment}} {
 		t.Run(fmt.Sprint(cfg.Mode), func(t *testing.T) {
 			d, err := New(cfg)
 			require.NoError(t, err)
-			samples, err := reliabilitytest.Soak(d, reliabilitytest.SoakConfig{Adds: adds, Window: 10_000, Every: max(adds/10, 1)})
+			samples, err := testkit.Soak(d, testkit.SoakConfig{Adds: adds, Window: 10_000, Every: max(adds/10, 1)})
 			require.NoError(t, err)
 			var b strings.Builder
 			for _, s := range samples {
 				fmt.Fprintf(&b, " %dk:%.1fMB", s.Adds/1000, float64(s.HeapBytes)/1e6)
 			}
 			t.Logf("Mode %d live heap:%s", cfg.Mode, b.String())
-			assert.Less(t, reliabilitytest.Growth(samples), uint64(8<<20), "heap grows")
+			assert.Less(t, testkit.Growth(samples), uint64(8<<20), "heap grows")
 		})
 	}
 }
@@ -54,16 +54,16 @@ func TestOutlierMemory(t *testing.T) {
 			require.NoError(t, err)
 			_, err = d.Add(detector.Doc{ID: "a", Text: "a small first document of a few words"})
 			require.NoError(t, err)
-			before := reliabilitytest.LiveHeap()
+			before := testkit.LiveHeap()
 			_, err = d.Add(detector.Doc{ID: "big", Text: big.String()})
 			require.NoError(t, err)
-			during := reliabilitytest.LiveHeap()
+			during := testkit.LiveHeap()
 			require.NoError(t, d.Remove("big"))
 			// One ordinary Add after it: scratch an outlier grew is dropped
 			// after use.
 			_, err = d.Add(detector.Doc{ID: "b", Text: "another small document of a few words"})
 			require.NoError(t, err)
-			after := reliabilitytest.LiveHeap()
+			after := testkit.LiveHeap()
 			t.Logf("live heap: before %.1f MB, with the outlier %.1f MB, after Remove %.1f MB",
 				float64(before)/1e6, float64(during)/1e6, float64(after)/1e6)
 			assert.Less(t, int64(after)-int64(before), int64(4<<20))

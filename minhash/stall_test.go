@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 // TestNoStallDuringAnalysis holds an Add between its analysis and its
@@ -18,7 +18,7 @@ import (
 // caller for seconds). A Containers that waited for the lock would not
 // return before the deadline.
 func TestNoStallDuringAnalysis(t *testing.T) {
-	docs := synth.Docs(20, synth.Config{Seed: 8})
+	docs := dataset.SynthDocs(20, dataset.SynthConfig{Seed: 8})
 	for _, cfg := range []Config{{}, {Mode: Weighted}, {Mode: Containment}} {
 		t.Run(fmt.Sprint(cfg.Mode), func(t *testing.T) {
 			d, err := New(cfg)

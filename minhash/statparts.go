@@ -16,7 +16,7 @@ package minhash
 // snapshot's fingerprint or load, AddDocument) takes a ticket too and
 // holds every part and the tail at once.
 
-import "github.com/seed-9ef9c1df/neardup/internal/liveidf"
+import "github.com/seed-9ef9c1df/neardup/internal/idftab"
 
 // statParts is the number of parts the document frequencies are split
 // into (a power of two): enough that a part's turn is short beside the
@@ -33,7 +33,7 @@ const (
 // are neighbouring parts': a write of one no longer sends the line the
 // other core reads back and forth.
 type statPart struct {
-	order  liveidf.Order // tickets that have counted into the part
+	order  idftab.Order // tickets that have counted into the part
 	_      [64]byte
 	termDF dfTable
 	phrDF  dfTable

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 // counted is what a document's weights are made of: the counts count (or
@@ -100,7 +100,7 @@ func TestStatPartsSpread(t *testing.T) {
 	cfg, err := Config{Mode: Weighted}.withDefaults()
 	require.NoError(t, err)
 	st := newStats(cfg)
-	for _, d := range synth.Docs(200, synth.Config{Seed: 8}) {
+	for _, d := range dataset.SynthDocs(200, dataset.SynthConfig{Seed: 8}) {
 		st.AddDocument(d.Text)
 	}
 	total := 0

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
+	"github.com/seed-9ef9c1df/neardup/internal/idftab"
 	"github.com/seed-9ef9c1df/neardup/internal/spin"
 )
 
@@ -30,7 +30,7 @@ type Stats struct {
 
 	// The tail stage, after the parts: N and the histogram of phrase dfs,
 	// on another cache line than the turn (see statPart).
-	tail liveidf.Order
+	tail idftab.Order
 	_    [64]byte
 	n    int64
 	hist []int64 // hist[d] = number of phrases with df d

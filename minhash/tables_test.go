@@ -12,7 +12,7 @@ import (
 // TestTablesMatchMaps drives a dfTable with random increments and
 // decrements over a small key space (long probe clusters, key 0 included)
 // and compares it with a Go map; it must shrink back once emptied.
-// (The exact-copy map, a u64map.Map, is tested in its package.)
+// (The exact-copy map, a hashtab.Map, is tested in its package.)
 func TestTablesMatchMaps(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	var df dfTable

@@ -12,22 +12,21 @@ import (
 	"time"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 // benchTexts is the news stream every speed figure is measured on.
 var benchTexts = sync.OnceValue(func() []string { return synthTexts(1000, 42) })
 
-// BenchmarkFloor is the floor every speed is reported against (benchfloor).
-func BenchmarkFloor(b *testing.B) { benchfloor.Run(b, benchTexts()) }
+// BenchmarkFloor is the floor every speed is reported against (internal/testkit).
+func BenchmarkFloor(b *testing.B) { testkit.Run(b, benchTexts()) }
 
 // BenchmarkAnalyzer is the textproc analyzer alone over the same texts.
 func BenchmarkAnalyzer(b *testing.B) {
-	benchfloor.RunAnalyzer(b, textproc.Config{}, benchTexts())
+	testkit.RunAnalyzer(b, textproc.Config{}, benchTexts())
 }
 
 // BenchmarkSignature signs the same texts with the default reference.
@@ -35,7 +34,7 @@ func BenchmarkSignature(b *testing.B) {
 	texts := benchTexts()
 	ref := Default()
 	buf := make([]float32, 0, ref.Parts())
-	benchfloor.RunEach(b, texts, func(t string) { buf = ref.AppendSignature(buf[:0], t) })
+	testkit.RunEach(b, texts, func(t string) { buf = ref.AppendSignature(buf[:0], t) })
 }
 
 // BenchmarkSignatureSize signs one text of 100 B, 4 KB and 100 KB.
@@ -76,7 +75,7 @@ var streams sync.Map // n → *signed
 // signedStream returns n Reuters documents in date order with their
 // signatures; past the 19,043 bodies it starts over with each body tagged as
 // a re-publication, so a 100k stream holds about five near-duplicate copies
-// of every story. The synthetic stream of internal/synth is no use here: its
+// of every story. The synthetic stream of internal/dataset is no use here: its
 // invented words give every document the same trigram statistics, so all
 // its signatures are within T2 of each other.
 func signedStream(b *testing.B, n int) *signedDocs {
@@ -132,7 +131,7 @@ func fill(b *testing.B, d *Detector, s *signedDocs) []byte {
 		groups = append(groups, engine.SnapshotGroup[sig]{F: &sig{vec: slices.Clone(sc.vec)}, IDs: []string{doc.ID}})
 	}
 	secs := algorithm{d}.EncodeSections(groups, none)
-	return reliabilitytest.Frame(b, d.header(), algorithm{d}.Sections(), secs, len(s.docs))
+	return testkit.Frame(b, d.header(), algorithm{d}.Sections(), secs, len(s.docs))
 }
 
 // BenchmarkQuery measures Containers of a random live document in a
@@ -214,7 +213,7 @@ func reutersBench(b *testing.B) []detector.Doc {
 func BenchmarkFloorReuters(b *testing.B) {
 	texts := dataset.Texts(dataset.Reuters(b, 5000))
 	cpu := cpuTime()
-	benchfloor.Run(b, texts)
+	testkit.Run(b, texts)
 	// Run passes over the texts once before timing: b.N+1 passes in all.
 	if c := cpuTime() - cpu; c > 0 {
 		b.ReportMetric(float64(len(texts))*float64(b.N+1)/c.Seconds(), "cpu-docs/s")
@@ -267,7 +266,7 @@ func BenchmarkAddGoroutines(b *testing.B) {
 	for _, mode := range []string{"plain", "centered"} {
 		for _, g := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/%d", mode, g), func(b *testing.B) {
-				benchfloor.AddParallel(b, func() (detector.Detector, error) {
+				testkit.AddParallel(b, func() (detector.Detector, error) {
 					return New(Config{Centered: mode == "centered"})
 				}, docs, g)
 			})

@@ -3,8 +3,7 @@ package mrcosine
 import (
 	"slices"
 
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/u64map"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // buckets maps (band, key) to the documents holding that band key: one
@@ -14,7 +13,7 @@ import (
 // shifting, so the table holds only occupied keys; it shrinks when a
 // quarter of its slots or fewer are in use.
 //
-// The posting lists are packed per slot; docset.DeletePosting works on Go
+// The posting lists are packed per slot; engine.DeletePosting works on Go
 // maps of lists and does not apply.
 type buckets struct {
 	key   []uint64
@@ -25,7 +24,7 @@ type buckets struct {
 	empty [][]uint32 // emptied lists kept for reuse, bounded
 }
 
-func slotHash(b uint32, key uint64) uint64 { return hashx.Mix64(key ^ uint64(b)*0x9e3779b97f4a7c15) }
+func slotHash(b uint32, key uint64) uint64 { return hashtab.Mix64(key ^ uint64(b)*0x9e3779b97f4a7c15) }
 
 // get returns the list of (b, key), nil if none.
 func (t *buckets) get(b uint32, key uint64) []uint32 {
@@ -123,7 +122,7 @@ func (t *buckets) remove(b uint32, key uint64, idx uint32) {
 // resize rehashes into a table of size slots (a power of two).
 func (t *buckets) resize(size int) {
 	key, band, list := t.key, t.band, t.list
-	t.key, t.band, t.list = make([]uint64, size), u64map.FreshSlice[uint32](size), make([][]uint32, size)
+	t.key, t.band, t.list = make([]uint64, size), hashtab.FreshSlice[uint32](size), make([][]uint32, size)
 	t.mask = uint64(size - 1)
 	for i, b := range band {
 		if b == 0 {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -217,7 +217,7 @@ type signed struct {
 
 	// When vec is nil: the digest of the characters the text reads, which
 	// groups its exact copies, and whether it reads any (readDigest).
-	dig     hashx.Digest
+	dig     hashtab.Digest
 	hasDig  bool
 	textBuf []byte // scratch of readDigest
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/detectortest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 func TestConformance(t *testing.T) {
@@ -129,7 +129,7 @@ func TestClassify(t *testing.T) {
 // the index reports is one exhaustive comparison reports with the same
 // score, and that the index misses few.
 func TestIndexMatchesExhaustive(t *testing.T) {
-	docs := synth.Docs(600, synth.Config{Seed: 3})
+	docs := dataset.SynthDocs(600, dataset.SynthConfig{Seed: 3})
 	ex, err := New(Config{Exhaustive: true})
 	require.NoError(t, err)
 	ix, err := New(Config{})

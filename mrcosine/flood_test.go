@@ -15,8 +15,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // refDoc is what the reference keeps of one document: its own copies of
@@ -123,12 +122,12 @@ func capped(ms []detector.Match, n int) []detector.Match {
 }
 
 // op is one step of a stream: an Add or a Remove.
-type op = reliabilitytest.Op
+type op = testkit.Op
 
 // floodStream interleaves the texts with floods of exact copies (the same
 // text, or the text in capitals, which the default Normalized text reads
 // identically) and removes random live documents, representatives of
-// groups included. It is not [reliabilitytest.FloodStream]: its IDs take
+// groups included. It is not [testkit.FloodStream]: its IDs take
 // a random prefix, so that they do not arrive in order, and a third of
 // the copies are in capitals.
 func floodStream(texts []string, seed uint64, copies int) []op {
@@ -276,7 +275,7 @@ func TestRealDataMatchesReference(t *testing.T) {
 // bucket holds it once, and each Add reads only the members that make the
 // cap.
 func TestFloodCostFlat(t *testing.T) {
-	text := synth.Docs(1, synth.Config{Seed: 2})[0].Text
+	text := dataset.SynthDocs(1, dataset.SynthConfig{Seed: 2})[0].Text
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
 			cfg := m.cfg
@@ -337,7 +336,7 @@ func TestFloodCostFlat(t *testing.T) {
 func TestCopiesAreExact(t *testing.T) {
 	d, err := New(Config{})
 	require.NoError(t, err)
-	docs := synth.Docs(2, synth.Config{Seed: 3})
+	docs := dataset.SynthDocs(2, dataset.SynthConfig{Seed: 3})
 	text := docs[0].Text
 	for id, tx := range map[string]string{
 		"a": text, "b": text, "c": strings.ToUpper(text), "e": docs[1].Text,

@@ -4,9 +4,8 @@ import (
 	"math"
 	"sync/atomic"
 
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // sig is what the engine (package internal/engine) keeps of a document:
@@ -25,11 +24,11 @@ import (
 // Insert copies what a new group keeps into the index's arrays, and the
 // group's own sig then points there (vec) and names the group (g).
 type sig struct {
-	s    *signed      // the scratch of an Add or Query; nil in a group
-	vec  []float32    // the compared unit vector; nil for a text group or none
-	g    uint32       // in a group: its number
-	text bool         // a text group, of the digest dig
-	dig  hashx.Digest // with text: the digest of what the text reads
+	s    *signed        // the scratch of an Add or Query; nil in a group
+	vec  []float32      // the compared unit vector; nil for a text group or none
+	g    uint32         // in a group: its number
+	text bool           // a text group, of the digest dig
+	dig  hashtab.Digest // with text: the digest of what the text reads
 }
 
 // copyKey is the exact-copy key of a sig for the engine: the index finds
@@ -55,13 +54,13 @@ type index struct {
 	buckets buckets
 	bySum   map[uint64][]uint32 // Exhaustive: vecSum → live vector groups
 
-	text map[hashx.Digest]uint32 // digest → its live text group
+	text map[hashtab.Digest]uint32 // digest → its live text group
 
 	checked  atomic.Int64 // exact cosines computed by searches (for tests)
 	rejected atomic.Int64 // candidates the sketch dropped (for tests)
 
 	// The most keys bySum and text have held since they were last rebuilt
-	// (see engine.Shrink).
+	// (see engine.ShrinkMap).
 	sumPeak, textPeak int
 }
 
@@ -70,7 +69,7 @@ type index struct {
 const blockGroups = 256
 
 func (d *Detector) newIndex() *index {
-	ix := &index{d: d, text: map[hashx.Digest]uint32{}}
+	ix := &index{d: d, text: map[hashtab.Digest]uint32{}}
 	if d.cfg.Exhaustive {
 		ix.bySum = map[uint64][]uint32{}
 	}
@@ -184,12 +183,12 @@ func (ix *index) Insert(g uint32, f *sig) {
 func (ix *index) Delete(g uint32, f *sig) {
 	if f.text {
 		delete(ix.text, f.dig)
-		ix.text = engine.Shrink(ix.text, &ix.textPeak)
+		ix.text = engine.ShrinkMap(ix.text, &ix.textPeak)
 		return
 	}
 	if ix.bySum != nil {
-		docset.DeletePosting(ix.bySum, vecSum(f.vec), g)
-		ix.bySum = engine.Shrink(ix.bySum, &ix.sumPeak)
+		engine.DeletePosting(ix.bySum, vecSum(f.vec), g)
+		ix.bySum = engine.ShrinkMap(ix.bySum, &ix.sumPeak)
 	}
 	if ix.d.bands() > 0 {
 		for b, k := range ix.keysOf(g) {

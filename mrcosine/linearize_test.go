@@ -13,7 +13,6 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 )
 
 // variants returns n texts drawn from base: a third as they are, the
@@ -161,9 +160,9 @@ var linearConfigs = []struct {
 }
 
 func TestConcurrentAddsLinearized(t *testing.T) {
-	texts := variants(synthTexts(60, 11), longtest.Size(200, 400), 11)
-	gs := []int{4}                          // NEARDUP_LONG adds 2 goroutines and 200 texts
-	if longtest.Enabled() && !raceEnabled { // the race detector slows the run tenfold
+	texts := variants(synthTexts(60, 11), dataset.LongSize(200, 400), 11)
+	gs := []int{4}                             // NEARDUP_LONG adds 2 goroutines and 200 texts
+	if dataset.LongEnabled() && !raceEnabled { // the race detector slows the run tenfold
 		gs = []int{2, 4}
 	}
 	for _, c := range linearConfigs {

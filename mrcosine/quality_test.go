@@ -15,7 +15,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -86,7 +85,7 @@ func TestGoldSetSweep(t *testing.T) {
 	} {
 		// The default run checks the default T2; NEARDUP_LONG sweeps.
 		ts := []float64{tc.def}
-		if longtest.Enabled() {
+		if dataset.LongEnabled() {
 			ts = ts[:0]
 			for k := tc.from; k <= tc.to; k++ {
 				ts = append(ts, float64(k)/100)
@@ -174,7 +173,7 @@ func TestIndexRecall(t *testing.T) {
 		t.Skip("all-pairs runs (skipped with -short and -race)")
 	}
 	gold := dataset.Docs(dataset.ForTest(t, "goldset-dev.jsonl"))
-	reuters := dataset.Docs(dataset.Reuters(t, longtest.Size(1500, 5000)))
+	reuters := dataset.Docs(dataset.Reuters(t, dataset.LongSize(1500, 5000)))
 	for _, tc := range []struct {
 		name string
 		docs []detector.Doc
@@ -239,7 +238,7 @@ func TestPlainSlack(t *testing.T) {
 		texts []string
 	}{
 		{"goldset-dev", dataset.Texts(dataset.ForTest(t, "goldset-dev.jsonl"))},
-		{"reuters", dataset.Texts(dataset.Reuters(t, longtest.Size(1000, 3000)))},
+		{"reuters", dataset.Texts(dataset.Reuters(t, dataset.LongSize(1000, 3000)))},
 	} {
 		var us, xs [][]float32
 		f := d.filters.Get().(*textproc.ContentFilter) // as Add signs them

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // TestQueryChangesNothing runs one stream on two detectors, one of which
@@ -26,7 +26,7 @@ func TestQueryChangesNothing(t *testing.T) {
 			cfg.MaxResults = 4
 			plain, probed := mustNew(t, cfg), mustNew(t, cfg)
 			probe := func(step int) string { return texts[step%len(texts)] }
-			reliabilitytest.QueryChangesNothing(t, plain, probed, ops, probe, true)
+			testkit.QueryChangesNothing(t, plain, probed, ops, probe, true)
 		})
 	}
 }
@@ -60,7 +60,7 @@ func TestConcurrentQueryAdd(t *testing.T) {
 			cfg := m.cfg
 			cfg.MaxResults = 1000
 			d, seq := mustNew(t, cfg), mustNew(t, cfg)
-			reliabilitytest.ConcurrentQueryAdd(t, d, seq, texts, true)
+			testkit.ConcurrentQueryAdd(t, d, seq, texts, true)
 			require.Equal(t, encode(t, seq), encode(t, d))
 		})
 	}

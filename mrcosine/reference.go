@@ -9,8 +9,7 @@ import (
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/u64map"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // Defaults of a reference text (Mohammadi and Khasteh 2020 Table 4: "1000
@@ -154,13 +153,13 @@ func (r *Reference) build() {
 	for size < 2*len(order) {
 		size *= 2
 	}
-	r.keys = u64map.FreshSlice[uint64](size)
+	r.keys = hashtab.FreshSlice[uint64](size)
 	r.lo = make([]uint32, size)
 	r.n = make([]uint32, size)
 	r.mask = uint64(size - 1)
 	r.has = make([]uint64, hasWords)
 	for _, g := range order {
-		h := hashx.Mix64(g)
+		h := hashtab.Mix64(g)
 		r.has[h>>hasShift] |= 1 << (h >> (hasShift - 6) & 63)
 		s := h & r.mask
 		for r.keys[s] != 0 {
@@ -185,7 +184,7 @@ const (
 )
 
 func (r *Reference) lookup(code uint64) []entry {
-	h := hashx.Mix64(code)
+	h := hashtab.Mix64(code)
 	if r.has[h>>hasShift]>>(h>>(hasShift-6)&63)&1 == 0 {
 		return nil
 	}
@@ -416,7 +415,7 @@ func (r *Reference) AppendBinary(b []byte) ([]byte, error) {
 	} else {
 		b = append(b, 0)
 	}
-	b = hashx.AppendField(b, r.tc.Language)
+	b = hashtab.AppendField(b, r.tc.Language)
 	b = binary.AppendUvarint(b, uint64(r.Parts()))
 	b = binary.AppendUvarint(b, uint64(len(r.genes)))
 	for _, g := range r.genes {
@@ -428,7 +427,7 @@ func (r *Reference) AppendBinary(b []byte) ([]byte, error) {
 	for _, x := range r.center {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
 	}
-	return binary.LittleEndian.AppendUint64(b, hashx.Bytes64(b[start:], 0)), nil
+	return binary.LittleEndian.AppendUint64(b, hashtab.Bytes64(b[start:], 0)), nil
 }
 
 // fingerprint identifies r's content (genes, parts, TextConfig and
@@ -458,7 +457,7 @@ func (r *Reference) UnmarshalBinary(data []byte) error {
 		return bad("bad magic")
 	}
 	body, sum := data[:len(data)-8], binary.LittleEndian.Uint64(data[len(data)-8:])
-	if hashx.Bytes64(body, 0) != sum {
+	if hashtab.Bytes64(body, 0) != sum {
 		return bad("checksum mismatch")
 	}
 	p := body[len(refMagic):]

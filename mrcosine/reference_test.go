@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 func trigrams(tc TextConfig, text string) []string {
@@ -283,7 +283,7 @@ func overlong(t testing.TB) []byte {
 	const at = len(refMagic) + 3 + 1 // magic, version, Normalization, Binary, empty Language
 	require.Equal(t, byte(2), b[at], "Parts")
 	body := slices.Concat(b[:at], []byte{0x82, 0x00}, b[at+1:len(b)-8])
-	return binary.LittleEndian.AppendUint64(body, hashx.Bytes64(body, 0))
+	return binary.LittleEndian.AppendUint64(body, hashtab.Bytes64(body, 0))
 }
 
 func TestUnmarshalOverlongVarint(t *testing.T) {
@@ -294,7 +294,7 @@ func TestUnmarshalOverlongVarint(t *testing.T) {
 	assert.Zero(t, r.Parts(), "r is left unchanged")
 	// The same bytes with the shortest varint decode.
 	ok := slices.Concat(data[:8], []byte{0x02}, data[10:len(data)-8])
-	ok = binary.LittleEndian.AppendUint64(ok, hashx.Bytes64(ok, 0))
+	ok = binary.LittleEndian.AppendUint64(ok, hashtab.Bytes64(ok, 0))
 	require.NoError(t, r.UnmarshalBinary(ok))
 	assert.Equal(t, 2, r.Parts())
 }

@@ -12,9 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // TestConfigSweep sets every numeric Config field to extreme values: New
@@ -22,7 +21,7 @@ import (
 // (every Config New accepts writes one).
 func TestConfigSweep(t *testing.T) {
 	for _, base := range []Config{{}, {Centered: true}, {Exhaustive: true}} {
-		c := reliabilitytest.Sweep(t, base, func(c Config) (detector.Detector, error) {
+		c := testkit.Sweep(t, base, func(c Config) (detector.Detector, error) {
 			d, err := New(c)
 			if err != nil {
 				return nil, err
@@ -77,7 +76,7 @@ func TestAddChecksFirst(t *testing.T) {
 // exactly one Add succeeds, the others get ErrDuplicateID, and the winner
 // is fully indexed (an exact copy added later finds it).
 func TestConcurrentSameID(t *testing.T) {
-	docs := synth.Docs(40, synth.Config{Seed: 5})
+	docs := dataset.SynthDocs(40, dataset.SynthConfig{Seed: 5})
 	for _, cfg := range []Config{{}, {Centered: true}, {Exhaustive: true}} {
 		d, err := New(cfg)
 		require.NoError(t, err)
@@ -120,9 +119,9 @@ func TestConcurrentSameID(t *testing.T) {
 func TestRemoveShrinks(t *testing.T) {
 	d, err := New(Config{})
 	require.NoError(t, err)
-	docs := synth.Docs(3000, synth.Config{Seed: 9})
+	docs := dataset.SynthDocs(3000, dataset.SynthConfig{Seed: 9})
 	for i, doc := range docs {
-		_, err := d.Add(detector.Doc{ID: doc.ID, Text: reliabilitytest.Unique(doc.Text, i)})
+		_, err := d.Add(detector.Doc{ID: doc.ID, Text: testkit.Unique(doc.Text, i)})
 		require.NoError(t, err)
 	}
 	full := len(d.ix().buckets.key)
@@ -138,16 +137,16 @@ func TestRemoveShrinks(t *testing.T) {
 // tokens each and requires a flat live heap. It runs with NEARDUP_LONG=1
 // (100,000 Adds) or NEARDUP_LONG=N (N Adds, e.g. 1000000).
 func TestSoak(t *testing.T) {
-	longtest.SkipSoak(t)
-	n := longtest.Count(100_000)
+	dataset.SkipSoak(t)
+	n := dataset.LongCount(100_000)
 	d, err := New(Config{})
 	require.NoError(t, err)
-	samples, err := reliabilitytest.Soak(d, reliabilitytest.SoakConfig{Adds: n, Window: 1000, Every: max(n/10, 1)})
+	samples, err := testkit.Soak(d, testkit.SoakConfig{Adds: n, Window: 1000, Every: max(n/10, 1)})
 	require.NoError(t, err)
 	for _, s := range samples {
 		t.Logf("%8d Adds: live heap %.1f MB", s.Adds, float64(s.HeapBytes)/(1<<20))
 	}
-	g := reliabilitytest.Growth(samples)
+	g := testkit.Growth(samples)
 	t.Logf("growth %.2f MB", float64(g)/(1<<20))
 	assert.Less(t, float64(g), 0.1*float64(samples[0].HeapBytes), "live heap stays flat")
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 )
 
@@ -135,7 +134,7 @@ type probe struct {
 	sk    []uint64  // sketch,
 	keys  []uint64  // and band keys
 
-	cands []copyheap.Candidate // the groups within T2 of vec
+	cands []engine.Candidate // the groups within T2 of vec
 
 	checked, rejected int // work done, for the test counters
 	rank              int // Rank's k: keep the groups of a positive cosine met in the buckets
@@ -153,7 +152,7 @@ type probe struct {
 func (ix *index) check(p *probe, g uint32) {
 	p.checked++
 	if s := dot(p.vec, ix.vec(g)); s >= ix.d.cfg.T2 || p.rank > 0 && s > 0 {
-		p.cands = append(p.cands, copyheap.Candidate{Group: g, Score: s})
+		p.cands = append(p.cands, engine.Candidate{Group: g, Score: s})
 	}
 }
 
@@ -227,7 +226,7 @@ func (ix *index) find(dst []engine.Candidate, f *sig, rank int) []engine.Candida
 	// text most of the collection is close to sorts those, not every
 	// candidate. (At limit = MaxInt, limit+1 wraps below 0: Best keeps
 	// everything.)
-	cands := copyheap.Best(p.cands, ix.d.cfg.MaxResults+1, func(c copyheap.Candidate) float64 { return c.Score })
+	cands := engine.Best(p.cands, ix.d.cfg.MaxResults+1, func(c engine.Candidate) float64 { return c.Score })
 	if dst == nil && f.s != nil {
 		return cands
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // The fast paths of signing, hashing and the sketch test must give the
@@ -31,7 +31,7 @@ func naiveSignature(r *Reference, text string) []float32 {
 		} else {
 			ss += float64(2*old + 1)
 		}
-		for s := hashx.Mix64(code) & r.mask; r.keys[s] != 0; s = (s + 1) & r.mask {
+		for s := hashtab.Mix64(code) & r.mask; r.keys[s] != 0; s = (s + 1) & r.mask {
 			if r.keys[s] == code {
 				for _, e := range r.entries[r.lo[s] : r.lo[s]+r.n[s]] {
 					dot[e.part] += e.count

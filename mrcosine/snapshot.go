@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
@@ -82,7 +82,7 @@ func (a algorithm) Sections() []string { return []string{"groups", "zero"} }
 // the text groups, with the documents in no group, into "zero".
 func (a algorithm) EncodeSections(groups []engine.SnapshotGroup[sig], none []string) [][]byte {
 	var bare []string
-	digs := map[string]hashx.Digest{}
+	digs := map[string]hashtab.Digest{}
 	var e snapshot.Enc
 	nvec := 0
 	for _, g := range groups {
@@ -165,7 +165,7 @@ func (a algorithm) decodeVec(dec *snapshot.Dec, s *signed) {
 func vecSum(v []float32) uint64 {
 	h := uint64(0x6d72636f73696e65) // "mrcosine"
 	for _, x := range v {
-		h = hashx.Combine(h, uint64(math.Float32bits(x)))
+		h = hashtab.Combine(h, uint64(math.Float32bits(x)))
 	}
 	return h
 }
@@ -207,10 +207,10 @@ func (a algorithm) DecodeSections(secs [][]byte, group func(*snapshot.Dec, *sig,
 	// over the IDs finds where they end).
 	rest := snapshot.NewDec(secs[1])
 	rest.IDs(0)
-	var byDig map[hashx.Digest][]string
-	var order []hashx.Digest // the digests in the order of their first ID
+	var byDig map[hashtab.Digest][]string
+	var order []hashtab.Digest // the digests in the order of their first ID
 	if rest.Done() != nil {
-		byDig = map[hashx.Digest][]string{}
+		byDig = map[hashtab.Digest][]string{}
 		for _, id := range ids {
 			if !dec.Bool() {
 				if bare(dec, id); dec.Err() != nil {

@@ -12,14 +12,13 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/v1.snapshot")
 
-func encode(t testing.TB, d *Detector) []byte { return reliabilitytest.Encode(t, d) }
+func encode(t testing.TB, d *Detector) []byte { return testkit.Encode(t, d) }
 
 func mustNew(t testing.TB, cfg Config) *Detector {
 	t.Helper()
@@ -30,17 +29,17 @@ func mustNew(t testing.TB, cfg Config) *Detector {
 
 func load(t testing.TB, cfg Config, snap []byte) *Detector {
 	t.Helper()
-	return reliabilitytest.Load(t, mustNew(t, cfg), snap)
+	return testkit.Load(t, mustNew(t, cfg), snap)
 }
 
-// roundTrip runs [reliabilitytest.RoundTrip]: a snapshot taken after the
+// roundTrip runs [testkit.RoundTrip]: a snapshot taken after the
 // first part of ops loads into a new detector that then answers the rest
 // of ops (scores included), Containers, Query and Copies of every live
 // document alike, with byte-identical snapshots at both points. It
 // returns the snapshot.
 func roundTrip(t *testing.T, cfg Config, ops []op) []byte {
 	t.Helper()
-	_, _, snap := reliabilitytest.RoundTrip(t, func() *Detector { return mustNew(t, cfg) }, ops, nil)
+	_, _, snap := testkit.RoundTrip(t, func() *Detector { return mustNew(t, cfg) }, ops, nil)
 	return snap
 }
 
@@ -67,7 +66,7 @@ func TestSnapshotRoundTripRealData(t *testing.T) {
 	if raceEnabled {
 		t.Skip("real data (skipped with -race; TestSnapshotRoundTrip and TestConcurrentSnapshot run)")
 	}
-	recs := dataset.Reuters(t, longtest.Size(400, 2000))
+	recs := dataset.Reuters(t, dataset.LongSize(400, 2000))
 	ops := floodStream(dataset.Texts(recs), 4, 5)
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
@@ -107,7 +106,7 @@ func TestSnapshotDamage(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	d, err := New(cfg)
 	require.NoError(t, err)
-	reliabilitytest.Damage(t, d, snap, nil)
+	testkit.Damage(t, d, snap, nil)
 	assert.Equal(t, 5, d.Len())
 }
 
@@ -148,7 +147,7 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 	} {
 		d, err := New(other)
 		require.NoError(t, err)
-		reliabilitytest.Mismatch(t, d, snap, field)
+		testkit.Mismatch(t, d, snap, field)
 	}
 	d, err = New(eff)
 	require.NoError(t, err)
@@ -190,9 +189,9 @@ func TestReadFromState(t *testing.T) {
 	require.NoError(t, err)
 	_, err = d.Add(detector.Doc{ID: "x", Text: smallDocs[0].Text})
 	require.NoError(t, err)
-	reliabilitytest.NotEmpty(t, d, snap)
+	testkit.NotEmpty(t, d, snap)
 	assert.Equal(t, 1, d.Len())
-	reliabilitytest.Closed(t, d, snap, smallDocs[0].Text, "x")
+	testkit.Closed(t, d, snap, smallDocs[0].Text, "x")
 }
 
 // TestSnapshotV1 reads the checked-in snapshot of layout version 1 and
@@ -203,7 +202,7 @@ func TestReadFromState(t *testing.T) {
 // the default reference rewrites it too).
 func TestSnapshotV1(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
-	stored := reliabilitytest.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
+	stored := testkit.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
 	d := load(t, cfg, stored)
 	assert.Equal(t, 5, d.Len())
 	cp, err := d.Copies("a")
@@ -251,7 +250,7 @@ func FuzzReadFrom(f *testing.F) {
 		read := func(in []byte) error {
 			d, err := New(cfg)
 			require.NoError(t, err)
-			if err := reliabilitytest.Read(t, d, in, nil); err != nil {
+			if err := testkit.Read(t, d, in, nil); err != nil {
 				return err
 			}
 			ms, err := d.Add(detector.Doc{ID: "fuzz-new", Text: smallDocs[0].Text})
@@ -271,7 +270,7 @@ func FuzzReadFrom(f *testing.F) {
 		} else {
 			count = n
 		}
-		framed := reliabilitytest.Frame(t, d.header(), []string{"groups", "zero"}, [][]byte{groups, zero}, count)
+		framed := testkit.Frame(t, d.header(), []string{"groups", "zero"}, [][]byte{groups, zero}, count)
 		err := read(framed)
 		require.Equal(t, derr == nil, err == nil, "ReadFrom accepts exactly the payloads decode accepts")
 	})
@@ -284,5 +283,5 @@ func TestConcurrentSnapshot(t *testing.T) {
 	texts := synthTexts(60, 8)
 	d, err := New(Config{})
 	require.NoError(t, err)
-	reliabilitytest.ConcurrentSnapshot(t, d, texts, func() *Detector { return mustNew(t, d.Config()) }, nil)
+	testkit.ConcurrentSnapshot(t, d, texts, func() *Detector { return mustNew(t, d.Config()) }, nil)
 }

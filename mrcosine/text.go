@@ -11,8 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/u64map"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -231,20 +230,20 @@ func eachChar(tc TextConfig, text string, buf *[]byte, emit func(r rune)) {
 // of text (eachChar), and false when it reads none: two texts the detector
 // reads alike have the same digest. It identifies the exact copies of a
 // text whose signature cannot (see [Detector.Copies]). O(len(text)).
-func readDigest(tc TextConfig, text string, buf *[]byte) (hashx.Digest, bool) {
+func readDigest(tc TextConfig, text string, buf *[]byte) (hashtab.Digest, bool) {
 	h0, h1 := uint64(0x6d72632d74787430), uint64(0x6d72632d74787431)
 	n := uint64(0)
 	eachChar(tc, text, buf, func(r rune) {
-		h0 = hashx.Combine(h0, uint64(r))
-		h1 = hashx.Combine(h1, uint64(r)^0x9e3779b97f4a7c15)
+		h0 = hashtab.Combine(h0, uint64(r))
+		h1 = hashtab.Combine(h1, uint64(r)^0x9e3779b97f4a7c15)
 		n++
 	})
 	if n == 0 {
-		return hashx.Digest{}, false
+		return hashtab.Digest{}, false
 	}
-	var d hashx.Digest
-	binary.LittleEndian.PutUint64(d[:8], hashx.Combine(h0, n))
-	binary.LittleEndian.PutUint64(d[8:], hashx.Combine(h1, n))
+	var d hashtab.Digest
+	binary.LittleEndian.PutUint64(d[:8], hashtab.Combine(h0, n))
+	binary.LittleEndian.PutUint64(d[8:], hashtab.Combine(h1, n))
 	return d, true
 }
 
@@ -277,7 +276,7 @@ func (c *counter) inc(code uint64) uint32 {
 	if 2*(len(c.used)+1) > len(c.slots) {
 		c.grow()
 	}
-	for s := hashx.Mix64(code) & c.mask; ; s = (s + 1) & c.mask {
+	for s := hashtab.Mix64(code) & c.mask; ; s = (s + 1) & c.mask {
 		e := &c.slots[s]
 		switch e.key {
 		case code:
@@ -294,12 +293,12 @@ func (c *counter) inc(code uint64) uint32 {
 func (c *counter) grow() {
 	size := max(2*len(c.slots), 256)
 	slots, used := c.slots, c.used
-	c.slots = u64map.FreshSlice[slot](size)
+	c.slots = hashtab.FreshSlice[slot](size)
 	c.used = make([]uint32, 0, size/2)
 	c.mask = uint64(size - 1)
 	for _, s := range used {
 		code, v := slots[s].key, slots[s].val
-		for t := hashx.Mix64(code) & c.mask; ; t = (t + 1) & c.mask {
+		for t := hashtab.Mix64(code) & c.mask; ; t = (t + 1) & c.mask {
 			if c.slots[t].key == 0 {
 				c.slots[t] = slot{code, v}
 				c.used = append(c.used, uint32(t))

@@ -10,11 +10,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 func synthTexts(n int, seed uint64) []string {
-	docs := synth.Docs(n, synth.Config{Seed: seed})
+	docs := dataset.SynthDocs(n, dataset.SynthConfig{Seed: seed})
 	out := make([]string, len(docs))
 	for i, d := range docs {
 		out[i] = d.Text

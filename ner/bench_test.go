@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/text/language"
 
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // benchText returns about n bytes of Turkish news text: the NER corpus
@@ -53,7 +53,7 @@ func BenchmarkFind(b *testing.B) {
 	}
 }
 
-// BenchmarkFloor runs the floor benchmark (internal/benchfloor) on the
+// BenchmarkFloor runs the floor benchmark (internal/testkit) on the
 // texts of BenchmarkFind, so that NER throughput is reported as a ratio to
 // the floor measured in the same run.
 func BenchmarkFloor(b *testing.B) {
@@ -62,7 +62,7 @@ func BenchmarkFloor(b *testing.B) {
 		n    int
 	}{{"4KB", 4 << 10}, {"100KB", 100 << 10}} {
 		b.Run(size.name, func(b *testing.B) {
-			benchfloor.Run(b, []string{benchText(b, size.n)})
+			testkit.Run(b, []string{benchText(b, size.n)})
 		})
 	}
 }

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/language"
 
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // capsText returns about n bytes of capitalised tokens "T0000 T0001 ...":
@@ -49,12 +49,12 @@ func BenchmarkHostileCaps(b *testing.B) {
 	}
 }
 
-// BenchmarkHostileCapsFloor runs the floor benchmark (internal/benchfloor)
+// BenchmarkHostileCapsFloor runs the floor benchmark (internal/testkit)
 // on the texts of BenchmarkHostileCaps, for a ratio within one run.
 func BenchmarkHostileCapsFloor(b *testing.B) {
 	for _, size := range hostileSizes {
 		b.Run(size.name, func(b *testing.B) {
-			benchfloor.Run(b, []string{capsText(size.n)})
+			testkit.Run(b, []string{capsText(size.n)})
 		})
 	}
 }
@@ -111,11 +111,8 @@ var hostileShapes = []struct {
 // 16 or 64 times per step instead.
 func TestLinearRecognition(t *testing.T) {
 	sizes := []int{500, 2000, 8000}
-	if longtest.Enabled() {
+	if dataset.LongEnabled() {
 		sizes = []int{1000, 4000, 16000}
-	}
-	if testing.Short() {
-		sizes = sizes[:2]
 	}
 	recs := map[string]*Recognizer{
 		"default":          New(Config{}),

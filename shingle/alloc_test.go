@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 // TestHotPathsDoNotAllocate: in the steady state (every word seen before),
@@ -16,7 +16,7 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts differ under -race")
 	}
-	text := synth.Docs(1, synth.Config{Seed: 4})[0].Text
+	text := dataset.SynthDocs(1, dataset.SynthConfig{Seed: 4})[0].Text
 	for _, m := range []Method{FullFingerprint, DSC, SpotSigs} {
 		cfg, err := Config{Method: m, Antecedents: "ro,mi,tan"}.withDefaults()
 		require.NoError(t, err)

@@ -10,9 +10,8 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/shingle"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -47,7 +46,7 @@ func BenchmarkReuters(b *testing.B) {
 	docs := dataset.Docs(recs)
 	b.Run("floor", func(b *testing.B) {
 		cpu := cpuTime()
-		benchfloor.Run(b, texts)
+		testkit.Run(b, texts)
 		if c := cpuTime() - cpu; c > 0 {
 			b.ReportMetric(float64(len(texts))*float64(b.N)/c.Seconds(), "cpu-docs/s")
 		}
@@ -116,7 +115,7 @@ func BenchmarkScale(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer d.Close()
-				s := synth.New(synth.Config{Seed: 1})
+				s := dataset.NewSynth(dataset.SynthConfig{Seed: 1})
 				for range n {
 					if _, err := d.Add(s.Next().Doc); err != nil {
 						b.Fatal(err)

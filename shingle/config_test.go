@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/shingle"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -127,7 +127,7 @@ func TestConfigSweep(t *testing.T) {
 		{Method: shingle.DSC, Sampling: shingle.SampleStride, SuperShingle: 2}, {Method: shingle.SpotSigs},
 	} {
 		t.Run(fmt.Sprintf("%v-%v", base.Method, base.Sampling), func(t *testing.T) {
-			c := reliabilitytest.Sweep(t, base, func(cfg shingle.Config) (detector.Detector, error) {
+			c := testkit.Sweep(t, base, func(cfg shingle.Config) (detector.Detector, error) {
 				d, err := shingle.New(cfg)
 				if err != nil {
 					return nil, err

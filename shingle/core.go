@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -108,14 +108,14 @@ func (e *extractor) tokens(text string) {
 	spot := e.classes != nil
 	var digest uint64 = 0x5350_4f54 // digest of the token sequence
 	for _, term := range e.an.Terms(text) {
-		h := hashx.Bytes64(term, 0) | 1
+		h := hashtab.Bytes64(term, 0) | 1
 		e.hs = append(e.hs, h)
 		if spot {
 			e.cls = append(e.cls, e.classes[string(term)])
 		}
-		digest = hashx.Combine(digest, h)
+		digest = hashtab.Combine(digest, h)
 	}
-	e.hash = hashx.Combine(digest, uint64(len(e.hs)))
+	e.hash = hashtab.Combine(digest, uint64(len(e.hs)))
 	e.ntok = len(e.hs)
 }
 
@@ -144,7 +144,7 @@ func appendShingles(dst, hs []uint64, w, stride int) []uint64 {
 	for i := 0; i+w <= len(hs); i += stride {
 		var h uint64
 		for _, x := range hs[i : i+w] {
-			h = hashx.Combine(h, x)
+			h = hashtab.Combine(h, x)
 		}
 		dst = append(dst, h)
 	}
@@ -179,7 +179,7 @@ func (e *extractor) sample(text string) ([]uint64, int) {
 		m := uint64(cfg.Modulus)
 		k := 0
 		for _, h := range all {
-			if hashx.Mix64(h)%m == 0 {
+			if hashtab.Mix64(h)%m == 0 {
 				all[k] = h
 				k++
 			}
@@ -235,7 +235,7 @@ func (e *extractor) spots(text string) ([]uint64, []uint32) {
 		}
 		var h uint64 = 0x5350_4f54_5349_4753
 		if cfg.IncludeAntecedent {
-			h = hashx.Combine(h, e.hs[i])
+			h = hashtab.Combine(h, e.hs[i])
 		}
 		links := 0
 		k := i + cfg.SpotDistance
@@ -245,7 +245,7 @@ func (e *extractor) spots(text string) ([]uint64, []uint32) {
 			if w >= n {
 				break
 			}
-			h = hashx.Combine(h, e.hs[w])
+			h = hashtab.Combine(h, e.hs[w])
 			links++
 			if cfg.ReleaseChains && w != k {
 				// The release's walk (SpotSigs.java tokenize): when it
@@ -280,7 +280,7 @@ func (e *extractor) spots(text string) ([]uint64, []uint32) {
 // one group only, so a feature's first group is kept in the map value
 // itself (flagged by single) and a slice is allocated only for a second
 // one. This packed layout is why postings keeps its own deletion
-// instead of docset.DeletePosting, whose lists are map values.
+// instead of engine.DeletePosting, whose lists are map values.
 //
 // Memory follows the live features: a Go map never gives back its buckets,
 // so once deletions leave it a quarter of its peak, remove rebuilds it (and

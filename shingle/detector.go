@@ -6,7 +6,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // Detector is a full-fingerprinting, DSC or SpotSigs detector, as its
@@ -142,9 +142,9 @@ func (alg *algorithm) NewIndex() engine.Index[features] {
 func setKey(set []uint64, size int) uint64 {
 	h := uint64(0x4752_4f55_50)
 	for _, f := range set {
-		h = hashx.Combine(h, f)
+		h = hashtab.Combine(h, f)
 	}
-	return hashx.Combine(h, uint64(size)) | 1
+	return hashtab.Combine(h, uint64(size)) | 1
 }
 
 // Add indexes doc and returns the live documents that contain it: for full

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/naive"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/shingle"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -19,7 +19,7 @@ import (
 // stream returns a deterministic mix of synthetic news (copies, edits,
 // truncations, merges) and short texts of 0 to 5 words.
 func stream(n int, seed uint64) []detector.Doc {
-	docs := synth.Docs(n, synth.Config{Seed: seed, Vocabulary: 2000, Recent: 40, MinSentences: 2, MaxSentences: 8})
+	docs := dataset.SynthDocs(n, dataset.SynthConfig{Seed: seed, Vocabulary: 2000, Recent: 40, MinSentences: 2, MaxSentences: 8})
 	r := rand.New(rand.NewPCG(seed, 7))
 	words := strings.Fields("alpha beta gamma delta epsilon")
 	for i := range n / 10 {
@@ -108,7 +108,7 @@ func TestDSCModulusOneIsFFP(t *testing.T) {
 // positions, and loses the same text shifted by one word, which modulus
 // sampling still finds.
 func TestStrideIsPositional(t *testing.T) {
-	text := synth.Docs(1, synth.Config{Seed: 9})[0].Text
+	text := dataset.SynthDocs(1, dataset.SynthConfig{Seed: 9})[0].Text
 	for _, tc := range []struct {
 		sampling shingle.Sampling
 		shifted  bool

@@ -11,10 +11,8 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // floodAntecedents are frequent words of the synthetic stream's invented
@@ -35,13 +33,13 @@ var floodConfigs = []struct {
 }
 
 // op is one step of a stream: an Add (text set) or a Remove.
-type op = reliabilitytest.Op
+type op = testkit.Op
 
 // floodStream interleaves texts with floods of exact copies of earlier
 // texts and removes random live documents, first members of groups
 // included.
 func floodStream(texts []string, seed uint64, copies int) []op {
-	return reliabilitytest.FloodStream(texts, seed, 3, 5, copies)
+	return testkit.FloodStream(texts, seed, 3, 5, copies)
 }
 
 // synthTexts returns n texts of the synthetic stream (near-duplicates of
@@ -49,7 +47,7 @@ func floodStream(texts []string, seed uint64, copies int) []op {
 // too few words for SpotSigs to count.
 func synthTexts(n int, seed uint64) []string {
 	var out []string
-	for _, d := range synth.Docs(n, synth.Config{Seed: seed}) {
+	for _, d := range dataset.SynthDocs(n, dataset.SynthConfig{Seed: seed}) {
 		out = append(out, d.Text)
 	}
 	return append(out, "", "...", "ro ka mi", "tan su le vor ro di mi pe")
@@ -208,7 +206,7 @@ func TestRealDataMatchesReference(t *testing.T) {
 	for _, file := range []string{"goldset-dev.jsonl", "reuters21578.jsonl"} {
 		t.Run(file, func(t *testing.T) {
 			recs := dataset.ForTest(t, file)
-			recs = recs[:min(len(recs), longtest.Size(300, 800))]
+			recs = recs[:min(len(recs), dataset.LongSize(300, 800))]
 			ops := floodStream(dataset.Texts(recs), 2, 5)
 			for _, method := range []Method{FullFingerprint, DSC, SpotSigs} {
 				for _, limit := range []int{1 << 30, 0} {
@@ -226,7 +224,7 @@ func TestRealDataMatchesReference(t *testing.T) {
 // counts every copy in its statistics (document frequencies and N).
 func TestFloodCostFlat(t *testing.T) {
 	const copies = 3000
-	text := synth.Docs(1, synth.Config{Seed: 4, MinSentences: 20})[0].Text
+	text := dataset.SynthDocs(1, dataset.SynthConfig{Seed: 4, MinSentences: 20})[0].Text
 	reuters := false
 	if recs, err := dataset.Load("reuters21578.jsonl"); err == nil && len(recs) > 0 {
 		text, reuters = recs[0].Text, true // a Reuters story, when the data is there

@@ -11,7 +11,6 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/shingle"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -86,7 +85,7 @@ func TestGoldSet(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.name != "ffp" && tc.name != "dsc" && tc.name != "spotsigs" {
-				longtest.Skip(t)
+				dataset.SkipLong(t)
 			}
 			cfg := low(tc.cfg)
 			counts := sweep(t, tc.name, recs, relations(t, cfg, recs), ths[slices.Index(ths, cfg.Threshold):])
@@ -142,7 +141,7 @@ func TestGoldSetReference(t *testing.T) {
 // NEARDUP_LONG.
 func TestGoldSetBoilerplate(t *testing.T) {
 	skipHeavy(t)
-	longtest.Skip(t)
+	dataset.SkipLong(t)
 	recs := dataset.ForTest(t, "goldset-dev.jsonl")
 	clusters := map[string]map[string]bool{}
 	lines := map[string][]string{}

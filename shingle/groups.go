@@ -1,7 +1,6 @@
 package shingle
 
 import (
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 )
 
@@ -39,8 +38,8 @@ func (c *copyKeys) add(k uint64, g uint32) {
 
 // drop forgets the group g of key k, whose last member left.
 func (c *copyKeys) drop(k uint64, g uint32) {
-	docset.DeletePosting(c.keys, k, g)
-	c.keys = engine.Shrink(c.keys, &c.peak)
+	engine.DeletePosting(c.keys, k, g)
+	c.keys = engine.ShrinkMap(c.keys, &c.peak)
 }
 
 // find returns the live group of f's key whose features same says are

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/shingle"
 )
 
@@ -31,7 +31,7 @@ var linearConfigs = []struct {
 // copy of an earlier one under a new ID, so concurrent Adds join groups
 // whose first member may still be going in.
 func linearStream(n int, seed uint64) []detector.Doc {
-	docs := synth.Docs(n, synth.Config{Seed: seed, VariantRate: 0.5, Recent: 20})
+	docs := dataset.SynthDocs(n, dataset.SynthConfig{Seed: seed, VariantRate: 0.5, Recent: 20})
 	r := rand.New(rand.NewPCG(seed, 9))
 	for i := 7; i < len(docs); i += 7 {
 		docs[i].Text = docs[r.IntN(i)].Text

@@ -14,11 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/shingle"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -52,11 +49,11 @@ func reutersTexts(tb testing.TB, n int) ([]detector.Doc, []string) {
 // docs/s is the speed-up that analysis outside the lock buys.
 func BenchmarkAddParallel(b *testing.B) {
 	docs, texts := reutersTexts(b, 4000)
-	b.Run("floor", func(b *testing.B) { benchfloor.Run(b, texts) })
+	b.Run("floor", func(b *testing.B) { testkit.Run(b, texts) })
 	for _, mc := range methodConfigs {
 		for _, g := range []int{1, 2} {
 			b.Run(mc.name+"/g"+strconv.Itoa(g), func(b *testing.B) {
-				benchfloor.AddParallel(b, func() (detector.Detector, error) { return shingle.New(mc.cfg) }, docs, g)
+				testkit.AddParallel(b, func() (detector.Detector, error) { return shingle.New(mc.cfg) }, docs, g)
 			})
 		}
 	}
@@ -67,7 +64,7 @@ func BenchmarkAddParallel(b *testing.B) {
 // after its Add (a service that answers as it goes), beside the floor.
 func BenchmarkSpotStream(b *testing.B) {
 	docs, texts := reutersTexts(b, 0)
-	b.Run("floor", func(b *testing.B) { benchfloor.Run(b, texts) })
+	b.Run("floor", func(b *testing.B) { testkit.Run(b, texts) })
 	for _, ask := range []bool{false, true} {
 		name := "add"
 		if ask {
@@ -119,7 +116,7 @@ func hostileText(seed string, size int) string {
 // the Add's own duration (add-ms).
 func BenchmarkStall(b *testing.B) {
 	big := hostileText("st", 20<<20)
-	small := synth.Docs(50, synth.Config{Seed: 3})
+	small := dataset.SynthDocs(50, dataset.SynthConfig{Seed: 3})
 	for _, mc := range methodConfigs {
 		b.Run(mc.name, func(b *testing.B) {
 			var worst, addTime time.Duration
@@ -171,7 +168,7 @@ func BenchmarkStall(b *testing.B) {
 // distinct tokens and requires the live heap to come back to near where it
 // started. It takes tens of seconds: NEARDUP_LONG=1 runs it.
 func TestHostileMemory(t *testing.T) {
-	longtest.SkipSoak(t)
+	dataset.SkipSoak(t)
 	// The default reads the main content, which drops a one-line text of
 	// identifiers as boilerplate; the whole text is the hostile case.
 	var cfgs []struct {
@@ -190,20 +187,20 @@ func TestHostileMemory(t *testing.T) {
 			d, err := shingle.New(mc.cfg)
 			require.NoError(t, err)
 			defer d.Close()
-			for _, doc := range synth.Docs(200, synth.Config{Seed: 5}) {
+			for _, doc := range dataset.SynthDocs(200, dataset.SynthConfig{Seed: 5}) {
 				_, err := d.Add(doc)
 				require.NoError(t, err)
 			}
-			base := reliabilitytest.LiveHeap()
+			base := testkit.LiveHeap()
 			var peak uint64
 			for i, seed := range []string{"ha", "hbb", "hccc"} {
 				id := "hostile" + strconv.Itoa(i)
 				_, err := d.Add(detector.Doc{ID: id, Text: hostileText(seed, 20<<20)})
 				require.NoError(t, err)
-				peak = max(peak, reliabilitytest.LiveHeap())
+				peak = max(peak, testkit.LiveHeap())
 				require.NoError(t, d.Remove(id))
 			}
-			after := reliabilitytest.LiveHeap()
+			after := testkit.LiveHeap()
 			t.Logf("%s: live heap %.1f MB before, %.1f MB peak with one document, %.1f MB after three added and removed",
 				mc.name, mb(base), mb(peak), mb(after))
 			require.Less(t, after, base+32<<20, "memory must come back on Remove")
@@ -214,25 +211,25 @@ func TestHostileMemory(t *testing.T) {
 func mb(x uint64) float64 { return float64(x) / (1 << 20) }
 
 // TestSoak streams documents with three fresh tokens each through a window
-// of 2,000 live documents (internal/reliabilitytest (Soak)) and requires a flat live heap.
+// of 2,000 live documents (internal/testkit (Soak)) and requires a flat live heap.
 // NEARDUP_LONG=1 runs 50,000 Adds per method, NEARDUP_LONG=N runs N (at
 // least 20,000).
 func TestSoak(t *testing.T) {
-	longtest.SkipSoak(t)
-	n := max(longtest.Count(50_000), 20_000)
+	dataset.SkipSoak(t)
+	n := max(dataset.LongCount(50_000), 20_000)
 	for _, mc := range methodConfigs {
 		t.Run(mc.name, func(t *testing.T) {
 			d, err := shingle.New(mc.cfg)
 			require.NoError(t, err)
 			defer d.Close()
-			s, err := reliabilitytest.Soak(d, reliabilitytest.SoakConfig{Adds: n, Window: 2000, Every: n / 10})
+			s, err := testkit.Soak(d, testkit.SoakConfig{Adds: n, Window: 2000, Every: n / 10})
 			require.NoError(t, err)
 			var parts []string
 			for _, x := range s {
 				parts = append(parts, strconv.Itoa(x.Adds)+":"+strconv.FormatFloat(mb(x.HeapBytes), 'f', 1, 64)+"MB")
 			}
-			t.Logf("%s heap samples: %s; growth %.2f MB", mc.name, strings.Join(parts, " "), mb(reliabilitytest.Growth(s)))
-			require.Less(t, reliabilitytest.Growth(s), uint64(4<<20), "live heap must stay flat")
+			t.Logf("%s heap samples: %s; growth %.2f MB", mc.name, strings.Join(parts, " "), mb(testkit.Growth(s)))
+			require.Less(t, testkit.Growth(s), uint64(4<<20), "live heap must stay flat")
 		})
 	}
 }
@@ -256,7 +253,7 @@ func copyStory(r *rand.Rand, text string, i int) string {
 // another copy) and with Containers. A story copied more often than the
 // idf band's upper cut allows must not vanish from the index.
 func TestNearCopiesStayVisible(t *testing.T) {
-	copies := longtest.Size(2000, 5000)
+	copies := dataset.LongSize(2000, 5000)
 	if testing.Short() || shingle.RaceEnabled {
 		copies = 1500
 	}
@@ -264,7 +261,7 @@ func TestNearCopiesStayVisible(t *testing.T) {
 	d, err := shingle.New(cfg)
 	require.NoError(t, err)
 	defer d.Close()
-	stories := synth.Docs(2001, synth.Config{Seed: 21, VariantRate: -1})
+	stories := dataset.SynthDocs(2001, dataset.SynthConfig{Seed: 21, VariantRate: -1})
 	for _, doc := range stories[1:] {
 		_, err := d.Add(doc)
 		require.NoError(t, err)

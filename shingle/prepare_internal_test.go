@@ -6,8 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
 // TestSpotResolveThenFree resolves a SpotSigs text's signature IDs
@@ -17,7 +17,7 @@ import (
 // the index as an Insert of features never prepared does.
 func TestSpotResolveThenFree(t *testing.T) {
 	cfg := Config{Method: SpotSigs, Language: "und", Antecedents: "ro,mi,tan,le"}
-	docs := synth.Docs(60, synth.Config{Seed: 8, VariantRate: 0.7, Recent: 3})
+	docs := dataset.SynthDocs(60, dataset.SynthConfig{Seed: 8, VariantRate: 0.7, Recent: 3})
 	d, err := New(cfg)
 	require.NoError(t, err)
 	seq, err := New(cfg)

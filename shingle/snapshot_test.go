@@ -12,18 +12,17 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
-func encodeSnap(t testing.TB, d *Detector) []byte { return reliabilitytest.Encode(t, d) }
+func encodeSnap(t testing.TB, d *Detector) []byte { return testkit.Encode(t, d) }
 
 func loadSnap(t testing.TB, cfg Config, snap []byte) *Detector {
 	t.Helper()
 	d, err := New(cfg)
 	require.NoError(t, err)
-	return reliabilitytest.Load(t, d, snap)
+	return testkit.Load(t, d, snap)
 }
 
 // roundTrip runs the first half of ops, snapshots the detector, loads the
@@ -129,7 +128,7 @@ func TestSnapshotRoundTripRealData(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("compares every answer of two detectors on real data")
 	}
-	recs := dataset.Reuters(t, longtest.Size(300, 1000))
+	recs := dataset.Reuters(t, dataset.LongSize(300, 1000))
 	ops := floodStream(dataset.Texts(recs), 4, 5)
 	for _, method := range []Method{FullFingerprint, DSC, SpotSigs} {
 		t.Run(method.String(), func(t *testing.T) {
@@ -168,7 +167,7 @@ func TestSnapshotDamage(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	d, err := New(cfg)
 	require.NoError(t, err)
-	reliabilitytest.Damage(t, d, snap, nil)
+	testkit.Damage(t, d, snap, nil)
 	assert.Equal(t, len(smallDocs), d.Len())
 }
 
@@ -230,7 +229,7 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 	} {
 		d, err := New(other)
 		require.NoError(t, err)
-		reliabilitytest.Mismatch(t, d, snap, field)
+		testkit.Mismatch(t, d, snap, field)
 	}
 	loadSnap(t, cfg, snap)
 }
@@ -241,8 +240,8 @@ func TestReadFromState(t *testing.T) {
 	require.NoError(t, err)
 	_, err = d.Add(detector.Doc{ID: "x", Text: smallStory})
 	require.NoError(t, err)
-	reliabilitytest.NotEmpty(t, d, snap)
-	reliabilitytest.Closed(t, d, snap, smallStory, "x")
+	testkit.NotEmpty(t, d, snap)
+	testkit.Closed(t, d, snap, smallStory, "x")
 }
 
 func FuzzReadFrom(f *testing.F) {
@@ -268,7 +267,7 @@ func FuzzReadFrom(f *testing.F) {
 		for _, c := range []Config{cfg, {}, {Method: DSC, SuperShingle: 2}} {
 			d, err := New(c)
 			require.NoError(t, err)
-			if reliabilitytest.Read(t, d, raw, nil) == nil {
+			if testkit.Read(t, d, raw, nil) == nil {
 				_, err = d.Add(detector.Doc{ID: "fuzz-new", Text: smallStory})
 				require.NoError(t, err)
 			}
@@ -277,11 +276,11 @@ func FuzzReadFrom(f *testing.F) {
 			if derr != nil {
 				require.ErrorIs(t, derr, detector.ErrSnapshot)
 			}
-			framed := reliabilitytest.Frame(t, snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: d.Config()},
+			framed := testkit.Frame(t, snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: d.Config()},
 				[]string{"groups", "empty"}, [][]byte{groups, empty}, count)
 			e, err := New(c)
 			require.NoError(t, err)
-			if reliabilitytest.Read(t, e, framed, nil) == nil {
+			if testkit.Read(t, e, framed, nil) == nil {
 				require.NoError(t, derr)
 				_, err = e.Add(detector.Doc{ID: "fuzz-new", Text: smallStory})
 				require.NoError(t, err)

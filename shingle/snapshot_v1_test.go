@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/shingle"
 )
 
@@ -47,7 +47,7 @@ func TestSnapshotV1(t *testing.T) {
 		require.NoError(t, err)
 		sizes = append(sizes, int(n))
 	}
-	stored := reliabilitytest.Golden(t, filepath.Join("testdata", "v1.snapshot"), all.Bytes(), *update)
+	stored := testkit.Golden(t, filepath.Join("testdata", "v1.snapshot"), all.Bytes(), *update)
 
 	off := 0
 	for i, cfg := range v1Configs {

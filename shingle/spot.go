@@ -8,7 +8,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
-	"github.com/seed-9ef9c1df/neardup/internal/u64map"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // eps is the slack of every pruning test: a bound must undercut τ by more
@@ -55,16 +55,16 @@ const (
 type spotIndex struct {
 	cfg Config
 
-	ids   u64map.Map // signature hash → signature ID
-	hash  []uint64   // by signature ID: its hash
-	df    []int32    // by signature ID: counted live documents holding it (0: free ID)
-	post  sigPosts   // by signature ID: those documents
-	place []uint8    // by signature ID: sigBelow, sigBand or sigAbove
-	bpos  []int32    // by signature ID: position in byDF[df]
-	byDF  [][]uint32 // by df ≥ 1: the signatures with that df
-	free  []uint32   // free signature IDs
-	frees uint64     // signature IDs freed so far (see resolve)
-	// The signature map shrinks by itself (u64map); the per-ID arrays keep
+	ids   hashtab.Map // signature hash → signature ID
+	hash  []uint64    // by signature ID: its hash
+	df    []int32     // by signature ID: counted live documents holding it (0: free ID)
+	post  sigPosts    // by signature ID: those documents
+	place []uint8     // by signature ID: sigBelow, sigBand or sigAbove
+	bpos  []int32     // by signature ID: position in byDF[df]
+	byDF  [][]uint32  // by df ≥ 1: the signatures with that df
+	free  []uint32    // free signature IDs
+	frees uint64      // signature IDs freed so far (see resolve)
+	// The signature map shrinks by itself (hashtab.Map); the per-ID arrays keep
 	// the length of the most distinct signatures ever live at once, and
 	// freed IDs are reused.
 

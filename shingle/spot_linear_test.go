@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // spotsScan returns the raw spot signatures of the text e analysed last, as
@@ -26,7 +26,7 @@ func (e *extractor) spotsScan() []uint64 {
 		}
 		var h uint64 = 0x5350_4f54_5349_4753
 		if cfg.IncludeAntecedent {
-			h = hashx.Combine(h, e.hs[i])
+			h = hashtab.Combine(h, e.hs[i])
 		}
 		links := 0
 		k := i + cfg.SpotDistance
@@ -38,7 +38,7 @@ func (e *extractor) spotsScan() []uint64 {
 					k++
 				}
 				if !stop(w) {
-					h = hashx.Combine(h, e.hs[w])
+					h = hashtab.Combine(h, e.hs[w])
 					links++
 				}
 			} else {
@@ -48,7 +48,7 @@ func (e *extractor) spotsScan() []uint64 {
 				if k >= n {
 					break
 				}
-				h = hashx.Combine(h, e.hs[k])
+				h = hashtab.Combine(h, e.hs[k])
 				links++
 			}
 			k += cfg.SpotDistance

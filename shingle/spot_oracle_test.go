@@ -17,9 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
 // oldSpotDoc is one document's spot-signature multiset: signature IDs sorted
@@ -390,7 +388,7 @@ func compareWithOracle(t *testing.T, cfg Config, texts []string, every int, noRe
 // NEARDUP_LONG; goldset-dev). With the rescue of
 // documents the band's upper edge empties, the differences are counted.
 func TestSpotMatchesRefreshedView(t *testing.T) {
-	syn := synth.Docs(3000, synth.Config{Seed: 8})
+	syn := dataset.SynthDocs(3000, dataset.SynthConfig{Seed: 8})
 	texts := make([]string, len(syn))
 	for i, d := range syn {
 		texts[i] = d.Text
@@ -410,7 +408,7 @@ func TestSpotMatchesRefreshedView(t *testing.T) {
 			}
 			if name == "reuters21578.jsonl" {
 				dataset.SortByDate(recs)
-				recs = recs[:longtest.Size(min(len(recs), 3000), len(recs))]
+				recs = recs[:dataset.LongSize(min(len(recs), 3000), len(recs))]
 			}
 			sets = append(sets, set{name, Config{Method: SpotSigs, Language: "en"}, dataset.Texts(recs)})
 		}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 // TestSigPostsMatchSets adds and removes groups under a few signatures at
@@ -23,7 +23,7 @@ func TestSigPostsMatchSets(t *testing.T) {
 		p.grow()
 		want[s] = map[uint32]bool{}
 	}
-	for step := range longtest.Size(10_000, 50_000) {
+	for step := range dataset.LongSize(10_000, 50_000) {
 		s, g := uint32(r.IntN(sigs)), uint32(r.IntN(12))
 		if step%7 == 0 {
 			g = postMany - 1 // the largest group index

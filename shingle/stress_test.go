@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/shingle"
 )
 
@@ -44,7 +44,7 @@ func TestAddAgreesWithContainers(t *testing.T) {
 				d, err := shingle.New(cfg)
 				require.NoError(t, err)
 				r := rand.New(rand.NewPCG(seed, 3))
-				docs := synth.Docs(n, synth.Config{Seed: 30 + seed, VariantRate: 0.5, Recent: 50})
+				docs := dataset.SynthDocs(n, dataset.SynthConfig{Seed: 30 + seed, VariantRate: 0.5, Recent: 50})
 				var live []string
 				for _, doc := range docs {
 					add, err := d.Add(doc)
@@ -81,7 +81,7 @@ func TestSameIDConcurrentAdds(t *testing.T) {
 	if testing.Short() || shingle.RaceEnabled {
 		trials = 15
 	}
-	texts := synth.Docs(trials, synth.Config{Seed: 12})
+	texts := dataset.SynthDocs(trials, dataset.SynthConfig{Seed: 12})
 	for _, mc := range methodConfigs {
 		t.Run(mc.name, func(t *testing.T) {
 			d, err := shingle.New(synthConfig(mc.cfg))
@@ -131,7 +131,7 @@ func TestConcurrentAddsMatchSequential(t *testing.T) {
 	if testing.Short() || shingle.RaceEnabled {
 		n = 200
 	}
-	docs := synth.Docs(n, synth.Config{Seed: 40, VariantRate: 0.5, Recent: 40})
+	docs := dataset.SynthDocs(n, dataset.SynthConfig{Seed: 40, VariantRate: 0.5, Recent: 40})
 	for _, mc := range methodConfigs {
 		t.Run(mc.name, func(t *testing.T) {
 			cfg := synthConfig(mc.cfg)
@@ -180,7 +180,7 @@ func TestConcurrentAddsMatchSequential(t *testing.T) {
 // from 8 goroutines, with Close racing them half-way: no panic, every
 // error one of the documented sentinels, and only ErrClosed after Close.
 func TestRacingCalls(t *testing.T) {
-	docs := synth.Docs(40, synth.Config{Seed: 50, VariantRate: 0.5, Recent: 10})
+	docs := dataset.SynthDocs(40, dataset.SynthConfig{Seed: 50, VariantRate: 0.5, Recent: 10})
 	for _, mc := range methodConfigs {
 		t.Run(mc.name, func(t *testing.T) {
 			d, err := shingle.New(synthConfig(mc.cfg))

@@ -11,8 +11,8 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -30,33 +30,33 @@ func BenchmarkReuters(b *testing.B) {
 	seed := Config{Language: "en"}
 	peer := Config{KeepStopwords: true, Stemmer: textproc.StemNone, Weights: WeightTF, SkipTop: -1}
 	idf := collectionIDF(b, seed, recs)
-	b.Run("Floor", func(b *testing.B) { benchfloor.Run(b, docs) })
+	b.Run("Floor", func(b *testing.B) { testkit.Run(b, docs) })
 	b.Run("AnalyzerPlain", func(b *testing.B) {
-		benchfloor.RunAnalyzer(b, textproc.Config{}, docs)
+		testkit.RunAnalyzer(b, textproc.Config{}, docs)
 	})
 	b.Run("AnalyzerFull", func(b *testing.B) {
-		benchfloor.RunAnalyzer(b, textproc.FullConfig(language.English), docs)
+		testkit.RunAnalyzer(b, textproc.FullConfig(language.English), docs)
 	})
 	b.Run("SignPeerLike", func(b *testing.B) {
 		s, err := NewSigner(peer, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
-		benchfloor.RunEach(b, docs, func(t string) { fp, _ := s.Sign(t); sink += fp })
+		testkit.RunEach(b, docs, func(t string) { fp, _ := s.Sign(t); sink += fp })
 	})
 	b.Run("SignSeed", func(b *testing.B) {
 		s, err := NewSigner(seed, idf)
 		if err != nil {
 			b.Fatal(err)
 		}
-		benchfloor.RunEach(b, docs, func(t string) { fp, _ := s.Sign(t); sink += fp })
+		testkit.RunEach(b, docs, func(t string) { fp, _ := s.Sign(t); sink += fp })
 	})
 	b.Run("SignWord3GramsIDF", func(b *testing.B) {
 		s, err := NewSigner(Config{Language: "en", Features: FeatureWordNGrams}, idf)
 		if err != nil {
 			b.Fatal(err)
 		}
-		benchfloor.RunEach(b, docs, func(t string) { fp, _ := s.Sign(t); sink += fp })
+		testkit.RunEach(b, docs, func(t string) { fp, _ := s.Sign(t); sink += fp })
 	})
 	b.Run("DetectorAdd", func(b *testing.B) {
 		// Add = sign + query + insert, into a detector that grows by 5000
@@ -66,7 +66,7 @@ func BenchmarkReuters(b *testing.B) {
 			b.Fatal(err)
 		}
 		n := 0
-		benchfloor.RunEach(b, docs, func(t string) {
+		testkit.RunEach(b, docs, func(t string) {
 			n++
 			if _, err := d.Add(detector.Doc{ID: fmt.Sprint(n), Text: t}); err != nil {
 				b.Fatal(err)
@@ -153,7 +153,7 @@ func BenchmarkSizes(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			benchfloor.RunEach(b, []string{text}, func(t string) { fp, _ := s.Sign(t); sink += fp })
+			testkit.RunEach(b, []string{text}, func(t string) { fp, _ := s.Sign(t); sink += fp })
 		})
 	}
 }

@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -24,7 +24,7 @@ func TestConcurrentMatchesSequential(t *testing.T) {
 	if raceEnabled {
 		n = 120
 	}
-	docs := synth.Docs(n, synth.Config{Seed: 5})
+	docs := dataset.SynthDocs(n, dataset.SynthConfig{Seed: 5})
 	frozen := textproc.NewIDF(false)
 	frozen.Freeze()
 	for name, build := range map[string]func() (*Detector, error){
@@ -33,7 +33,7 @@ func TestConcurrentMatchesSequential(t *testing.T) {
 		"Frozen": func() (*Detector, error) { return NewWithIDF(Config{}, frozen) },
 	} {
 		t.Run(name, func(t *testing.T) {
-			reliabilitytest.ConcurrentMatchesSequential(t, docs, reliabilitytest.Sequential[*Detector]{
+			testkit.ConcurrentMatchesSequential(t, docs, testkit.Sequential[*Detector]{
 				Build:  build,
 				Record: func(d *Detector, commit func(string)) { d.onCommit = commit },
 				Same: func(t *testing.T, a, b *Detector, id string) {
@@ -55,7 +55,7 @@ func TestConcurrentMatchesSequential(t *testing.T) {
 func TestAddAnalysesOutsideLock(t *testing.T) {
 	d, err := New(Config{})
 	require.NoError(t, err)
-	reliabilitytest.AnalysesOutsideLock(t, d, &testHookAnalysed)
+	testkit.AnalysesOutsideLock(t, d, &testHookAnalysed)
 }
 
 // TestReadersDoNotWaitForTurn holds an Add of a Detector with its own
@@ -64,7 +64,7 @@ func TestAddAnalysesOutsideLock(t *testing.T) {
 func TestReadersDoNotWaitForTurn(t *testing.T) {
 	d, err := New(Config{})
 	require.NoError(t, err)
-	reliabilitytest.ReadersDoNotWaitForTurn(t, d, &testHookInTurn, d.IDF)
+	testkit.ReadersDoNotWaitForTurn(t, d, &testHookInTurn, d.IDF)
 }
 
 // TestScratchShrinks signs a document of 300k distinct tokens, then an
@@ -73,10 +73,10 @@ func TestReadersDoNotWaitForTurn(t *testing.T) {
 func TestScratchShrinks(t *testing.T) {
 	s, err := NewSigner(Config{}, textproc.NewIDF(true))
 	require.NoError(t, err)
-	normal := synth.Docs(1, synth.Config{Seed: 2})[0].Text
+	normal := dataset.SynthDocs(1, dataset.SynthConfig{Seed: 2})[0].Text
 	s.Sign(normal)
 	small := s.scratchBytes()
-	s.Sign(reliabilitytest.HostileText("a", 300_000))
+	s.Sign(testkit.HostileText("a", 300_000))
 	s.Sign(normal)
 	assert.Less(t, s.scratchBytes(), small+1<<20, "buffers after the outlier (before: %d bytes)", small)
 	assert.Less(t, s.an.VocabularySize(), 10_000, "the outlier's vocabulary is forgotten")
@@ -94,7 +94,7 @@ func TestVocabularyBounded(t *testing.T) {
 	if raceEnabled {
 		adds = 6_000
 	}
-	_, err = reliabilitytest.Soak(d, reliabilitytest.SoakConfig{Adds: adds, Window: 300, Every: adds, Pool: 50})
+	_, err = testkit.Soak(d, testkit.SoakConfig{Adds: adds, Window: 300, Every: adds, Pool: 50})
 	require.NoError(t, err)
 	for _, s := range d.pool.Idle() {
 		assert.Less(t, s.an.VocabularySize(), 3*adds/2, "a Signer's vocabulary follows the recurring terms")
@@ -110,8 +110,8 @@ func TestVocabularyBounded(t *testing.T) {
 func TestHostileMemoryReturned(t *testing.T) {
 	d, err := New(Config{})
 	require.NoError(t, err)
-	reliabilitytest.HostileMemoryReturned(t, d)
-	ms, err := d.Add(synth.Docs(1, synth.Config{Seed: 9})[0])
+	testkit.HostileMemoryReturned(t, d)
+	ms, err := d.Add(dataset.SynthDocs(1, dataset.SynthConfig{Seed: 9})[0])
 	require.ErrorIs(t, err, detector.ErrDuplicateID)
 	assert.Empty(t, ms)
 }
@@ -121,7 +121,7 @@ func TestHostileMemoryReturned(t *testing.T) {
 func TestLiveIDF(t *testing.T) {
 	d, err := New(Config{Language: "en"})
 	require.NoError(t, err)
-	reliabilitytest.LiveIDF(t, d, d.IDF)
+	testkit.LiveIDF(t, d, d.IDF)
 }
 
 // TestIndexInStep adds and removes at random and checks that the index
@@ -131,7 +131,7 @@ func TestLiveIDF(t *testing.T) {
 func TestIndexInStep(t *testing.T) {
 	d, err := New(Config{})
 	require.NoError(t, err)
-	docs := synth.Docs(300, synth.Config{Seed: 4})
+	docs := dataset.SynthDocs(300, dataset.SynthConfig{Seed: 4})
 	r := rand.New(rand.NewPCG(1, 2))
 	live := map[string]bool{}
 	for range 2000 {
@@ -146,7 +146,7 @@ func TestIndexInStep(t *testing.T) {
 		}
 		type key struct {
 			fp  uint64
-			dig hashx.Digest
+			dig hashtab.Digest
 		}
 		groups := map[key]bool{}
 		for id := range live {
@@ -162,12 +162,12 @@ func TestIndexInStep(t *testing.T) {
 
 // TestConcurrentAddRemoveTable adds and removes documents from 4
 // goroutines at once and requires the online table to count the live
-// documents exactly (reliabilitytest.ConcurrentAddRemoveIDF).
+// documents exactly (testkit.ConcurrentAddRemoveIDF).
 func TestConcurrentAddRemoveTable(t *testing.T) {
 	n := 400
 	if raceEnabled {
 		n = 160
 	}
-	reliabilitytest.ConcurrentAddRemoveIDF(t, n, func() (*Detector, error) { return New(Config{}) },
+	testkit.ConcurrentAddRemoveIDF(t, n, func() (*Detector, error) { return New(Config{}) },
 		func(d *Detector) *textproc.IDF { return d.IDF() })
 }

@@ -7,9 +7,8 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
-	"github.com/seed-9ef9c1df/neardup/internal/scratch"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
+	"github.com/seed-9ef9c1df/neardup/internal/idftab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -43,13 +42,13 @@ import (
 // order.
 type Detector struct {
 	cfg  Config
-	pool *scratch.Pool[*Signer]
+	pool *engine.Pool[*Signer]
 	own  bool          // the Detector keeps its own online table
 	idf  *textproc.IDF // the caller's table, or nil
 	e    *engine.Engine[sig, sigKey]
 
 	// closedTable is the own table as Close left it, for IDF.
-	closedTable atomic.Pointer[liveidf.Table]
+	closedTable atomic.Pointer[idftab.Table]
 
 	onCommit func(id string) // test hook, called under the engine's lock as a document is committed
 }
@@ -98,7 +97,7 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 	if _, err := NewIndex(rc.k(), rc.Blocks); err != nil {
 		return nil, err
 	}
-	d := &Detector{cfg: rc, own: own, idf: idf, pool: &scratch.Pool[*Signer]{}}
+	d := &Detector{cfg: rc, own: own, idf: idf, pool: &engine.Pool[*Signer]{}}
 	// A new Signer cannot fail once the first is built: the same Config
 	// and table build it.
 	d.pool.New = func() (*Signer, error) { return newSigner(rc, tc, idf) }
@@ -133,7 +132,7 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 // with the frequencies the turn gives.
 type algorithm struct {
 	cfg         *Config
-	pool        *scratch.Pool[*Signer]
+	pool        *engine.Pool[*Signer]
 	own, online bool
 }
 
@@ -176,11 +175,11 @@ func (a algorithm) NewIndex() engine.Index[sig] {
 		// Cannot happen: New built an index of this Config.
 		ham = &Index{}
 	}
-	ix := &index{ham: ham, exact: make(map[hashx.Digest][]uint32), online: a.online}
+	ix := &index{ham: ham, exact: make(map[hashtab.Digest][]uint32), online: a.online}
 	if !a.own {
 		return ix
 	}
-	return &ownIndex{index: ix, table: liveidf.New(true), pool: a.pool}
+	return &ownIndex{index: ix, table: idftab.New(true), pool: a.pool}
 }
 
 // Config returns the Detector's configuration with every default filled in.
@@ -202,12 +201,12 @@ func (d *Detector) IDF() *textproc.IDF {
 	if t := d.closedTable.Load(); t != nil {
 		return t.IDF()
 	}
-	return liveidf.New(true).IDF() // closed before any table was read: empty
+	return idftab.New(true).IDF() // closed before any table was read: empty
 }
 
 // table returns the own table of the current index, or nil after Close.
-func (d *Detector) table() *liveidf.Table {
-	var t *liveidf.Table
+func (d *Detector) table() *idftab.Table {
+	var t *idftab.Table
 	d.e.Inspect(func(ix engine.Index[sig], _ int) {
 		if o, ok := ix.(*ownIndex); ok {
 			t = o.table

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // feat is one unique feature of the current document.
@@ -20,7 +20,7 @@ func (s *Signer) add(h uint64, w float64) {
 	if 2*len(s.feats) >= len(s.slots) {
 		s.rehash()
 	}
-	i := hashx.Mix64(h) & s.mask
+	i := hashtab.Mix64(h) & s.mask
 	for {
 		j := s.slots[i]
 		if j < 0 {
@@ -49,7 +49,7 @@ func (s *Signer) rehash() {
 	}
 	s.mask = uint64(n - 1)
 	for j, f := range s.feats {
-		i := hashx.Mix64(f.h) & s.mask
+		i := hashtab.Mix64(f.h) & s.mask
 		for s.slots[i] >= 0 {
 			i = (i + 1) & s.mask
 		}
@@ -108,7 +108,7 @@ func (s *Signer) collectWordNGrams() {
 	for i := 0; i+n <= len(th); i++ {
 		h, w := uint64(n), 0.0
 		for j := i; j < i+n; j++ {
-			h = hashx.Combine(h, th[j])
+			h = hashtab.Combine(h, th[j])
 			w += s.idfAt(j)
 		}
 		s.add(h, w/float64(n))
@@ -148,7 +148,7 @@ func (s *Signer) collectSpots() {
 			h, w, got = uint64(n)+0x5b07, 0.0, 0
 			for k := start; k < len(th) && got < n; k = int(s.next[k+1]) {
 				s.spotSteps++
-				h = hashx.Combine(h, th[k])
+				h = hashtab.Combine(h, th[k])
 				w += s.idfAt(k)
 				got++
 			}
@@ -183,7 +183,7 @@ func (s *Signer) collectCharNGrams() {
 		runes++
 	}
 	for start := 0; start < len(s.chars); {
-		s.add(hashx.Bytes64(s.chars[start:end], s.cfg.Seed), s.idfAt(int(s.owner[start])))
+		s.add(hashtab.Bytes64(s.chars[start:end], s.cfg.Seed), s.idfAt(int(s.owner[start])))
 		if end == len(s.chars) {
 			break
 		}

@@ -13,11 +13,9 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -25,7 +23,7 @@ import (
 type key struct {
 	fp     uint64
 	has    bool
-	dig    hashx.Digest
+	dig    hashtab.Digest
 	hasDig bool
 }
 
@@ -106,13 +104,13 @@ func capped(ms []detector.Match, n int) []detector.Match {
 }
 
 // op is one step of a stream: an Add (text set) or a Remove.
-type op = reliabilitytest.Op
+type op = testkit.Op
 
 // floodStream interleaves the texts with floods of exact copies (and of
 // copies in capitals, which case folding makes exact), and removes random
 // live documents, representatives of groups included.
 func floodStream(texts []string, seed uint64, copies int) []op {
-	return reliabilitytest.FloodStream(texts, seed, 1, 7, copies, strings.ToUpper)
+	return testkit.FloodStream(texts, seed, 1, 7, copies, strings.ToUpper)
 }
 
 // build is a Detector constructor under test.
@@ -214,7 +212,7 @@ func checkAgainstReference(t *testing.T, d *Detector, ops []op) {
 // them, and a few without features.
 func synthTexts(n int) []string {
 	var texts []string
-	for _, doc := range synth.Docs(n, synth.Config{Seed: 7}) {
+	for _, doc := range dataset.SynthDocs(n, dataset.SynthConfig{Seed: 7}) {
 		texts = append(texts, doc.Text)
 	}
 	return append(texts, "", "...", "the a of", "one")
@@ -252,7 +250,7 @@ func TestRealDataMatchesReference(t *testing.T) {
 	for _, file := range []string{"goldset-dev.jsonl", "reuters21578.jsonl"} {
 		t.Run(file, func(t *testing.T) {
 			recs := dataset.ForTest(t, file)
-			recs = recs[:min(len(recs), longtest.Size(500, 1500))]
+			recs = recs[:min(len(recs), dataset.LongSize(500, 1500))]
 			texts := dataset.Texts(recs)
 			ops := floodStream(texts, 2, 5)
 			for _, b := range builds(texts) {

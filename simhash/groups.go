@@ -1,11 +1,9 @@
 package simhash
 
 import (
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
-	"github.com/seed-9ef9c1df/neardup/internal/scratch"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
+	"github.com/seed-9ef9c1df/neardup/internal/idftab"
 	"sort"
 )
 
@@ -20,8 +18,8 @@ type sig struct {
 	// it (or the engine releases it); nil otherwise.
 	s      *Signer
 	fp     uint64
-	dig    hashx.Digest
-	packed string // own table: the distinct terms, packed (liveidf.Pack), shared by copies
+	dig    hashtab.Digest
+	packed string // own table: the distinct terms, packed (idftab.Pack), shared by copies
 	has    bool   // fp is a fingerprint
 	hasDig bool   // the text has terms (and so a digest and a group)
 }
@@ -30,7 +28,7 @@ type sig struct {
 // itself (index.Find).
 type sigKey struct {
 	fp  uint64
-	dig hashx.Digest
+	dig hashtab.Digest
 	has bool
 }
 
@@ -40,8 +38,8 @@ type sigKey struct {
 // engine guards it with its lock and replaces it whole on ReadFrom.
 type index struct {
 	ham    *Index
-	exact  map[hashx.Digest][]uint32 // groups matched by digest
-	online bool                      // every group is in exact (fingerprints can change)
+	exact  map[hashtab.Digest][]uint32 // groups matched by digest
+	online bool                        // every group is in exact (fingerprints can change)
 }
 
 // ownIndex is the index of a Detector with its own online IDF table: an
@@ -49,8 +47,8 @@ type index struct {
 // its fingerprint is computed.
 type ownIndex struct {
 	*index
-	table *liveidf.Table
-	pool  *scratch.Pool[*Signer]
+	table *idftab.Table
+	pool  *engine.Pool[*Signer]
 	// groups is the engine's table of groups, recorded by Find, which
 	// the engine calls under its exclusive lock before every insertion,
 	// and read by Prepare under its read lock.
@@ -108,7 +106,7 @@ func (ix *index) Delete(g uint32, f *sig) {
 		ix.ham.Remove(g, f.fp)
 	}
 	if ix.byDigest(f.has) {
-		docset.DeletePosting(ix.exact, f.dig, g)
+		engine.DeletePosting(ix.exact, f.dig, g)
 	}
 }
 
@@ -204,7 +202,7 @@ func (ix *ownIndex) Prepare(f *sig) {
 		f.packed = ix.groups.Features(l[0]).packed
 	}
 	if f.packed == "" {
-		f.packed = liveidf.Pack(s.terms)
+		f.packed = idftab.Pack(s.terms)
 	}
 	ix.table.Resolve(s.ownTerms(ix.table))
 	s.resolved = true
@@ -264,7 +262,7 @@ func (ix *ownIndex) Recount(f *sig) int32 {
 
 // putSigner hands the Signer of f back to pool, and forgets the cells its
 // Prepare entered in the table for a document that was not counted.
-func putSigner(pool *scratch.Pool[*Signer], f *sig) {
+func putSigner(pool *engine.Pool[*Signer], f *sig) {
 	s := f.s
 	if s == nil {
 		return

@@ -323,7 +323,7 @@ func (tb *table) mergeBuf() {
 // Remove deletes fingerprint fp stored under id and reports whether it was
 // there.
 //
-// The deletions here are not posting-list deletions (docset.DeletePosting):
+// The deletions here are not posting-list deletions (engine.DeletePosting):
 // each table is a pair of sorted parallel arrays searched by binary search,
 // so an entry leaves its buffer by an order-keeping slices.Delete and its
 // main array by a tombstone (deadID) that the next merge drops.

@@ -11,7 +11,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -88,7 +88,7 @@ func TestGoldSetQuality(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.name != "seed: words idf skip2" && tc.name != "seed, online idf" {
-				longtest.Skip(t)
+				dataset.SkipLong(t)
 			}
 			var d *Detector
 			var err error
@@ -124,7 +124,7 @@ func TestExactDuplicates(t *testing.T) {
 	if raceEnabled {
 		t.Skip("collection-size test: not under -race")
 	}
-	dataset.CheckExactDuplicates(t, func(t *testing.T, lang string, recs []dataset.Record, online bool) detector.Detector {
+	testkit.CheckExactDuplicates(t, func(t *testing.T, lang string, recs []dataset.Record, online bool) detector.Detector {
 		cfg := Config{Language: lang}
 		var d *Detector
 		var err error

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -29,7 +29,7 @@ func TestQueryChangesNothing(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			cfg := Config{Language: "en", MaxResults: 4}
 			plain, probed := b.new(t, cfg), b.new(t, cfg)
-			reliabilitytest.QueryChangesNothing(t, plain, probed, ops, func(step int) string { return texts[step%len(texts)] }, true)
+			testkit.QueryChangesNothing(t, plain, probed, ops, func(step int) string { return texts[step%len(texts)] }, true)
 			if plain.own {
 				require.Equal(t, plain.IDF().N(), probed.IDF().N())
 				require.Equal(t, plain.IDF().Fingerprint(), probed.IDF().Fingerprint(), "Queries counted nothing")
@@ -93,7 +93,7 @@ func TestConcurrentQueryAdd(t *testing.T) {
 	require.NoError(t, err)
 	// Containers depend on the order of the Adds (the table weighs each
 	// document as it was then); the counts do not.
-	reliabilitytest.ConcurrentQueryAdd(t, d, want, texts, false)
+	testkit.ConcurrentQueryAdd(t, d, want, texts, false)
 	require.Equal(t, 2*len(texts), d.Len())
 	assert.Equal(t, want.IDF().Fingerprint(), d.IDF().Fingerprint(), "the table counts the added documents only")
 }

@@ -6,9 +6,9 @@ import (
 	"math"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
-	"github.com/seed-9ef9c1df/neardup/internal/scratch"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
+	"github.com/seed-9ef9c1df/neardup/internal/idftab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -64,7 +64,7 @@ type Signer struct {
 	// cellsOf is the own table whose cells vocab.cells holds (each index
 	// of a Detector has its table); resolved is set while cells Resolve
 	// entered for the document being added may await its count.
-	cellsOf  *liveidf.Table
+	cellsOf  *idftab.Table
 	resolved bool
 
 	// spotSteps counts the chain links and antecedents collectSpots has
@@ -74,13 +74,13 @@ type Signer struct {
 
 // vocabCache holds what a Signer caches per term ID of its analyzer.
 type vocabCache struct {
-	hash   []uint64      // feature hash of the term; valid when hashed
-	hashed []bool        //
-	w      []float64     // idf of the term: for the current document, or for good when wset
-	wset   []bool        // w is the weight in a frozen table
-	isStop []int8        // 0 unknown, 1 stopword, 2 not
-	seen   scratch.Vocab // first occurrences, and when to start afresh
-	cells  liveidf.Cache // the Detector's own table: the term's count
+	hash   []uint64     // feature hash of the term; valid when hashed
+	hashed []bool       //
+	w      []float64    // idf of the term: for the current document, or for good when wset
+	wset   []bool       // w is the weight in a frozen table
+	isStop []int8       // 0 unknown, 1 stopword, 2 not
+	seen   engine.Vocab // first occurrences, and when to start afresh
+	cells  idftab.Cache // the Detector's own table: the term's count
 }
 
 // vocabFloor is the smallest vocabulary a Signer keeps before it starts
@@ -111,14 +111,14 @@ func newSigner(cfg Config, tc textproc.Config, idf *textproc.IDF) (*Signer, erro
 		return nil, fmt.Errorf("simhash: %v: %w", err, detector.ErrInvalidConfig)
 	}
 	sg := &Signer{cfg: cfg, tc: tc, an: an, idf: idf}
-	sg.vocab.seen = scratch.NewVocab(vocabFloor)
+	sg.vocab.seen = engine.NewVocab(vocabFloor)
 	sg.lite = !cfg.usesIDF() && cfg.Features != FeatureCharNGrams
 	if cfg.Features == FeatureSpots {
 		sg.stop = map[string]struct{}{}
 		sg.stopH = map[uint64]struct{}{}
 		for _, w := range textproc.Stopwords(tc.Language) {
 			sg.stop[w] = struct{}{}
-			sg.stopH[hashx.String64(w, cfg.Seed)] = struct{}{}
+			sg.stopH[hashtab.String64(w, cfg.Seed)] = struct{}{}
 		}
 	}
 	return sg, nil
@@ -176,7 +176,7 @@ func (s *Signer) analyse(text string) {
 func (s *Signer) analyseLite(text string) {
 	spots := s.cfg.Features == FeatureSpots
 	for _, term := range s.an.Terms(text) {
-		h := hashx.Bytes64(term, s.cfg.Seed)
+		h := hashtab.Bytes64(term, s.cfg.Seed)
 		s.th = append(s.th, h)
 		if spots {
 			_, stop := s.stopH[h]
@@ -234,7 +234,7 @@ func (s *Signer) grow() {
 func (s *Signer) termHash(t *textproc.Token) uint64 {
 	v := &s.vocab
 	if !v.hashed[t.ID] {
-		v.hash[t.ID] = hashx.String64(t.Term, s.cfg.Seed)
+		v.hash[t.ID] = hashtab.String64(t.Term, s.cfg.Seed)
 		v.hashed[t.ID] = true
 	}
 	return v.hash[t.ID]
@@ -261,19 +261,19 @@ func (s *Signer) tidy() {
 	if big {
 		n = 0 // an outlier: keep nothing of its size
 	}
-	s.th = scratch.Shrink(s.th, n)
-	s.st = scratch.Shrink(s.st, n)
-	s.tidf = scratch.Shrink(s.tidf, n)
-	s.uniq = scratch.Shrink(s.uniq, n)
-	s.terms = scratch.Shrink(s.terms, n)
-	s.feats = scratch.Shrink(s.feats, n)
-	s.slots = scratch.Shrink(s.slots, 4*n) // collect rehashes an empty table
-	s.skip = scratch.Shrink(s.skip, n)
-	s.chars = scratch.Shrink(s.chars, 8*n)
-	s.owner = scratch.Shrink(s.owner, 8*n)
-	s.next = scratch.Shrink(s.next, n)
-	s.digBuf = scratch.Shrink(s.digBuf, 8*n)
-	s.dfs = scratch.Shrink(s.dfs, n)
+	s.th = engine.Shrink(s.th, n)
+	s.st = engine.Shrink(s.st, n)
+	s.tidf = engine.Shrink(s.tidf, n)
+	s.uniq = engine.Shrink(s.uniq, n)
+	s.terms = engine.Shrink(s.terms, n)
+	s.feats = engine.Shrink(s.feats, n)
+	s.slots = engine.Shrink(s.slots, 4*n) // collect rehashes an empty table
+	s.skip = engine.Shrink(s.skip, n)
+	s.chars = engine.Shrink(s.chars, 8*n)
+	s.owner = engine.Shrink(s.owner, 8*n)
+	s.next = engine.Shrink(s.next, n)
+	s.digBuf = engine.Shrink(s.digBuf, 8*n)
+	s.dfs = engine.Shrink(s.dfs, n)
 	if s.vocab.seen.Renew(&s.an, s.tc, vocabFloor, big) {
 		s.toks = nil // the old analyzer's buffer, and its terms
 		s.vocab = vocabCache{seen: s.vocab.seen}
@@ -293,22 +293,22 @@ func (s *Signer) scratchBytes() int {
 // contentDigest returns the 128-bit digest of the analysed text's term
 // sequence, which identifies exact copies as the Detector reads them, and
 // false for a text without terms. Outside lite mode it is the digest of
-// the terms (hashx.TokensDigest); in lite mode, where the terms are not
+// the terms (hashtab.TokensDigest); in lite mode, where the terms are not
 // kept, the digest of their 64-bit feature hashes in order, the only form
 // in which lite signing reads them.
-func (s *Signer) contentDigest() (hashx.Digest, bool) {
+func (s *Signer) contentDigest() (hashtab.Digest, bool) {
 	if len(s.th) == 0 {
-		return hashx.Digest{}, false
+		return hashtab.Digest{}, false
 	}
-	var dig hashx.Digest
+	var dig hashtab.Digest
 	if s.lite {
 		s.digBuf = s.digBuf[:0]
 		for _, h := range s.th {
 			s.digBuf = binary.LittleEndian.AppendUint64(s.digBuf, h)
 		}
-		dig = hashx.Bytes128(s.digBuf)
+		dig = hashtab.Bytes128(s.digBuf)
 	} else {
-		s.digBuf, dig = hashx.TokensDigest(s.digBuf, s.toks)
+		s.digBuf, dig = hashtab.TokensDigest(s.digBuf, s.toks)
 	}
 	return dig, true
 }
@@ -316,12 +316,12 @@ func (s *Signer) contentDigest() (hashx.Digest, bool) {
 // ownTerms returns the analysed text's distinct terms as the Detector's
 // own table tbl counts them, with the Signer's cache of tbl's cells (a
 // cache of another table's cells is dropped first).
-func (s *Signer) ownTerms(tbl *liveidf.Table) liveidf.Terms {
+func (s *Signer) ownTerms(tbl *idftab.Table) idftab.Terms {
 	if s.cellsOf != tbl {
-		s.vocab.cells, s.cellsOf = liveidf.Cache{}, tbl
+		s.vocab.cells, s.cellsOf = idftab.Cache{}, tbl
 	}
 	s.vocab.cells.Grow(s.an.VocabularySize()) // only a Detector's own table needs the cache
-	return liveidf.Terms{Terms: s.terms, IDs: s.uniq, Cache: &s.vocab.cells}
+	return idftab.Terms{Terms: s.terms, IDs: s.uniq, Cache: &s.vocab.cells}
 }
 
 // weighOwn fills s.tidf from the Detector's own online table as a turn

@@ -12,7 +12,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/detectortest"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -144,7 +144,7 @@ func TestFastPathsMatchFingerprint(t *testing.T) {
 			var hs []uint64
 			var ws []float64
 			for _, wd := range order {
-				hs = append(hs, hashx.String64(wd, 3))
+				hs = append(hs, hashtab.String64(wd, 3))
 				switch w {
 				case WeightIDF:
 					ws = append(ws, idf.Weight(wd))
@@ -182,14 +182,14 @@ func TestSkipTop(t *testing.T) {
 		got, ok := s.Sign("common rare2 mid rare1 unseen")
 		// Ranked by idf: unseen (log 20), rare1 = rare2 (log 10, ties by hash), mid, common.
 		feats := []string{"unseen", "rare1", "rare2", "mid", "common"}
-		if hashx.String64("rare2", 0) < hashx.String64("rare1", 0) {
+		if hashtab.String64("rare2", 0) < hashtab.String64("rare1", 0) {
 			feats[1], feats[2] = feats[2], feats[1]
 		}
 		kept := feats[max(skip, 0):]
 		var hs []uint64
 		var ws []float64
 		for _, f := range kept {
-			hs = append(hs, hashx.String64(f, 0))
+			hs = append(hs, hashtab.String64(f, 0))
 			ws = append(ws, idf.Weight(f))
 		}
 		want := Fingerprint(hs, ws)

@@ -4,8 +4,8 @@ import (
 	"encoding/binary"
 	"io"
 
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
-	"github.com/seed-9ef9c1df/neardup/internal/liveidf"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
+	"github.com/seed-9ef9c1df/neardup/internal/idftab"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
@@ -83,19 +83,19 @@ func (a algorithm) EncodeGroup(e *snapshot.Enc, f *sig) {
 // no fingerprint bits without a fingerprint, and (own table) at least one
 // term, each once.
 func (a algorithm) DecodeGroup(dec *snapshot.Dec) sig {
-	f := sig{has: dec.Bool(), fp: dec.U64(), dig: hashx.Digest(dec.Bytes16()), hasDig: true}
+	f := sig{has: dec.Bool(), fp: dec.U64(), dig: hashtab.Digest(dec.Bytes16()), hasDig: true}
 	if dec.Err() == nil && !f.has && f.fp != 0 {
 		dec.Fail("fingerprint %#x of a group without one", f.fp)
 	}
 	if a.own {
 		if terms := dec.Strings(1, false, "terms"); dec.Err() == nil {
-			f.packed = liveidf.Pack(terms)
+			f.packed = idftab.Pack(terms)
 		}
 	}
 	return f
 }
 
-// unpack returns the terms of a string liveidf.Pack made, and false if it
+// unpack returns the terms of a string idftab.Pack made, and false if it
 // is not one (the check that Pack gives p back).
 func unpack(p string) ([]string, bool) {
 	var terms []string
@@ -107,5 +107,5 @@ func unpack(p string) ([]string, bool) {
 		terms = append(terms, rest[k:k+int(l)])
 		rest = rest[k+int(l):]
 	}
-	return terms, liveidf.Pack(terms) == p
+	return terms, idftab.Pack(terms) == p
 }

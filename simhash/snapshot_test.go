@@ -12,24 +12,23 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
-func encode(t testing.TB, d *Detector) []byte { return reliabilitytest.Encode(t, d) }
+func encode(t testing.TB, d *Detector) []byte { return testkit.Encode(t, d) }
 
-func load(t testing.TB, d *Detector, snap []byte) *Detector { return reliabilitytest.Load(t, d, snap) }
+func load(t testing.TB, d *Detector, snap []byte) *Detector { return testkit.Load(t, d, snap) }
 
-// roundTrip runs [reliabilitytest.RoundTrip] (the same answers to the rest
+// roundTrip runs [testkit.RoundTrip] (the same answers to the rest
 // of ops after a load, the same Containers, Copies and Query of every live
 // document, byte-identical snapshots) and requires besides the same
 // Fingerprint of every live document and the same online table (every
 // later fingerprint depends on it). It returns the first snapshot.
 func roundTrip(t *testing.T, mk func() *Detector, ops []op) []byte {
 	tableAt := -1 // the Len at which the tables were last compared
-	_, _, snap := reliabilitytest.RoundTrip(t, mk, ops, func(a, b *Detector, id, _ string) {
+	_, _, snap := testkit.RoundTrip(t, mk, ops, func(a, b *Detector, id, _ string) {
 		if a.own && a.Len() != tableAt {
 			tableAt = a.Len()
 			require.Equal(t, a.IDF().Fingerprint(), b.IDF().Fingerprint(), "the online table is restored")
@@ -62,7 +61,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 // TestSnapshotRoundTripRealData round-trips Reuters-21578 with floods of
 // copies, and reports the snapshot's bytes per live document.
 func TestSnapshotRoundTripRealData(t *testing.T) {
-	recs := dataset.Reuters(t, longtest.Size(500, 3000))
+	recs := dataset.Reuters(t, dataset.LongSize(500, 3000))
 	texts := dataset.Texts(recs)
 	ops := floodStream(texts, 4, 5)
 	for _, b := range builds(texts) {
@@ -107,7 +106,7 @@ func TestSnapshotDamage(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	d, err := New(cfg)
 	require.NoError(t, err)
-	reliabilitytest.Damage(t, d, snap, func(what string) { require.Zero(t, d.IDF().N(), what) })
+	testkit.Damage(t, d, snap, func(what string) { require.Zero(t, d.IDF().N(), what) })
 	assert.Equal(t, 6, d.Len())
 	assert.Equal(t, int64(5), d.IDF().N(), "the documents with terms are counted")
 }
@@ -121,7 +120,7 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 	} {
 		d, err := New(other)
 		require.NoError(t, err)
-		reliabilitytest.Mismatch(t, d, snap, field)
+		testkit.Mismatch(t, d, snap, field)
 	}
 	d, err := New(cfg)
 	require.NoError(t, err)
@@ -171,9 +170,9 @@ func TestReadFromState(t *testing.T) {
 	require.NoError(t, err)
 	_, err = d.Add(detector.Doc{ID: "x", Text: "The bank raised its rate again on Monday, by a quarter point."})
 	require.NoError(t, err)
-	reliabilitytest.NotEmpty(t, d, snap)
+	testkit.NotEmpty(t, d, snap)
 	assert.Equal(t, int64(1), d.IDF().N())
-	reliabilitytest.Closed(t, d, snap, "The bank raised its rate again on Monday, by a quarter point.", "x")
+	testkit.Closed(t, d, snap, "The bank raised its rate again on Monday, by a quarter point.", "x")
 }
 
 // TestSnapshotV1 reads the checked-in snapshot of layout version 1 and
@@ -183,7 +182,7 @@ func TestReadFromState(t *testing.T) {
 // Config, so a change of a default rewrites it too).
 func TestSnapshotV1(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
-	stored := reliabilitytest.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
+	stored := testkit.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
 	d, err := New(cfg)
 	require.NoError(t, err)
 	load(t, d, stored)
@@ -221,7 +220,7 @@ func FuzzReadFrom(f *testing.F) {
 		read := func(in []byte) error {
 			d, err := New(cfg)
 			require.NoError(t, err)
-			if err := reliabilitytest.Read(t, d, in, func(d *Detector) {
+			if err := testkit.Read(t, d, in, func(d *Detector) {
 				require.Zero(t, d.IDF().N(), "a rejected snapshot leaves the table empty")
 			}); err != nil {
 				return err
@@ -248,7 +247,7 @@ func FuzzReadFrom(f *testing.F) {
 			count = n
 		}
 		header := snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: d.Config()}
-		err = read(reliabilitytest.Frame(t, header, []string{"groups", "bare"}, [][]byte{groups, bare}, count))
+		err = read(testkit.Frame(t, header, []string{"groups", "bare"}, [][]byte{groups, bare}, count))
 		require.Equal(t, derr == nil, err == nil, "ReadFrom accepts exactly the payloads decode accepts")
 	})
 }
@@ -266,7 +265,7 @@ func TestConcurrentSnapshot(t *testing.T) {
 		require.NoError(t, err)
 		return e
 	}
-	reliabilitytest.ConcurrentSnapshot(t, d, texts, fresh, func(e *Detector) {
+	testkit.ConcurrentSnapshot(t, d, texts, fresh, func(e *Detector) {
 		// The restored table counts the restored documents with terms.
 		_, bare, live, err := e.e.Sections()
 		require.NoError(t, err)

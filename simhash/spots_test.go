@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -27,7 +27,7 @@ func (s *Signer) collectSpotsScan() {
 			if s.st[k] {
 				continue
 			}
-			h = hashx.Combine(h, th[k])
+			h = hashtab.Combine(h, th[k])
 			w += s.idfAt(k)
 			got++
 		}

@@ -3,13 +3,13 @@ package simhash
 import (
 	"strings"
 
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 // synthText returns about size bytes of synthetic news text.
 func synthText(size int) string {
 	var b strings.Builder
-	for _, d := range synth.Docs(1+size/200, synth.Config{Seed: 7}) {
+	for _, d := range dataset.SynthDocs(1+size/200, dataset.SynthConfig{Seed: 7}) {
 		b.WriteString(d.Text)
 		b.WriteString("\n\n")
 		if b.Len() >= size {

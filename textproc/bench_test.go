@@ -6,8 +6,8 @@ import (
 
 	"golang.org/x/text/language"
 
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -36,7 +36,7 @@ func benchAnalyzer(b *testing.B, cfg textproc.Config, docs []string) {
 // Reuters-21578 bodies (first 5000 in date order).
 func BenchmarkReuters(b *testing.B) {
 	docs := dataset.Texts(dataset.Reuters(b, 5000))
-	b.Run("Floor", func(b *testing.B) { benchfloor.Run(b, docs) })
+	b.Run("Floor", func(b *testing.B) { testkit.Run(b, docs) })
 	b.Run("TokenizeLower", func(b *testing.B) { benchAnalyzer(b, textproc.Config{Language: language.English}, docs) })
 	b.Run("Full", func(b *testing.B) { benchAnalyzer(b, textproc.FullConfig(language.English), docs) })
 }
@@ -44,7 +44,7 @@ func BenchmarkReuters(b *testing.B) {
 // BenchmarkTTC3600 does the same on the Turkish TTC-3600 news.
 func BenchmarkTTC3600(b *testing.B) {
 	docs := dataset.Texts(dataset.ForTest(b, "ttc3600.jsonl"))
-	b.Run("Floor", func(b *testing.B) { benchfloor.Run(b, docs) })
+	b.Run("Floor", func(b *testing.B) { testkit.Run(b, docs) })
 	b.Run("TokenizeLower", func(b *testing.B) { benchAnalyzer(b, textproc.Config{Language: language.Turkish}, docs) })
 	b.Run("Full", func(b *testing.B) { benchAnalyzer(b, textproc.FullConfig(language.Turkish), docs) })
 }
@@ -83,6 +83,6 @@ func BenchmarkCJK(b *testing.B) {
 		text += para
 	}
 	docs := []string{text}
-	b.Run("Floor", func(b *testing.B) { benchfloor.Run(b, docs) })
+	b.Run("Floor", func(b *testing.B) { testkit.Run(b, docs) })
 	b.Run("Full", func(b *testing.B) { benchAnalyzer(b, textproc.FullConfig(language.Und), docs) })
 }

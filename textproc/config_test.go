@@ -12,12 +12,12 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 // pipeline runs every stage of textproc on the documents of a stream, as
-// a detector would, so that internal/reliabilitytest (Sweep) can drive a
+// a detector would, so that internal/testkit (Sweep) can drive a
 // [textproc.Config] through its extremes: analysis (sentences, content
 // blocks, stemming), an online IDF that documents are added to and removed
 // from, and a weighted term overlap as the score.
@@ -128,7 +128,7 @@ func (p *pipeline) Close() error {
 func TestConfigSweep(t *testing.T) {
 	base := textproc.FullConfig(language.Turkish)
 	base.Content = textproc.ContentMain
-	c := reliabilitytest.Sweep(t, base, newPipeline)
+	c := testkit.Sweep(t, base, newPipeline)
 	t.Logf("config sweep: %d cases, %d rejected, %d accepted", c.Cases, c.Rejected, c.Accepted)
 	assert.Equal(t, 16, c.Cases, "Stemmer and PrefixLen (6 values each), Content (4)")
 	// Rejected: Stemmer -1, MaxInt, MaxInt/2, MinInt; PrefixLen -1,

@@ -5,8 +5,8 @@ import (
 
 	"golang.org/x/text/language"
 
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -27,7 +27,7 @@ func BenchmarkContent(b *testing.B) {
 			docs := c.docs(b)
 			main := textproc.FullConfig(c.lang)
 			main.Content = textproc.ContentMain
-			b.Run("Floor", func(b *testing.B) { benchfloor.Run(b, docs) })
+			b.Run("Floor", func(b *testing.B) { testkit.Run(b, docs) })
 			b.Run("Full", func(b *testing.B) { benchAnalyzer(b, textproc.FullConfig(c.lang), docs) })
 			b.Run("FullMain", func(b *testing.B) { benchAnalyzer(b, main, docs) })
 			b.Run("FilterOnly", func(b *testing.B) {

@@ -9,7 +9,6 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/zeebo/xxh3"
 )
 
@@ -20,7 +19,7 @@ import (
 // by the English thresholds and by the language-neutral rule; then the
 // share of each clean collection's bytes the filter keeps.
 func TestContentSweep(t *testing.T) {
-	longtest.Skip(t)
+	dataset.SkipLong(t)
 	gold := dataset.ForTest(t, "goldset-dev.jsonl")
 	for _, c := range []struct {
 		name string

@@ -10,7 +10,6 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 )
 
 // diffAnalyzers are the configurations whose terms the differential tests
@@ -130,7 +129,7 @@ func TestFastPathsMatchReference(t *testing.T) {
 		checkAgainstReference(t, analyzers, s)
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	for range longtest.Size(20000, 5000) {
+	for range dataset.LongSize(20000, 5000) {
 		checkAgainstReference(t, analyzers, randomText(r))
 	}
 	if testing.Short() {
@@ -139,7 +138,7 @@ func TestFastPathsMatchReference(t *testing.T) {
 	for _, name := range []string{"reuters21578.jsonl", "ttc3600.jsonl"} {
 		t.Run(name, func(t *testing.T) {
 			recs := dataset.ForTest(t, name)
-			stride := longtest.Size(40, 1)
+			stride := dataset.LongSize(40, 1)
 			for i := 0; i < len(recs); i += stride {
 				checkAgainstReference(t, analyzers, recs[i].Text)
 			}

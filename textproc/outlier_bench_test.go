@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/text/language"
 
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -41,7 +41,7 @@ func normalDoc() ([]string, string) {
 // AfterOutlierRemoved, the outlier added and then removed, leaves out).
 func BenchmarkIDFAfterOutlier(b *testing.B) {
 	terms, text := normalDoc()
-	b.Run("Floor", func(b *testing.B) { benchfloor.Run(b, []string{text}) })
+	b.Run("Floor", func(b *testing.B) { testkit.Run(b, []string{text}) })
 	run := func(b *testing.B, t *textproc.IDF) {
 		b.SetBytes(int64(len(text)))
 		b.ReportAllocs()
@@ -77,7 +77,7 @@ func BenchmarkIDFAfterOutlier(b *testing.B) {
 func BenchmarkAnalyzeAfterOutlier(b *testing.B) {
 	_, text := normalDoc()
 	huge := strings.Join(outlierTerms(1_400_000), " ")
-	b.Run("Floor", func(b *testing.B) { benchfloor.Run(b, []string{text}) })
+	b.Run("Floor", func(b *testing.B) { testkit.Run(b, []string{text}) })
 	run := func(b *testing.B, outlier bool) {
 		a, err := textproc.NewAnalyzer(textproc.FullConfig(language.English))
 		if err != nil {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/imatch"
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -139,14 +139,14 @@ func BenchmarkContainers(b *testing.B) {
 // close to twice as many documents per second.
 func BenchmarkAddGoroutines(b *testing.B) {
 	texts, _ := benchDocs(b, 2000)
-	b.Run("Floor", func(b *testing.B) { benchfloor.Run(b, texts) })
+	b.Run("Floor", func(b *testing.B) { testkit.Run(b, texts) })
 	docs := make([]detector.Doc, len(texts))
 	for i, t := range texts {
 		docs[i] = detector.Doc{ID: strconv.Itoa(i), Text: t}
 	}
 	for _, g := range []int{1, 2} {
 		b.Run(fmt.Sprintf("goroutines=%d", g), func(b *testing.B) {
-			benchfloor.AddParallel(b, func() (detector.Detector, error) { return New(Config{Language: "en"}) }, docs, g)
+			testkit.AddParallel(b, func() (detector.Detector, error) { return New(Config{Language: "en"}) }, docs, g)
 		})
 	}
 }

@@ -10,13 +10,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 // stressTexts returns n distinct texts with named entities, so that every
 // mode signs them by their NE shingles.
 func stressTexts(n int) []string {
-	docs := synth.Docs(n, synth.Config{Seed: 3, Vocabulary: 3000})
+	docs := dataset.SynthDocs(n, dataset.SynthConfig{Seed: 3, Vocabulary: 3000})
 	out := make([]string, n)
 	for i, d := range docs {
 		out[i] = fmt.Sprintf("Başbakan Mesut Yılmaz'ın %d. açıklamasına göre Ankara Valiliği dün toplandı. %s", i, d.Text)

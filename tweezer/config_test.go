@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // TestConfigSweep sets every numeric Config field to the extremes (0, -1,
@@ -18,7 +18,7 @@ import (
 func TestConfigSweep(t *testing.T) {
 	for _, mode := range []Mode{Overlap, Exact, Jaccard} {
 		t.Run(mode.String(), func(t *testing.T) {
-			c := reliabilitytest.Sweep(t, Config{Mode: mode, Language: "tr"}, func(cfg Config) (detector.Detector, error) {
+			c := testkit.Sweep(t, Config{Mode: mode, Language: "tr"}, func(cfg Config) (detector.Detector, error) {
 				return New(cfg)
 			})
 			t.Logf("%v: cases %d, rejected %d, accepted %d", mode, c.Cases, c.Rejected, c.Accepted)

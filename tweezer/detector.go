@@ -5,7 +5,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // Detector is a Tweezer near-duplicate detector (symmetric). In [Exact]
@@ -83,7 +83,7 @@ func sign(signer *Signer, text string) docSig {
 	if signer.cfg.Mode != Exact && !ds.empty {
 		ds.hashes = make([]uint64, len(sig.Shingles))
 		for i, sh := range sig.Shingles {
-			ds.hashes[i] = hashx.String64(sh, shingleSeed)
+			ds.hashes[i] = hashtab.String64(sh, shingleSeed)
 		}
 		slices.Sort(ds.hashes)
 		ds.hashes = slices.Clip(slices.Compact(ds.hashes))

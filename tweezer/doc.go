@@ -14,7 +14,7 @@
 //  2. The shingles sorted in ascending order, duplicates removed (Fig. 4.2
 //     steps 2-3).
 //  3. A 128-bit xxh3 digest of the list, each shingle length-prefixed
-//     (hashx.AppendField), in place of the SHA1 of step 4.
+//     (hashtab.AppendField), in place of the SHA1 of step 4.
 //  4. A document without entities uses its first 20 and last 20 words, or
 //     all of them under 40 words, as its one shingle (§4.2).
 //

@@ -10,7 +10,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 )
 
 // TestGoldSet measures pair-level precision, recall and F1 on the SpotSigs
@@ -45,7 +44,7 @@ func TestGoldSet(t *testing.T) {
 	assert.GreaterOrEqual(t, jac.sf, 0.66, "Jaccard mode strict F1")
 	ov := measure(fmt.Sprintf("Overlap ≥ %.2f (default)", DefaultOverlapThreshold), Config{Language: en, Mode: Overlap})
 	assert.GreaterOrEqual(t, ov.sf, 0.81, "Overlap mode strict F1") // 0.829; 0.901 without the rule
-	if testing.Short() || !longtest.Enabled() {
+	if testing.Short() || !dataset.LongEnabled() {
 		return
 	}
 	measure("Overlap, MinOverlap 1", Config{Language: en, MinOverlap: 1})

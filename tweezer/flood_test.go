@@ -12,10 +12,9 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // refIndex is the detector as it was before exact copies were grouped: it
@@ -76,13 +75,13 @@ func capped(ms []detector.Match, n int) []detector.Match {
 }
 
 // op is one step of a stream: an Add (text set) or a Remove.
-type op = reliabilitytest.Op
+type op = testkit.Op
 
 // floodStream interleaves the texts with floods of exact copies and of
 // copies in lower case and capitals, and removes random live documents,
 // representatives of groups included.
 func floodStream(texts []string, seed uint64, copies int) []op {
-	return reliabilitytest.FloodStream(texts, seed, 1, 7, copies, strings.ToLower, strings.ToUpper)
+	return testkit.FloodStream(texts, seed, 1, 7, copies, strings.ToLower, strings.ToUpper)
 }
 
 // checkAgainstReference runs ops through a Detector and the reference,
@@ -170,7 +169,7 @@ func TestRealDataMatchesReference(t *testing.T) {
 	for _, file := range []string{"goldset-dev.jsonl", "reuters21578.jsonl"} {
 		t.Run(file, func(t *testing.T) {
 			recs := dataset.ForTest(t, file)
-			recs = recs[:min(len(recs), longtest.Size(500, 1500))]
+			recs = recs[:min(len(recs), dataset.LongSize(500, 1500))]
 			ops := floodStream(dataset.Texts(recs), 2, 5)
 			for _, limit := range []int{1 << 30, 0} {
 				checkAgainstReference(t, Config{Language: "en", MaxResults: limit}, ops)

@@ -1,7 +1,6 @@
 package tweezer
 
 import (
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
 )
@@ -39,7 +38,7 @@ type index struct {
 	post   map[uint64][]uint32 // set modes: shingle hash → live groups
 
 	// The most keys each map has held since it was last rebuilt (see
-	// engine.Shrink).
+	// engine.ShrinkMap).
 	digestPeak, keysPeak, barePeak, postPeak int
 }
 
@@ -87,18 +86,18 @@ func (ix *index) Insert(g uint32, s *docSig) {
 func (ix *index) Delete(g uint32, s *docSig) {
 	// Lists are sets: every reader sorts its results, so the unordered
 	// delete serves.
-	docset.DeletePosting(ix.digest, s.digest, g)
-	docset.DeletePosting(ix.keys, s.key, g)
+	engine.DeletePosting(ix.digest, s.digest, g)
+	engine.DeletePosting(ix.keys, s.key, g)
 	if s.caseless {
-		docset.DeletePosting(ix.bare, s.key, g)
+		engine.DeletePosting(ix.bare, s.key, g)
 	}
 	for _, h := range s.hashes {
-		docset.DeletePosting(ix.post, h, g)
+		engine.DeletePosting(ix.post, h, g)
 	}
-	ix.digest = engine.Shrink(ix.digest, &ix.digestPeak)
-	ix.keys = engine.Shrink(ix.keys, &ix.keysPeak)
-	ix.bare = engine.Shrink(ix.bare, &ix.barePeak)
-	ix.post = engine.Shrink(ix.post, &ix.postPeak)
+	ix.digest = engine.ShrinkMap(ix.digest, &ix.digestPeak)
+	ix.keys = engine.ShrinkMap(ix.keys, &ix.keysPeak)
+	ix.bare = engine.ShrinkMap(ix.bare, &ix.barePeak)
+	ix.post = engine.ShrinkMap(ix.post, &ix.postPeak)
 }
 
 // Search appends to dst the live groups related to a document signed s,

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // hostileText returns a text of n sentences, each naming a person no other
@@ -40,12 +40,12 @@ func TestRemoveGivesMemoryBack(t *testing.T) {
 		require.NoError(t, err)
 		_, err = d.Add(detector.Doc{ID: "a", Text: fig41})
 		require.NoError(t, err)
-		before := reliabilitytest.LiveHeap()
+		before := testkit.LiveHeap()
 		_, err = d.Add(detector.Doc{ID: "big", Text: keepAlive})
 		require.NoError(t, err)
-		with := reliabilitytest.LiveHeap()
+		with := testkit.LiveHeap()
 		require.NoError(t, d.Remove("big"))
-		after := reliabilitytest.LiveHeap()
+		after := testkit.LiveHeap()
 		t.Logf("%v: live heap %d B before, %d with the text, %d after Remove", mode, before, with, after)
 		assert.Less(t, int64(after)-int64(before), int64(1<<20), "%v: heap kept after Remove", mode)
 		// The index still works.
@@ -61,16 +61,16 @@ func TestRemoveGivesMemoryBack(t *testing.T) {
 // stay flat (NEARDUP_LONG=1 runs 100,000 Adds, NEARDUP_LONG=1000000 a
 // million).
 func TestSoak(t *testing.T) {
-	longtest.SkipSoak(t)
-	adds := longtest.Count(100_000)
+	dataset.SkipSoak(t)
+	adds := dataset.LongCount(100_000)
 	d, err := New(Config{Language: "en"})
 	require.NoError(t, err)
-	samples, err := reliabilitytest.Soak(d, reliabilitytest.SoakConfig{Adds: adds, Window: 1000, Every: max(adds/10, 1)})
+	samples, err := testkit.Soak(d, testkit.SoakConfig{Adds: adds, Window: 1000, Every: max(adds/10, 1)})
 	require.NoError(t, err)
 	for _, s := range samples {
 		t.Logf("after %8d Adds: live heap %6.2f MB", s.Adds, float64(s.HeapBytes)/(1<<20))
 	}
-	g := reliabilitytest.Growth(samples)
+	g := testkit.Growth(samples)
 	t.Logf("growth %.2f MB", float64(g)/(1<<20))
 	assert.Less(t, g, uint64(2<<20), "live heap growth over the soak")
 }
@@ -84,10 +84,10 @@ func TestScratchShrinksAfterOutlier(t *testing.T) {
 	s, err := NewSigner(Config{Language: "tr", MaxTextBytes: 8 << 20})
 	require.NoError(t, err)
 	s.Sign(fig41)
-	before := reliabilitytest.LiveHeap()
+	before := testkit.LiveHeap()
 	s.Sign(strings.Repeat("Ankara\n\n", 300000))
 	s.Sign(fig41)
-	after := reliabilitytest.LiveHeap()
+	after := testkit.LiveHeap()
 	t.Logf("live heap %d B before the outlier, %d after", before, after)
 	assert.Less(t, int64(after)-int64(before), int64(1<<20), "scratch kept after the outlier")
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // TestQueryChangesNothing runs one stream on two detectors, one of which
@@ -23,7 +23,7 @@ func TestQueryChangesNothing(t *testing.T) {
 	for _, mode := range []Mode{Overlap, Exact, Jaccard} {
 		t.Run(mode.String(), func(t *testing.T) {
 			cfg := Config{Language: "tr", Mode: mode, MaxResults: 4}
-			reliabilitytest.QueryChangesNothing(t, mustNew(t, cfg), mustNew(t, cfg), ops,
+			testkit.QueryChangesNothing(t, mustNew(t, cfg), mustNew(t, cfg), ops,
 				func(step int) string { return texts[step%len(texts)] }, true)
 		})
 	}
@@ -51,5 +51,5 @@ func TestQueryErrors(t *testing.T) {
 func TestConcurrentQueryAdd(t *testing.T) {
 	texts := stressTexts(40)
 	cfg := Config{Language: "tr", MaxResults: 1000}
-	reliabilitytest.ConcurrentQueryAdd(t, mustNew(t, cfg), mustNew(t, cfg), texts, true)
+	testkit.ConcurrentQueryAdd(t, mustNew(t, cfg), mustNew(t, cfg), texts, true)
 }

@@ -3,19 +3,19 @@ package tweezer
 import (
 	"testing"
 
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
 // BenchmarkMemoryPerDoc adds 20,000 synthetic English documents in each
 // Mode and reports the live heap the detector holds per document
 // ("B/doc").
 func BenchmarkMemoryPerDoc(b *testing.B) {
-	docs := synth.Docs(20_000, synth.Config{Seed: 11})
+	docs := dataset.SynthDocs(20_000, dataset.SynthConfig{Seed: 11})
 	for _, mode := range []Mode{Overlap, Exact} {
 		b.Run(mode.String(), func(b *testing.B) {
 			for range b.N {
-				before := reliabilitytest.LiveHeap()
+				before := testkit.LiveHeap()
 				d, err := New(Config{Language: "en", Mode: mode})
 				if err != nil {
 					b.Fatal(err)
@@ -25,7 +25,7 @@ func BenchmarkMemoryPerDoc(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				after := reliabilitytest.LiveHeap()
+				after := testkit.LiveHeap()
 				b.ReportMetric(float64(int64(after)-int64(before))/float64(len(docs)), "B/doc")
 				d.Close()
 			}

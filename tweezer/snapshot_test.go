@@ -11,12 +11,11 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
-	"github.com/seed-9ef9c1df/neardup/internal/reliabilitytest"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
-func encode(t testing.TB, d *Detector) []byte { return reliabilitytest.Encode(t, d) }
+func encode(t testing.TB, d *Detector) []byte { return testkit.Encode(t, d) }
 
 func mustNew(t testing.TB, cfg Config) *Detector {
 	t.Helper()
@@ -27,15 +26,15 @@ func mustNew(t testing.TB, cfg Config) *Detector {
 
 func load(t testing.TB, cfg Config, snap []byte) *Detector {
 	t.Helper()
-	return reliabilitytest.Load(t, mustNew(t, cfg), snap)
+	return testkit.Load(t, mustNew(t, cfg), snap)
 }
 
-// roundTrip runs [reliabilitytest.RoundTrip]: a snapshot taken after the
+// roundTrip runs [testkit.RoundTrip]: a snapshot taken after the
 // first part of ops loads into a new detector that then answers the rest
 // of ops, Containers, Copies and Query alike, with byte-identical
 // snapshots at both points.
 func roundTrip(t *testing.T, cfg Config, ops []op) {
-	reliabilitytest.RoundTrip(t, func() *Detector { return mustNew(t, cfg) }, ops, nil)
+	testkit.RoundTrip(t, func() *Detector { return mustNew(t, cfg) }, ops, nil)
 }
 
 func TestSnapshotRoundTrip(t *testing.T) {
@@ -53,7 +52,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 }
 
 func TestSnapshotRoundTripRealData(t *testing.T) {
-	recs := dataset.Reuters(t, longtest.Size(500, 3000))
+	recs := dataset.Reuters(t, dataset.LongSize(500, 3000))
 	ops := floodStream(dataset.Texts(recs), 4, 5)
 	roundTrip(t, Config{Language: "en"}, ops)
 }
@@ -81,7 +80,7 @@ func TestSnapshotDamage(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	d, err := New(cfg)
 	require.NoError(t, err)
-	reliabilitytest.Damage(t, d, snap, nil)
+	testkit.Damage(t, d, snap, nil)
 	assert.Equal(t, 5, d.Len())
 }
 
@@ -94,7 +93,7 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 	} {
 		d, err := New(other)
 		require.NoError(t, err)
-		reliabilitytest.Mismatch(t, d, snap, field)
+		testkit.Mismatch(t, d, snap, field)
 	}
 	d, err := New(cfg)
 	require.NoError(t, err)
@@ -118,8 +117,8 @@ func TestReadFromState(t *testing.T) {
 	require.NoError(t, err)
 	_, err = d.Add(detector.Doc{ID: "x", Text: fig41})
 	require.NoError(t, err)
-	reliabilitytest.NotEmpty(t, d, snap)
-	reliabilitytest.Closed(t, d, snap, fig41, "x")
+	testkit.NotEmpty(t, d, snap)
+	testkit.Closed(t, d, snap, fig41, "x")
 }
 
 // TestSnapshotV1 reads the checked-in snapshot of layout version 1 and
@@ -129,7 +128,7 @@ func TestReadFromState(t *testing.T) {
 // Config, so a change of a default rewrites it too).
 func TestSnapshotV1(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
-	stored := reliabilitytest.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
+	stored := testkit.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
 	d := load(t, cfg, stored)
 	assert.Equal(t, 5, d.Len())
 	cp, err := d.Copies("a")
@@ -163,7 +162,7 @@ func FuzzReadFrom(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw, groups, empty []byte) {
 		read := func(in []byte) (*Detector, error) {
 			d := fresh()
-			if err := reliabilitytest.Read(t, d, in, nil); err != nil {
+			if err := testkit.Read(t, d, in, nil); err != nil {
 				return nil, err
 			}
 			_, err := d.Add(detector.Doc{ID: "fuzz-new", Text: fig41})
@@ -178,7 +177,7 @@ func FuzzReadFrom(f *testing.F) {
 		if derr != nil {
 			require.ErrorIs(t, derr, detector.ErrSnapshot)
 		}
-		framed := reliabilitytest.Frame(t, snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: d.Config()},
+		framed := testkit.Frame(t, snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: d.Config()},
 			[]string{"groups", "empty"}, [][]byte{groups, empty}, count)
 		_, err := read(framed)
 		require.Equal(t, derr == nil, err == nil, "ReadFrom accepts exactly the payloads decode accepts")
@@ -192,5 +191,5 @@ func TestConcurrentSnapshot(t *testing.T) {
 	texts := stressTexts(60)
 	d, err := New(Config{Language: "tr"})
 	require.NoError(t, err)
-	reliabilitytest.ConcurrentSnapshot(t, d, texts, func() *Detector { return mustNew(t, d.Config()) }, nil)
+	testkit.ConcurrentSnapshot(t, d, texts, func() *Detector { return mustNew(t, d.Config()) }, nil)
 }

@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/text/language"
 
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/ner"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -372,7 +372,7 @@ func caseKey(folded []byte) Digest {
 			out = append(out, folded[i-w:i]...)
 		}
 	}
-	return Digest(hashx.Bytes128(append(out, 'K')))
+	return Digest(hashtab.Bytes128(append(out, 'K')))
 }
 
 // finish sorts and deduplicates the shingles (Uyar 2009 Fig. 4.2 steps 2-3)
@@ -404,7 +404,7 @@ func (s *Signer) words(text string) []span {
 }
 
 // digest hashes the sorted shingles: a tag byte for the fallback, then each
-// shingle as a length-prefixed field (hashx.AppendField), so that different
+// shingle as a length-prefixed field (hashtab.AppendField), so that different
 // shingle lists never encode alike.
 func digest(shingles []string, fallback bool) Digest {
 	n := 1
@@ -418,9 +418,9 @@ func digest(shingles []string, fallback bool) Digest {
 		buf = append(buf, 'N')
 	}
 	for _, sh := range shingles {
-		buf = hashx.AppendField(buf, sh)
+		buf = hashtab.AppendField(buf, sh)
 	}
-	return Digest(hashx.Bytes128(buf))
+	return Digest(hashtab.Bytes128(buf))
 }
 
 // Similarity returns the similarity of the shingle sets of two signatures

@@ -17,7 +17,6 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/minhash"
 )
 
@@ -34,7 +33,7 @@ func init() { register.Function1x1(pairScore) }
 
 func synthDocs(n int, seed uint64) []Doc {
 	var out []Doc
-	for _, d := range synth.Docs(n, synth.Config{Seed: seed}) {
+	for _, d := range dataset.SynthDocs(n, dataset.SynthConfig{Seed: seed}) {
 		out = append(out, Doc{ID: d.ID, Text: d.Text})
 	}
 	return out

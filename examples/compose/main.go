@@ -20,7 +20,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/examples/internal/cli"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/minhash"
 	"github.com/seed-9ef9c1df/neardup/shingle"
 )
@@ -32,7 +32,7 @@ var usage = cli.Usage{
 		"over one synthetic news stream with known relations and prints the quality and time of both; " +
 		"then it snapshots each, restarts it from the snapshot and checks that it answers the same. " +
 		"Progress goes to stderr.",
-	Reads: "Reads nothing: the stream is generated (internal/synth, seed 42).",
+	Reads: "Reads nothing: the stream is generated (internal/dataset's synthetic stream, seed 42).",
 	Takes: "The default invocation (20000 documents) takes about 30 seconds on 2 cores; -n 5000 " +
 		"takes about a quarter of it.",
 	Examples: []string{
@@ -119,8 +119,8 @@ func run(w, stderr io.Writer, n int, mode string, propose float64) error {
 	}
 	p := cli.NewProgress(stderr, "compose", 3*time.Second)
 	p.Stage("generating %d synthetic documents", n)
-	items := make([]synth.Item, n)
-	stream := synth.New(synth.Config{Seed: 42})
+	items := make([]dataset.SynthItem, n)
+	stream := dataset.NewSynth(dataset.SynthConfig{Seed: 42})
 	docs := make([]detector.Doc, n)
 	for i := range items {
 		items[i] = stream.Next()
@@ -133,7 +133,7 @@ func run(w, stderr io.Writer, n int, mode string, propose float64) error {
 	byRoot := map[string][]string{}
 	for _, it := range items {
 		var r []string
-		if it.Kind == synth.Base {
+		if it.Kind == dataset.Base {
 			r = []string{it.Doc.ID}
 		}
 		for _, src := range it.Sources {

@@ -1,8 +1,9 @@
 // Command scale measures how a detector's cost grows with its collection:
-// it adds a stream of synthetic news (internal/synth: base stories and
-// variants of recent ones, Zipfian words) to a detector at its defaults
-// and prints, at each checkpoint, the CPU time per Add over the documents
-// since the previous checkpoint and the live heap per stored document.
+// it adds a stream of synthetic news (internal/dataset's synthetic
+// stream: base stories and variants of recent ones, Zipfian words) to a
+// detector at its defaults and prints, at each checkpoint, the CPU time
+// per Add over the documents since the previous checkpoint and the live
+// heap per stored document.
 //
 //	go run ./examples/scale -detector ffp,minhash -n 10000,100000,1000000
 //
@@ -29,7 +30,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup"
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/examples/internal/cli"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 var usage = cli.Usage{
@@ -37,7 +38,7 @@ var usage = cli.Usage{
 	Does: "Adds a stream of synthetic news to each named detector at its defaults and prints, at every checkpoint " +
 		"of -n, the CPU microseconds per Add since the previous checkpoint and the live heap bytes per stored " +
 		"document: how cost grows with the collection. Progress goes to stderr.",
-	Reads: "Reads nothing: the stream is generated (internal/synth, seed 1).",
+	Reads: "Reads nothing: the stream is generated (internal/dataset's synthetic news, seed 1).",
 	Takes: "The default invocation (every detector but reference, 10,000 and 100,000 documents) takes about " +
 		"ten minutes on 2 cores; 1,000,000 documents take minutes per detector and up to a few GB of memory.",
 	Examples: []string{
@@ -113,7 +114,7 @@ func measure(name string, checkpoints []int, p *cli.Progress) ([]row, error) {
 		return nil, err
 	}
 	defer d.Close()
-	s := synth.New(synth.Config{Seed: 1})
+	s := dataset.NewSynth(dataset.SynthConfig{Seed: 1})
 	batch := make([]detector.Doc, 0, 1000)
 	var rows []row
 	done, from := 0, 0

@@ -24,7 +24,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/examples/internal/cli"
 	"github.com/seed-9ef9c1df/neardup/examples/internal/plot"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
 )
 
 var usage = cli.Usage{
@@ -68,7 +67,7 @@ func source(stderr io.Writer) ([]string, error) {
 	recs, err := dataset.Load("reuters21578.jsonl")
 	if errors.Is(err, dataset.ErrNoData) {
 		fmt.Fprintln(stderr, "stream: ../shared/data/reuters21578.jsonl is absent; streaming synthetic news instead")
-		docs := synth.Docs(20000, synth.Config{Seed: 1})
+		docs := dataset.SynthDocs(20000, dataset.SynthConfig{Seed: 1})
 		out := make([]string, len(docs))
 		for i, d := range docs {
 			out[i] = d.Text

@@ -1,6 +1,11 @@
-// Package dataset reads the labelled JSONL collections of ../shared/data for
-// tests, benchmarks and the example programs. It is test and example support:
-// the library's detectors never import it (they do no I/O).
+// Package dataset holds the collections the tests, benchmarks and example
+// programs run on: the labelled JSONL collections of ../shared/data, read
+// from disk; a deterministic synthetic news stream with known ground truth
+// ([NewSynth], [SynthDocs]), generated at any size; and the one switch of
+// the long tests, NEARDUP_LONG ([SkipLong], [LongSize], [SkipSoak]). It is
+// test and example support: the library's detectors never import it (they
+// do no I/O), and it does not import package testing (its helpers take a
+// [TB]).
 //
 // The data directory is found by walking up from the working directory to
 // the module root (the directory holding go.mod) and taking
@@ -19,11 +24,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"testing"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 )
 
 // Record is one document of a JSONL collection. Fields absent from a file
@@ -139,9 +142,20 @@ func Load(name string) ([]Record, error) {
 // and must not pass by skipping the tests that read it.
 const RequireEnv = "NEARDUP_REQUIRE_DATA"
 
+// TB is the part of testing.TB the helpers of this package call;
+// *testing.T and *testing.B satisfy it. The helpers take it rather than
+// testing.TB so that the example programs, which read the collections and
+// generate synthetic ones, do not link package testing.
+type TB interface {
+	Helper()
+	Name() string
+	Skipf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
+
 // Missing skips tb, or fails it when RequireEnv is set, because file (a
 // name in the shared data directory) is absent.
-func Missing(tb testing.TB, file string, err error) {
+func Missing(tb TB, file string, err error) {
 	tb.Helper()
 	if os.Getenv(RequireEnv) != "" {
 		tb.Fatalf("%s needs ../shared/data/%s and %s is set: %v", tb.Name(), file, RequireEnv, err)
@@ -151,7 +165,7 @@ func Missing(tb testing.TB, file string, err error) {
 
 // ForTest loads a collection, or skips tb with a clear message when the
 // shared data is absent (a fresh clone without ../shared); see [Missing].
-func ForTest(tb testing.TB, name string) []Record {
+func ForTest(tb TB, name string) []Record {
 	tb.Helper()
 	recs, err := Load(name)
 	if errors.Is(err, ErrNoData) {
@@ -183,7 +197,7 @@ func Texts(recs []Record) []string {
 
 // Reuters returns the first n documents of reuters21578.jsonl in date order
 // (all of them when n ≤ 0), or skips tb when the data is absent.
-func Reuters(tb testing.TB, n int) []Record {
+func Reuters(tb TB, n int) []Record {
 	tb.Helper()
 	recs := ForTest(tb, "reuters21578.jsonl")
 	SortByDate(recs)
@@ -233,28 +247,6 @@ func ExactGroups(recs []Record) [][]string {
 	return out
 }
 
-// twinsAndEvery keeps, in order, the records whose text another record
-// repeats and every nth of the rest.
-func twinsAndEvery(recs []Record, n int) []Record {
-	count := map[string]int{}
-	for _, r := range recs {
-		count[r.Text]++
-	}
-	var out []Record
-	others := 0
-	for _, r := range recs {
-		if count[r.Text] > 1 {
-			out = append(out, r)
-			continue
-		}
-		if others%n == 0 {
-			out = append(out, r)
-		}
-		others++
-	}
-	return out
-}
-
 // ExactTruth labels the documents of each group of byte-identical texts
 // (ExactGroups) with one cluster per group, so that eval.ClusterTruth.Score
 // counts how many identical pairs a detector found (TP) and missed (FN).
@@ -266,43 +258,4 @@ func ExactTruth(recs []Record) eval.ClusterTruth {
 		}
 	}
 	return truth
-}
-
-// CheckExactDuplicates runs, for TTC-3600 (Turkish) and BBC (English), a
-// detector from build over the collection and fails t unless every pair of
-// byte-identical texts is reported; build gets the language, the records
-// and whether the detector should keep its statistics online (else from
-// the collection). It is the exact-copy guarantee of the digest detectors,
-// checked on real data. By default every text with an identical twin is
-// added, with every fourth of the others between them; with NEARDUP_LONG,
-// the whole collection.
-func CheckExactDuplicates(t *testing.T, build func(t *testing.T, lang string, recs []Record, online bool) detector.Detector) {
-	for _, tc := range []struct{ file, lang string }{{"ttc3600.jsonl", "tr"}, {"bbc.jsonl", "en"}} {
-		recs := ForTest(t, tc.file)
-		if !longtest.Enabled() {
-			recs = twinsAndEvery(recs, 4)
-		}
-		groups := ExactGroups(recs)
-		truth := ExactTruth(recs)
-		for _, online := range []bool{true, false} {
-			t.Run(fmt.Sprintf("%s/online=%v", tc.file, online), func(t *testing.T) {
-				d := build(t, tc.lang, recs, online)
-				defer d.Close()
-				edges, err := eval.Relations(d, Docs(recs), nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				found := eval.Pairs(edges)
-				c := truth.Score(found, false)
-				t.Logf("%s: %d groups of identical texts, %d pairs, %d missed; %d pairs reported in all",
-					tc.file, len(groups), c.TP+c.FN, c.FN, len(found))
-				if c.FN != 0 {
-					t.Errorf("%d of %d identical pairs missed", c.FN, c.TP+c.FN)
-				}
-				if c.TP+c.FN == 0 {
-					t.Error("no identical pair in the collection: the check proves nothing")
-				}
-			})
-		}
-	}
 }

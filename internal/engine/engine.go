@@ -8,6 +8,14 @@
 // detectors' Configs into a textproc.Config, with one set of defaults and
 // error messages).
 //
+// The parts of the shell are exported for the detectors that keep their
+// own shell (codet, minhash) and for the algorithms: [Set], the ID table
+// with document validation; the copy heaps ([CopyGroups], [Push],
+// [Cursor]), which keep the members of exact-copy groups in O(log N) per
+// change; [DeletePosting]; and the per-call resources, [Pool] of workers
+// and the rules [Shrink] and [Vocab] by which buffers and vocabularies give
+// back what one outlier made them grow.
+//
 // An algorithm plugs in through [Algorithm] (how a text is read, its
 // exact-copy key, the encoding of one group in a snapshot) and [Index] (the
 // searchable structure over the groups), with optional parts: [Counter]
@@ -38,14 +46,8 @@ import (
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
-
-// Candidate is a live group related to a searched text, and the score
-// every member of the group gets.
-type Candidate = copyheap.Candidate
 
 // NoGroup marks a document in no group: its text matches nothing (a text
 // without words, as its Algorithm reads it). NoDoc is no document.
@@ -253,11 +255,11 @@ type Engine[F any, K comparable] struct {
 
 // state is everything a ReadFrom replaces whole.
 type state[F any, K comparable] struct {
-	docs      *docset.Set
+	docs      *Set
 	refs      []uint32 // by document: its group, or NoGroup
 	groups    Groups[F]
 	free      []uint32 // free group numbers, reused first
-	gs        copyheap.Groups
+	gs        CopyGroups
 	exact     map[K]uint32 // nil when ix is a Finder
 	exactPeak int          // the most keys exact has held since it was rebuilt
 	ix        Index[F]
@@ -279,8 +281,8 @@ func New[F any, K comparable](spec Spec, alg Algorithm[F, K]) *Engine[F, K] {
 }
 
 func (e *Engine[F, K]) newState() *state[F, K] {
-	docs := docset.New(e.spec.Name, e.spec.MaxTextBytes)
-	st := &state[F, K]{docs: docs, gs: copyheap.New(docs), ix: e.alg.NewIndex()}
+	docs := NewSet(e.spec.Name, e.spec.MaxTextBytes)
+	st := &state[F, K]{docs: docs, gs: NewCopyGroups(docs), ix: e.alg.NewIndex()}
 	st.counter, _ = st.ix.(Counter[F])
 	st.finder, _ = st.ix.(Finder[F])
 	st.member, _ = st.ix.(Member[F])
@@ -536,7 +538,7 @@ func (e *Engine[F, K]) UnionGroups(op, id string, related func(g uint32, groups 
 	for _, o := range related(g, &st.groups, st.ix) {
 		idxs = st.gs.AppendMembers(idxs, o, st.groups.list[o].first)
 	}
-	return copyheap.SortedIDs(st.docs, idxs, NoDoc), nil
+	return SortedIDs(st.docs, idxs, NoDoc), nil
 }
 
 // Remove forgets the live document id. A document with live copies leaves
@@ -654,7 +656,7 @@ func (st *state[F, K]) remove(alg Algorithm[F, K], idx uint32) {
 	if st.exact != nil {
 		k, _ := alg.CopyKey(&gr.f)
 		delete(st.exact, k)
-		st.exact = Shrink(st.exact, &st.exactPeak)
+		st.exact = ShrinkMap(st.exact, &st.exactPeak)
 	}
 	var zero group[F]
 	*gr = zero
@@ -670,16 +672,16 @@ func (st *state[F, K]) find(k K, f *F) (uint32, bool) {
 	return g, ok
 }
 
-// minShrink is the least peak size at which [Shrink] rebuilds a map:
+// minShrink is the least peak size at which [ShrinkMap] rebuilds a map:
 // below it the buckets a map keeps are not worth a copy.
 const minShrink = 1024
 
-// Shrink returns m rebuilt at its current size when it holds fewer than a
+// ShrinkMap returns m rebuilt at its current size when it holds fewer than a
 // quarter of its peak number of keys, and resets the peak; otherwise m. A
 // Go map keeps its buckets when keys are deleted; the rebuild copies at
 // most a third of the keys deleted since the last one, O(1) amortised per
 // deletion. Callers track the peak: *peak = max(*peak, len(m)) on insert.
-func Shrink[M ~map[K]V, K comparable, V any](m M, peak *int) M {
+func ShrinkMap[M ~map[K]V, K comparable, V any](m M, peak *int) M {
 	if *peak < minShrink || len(m) >= *peak/4 {
 		return m
 	}

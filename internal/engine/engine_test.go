@@ -648,7 +648,7 @@ func TestShared(t *testing.T) {
 	}
 }
 
-func TestShrink(t *testing.T) {
+func TestShrinkMap(t *testing.T) {
 	m := map[int]int{}
 	peak := 0
 	for i := range 4096 {
@@ -657,7 +657,7 @@ func TestShrink(t *testing.T) {
 	}
 	for i := range 4000 {
 		delete(m, i)
-		m = Shrink(m, &peak)
+		m = ShrinkMap(m, &peak)
 	}
 	assert.Len(t, m, 96)
 	assert.Less(t, peak, 4096, "rebuilt when a quarter of the peak was left")

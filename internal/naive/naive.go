@@ -14,10 +14,9 @@ import (
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/copyheap"
-	"github.com/seed-9ef9c1df/neardup/internal/docset"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
-	"github.com/seed-9ef9c1df/neardup/internal/hashx"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -42,7 +41,7 @@ type Config struct {
 type Detector struct {
 	cfg  Config
 	mu   sync.Mutex
-	docs *docset.Set
+	docs *engine.Set
 	an   *textproc.Analyzer
 	sets map[uint32]map[uint64]struct{}
 }
@@ -61,7 +60,7 @@ func New(cfg Config) *Detector {
 		cfg.MaxResults = detector.DefaultMaxResults
 	}
 	an, _ := textproc.NewAnalyzer(textproc.Config{})
-	return &Detector{cfg: cfg, docs: docset.New("naive", 0), an: an, sets: map[uint32]map[uint64]struct{}{}}
+	return &Detector{cfg: cfg, docs: engine.NewSet("naive", 0), an: an, sets: map[uint32]map[uint64]struct{}{}}
 }
 
 // NewChecked returns a reference detector, or an error wrapping
@@ -94,7 +93,7 @@ func Shingles(an *textproc.Analyzer, text string, w int) map[uint64]struct{} {
 		}
 		var h uint64
 		for j := i; j < min(i+w, len(toks)); j++ {
-			h = hashx.Combine(h, hashx.String64(toks[j].Term, 0))
+			h = hashtab.Combine(h, hashtab.String64(toks[j].Term, 0))
 		}
 		set[h] = struct{}{}
 	}
@@ -163,7 +162,7 @@ func (d *Detector) match(set map[uint64]struct{}, skip string) []detector.Match 
 			out = append(out, detector.Match{ID: d.docs.ID(idx), Score: s})
 		}
 	}
-	return copyheap.Top(out, d.cfg.MaxResults)
+	return engine.Top(out, d.cfg.MaxResults)
 }
 
 // Query implements detector.Querier: what Add(doc) would return, storing
@@ -205,7 +204,7 @@ func (d *Detector) Nearest(text string, k int) ([]detector.Match, error) {
 			out = append(out, detector.Match{ID: d.docs.ID(idx), Score: s})
 		}
 	}
-	return copyheap.Top(out, min(k, d.cfg.MaxResults)), nil
+	return engine.Top(out, min(k, d.cfg.MaxResults)), nil
 }
 
 // Copies implements detector.CopyLister: the other live documents whose
@@ -253,7 +252,7 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 			out = append(out, detector.Match{ID: d.docs.ID(other), Score: s})
 		}
 	}
-	return copyheap.Top(out, d.cfg.MaxResults), nil
+	return engine.Top(out, d.cfg.MaxResults), nil
 }
 
 // Remove implements detector.Remover.

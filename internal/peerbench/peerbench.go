@@ -7,7 +7,7 @@
 // Jaccard ground truth and the recall comparison. The benchmarks are in
 // peerbench_test.go; README.md says how to run them. The corpus and the
 // floor come from the main module's internal/dataset and
-// internal/benchfloor, which this module may import: its import path lies
+// internal/testkit, which this module may import: its import path lies
 // under the main module's.
 package peerbench
 

@@ -16,8 +16,8 @@ import (
 	"github.com/zeebo/xxh3"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/benchfloor"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/minhash"
 	"github.com/seed-9ef9c1df/neardup/simhash"
 	"github.com/seed-9ef9c1df/neardup/textproc"
@@ -254,7 +254,7 @@ func BenchmarkPeers(b *testing.B) {
 	b.Run("floor", func(b *testing.B) {
 		measure(b, "floor", func() {
 			for _, d := range f.docs {
-				benchfloor.Sink += benchfloor.Floor(d.Text)
+				testkit.Sink += testkit.Floor(d.Text)
 			}
 		})
 	})

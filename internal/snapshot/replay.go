@@ -11,7 +11,7 @@ import (
 // now (it may be lowered across a restart), not what was stored.
 //
 // Replay marks the text it is about to add; the shared size check
-// (internal/docset, through Replayed) lets a marked text through. A text
+// (internal/engine, through Replayed) lets a marked text through. A text
 // is known by the address and length of its bytes, which only Replay holds (it allocates
 // each text it reads), so no other caller's text is ever let through, and
 // combinators that hand the same string to the detectors they wrap keep the

@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/synth"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/minhash"
 	"github.com/seed-9ef9c1df/neardup/shingle"
 )
@@ -75,7 +75,7 @@ func runCommand[T comparable](t *testing.T, docs []detector.Doc, m string) map[T
 }
 
 func TestCommandPairsEqualDetector(t *testing.T) {
-	docs := synth.Docs(800, synth.Config{Seed: 9})
+	docs := dataset.SynthDocs(800, dataset.SynthConfig{Seed: 9})
 	d, err := minhash.New(minhash.Config{Threshold: 0.5})
 	require.NoError(t, err)
 	want := map[pairLine]bool{}
@@ -95,7 +95,7 @@ func TestCommandPairsEqualDetector(t *testing.T) {
 }
 
 func TestCommandContainmentEqualsDetector(t *testing.T) {
-	docs := synth.Docs(400, synth.Config{Seed: 10})
+	docs := dataset.SynthDocs(400, dataset.SynthConfig{Seed: 10})
 	d, err := shingle.New(shingle.Config{Threshold: 0.5})
 	require.NoError(t, err)
 	for _, doc := range docs {

@@ -9,7 +9,7 @@
 //
 // It finds the data as the tests do (internal/dataset: ../shared/data
 // beside the module root, or $NEARDUP_DATA) and reads the same
-// NEARDUP_LONG switch (internal/dataset/longtest). It always exits 0.
+// NEARDUP_LONG switch (internal/dataset). It always exits 0.
 package main
 
 import (
@@ -19,7 +19,6 @@ import (
 	"strings"
 
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 )
 
 // files are the collections the tests read, in the order the data's
@@ -30,15 +29,15 @@ var files = []string{
 }
 
 func main() {
-	fmt.Println(line(dataset.Dir, longtest.Enabled()))
+	fmt.Println(line(dataset.Dir, dataset.LongEnabled()))
 }
 
 // line describes the data found by dir (dataset.Dir in the command) and
 // the long-test switch.
 func line(dir func() (string, error), long bool) string {
-	longNote := "long tests (soaks, whole-collection sweeps) skipped: " + longtest.Env + "=1 runs them."
+	longNote := "long tests (soaks, whole-collection sweeps) skipped: " + dataset.LongEnv + "=1 runs them."
 	if long {
-		longNote = "long tests on (" + longtest.Env + ")."
+		longNote = "long tests on (" + dataset.LongEnv + ")."
 	}
 	d, err := dir()
 	if err != nil {

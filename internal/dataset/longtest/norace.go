@@ -1,6 +1,0 @@
-//go:build !race
-
-package longtest
-
-// RaceEnabled reports whether the binary was built with -race.
-const RaceEnabled = false
