@@ -4,7 +4,28 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/seed-9ef9c1df/neardup/codet"
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/imatch"
+	"github.com/seed-9ef9c1df/neardup/internal/naive"
+	"github.com/seed-9ef9c1df/neardup/minhash"
+	"github.com/seed-9ef9c1df/neardup/mrcosine"
+	"github.com/seed-9ef9c1df/neardup/shingle"
+	"github.com/seed-9ef9c1df/neardup/simhash"
+	"github.com/seed-9ef9c1df/neardup/tweezer"
+)
+
+// Every detector type behind the registry is an Index, checked here once
+// when the module compiles rather than in each package.
+var (
+	_ Index = (*codet.Detector)(nil)
+	_ Index = (*imatch.Detector)(nil)
+	_ Index = (*minhash.Detector)(nil)
+	_ Index = (*mrcosine.Detector)(nil)
+	_ Index = (*naive.Detector)(nil)
+	_ Index = (*shingle.Detector)(nil)
+	_ Index = (*simhash.Detector)(nil)
+	_ Index = (*tweezer.Detector)(nil)
 )
 
 // Index is a named detector with every capability a service uses, so

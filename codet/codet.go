@@ -11,11 +11,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
-var (
-	_ detector.Detector = (*Detector)(nil)
-	_ detector.Remover  = (*Detector)(nil)
-)
-
 // Stats describes the index. Counters accumulate over the detector's life;
 // sizes are current.
 type Stats struct {

@@ -14,6 +14,7 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 	"github.com/seed-9ef9c1df/neardup/internal/synth"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -255,7 +256,8 @@ func TestOrderIndependence(t *testing.T) {
 				require.Zero(t, st.Deactivated, "%s %s", oc.name, c.name)
 			}
 			worst := 1.0
-			for seed := range uint64(4) {
+			shuffles := longtest.Size(2, 4)
+			for seed := range uint64(shuffles) {
 				docs := slices.Clone(oc.docs)
 				r := rand.New(rand.NewPCG(seed, 99))
 				r.Shuffle(len(docs), func(i, j int) { docs[i], docs[j] = docs[j], docs[i] })
@@ -270,7 +272,7 @@ func TestOrderIndependence(t *testing.T) {
 					require.InDelta(t, sc, got[r], 1e-9, "%s %s seed %d: score of %v", oc.name, c.name, seed, r)
 				}
 			}
-			t.Logf("%s %s: %d relations, %d nodes deactivated, worst Jaccard over 4 shuffles %.3f", oc.name, c.name, len(base), st.Deactivated, worst)
+			t.Logf("%s %s: %d relations, %d nodes deactivated, worst Jaccard over %d shuffles %.3f", oc.name, c.name, len(base), st.Deactivated, shuffles, worst)
 			if online {
 				assert.GreaterOrEqual(t, worst, onlineOrderTolerance, "%s %s: online idf order tolerance", oc.name, c.name)
 			}

@@ -10,8 +10,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 )
 
-var _ detector.Ranker = (*Detector)(nil)
-
 // Nearest returns the live documents most similar to text, best first,
 // the min(k, Config.MaxResults) best by [detector.SortMatches], storing
 // nothing (detector.Ranker). A document Query(text) reports has the score
@@ -63,17 +61,13 @@ func (d *Detector) Nearest(text string, k int) ([]detector.Match, error) {
 	if d.docs.Closed() { // closed meanwhile
 		return nil, fmt.Errorf("codet: Nearest: %w", detector.ErrClosed)
 	}
-	if d.s.Window > 0 && d.docs.Len() >= d.s.Window {
-		ev := d.evictees()
-		switch {
-		case len(ev.docs) == d.docs.Len():
-			return []detector.Match{}, nil // Add would find the detector empty
-		case ev.compacts:
-			return d.nearestCopy(text, k)
-		}
-		d.ev = ev
-		defer func() { d.ev = nil }()
+	switch empty, compacts := d.windowLookup(); {
+	case empty:
+		return []detector.Match{}, nil
+	case compacts:
+		return d.nearestCopy(text, k)
 	}
+	defer func() { d.ev = nil }()
 	d.lookupTerms(w, ad)
 	defer d.endAdd(w)
 	d.rank = true

@@ -13,12 +13,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
-var (
-	_ detector.Querier    = (*Detector)(nil)
-	_ detector.CopyLister = (*Detector)(nil)
-	_ detector.Persister  = (*Detector)(nil)
-)
-
 // Query returns what Add(doc) would return now, without indexing doc or
 // changing anything a later call observes: the live documents that would
 // contain doc, the Config.MaxResults strongest, ordered by
@@ -72,21 +66,37 @@ func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
 			self = idx
 		}
 	}
-	if d.s.Window > 0 && d.docs.Len() >= d.s.Window {
-		ev := d.evictees()
-		switch {
-		case len(ev.docs) == d.docs.Len():
-			return []detector.Match{}, nil // Add would find the detector empty
-		case ev.compacts:
-			return d.queryCopy(doc, self)
-		}
-		d.ev = ev
-		defer func() { d.ev = nil }()
+	switch empty, compacts := d.windowLookup(); {
+	case empty:
+		return []detector.Match{}, nil
+	case compacts:
+		return d.queryCopy(doc, self)
 	}
+	defer func() { d.ev = nil }()
 	d.lookupTerms(w, ad)
 	defer d.endAdd(w)
 	runs, _, _ := d.queryRuns(nil)
 	return d.emit(runs, self), nil
+}
+
+// windowLookup readies a lookup (Query, Nearest) under the exclusive lock
+// for the documents a full window's Add would evict first. It reports
+// whether Add would find the detector empty, or would compact it (the
+// caller then answers on a copy); otherwise it sets d.ev, which the
+// caller clears when the lookup is done.
+func (d *Detector) windowLookup() (empty, compacts bool) {
+	if d.s.Window <= 0 || d.docs.Len() < d.s.Window {
+		return false, false
+	}
+	ev := d.evictees()
+	if len(ev.docs) == d.docs.Len() {
+		return true, false
+	}
+	if ev.compacts {
+		return false, true
+	}
+	d.ev = ev
+	return false, false
 }
 
 // lookupTerms puts the sequences of the analysed document ad into d.buf

@@ -53,15 +53,6 @@ var testHookAnalysed func()
 // while the Add holds its turn, after its document is counted.
 var testHookInTurn func()
 
-var (
-	_ detector.Detector   = (*Detector)(nil)
-	_ detector.Remover    = (*Detector)(nil)
-	_ detector.Querier    = (*Detector)(nil)
-	_ detector.Persister  = (*Detector)(nil)
-	_ detector.CopyLister = (*Detector)(nil)
-	_ detector.Ranker     = (*Detector)(nil)
-)
-
 // New returns a Detector that keeps its own online IDF table over its live
 // documents: every added document is counted before its signature is
 // computed, so idf reflects the stream (the "recalculate IDF for each

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 )
 
 // weightedPair builds two weighted sets over shared keys: B keeps a share
@@ -66,8 +68,10 @@ func TestDartMatchesICWS(t *testing.T) {
 	}
 	const k = 128
 	seeds, pairs := 30, 15
-	if raceEnabled || testing.Short() {
-		seeds, pairs = 6, 5 // the race detector slows ICWS tenfold
+	if raceEnabled || testing.Short() || !longtest.Enabled() {
+		// The race detector slows ICWS tenfold; the default run checks
+		// the same bounds on fewer samples, NEARDUP_LONG on all of them.
+		seeds, pairs = 6, 5
 	}
 	var dNorm, pNorm, iNorm []float64
 	for _, tc := range cases {

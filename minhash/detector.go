@@ -68,14 +68,6 @@ type Detector struct {
 	levels [maxPartitions * maxPartitions]atomic.Int32
 }
 
-var (
-	_ detector.Detector   = (*Detector)(nil)
-	_ detector.Remover    = (*Detector)(nil)
-	_ detector.Querier    = (*Detector)(nil)
-	_ detector.Persister  = (*Detector)(nil)
-	_ detector.CopyLister = (*Detector)(nil)
-)
-
 // New returns a Detector for cfg. In Weighted mode the phrase statistics
 // are kept online: each document counts towards them when it is added and
 // is signed with the statistics so far, itself included (use

@@ -9,8 +9,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 )
 
-var _ detector.Ranker = (*Detector)(nil)
-
 // widenSeeds bounds the found neighbours whose band keys a Jaccard or
 // Weighted Nearest probes when its own band keys found too few: the best
 // of them, by score.

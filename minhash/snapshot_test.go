@@ -63,8 +63,11 @@ func roundTrip(t *testing.T, cfg Config, stats *Stats, ops []op) []byte {
 	return snap
 }
 
+// TestSnapshotRoundTrip round-trips a stream of 100 synthetic texts (200
+// with NEARDUP_LONG) with floods of copies and removals, in every
+// reference Config.
 func TestSnapshotRoundTrip(t *testing.T) {
-	texts := streamTexts(200, 6)
+	texts := streamTexts(longtest.Size(100, 200), 6)
 	ops := floodStream(texts, 3, 8)
 	stats, err := NewStats(Config{Mode: Weighted})
 	require.NoError(t, err)

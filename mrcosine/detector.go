@@ -102,15 +102,6 @@ type Detector struct {
 	e *engine.Engine[sig, copyKey]
 }
 
-var (
-	_ detector.Detector   = (*Detector)(nil)
-	_ detector.Remover    = (*Detector)(nil)
-	_ detector.Querier    = (*Detector)(nil)
-	_ detector.Persister  = (*Detector)(nil)
-	_ detector.CopyLister = (*Detector)(nil)
-	_ detector.Ranker     = (*Detector)(nil)
-)
-
 // New returns a Detector that signs documents with the default reference
 // text ([Default]). It returns an error wrapping [detector.ErrInvalidConfig]
 // if cfg is invalid, and nil otherwise.

@@ -161,8 +161,8 @@ var linearConfigs = []struct {
 }
 
 func TestConcurrentAddsLinearized(t *testing.T) {
-	texts := variants(synthTexts(60, 11), 400, 11)
-	gs := []int{4}                          // NEARDUP_LONG adds 2 goroutines
+	texts := variants(synthTexts(60, 11), longtest.Size(200, 400), 11)
+	gs := []int{4}                          // NEARDUP_LONG adds 2 goroutines and 200 texts
 	if longtest.Enabled() && !raceEnabled { // the race detector slows the run tenfold
 		gs = []int{2, 4}
 	}

@@ -21,15 +21,6 @@ type Detector struct {
 	e   *engine.Engine[features, uint64]
 }
 
-var (
-	_ detector.Detector   = (*Detector)(nil)
-	_ detector.Remover    = (*Detector)(nil)
-	_ detector.Querier    = (*Detector)(nil)
-	_ detector.CopyLister = (*Detector)(nil)
-	_ detector.Persister  = (*Detector)(nil)
-	_ detector.Ranker     = (*Detector)(nil)
-)
-
 // New returns a detector for cfg. It returns an error wrapping
 // detector.ErrInvalidConfig, naming the field, when a field is out of
 // range (a negative length, a threshold outside (0, 1], MinIDF ≥ MaxIDF, a

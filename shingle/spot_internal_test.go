@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 )
 
 // exhaustiveJaccard computes the multiset Jaccard similarity Σmin/Σmax of
@@ -154,7 +156,7 @@ func spotReference(x *spotIndex, raw map[uint32][2][]uint64) map[uint32]map[uint
 // pairs (and scores) an exhaustive multiset-Jaccard comparison of the
 // filtered multisets under the live statistics finds at the same τ.
 func TestSpotPruningNeverDrops(t *testing.T) {
-	trials := 40
+	trials := longtest.Size(24, 40) // 24 meets every threshold with every band
 	if testing.Short() || raceEnabled {
 		trials = 10
 	}

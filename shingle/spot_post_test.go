@@ -6,11 +6,14 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/internal/dataset/longtest"
 )
 
 // TestSigPostsMatchSets adds and removes groups under a few signatures at
 // random and compares each signature's groups with a set after every step:
-// singles kept inline, lists made, shrunk back to a single and reused.
+// singles kept inline, lists made, shrunk back to a single and reused:
+// 10,000 steps (50,000 with NEARDUP_LONG).
 func TestSigPostsMatchSets(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))
 	var p sigPosts
@@ -20,7 +23,7 @@ func TestSigPostsMatchSets(t *testing.T) {
 		p.grow()
 		want[s] = map[uint32]bool{}
 	}
-	for step := range 50_000 {
+	for step := range longtest.Size(10_000, 50_000) {
 		s, g := uint32(r.IntN(sigs)), uint32(r.IntN(12))
 		if step%7 == 0 {
 			g = postMany - 1 // the largest group index

@@ -61,15 +61,6 @@ var testHookAnalysed func()
 // while the Add holds its turn, after its document is counted.
 var testHookInTurn func()
 
-var (
-	_ detector.Detector   = (*Detector)(nil)
-	_ detector.Remover    = (*Detector)(nil)
-	_ detector.Querier    = (*Detector)(nil)
-	_ detector.Persister  = (*Detector)(nil)
-	_ detector.CopyLister = (*Detector)(nil)
-	_ detector.Ranker     = (*Detector)(nil)
-)
-
 // New returns a Detector. When cfg uses idf (WeightIDF, WeightTFIDF or
 // SkipTop ≥ 0) it keeps its own online IDF table over its live documents,
 // smoothed (log(1 + N/df), so the first documents do not weigh every term

@@ -28,15 +28,6 @@ type Detector struct {
 	e      *engine.Engine[docSig, sigKey]
 }
 
-var (
-	_ detector.Detector   = (*Detector)(nil)
-	_ detector.Remover    = (*Detector)(nil)
-	_ detector.Querier    = (*Detector)(nil)
-	_ detector.Persister  = (*Detector)(nil)
-	_ detector.CopyLister = (*Detector)(nil)
-	_ detector.Ranker     = (*Detector)(nil)
-)
-
 // New returns an empty Detector for cfg. It returns an error wrapping
 // detector.ErrInvalidConfig for an invalid Config (see [NewSigner]), nil
 // otherwise.

@@ -109,3 +109,19 @@ func TestLinkCommitted(t *testing.T) {
 	assert.Equal(t, "../../../../shared/data", target)
 	assert.Equal(t, "internal/dataset/testdata/shared-data", Link, "Link names this package's testdata link")
 }
+
+// The default sample of CheckExactDuplicates keeps every text with a twin,
+// in order, and every nth of the others.
+func TestTwinsAndEvery(t *testing.T) {
+	recs := []Record{
+		{ID: "a", Text: "x"}, {ID: "b", Text: "1"}, {ID: "c", Text: "2"},
+		{ID: "d", Text: "x"}, {ID: "e", Text: "3"}, {ID: "f", Text: "4"},
+		{ID: "g", Text: "y"}, {ID: "h", Text: "5"}, {ID: "i", Text: "y"},
+	}
+	var ids []string
+	for _, r := range twinsAndEvery(recs, 2) {
+		ids = append(ids, r.ID)
+	}
+	assert.Equal(t, []string{"a", "b", "d", "e", "g", "h", "i"}, ids)
+	assert.Len(t, ExactGroups(twinsAndEvery(recs, 3)), 2, "every group of twins is whole")
+}

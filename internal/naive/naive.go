@@ -46,15 +46,6 @@ type Detector struct {
 	sets map[uint32]map[uint64]struct{}
 }
 
-var _ detector.Detector = (*Detector)(nil)
-var (
-	_ detector.Remover    = (*Detector)(nil)
-	_ detector.Querier    = (*Detector)(nil)
-	_ detector.Persister  = (*Detector)(nil)
-	_ detector.Ranker     = (*Detector)(nil)
-	_ detector.CopyLister = (*Detector)(nil)
-)
-
 // New returns a reference detector. It does not check cfg: a negative
 // MaxResults means the default, and a Threshold of NaN or ±Inf makes every
 // WriteTo fail. [NewChecked] rejects such a Config.
