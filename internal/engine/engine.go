@@ -161,10 +161,11 @@ type FreePeeker interface {
 	PeeksFreely()
 }
 
-// Preparer is an Index with a step that reads the index before the
+// Preparer is an Index with a step that reads the index before an Add's
 // commit: Prepare runs under the read lock after the features are
 // computed, and again under the exclusive lock when a ReadFrom replaced
-// the index meanwhile.
+// the index meanwhile. A Query does not call it: its search runs under
+// one read lock, where the index reads what it needs itself.
 type Preparer[F any] interface {
 	Prepare(f *F)
 }
@@ -428,9 +429,6 @@ func (e *Engine[F, K]) query(doc detector.Doc, f *F, peek bool) ([]detector.Matc
 	st := e.st
 	if st.docs.Closed() { // closed meanwhile
 		return nil, e.closed("Query", doc.ID)
-	}
-	if p, ok := st.ix.(Preparer[F]); ok {
-		p.Prepare(f)
 	}
 	if peek && st.counter != nil {
 		st.counter.Peek(f)
