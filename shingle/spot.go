@@ -127,8 +127,9 @@ func (x *spotIndex) Find(f *features, groups *engine.Groups[features]) (uint32, 
 }
 
 // Prepare looks up the IDs of the signatures of f the index already holds
-// (under the read lock, before the commit), so that Insert and a Query's
-// view look up only the others.
+// (under the read lock, before an Add's commit), so that Insert looks up
+// only the others. A Query's view, under one read lock, looks them up
+// itself into its pooled scratch.
 func (x *spotIndex) Prepare(f *features) {
 	if f.key != 0 {
 		f.sids, f.sidsAt = x.resolve(f.set, slices.Grow(f.sids[:0], len(f.set)))

@@ -161,10 +161,11 @@ type FreePeeker interface {
 	PeeksFreely()
 }
 
-// Preparer is an Index with a step that reads the index before the
+// Preparer is an Index with a step that reads the index before an Add's
 // commit: Prepare runs under the read lock after the features are
 // computed, and again under the exclusive lock when a ReadFrom replaced
-// the index meanwhile.
+// the index meanwhile. A Query does not call it: its search runs under
+// one read lock, where the index reads what it needs itself.
 type Preparer[F any] interface {
 	Prepare(f *F)
 }
@@ -267,6 +268,10 @@ type state[F any, K comparable] struct {
 	counter   Counter[F] // ix as a Counter, or nil
 	member    Member[F]  // ix as a Member, or nil
 	handles   []int32    // with a Counter, by document: its handle there
+	// cands is the candidate buffer of the commits' searches, reused
+	// under the exclusive lock (Query and the other readers, which run
+	// concurrently, take their own).
+	cands []Candidate
 }
 
 // New returns an empty Engine for spec and alg.
@@ -368,7 +373,7 @@ func (e *Engine[F, K]) commit(prepared *state[F, K], doc detector.Doc, f *F, h i
 	if e.spec.SearchFirst {
 		ms := []detector.Match{}
 		if _, ok := e.alg.CopyKey(f); ok {
-			ms = st.matches(f, NoDoc, e.spec.MaxResults)
+			ms = st.commitMatches(f, NoDoc, e.spec.MaxResults)
 		}
 		st.insert(e.alg, idx, f)
 		return ms, nil
@@ -377,7 +382,7 @@ func (e *Engine[F, K]) commit(prepared *state[F, K], doc detector.Doc, f *F, h i
 	if g == NoGroup {
 		return []detector.Match{}, nil
 	}
-	return st.matches(st.groups.Features(g), idx, e.spec.MaxResults), nil
+	return st.commitMatches(st.groups.Features(g), idx, e.spec.MaxResults), nil
 }
 
 // Query returns what Add(doc) would return now, without indexing doc or
@@ -424,9 +429,6 @@ func (e *Engine[F, K]) query(doc detector.Doc, f *F, peek bool) ([]detector.Matc
 	st := e.st
 	if st.docs.Closed() { // closed meanwhile
 		return nil, e.closed("Query", doc.ID)
-	}
-	if p, ok := st.ix.(Preparer[F]); ok {
-		p.Prepare(f)
 	}
 	if peek && st.counter != nil {
 		st.counter.Peek(f)
@@ -589,6 +591,17 @@ func (e *Engine[F, K]) Close() error {
 func (st *state[F, K]) matches(f *F, skip uint32, limit int) []detector.Match {
 	cands := st.ix.Search(nil, f, &st.groups)
 	return st.gs.Collect(cands, st.first, skip, limit)
+}
+
+// commitMatches is matches under the exclusive lock: the search appends
+// to st.cands, which it keeps for the next commit (within [Shrink]'s
+// bound), so that an Add allocates no candidate list.
+func (st *state[F, K]) commitMatches(f *F, skip uint32, limit int) []detector.Match {
+	cands := st.ix.Search(st.cands[:0], f, &st.groups)
+	ms := st.gs.Collect(cands, st.first, skip, limit)
+	clear(cands) // keep no scores of a past answer
+	st.cands = Shrink(cands[:0], len(cands))
+	return ms
 }
 
 // first returns the member of the live group g when it has one member.
