@@ -61,7 +61,9 @@ func requireSameSnapshot(t *testing.T, cfg Config, all, aside *Detector) {
 // 32 and 40 many nodes are deactivated, so the samples are set aside too
 // (from NodeLimit 32 under the bound of the active lists); with
 // a time window the lower bounds of the visitors' SCS are recomputed as
-// documents leave.
+// documents leave. NEARDUP_LONG adds three configurations of the rules'
+// other switches (CollapseThreshold, MinScore and ETL, BothDirections
+// with SCSPairs).
 func TestSetAsideExact(t *testing.T) {
 	// At 1,000 documents no sample the rule of the active nodes reads is
 	// set aside, and the count below would check nothing.
@@ -70,16 +72,20 @@ func TestSetAsideExact(t *testing.T) {
 	docs := dataset.SynthDocs(n, dataset.SynthConfig{Seed: 1, Vocabulary: 5000})
 	samples := 0 // samples of deactivated nodes set aside
 	read := 0    // of them, samples the rule of the active nodes reads
-	for _, cfg := range []Config{
+	cfgs := []Config{
 		{Language: "en"},
 		{Language: "en", NodeLimit: 24},
 		{Language: "en", NodeLimit: sampleMin},
 		{Language: "en", NodeLimit: 40, Collapse: CollapseNear},
-		{Language: "en", Collapse: CollapseNear, CollapseThreshold: 0.5},
-		{Language: "en", MinScore: -1, ETL: 0.05, NodeLimit: 60},
-		{Language: "en", BothDirections: true, SCSPairs: true},
 		{Language: "en", Window: 1500, NodeLimit: 20},
-	} {
+	}
+	if dataset.LongEnabled() { // the rules' other switches, set aside alike
+		cfgs = append(cfgs,
+			Config{Language: "en", Collapse: CollapseNear, CollapseThreshold: 0.5},
+			Config{Language: "en", MinScore: -1, ETL: 0.05, NodeLimit: 60},
+			Config{Language: "en", BothDirections: true, SCSPairs: true})
+	}
+	for _, cfg := range cfgs {
 		all, aside := setAsidePair(t, cfg, idf)
 		for _, doc := range docs {
 			want, err := all.Add(doc)
