@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/language"
+
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
 
 // heapAlloc returns the live heap after a full collection.
@@ -22,12 +24,16 @@ func heapAlloc() int64 {
 }
 
 // hostileSize is the number of distinct tokens of the hostile document:
-// 1.4 million (about 20 MB of text), fewer under the race detector.
+// 400,000 (about 6 MB of text), 1.4 million with NEARDUP_LONG, 200,000
+// under the race detector.
 func hostileSize() int {
-	if raceEnabled || testing.Short() {
+	switch {
+	case raceEnabled || testing.Short():
 		return 200_000
+	case dataset.LongEnabled():
+		return 1_400_000
 	}
-	return 1_400_000
+	return 400_000
 }
 
 // hostileText returns n distinct tokens, in lines of 10 tokens with a

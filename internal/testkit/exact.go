@@ -20,9 +20,7 @@ import (
 func CheckExactDuplicates(t *testing.T, build func(t *testing.T, lang string, recs []dataset.Record, online bool) detector.Detector) {
 	for _, tc := range []struct{ file, lang string }{{"ttc3600.jsonl", "tr"}, {"bbc.jsonl", "en"}} {
 		recs := dataset.ForTest(t, tc.file)
-		if !dataset.LongEnabled() {
-			recs = twinsAndEvery(recs, 4)
-		}
+		recs = ExactSample(recs)
 		groups := dataset.ExactGroups(recs)
 		truth := dataset.ExactTruth(recs)
 		for _, online := range []bool{true, false} {
@@ -46,6 +44,16 @@ func CheckExactDuplicates(t *testing.T, build func(t *testing.T, lang string, re
 			})
 		}
 	}
+}
+
+// ExactSample returns what an exact-duplicate check of recs reads: by
+// default, in order, every record whose text another repeats and every
+// fourth of the others; with NEARDUP_LONG, all of recs.
+func ExactSample(recs []dataset.Record) []dataset.Record {
+	if dataset.LongEnabled() {
+		return recs
+	}
+	return twinsAndEvery(recs, 4)
 }
 
 // twinsAndEvery keeps, in order, the records whose text another record
