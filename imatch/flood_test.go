@@ -261,7 +261,7 @@ func TestRealDataMatchesReference(t *testing.T) {
 	for _, file := range []string{"goldset-dev.jsonl", "reuters21578.jsonl"} {
 		t.Run(file, func(t *testing.T) {
 			recs := dataset.ForTest(t, file)
-			texts := dataset.Texts(recs[:min(len(recs), dataset.LongSize(300, 800))])
+			texts := dataset.Texts(recs[:min(len(recs), dataset.LongSize(150, 800))])
 			ops := floodStream(texts, 2, 5)
 			for _, cfg := range []Config{{Language: "en"}, {Language: "en", Selection: SelectBand, Lexicons: 3, MaxResults: 5}} {
 				for name, build := range builds(t, cfg, texts) {

@@ -309,18 +309,18 @@ func TestFloodMatchesReference(t *testing.T) {
 }
 
 // TestRealDataMatchesReference checks the grouped index against the
-// reference on the first 300 Reuters-21578 stories (800 with
+// reference on the first 150 Reuters-21578 stories (800 with
 // NEARDUP_LONG), whose wire stories repeat, under the default cap.
 func TestRealDataMatchesReference(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("compares every Add with a linear scan")
 	}
-	recs := dataset.Reuters(t, dataset.LongSize(300, 800))
+	recs := dataset.Reuters(t, dataset.LongSize(150, 800))
 	texts := dataset.Texts(recs)
 	ops := floodStream(texts, 2, 5)
 	stats, err := NewStats(Config{Mode: Weighted, Language: "en"})
 	require.NoError(t, err)
-	for _, text := range texts[:300] {
+	for _, text := range texts[:min(len(texts), 300)] {
 		stats.AddDocument(text)
 	}
 	for _, tc := range referenceConfigs(stats) {

@@ -195,7 +195,7 @@ func TestFloodMatchesReference(t *testing.T) {
 }
 
 // TestRealDataMatchesReference checks the grouped index against the
-// ungrouped reference on the first 300 documents (800 with NEARDUP_LONG)
+// ungrouped reference on the first 150 documents (800 with NEARDUP_LONG)
 // of the Gold Set and Reuters-21578, where stories have many
 // near-duplicates of graded similarity, uncapped and under the default
 // cap.
@@ -206,7 +206,7 @@ func TestRealDataMatchesReference(t *testing.T) {
 	for _, file := range []string{"goldset-dev.jsonl", "reuters21578.jsonl"} {
 		t.Run(file, func(t *testing.T) {
 			recs := dataset.ForTest(t, file)
-			recs = recs[:min(len(recs), dataset.LongSize(300, 800))]
+			recs = recs[:min(len(recs), dataset.LongSize(150, 800))]
 			ops := floodStream(dataset.Texts(recs), 2, 5)
 			for _, method := range []Method{FullFingerprint, DSC, SpotSigs} {
 				for _, limit := range []int{1 << 30, 0} {

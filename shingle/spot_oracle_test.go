@@ -384,7 +384,7 @@ func compareWithOracle(t *testing.T, cfg Config, texts []string, every int, noRe
 // TestSpotMatchesRefreshedView: the incremental index answers exactly as
 // the refreshed view did (the answer Containers gave before the index was
 // incremental), on a synthetic stream with variants and on real news
-// (the first 3,000 Reuters-21578 stories in date order, all of them with
+// (the first 1,500 Reuters-21578 stories in date order, all of them with
 // NEARDUP_LONG; goldset-dev). With the rescue of
 // documents the band's upper edge empties, the differences are counted.
 func TestSpotMatchesRefreshedView(t *testing.T) {
@@ -408,7 +408,7 @@ func TestSpotMatchesRefreshedView(t *testing.T) {
 			}
 			if name == "reuters21578.jsonl" {
 				dataset.SortByDate(recs)
-				recs = recs[:dataset.LongSize(min(len(recs), 3000), len(recs))]
+				recs = recs[:dataset.LongSize(min(len(recs), 1500), len(recs))]
 			}
 			sets = append(sets, set{name, Config{Method: SpotSigs, Language: "en"}, dataset.Texts(recs)})
 		}

@@ -250,7 +250,7 @@ func TestRealDataMatchesReference(t *testing.T) {
 	for _, file := range []string{"goldset-dev.jsonl", "reuters21578.jsonl"} {
 		t.Run(file, func(t *testing.T) {
 			recs := dataset.ForTest(t, file)
-			recs = recs[:min(len(recs), dataset.LongSize(500, 1500))]
+			recs = recs[:min(len(recs), dataset.LongSize(250, 1500))]
 			texts := dataset.Texts(recs)
 			ops := floodStream(texts, 2, 5)
 			for _, b := range builds(texts) {

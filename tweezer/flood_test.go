@@ -169,7 +169,7 @@ func TestRealDataMatchesReference(t *testing.T) {
 	for _, file := range []string{"goldset-dev.jsonl", "reuters21578.jsonl"} {
 		t.Run(file, func(t *testing.T) {
 			recs := dataset.ForTest(t, file)
-			recs = recs[:min(len(recs), dataset.LongSize(500, 1500))]
+			recs = recs[:min(len(recs), dataset.LongSize(250, 1500))]
 			ops := floodStream(dataset.Texts(recs), 2, 5)
 			for _, limit := range []int{1 << 30, 0} {
 				checkAgainstReference(t, Config{Language: "en", MaxResults: limit}, ops)
