@@ -13,9 +13,10 @@ import (
 // PairFunc decides whether the text container contains the text contained
 // (for a symmetric measure: whether they are near-duplicates) and scores the
 // relation: the shape of a [Cascade]'s verify over texts ([Identity] as
-// its features). A detector package whose check compares features
-// computed once per text exports it over those features instead, with
-// features a snapshot can hold: shingle.Verifier over shingle.Features.
+// its features). A check that compares features computed once per text
+// takes those features instead, features a snapshot can hold: package
+// shingle exports its three checks so (shingle.Verifier over
+// shingle.Features); the other detector packages export no pairwise check.
 type PairFunc func(container, contained string) (score float64, ok bool)
 
 // Identity returns its argument: the features function of a [Cascade] whose
