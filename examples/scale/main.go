@@ -8,10 +8,10 @@
 //	go run ./examples/scale -detector ffp,minhash -n 10000,100000,1000000
 //
 // The live heap is measured after a full collection, less the heap before
-// the detector was built; CPU is the process's user and collector time
-// (runtime/metrics) spent while Adds run, so a detector's background
-// work and the collections its allocations cause count too; generating
-// the stream does not.
+// the detector was built. CPU is the process's user and system time
+// (getrusage; wall time where the system has none) spent while Adds run,
+// so a detector's background work and the collections its allocations
+// cause count too; generating the stream does not.
 package main
 
 import (
@@ -21,7 +21,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
@@ -152,12 +151,4 @@ func liveHeap() int64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return int64(m.HeapAlloc)
-}
-
-// cpuSeconds returns the CPU time the process has spent in Go code and in
-// the collector.
-func cpuSeconds() float64 {
-	s := []metrics.Sample{{Name: "/cpu/classes/user:cpu-seconds"}, {Name: "/cpu/classes/gc/total:cpu-seconds"}}
-	metrics.Read(s)
-	return s[0].Value.Float64() + s[1].Value.Float64()
 }
