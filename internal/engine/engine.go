@@ -268,10 +268,6 @@ type state[F any, K comparable] struct {
 	counter   Counter[F] // ix as a Counter, or nil
 	member    Member[F]  // ix as a Member, or nil
 	handles   []int32    // with a Counter, by document: its handle there
-	// cands is the candidate buffer of the commits' searches, reused
-	// under the exclusive lock (Query and the other readers, which run
-	// concurrently, take their own).
-	cands []Candidate
 }
 
 // New returns an empty Engine for spec and alg.
@@ -373,7 +369,7 @@ func (e *Engine[F, K]) commit(prepared *state[F, K], doc detector.Doc, f *F, h i
 	if e.spec.SearchFirst {
 		ms := []detector.Match{}
 		if _, ok := e.alg.CopyKey(f); ok {
-			ms = st.commitMatches(f, NoDoc, e.spec.MaxResults)
+			ms = st.matches(f, NoDoc, e.spec.MaxResults)
 		}
 		st.insert(e.alg, idx, f)
 		return ms, nil
@@ -382,7 +378,7 @@ func (e *Engine[F, K]) commit(prepared *state[F, K], doc detector.Doc, f *F, h i
 	if g == NoGroup {
 		return []detector.Match{}, nil
 	}
-	return st.commitMatches(st.groups.Features(g), idx, e.spec.MaxResults), nil
+	return st.matches(st.groups.Features(g), idx, e.spec.MaxResults), nil
 }
 
 // Query returns what Add(doc) would return now, without indexing doc or
@@ -591,17 +587,6 @@ func (e *Engine[F, K]) Close() error {
 func (st *state[F, K]) matches(f *F, skip uint32, limit int) []detector.Match {
 	cands := st.ix.Search(nil, f, &st.groups)
 	return st.gs.Collect(cands, st.first, skip, limit)
-}
-
-// commitMatches is matches under the exclusive lock: the search appends
-// to st.cands, which it keeps for the next commit (within [Shrink]'s
-// bound), so that an Add allocates no candidate list.
-func (st *state[F, K]) commitMatches(f *F, skip uint32, limit int) []detector.Match {
-	cands := st.ix.Search(st.cands[:0], f, &st.groups)
-	ms := st.gs.Collect(cands, st.first, skip, limit)
-	clear(cands) // keep no scores of a past answer
-	st.cands = Shrink(cands[:0], len(cands))
-	return ms
 }
 
 // first returns the member of the live group g when it has one member.

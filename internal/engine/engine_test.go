@@ -1273,30 +1273,3 @@ func TestLayout(t *testing.T) {
 	_, err = newLaid().DecodeSectionList(secs)
 	assert.NoError(t, err)
 }
-
-// capIndex records the capacity of the dst each Search is handed.
-type capIndex struct {
-	*toyIndex
-	caps []int
-}
-
-func (c *capIndex) Search(dst []Candidate, f *words, groups *Groups[words]) []Candidate {
-	c.caps = append(c.caps, cap(dst))
-	return c.toyIndex.Search(dst, f, groups)
-}
-
-// TestCommitReusesCandidates: an Add's search appends to the candidate
-// buffer an earlier commit left, so that it allocates no list of its own,
-// and the reused buffer changes no answer.
-func TestCommitReusesCandidates(t *testing.T) {
-	e := newToy(t, toy{}, 10)
-	ix := &capIndex{toyIndex: &toyIndex{post: map[string][]uint32{}}}
-	e.st.ix = ix
-	add(t, e, "a", "x y")
-	add(t, e, "b", "x y z")
-	ms := add(t, e, "c", "x y z w")
-	require.Len(t, ix.caps, 3)
-	assert.Positive(t, ix.caps[2], "the third commit searched with a fresh buffer")
-	assert.Equal(t, []detector.Match{{ID: "b", Score: 0.75}, {ID: "a", Score: 0.5}}, ms)
-	assert.Equal(t, []detector.Match{}, add(t, e, "d", "q"), "a reused buffer kept an old candidate")
-}
