@@ -7,8 +7,8 @@
 //
 //	go run ./examples/scale -detector ffp,minhash -n 10000,100000,1000000
 //
-// The live heap is measured after a full collection, less the heap before
-// the detector was built. CPU is the process's user and system time
+// The live heap is measured after full collections (cli.LiveHeap), less
+// the heap before the detector was built. CPU is the process's user and system time
 // (getrusage; wall time where the system has none) spent while Adds run,
 // so a detector's background work and the collections its allocations
 // cause count too; generating the stream does not.
@@ -108,7 +108,7 @@ type row struct {
 
 // measure streams checkpoints[len-1] documents into a fresh detector.
 func measure(name string, checkpoints []int, p *cli.Progress) ([]row, error) {
-	base := liveHeap()
+	base := cli.LiveHeap()
 	d, err := neardup.New(name, nil)
 	if err != nil {
 		return nil, err
@@ -136,19 +136,11 @@ func measure(name string, checkpoints []int, p *cli.Progress) ([]row, error) {
 			done += len(batch)
 			p.Tick("%s: %d/%d documents", name, done, checkpoints[len(checkpoints)-1])
 		}
-		heap := liveHeap() - base
+		heap := int64(cli.LiveHeap()) - int64(base)
 		rows = append(rows, row{n: n, cpuPerAdd: spent * 1e6 / float64(n-from), bytesPerDoc: float64(heap) / float64(n)})
 		p.Stage("%s: %d documents", name, n)
 		spent, from = 0, n
 	}
 	runtime.KeepAlive(d)
 	return rows, nil
-}
-
-// liveHeap returns the bytes of live heap objects after a full collection.
-func liveHeap() int64 {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return int64(m.HeapAlloc)
 }

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"slices"
 	"time"
 
@@ -85,13 +84,6 @@ func source(stderr io.Writer) ([]string, error) {
 	return out, nil
 }
 
-func heapMB() float64 {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return float64(m.HeapAlloc) / (1 << 20)
-}
-
 // open builds the named detector (in English where it takes a language)
 // inside a window of size documents, counting evictions in *evicted.
 func open(name string, size int, evicted *int) (detector.Window, error) {
@@ -158,7 +150,7 @@ func run(stdout, stderr io.Writer, o options) error {
 		}
 		// The rate covers the documents since the last sample; the
 		// collection before the heap reading is not counted in it.
-		s := sample{docs: done, rate: float64(done-lastDone) / time.Since(last).Seconds(), heap: heapMB()}
+		s := sample{docs: done, rate: float64(done-lastDone) / time.Since(last).Seconds(), heap: float64(cli.LiveHeap()) / (1 << 20)}
 		samples = append(samples, s)
 		if done%o.every == 0 {
 			fmt.Fprintf(stdout, "%10d %10d %10d %12.0f %10.1f %12d\n", done, w.Len(), evicted, s.rate, s.heap, relations)

@@ -172,19 +172,11 @@ func relations(e registry.Entry, recs []dataset.Record, progress func(int)) ([]e
 	return eval.Relations(d, dataset.Docs(recs), progress)
 }
 
-func heap() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
-}
-
 // speed adds docs to a fresh detector and returns documents per second and
 // live heap bytes per stored document.
 func speed(e registry.Entry, recs []dataset.Record) (float64, float64, error) {
 	docs := dataset.Docs(recs)
-	before := heap()
+	before := cli.LiveHeap()
 	d, err := e.New(language.English, nil)
 	if err != nil {
 		return 0, 0, err
@@ -197,7 +189,7 @@ func speed(e registry.Entry, recs []dataset.Record) (float64, float64, error) {
 		}
 	}
 	elapsed := time.Since(start)
-	after := heap()
+	after := cli.LiveHeap()
 	runtime.KeepAlive(d)
 	return float64(len(docs)) / elapsed.Seconds(), float64(int64(after)-int64(before)) / float64(len(docs)), nil
 }

@@ -7,10 +7,22 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
 )
+
+// LiveHeap returns the bytes of live heap objects after two full
+// collections (the second drops what sync.Pools kept through the first):
+// what the programs that report memory per document subtract.
+func LiveHeap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
 
 // DataNote is the sentence a program that reads the labelled collections
 // puts in its usage text.
