@@ -63,10 +63,7 @@ func TestGoldSet(t *testing.T) {
 // fourth of the other texts: testkit.ExactSample).
 func TestTTC3600ExactDuplicates(t *testing.T) {
 	recs := testkit.ExactSample(dataset.ForTest(t, "ttc3600.jsonl"))
-	byText := map[string][]string{}
-	for _, r := range recs {
-		byText[r.Text] = append(byText[r.Text], r.ID)
-	}
+	twins := dataset.ExactGroups(recs)
 	for _, mode := range []Mode{Exact, Jaccard, Overlap} {
 		d, err := New(Config{Mode: mode})
 		require.NoError(t, err)
@@ -75,10 +72,7 @@ func TestTTC3600ExactDuplicates(t *testing.T) {
 			require.NoError(t, err)
 		}
 		groups, found, pairs, foundPairs := 0, 0, 0, 0
-		for _, ids := range byText {
-			if len(ids) < 2 {
-				continue
-			}
+		for _, ids := range twins {
 			groups++
 			all := true
 			for i, a := range ids {

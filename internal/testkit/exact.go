@@ -59,14 +59,16 @@ func ExactSample(recs []dataset.Record) []dataset.Record {
 // twinsAndEvery keeps, in order, the records whose text another record
 // repeats and every nth of the rest.
 func twinsAndEvery(recs []dataset.Record, n int) []dataset.Record {
-	count := map[string]int{}
-	for _, r := range recs {
-		count[r.Text]++
+	twin := map[string]bool{}
+	for _, g := range dataset.ExactGroups(recs) {
+		for _, id := range g {
+			twin[id] = true
+		}
 	}
 	var out []dataset.Record
 	others := 0
 	for _, r := range recs {
-		if count[r.Text] > 1 {
+		if twin[r.ID] {
 			out = append(out, r)
 			continue
 		}
