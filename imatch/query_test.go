@@ -54,16 +54,6 @@ func TestQuerySelf(t *testing.T) {
 	assert.Equal(t, []detector.Match{}, ms, "an empty text matches nothing")
 }
 
-func TestQueryErrors(t *testing.T) {
-	d, err := New(Config{MaxTextBytes: 10})
-	require.NoError(t, err)
-	_, err = d.Query(detector.Doc{Text: strings.Repeat("a ", 6)})
-	require.ErrorIs(t, err, detector.ErrTooLarge)
-	require.NoError(t, d.Close())
-	_, err = d.Query(detector.Doc{Text: "a"})
-	require.ErrorIs(t, err, detector.ErrClosed)
-}
-
 // TestConcurrentQueryAdd runs Queries while other goroutines Add and
 // Remove copies of the queried texts (run it under -race): no Query
 // reports a queried ID, no Add or Containers reports a queried document,

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -30,33 +29,6 @@ func mustNew(t testing.TB, cfg Config) *Detector {
 func load(t testing.TB, cfg Config, snap []byte) *Detector {
 	t.Helper()
 	return testkit.Load(t, mustNew(t, cfg), snap)
-}
-
-// roundTrip runs [testkit.RoundTrip]: a snapshot taken after the
-// first part of ops loads into a new detector that then answers the rest
-// of ops (scores included), Containers, Query and Copies of every live
-// document alike, with byte-identical snapshots at both points. It
-// returns the snapshot.
-func roundTrip(t *testing.T, cfg Config, ops []op) []byte {
-	t.Helper()
-	_, _, snap := testkit.RoundTrip(t, func() *Detector { return mustNew(t, cfg) }, ops, nil)
-	return snap
-}
-
-func TestSnapshotRoundTrip(t *testing.T) {
-	texts := synthTexts(100, 7)
-	texts = append(texts, "", "...", strings.ToUpper(texts[0]))
-	ops := floodStream(texts, 3, 20)
-	for _, m := range modes {
-		t.Run(m.name, func(t *testing.T) {
-			cfg := m.cfg
-			cfg.MaxResults = 7
-			roundTrip(t, cfg, ops)
-		})
-	}
-	t.Run("empty", func(t *testing.T) {
-		roundTrip(t, Config{}, nil)
-	})
 }
 
 // TestSnapshotRoundTripRealData round-trips the first 400 Reuters-21578
@@ -97,17 +69,6 @@ var smallDocs = []detector.Doc{
 	{ID: "c", Text: "OIL PRICES ROSE SHARPLY ON MONDAY AFTER THE PIPELINE CLOSED."},
 	{ID: "d", Text: "Oil prices rose on Monday after the northern pipeline was closed."},
 	{ID: "e", Text: "..."},
-}
-
-// TestSnapshotDamage reads every truncation and every single-byte change
-// of a small snapshot: each must fail with ErrSnapshot and leave the
-// detector empty, so that the intact snapshot then loads into it.
-func TestSnapshotDamage(t *testing.T) {
-	cfg, snap := smallSnapshot(t)
-	d, err := New(cfg)
-	require.NoError(t, err)
-	testkit.Damage(t, d, snap, nil)
-	assert.Equal(t, 5, d.Len())
 }
 
 // TestSnapshotPayloadChecks frames payloads with valid checksums that
@@ -181,17 +142,6 @@ func TestSnapshotReferenceMismatch(t *testing.T) {
 	require.NoError(t, err)
 	_, err = d.ReadFrom(bytes.NewReader(snap))
 	require.NoError(t, err)
-}
-
-func TestReadFromState(t *testing.T) {
-	cfg, snap := smallSnapshot(t)
-	d, err := New(cfg)
-	require.NoError(t, err)
-	_, err = d.Add(detector.Doc{ID: "x", Text: smallDocs[0].Text})
-	require.NoError(t, err)
-	testkit.NotEmpty(t, d, snap)
-	assert.Equal(t, 1, d.Len())
-	testkit.Closed(t, d, snap, smallDocs[0].Text, "x")
 }
 
 // TestSnapshotV1 reads the checked-in snapshot of layout version 1 and
@@ -275,13 +225,8 @@ func FuzzReadFrom(f *testing.F) {
 		require.Equal(t, derr == nil, err == nil, "ReadFrom accepts exactly the payloads decode accepts")
 	})
 }
-
-// TestConcurrentSnapshot writes snapshots while other goroutines add and
-// remove: every snapshot loads, re-encodes identically and holds whole
-// documents only.
-func TestConcurrentSnapshot(t *testing.T) {
-	texts := synthTexts(60, 8)
-	d, err := New(Config{})
-	require.NoError(t, err)
-	testkit.ConcurrentSnapshot(t, d, texts, func() *Detector { return mustNew(t, d.Config()) }, nil)
+func roundTrip(t *testing.T, cfg Config, ops []op) []byte {
+	t.Helper()
+	_, _, snap := testkit.RoundTrip(t, func() *Detector { return mustNew(t, cfg) }, ops, nil)
+	return snap
 }

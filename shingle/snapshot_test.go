@@ -25,102 +25,6 @@ func loadSnap(t testing.TB, cfg Config, snap []byte) *Detector {
 	return testkit.Load(t, d, snap)
 }
 
-// roundTrip runs the first half of ops, snapshots the detector, loads the
-// snapshot into a new one and requires both to give the same answers to
-// the rest of ops (Query before each Add, the Add, Containers, Query and
-// Copies of live documents), with byte-identical snapshots before and
-// after. It returns the snapshot's size and the documents it holds.
-func roundTrip(t *testing.T, cfg Config, ops []op) (bytes, docs int) {
-	t.Helper()
-	a, err := New(cfg)
-	require.NoError(t, err)
-	half := len(ops) / 2
-	texts := map[string]string{}
-	run := func(d *Detector, o op) []detector.Match {
-		if o.Remove {
-			require.NoError(t, d.Remove(o.ID))
-			return nil
-		}
-		ms, err := d.Add(detector.Doc{ID: o.ID, Text: o.Text})
-		require.NoError(t, err)
-		return ms
-	}
-	for _, o := range ops[:half] {
-		run(a, o)
-		if !o.Remove {
-			texts[o.ID] = o.Text
-		}
-	}
-	snap := encodeSnap(t, a)
-	b := loadSnap(t, cfg, snap)
-	require.Equal(t, snap, encodeSnap(t, b), "a decoded snapshot re-encodes to the same bytes")
-	require.Equal(t, a.Len(), b.Len())
-	docs = a.Len()
-	same := func(step int) {
-		k := 0
-		for id, text := range texts {
-			if _, err := a.Copies(id); err != nil {
-				continue // removed
-			}
-			if k++; step < len(ops) && k%4 != 0 {
-				continue // a sample, but every document at the end
-			}
-			ca, err := a.Containers(id)
-			require.NoError(t, err)
-			cb, err := b.Containers(id)
-			require.NoError(t, err)
-			require.Equal(t, ca, cb, "step %d: Containers(%s)", step, id)
-			pa, _ := a.Copies(id)
-			pb, err := b.Copies(id)
-			require.NoError(t, err)
-			require.Equal(t, pa, pb, "step %d: Copies(%s)", step, id)
-			qa, err := a.Query(detector.Doc{ID: id, Text: text})
-			require.NoError(t, err)
-			qb, err := b.Query(detector.Doc{ID: id, Text: text})
-			require.NoError(t, err)
-			require.Equal(t, qa, qb, "step %d: Query(%s)", step, id)
-		}
-	}
-	same(half)
-	for i, o := range ops[half:] {
-		if !o.Remove {
-			doc := detector.Doc{ID: o.ID, Text: o.Text}
-			qa, err := a.Query(doc)
-			require.NoError(t, err)
-			qb, err := b.Query(doc)
-			require.NoError(t, err)
-			require.Equal(t, qa, qb, "step %d: Query(%s)", half+i, o.ID)
-			texts[o.ID] = o.Text
-		}
-		require.Equal(t, run(a, o), run(b, o), "step %d: %+v", half+i, o.ID)
-		if i%50 == 0 {
-			same(half + i)
-		}
-	}
-	same(len(ops))
-	end := encodeSnap(t, a)
-	require.Equal(t, end, encodeSnap(t, b), "both detectors hold the same state at the end")
-	return len(snap), docs
-}
-
-// TestSnapshotRoundTrip round-trips every Method on the synthetic flood
-// stream, and an empty detector.
-func TestSnapshotRoundTrip(t *testing.T) {
-	ops := floodStream(synthTexts(120, 5), 5, 8)
-	for _, fc := range floodConfigs {
-		t.Run(fc.name, func(t *testing.T) {
-			cfg := fc.cfg
-			cfg.MaxResults = 7
-			size, docs := roundTrip(t, cfg, ops)
-			t.Logf("%s: %d bytes for %d documents", fc.name, size, docs)
-		})
-	}
-	t.Run("empty", func(t *testing.T) {
-		roundTrip(t, Config{}, nil)
-		roundTrip(t, Config{Method: SpotSigs}, nil)
-	})
-}
-
 // TestSnapshotRoundTripRealData round-trips every Method on the first 300
 // Reuters-21578 stories (1,000 with NEARDUP_LONG) with floods of copies,
 // and logs the snapshot's bytes per document.
@@ -132,8 +36,12 @@ func TestSnapshotRoundTripRealData(t *testing.T) {
 	ops := floodStream(dataset.Texts(recs), 4, 5)
 	for _, method := range []Method{FullFingerprint, DSC, SpotSigs} {
 		t.Run(method.String(), func(t *testing.T) {
-			size, docs := roundTrip(t, Config{Language: "en", Method: method}, ops)
-			t.Logf("%v: %d bytes for %d documents, %.0f bytes per document", method, size, docs, float64(size)/float64(docs))
+			a, _, snap := testkit.RoundTrip(t, func() *Detector {
+				d, err := New(Config{Language: "en", Method: method})
+				require.NoError(t, err)
+				return d
+			}, ops, nil)
+			t.Logf("%v: %d bytes for %d documents", method, len(snap), a.Len())
 		})
 	}
 }
@@ -161,14 +69,6 @@ var smallDocs = []detector.Doc{
 	{ID: "d", Text: "It is the end."},
 	{ID: "e", Text: "It is the end."},
 	{ID: "f", Text: "..."},
-}
-
-func TestSnapshotDamage(t *testing.T) {
-	cfg, snap := smallSnapshot(t)
-	d, err := New(cfg)
-	require.NoError(t, err)
-	testkit.Damage(t, d, snap, nil)
-	assert.Equal(t, len(smallDocs), d.Len())
 }
 
 // TestSnapshotNotCanonical feeds well-framed sections whose content the
@@ -232,16 +132,6 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 		testkit.Mismatch(t, d, snap, field)
 	}
 	loadSnap(t, cfg, snap)
-}
-
-func TestReadFromState(t *testing.T) {
-	cfg, snap := smallSnapshot(t)
-	d, err := New(cfg)
-	require.NoError(t, err)
-	_, err = d.Add(detector.Doc{ID: "x", Text: smallStory})
-	require.NoError(t, err)
-	testkit.NotEmpty(t, d, snap)
-	testkit.Closed(t, d, snap, smallStory, "x")
 }
 
 func FuzzReadFrom(f *testing.F) {

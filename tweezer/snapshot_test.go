@@ -29,28 +29,6 @@ func load(t testing.TB, cfg Config, snap []byte) *Detector {
 	return testkit.Load(t, mustNew(t, cfg), snap)
 }
 
-// roundTrip runs [testkit.RoundTrip]: a snapshot taken after the
-// first part of ops loads into a new detector that then answers the rest
-// of ops, Containers, Copies and Query alike, with byte-identical
-// snapshots at both points.
-func roundTrip(t *testing.T, cfg Config, ops []op) {
-	testkit.RoundTrip(t, func() *Detector { return mustNew(t, cfg) }, ops, nil)
-}
-
-func TestSnapshotRoundTrip(t *testing.T) {
-	texts := stressTexts(100)
-	texts = append(texts, "", "bu metinde hiç özel isim yok.", "...")
-	ops := floodStream(texts, 3, 20)
-	for _, mode := range []Mode{Overlap, Exact, Jaccard} {
-		t.Run(mode.String(), func(t *testing.T) {
-			roundTrip(t, Config{Language: "tr", Mode: mode, MaxResults: 7}, ops)
-		})
-	}
-	t.Run("empty", func(t *testing.T) {
-		roundTrip(t, Config{}, nil)
-	})
-}
-
 func TestSnapshotRoundTripRealData(t *testing.T) {
 	recs := dataset.Reuters(t, dataset.LongSize(500, 3000))
 	ops := floodStream(dataset.Texts(recs), 4, 5)
@@ -71,17 +49,6 @@ func smallSnapshot(t testing.TB) (Config, []byte) {
 		require.NoError(t, err)
 	}
 	return cfg, encode(t, d)
-}
-
-// TestSnapshotDamage reads every truncation and every single-byte change
-// of a small snapshot: each must fail with ErrSnapshot and leave the
-// detector empty, so that the intact snapshot then loads into it.
-func TestSnapshotDamage(t *testing.T) {
-	cfg, snap := smallSnapshot(t)
-	d, err := New(cfg)
-	require.NoError(t, err)
-	testkit.Damage(t, d, snap, nil)
-	assert.Equal(t, 5, d.Len())
 }
 
 func TestSnapshotConfigMismatch(t *testing.T) {
@@ -109,16 +76,6 @@ func TestSnapshotConfigMismatch(t *testing.T) {
 	_, err = e.ReadFrom(bytes.NewReader(snap))
 	require.NoError(t, err)
 	assert.Equal(t, d.Len(), e.Len())
-}
-
-func TestReadFromState(t *testing.T) {
-	cfg, snap := smallSnapshot(t)
-	d, err := New(cfg)
-	require.NoError(t, err)
-	_, err = d.Add(detector.Doc{ID: "x", Text: fig41})
-	require.NoError(t, err)
-	testkit.NotEmpty(t, d, snap)
-	testkit.Closed(t, d, snap, fig41, "x")
 }
 
 // TestSnapshotV1 reads the checked-in snapshot of layout version 1 and
@@ -183,13 +140,6 @@ func FuzzReadFrom(f *testing.F) {
 		require.Equal(t, derr == nil, err == nil, "ReadFrom accepts exactly the payloads decode accepts")
 	})
 }
-
-// TestConcurrentSnapshot writes snapshots while other goroutines add and
-// remove: every snapshot loads, re-encodes identically and holds whole
-// documents only.
-func TestConcurrentSnapshot(t *testing.T) {
-	texts := stressTexts(60)
-	d, err := New(Config{Language: "tr"})
-	require.NoError(t, err)
-	testkit.ConcurrentSnapshot(t, d, texts, func() *Detector { return mustNew(t, d.Config()) }, nil)
+func roundTrip(t *testing.T, cfg Config, ops []op) {
+	testkit.RoundTrip(t, func() *Detector { return mustNew(t, cfg) }, ops, nil)
 }
