@@ -211,3 +211,18 @@ func TestEveryNameConcurrentSnapshot(t *testing.T) {
 		testkit.ConcurrentSnapshot(t, fresh(), texts, fresh, nil)
 	})
 }
+
+// Goroutines adding one new ID at once, each with another text: exactly
+// one succeeds, the others get ErrDuplicateID, and the winner is fully
+// indexed.
+func TestEveryNameConcurrentSameID(t *testing.T) {
+	trials := 60
+	if testing.Short() {
+		trials = 15
+	}
+	everyName(t, func(t *testing.T, name string, opts map[string]string) {
+		testkit.ConcurrentSameID(t, trials, func() (testkit.Detector, error) {
+			return suiteNew(t, name, opts), nil
+		})
+	})
+}

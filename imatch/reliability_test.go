@@ -15,17 +15,6 @@ func TestConfigSweep(t *testing.T) {
 	testkit.ConfigSweep(t, Config{}, func(cfg Config) (detector.Detector, error) { return New(cfg) })
 }
 
-// TestConcurrentSameID adds the same new ID from several goroutines at
-// once: exactly one Add succeeds, the others get ErrDuplicateID, and the
-// winner is fully indexed (an exact copy added later finds it).
-func TestConcurrentSameID(t *testing.T) {
-	trials := 60
-	if raceEnabled || testing.Short() {
-		trials = 15
-	}
-	testkit.ConcurrentSameID(t, trials, func() (testkit.Detector, error) { return New(Config{}) })
-}
-
 // BenchmarkAddParallel adds the first 5000 Reuters-21578 bodies into a
 // fresh detector per iteration from 1 and from 2 goroutines, with the
 // floor in the same run: the ratio G1/G2 is the speed-up of concurrent

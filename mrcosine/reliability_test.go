@@ -5,7 +5,6 @@ import (
 	"io"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -70,48 +69,6 @@ func TestAddChecksFirst(t *testing.T) {
 	require.NoError(t, err)
 	runtime.ReadMemStats(&after)
 	assert.Greater(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "the measure sees an analysis")
-}
-
-// TestConcurrentSameID adds one new ID from several goroutines at once:
-// exactly one Add succeeds, the others get ErrDuplicateID, and the winner
-// is fully indexed (an exact copy added later finds it).
-func TestConcurrentSameID(t *testing.T) {
-	docs := dataset.SynthDocs(40, dataset.SynthConfig{Seed: 5})
-	for _, cfg := range []Config{{}, {Centered: true}, {Exhaustive: true}} {
-		d, err := New(cfg)
-		require.NoError(t, err)
-		for round, doc := range docs {
-			const G = 4
-			var wg sync.WaitGroup
-			errs := make([]error, G)
-			for g := range G {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					_, errs[g] = d.Add(detector.Doc{ID: doc.ID, Text: doc.Text})
-				}()
-			}
-			wg.Wait()
-			won := 0
-			for _, err := range errs {
-				if err == nil {
-					won++
-				} else {
-					assert.ErrorIs(t, err, detector.ErrDuplicateID)
-				}
-			}
-			require.Equal(t, 1, won, "round %d: exactly one Add of %q succeeds", round, doc.ID)
-			ms, err := d.Add(detector.Doc{ID: doc.ID + "-copy", Text: doc.Text})
-			require.NoError(t, err)
-			found := false
-			for _, m := range ms {
-				found = found || m.ID == doc.ID
-			}
-			assert.True(t, found, "%+v round %d: the exact copy finds the winner", cfg, round)
-			require.NoError(t, d.Remove(doc.ID+"-copy"))
-		}
-		assert.Equal(t, len(docs), d.Len())
-	}
 }
 
 // TestRemoveShrinks fills a detector, empties it, and checks the bucket

@@ -73,13 +73,14 @@ func ConfigSweep[C any](t *testing.T, base C, build func(C) (detector.Detector, 
 	}
 }
 
-// ConcurrentSameID adds the same new ID from 4 goroutines at once, in each
-// of trials fresh detectors holding 20 documents: exactly one Add
-// succeeds, the others get ErrDuplicateID, and the winner is fully indexed
-// (an exact copy added later finds it, with Score 1).
+// ConcurrentSameID adds the same new ID from 4 goroutines at once, each
+// with another text, in each of trials fresh detectors holding 20
+// documents: exactly one Add succeeds, the others get ErrDuplicateID, and
+// the winner is fully indexed (an exact copy of its text added later
+// finds it first, with Score 1).
 func ConcurrentSameID(t *testing.T, trials int, build func() (Detector, error)) {
 	t.Helper()
-	docs := dataset.SynthDocs(40, dataset.SynthConfig{Seed: 3})
+	docs := dataset.SynthDocs(44, dataset.SynthConfig{Seed: 3, VariantRate: 1e-9})
 	for trial := range trials {
 		d, err := build()
 		if err != nil {
@@ -90,36 +91,37 @@ func ConcurrentSameID(t *testing.T, trials int, build func() (Detector, error)) 
 				t.Fatal(err)
 			}
 		}
-		text := docs[20+trial%20].Text
 		const g = 4
-		var wins, dups atomic.Int32
+		var texts [g]string
+		for i := range texts {
+			texts[i] = docs[20+(trial*g+i)%24].Text
+		}
+		var errs [g]error
 		var wg sync.WaitGroup
 		start := make(chan struct{})
-		for range g {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+		for i := range g {
+			wg.Go(func() {
 				<-start
-				_, err := d.Add(detector.Doc{ID: "same", Text: text})
-				switch {
-				case err == nil:
-					wins.Add(1)
-				case errors.Is(err, detector.ErrDuplicateID):
-					dups.Add(1)
-				default:
-					t.Errorf("trial %d: Add: %v, want an error wrapping ErrDuplicateID", trial, err)
-				}
-			}()
+				_, errs[i] = d.Add(detector.Doc{ID: "same", Text: texts[i]})
+			})
 		}
 		close(start)
 		wg.Wait()
-		if w := wins.Load(); w != 1 {
-			t.Fatalf("trial %d: %d Adds of one new ID succeeded, want 1", trial, w)
+		winner := -1
+		for i, err := range errs {
+			switch {
+			case err == nil && winner >= 0:
+				t.Fatalf("trial %d: two Adds of one new ID succeeded", trial)
+			case err == nil:
+				winner = i
+			case !errors.Is(err, detector.ErrDuplicateID):
+				t.Fatalf("trial %d: Add: %v, want an error wrapping ErrDuplicateID", trial, err)
+			}
 		}
-		if n := dups.Load(); n != g-1 {
-			t.Fatalf("trial %d: %d Adds got ErrDuplicateID, want %d", trial, n, g-1)
+		if winner < 0 {
+			t.Fatalf("trial %d: no Add of the new ID succeeded", trial)
 		}
-		ms, err := d.Add(detector.Doc{ID: "copy", Text: text})
+		ms, err := d.Add(detector.Doc{ID: "copy", Text: texts[winner]})
 		if err != nil {
 			t.Fatal(err)
 		}
