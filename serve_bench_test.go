@@ -121,7 +121,8 @@ func cpuTime() time.Duration {
 // Query, for every named detector at its defaults: each looks up 500
 // Reuters-21578 bodies against a detector holding the 5,000 before them.
 // It reports docs/s and CPU per lookup; the ratio of the two sub-benchmarks
-// is Nearest's cost in Queries.
+// is Nearest's cost in Queries. A name is set up only when the -bench
+// pattern selects it.
 //
 //	go test -run XXX -bench Nearest -benchtime 3x -count 6 .
 func BenchmarkNearest(b *testing.B) {
@@ -134,39 +135,41 @@ func BenchmarkNearest(b *testing.B) {
 		if name == "reference" {
 			continue // exact and quadratic by design
 		}
-		d, err := NewIndex(name, withLanguageOpt(name, "en"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, doc := range stored {
-			if _, err := d.Add(doc); err != nil {
+		b.Run(name, func(b *testing.B) {
+			d, err := NewIndex(name, withLanguageOpt(name, "en"))
+			if err != nil {
 				b.Fatal(err)
 			}
-		}
-		for _, op := range []string{"Query", "Nearest"} {
-			b.Run(name+"/"+op, func(b *testing.B) {
-				b.ReportAllocs()
-				var cpu time.Duration
-				for b.Loop() {
-					start := cpuTime()
-					for _, doc := range probes {
-						var err error
-						if op == "Query" {
-							_, err = d.Query(doc)
-						} else {
-							_, err = d.Nearest(doc.Text, 20)
-						}
-						if err != nil {
-							b.Fatal(err)
-						}
-					}
-					cpu += cpuTime() - start
+			for _, doc := range stored {
+				if _, err := d.Add(doc); err != nil {
+					b.Fatal(err)
 				}
-				n := float64(len(probes)) * float64(b.N)
-				b.ReportMetric(n/b.Elapsed().Seconds(), "docs/s")
-				b.ReportMetric(float64(cpu.Microseconds())/n, "cpu-µs/doc")
-			})
-		}
-		d.Close()
+			}
+			for _, op := range []string{"Query", "Nearest"} {
+				b.Run(op, func(b *testing.B) {
+					b.ReportAllocs()
+					var cpu time.Duration
+					for b.Loop() {
+						start := cpuTime()
+						for _, doc := range probes {
+							var err error
+							if op == "Query" {
+								_, err = d.Query(doc)
+							} else {
+								_, err = d.Nearest(doc.Text, 20)
+							}
+							if err != nil {
+								b.Fatal(err)
+							}
+						}
+						cpu += cpuTime() - start
+					}
+					n := float64(len(probes)) * float64(b.N)
+					b.ReportMetric(n/b.Elapsed().Seconds(), "docs/s")
+					b.ReportMetric(float64(cpu.Microseconds())/n, "cpu-µs/doc")
+				})
+			}
+			d.Close()
+		})
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/internal/idftab"
-	"sort"
 )
 
 // sig is what the Detector keeps of a document: the features of a text
@@ -157,12 +156,7 @@ func (ix *index) Rank(dst []engine.Candidate, f *sig, _ *engine.Groups[sig], k i
 	if !f.has {
 		return dst
 	}
-	near := ix.ham.within(f.fp, 64, rankFlips, nil) // by distance
-	if len(near) > k {
-		last := near[k-1].Distance // keep the ties of the k-th
-		near = near[:k+sort.Search(len(near)-k, func(i int) bool { return near[k+i].Distance > last })]
-	}
-	for _, n := range near {
+	for _, n := range ix.ham.nearest(f.fp, k) {
 		if s := 1 - float64(n.Distance)/64; !seen[n.ID] && s > 0 {
 			dst = append(dst, engine.Candidate{Group: n.ID, Score: s})
 		}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sort"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 )
@@ -438,6 +439,54 @@ func (ix *Index) within(fp uint64, k, flips int, dst []Neighbor) []Neighbor {
 		})
 	}
 	return dst
+}
+
+// nearest returns the k entries nearest to fp that the probes of within
+// at rankFlips meet, by distance then ID, with the ties of the k-th.
+// Query's probes find every entry within K: when k entries are, the wider
+// probes are skipped. A single table without a key scans every entry: the
+// k-th distance is counted first and only the entries within it are kept.
+func (ix *Index) nearest(fp uint64, k int) []Neighbor {
+	near := ix.Query(fp, nil)
+	switch {
+	case len(near) >= k:
+	case len(ix.tables) == 1 && ix.tables[0].prefix == 0:
+		near = ix.within(fp, ix.kth(fp, k), 0, near[:0])
+	default:
+		near = ix.within(fp, 64, rankFlips, near[:0])
+	}
+	if len(near) > k {
+		last := near[k-1].Distance // keep the ties of the k-th
+		near = near[:k+sort.Search(len(near)-k, func(i int) bool { return near[k+i].Distance > last })]
+	}
+	return near
+}
+
+// kth returns the distance from fp of the k-th nearest live entry of an
+// index with one table (64 when it holds fewer than k).
+func (ix *Index) kth(fp uint64, k int) int {
+	var count [65]int
+	for _, e := range ix.pend {
+		count[bits.OnesCount64(e.v^fp)]++
+	}
+	tb := &ix.tables[0]
+	q := permute(tb.perm, fp)
+	for _, part := range [2]struct {
+		vs  []uint64
+		ids []uint32
+	}{{tb.main, tb.mainID}, {tb.buf, tb.bufID}} {
+		for i, v := range part.vs {
+			if part.ids[i] != deadID {
+				count[bits.OnesCount64(v^q)]++
+			}
+		}
+	}
+	for d, n := range count {
+		if k -= n; k <= 0 {
+			return d
+		}
+	}
+	return 64
 }
 
 // lookup appends to dst the IDs stored with fingerprint fp exactly: a scan

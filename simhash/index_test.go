@@ -114,13 +114,30 @@ func TestIndexBruteForce(t *testing.T) {
 			require.NoError(t, err)
 			stored := map[uint32]uint64{}
 			var centres []uint64
-			next := uint32(0)
+			next, checks := uint32(0), 0
 			check := func(q uint64) {
 				t.Helper()
 				got := ix.Query(q, nil)
 				want := bruteForce(stored, q, ds.k)
 				if !assert.Equal(t, want, got, "Query(%#x)", q) {
 					t.FailNow()
+				}
+				// nearest skips the wide probes only where they
+				// change nothing (every 64th query: the wide probes
+				// are slow).
+				if checks++; checks%64 != 0 {
+					return
+				}
+				wide := ix.within(q, 64, rankFlips, nil)
+				for _, k := range []int{1, 5, 20} {
+					want := wide
+					if len(want) > k {
+						last := want[k-1].Distance
+						for want = want[:k]; len(want) < len(wide) && wide[len(want)].Distance == last; {
+							want = wide[:len(want)+1]
+						}
+					}
+					require.Equal(t, want, ix.nearest(q, k), "nearest(%#x, %d)", q, k)
 				}
 			}
 			for step := range steps {
