@@ -1,9 +1,7 @@
 package mrcosine
 
 import (
-	"cmp"
 	"math/bits"
-	"slices"
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
@@ -318,16 +316,34 @@ func (ix *index) rankLists(p *probe, s sift, lists [][]uint32) {
 	}
 	near := p.near
 	if m := max(rankChecked*p.rank, rankFloor); len(near) > m {
-		slices.SortFunc(near, func(a, b rankCand) int { return cmp.Compare(a.h, b.h) })
-		last := near[m-1].h
-		for m < len(near) && near[m].h == last {
-			m++
-		}
-		near = near[:m]
+		near = nearestSketches(near, m)
 	}
 	for _, c := range near {
 		ix.check(p, c.g)
 	}
+}
+
+// nearestSketches keeps, in place and in the order met, the m candidates
+// of the smallest sketch distance and the ties of the m-th: counting each
+// distance finds the m-th without sorting.
+func nearestSketches(near []rankCand, m int) []rankCand {
+	var count [sketchWords*64 + 1]int32
+	for _, c := range near {
+		count[c.h]++
+	}
+	last, n := 0, 0
+	for last = range count {
+		if n += int(count[last]); n >= m {
+			break
+		}
+	}
+	kept := near[:0]
+	for _, c := range near {
+		if c.h <= last {
+			kept = append(kept, c)
+		}
+	}
+	return kept
 }
 
 // hiCos returns, for each number of differing sketch bits, the highest

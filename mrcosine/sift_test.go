@@ -1,8 +1,10 @@
 package mrcosine
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -148,5 +150,38 @@ func TestMaxBits(t *testing.T) {
 			a[i], b[i] = rng.Uint64(), rng.Uint64()
 		}
 		require.Equal(t, hamming(a[:], b[:]), hamming8(&a, &b))
+	}
+}
+
+// nearestSketches keeps the m nearest candidates by sketch distance and
+// the ties of the m-th, as sorting them would, in the order met.
+func TestNearestSketches(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 5))
+	for trial := range 200 {
+		n, m := 1+r.IntN(300), 1+r.IntN(80)
+		near := make([]rankCand, n)
+		for i := range near {
+			near[i] = rankCand{g: uint32(i), h: r.IntN(1 + r.IntN(sketchWords*64))}
+		}
+		sorted := slices.Clone(near)
+		slices.SortStableFunc(sorted, func(a, b rankCand) int { return cmp.Compare(a.h, b.h) })
+		want := sorted
+		if len(sorted) > m {
+			want = sorted[:m]
+			for len(want) < len(sorted) && sorted[len(want)].h == sorted[m-1].h {
+				want = sorted[:len(want)+1]
+			}
+		}
+		var wantG []uint32
+		for _, c := range want {
+			wantG = append(wantG, c.g)
+		}
+		slices.Sort(wantG)
+		var got []uint32
+		for _, c := range nearestSketches(near, m) {
+			got = append(got, c.g)
+		}
+		require.True(t, slices.IsSorted(got), "trial %d: the order met is kept", trial)
+		require.Equal(t, wantG, got, "trial %d: n %d, m %d", trial, n, m)
 	}
 }
