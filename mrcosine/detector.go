@@ -382,6 +382,16 @@ func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) { return d.
 // 1.3 Queries. Scores order documents within this detector.
 func (d *Detector) Nearest(text string, k int) ([]detector.Match, error) { return d.e.Nearest(text, k) }
 
+// cosine is the cosine of two signatures of unit length: their dot
+// product, and 1 when they are equal (the float32 sum of a unit vector
+// with itself can round below 1).
+func cosine(a, b []float32) float64 {
+	if s := dot(a, b); s <= 0.9999 || !sameBits(a, b) {
+		return s
+	}
+	return 1
+}
+
 // dot is the dot product of two vectors of equal length.
 func dot(a, b []float32) float64 {
 	b = b[:len(a)]

@@ -106,7 +106,7 @@ func (r *refIndex) matches(q refDoc, self string) []detector.Match {
 				continue
 			}
 		}
-		if s := dot(q.vec, o.vec); s >= cfg.T2 {
+		if s := cosine(q.vec, o.vec); s >= cfg.T2 {
 			out = append(out, detector.Match{ID: id, Score: s})
 		}
 	}

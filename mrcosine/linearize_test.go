@@ -131,7 +131,7 @@ func linearized(t *testing.T, cfg Config, texts []string, G int) {
 			require.Contains(t, text, m.ID)
 			want := 1.0
 			if a, b := vecs[id], vecs[m.ID]; a != nil && b != nil {
-				want = dot(a, b)
+				want = cosine(a, b)
 			}
 			require.Equal(t, want, m.Score, "Add(%s) reported %s", id, m.ID)
 		}

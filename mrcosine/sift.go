@@ -149,7 +149,7 @@ type probe struct {
 // g with the query is at least T2.
 func (ix *index) check(p *probe, g uint32) {
 	p.checked++
-	if s := dot(p.vec, ix.vec(g)); s >= ix.d.cfg.T2 || p.rank > 0 && s > 0 {
+	if s := cosine(p.vec, ix.vec(g)); s >= ix.d.cfg.T2 || p.rank > 0 && s > 0 {
 		p.cands = append(p.cands, engine.Candidate{Group: g, Score: s})
 	}
 }
@@ -164,12 +164,12 @@ func (ix *index) Search(dst []engine.Candidate, f *sig, _ *engine.Groups[sig]) [
 	return ix.find(dst, f, 0)
 }
 
-// Rank appends to dst what Search does and every other group sharing a
+// Rank appends to dst what Search does and the other groups sharing a
 // band bucket with f whose cosine with it is positive, scored by that
 // cosine as Search scores it, below T2 too: the candidates of Nearest. It
-// visits the buckets where Search would pass over every sketch, and
-// tests no sketch bound: it costs a Query plus an exact cosine per group
-// in the buckets.
+// visits the buckets where Search would pass over every sketch and gives
+// an exact cosine to the max(rankChecked·k, rankFloor) groups nearest by
+// sketch distance.
 func (ix *index) Rank(dst []engine.Candidate, f *sig, _ *engine.Groups[sig], k int) []engine.Candidate {
 	return ix.find(dst, f, max(k, 1))
 }
