@@ -184,3 +184,41 @@ func BenchmarkAddSpotsBySize(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNearestPlan compares nearest's two plans beyond Query's radius,
+// a scan of every entry and the multi-probe search, at the default layout
+// (K 3: 4 tables of 16-bit keys) on random fingerprints with near copies:
+// where they cross sets scanPerProbe.
+func BenchmarkNearestPlan(b *testing.B) {
+	for _, n := range []int{5000, 20000, 80000} {
+		r := rand.New(rand.NewPCG(1, uint64(n)))
+		ix, err := NewIndex(3, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fps := make([]uint64, n)
+		for i := range fps {
+			fps[i] = r.Uint64()
+			if i > 0 && r.IntN(3) == 0 {
+				fps[i] = fps[r.IntN(i)] ^ 1<<r.IntN(64) ^ 1<<r.IntN(64)
+			}
+			ix.Add(uint32(i), fps[i])
+		}
+		probe := ix.scanMax
+		for _, plan := range []string{"scan", "probe"} {
+			b.Run(fmt.Sprintf("n=%d/%s", n, plan), func(b *testing.B) {
+				ix.scanMax = n
+				if plan == "probe" {
+					ix.scanMax = 0
+				}
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					ix.nearest(fps[i%n]^0xff, 20)
+					i++
+				}
+			})
+		}
+		ix.scanMax = probe
+	}
+}

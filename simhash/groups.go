@@ -133,15 +133,15 @@ func (ix *index) Search(dst []engine.Candidate, f *sig, _ *engine.Groups[sig]) [
 	return dst
 }
 
-// rankFlips is the most bits of each table's key Rank's probes flip: at
-// 2 a fingerprint is met when some table's key differs from the text's in
-// at most two bits.
+// rankFlips is the most bits of each table's key the multi-probe search
+// of Rank flips: at 2 a fingerprint is met when some table's key differs
+// from the text's in at most two bits (scanPerProbe counts these probes).
 const rankFlips = 2
 
-// Rank appends to dst what Search does and the k nearest other groups the
-// Hamming tables' probes meet (fingerprints within rankFlips bits of f's
-// on the key of some table: multi-probe), at any distance, scored
-// 1 − distance/64 as Search scores them: the candidates of Nearest.
+// Rank appends to dst what Search does and the k other groups nearest to
+// f that Index.nearest finds (exactly, up to the index's scan size), at
+// any distance, scored 1 − distance/64 as Search scores them: the
+// candidates of Nearest.
 func (ix *index) Rank(dst []engine.Candidate, f *sig, _ *engine.Groups[sig], k int) []engine.Candidate {
 	var seen map[uint32]bool
 	if f.hasDig {

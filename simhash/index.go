@@ -209,7 +209,16 @@ type Index struct {
 	pend   []entry // unpermuted
 	dead   int     // removed entries still in the main arrays
 	n      int
+	// scanMax is the most entries nearest scans rather than probes:
+	// scanPerProbe per probe of its multi-probe search.
+	scanMax int
 }
+
+// scanPerProbe is how many entries a scan reads in the time of one probe
+// of nearest's multi-probe search: BenchmarkNearestPlan (4 tables of
+// 16-bit keys, 548 probes) found the scan cheaper at 20,000 random
+// fingerprints and dearer at 80,000.
+const scanPerProbe = 64
 
 // NewIndex returns an empty index for radius k (0 ≤ k ≤ MaxK) over the given
 // number of blocks m: C(m, m−k) tables with keys of about 64·(m−k)/m bits
@@ -229,8 +238,9 @@ func NewIndex(k, blocks int) (*Index, error) {
 		return nil, fmt.Errorf("simhash: NewIndex: %v: %w", err, detector.ErrInvalidConfig)
 	}
 	ix := &Index{lay: l, tables: make([]table, len(l.perms))}
-	for i := range ix.tables {
-		ix.tables[i] = table{perm: l.perms[i], prefix: l.prefix[i]}
+	for i, p := range l.prefix {
+		ix.tables[i] = table{perm: l.perms[i], prefix: p}
+		ix.scanMax += scanPerProbe * (1 + p + p*(p-1)/2)
 	}
 	return ix, nil
 }
@@ -441,17 +451,19 @@ func (ix *Index) within(fp uint64, k, flips int, dst []Neighbor) []Neighbor {
 	return dst
 }
 
-// nearest returns the k entries nearest to fp that the probes of within
-// at rankFlips meet, by distance then ID, with the ties of the k-th.
-// Query's probes find every entry within K: when k entries are, the wider
-// probes are skipped. A single table without a key scans every entry: the
-// k-th distance is counted first and only the entries within it are kept.
+// nearest returns the k entries nearest to fp, by distance then ID, with
+// the ties of the k-th. Query's probes find every entry within K: when k
+// entries are, that is all. Otherwise an index of at most scanMax entries
+// (or of one table without a key) is scanned whole, the k-th distance
+// counted first: the exact k nearest. A larger one is probed at keys
+// within rankFlips bits of fp's in each table (multi-probe), which misses
+// entries that agree with fp on no table's key.
 func (ix *Index) nearest(fp uint64, k int) []Neighbor {
 	near := ix.Query(fp, nil)
 	switch {
 	case len(near) >= k:
-	case len(ix.tables) == 1 && ix.tables[0].prefix == 0:
-		near = ix.within(fp, ix.kth(fp, k), 0, near[:0])
+	case len(ix.tables) == 1 && ix.tables[0].prefix == 0, ix.n <= ix.scanMax:
+		near = ix.all(fp, ix.kth(fp, k), near[:0])
 	default:
 		near = ix.within(fp, 64, rankFlips, near[:0])
 	}
@@ -460,6 +472,26 @@ func (ix *Index) nearest(fp uint64, k int) []Neighbor {
 		near = near[:k+sort.Search(len(near)-k, func(i int) bool { return near[k+i].Distance > last })]
 	}
 	return near
+}
+
+// all appends to dst every live entry within distance r of fp, ordered by
+// distance then ID: a scan of the first table.
+func (ix *Index) all(fp uint64, r int, dst []Neighbor) []Neighbor {
+	start := len(dst)
+	for _, e := range ix.pend {
+		if d := bits.OnesCount64(e.v ^ fp); d <= r {
+			dst = append(dst, Neighbor{ID: e.id, Distance: d})
+		}
+	}
+	tb := &ix.tables[0]
+	q := permute(tb.perm, fp)
+	dst = scan(dst, tb.main, tb.mainID, q, 0, math.MaxUint64, r)
+	dst = scan(dst, tb.buf, tb.bufID, q, 0, math.MaxUint64, r)
+	found := dst[start:]
+	slices.SortFunc(found, func(a, b Neighbor) int {
+		return cmp.Or(cmp.Compare(a.Distance, b.Distance), cmp.Compare(a.ID, b.ID))
+	})
+	return dst
 }
 
 // kth returns the distance from fp of the k-th nearest live entry of an
