@@ -69,8 +69,6 @@ type dartScratch struct {
 	best   []dartSlot
 	packed []uint64 // PackedDarts: the slots
 	thr    []uint64 // PackedDarts: the column thresholds of a round
-	share  *sharing // PackedDarts in a Detector: rounds offered to waiting goroutines (share.go)
-	merged []uint64 // PackedDarts: the helpers' slots of an offered round
 }
 
 // dartElem is a present element: its key, the dyadic column top that

@@ -189,11 +189,7 @@ func (ds *dartScratch) samplePacked(dst []uint32, keys []uint64, lw []float64, k
 	for round := 0; ; round++ {
 		aMax := math.Ldexp(aMax0, round)
 		thr := ds.thresholds(aMax, packCell0)
-		if round == 0 && ds.share != nil {
-			ds.throwFirstRound(best, aMax, seed, thr, maxTop)
-		} else {
-			throwElems(best, ds.elems, aMax, from, seed, thr, maxTop)
-		}
+		throwElems(best, ds.elems, aMax, from, seed, thr, maxTop)
 		full := true
 		for _, b := range best {
 			if b == packEmpty {
@@ -358,4 +354,29 @@ func packDart(g uint64, ex, a, lo, inv float64, lim uint64) uint64 {
 		p = packEmpty
 	}
 	return p
+}
+
+// throwElems offers the darts of elems below θ in the round whose largest
+// column top holds aMax expected darts below θ (thresholds thr, largest
+// top maxTop, darts below from·a thrown before) to the packed slots.
+func throwElems(best []uint64, elems []dartElem, aMax, from float64, seed uint64, thr []uint64, maxTop int) {
+	for i := range elems {
+		e := &elems[i]
+		if d := maxTop - e.top; d < len(thr)-1 {
+			throwPacked(best, e, math.Ldexp(aMax, -d), from, seed, thr[d:])
+		}
+	}
+}
+
+// emptySlots returns buf resized to k slots, all empty (growing it if
+// needed).
+func emptySlots(buf []uint64, k int) []uint64 {
+	if cap(buf) < k {
+		buf = make([]uint64, k)
+	}
+	buf = buf[:k]
+	for i := range buf {
+		buf[i] = packEmpty
+	}
+	return buf
 }
