@@ -117,7 +117,7 @@ func (a *algorithm) EncodeCounted(groups []engine.SnapshotGroup[sketch], bare []
 			if ci == nil {
 				continue
 			}
-			k := ci.counted[g.Handles[i]].sorted()
+			k := ci.keys(g.Handles[i]).sorted()
 			if i > 0 {
 				same := k.terms == first.terms && slices.Equal(k.keys, first.keys)
 				e.Bool(same)

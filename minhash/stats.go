@@ -117,6 +117,10 @@ func (st *Stats) N() int64 {
 func (s *Sketcher) count(stats *Stats) {
 	s.phrDF = growInt64(s.phrDF, len(s.keys))
 	s.tdf = growInt64(s.tdf, len(s.dterms))
+	stats.termDF.reserve(len(s.dterms))
+	stats.phrDF.reserve(len(s.keys))
+	stats.termDF.prefetch(s.dterms)
+	stats.phrDF.prefetch(s.keys)
 	for t, h := range s.dterms {
 		s.tdf[t] = stats.termDF.inc(h)
 	}
@@ -295,36 +299,34 @@ func (s *Sketcher) weigh(stats *Stats) {
 		}
 		return
 	}
-	s.phrDF = growInt64(s.phrDF, len(s.keys))
-	s.tdf = growInt64(s.tdf, len(s.dterms))
-	stats.mu.RLock()
-	s.cut, s.n = stats.rareCut(s.cfg), stats.n
-	for i, h := range s.keys {
-		s.phrDF[i] = stats.phrDF.get(h)
-	}
-	for t, h := range s.dterms {
-		s.tdf[t] = stats.termDF.get(h)
-	}
-	stats.mu.RUnlock()
+	s.readCounts(stats, 0)
 	s.weighCounted()
 }
 
 // countAsIf keeps the counts an Add of the document s.phrases found would
 // weigh it by if it were counted into stats now (as count does),
 // without counting it: stats is left as it was.
-func (s *Sketcher) countAsIf(stats *Stats) {
+func (s *Sketcher) countAsIf(stats *Stats) { s.readCounts(stats, 1) }
+
+// readCounts keeps the counts of the document s.phrases found in stats,
+// plus extra (1: as if it were counted, 0: not).
+func (s *Sketcher) readCounts(stats *Stats, extra int64) {
 	s.phrDF = growInt64(s.phrDF, len(s.keys))
 	s.tdf = growInt64(s.tdf, len(s.dterms))
 	stats.mu.RLock()
 	defer stats.mu.RUnlock()
 	for t, h := range s.dterms {
-		s.tdf[t] = stats.termDF.get(h) + 1
+		s.tdf[t] = stats.termDF.get(h) + extra
 	}
 	for i, h := range s.keys {
-		s.phrDF[i] = stats.phrDF.get(h) + 1
+		s.phrDF[i] = stats.phrDF.get(h) + extra
 	}
-	s.n = stats.n + 1
-	s.cut = stats.rareCutAfter(s.cfg, 1, s.phrDF)
+	s.n = stats.n + extra
+	if extra == 0 {
+		s.cut = stats.rareCut(s.cfg)
+	} else {
+		s.cut = stats.rareCutAfter(s.cfg, extra, s.phrDF)
+	}
 }
 
 // weighCounted fills s.lw from the counts weigh or count kept.
@@ -408,7 +410,11 @@ func growInt64(s []int64, n int) []int64 {
 // by the counts of the documents before it and itself.
 type countedIndex struct {
 	*index
-	stats   *Stats
+	stats *Stats
+
+	// keysMu guards counted and free: Count and Uncount change them in
+	// their turns, Renew and a snapshot read them under the engine's lock.
+	keysMu  sync.Mutex
 	counted []countedKeys // by handle
 	free    []int32       // free handles
 }
@@ -427,8 +433,10 @@ type countedKeys struct {
 // loads, in ID order.
 type memberKeys []countedKeys
 
-// hold keeps c under a new handle.
+// hold keeps k under a new handle.
 func (c *countedIndex) hold(k countedKeys) int32 {
+	c.keysMu.Lock()
+	defer c.keysMu.Unlock()
 	if n := len(c.free); n > 0 {
 		h := c.free[n-1]
 		c.free = c.free[:n-1]
@@ -472,18 +480,27 @@ func (c *countedIndex) Peek(f *sketch) {
 
 // Uncount takes the document of handle h out of the statistics.
 func (c *countedIndex) Uncount(h int32) {
+	c.keysMu.Lock()
 	k := c.counted[h]
+	c.counted[h] = countedKeys{}
+	c.free = append(c.free, h)
+	c.keysMu.Unlock()
 	c.stats.mu.Lock()
 	c.stats.remove(k.keys[:k.terms], k.keys[k.terms:])
 	c.stats.mu.Unlock()
-	c.counted[h] = countedKeys{}
-	c.free = append(c.free, h)
 }
 
 // Recount counts a document of a snapshot without words.
 func (c *countedIndex) Recount(*sketch) int32 {
 	c.stats.addAll(nil, nil)
 	return c.hold(countedKeys{keys: []uint64{}})
+}
+
+// keys returns the terms and phrases of the document of handle h.
+func (c *countedIndex) keys(h int32) countedKeys {
+	c.keysMu.Lock()
+	defer c.keysMu.Unlock()
+	return c.counted[h]
 }
 
 // RecountMember counts the i-th member of a snapshot's group f.
@@ -503,6 +520,8 @@ func (c *countedIndex) RecountMember(f *sketch, i int) int32 {
 // own.
 func (c *countedIndex) Renew(g uint32, group, f *sketch) {
 	c.index.Renew(g, group, f)
+	c.keysMu.Lock()
+	defer c.keysMu.Unlock()
 	a, b := &c.counted[f.handle], c.counted[group.handle]
 	if a.terms == b.terms && slices.Equal(a.keys, b.keys) {
 		a.keys = b.keys
