@@ -249,26 +249,19 @@ func partition(n int) int8 {
 // Add indexes doc and returns the live documents that contain it (in
 // Jaccard and Weighted modes: its near-duplicates), the Config.MaxResults
 // strongest, ordered by [detector.SortMatches]. Match.Score is the
-// signature estimate of the Jaccard, weighted Jaccard or containment.
-//
-// A document whose content is identical to a live document's joins that
-// document's group of exact copies and answers as the group does: no
-// table grows. In Weighted mode, whose weights drift with the statistics,
-// the group takes the signature of its newest copy (O(bands) to move it in
-// the band tables).
+// signature estimate of the Jaccard, weighted Jaccard or containment. A
+// document whose content is identical to a live document's joins that
+// document's group of exact copies (in Weighted mode the group takes the
+// new copy's signature) and answers as the group does.
 //
 // Add checks the document (Close, ID, size) before any work and signs the
-// text outside the Detector's lock; with online statistics it counts the
-// document in its turn, in the order Adds take their turns, and draws the
-// signature after it. Its results are those of the Adds made one after
+// text outside the Detector's lock (with online statistics: after
+// counting it in its turn); its result is that of the Adds made one after
 // another in the order they committed. Of concurrent Adds of one new ID
 // exactly one succeeds; the others return an error wrapping
-// detector.ErrDuplicateID.
-//
-// Add is O(n) in the text length for signing (Weighted mode: O(n + K log K)
-// with Darts, O(n·K) with IoffeICWS), plus O(bands) index probes, O(K)
-// per candidate group for verification and O(k log k) per matching group
-// for the k = MaxResults matches returned.
+// detector.ErrDuplicateID. It costs the signing (see [Sketcher]), O(bands)
+// index probes, O(K) per candidate group and O(k log k) per matching
+// group for the k = MaxResults matches returned.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) { return d.e.Add(doc) }
 
 // AddSignature indexes the document id by a signature made elsewhere, by
@@ -342,30 +335,23 @@ func (d *Detector) Len() int { return d.e.Len() }
 
 // WriteTo writes a snapshot of the live documents to w and returns the
 // bytes written: their IDs, the signatures and set sizes of their groups
-// of exact copies, and in Weighted mode with online statistics each
-// document's distinct terms and phrases (8 bytes each), from which the
-// statistics are rebuilt; not their texts (the layout: snapshot.go, the
-// framing: docs/snapshot.md in the repository). The sections are encoded
-// under the Detector's lock, so concurrent Adds and Removes are either
-// wholly in it or wholly not; w is written after the lock is released. It
-// returns an error wrapping detector.ErrClosed after Close, or the error
-// of w.
+// of exact copies, and with online statistics each document's distinct
+// terms and phrases; not their texts (the layout: snapshot.go). The
+// sections are encoded under the Detector's lock, so concurrent Adds and
+// Removes are either wholly in it or wholly not. It returns an error
+// wrapping detector.ErrClosed after Close, or the error of w.
 func (d *Detector) WriteTo(w io.Writer) (int64, error) { return d.e.WriteTo(w) }
 
 // ReadFrom loads a snapshot written by WriteTo into d, which must be empty
 // and made by the same constructor with the same Config (and, for
 // NewWithStats, statistics with the same counts), and returns the bytes
-// read. It reads and checks the whole snapshot and builds a fresh index
-// (and, with online statistics, fresh counts) before it installs them, so
-// on any error d stays empty. Loading is linear in the snapshot: per group
-// one insertion into each band table, per document one ID, and no text is
-// signed.
-//
-// It returns an error wrapping detector.ErrClosed after Close, and one
-// wrapping detector.ErrSnapshot for a d that is not empty and for input it
-// cannot load: not a MinHash snapshot of this layout, a Config differing
-// from d's (the error names the field), other statistics (the error names
-// the Stats table), a damaged or truncated stream.
+// read. It builds a fresh index (and statistics) before it installs it, so
+// on any error d stays empty; loading is linear in the snapshot and signs
+// no text. It returns an error wrapping detector.ErrClosed after Close,
+// and one wrapping detector.ErrSnapshot for a d that is not empty and for
+// input it cannot load: another kind or layout, another Config (the error
+// names the field) or statistics (it names the Stats table), a damaged or
+// truncated stream.
 func (d *Detector) ReadFrom(r io.Reader) (int64, error) { return d.e.ReadFrom(r) }
 
 // containmentLevel picks the level whose banding minimises the weighted

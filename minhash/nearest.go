@@ -29,14 +29,9 @@ const widenSeeds = 8
 //     shares, rare when its stories were added, may weigh less in text.
 //   - Containment: the estimated share of text's shingles that the stored
 //     document holds, |A∩C|/|A|, so a source that holds most of text ranks
-//     above a text of the same size on the same topic. On Clough-Stevenson
-//     (answers looked up among their five sources) no independently
-//     written answer scored its topic's source above 0.03, while 16 of 19
-//     cut-and-paste answers, 10 of 19 light and 4 of 19 heavy revisions
-//     scored theirs 0.3 or more, and 8, 1 and 1 of them 0.8 or more. On
-//     Gold Set dev pages (each looked up among all, k = 20), 90% of the
-//     answers scoring 0.3 to 0.4 and 99% of those over 0.8 were the same
-//     story, against 27% of those under 0.05.
+//     above a text of the same size on the same topic (docs/notes/minhash.md
+//     has how the scores separate reuse on Clough-Stevenson and the Gold
+//     Set).
 //
 // A stored document that shares no signature value with text (score 0)
 // is not returned, however large k is.
