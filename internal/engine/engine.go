@@ -27,7 +27,10 @@
 // Counter whose Queries need no turn, [Releaser] for
 // features that hold a pooled resource while they are computed,
 // [GroupCodec] for an algorithm that writes the groups section of its
-// snapshots itself.
+// snapshots itself, [Renewer] for groups that take the features of their
+// newest member, [HeldToCommit] for features that hold their resource
+// until the commit, [CountedLayout] and [MemberRecounter] for a Counter
+// whose snapshot stores something per member.
 //
 // Every Add follows one protocol: the cheap checks (closed, ID, size,
 // duplicate ID) under the read lock; the features of the text outside
