@@ -17,8 +17,7 @@ import (
 // is a third less memory that each resize writes and that probes miss in.
 //
 // Open addressing with linear probing, backward-shift deletion, growth at
-// 3/4 and shrinking below 1/8, as hashtab.Map. The table's shard locks guard
-// it (see [table]).
+// 3/4 and shrinking below 1/8, as hashtab.Map. The engine's lock guards it.
 type bandTags struct {
 	slots []tagSlot
 	n     int // keys in the map

@@ -107,8 +107,10 @@ func TestBandTagsTagClash(t *testing.T) {
 	}
 	k0, k1 := bandKey(sigs.of(0), 0, 2), bandKey(sigs.of(1), 0, 2)
 	require.NotEqual(t, k0, k1)
-	tb.prepare(0)
-	tb.prepare(1)
+	tb.next.ensure(0)
+	tb.prev.ensure(0)
+	tb.next.ensure(1)
+	tb.prev.ensure(1)
 	require.EqualValues(t, -1, tb.set(0, k0, 0))
 	i, ok := tb.find(0, k0)
 	require.True(t, ok)

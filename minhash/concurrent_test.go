@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 
@@ -127,7 +126,7 @@ func TestConcurrentMatchesSequential(t *testing.T) {
 			for _, doc := range docs {
 				ms, err := par.Containers(doc.ID)
 				require.NoError(t, err)
-				if par.online {
+				if par.a.online {
 					continue
 				}
 				want, err := seq.Containers(doc.ID)
@@ -196,15 +195,18 @@ type event struct{ op, id string }
 
 // recordOrder records the order in which Adds commit and Removes take
 // effect (their turns under the exclusive lock) until the test ends.
-func recordOrder(t *testing.T) func() []event {
+func recordOrder(d *Detector) func() []event {
 	var mu sync.Mutex
 	var log []event
-	linearised = func(op, id string) {
+	d.e.SetTrace(func(remove bool, id string) {
+		op := "add"
+		if remove {
+			op = "remove"
+		}
 		mu.Lock()
 		log = append(log, event{op, id})
 		mu.Unlock()
-	}
-	t.Cleanup(func() { linearised = nil })
+	})
 	return func() []event {
 		mu.Lock()
 		defer mu.Unlock()
@@ -278,10 +280,10 @@ func TestConcurrentAddsMatchSequential(t *testing.T) {
 	}
 	for name, build := range concurrentModes(t, docs) {
 		t.Run(name, func(t *testing.T) {
-			order := recordOrder(t)
 			par, err := build()
 			require.NoError(t, err)
-			removes := !par.online
+			order := recordOrder(par)
+			removes := !par.a.online
 			var mu sync.Mutex
 			got := map[string][]detector.Match{}
 			var wg sync.WaitGroup
@@ -303,179 +305,6 @@ func TestConcurrentAddsMatchSequential(t *testing.T) {
 			}
 			wg.Wait()
 			replay(t, build, order(), byID, got, par)
-		})
-	}
-}
-
-// TestAddCatchesUp holds an Add between its search and its commit while
-// other calls change the index: a near-duplicate and an exact copy are
-// added (the held Add must find them although its search did not), a
-// document its search found is removed and its group number reused by an
-// unrelated document (the held Add must not report either). Its answer is
-// that of the calls one after another in commit order. The held Add also
-// runs after more changes than the change log keeps, and after a flood
-// of near-copies that fills the band chains past maxProbe: both make it
-// search again under the exclusive lock.
-func TestAddCatchesUp(t *testing.T) {
-	base := dataset.SynthDocs(4, dataset.SynthConfig{Seed: 21, MinSentences: 10, MaxSentences: 12})
-	variant := func(text string, k int) string {
-		w := strings.Fields(text)
-		w[len(w)-1-k] = fmt.Sprintf("variant%d", k)
-		return strings.Join(w, " ")
-	}
-	a := detector.Doc{ID: "a", Text: base[0].Text}
-	x := detector.Doc{ID: "x", Text: variant(base[0].Text, 1)}
-	during := []detector.Doc{
-		{ID: "b", Text: variant(base[0].Text, 2)},
-		{ID: "x2", Text: x.Text},
-		{ID: "c", Text: base[1].Text},
-	}
-	type step struct {
-		name   string
-		cfg    Config
-		stats  *Stats // Weighted: fixed statistics (online ones order Adds by counting)
-		before []detector.Doc
-		while  func(d *Detector) // calls made while x is held
-	}
-	unrelated := dataset.SynthDocs(changeLogSize+10, dataset.SynthConfig{Seed: 22, MinSentences: 3, MaxSentences: 4})
-	// Near-copies of a, most of which share their band keys with it: the
-	// chains grow well past maxProbe.
-	flood := make([]detector.Doc, maxProbe*3/2+8)
-	for i := range flood {
-		flood[i] = detector.Doc{ID: fmt.Sprintf("f%04d", i), Text: base[0].Text + fmt.Sprintf(" tail%d more%d words%d", i, i, i)}
-	}
-	// Every near-copy of the flood is reported, so that one the held Add
-	// should no longer read would show.
-	small := Config{Bands: 1, Rows: 1, Threshold: 0.5, MaxResults: 2 * len(flood)}
-	st, err := NewStats(Config{Mode: Weighted})
-	require.NoError(t, err)
-	for _, doc := range base {
-		st.AddDocument(doc.Text)
-	}
-	var steps []step
-	for i, mode := range []Mode{Jaccard, Weighted, Containment} {
-		name := []string{"Jaccard", "Weighted", "Containment"}[i]
-		cfg := Config{Mode: mode}
-		var stats *Stats
-		if mode == Weighted {
-			stats = st
-		}
-		steps = append(steps, step{
-			name: name, cfg: cfg, stats: stats, before: []detector.Doc{a, {ID: "d", Text: variant(base[0].Text, 3)}},
-			while: func(d *Detector) {
-				require.NoError(t, d.Remove("a"))
-				for _, doc := range during {
-					_, err := d.Add(doc)
-					require.NoError(t, err)
-				}
-				require.NoError(t, d.Remove("d"))
-			},
-		}, step{
-			name: name + "/log overflow", cfg: cfg, stats: stats, before: []detector.Doc{a},
-			while: func(d *Detector) {
-				// The near-duplicate's change leaves the log before x commits.
-				for _, doc := range append([]detector.Doc{during[0]}, unrelated...) {
-					_, err := d.Add(doc)
-					require.NoError(t, err)
-				}
-			},
-		})
-	}
-	steps = append(steps, step{
-		name: "Jaccard/flood", cfg: small, before: flood[:len(flood)-8],
-		while: func(d *Detector) {
-			for _, doc := range flood[len(flood)-8:] {
-				_, err := d.Add(doc)
-				require.NoError(t, err)
-			}
-		},
-	})
-	for _, st := range steps {
-		t.Run(st.name, func(t *testing.T) {
-			build := func() (*Detector, error) {
-				if st.stats != nil {
-					return NewWithStats(st.cfg, st.stats)
-				}
-				return New(st.cfg)
-			}
-			d, err := build()
-			require.NoError(t, err)
-			byID := map[string]detector.Doc{x.ID: x}
-			for _, doc := range st.before {
-				byID[doc.ID] = doc
-				_, err := d.Add(doc)
-				require.NoError(t, err)
-			}
-			order := recordOrder(t)
-			held, release := make(chan struct{}), make(chan struct{})
-			afterSearch = func(id string) {
-				if id == "x" {
-					close(held)
-					<-release
-				}
-			}
-			t.Cleanup(func() { afterSearch = nil })
-			type result struct {
-				ms  []detector.Match
-				err error
-			}
-			res := make(chan result, 1)
-			go func() {
-				ms, err := d.Add(x)
-				res <- result{ms, err}
-			}()
-			<-held
-			st.while(d)
-			close(release)
-			r := <-res
-			require.NoError(t, r.err)
-			afterSearch = nil
-			log := order()
-			require.Equal(t, event{"add", "x"}, log[len(log)-1], "x commits last")
-			for _, e := range log {
-				if _, ok := byID[e.id]; !ok {
-					for _, doc := range slices.Concat(during, unrelated, flood) {
-						if doc.ID == e.id {
-							byID[e.id] = doc
-						}
-					}
-				}
-			}
-			// Replay from the start: the Adds before the hold, then the log.
-			var full []event
-			got := map[string][]detector.Match{x.ID: r.ms}
-			seq, err := build()
-			require.NoError(t, err)
-			for _, doc := range st.before {
-				full = append(full, event{"add", doc.ID})
-				ms, err := seq.Add(doc)
-				require.NoError(t, err)
-				got[doc.ID] = ms
-			}
-			for _, e := range log[:len(log)-1] {
-				if e.op == "add" {
-					ms, err := seq.Add(byID[e.id])
-					require.NoError(t, err)
-					got[e.id] = ms
-				} else {
-					require.NoError(t, seq.Remove(e.id))
-				}
-			}
-			replay(t, build, append(full, log...), byID, got, d)
-			if !strings.Contains(st.name, "/") {
-				ids := map[string]float64{}
-				for _, m := range r.ms {
-					ids[m.ID] = m.Score
-				}
-				assert.Equal(t, 1.0, ids["x2"], "the exact copy added during the hold is found")
-				assert.Contains(t, ids, "b", "the near-duplicate added during the hold is found")
-				assert.NotContains(t, ids, "a", "a document removed during the hold is not reported")
-				assert.NotContains(t, ids, "d", "a document removed during the hold is not reported")
-				assert.NotContains(t, ids, "c", "an unrelated document in a reused group is not reported")
-				copies, err := d.Copies("x")
-				require.NoError(t, err)
-				assert.Equal(t, []string{"x2"}, copies, "x joined the group its copy made during the hold")
-			}
 		})
 	}
 }

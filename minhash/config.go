@@ -68,8 +68,9 @@ const (
 	// Darts (3) is DartMinHash in the layout of [DartMinHash]: one hash
 	// per element and pair of dyadic weight levels and about K(ln K + 1)
 	// darts of one hash each. Same collision probability and variance as
-	// ICWS, about 20 times faster on news text, and about 1.4 times
-	// PackedDarts' CPU time per Add. It was the default before PackedDarts;
+	// ICWS at a fraction of its cost, and somewhat more costly than
+	// PackedDarts (docs/minhash.md has the figures). It was the default
+	// before PackedDarts;
 	// snapshot headers store it as 0, the number it had then, so that
 	// snapshots written before keep their meaning.
 	Darts
@@ -155,9 +156,9 @@ const (
 	DefaultWeightedThreshold = 0.08
 	// DefaultContainmentThreshold is the containment threshold of
 	// Containment mode, chosen by the defaults procedure (go run
-	// ./examples/defaults) with DefaultMinOverlap; the 60% of the
-	// shingling baselines in Varol 2012 §4.1.1-4.1.2 found 0.73 of the Gold
-	// Set pairs against 0.85.
+	// ./examples/defaults) with DefaultMinOverlap, below the 60% of the
+	// shingling baselines in Varol 2012 §4.1.1-4.1.2 (docs/minhash.md has
+	// the comparison).
 	DefaultContainmentThreshold = 0.4
 	// DefaultFalsePositiveWeight is the weight of false positives in the
 	// (bands, rows) search: datasketch's 0.5 (MinHashLSH weights).

@@ -69,8 +69,6 @@ type dartScratch struct {
 	best   []dartSlot
 	packed []uint64 // PackedDarts: the slots
 	thr    []uint64 // PackedDarts: the column thresholds of a round
-	share  *sharing // PackedDarts in a Detector: rounds offered to waiting goroutines (share.go)
-	merged []uint64 // PackedDarts: the helpers' slots of an offered round
 }
 
 // dartElem is a present element: its key, the dyadic column top that
@@ -205,52 +203,57 @@ var (
 	dartCellP  = 1 - dartCellP0
 )
 
-// poissonCell[n] is P(N ≤ n)·2^32 for N ~ Poisson(dartCell), n < 16; a
-// count above 15 (probability 10⁻¹³) counts as 16.
-var poissonCell = func() (t [16]uint64) {
-	p, cum := math.Exp(-dartCell), 0.0
-	for n := range t {
-		cum += p
-		t[n] = uint64(math.Min(cum, 1) * (1 << 32))
-		p *= dartCell / float64(n+1)
-	}
-	return t
-}()
+// cellCounts draws the number of darts of a cell, N ~ Poisson(mean), from
+// a 32-bit hash u of the cell by the inverse distribution function: cum[n]
+// is P(N ≤ n)·2^32 (a count past the table counts as its length), and
+// byTop the count of every u with that top byte, or 0xff where a threshold
+// falls inside the byte's range and the thresholds must be compared: one
+// table load for most cells, where a search costs a mispredicted branch
+// per cell, as unpredictable as the count.
+type cellCounts struct {
+	cum   []uint64
+	byTop [256]uint8
+}
 
-// poissonByte[b] is the count of every cell whose count hash has top byte
-// b, or 0xff where a threshold of poissonCell falls inside that byte's
-// range (6 of 256 bytes) and the thresholds must be compared.
-var poissonByte = func() (t [256]uint8) {
-	for b := range t {
+func newCellCounts(mean float64, n int) cellCounts {
+	var c cellCounts
+	p, cum := math.Exp(-mean), 0.0
+	for i := range n {
+		cum += p
+		c.cum = append(c.cum, uint64(math.Min(cum, 1)*(1<<32)))
+		p *= mean / float64(i+1)
+	}
+	for b := range c.byTop {
 		lo, hi := uint64(b)<<24, uint64(b+1)<<24-1
-		if n := poissonSearch(lo); n == poissonSearch(hi) {
-			t[b] = uint8(n)
+		if n := c.search(lo); n == c.search(hi) {
+			c.byTop[b] = uint8(n)
 		} else {
-			t[b] = 0xff
+			c.byTop[b] = 0xff
 		}
 	}
-	return t
-}()
+	return c
+}
 
-// poissonSearch returns the least n with u < poissonCell[n], or 16.
-func poissonSearch(u uint64) int {
+// search returns the least n with u < cum[n], or len(cum).
+func (c *cellCounts) search(u uint64) int {
 	n := 0
-	for n < len(poissonCell) && u >= poissonCell[n] {
+	for n < len(c.cum) && u >= c.cum[n] {
 		n++
 	}
 	return n
 }
 
-// poissonCount returns the number of darts of a cell whose count hash is
-// u < 2^32, poissonSearch(u), by one table load for 250 of the 256 top
-// bytes: a search costs a mispredicted branch per cell, as
-// unpredictable as the count.
-func poissonCount(u uint64) int {
-	if n := poissonByte[u>>24]; n != 0xff {
+// count returns search(u) for u < 2^32, by byTop where it can.
+func (c *cellCounts) count(u uint64) int {
+	if n := c.byTop[u>>24]; n != 0xff {
 		return int(n)
 	}
-	return poissonSearch(u)
+	return c.search(u)
 }
+
+// dartCounts draws the counts of the dart sampler's cells, 16 at most (a
+// count above 15 has probability 10⁻¹³).
+var dartCounts = newCellCounts(dartCell, 16)
 
 // throwDarts updates the slots with the darts of element e of rank below
 // θ, descending its columns from the one that holds its weight until the
@@ -367,7 +370,7 @@ func throwColumn(best []dartSlot, e *dartElem, c int, a, v, from float64, ks uin
 	}
 	for m := max(1, int(from*a/dartCell)); float64(m)*dartCell < a; m++ {
 		cell := hashtab.Mix64(col + uint64(m)*dartColMix)
-		n := poissonCount(cell >> 32)
+		n := dartCounts.count(cell >> 32)
 		for i := range n {
 			g := hashtab.Mix64(cell + uint64(i+1)*dartSlotMix)
 			ex := (float64(m) + float64(g&(1<<22-1))/(1<<22)) * dartCell

@@ -153,7 +153,7 @@ func TestDartUnbiased(t *testing.T) {
 // both sides, and on random hashes.
 func TestPoissonCount(t *testing.T) {
 	us := []uint64{0, 1<<32 - 1}
-	for _, th := range poissonCell {
+	for _, th := range dartCounts.cum {
 		us = append(us, th-1, th, th+1)
 	}
 	r := rand.New(rand.NewPCG(7, 7))
@@ -164,6 +164,6 @@ func TestPoissonCount(t *testing.T) {
 		if u >= 1<<32 {
 			continue
 		}
-		require.Equal(t, poissonSearch(u), poissonCount(u), "u = %d", u)
+		require.Equal(t, dartCounts.search(u), dartCounts.count(u), "u = %d", u)
 	}
 }

@@ -2,14 +2,13 @@ package minhash
 
 import (
 	"fmt"
+	"io"
 	"math"
-	"slices"
-	"sync"
 	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
-	"github.com/seed-9ef9c1df/neardup/internal/spin"
 )
 
 // containmentLevels are the rows per band of the LSH tables of Containment
@@ -34,38 +33,43 @@ const maxPartitions = 40
 // entry of the index; [Detector.Copies] lists them. Add, Containers and
 // Query return at most Config.MaxResults matches, the strongest.
 //
-// A Detector is safe for concurrent use by multiple goroutines.
+// A Detector is safe for concurrent use by multiple goroutines: texts are
+// signed outside its lock, the index is searched under a shared lock and
+// changed under an exclusive one (the shell of package internal/engine).
 type Detector struct {
+	a *algorithm
+	e *engine.Engine[sketch, uint64]
+}
+
+// algorithm is MinHash as the engine sees it, shared by a Detector's
+// indexes: the Config, the banding and the per-call scratch.
+type algorithm struct {
 	cfg         Config
 	bands, rows int // LSH banding of Jaccard and Weighted modes
 	minHit      int // band matches a candidate needs
+	stats       *Stats
+	online      bool // Weighted mode, statistics kept over the live documents
 
-	pool     sync.Pool // of *Sketcher
-	searches sync.Pool // of *search
-
-	// mu guards ix: Adds search it under the read lock and commit to it
-	// under the exclusive lock (search.go); the band tables' shards have
-	// locks of their own besides.
-	mu      spin.RWMutex
-	ix      *index
-	stats   *Stats
-	online  bool
-	version uint64 // counts the changes of the index, for Query
-
-	// Weighted mode with online statistics: each Add draws a ticket
-	// (issued) and one of the statistics when it registers its ID, counts
-	// its document into the statistics in the turns of the latter
-	// (statparts.go), and indexes it when done reaches the former (turn,
-	// under mu): documents are counted and indexed in the order they
-	// registered, as sequential Adds would be.
-	issued uint64
-	done   atomic.Uint64 // written under mu, read anywhere
-	turn   sync.Cond
-	share  sharing // a goroutine waiting for its turn helps the sampling ahead (share.go)
+	sketchers engine.Pool[*Sketcher]
+	searches  engine.Pool[*search]
 
 	// Containment: the level probed by a query of partition q for sets of
 	// partition p, at q·maxPartitions+p, plus one (0: not computed yet).
 	levels [maxPartitions * maxPartitions]atomic.Int32
+}
+
+// sketch is what the index keeps of a document: its signature, set size
+// and (Weighted) phrase-set digest, with, while an Add runs, the Sketcher
+// that signs it.
+type sketch struct {
+	sig    []uint32 // nil: none; a group's is in the index's store
+	digest uint64   // Weighted: of the phrase set
+	seq    uint64   // the order the group entered the band chains
+	size   int32    // distinct shingles (phrases); 0: a text without words
+	handle int32    // online statistics: the counted document (see countedIndex)
+	part   int8     // size partition (Containment)
+	sk     *Sketcher
+	load   *memberKeys // a snapshot's group being loaded: its members' keys
 }
 
 // New returns a Detector for cfg. In Weighted mode the phrase statistics
@@ -100,307 +104,128 @@ func NewWithStats(cfg Config, stats *Stats) (*Detector, error) {
 				sc.Shingle, sc.Language, cfg.Shingle, cfg.Language, detector.ErrInvalidConfig)
 		}
 	}
-	d := &Detector{cfg: cfg, stats: stats, minHit: 1}
-	d.pool.New = func() any {
-		sk := newSketcher(cfg)
-		sk.darts.share = &d.share
-		return sk
-	}
-	d.searches.New = func() any { return new(search) }
-	d.turn.L = &d.mu
-	if cfg.Mode == Weighted && stats == nil {
-		d.stats, d.online = newStats(cfg), true
-	}
+	a := &algorithm{cfg: cfg, stats: stats, minHit: 1, online: cfg.Mode == Weighted && stats == nil}
+	a.sketchers.New = func() (*Sketcher, error) { return newSketcher(cfg), nil }
+	a.sketchers.Tidy = (*Sketcher).shrink
+	a.searches.New = func() (*search, error) { return new(search), nil }
+	a.searches.Tidy = (*search).shrink
 	switch {
 	case cfg.Mode == Containment:
 	case cfg.Supershingles > 0:
-		d.bands, d.rows = cfg.Supershingles, cfg.NumHashes/cfg.Supershingles
-		d.minHit = cfg.SupershingleMatches
+		a.bands, a.rows = cfg.Supershingles, cfg.NumHashes/cfg.Supershingles
+		a.minHit = cfg.SupershingleMatches
 	default:
-		d.bands, d.rows = cfg.Bands, cfg.Rows
-		if d.bands == 0 {
-			d.bands, d.rows, _ = Params(cfg.Threshold, cfg.NumHashes, cfg.FalsePositiveWeight, cfg.FalseNegativeWeight)
+		a.bands, a.rows = cfg.Bands, cfg.Rows
+		if a.bands == 0 {
+			a.bands, a.rows, _ = Params(cfg.Threshold, cfg.NumHashes, cfg.FalsePositiveWeight, cfg.FalseNegativeWeight)
 		}
 	}
-	d.ix = d.newIndex()
-	return d, nil
+	spec := engine.Spec{
+		Name:          snapshotKind,
+		Version:       snapshotVersion,
+		Config:        storedConfig(cfg),
+		NoGroup:       "empty",
+		MinGroupBytes: 3, // a size, a member count and one ID
+		MaxTextBytes:  cfg.MaxTextBytes,
+		MaxResults:    cfg.MaxResults,
+	}
+	if stats != nil {
+		spec.TablesNow = func() map[string]uint64 { return map[string]uint64{"Stats": stats.fingerprint()} }
+	}
+	return &Detector{a: a, e: engine.New(spec, engine.Algorithm[sketch, uint64](a))}, nil
 }
 
 // Config returns the Detector's configuration with defaults filled in.
-func (d *Detector) Config() Config { return d.cfg }
+func (d *Detector) Config() Config { return d.a.cfg }
 
 // Banding returns the (bands, rows) of the LSH index of Jaccard and
 // Weighted modes (the supershingle grouping when Supershingles is on), and
 // (0, 0) in Containment mode.
-func (d *Detector) Banding() (bands, rows int) {
-	return d.bands, d.rows
-}
+func (d *Detector) Banding() (bands, rows int) { return d.a.bands, d.a.rows }
 
-// sign computes the signature of text (not in Weighted mode with online
-// statistics). The signature is in sk.out, valid until sk signs again.
-func (d *Detector) sign(sk *Sketcher, text string) ([]uint32, int, uint64) {
-	if d.cfg.Mode == Weighted {
-		sig, size := sk.AppendWeightedSignature(sk.out[:0], text, d.stats)
+// Features signs text with a pooled Sketcher, which the sketch holds until
+// Release. With online statistics it only reads the phrases: the
+// signature is drawn by Complete, once the document is counted.
+func (a *algorithm) Features(text string) sketch {
+	sk, _ := a.sketchers.Get() // New never fails
+	f := sketch{sk: sk}
+	switch {
+	case a.online:
+		sk.phrases(text)
+		f.size, f.digest = capSize(len(sk.keys)), setDigest(sk.keys)
+		// Kept in text order: only a snapshot needs them sorted, and
+		// sorts its own copy.
+		sk.counted = append(append(make([]uint64, 0, len(sk.dterms)+len(sk.keys)), sk.dterms...), sk.keys...)
+	case a.cfg.Mode == Weighted:
+		sig, size := sk.AppendWeightedSignature(sk.out[:0], text, a.stats)
 		sk.out = sig
-		return sig, size, setDigest(sk.keys)
+		f.sig, f.size, f.digest = nonEmpty(sig), capSize(size), setDigest(sk.keys)
+	default:
+		sig, size := sk.AppendSignature(sk.out[:0], text)
+		sk.out = sig
+		f.sig, f.size = nonEmpty(sig), capSize(size)
 	}
-	sig, size := sk.AppendSignature(sk.out[:0], text)
-	sk.out = sig
-	return sig, size, 0
-}
-
-// afterAnalysis, when set by a test, is called by Add once a document is
-// analysed and signed, before Add takes the Detector's lock.
-var afterAnalysis func(id string)
-
-// Add indexes doc and returns the live documents that contain it (in
-// Jaccard and Weighted modes: its near-duplicates), the Config.MaxResults
-// strongest, ordered by [detector.SortMatches]. Match.Score is the
-// signature estimate of the Jaccard, weighted Jaccard or containment.
-//
-// A document whose content is identical to a live document's joins that
-// document's group of exact copies and answers as the group does: no
-// table grows, and the members of the group are read only as far as the
-// cap needs. In Weighted mode, whose weights drift with the statistics,
-// the group takes the signature of its newest copy (O(bands) to move it in
-// the band tables).
-//
-// Add checks the document (Close, ID, size) before any work, analyses
-// and signs the text outside the Detector's locks, searches the index
-// under the shared lock and holds the exclusive lock only to register the
-// ID, catch its search up with the groups changed since, place the
-// document and collect the answer; a new group enters the band tables
-// after that, under the tables' shard locks. Adds from several goroutines
-// sign and search in parallel, and their results are those of the same
-// Adds made one after another in the order they committed (in Weighted
-// mode with online statistics, the order they counted their document into
-// the statistics). Of concurrent Adds of one new ID exactly one succeeds;
-// the others return an error wrapping detector.ErrDuplicateID.
-//
-// Add is O(n) in the text length for signing (Weighted mode: O(n + K log K)
-// with Darts, O(n·K) with IoffeICWS), plus O(bands) index probes, O(K)
-// per candidate group for verification and O(k log k) per matching group
-// for the k = MaxResults matches returned.
-func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	d.mu.RLock()
-	err := d.ix.docs.Check(doc)
-	d.mu.RUnlock()
-	if err != nil {
-		return nil, err
-	}
-	sk := d.pool.Get().(*Sketcher)
-	sc := d.searches.Get().(*search)
-	defer func() {
-		sk.shrink()
-		d.pool.Put(sk)
-		sc.shrink()
-		d.searches.Put(sc)
-	}()
-	if d.online {
-		return d.addOnline(sk, sc, doc)
-	}
-	sig, size, digest := d.sign(sk, doc.Text)
 	if afterAnalysis != nil {
-		afterAnalysis(doc.ID)
+		afterAnalysis(text)
 	}
-	xkey := d.exactKey(sig, size, digest)
-	sc.keys = d.appendKeys(sc.keys[:0], sig)
-	searched, since := d.searchShared(sc, sig, size, digest, xkey)
-	if afterSearch != nil {
-		afterSearch(doc.ID)
-	}
-	d.mu.Lock()
-	idx, err := d.ix.docs.Add(doc)
-	if err != nil {
-		d.mu.Unlock()
-		return nil, err
-	}
-	ix := d.ix
-	ms, issued := d.commit(sc, searched, since, idx, sig, size, digest, xkey)
-	d.mu.Unlock()
-	if issued {
-		d.apply(ix)
-	}
-	return ms, nil
+	return f
 }
 
-// addOnline is Add in Weighted mode with online statistics. A document's
-// weights include the statistics of itself and of every document counted
-// before it: registering the ID draws a ticket, and counting and
-// committing each wait for the ticket's turn; analysis, weighing,
-// sampling and the search run outside both.
-func (d *Detector) addOnline(sk *Sketcher, sc *search, doc detector.Doc) ([]detector.Match, error) {
-	sk.phrases(doc.Text)
-	if afterAnalysis != nil {
-		afterAnalysis(doc.ID)
-	}
-	// Kept in text order: only a snapshot needs them sorted, and sorts
-	// its own copy (sorting here cost 7% of a Reuters Add).
-	keys := make([]uint64, 0, len(sk.dterms)+len(sk.keys))
-	keys = append(append(keys, sk.dterms...), sk.keys...)
-	d.mu.Lock()
-	ix := d.ix
-	idx, err := ix.docs.Add(doc)
-	if err != nil {
-		d.mu.Unlock()
-		return nil, err
-	}
-	ix.ensureRef(idx)
-	ix.refs[idx] = pendingGroup
-	for len(ix.counted) <= int(idx) {
-		ix.counted = append(ix.counted, countedKeys{})
-	}
-	ix.counted[idx] = countedKeys{keys: keys, terms: len(sk.dterms)}
-	ticket, counting := d.issued, d.stats.ticket()
-	d.issued++
-	d.mu.Unlock()
+// afterAnalysis, when set by a test, is called by Features once a text is
+// analysed (and signed, unless with online statistics).
+var afterAnalysis func(text string)
 
-	// Counting, O(n), takes only the statistics' turns, in ticket order,
-	// part by part, so that the next document counts in one part while
-	// this one counts in the next: Containers, Remove of other documents
-	// and Close do not wait for it.
-	sk.count(d.stats, counting)
-
-	sk.weighCounted()
-	sig := sk.sampleWeighted(sk.out[:0])
-	sk.out = sig
-	size, digest := len(sk.keys), setDigest(sk.keys)
-	xkey := d.exactKey(sig, size, digest)
-	sc.keys = d.appendKeys(sc.keys[:0], sig)
-	searched, since := d.searchShared(sc, sig, size, digest, xkey)
-	if afterSearch != nil {
-		afterSearch(doc.ID)
-	}
-
-	// Wait for the turn yielding first, as the locks do (package spin):
-	// a goroutine parked on turn costs tens of µs of idle core to wake.
-	// While it waits, it throws darts for the documents ahead (share.go);
-	// its own signature is in sk.out, apart from the slots it uses.
-	d.share.waiting.Add(1)
-	spin.Until(func() bool {
-		if r := d.share.offered.Load(); r != nil && d.done.Load() != ticket {
-			r.help(&sk.darts)
-		}
-		return d.done.Load() == ticket
-	})
-	d.share.waiting.Add(-1)
-	d.mu.Lock()
-	for d.done.Load() != ticket {
-		d.turn.Wait()
-	}
-	d.done.Add(1)
-	d.turn.Broadcast()
-	if d.ix.docs.Closed() {
-		d.mu.Unlock()
-		return nil, fmt.Errorf("minhash: Add(%q): %w", doc.ID, detector.ErrClosed)
-	}
-	ix = d.ix
-	ms, issued := d.commit(sc, searched, since, idx, sig, size, digest, xkey)
-	d.mu.Unlock()
-	if issued {
-		d.apply(ix)
-	}
-	return ms, nil
-}
-
-// settled waits until the document id is not pending and returns its
-// dense index, or the error of Lookup. Caller holds mu.
-func (d *Detector) settled(op, id string) (uint32, error) {
-	for {
-		idx, err := d.ix.docs.Lookup(op, id)
-		if err != nil || d.ix.refs[idx] != pendingGroup {
-			return idx, err
-		}
-		d.turn.Wait()
+// Release returns the sketch's Sketcher to the pool.
+func (a *algorithm) Release(f *sketch) {
+	if f.sk != nil {
+		a.sketchers.Put(f.sk)
+		f.sk = nil
 	}
 }
 
-// AddSignature indexes the document id by a signature made elsewhere, by
-// a [Sketcher] of the same Config (a worker signing documents in parallel),
-// with the number of distinct shingles
-// the Sketcher returned with it, and returns its containers as Add does.
-// An empty signature with size 0 is a document without words: it matches
-// nothing. Signatures of another Config are not detected and give
-// meaningless estimates.
-//
-// It returns the errors of Add for the ID, and an error wrapping
-// detector.ErrInvalidConfig in Weighted mode (whose signatures depend on
-// the Detector's statistics and whose exact copies are found by a digest
-// the signature does not carry) or when len(sig) is neither 0 nor K, or
-// size is negative or does not match an empty signature.
-func (d *Detector) AddSignature(id string, sig []uint32, size int) ([]detector.Match, error) {
-	if d.cfg.Mode == Weighted {
-		return nil, fmt.Errorf("minhash: AddSignature in Weighted mode: %w", detector.ErrInvalidConfig)
-	}
-	if (len(sig) != 0 && len(sig) != d.cfg.NumHashes) || size < 0 || (len(sig) == 0) != (size == 0) {
-		return nil, fmt.Errorf("minhash: AddSignature(%q) with %d values and size %d, want %d values and size ≥ 1, or none and 0: %w",
-			id, len(sig), size, d.cfg.NumHashes, detector.ErrInvalidConfig)
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	idx, err := d.ix.docs.Add(detector.Doc{ID: id})
-	if err != nil {
-		return nil, err
-	}
-	return d.index(idx, sig, size, 0), nil
+// HeldToCommit: with online statistics the signature stays in the
+// Sketcher until the commit copies it into the index.
+func (a *algorithm) HeldToCommit() {}
+
+// CopyKey returns the exact-copy key of f; a text without words has none.
+func (a *algorithm) CopyKey(f *sketch) (uint64, bool) {
+	return a.exactKey(f.sig, f.size, f.digest), f.size > 0
 }
 
-// index places the just-registered document idx in its group and returns
-// its matches. Caller holds mu exclusively.
-func (d *Detector) index(idx uint32, sig []uint32, size int, digest uint64) []detector.Match {
-	ix := d.ix
-	d.version++
-	ix.ensureRef(idx)
-	if size == 0 {
-		ix.refs[idx] = noGroup
-		return []detector.Match{} // no words: matches nothing
+// NewIndex returns an empty index, counting the statistics with online
+// statistics.
+func (a *algorithm) NewIndex() engine.Index[sketch] {
+	ix := newIndex(a)
+	if a.online {
+		return &countedIndex{index: ix, stats: newStats(a.cfg)}
 	}
-	g := d.place(ix, idx, sig, size, digest)
-	d.shareCounted(ix, g, idx)
-	return d.matchGroup(g, idx)
+	return ix
 }
 
-// shareCounted lets the document idx, just placed in the group g, share
-// the array of terms and phrases of another member of g (Weighted mode
-// with online statistics) when they are equal, as they almost always are
-// for a copy, rather than keep its own.
-func (d *Detector) shareCounted(ix *index, g, idx uint32) {
-	if !d.online || ix.gs.Size(g) <= 1 {
-		return
+func nonEmpty(sig []uint32) []uint32 {
+	if len(sig) == 0 {
+		return nil
 	}
-	other := ix.gs.Member(g, ix.groups[g].first, 0)
-	if other == idx {
-		other = ix.gs.Member(g, ix.groups[g].first, 1)
-	}
-	if a, b := ix.counted[idx], ix.counted[other]; a.terms == b.terms && slices.Equal(a.keys, b.keys) {
-		ix.counted[idx].keys = b.keys
-	}
+	return sig
 }
 
-// probe is a query of the index: a signature (nil: none) of a set of size
-// distinct shingles, the Weighted-mode digest, the group of the same
-// content if there is one, and a document not to report.
-type probe struct {
-	sig    []uint32
-	size   int
-	digest uint64
-	own    uint32 // group of the same content, or noGroup
-	skip   uint32 // document not to report, or noDoc
+func capSize(n int) int32 { return int32(min(n, math.MaxInt32)) }
+
+// exactKey returns the key of a content in the exact-copy map: the digest
+// itself in Weighted mode, a hash of signature and size otherwise.
+func (a *algorithm) exactKey(sig []uint32, size int32, digest uint64) uint64 {
+	if a.cfg.Mode == Weighted {
+		return digest
+	}
+	h := hashtab.Mix64(uint64(size) ^ 0x6578616374) // "exact"
+	for _, v := range sig {
+		h = hashtab.Combine(h, uint64(v))
+	}
+	return h & exactKeyMask
 }
 
-// matchGroup returns the matches of the live group g's content, skip not
-// reported. Caller holds mu.
-func (d *Detector) matchGroup(g, skip uint32) []detector.Match {
-	ix := d.ix
-	p := probe{size: int(ix.groups[g].size), own: g, skip: skip}
-	if ix.groups[g].hasSig {
-		p.sig = ix.sigs.of(g)
-	}
-	if d.cfg.Mode == Weighted {
-		p.digest = ix.digests[g]
-	}
-	return d.match(p)
-}
+// exactKeyMask is all ones; a test clears bits to make keys collide.
+var exactKeyMask = ^uint64(0)
 
 // setDigest is an order-independent 64-bit digest of a set of hashes.
 func setDigest(keys []uint64) uint64 {
@@ -421,22 +246,68 @@ func partition(n int) int8 {
 	return p
 }
 
+// Add indexes doc and returns the live documents that contain it (in
+// Jaccard and Weighted modes: its near-duplicates), the Config.MaxResults
+// strongest, ordered by [detector.SortMatches]. Match.Score is the
+// signature estimate of the Jaccard, weighted Jaccard or containment. A
+// document whose content is identical to a live document's joins that
+// document's group of exact copies (in Weighted mode the group takes the
+// new copy's signature) and answers as the group does.
+//
+// Add checks the document (Close, ID, size) before any work and signs the
+// text outside the Detector's lock (with online statistics: after
+// counting it in its turn); its result is that of the Adds made one after
+// another in the order they committed. Of concurrent Adds of one new ID
+// exactly one succeeds; the others return an error wrapping
+// detector.ErrDuplicateID. It costs the signing (see [Sketcher]), O(bands)
+// index probes, O(K) per candidate group and O(k log k) per matching
+// group for the k = MaxResults matches returned.
+func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) { return d.e.Add(doc) }
+
+// AddSignature indexes the document id by a signature made elsewhere, by
+// a [Sketcher] of the same Config (a worker signing documents in parallel),
+// with the number of distinct shingles
+// the Sketcher returned with it, and returns its containers as Add does.
+// An empty signature with size 0 is a document without words: it matches
+// nothing. Signatures of another Config are not detected and give
+// meaningless estimates.
+//
+// It returns the errors of Add for the ID, and an error wrapping
+// detector.ErrInvalidConfig in Weighted mode (whose signatures depend on
+// the Detector's statistics and whose exact copies are found by a digest
+// the signature does not carry) or when len(sig) is neither 0 nor K, or
+// size is negative or does not match an empty signature.
+func (d *Detector) AddSignature(id string, sig []uint32, size int) ([]detector.Match, error) {
+	cfg := &d.a.cfg
+	if cfg.Mode == Weighted {
+		return nil, fmt.Errorf("minhash: AddSignature in Weighted mode: %w", detector.ErrInvalidConfig)
+	}
+	if (len(sig) != 0 && len(sig) != cfg.NumHashes) || size < 0 || (len(sig) == 0) != (size == 0) {
+		return nil, fmt.Errorf("minhash: AddSignature(%q) with %d values and size %d, want %d values and size ≥ 1, or none and 0: %w",
+			id, len(sig), size, cfg.NumHashes, detector.ErrInvalidConfig)
+	}
+	return d.e.AddFeatures(detector.Doc{ID: id}, sketch{sig: nonEmpty(sig), size: capSize(size)})
+}
+
+// Query returns what Add(doc) would return now, without indexing doc or
+// changing anything a later call observes: the live documents that
+// contain doc (its near-duplicates in Jaccard and Weighted modes), the
+// Config.MaxResults strongest, ordered by [detector.SortMatches]. doc.ID
+// may be empty; a live document with that ID is not reported. In Weighted
+// mode with online statistics doc is weighed as Add would weigh it, as if
+// counted into the statistics, which are left unchanged; such a Query
+// takes a turn after the Adds counted before it.
+//
+// Query signs doc outside the Detector's lock and costs what Add does. It
+// returns an error wrapping detector.ErrClosed after Close, or
+// detector.ErrTooLarge for a text over Config.MaxTextBytes, before it
+// reads the text.
+func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) { return d.e.Query(doc) }
+
 // Containers returns the live documents that contain the document id (in
 // Jaccard and Weighted modes: its near-duplicates), including ones added
 // after it, ordered and capped like Add's result.
-func (d *Detector) Containers(id string) ([]detector.Match, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	idx, err := d.settled("Containers", id)
-	if err != nil {
-		return nil, err
-	}
-	g := d.ix.refs[idx]
-	if g == noGroup {
-		return []detector.Match{}, nil
-	}
-	return d.matchGroup(g, idx), nil
-}
+func (d *Detector) Containers(id string) ([]detector.Match, error) { return d.e.Containers(id) }
 
 // Copies returns the live documents whose content, as the Detector reads
 // it, is identical to the live document id's (equal signatures and set
@@ -444,31 +315,44 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 // without id. A document without words has none. It is not capped, and
 // costs O(c log c) for c copies. It returns an error wrapping
 // detector.ErrUnknownID or detector.ErrClosed.
-func (d *Detector) Copies(id string) ([]string, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	idx, err := d.settled("Copies", id)
-	if err != nil {
-		return nil, err
-	}
-	g := d.ix.refs[idx]
-	if g == noGroup {
-		return []string{}, nil
-	}
-	return d.ix.gs.IDs(g, d.ix.groups[g].first, idx), nil
-}
+func (d *Detector) Copies(id string) ([]string, error) { return d.e.Copies(id) }
 
-// match returns the verified matches of p, the Config.MaxResults
-// strongest. Caller holds mu exclusively.
-func (d *Detector) match(p probe) []detector.Match {
-	ix := d.ix
-	d.drain(ix)
-	sc := &ix.scr
-	sc.keys = d.appendKeys(sc.keys[:0], p.sig)
-	d.candidates(ix, sc, p)
-	ix.cands = sc.cands
-	return ix.gs.Collect(sc.scored, ix.first, p.skip, d.cfg.MaxResults)
-}
+// Remove forgets the document id: it is reported by no later call and its
+// ID may be added again. A document with live copies leaves its group in
+// O(log c) for c copies and the index is untouched; the last of a group
+// takes it out of the tables, O(bands). In Weighted mode with online
+// statistics its terms and phrases leave the statistics too, which then
+// describe the live documents: O(n) for its n terms and phrases.
+func (d *Detector) Remove(id string) error { return d.e.Remove(id) }
+
+// Close releases the index. It is idempotent and returns nil; later calls
+// of Add, Query, Containers, Copies, Remove, WriteTo and ReadFrom return
+// an error wrapping detector.ErrClosed.
+func (d *Detector) Close() error { return d.e.Close() }
+
+// Len returns the number of live documents, 0 after Close.
+func (d *Detector) Len() int { return d.e.Len() }
+
+// WriteTo writes a snapshot of the live documents to w and returns the
+// bytes written: their IDs, the signatures and set sizes of their groups
+// of exact copies, and with online statistics each document's distinct
+// terms and phrases; not their texts (the layout: snapshot.go). The
+// sections are encoded under the Detector's lock, so concurrent Adds and
+// Removes are either wholly in it or wholly not. It returns an error
+// wrapping detector.ErrClosed after Close, or the error of w.
+func (d *Detector) WriteTo(w io.Writer) (int64, error) { return d.e.WriteTo(w) }
+
+// ReadFrom loads a snapshot written by WriteTo into d, which must be empty
+// and made by the same constructor with the same Config (and, for
+// NewWithStats, statistics with the same counts), and returns the bytes
+// read. It builds a fresh index (and statistics) before it installs it, so
+// on any error d stays empty; loading is linear in the snapshot and signs
+// no text. It returns an error wrapping detector.ErrClosed after Close,
+// and one wrapping detector.ErrSnapshot for a d that is not empty and for
+// input it cannot load: another kind or layout, another Config (the error
+// names the field) or statistics (it names the Stats table), a damaged or
+// truncated stream.
+func (d *Detector) ReadFrom(r io.Reader) (int64, error) { return d.e.ReadFrom(r) }
 
 // containmentLevel picks the level whose banding minimises the weighted
 // false positive and false negative integrals in containment space for a
@@ -495,66 +379,4 @@ func containmentLevel(cfg Config, q, x float64) int8 {
 		}
 	}
 	return bestL
-}
-
-// Remove forgets the document id: it is reported by no later call and its
-// ID may be added again. A document with live copies leaves its group in
-// O(log c) for c copies and the index is untouched; the last of a group
-// takes it out of the tables, O(bands). In Weighted mode with online
-// statistics its terms and phrases leave the statistics too, which then
-// describe the live documents: O(n) for its n terms and phrases.
-func (d *Detector) Remove(id string) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if _, err := d.settled("Remove", id); err != nil {
-		return err
-	}
-	ix := d.ix
-	idx, err := ix.docs.Remove(id)
-	if err != nil {
-		return err
-	}
-	d.drain(ix)
-	d.version++
-	if g := ix.refs[idx]; g != noGroup {
-		var sig []uint32
-		if ix.groups[g].hasSig {
-			sig = ix.sigs.of(g)
-		}
-		var digest uint64
-		if d.cfg.Mode == Weighted {
-			digest = ix.digests[g]
-		}
-		ix.leave(idx, d.exactKey(sig, int(ix.groups[g].size), digest))
-	}
-	if linearised != nil {
-		linearised("remove", id)
-	}
-	if d.online && int(idx) < len(ix.counted) {
-		c := ix.counted[idx]
-		d.stats.exclusive(func() { d.stats.remove(c.keys[:c.terms], c.keys[c.terms:]) })
-		ix.counted[idx] = countedKeys{}
-	}
-	return nil
-}
-
-// Close releases the index. It is idempotent and returns nil; later calls
-// of Add, Query, Containers, Copies, Remove, WriteTo and ReadFrom return
-// an error wrapping detector.ErrClosed.
-func (d *Detector) Close() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.ix.docs.Close() {
-		d.ix = &index{docs: d.ix.docs}
-		d.version++
-		d.turn.Broadcast()
-	}
-	return nil
-}
-
-// Len returns the number of live documents, 0 after Close.
-func (d *Detector) Len() int {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	return d.ix.docs.Len()
 }

@@ -10,14 +10,11 @@ import (
 // [hashtab.Map] of 32-bit counts: open addressing with linear probing and
 // backward-shift deletion, so that a key whose count returns to 0 leaves
 // no trace, and a table that shrinks when it holds less than an eighth of
-// its slots. It replaced two Go maps whose separate read and write cost
-// two cache misses per phrase (a third of Weighted-mode Add on Reuters)
-// and that never give memory back. A count takes 4 bytes beside its key,
-// 12 a slot where a 64-bit count made 16: the phrase tables of a Reuters
-// stream are the largest structure of a Weighted-mode Detector, and a
-// quarter less of them is a quarter less memory that each resize writes
-// and that probes miss in. A count of dfBig or more is kept in the big
-// map, with dfBig in the table.
+// its slots: one probe per phrase reads and writes its count, and memory
+// follows the live keys. A count takes 4 bytes beside its key, 12 a slot
+// (the phrase tables are the largest structure of a Weighted-mode
+// Detector). A count of dfBig or more is kept in the big map, with dfBig
+// in the table.
 //
 // A dfTable is not safe for concurrent use; [Stats] guards it.
 type dfTable struct {
@@ -35,10 +32,9 @@ const dfBig = math.MaxUint32
 // that the slots prefetch touched stay the ones inc probes.
 func (t *dfTable) reserve(extra int) { t.m.Reserve(extra) }
 
-// prefetch loads the home slot of each key ([hashtab.Map.Prefetch]): on
-// Reuters the phrase table outgrows the caches after a few thousand
-// documents, and counting a document's phrases cost 15% of a
-// Weighted-mode Add while inc's probes waited for their misses one by one.
+// prefetch loads the home slot of each key ([hashtab.Map.Prefetch]), so
+// that the cache misses of a document's keys in a table larger than the
+// caches overlap instead of inc's probes waiting for them one by one.
 func (t *dfTable) prefetch(keys []uint64) { t.sink = t.m.Prefetch(keys) }
 
 // count returns the count of key, whose table value is v.

@@ -3,13 +3,10 @@ package minhash
 import (
 	"fmt"
 	"math"
-	"math/bits"
 	"sync"
-	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
-	"github.com/seed-9ef9c1df/neardup/internal/spin"
 )
 
 // Similarity returns the MinHash estimate of the Jaccard similarity of
@@ -174,79 +171,43 @@ const maxProbe = 1024
 // newest group of a chain; next.of(doc)[band] is the next (older) group of
 // doc's chain in that band and prev.of(doc)[band] the previous (newer)
 // one (−1 ends them), so that removal unlinks in O(1). Chains are in the
-// order the groups were created. A group's band keys are not stored: they
+// order the groups entered them. A group's band keys are not stored: they
 // are a function of its signature, sigs.of(doc) (the index's signature
 // store), and are computed again where a band needs one (bandKey), which
 // costs less than writing and reading 8 bytes a band per group.
-//
-// The bands are split into shards of shardBands bands, each with its own
-// lock: a search (under the Detector's read lock) reads a shard, and an
-// Add links its group into it after its commit, under the shard's lock
-// only, so one Add's insertion runs beside another's search or commit.
-// The strided arrays grow only under the Detector's exclusive lock
-// (prepare); shards write only their own bands' entries, and read the
-// signatures of groups whose insertion was issued, which stay unchanged
-// until every shard has applied it (a group is re-signed or freed only
-// when no insertion is pending).
 type table struct {
 	bands, rows int
 	heads       []bandTags
 	next, prev  strided[int32]
 	sigs        *strided[uint32] // the index's signatures by group
-	shards      []shard
-	sink        uint32 // insert's touch sums (see shard.sink)
-}
-
-// shardBands is the number of bands of one shard of a table. Each Add
-// takes every shard's lock and writes its applied count, twice (search
-// and insertion), and on two cores those cache lines go back and forth
-// between them: 16 bands a shard instead of 8 (Containment's 240 bands in
-// 15 shards, not 30) made Containment Adds from 2 goroutines 10.6% faster
-// (benchstat, 15 alternated runs each, p = 0.000) and from one 2.7%
-// faster, Jaccard and Weighted unchanged; 32 was no better.
-const shardBands = 16
-
-// shard is a range of bands of a table with its own lock and the number
-// of the index's issued insertions it has applied (index.pend).
-type shard struct {
-	mu      spin.Mutex
-	lo, hi  int
-	applied atomic.Uint64 // written under mu
-	sink    uint32        // the sums of touch, kept so that its loads stay; written under mu
-	_       [28]byte      // a shard to a 64-byte cache line: one goroutine's lock does not bounce another's
+	sink        uint32           // the sums of touch, kept so that its loads stay
 }
 
 func newTable(bands, rows int, sigs *strided[uint32]) *table {
-	t := &table{bands: bands, rows: rows, heads: make([]bandTags, bands),
+	return &table{bands: bands, rows: rows, heads: make([]bandTags, bands),
 		next: newStrided[int32](bands, -1), prev: newStrided[int32](bands, -1), sigs: sigs}
-	t.shards = make([]shard, (bands+shardBands-1)/shardBands)
-	for i := range t.shards {
-		t.shards[i].lo, t.shards[i].hi = i*shardBands, min((i+1)*shardBands, bands)
-	}
-	return t
 }
 
-// prepare makes doc addressable, for an insertion the shards apply later
-// (link). Caller holds the Detector's exclusive lock.
-func (t *table) prepare(doc uint32) {
+// touchBands is how many bands' home slots are loaded ahead of their
+// probes.
+const touchBands = 16
+
+// insert puts doc, signed, at the head of its chains in every band. The
+// keys of up to touchBands bands are computed, and their home slots
+// touched, before any of their maps is probed, so that the reads, cache
+// misses in tables larger than the caches, overlap instead of each
+// waiting for the one before.
+func (t *table) insert(doc uint32) {
 	t.next.ensure(doc)
 	t.prev.ensure(doc)
-}
-
-// link puts doc, prepared and signed, at the head of its chains in bands
-// [lo, hi). The keys of up to shardBands bands are computed, and their
-// home slots touched, before any of their maps is probed, so that the
-// reads, cache misses in tables larger than the caches, overlap instead
-// of each waiting for the one before. It returns touch's sum.
-func (t *table) link(doc uint32, lo, hi int) (sum uint32) {
 	next, prev, sig := t.next.of(doc), t.prev.of(doc), t.sigs.of(doc)
-	var keys [shardBands]uint64
-	for ; lo < hi; lo += shardBands {
-		end := min(lo+shardBands, hi)
+	var keys [touchBands]uint64
+	for lo := 0; lo < t.bands; lo += touchBands {
+		end := min(lo+touchBands, t.bands)
 		for b := lo; b < end; b++ {
 			keys[b-lo] = bandKey(sig, b, t.rows)
 		}
-		sum += t.touch(lo, keys[:end-lo])
+		t.sink += t.touch(lo, keys[:end-lo])
 		for b := lo; b < end; b++ {
 			prev[b] = -1
 			h := t.set(b, keys[b-lo], int32(doc))
@@ -256,7 +217,6 @@ func (t *table) link(doc uint32, lo, hi int) (sum uint32) {
 			}
 		}
 	}
-	return sum
 }
 
 // touch loads the home slot of keys[i] in band lo+i, for each i, and
@@ -273,26 +233,8 @@ func (t *table) touch(lo int, keys []uint64) (sum uint32) {
 	return sum
 }
 
-// catchUp applies to the shard s the insertions of ix issued and not yet
-// applied there, in the order they were issued. Caller holds s.mu.
-func (t *table) catchUp(ix *index, s *shard) {
-	n := s.applied.Load()
-	for end := ix.ops.Load(); n < end; n++ {
-		s.sink += t.link(ix.pend[n%maxPending], s.lo, s.hi)
-		s.applied.Store(n + 1)
-	}
-}
-
-// insert indexes doc, signed, at the head of each chain, at once. Caller
-// holds the Detector's exclusive lock and no insertion is pending.
-func (t *table) insert(doc uint32) {
-	t.prepare(doc)
-	t.sink = t.link(doc, 0, t.bands)
-}
-
 // remove unlinks doc, which must be indexed under its current signature,
-// from every chain. O(bands). Caller holds the Detector's exclusive lock
-// and no insertion is pending.
+// from every chain. O(bands).
 func (t *table) remove(doc uint32) {
 	next, prev, sig := t.next.of(doc), t.prev.of(doc), t.sigs.of(doc)
 	for b := range t.bands {
@@ -314,17 +256,13 @@ func (t *table) remove(doc uint32) {
 
 // each calls fn for the newest maxProbe groups other than skip sharing
 // band key keys[b] in band b, for every band; skip is passed over without
-// counting. Each shard is first caught up with the insertions of ix and
-// read under its lock. It returns the most groups fn was called for in
-// one band. Caller holds the Detector's lock, shared or exclusive.
-//
-// The shards are visited by [table.visit]: the order in which fn sees the
-// groups changes, not which groups it sees.
-func (t *table) each(ix *index, keys []uint64, skip uint32, fn func(doc uint32)) (seen int) {
-	t.visit(func(s *shard) {
-		t.catchUp(ix, s)
-		s.sink += t.touch(s.lo, keys[s.lo:s.hi])
-		for b := s.lo; b < s.hi; b++ {
+// counting; touch's sums go to *sink. The engine's lock, shared or
+// exclusive, guards the table.
+func (t *table) each(keys []uint64, skip uint32, sink *uint32, fn func(doc uint32)) {
+	for lo := 0; lo < t.bands; lo += touchBands {
+		end := min(lo+touchBands, t.bands)
+		*sink += t.touch(lo, keys[lo:end])
+		for b := lo; b < end; b++ {
 			h, ok := t.get(b, keys[b])
 			if !ok {
 				continue
@@ -336,37 +274,6 @@ func (t *table) each(ix *index, keys []uint64, skip uint32, fn func(doc uint32))
 					n++
 				}
 			}
-			seen = max(seen, n)
 		}
-	})
-	return seen
-}
-
-// visit calls fn for every shard of t under the shard's lock: first for
-// those whose lock is free, then, waiting, for the rest. Two goroutines
-// that walk the shards at once (an Add's search beside another's apply)
-// then pass each other instead of queueing shard after shard behind the
-// one ahead; in a profile of two goroutines adding in Containment mode
-// (four tables, 30 shards of 8 bands then) that queueing was a quarter
-// of their CPU, spent yielding in the shard locks.
-func (t *table) visit(fn func(s *shard)) {
-	var later uint64 // shards i < 64 skipped as busy
-	for i := range t.shards {
-		s := &t.shards[i]
-		if i < 64 && !s.mu.TryLock() {
-			later |= 1 << i
-			continue
-		}
-		if i >= 64 {
-			s.mu.Lock()
-		}
-		fn(s)
-		s.mu.Unlock()
-	}
-	for ; later != 0; later &= later - 1 {
-		s := &t.shards[bits.TrailingZeros64(later)]
-		s.mu.Lock()
-		fn(s)
-		s.mu.Unlock()
 	}
 }

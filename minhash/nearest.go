@@ -2,7 +2,6 @@ package minhash
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
@@ -30,14 +29,9 @@ const widenSeeds = 8
 //     shares, rare when its stories were added, may weigh less in text.
 //   - Containment: the estimated share of text's shingles that the stored
 //     document holds, |A∩C|/|A|, so a source that holds most of text ranks
-//     above a text of the same size on the same topic. On Clough-Stevenson
-//     (answers looked up among their five sources) no independently
-//     written answer scored its topic's source above 0.03, while 16 of 19
-//     cut-and-paste answers, 10 of 19 light and 4 of 19 heavy revisions
-//     scored theirs 0.3 or more, and 8, 1 and 1 of them 0.8 or more. On
-//     Gold Set dev pages (each looked up among all, k = 20), 90% of the
-//     answers scoring 0.3 to 0.4 and 99% of those over 0.8 were the same
-//     story, against 27% of those under 0.05.
+//     above a text of the same size on the same topic (docs/notes/minhash.md
+//     has how the scores separate reuse on Clough-Stevenson and the Gold
+//     Set).
 //
 // A stored document that shares no signature value with text (score 0)
 // is not returned, however large k is.
@@ -56,95 +50,68 @@ const widenSeeds = 8
 // no band with text.
 //
 // Like Query, Nearest stores nothing, leaves the online statistics
-// untouched, signs outside the Detector's lock and holds the lock to
-// search. It costs Query's signing plus O(B) band probes for the B bands
+// untouched, signs outside the Detector's lock and holds its shared lock
+// to search. It costs Query's signing plus O(B) band probes for the B bands
 // of the index (Containment: up to twice the 240 bands of its four
 // levels; Jaccard and Weighted: up to nine times the bands), at most the newest
 // 1,024 groups per band key, O(K) per candidate group and O(k log k) to
 // order the answer. k ≤ 0 fails with an error wrapping
 // detector.ErrInvalidConfig; a text over Config.MaxTextBytes fails with
 // detector.ErrTooLarge, a call after Close with detector.ErrClosed.
-func (d *Detector) Nearest(text string, k int) ([]detector.Match, error) {
-	if k <= 0 {
-		return nil, fmt.Errorf("minhash: Nearest(k=%d): k must be at least 1: %w", k, detector.ErrInvalidConfig)
-	}
-	return d.signed("Nearest", detector.Doc{Text: text}, func(sig []uint32, size int, digest uint64) []detector.Match {
-		return d.nearest(sig, size, digest, min(k, d.cfg.MaxResults))
-	})
-}
+func (d *Detector) Nearest(text string, k int) ([]detector.Match, error) { return d.e.Nearest(text, k) }
 
-// nearest returns the limit live documents nearest to the content (sig,
-// size, digest), as Nearest describes. Caller holds mu exclusively.
-func (d *Detector) nearest(sig []uint32, size int, digest uint64, limit int) []detector.Match {
-	if size == 0 || len(sig) == 0 {
-		return []detector.Match{}
+// Rank appends the groups nearest to f, as Nearest describes, enough for
+// the limit best documents where the tables hold them.
+func (ix *index) Rank(dst []engine.Candidate, f *sketch, groups *engine.Groups[sketch], limit int) []engine.Candidate {
+	if f.size == 0 || f.sig == nil {
+		return dst
 	}
-	ix := d.ix
-	d.drain(ix)
-	own := uint32(noGroup)
-	if g, ok := d.find(ix, sig, size, digest); ok {
-		own = g
-	}
-	p := d.probeOf(sig, size, digest, own, noDoc)
-	sc := &ix.scr
-	sc.keys = d.appendKeys(sc.keys[:0], p.sig)
+	sc, _ := ix.a.searches.Get()
+	defer ix.a.searches.Put(sc)
+	p := probe{f: f, own: ix.own(f, groups)}
+	sc.keys = ix.appendKeys(sc.keys[:0], f.sig)
 	sc.hits.reset()
-	sc.cands, sc.scored, sc.seen = sc.cands[:0], sc.scored[:0], 0
+	sc.cands, sc.scored = sc.cands[:0], sc.scored[:0]
 	found := 0 // documents in sc.scored
 	keep := func(c uint32) {
-		if s := d.estimate(ix, p, c); s > 0 {
+		if s := ix.estimate(p, c, groups); s > 0 {
 			sc.scored = append(sc.scored, engine.Candidate{Group: c, Score: s})
-			found += ix.gs.Size(c)
+			found += int(ix.members[c])
 		}
 	}
-	if own != noGroup {
-		sc.hits.add(own, 1)
-		keep(own)
+	if p.own != noGroup {
+		sc.hits.add(p.own, 1)
+		keep(p.own)
 	}
-	if d.cfg.Mode == Containment {
-		d.containmentCandidates(ix, sc, p)
+	once := func(c uint32) {
+		if sc.hits.add(c, 1) == 1 {
+			keep(c)
+		}
+	}
+	if ix.a.cfg.Mode == Containment {
+		ix.containmentCandidates(sc, p, groups)
 		for _, c := range sc.cands {
 			keep(c)
 		}
 		for l := len(ix.tables) - 1; l >= 0 && found < limit; l-- {
-			ix.tables[l].each(ix, tableKeys(ix, sc.keys, l), own, func(c uint32) {
-				if sc.hits.add(c, 1) == 1 {
-					keep(c)
-				}
-			})
+			ix.tables[l].each(ix.tableKeys(sc.keys, l), p.own, &sc.sink, once)
 		}
-	} else {
-		t := ix.tables[0]
-		t.each(ix, sc.keys[:t.bands], own, func(c uint32) {
-			if sc.hits.add(c, 1) == 1 {
-				keep(c)
-			}
-		})
-		if found < limit {
-			d.widen(ix, sc, own, keep)
-		}
+		return append(dst, sc.scored...)
 	}
-	return ix.gs.Collect(sc.scored, ix.first, noDoc, limit)
-}
-
-// widen probes the band keys of the best widenSeeds groups in sc.scored
-// (Jaccard and Weighted modes) and passes every group not seen before to
-// keep. Caller holds mu exclusively.
-func (d *Detector) widen(ix *index, sc *search, own uint32, keep func(c uint32)) {
-	seeds := slices.Clone(sc.scored) // keep appends to sc.scored
-	slices.SortFunc(seeds, func(a, b engine.Candidate) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(ix.groups[a.Group].seq, ix.groups[b.Group].seq))
-	})
 	t := ix.tables[0]
-	for _, s := range seeds[:min(len(seeds), widenSeeds)] {
-		if !ix.groups[s.Group].hasSig {
-			continue
-		}
-		sc.wide = AppendBandKeys(sc.wide[:0], ix.sigs.of(s.Group), t.bands, t.rows)
-		t.each(ix, sc.wide, own, func(c uint32) {
-			if sc.hits.add(c, 1) == 1 {
-				keep(c)
-			}
+	t.each(sc.keys[:t.bands], p.own, &sc.sink, once)
+	if found < limit {
+		// Widen: probe the band keys of the best widenSeeds groups found.
+		seeds := slices.Clone(sc.scored) // keep appends to sc.scored
+		slices.SortFunc(seeds, func(a, b engine.Candidate) int {
+			return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(groups.Features(a.Group).seq, groups.Features(b.Group).seq))
 		})
+		for _, s := range seeds[:min(len(seeds), widenSeeds)] {
+			if sig := groups.Features(s.Group).sig; sig != nil {
+				sc.wide = AppendBandKeys(sc.wide[:0], sig, t.bands, t.rows)
+				t.each(sc.wide, p.own, &sc.sink, once)
+			}
+		}
 	}
+	return append(dst, sc.scored...)
 }

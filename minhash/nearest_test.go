@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
 // madeUpWords returns n distinct made-up words drawn by r.
@@ -32,22 +33,35 @@ func madeUpWords(r *rand.Rand, n int) []string {
 // partition in Containment mode), verified or not.
 func bandCandidates(t *testing.T, d *Detector, text string) map[string]bool {
 	t.Helper()
-	require.False(t, d.online)
-	sig, size, digest := d.sign(newSketcher(d.cfg), text)
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	ix := d.ix
-	d.drain(ix)
-	sc := &search{}
-	sc.keys = d.appendKeys(nil, sig)
-	d.candidates(ix, sc, d.probeOf(sig, size, digest, noGroup, noDoc))
+	require.False(t, d.a.online)
+	r := newReference(d)
+	q := r.sign(text)
 	out := map[string]bool{}
-	for _, g := range sc.cands {
-		for _, id := range ix.gs.IDs(g, ix.groups[g].first, noDoc) {
-			out[id] = true
-		}
+	for _, id := range liveIDs(t, d) {
+		require.NoError(t, d.e.Group("test", id, func(f *sketch) {
+			if f != nil && q.size > 0 && f.sig != nil && r.candidate(q, &refDoc{sig: f.sig, size: int(f.size)}) {
+				out[id] = true
+			}
+		}))
 	}
 	return out
+}
+
+// liveIDs returns the IDs of the live documents of d, from its snapshot.
+func liveIDs(t *testing.T, d *Detector) []string {
+	t.Helper()
+	secs, _, err := d.e.SectionList()
+	require.NoError(t, err)
+	var ids []string
+	dec := snapshot.NewDec(secs[0])
+	for range dec.Len(3, 0) {
+		d.a.DecodeGroup(dec)
+		for range dec.Len(2, 0) {
+			ids = append(ids, dec.String())
+		}
+	}
+	require.NoError(t, dec.Err())
+	return append(ids, snapshot.NewDec(secs[1]).IDs(0)...)
 }
 
 func ids(ms []detector.Match) map[string]float64 {
@@ -196,9 +210,9 @@ func TestNearestChangesNothing(t *testing.T) {
 				_, err = ranked.Nearest("an unrelated text about nothing in the stream at all", 3)
 				require.NoError(t, err)
 			}
-			if plain.online {
-				assert.Equal(t, plain.stats.fingerprint(), ranked.stats.fingerprint(), "the online statistics")
-				assert.Equal(t, plain.stats.N(), ranked.stats.N())
+			if plain.a.online {
+				assert.Equal(t, plain.liveStats().fingerprint(), ranked.liveStats().fingerprint(), "the online statistics")
+				assert.Equal(t, plain.liveStats().N(), ranked.liveStats().N())
 			}
 			assert.Equal(t, encode(t, plain), encode(t, ranked), "snapshots")
 		})

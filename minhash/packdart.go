@@ -95,50 +95,9 @@ var (
 	packCellP  = 1 - packCellP0
 )
 
-// packPoisson[n] is P(N ≤ n)·2^32 for N ~ Poisson(packCell), n < 24; a
-// count above 23 (probability about 10⁻¹¹) counts as 24.
-var packPoisson = func() (t [24]uint64) {
-	p, cum := math.Exp(-packCell), 0.0
-	for n := range t {
-		cum += p
-		t[n] = uint64(math.Min(cum, 1) * (1 << 32))
-		p *= packCell / float64(n+1)
-	}
-	return t
-}()
-
-// packPoissonByte[b] is the count of every cell whose count hash has top
-// byte b, or 0xff where a threshold of packPoisson falls inside that
-// byte's range and the thresholds must be compared.
-var packPoissonByte = func() (t [256]uint8) {
-	for b := range t {
-		lo, hi := uint64(b)<<24, uint64(b+1)<<24-1
-		if n := packPoissonSearch(lo); n == packPoissonSearch(hi) {
-			t[b] = uint8(n)
-		} else {
-			t[b] = 0xff
-		}
-	}
-	return t
-}()
-
-// packPoissonSearch returns the least n with u < packPoisson[n], or 24.
-func packPoissonSearch(u uint64) int {
-	n := 0
-	for n < len(packPoisson) && u >= packPoisson[n] {
-		n++
-	}
-	return n
-}
-
-// packPoissonCount returns packPoissonSearch(u) for u < 2^32, by one
-// table load for most top bytes.
-func packPoissonCount(u uint64) int {
-	if n := packPoissonByte[u>>24]; n != 0xff {
-		return int(n)
-	}
-	return packPoissonSearch(u)
-}
+// packCounts draws the counts of the packed sampler's cells, 24 at most
+// (a count above 23 has probability about 10⁻¹¹).
+var packCounts = newCellCounts(packCell, 24)
 
 // prepare fills ds.elems with the present elements of log-weight lw
 // (−Inf or NaN = absent; |ln w| capped at maxLnWeight) and returns ln θ
@@ -189,11 +148,7 @@ func (ds *dartScratch) samplePacked(dst []uint32, keys []uint64, lw []float64, k
 	for round := 0; ; round++ {
 		aMax := math.Ldexp(aMax0, round)
 		thr := ds.thresholds(aMax, packCell0)
-		if round == 0 && ds.share != nil {
-			ds.throwFirstRound(best, aMax, seed, thr, maxTop)
-		} else {
-			throwElems(best, ds.elems, aMax, from, seed, thr, maxTop)
-		}
+		throwElems(best, ds.elems, aMax, from, seed, thr, maxTop)
 		full := true
 		for _, b := range best {
 			if b == packEmpty {
@@ -314,7 +269,7 @@ func packColumn(best []uint64, e *dartElem, c int, a, v, from float64, ks uint64
 			p := packCellP0 / (1 - v) // P(N = 0), N ~ Poisson(packCell − E₁)
 			u, n := unit(hashtab.Mix64(g^dartNextMix)), 0
 			mu, cum := packCell0-e1, p
-			for u >= cum && n < len(packPoisson) {
+			for u >= cum && n < len(packCounts.cum) {
 				n++
 				p *= mu / float64(n)
 				cum += p
@@ -329,7 +284,7 @@ func packColumn(best []uint64, e *dartElem, c int, a, v, from float64, ks uint64
 	}
 	for m := max(1, int((lo-packCell0)/packCell)+1); packCell0+float64(m-1)*packCell < a; m++ {
 		cell := hashtab.Mix64(col + uint64(m)*dartColMix)
-		n := packPoissonCount(cell >> 32)
+		n := packCounts.count(cell >> 32)
 		for i := range n {
 			g := hashtab.Mix64(cell + uint64(i+1)*packDartMix)
 			ex := packCell0 + (float64(m-1)+float64(g&rankMask)/(1<<packRankBits))*packCell
@@ -358,4 +313,29 @@ func packDart(g uint64, ex, a, lo, inv float64, lim uint64) uint64 {
 		p = packEmpty
 	}
 	return p
+}
+
+// throwElems offers the darts of elems below θ in the round whose largest
+// column top holds aMax expected darts below θ (thresholds thr, largest
+// top maxTop, darts below from·a thrown before) to the packed slots.
+func throwElems(best []uint64, elems []dartElem, aMax, from float64, seed uint64, thr []uint64, maxTop int) {
+	for i := range elems {
+		e := &elems[i]
+		if d := maxTop - e.top; d < len(thr)-1 {
+			throwPacked(best, e, math.Ldexp(aMax, -d), from, seed, thr[d:])
+		}
+	}
+}
+
+// emptySlots returns buf resized to k slots, all empty (growing it if
+// needed).
+func emptySlots(buf []uint64, k int) []uint64 {
+	if cap(buf) < k {
+		buf = make([]uint64, k)
+	}
+	buf = buf[:k]
+	for i := range buf {
+		buf[i] = packEmpty
+	}
+	return buf
 }

@@ -49,7 +49,7 @@ func TestPackedDartUnbiased(t *testing.T) {
 // hashes, and that the table is the Poisson(packCell) distribution.
 func TestPackedPoissonCount(t *testing.T) {
 	us := []uint64{0, 1<<32 - 1}
-	for _, th := range packPoisson {
+	for _, th := range packCounts.cum {
 		us = append(us, th-1, th, th+1)
 	}
 	r := rand.New(rand.NewPCG(7, 8))
@@ -60,10 +60,10 @@ func TestPackedPoissonCount(t *testing.T) {
 		if u >= 1<<32 {
 			continue
 		}
-		require.Equal(t, packPoissonSearch(u), packPoissonCount(u), "u = %d", u)
+		require.Equal(t, packCounts.search(u), packCounts.count(u), "u = %d", u)
 	}
-	assert.InDelta(t, math.Exp(-packCell)*(1<<32), float64(packPoisson[0]), 1)
-	assert.InDelta(t, 1<<32, float64(packPoisson[len(packPoisson)-1]), 1)
+	assert.InDelta(t, math.Exp(-packCell)*(1<<32), float64(packCounts.cum[0]), 1)
+	assert.InDelta(t, 1<<32, float64(packCounts.cum[len(packCounts.cum)-1]), 1)
 }
 
 // TestPackedSampler checks that Config.Sampler = PackedDarts reaches the

@@ -41,9 +41,9 @@ func TestQueryChangesNothing(t *testing.T) {
 			}
 			plain, probed := mustNew(t, cfg, tc.stats), mustNew(t, cfg, tc.stats)
 			probe := func(step int) string { return texts[(step*7)%len(texts)] }
-			testkit.QueryChangesNothing(t, plain, probed, ops, probe, !plain.online)
-			if plain.online {
-				assert.Equal(t, plain.stats.fingerprint(), probed.stats.fingerprint(), "the online statistics")
+			testkit.QueryChangesNothing(t, plain, probed, ops, probe, !plain.a.online)
+			if plain.a.online {
+				assert.Equal(t, plain.liveStats().fingerprint(), probed.liveStats().fingerprint(), "the online statistics")
 			}
 		})
 	}
@@ -81,12 +81,12 @@ func TestConcurrentQueryAdd(t *testing.T) {
 		t.Run(fmt.Sprint(cfg.Mode), func(t *testing.T) {
 			cfg.MaxResults = 1000
 			d, seq := mustNew(t, cfg, nil), mustNew(t, cfg, nil)
-			testkit.ConcurrentQueryAdd(t, d, seq, texts, !d.online)
+			testkit.ConcurrentQueryAdd(t, d, seq, texts, !d.a.online)
 			require.Equal(t, 2*len(texts), d.Len())
-			if d.online {
+			if d.a.online {
 				// The concurrent Adds counted in some interleaving; the
 				// counts are those of the documents, whatever the order.
-				assert.Equal(t, seq.stats.fingerprint(), d.stats.fingerprint(), "no Query was counted")
+				assert.Equal(t, seq.liveStats().fingerprint(), d.liveStats().fingerprint(), "no Query was counted")
 			}
 		})
 	}

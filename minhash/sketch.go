@@ -53,9 +53,7 @@ type Sketcher struct {
 	phrDF  []int64  // Weighted: df of each of keys
 	cut, n int64    // Weighted: the rare-phrase cut and N of the weights
 
-	partKeys []uint64 // Weighted, counting: distinct terms, then phrases, by part
-	partIdx  []int32  // Weighted, counting: position in keys of each phrase of partKeys
-	partTPos []int32  // Weighted, counting: position in dterms of each term of partKeys
+	counted []uint64 // Detector with online statistics: dterms, then keys, until counted
 }
 
 // shrinkCap is the capacity (elements) above which a Sketcher drops a
@@ -68,13 +66,11 @@ func (s *Sketcher) shrink() {
 	drop := func(n int) bool { return n > shrinkCap }
 	if drop(cap(s.sh)) || drop(cap(s.terms)) || drop(cap(s.keys)) ||
 		drop(cap(s.kfirst)) || drop(cap(s.dterms)) || drop(cap(s.lw)) || drop(cap(s.phrDF)) ||
-		drop(cap(s.set.tab)) || drop(cap(s.tpos)) || drop(cap(s.darts.elems)) ||
-		drop(cap(s.partKeys)) {
+		drop(cap(s.set.tab)) || drop(cap(s.tpos)) || drop(cap(s.darts.elems)) {
 		s.sh, s.terms, s.keys, s.kfirst, s.dterms = nil, nil, nil, nil, nil
 		s.lw, s.phrDF, s.tpos, s.tdf = nil, nil, nil, nil
 		s.set = uset{}
 		s.darts.elems = nil
-		s.partKeys, s.partIdx, s.partTPos = nil, nil, nil
 	}
 }
 

@@ -2,12 +2,9 @@ package minhash
 
 import (
 	"cmp"
-	"fmt"
-	"io"
 	"math"
 	"slices"
 
-	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
@@ -69,15 +66,6 @@ func storedConfig(cfg Config) Config {
 	return cfg
 }
 
-// header returns the snapshot header of d. Caller holds no lock.
-func (d *Detector) header() snapshot.Header {
-	h := snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: storedConfig(d.cfg)}
-	if d.stats != nil && !d.online {
-		h.Tables = map[string]uint64{"Stats": d.stats.fingerprint()}
-	}
-	return h
-}
-
 // fingerprint identifies the counts of st: N, every term's and phrase's
 // document frequency and the tokenising they were made with. It is
 // independent of the order documents were counted in.
@@ -85,308 +73,162 @@ func (st *Stats) fingerprint() uint64 {
 	st.mu.RLock()
 	defer st.mu.RUnlock()
 	cfg := st.sk.cfg
-	var h uint64
-	// A sum over the keys of every part: the same whatever the parts.
-	table := func(of func(*statPart) *dfTable, salt uint64) uint64 {
+	// A sum over the keys: the same whatever order they were counted in.
+	table := func(t *dfTable, salt uint64) uint64 {
 		var zero int64
 		var sum uint64
-		for p := range st.parts {
-			for k, c := range of(&st.parts[p]).all {
-				if k == 0 {
-					zero += c
-				} else {
-					sum += hashtab.Mix64(hashtab.Combine(k^salt, uint64(c)))
-				}
+		for k, c := range t.all {
+			if k == 0 {
+				zero += c
+			} else {
+				sum += hashtab.Mix64(hashtab.Combine(k^salt, uint64(c)))
 			}
 		}
 		return hashtab.Mix64(salt^uint64(zero)) + sum
 	}
-	st.exclusive(func() {
-		h = hashtab.Combine(hashtab.Mix64(uint64(st.n)), uint64(cfg.Shingle))
-		h = hashtab.Combine(h, hashtab.String64(cfg.Language, uint64(cfg.Content)))
-		h = hashtab.Combine(h, table(func(p *statPart) *dfTable { return &p.termDF }, 0x7465726d)) // "term"
-		h = hashtab.Combine(h, table(func(p *statPart) *dfTable { return &p.phrDF }, 0x706872))    // "phr"
-	})
-	return h
+	h := hashtab.Combine(hashtab.Mix64(uint64(st.n)), uint64(cfg.Shingle))
+	h = hashtab.Combine(h, hashtab.String64(cfg.Language, uint64(cfg.Content)))
+	h = hashtab.Combine(h, table(&st.termDF, 0x7465726d)) // "term"
+	return hashtab.Combine(h, table(&st.phrDF, 0x706872)) // "phr"
 }
 
-// WriteTo writes a snapshot of the live documents to w and returns the
-// bytes written: their IDs, the signatures and set sizes of their groups
-// of exact copies, and in Weighted mode with online statistics each
-// document's distinct terms and phrases (8 bytes each), from which the
-// statistics are rebuilt; not their texts (the layout: snapshot.go, the
-// framing: docs/snapshot.md in the repository). The sections are encoded
-// under the Detector's lock, after any Add that is signing has indexed
-// its document, so the snapshot is consistent and concurrent Adds and
-// Removes are either wholly in it or wholly not; w is written after the
-// lock is released. It returns an error wrapping detector.ErrClosed after
-// Close, or the error of w.
-func (d *Detector) WriteTo(w io.Writer) (int64, error) {
-	h := d.header()
-	groups, empty, n, err := d.encode()
-	if err != nil {
-		return 0, err
-	}
-	sw := snapshot.NewWriter(w, h)
-	sw.Section("groups", groups)
-	sw.Section("empty", empty)
-	return sw.Finish(uint64(n))
+// Sections names the two sections of the layout.
+func (a *algorithm) Sections() []string { return []string{"groups", "empty"} }
+
+// EncodeSections writes the groups in chain order and the documents
+// without words.
+func (a *algorithm) EncodeSections(groups []engine.SnapshotGroup[sketch], bare []string) [][]byte {
+	return a.EncodeCounted(groups, bare, nil)
 }
 
-// encode returns the payloads of the two sections and the number of live
-// documents, read under the lock.
-func (d *Detector) encode() (groups, empty []byte, n int, err error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	for d.done.Load() != d.issued && !d.ix.docs.Closed() {
-		d.turn.Wait()
-	}
-	ix := d.ix
-	if ix.docs.Closed() {
-		return nil, nil, 0, fmt.Errorf("minhash: WriteTo: %w", detector.ErrClosed)
-	}
-	var live []uint32
-	for g := range ix.groups {
-		if ix.groups[g].size > 0 {
-			live = append(live, uint32(g))
-		}
-	}
-	slices.SortFunc(live, func(a, b uint32) int { return cmp.Compare(ix.groups[a].seq, ix.groups[b].seq) })
-	var bare []string
-	for idx, g := range ix.refs {
-		if g == noGroup && ix.docs.Live(uint32(idx)) {
-			bare = append(bare, ix.docs.ID(uint32(idx)))
-		}
-	}
-	slices.Sort(bare)
-
+// EncodeCounted is EncodeSections with each member's terms and phrases,
+// read in the counted index c (nil: none).
+func (a *algorithm) EncodeCounted(groups []engine.SnapshotGroup[sketch], bare []string, c engine.Counter[sketch]) [][]byte {
+	ci, _ := c.(*countedIndex)
+	slices.SortFunc(groups, func(x, y engine.SnapshotGroup[sketch]) int { return cmp.Compare(x.F.seq, y.F.seq) })
 	var e snapshot.Enc
-	e.Int(len(live))
-	for _, g := range live {
-		gr := &ix.groups[g]
-		e.Int(int(gr.size))
-		if d.cfg.Mode == Weighted {
-			e.U64(ix.digests[g])
-			e.Bool(gr.hasSig)
-		}
-		if gr.hasSig {
-			for _, v := range ix.sigs.of(g) {
-				e.U32(v)
-			}
-		}
-		idxs := engine.Sorted(ix.docs, ix.gs.AppendMembers(nil, g, gr.first))
-		e.Int(len(idxs))
+	e.Int(len(groups))
+	for _, g := range groups {
+		a.EncodeGroup(&e, g.F)
+		e.Int(len(g.IDs))
 		var first countedKeys
-		for i, idx := range idxs {
-			e.String(ix.docs.ID(idx))
-			if !d.online {
+		for i, id := range g.IDs {
+			e.String(id)
+			if ci == nil {
 				continue
 			}
-			c := ix.counted[idx].sorted()
+			k := ci.keys(g.Handles[i]).sorted()
 			if i > 0 {
-				same := c.terms == first.terms && slices.Equal(c.keys, first.keys)
+				same := k.terms == first.terms && slices.Equal(k.keys, first.keys)
 				e.Bool(same)
 				if same {
 					continue
 				}
 			} else {
-				first = c
+				first = k
 			}
-			e.Int(c.terms)
-			e.Int(len(c.keys) - c.terms)
-			for _, k := range c.keys {
-				e.U64(k)
+			e.Int(k.terms)
+			e.Int(len(k.keys) - k.terms)
+			for _, x := range k.keys {
+				e.U64(x)
 			}
 		}
 	}
-	groups = e.B
+	groupsSec := e.B
 	e = snapshot.Enc{}
-	e.Int(len(bare))
-	for _, id := range bare {
-		e.String(id)
-	}
-	return groups, e.B, ix.docs.Len(), nil
+	e.Strings(bare)
+	return [][]byte{groupsSec, e.B}
 }
 
-// ReadFrom loads a snapshot written by WriteTo into d, which must be empty
-// and made by the same constructor with the same Config (and, for
-// NewWithStats, statistics with the same counts), and returns the bytes
-// read. It reads and checks the whole snapshot and builds a fresh index
-// (and, with online statistics, fresh counts) before it installs them, so
-// on any error d stays empty. Loading is linear in the snapshot: per group
-// one insertion into each band table, per document one ID, and no text is
-// signed.
-//
-// It returns an error wrapping detector.ErrClosed after Close, and one
-// wrapping detector.ErrSnapshot for a d that is not empty and for input it
-// cannot load: not a MinHash snapshot of this layout, a Config differing
-// from d's (the error names the field), other statistics (the error names
-// the Stats table), a damaged or truncated stream.
-func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
-	return snapshot.Load("minhash", r, d.header(), []string{"groups", "empty"}, d.readable,
-		func(secs [][]byte) (int, func() error, error) {
-			ix, st, err := d.decode(secs[0], secs[1])
-			if err != nil {
-				return 0, nil, err
-			}
-			return ix.docs.Len(), func() error {
-				d.mu.Lock()
-				defer d.mu.Unlock()
-				if err := d.emptyLocked(); err != nil {
-					return err
-				}
-				if d.online {
-					d.stats.exclusive(func() {
-						d.stats.n, d.stats.nphr, d.stats.hist = st.n, st.nphr, st.hist
-						for p := range d.stats.parts {
-							d.stats.parts[p].termDF, d.stats.parts[p].phrDF = st.parts[p].termDF, st.parts[p].phrDF
-						}
-					})
-				}
-				d.ix = ix
-				d.version++
-				return nil
-			}, nil
-		})
+// EncodeGroup writes what a snapshot stores of a group before its
+// members: size, and in Weighted mode digest and signed, then the
+// signature.
+func (a *algorithm) EncodeGroup(e *snapshot.Enc, f *sketch) {
+	e.Int(int(f.size))
+	if a.cfg.Mode == Weighted {
+		e.U64(f.digest)
+		e.Bool(f.sig != nil)
+	}
+	for _, v := range f.sig {
+		e.U32(v)
+	}
 }
 
-// readable returns the error ReadFrom gives a closed or non-empty d.
-func (d *Detector) readable() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.emptyLocked()
+// DecodeGroup reads what EncodeGroup wrote, the signature in a new slice.
+func (a *algorithm) DecodeGroup(dec *snapshot.Dec) sketch {
+	var f sketch
+	f.size = int32(dec.Int(math.MaxInt32))
+	if dec.Err() == nil && f.size < 1 {
+		dec.Fail("group of size 0")
+	}
+	signed := true
+	if a.cfg.Mode == Weighted {
+		f.digest = dec.U64()
+		signed = dec.Bool()
+	}
+	if signed {
+		f.sig = make([]uint32, a.cfg.NumHashes)
+		for i := range f.sig {
+			f.sig[i] = dec.U32()
+		}
+	}
+	return f
 }
 
-func (d *Detector) emptyLocked() error {
-	if err := d.ix.docs.Loadable(); err != nil {
-		return err
-	}
-	if d.done.Load() != d.issued {
-		return engine.NotEmpty("minhash", "an Add into this one is under way")
-	}
-	return nil
-}
-
-// decode builds a fresh index, and with online statistics fresh counts,
-// from the payloads of the two sections, checking that they are
-// canonical: what it accepts, encode writes back byte for byte.
-func (d *Detector) decode(groups, empty []byte) (*index, *Stats, error) {
-	ix := d.newIndex()
-	var st *Stats
-	if d.online {
-		st = &Stats{}
-	}
-	k := d.cfg.NumHashes
-	weighted := d.cfg.Mode == Weighted
-	dec := snapshot.NewDec(groups)
+// DecodeSections reads what EncodeSections (EncodeCounted) wrote,
+// checking that it is canonical: member IDs ascending, a copy's terms and
+// phrases written out only where they differ from the first member's.
+func (a *algorithm) DecodeSections(secs [][]byte, group func(*snapshot.Dec, *sketch, []string), bare func(*snapshot.Dec, string)) error {
+	dec := snapshot.NewDec(secs[0])
 	// A group takes at least a size, a member count and one ID.
-	ng := dec.Len(3, 0)
-	sig := make([]uint32, k)
-	var prev []string
-	for range ng {
-		size := dec.Int(math.MaxInt32)
-		if dec.Err() == nil && size < 1 {
-			dec.Fail("group of size 0")
-		}
-		var digest uint64
-		signed := true
-		if weighted {
-			digest = dec.U64()
-			signed = dec.Bool()
-		}
-		s := sig[:0]
-		if signed {
-			for i := range k {
-				sig[i] = dec.U32()
-			}
-			s = sig
-		}
+	for range dec.Len(3, 0) {
+		f := a.DecodeGroup(dec)
 		nm := dec.Len(2, 0)
 		if dec.Err() == nil && nm < 1 {
 			dec.Fail("group without members")
 		}
-		if dec.Err() != nil {
-			return nil, nil, dec.Err()
-		}
-		if _, ok := d.find(ix, s, size, digest); ok {
-			dec.Fail("two groups with one content")
-			return nil, nil, dec.Err()
-		}
-		var g uint32
-		prev = prev[:0]
-		var first countedKeys
+		ids := make([]string, 0, nm)
+		var keys memberKeys
 		for m := range nm {
 			id := dec.String()
-			if dec.Err() == nil && (id == "" || m > 0 && id <= prev[len(prev)-1]) {
+			if dec.Err() == nil && (id == "" || m > 0 && id <= ids[len(ids)-1]) {
 				dec.Fail("member IDs empty or out of order")
 			}
-			var keys countedKeys
-			if d.online {
+			if a.online {
+				var k countedKeys
 				if m > 0 && dec.Bool() {
-					keys = first
+					k = keys[0]
 				} else {
-					keys = decKeys(dec)
-					if m > 0 && dec.Err() == nil && keys.terms == first.terms && slices.Equal(keys.keys, first.keys) {
+					k = decKeys(dec)
+					if m > 0 && dec.Err() == nil && k.terms == keys[0].terms && slices.Equal(k.keys, keys[0].keys) {
 						dec.Fail("a copy's terms and phrases written out though they are the first member's")
 					}
 				}
-				if m == 0 {
-					first = keys
-				}
+				keys = append(keys, k)
 			}
 			if dec.Err() != nil {
-				return nil, nil, dec.Err()
+				return dec.Err()
 			}
-			idx, err := ix.docs.Add(detector.Doc{ID: id})
-			if err != nil {
-				dec.Fail("document %q twice", id)
-				return nil, nil, dec.Err()
-			}
-			prev = append(prev, id)
-			if m == 0 {
-				g = d.place(ix, idx, s, size, digest)
-			} else {
-				ix.ensureRef(idx)
-				ix.join(g, idx)
-			}
-			if d.online {
-				ix.setCounted(idx, keys)
-				st.addAll(keys.keys[:keys.terms], keys.keys[keys.terms:])
-			}
-		}
-	}
-	if err := dec.Done(); err != nil {
-		return nil, nil, err
-	}
-
-	dec = snapshot.NewDec(empty)
-	ne := dec.Len(2, 0)
-	last := ""
-	for i := range ne {
-		id := dec.String()
-		if dec.Err() == nil && (id == "" || i > 0 && id <= last) {
-			dec.Fail("IDs of documents without words empty or out of order")
+			ids = append(ids, id)
 		}
 		if dec.Err() != nil {
-			return nil, nil, dec.Err()
+			return dec.Err()
 		}
-		last = id
-		idx, err := ix.docs.Add(detector.Doc{ID: id})
-		if err != nil {
-			dec.Fail("document %q twice", id)
-			return nil, nil, dec.Err()
-		}
-		ix.ensureRef(idx)
-		ix.refs[idx] = noGroup
-		if d.online {
-			ix.setCounted(idx, countedKeys{keys: []uint64{}})
-			st.addAll(nil, nil)
+		f.load = &keys
+		if group(dec, &f, ids); dec.Err() != nil {
+			return dec.Err()
 		}
 	}
 	if err := dec.Done(); err != nil {
-		return nil, nil, err
+		return err
 	}
-	return ix, st, nil
+	dec = snapshot.NewDec(secs[1])
+	for _, id := range dec.IDs(0) {
+		if bare(dec, id); dec.Err() != nil {
+			return dec.Err()
+		}
+	}
+	return dec.Done()
 }
 
 // decKeys reads one document's terms and phrases, each part strictly
@@ -423,12 +265,4 @@ func (c countedKeys) sorted() countedKeys {
 	slices.Sort(keys[:c.terms])
 	slices.Sort(keys[c.terms:])
 	return countedKeys{keys: keys, terms: c.terms}
-}
-
-// setCounted records the terms and phrases of the document idx.
-func (ix *index) setCounted(idx uint32, c countedKeys) {
-	for len(ix.counted) <= int(idx) {
-		ix.counted = append(ix.counted, countedKeys{})
-	}
-	ix.counted[idx] = c
 }

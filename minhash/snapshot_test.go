@@ -13,6 +13,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
+	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
@@ -48,8 +49,8 @@ func roundTrip(t *testing.T, cfg Config, stats *Stats, ops []op) []byte {
 		}
 	}
 	same := func(a, b *Detector, id, text string) {
-		if a.online {
-			require.Equal(t, a.stats.fingerprint(), b.stats.fingerprint(), "the online statistics are rebuilt")
+		if a.a.online {
+			require.Equal(t, a.liveStats().fingerprint(), b.liveStats().fingerprint(), "the online statistics are rebuilt")
 		}
 		qa, err := a.Query(detector.Doc{ID: id, Text: text})
 		require.NoError(t, err)
@@ -142,9 +143,9 @@ func TestSnapshotDamage(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	d, err := New(cfg)
 	require.NoError(t, err)
-	testkit.Damage(t, d, snap, func(what string) { require.Zero(t, d.stats.N(), what) })
+	testkit.Damage(t, d, snap, func(what string) { require.Zero(t, d.liveStats().N(), what) })
 	assert.Equal(t, 5, d.Len())
-	assert.Equal(t, int64(5), d.stats.N())
+	assert.Equal(t, int64(5), d.liveStats().N())
 }
 
 func TestSnapshotConfigMismatch(t *testing.T) {
@@ -226,20 +227,6 @@ func TestReadFromState(t *testing.T) {
 	testkit.Closed(t, d, snap, "some words here", "x")
 }
 
-// TestReadFromDuringAdd: a ReadFrom while an Add holds its ticket is
-// refused with a message that names the remedy, not the snapshot.
-func TestReadFromDuringAdd(t *testing.T) {
-	cfg, snap := smallSnapshot(t)
-	d := mustNew(t, cfg, nil)
-	d.mu.Lock()
-	d.issued++ // an Add registered and has not committed
-	d.mu.Unlock()
-	_, err := d.ReadFrom(bytes.NewReader(snap))
-	require.ErrorIs(t, err, detector.ErrSnapshot)
-	assert.EqualError(t, err, "minhash: ReadFrom needs an empty detector (an Add into this one is under way): load the snapshot into a fresh one from New")
-	assert.Zero(t, d.Len())
-}
-
 // TestSnapshotV1 reads the checked-in snapshot of layout version 1 and
 // requires that the documents it was made from encode to the same bytes,
 // so that a change of the format is deliberate. go test ./minhash/ -run
@@ -249,8 +236,9 @@ func TestSnapshotV1(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	stored := testkit.Golden(t, filepath.Join("testdata", "v1.snapshot"), snap, *update)
 	d := load(t, cfg, nil, stored)
+	assert.Equal(t, stored, encode(t, d), "the golden re-encodes byte for byte")
 	assert.Equal(t, 5, d.Len())
-	assert.Equal(t, int64(5), d.stats.N())
+	assert.Equal(t, int64(5), d.liveStats().N())
 	cp, err := d.Copies("a")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"b"}, cp)
@@ -280,8 +268,9 @@ func TestSnapshotV1(t *testing.T) {
 func FuzzReadFrom(f *testing.F) {
 	cfg, snap := smallSnapshot(f)
 	d := load(f, cfg, nil, snap)
-	groups, empty, _, err := d.encode()
+	secs, _, err := d.e.SectionList()
 	require.NoError(f, err)
+	groups, empty := secs[0], secs[1]
 	f.Add(snap, groups, empty)
 	f.Add([]byte("NEARDUP\x00"), []byte{0}, []byte{0})
 	f.Add(snap[:len(snap)/2], groups[:len(groups)/2], empty)
@@ -289,7 +278,7 @@ func FuzzReadFrom(f *testing.F) {
 		read := func(in []byte) error {
 			d, err := New(cfg)
 			require.NoError(t, err)
-			if err := testkit.Read(t, d, in, func(d *Detector) { require.Zero(t, d.stats.N()) }); err != nil {
+			if err := testkit.Read(t, d, in, func(d *Detector) { require.Zero(t, d.liveStats().N()) }); err != nil {
 				return err
 			}
 			_, err = d.Add(detector.Doc{ID: "fuzz-new", Text: "a text of a few words to add"})
@@ -306,14 +295,12 @@ func FuzzReadFrom(f *testing.F) {
 		// what they hold when they decode.
 		d, err := New(cfg)
 		require.NoError(t, err)
-		count := 0
-		ix, _, derr := d.decode(groups, empty)
+		count, derr := d.e.DecodeSectionList([][]byte{groups, empty})
 		if derr != nil {
 			require.ErrorIs(t, derr, detector.ErrSnapshot)
-		} else {
-			count = ix.docs.Len()
 		}
-		framed := testkit.Frame(t, d.header(), []string{"groups", "empty"}, [][]byte{groups, empty}, count)
+		header := snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: storedConfig(d.a.cfg)}
+		framed := testkit.Frame(t, header, []string{"groups", "empty"}, [][]byte{groups, empty}, count)
 		err = read(framed)
 		require.Equal(t, derr == nil, err == nil, "ReadFrom accepts exactly the payloads decode accepts")
 	})

@@ -28,8 +28,8 @@ func TestNoStallDuringAnalysis(t *testing.T) {
 				require.NoError(t, err)
 			}
 			held, release := make(chan struct{}), make(chan struct{})
-			afterAnalysis = func(id string) {
-				if id == "held" {
+			afterAnalysis = func(text string) {
+				if text == docs[10].Text {
 					close(held)
 					<-release
 				}

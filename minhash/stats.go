@@ -4,9 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
-
-	"github.com/seed-9ef9c1df/neardup/internal/idftab"
-	"github.com/seed-9ef9c1df/neardup/internal/spin"
+	"sync"
 )
 
 // Stats holds the document frequencies Alonso et al. 2013 weigh phrases by:
@@ -19,22 +17,13 @@ import (
 //
 // A Stats is safe for concurrent use by multiple goroutines.
 type Stats struct {
-	// mu orders a caller's AddDocument against the readers of a Stats
-	// given to NewWithStats (weighing reads under the shared lock). The
-	// online statistics of a Detector are counted in ticket order through
-	// the parts instead (statparts.go); whatever reads or changes them
-	// whole holds every part (exclusive).
-	mu    spin.RWMutex
-	sk    *Sketcher
-	parts [statParts]statPart
-
-	// The tail stage, after the parts: N and the histogram of phrase dfs,
-	// on another cache line than the turn (see statPart).
-	tail idftab.Order
-	_    [64]byte
-	n    int64
-	hist []int64 // hist[d] = number of phrases with df d
-	nphr int64
+	mu     sync.RWMutex
+	sk     *Sketcher
+	termDF dfTable
+	phrDF  dfTable
+	n      int64
+	hist   []int64 // hist[d] = number of phrases with df d
+	nphr   int64
 }
 
 // NewStats returns empty statistics for the tokenising and phrase length of
@@ -56,20 +45,19 @@ func (st *Stats) AddDocument(text string) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.sk.phrases(text)
-	st.exclusive(func() { st.addAll(st.sk.dterms, st.sk.keys) })
+	st.addAll(st.sk.dterms, st.sk.keys)
 	st.sk.shrink()
 }
 
 // addAll counts one document of the distinct terms and phrases given.
-// Caller holds the statistics whole (exclusive, or a Stats no one else
-// sees yet).
+// Caller holds mu.
 func (st *Stats) addAll(terms, phrases []uint64) {
 	st.n++
 	for _, h := range terms {
-		st.parts[partOf(h)].termDF.inc(h)
+		st.termDF.inc(h)
 	}
 	for _, h := range phrases {
-		st.tally(st.parts[partOf(h)].phrDF.inc(h))
+		st.tally(st.phrDF.inc(h))
 	}
 }
 
@@ -87,19 +75,18 @@ func (st *Stats) tally(x int64) {
 }
 
 // remove takes one document of the distinct terms and phrases given out of
-// the counts, the inverse of addAll. Caller holds the statistics whole.
+// the counts, the inverse of addAll. Caller holds mu.
 func (st *Stats) remove(terms, phrases []uint64) {
 	st.n--
 	for _, h := range terms {
-		st.parts[partOf(h)].termDF.dec(h)
+		st.termDF.dec(h)
 	}
 	for _, h := range phrases {
-		t := &st.parts[partOf(h)].phrDF
-		d := t.get(h)
+		d := st.phrDF.get(h)
 		if d == 0 {
 			continue
 		}
-		t.dec(h)
+		st.phrDF.dec(h)
 		st.hist[d]--
 		if d > 1 {
 			st.hist[d-1]++
@@ -117,18 +104,34 @@ func (st *Stats) remove(terms, phrases []uint64) {
 	}
 }
 
-// termDF and phrDF return the document frequency of a term and of a phrase.
-// Caller holds mu (shared) or the statistics whole.
-func (st *Stats) termDF(h uint64) int64 { return st.parts[partOf(h)].termDF.get(h) }
-func (st *Stats) phrDF(h uint64) int64  { return st.parts[partOf(h)].phrDF.get(h) }
-
 // N returns the number of documents counted.
 func (st *Stats) N() int64 {
 	st.mu.RLock()
 	defer st.mu.RUnlock()
-	var n int64
-	st.exclusive(func() { n = st.n })
-	return n
+	return st.n
+}
+
+// count counts the document s.phrases found into stats and keeps the
+// counts its weights need: the df of each phrase and term after its own
+// count, the rare-phrase cut and N. Caller holds stats.mu.
+func (s *Sketcher) count(stats *Stats) {
+	s.phrDF = growInt64(s.phrDF, len(s.keys))
+	s.tdf = growInt64(s.tdf, len(s.dterms))
+	stats.termDF.reserve(len(s.dterms))
+	stats.phrDF.reserve(len(s.keys))
+	stats.termDF.prefetch(s.dterms)
+	stats.phrDF.prefetch(s.keys)
+	for t, h := range s.dterms {
+		s.tdf[t] = stats.termDF.inc(h)
+	}
+	for i, h := range s.keys {
+		s.phrDF[i] = stats.phrDF.inc(h)
+	}
+	stats.n++
+	for _, x := range s.phrDF {
+		stats.tally(x)
+	}
+	s.cut, s.n = stats.rareCut(s.cfg), stats.n
 }
 
 // rareCut returns the largest phrase df that is still rare.
@@ -296,37 +299,34 @@ func (s *Sketcher) weigh(stats *Stats) {
 		}
 		return
 	}
-	s.phrDF = growInt64(s.phrDF, len(s.keys))
-	s.tdf = growInt64(s.tdf, len(s.dterms))
-	stats.mu.RLock()
-	s.cut, s.n = stats.rareCut(s.cfg), stats.n
-	for i, h := range s.keys {
-		s.phrDF[i] = stats.phrDF(h)
-	}
-	for t, h := range s.dterms {
-		s.tdf[t] = stats.termDF(h)
-	}
-	stats.mu.RUnlock()
+	s.readCounts(stats, 0)
 	s.weighCounted()
 }
 
 // countAsIf keeps the counts an Add of the document s.phrases found would
 // weigh it by if it were counted into stats now (as count does),
-// without counting it: stats is left as it was. It holds the statistics
-// whole meanwhile, as of the Adds counted before it.
-func (s *Sketcher) countAsIf(stats *Stats) {
+// without counting it: stats is left as it was.
+func (s *Sketcher) countAsIf(stats *Stats) { s.readCounts(stats, 1) }
+
+// readCounts keeps the counts of the document s.phrases found in stats,
+// plus extra (1: as if it were counted, 0: not).
+func (s *Sketcher) readCounts(stats *Stats, extra int64) {
 	s.phrDF = growInt64(s.phrDF, len(s.keys))
 	s.tdf = growInt64(s.tdf, len(s.dterms))
-	stats.exclusive(func() {
-		for t, h := range s.dterms {
-			s.tdf[t] = stats.termDF(h) + 1
-		}
-		for i, h := range s.keys {
-			s.phrDF[i] = stats.phrDF(h) + 1
-		}
-		s.n = stats.n + 1
-		s.cut = stats.rareCutAfter(s.cfg, 1, s.phrDF)
-	})
+	stats.mu.RLock()
+	defer stats.mu.RUnlock()
+	for t, h := range s.dterms {
+		s.tdf[t] = stats.termDF.get(h) + extra
+	}
+	for i, h := range s.keys {
+		s.phrDF[i] = stats.phrDF.get(h) + extra
+	}
+	s.n = stats.n + extra
+	if extra == 0 {
+		s.cut = stats.rareCut(s.cfg)
+	} else {
+		s.cut = stats.rareCutAfter(s.cfg, extra, s.phrDF)
+	}
 }
 
 // weighCounted fills s.lw from the counts weigh or count kept.
@@ -402,4 +402,128 @@ func growInt64(s []int64, n int) []int64 {
 		return make([]int64, n)
 	}
 	return s[:n]
+}
+
+// countedIndex is the index of a Weighted Detector with online
+// statistics, an engine Counter: an Add counts its terms and phrases in
+// its turn (Count) and draws its signature after it (Complete), weighed
+// by the counts of the documents before it and itself.
+type countedIndex struct {
+	*index
+	stats *Stats
+
+	// keysMu guards counted and free: Count and Uncount change them in
+	// their turns, Renew and a snapshot read them under the engine's lock.
+	keysMu  sync.Mutex
+	counted []countedKeys // by handle
+	free    []int32       // free handles
+}
+
+// countedKeys are the distinct terms and phrases a document added to the
+// online statistics: keys[:terms] the terms, keys[terms:] the phrases,
+// each part in text order after Add and ascending after ReadFrom (a
+// snapshot stores them ascending, see countedKeys.sorted). Copies with
+// equal keys share one array.
+type countedKeys struct {
+	keys  []uint64
+	terms int
+}
+
+// memberKeys are the counted keys of the members of a group a snapshot
+// loads, in ID order.
+type memberKeys []countedKeys
+
+// hold keeps k under a new handle.
+func (c *countedIndex) hold(k countedKeys) int32 {
+	c.keysMu.Lock()
+	defer c.keysMu.Unlock()
+	if n := len(c.free); n > 0 {
+		h := c.free[n-1]
+		c.free = c.free[:n-1]
+		c.counted[h] = k
+		return h
+	}
+	c.counted = append(c.counted, k)
+	return int32(len(c.counted) - 1)
+}
+
+// Count counts the document of f into the statistics.
+func (c *countedIndex) Count(f *sketch) int32 {
+	sk := f.sk
+	c.stats.mu.Lock()
+	sk.count(c.stats)
+	c.stats.mu.Unlock()
+	f.handle = c.hold(countedKeys{keys: sk.counted, terms: len(sk.dterms)})
+	sk.counted = nil
+	return f.handle
+}
+
+// Complete weighs and samples the document of f by the counts Count kept.
+func (c *countedIndex) Complete(f *sketch) {
+	sk := f.sk
+	sk.weighCounted()
+	sk.out = sk.sampleWeighted(sk.out[:0])
+	f.sig = nonEmpty(sk.out)
+}
+
+// Peek weighs and samples f as if it were counted now.
+func (c *countedIndex) Peek(f *sketch) {
+	if f.size == 0 {
+		return
+	}
+	sk := f.sk
+	sk.countAsIf(c.stats)
+	sk.weighCounted()
+	sk.out = sk.sampleWeighted(sk.out[:0])
+	f.sig = nonEmpty(sk.out)
+}
+
+// Uncount takes the document of handle h out of the statistics.
+func (c *countedIndex) Uncount(h int32) {
+	c.keysMu.Lock()
+	k := c.counted[h]
+	c.counted[h] = countedKeys{}
+	c.free = append(c.free, h)
+	c.keysMu.Unlock()
+	c.stats.mu.Lock()
+	c.stats.remove(k.keys[:k.terms], k.keys[k.terms:])
+	c.stats.mu.Unlock()
+}
+
+// Recount counts a document of a snapshot without words.
+func (c *countedIndex) Recount(*sketch) int32 {
+	c.stats.addAll(nil, nil)
+	return c.hold(countedKeys{keys: []uint64{}})
+}
+
+// keys returns the terms and phrases of the document of handle h.
+func (c *countedIndex) keys(h int32) countedKeys {
+	c.keysMu.Lock()
+	defer c.keysMu.Unlock()
+	return c.counted[h]
+}
+
+// RecountMember counts the i-th member of a snapshot's group f.
+func (c *countedIndex) RecountMember(f *sketch, i int) int32 {
+	k := (*f.load)[i]
+	c.stats.addAll(k.keys[:k.terms], k.keys[k.terms:])
+	h := c.hold(k)
+	if i == 0 {
+		f.handle = h
+	}
+	return h
+}
+
+// Renew re-signs the group g (index.Renew), and lets the document that
+// joined it share the terms and phrases of its first member when they
+// are equal, as they almost always are for a copy, rather than keep its
+// own.
+func (c *countedIndex) Renew(g uint32, group, f *sketch) {
+	c.index.Renew(g, group, f)
+	c.keysMu.Lock()
+	defer c.keysMu.Unlock()
+	a, b := &c.counted[f.handle], c.counted[group.handle]
+	if a.terms == b.terms && slices.Equal(a.keys, b.keys) {
+		a.keys = b.keys
+	}
 }

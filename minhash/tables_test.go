@@ -3,9 +3,7 @@ package minhash
 import (
 	"math/rand/v2"
 	"testing"
-	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -50,53 +48,6 @@ func TestTablesMatchMaps(t *testing.T) {
 	}
 	require.LessOrEqual(t, df.m.Slots(), 16, "dfTable shrinks when emptied")
 	require.Zero(t, df.m.Len())
-}
-
-// TestVisitPassesBusyShards holds the lock of one shard of a table of
-// 70 shards (so that both the skipping and the waiting past the 64th
-// shard are used) and requires visit to handle every other shard first,
-// then wait for the held one, handling each shard exactly once, under its
-// lock.
-func TestVisitPassesBusyShards(t *testing.T) {
-	for _, held := range []int{0, 5, 63, 64, 69} {
-		tab := newTable(70*shardBands, 1, nil)
-		require.Len(t, tab.shards, 70)
-		tab.shards[held].mu.Lock()
-		seen := make(chan int, len(tab.shards))
-		done := make(chan struct{})
-		go func() {
-			tab.visit(func(s *shard) {
-				assert.False(t, s.mu.TryLock(), "fn runs under the shard's lock")
-				seen <- s.lo / shardBands
-			})
-			close(done)
-		}()
-		var order []int
-		if held < 64 {
-			// Every other shard is handled without waiting for the held one.
-			for range len(tab.shards) - 1 {
-				select {
-				case i := <-seen:
-					order = append(order, i)
-				case <-time.After(10 * time.Second):
-					require.FailNow(t, "visit waits for a busy shard before the free ones", "held shard %d, handled %v", held, order)
-				}
-			}
-			require.NotContains(t, order, held)
-		}
-		tab.shards[held].mu.Unlock()
-		<-done
-		close(seen)
-		for i := range seen {
-			order = append(order, i)
-		}
-		require.ElementsMatch(t, order, func() (all []int) {
-			for i := range 70 {
-				all = append(all, i)
-			}
-			return all
-		}(), "held shard %d", held)
-	}
 }
 
 // TestDFTableBigCounts takes counts across dfBig, where they move from

@@ -27,7 +27,10 @@
 // Counter whose Queries need no turn, [Releaser] for
 // features that hold a pooled resource while they are computed,
 // [GroupCodec] for an algorithm that writes the groups section of its
-// snapshots itself.
+// snapshots itself, [Renewer] for groups that take the features of their
+// newest member, [HeldToCommit] for features that hold their resource
+// until the commit, [CountedLayout] and [MemberRecounter] for a Counter
+// whose snapshot stores something per member.
 //
 // Every Add follows one protocol: the cheap checks (closed, ID, size,
 // duplicate ID) under the read lock; the features of the text outside
@@ -187,6 +190,32 @@ type Settler interface {
 	Settle()
 }
 
+// Renewer is an Index whose groups take the features of their newest
+// member (features that drift with online statistics): Renew runs under
+// the exclusive lock when an Add's document of features f joins the live
+// group g, whose features are *group, before its answer is searched; it
+// may change *group (to f's values, re-indexing g). Neither a ReadFrom
+// nor an Add under Spec.SearchFirst calls it.
+type Renewer[F any] interface {
+	Renew(g uint32, group, f *F)
+}
+
+// HeldToCommit is a [Releaser] whose features hold the resource until the
+// commit even with a Counter: Release then runs after the commit (or the
+// failure of the Add) instead of after Complete.
+type HeldToCommit interface {
+	HeldToCommit()
+}
+
+// MemberRecounter is a Counter whose statistics count something of each
+// document beyond its group's features, which a snapshot stores per
+// member ([SnapshotGroup].Handles): a ReadFrom calls RecountMember(f, i)
+// for the i-th member (in ID order) of a group of features f, instead of
+// Recount(f).
+type MemberRecounter[F any] interface {
+	RecountMember(f *F, i int) int32
+}
+
 // Groups is the engine's table of live groups, read by [Index.Search].
 type Groups[F any] struct {
 	list []group[F]
@@ -244,6 +273,7 @@ type Engine[F any, K comparable] struct {
 	spec      Spec
 	alg       Algorithm[F, K]
 	rel       Releaser[F] // alg as a Releaser, or nil
+	late      bool        // rel is HeldToCommit
 	counting  bool        // the index is a Counter
 	resolving bool        // the index is a Resolver
 
@@ -274,6 +304,7 @@ type state[F any, K comparable] struct {
 func New[F any, K comparable](spec Spec, alg Algorithm[F, K]) *Engine[F, K] {
 	e := &Engine[F, K]{spec: spec, alg: alg}
 	e.rel, _ = alg.(Releaser[F])
+	_, e.late = alg.(HeldToCommit)
 	e.st = e.newState()
 	e.counting = e.st.counter != nil
 	_, e.resolving = e.st.ix.(Resolver[F])
@@ -302,6 +333,17 @@ func (e *Engine[F, K]) Counting() bool { return e.counting }
 // ErrDuplicateID before reading the text; of several concurrent Adds of
 // one new ID exactly one indexes its document.
 func (e *Engine[F, K]) Add(doc detector.Doc) ([]detector.Match, error) {
+	return e.add(doc, nil)
+}
+
+// AddFeatures is Add for a document whose features f were computed
+// elsewhere (by the same Algorithm's rules); doc.Text is not read.
+func (e *Engine[F, K]) AddFeatures(doc detector.Doc, f F) ([]detector.Match, error) {
+	return e.add(doc, &f)
+}
+
+// add is Add, computing the features of doc unless given.
+func (e *Engine[F, K]) add(doc detector.Doc, given *F) ([]detector.Match, error) {
 	e.mu.RLock()
 	st := e.st
 	err := st.docs.Check(doc)
@@ -309,7 +351,12 @@ func (e *Engine[F, K]) Add(doc detector.Doc) ([]detector.Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := e.alg.Features(doc.Text)
+	var f F
+	if given != nil {
+		f = *given
+	} else {
+		f = e.alg.Features(doc.Text)
+	}
 	if _, ok := st.ix.(Preparer[F]); ok {
 		e.mu.RLock()
 		st = e.st
@@ -377,6 +424,9 @@ func (e *Engine[F, K]) commit(prepared *state[F, K], doc detector.Doc, f *F, h i
 	g := st.insert(e.alg, idx, f)
 	if g == NoGroup {
 		return []detector.Match{}, nil
+	}
+	if r, ok := st.ix.(Renewer[F]); ok && st.gs.Size(g) > 1 {
+		r.Renew(g, st.groups.Features(g), f)
 	}
 	return st.matches(st.groups.Features(g), idx, e.spec.MaxResults), nil
 }

@@ -1262,9 +1262,9 @@ func TestLayout(t *testing.T) {
 	}
 	xy := &words{w: []string{"x", "y"}}
 	for name, secs := range map[string][][]byte{
-		"key twice":         enc([]SnapshotGroup[words]{{xy, []string{"a"}}, {xy, []string{"b"}}}),
-		"ID twice":          enc([]SnapshotGroup[words]{{xy, []string{"a"}}}, "a"),
-		"no key":            enc([]SnapshotGroup[words]{{&words{w: []string{}}, []string{"a"}}}),
+		"key twice":         enc([]SnapshotGroup[words]{{F: xy, IDs: []string{"a"}}, {F: xy, IDs: []string{"b"}}}),
+		"ID twice":          enc([]SnapshotGroup[words]{{F: xy, IDs: []string{"a"}}}, "a"),
+		"no key":            enc([]SnapshotGroup[words]{{F: &words{w: []string{}}, IDs: []string{"a"}}}),
 		"one section short": secs[:1],
 	} {
 		_, err := newLaid().DecodeSectionList(secs)
@@ -1272,4 +1272,166 @@ func TestLayout(t *testing.T) {
 	}
 	_, err = newLaid().DecodeSectionList(secs)
 	assert.NoError(t, err)
+}
+
+// renewingIndex gives a group the features of the member that joins it.
+type renewingIndex struct {
+	*toyIndex
+	renewed []string
+}
+
+func (r *renewingIndex) Renew(g uint32, group, f *words) {
+	r.renewed = append(r.renewed, fmt.Sprint(g, ":", group.n, "->", f.n))
+	group.n = f.n
+}
+
+type renewingToy struct{ toy }
+
+func (renewingToy) NewIndex() Index[words] {
+	return &renewingIndex{toyIndex: &toyIndex{post: map[string][]uint32{}}}
+}
+
+// TestRenewAndAddFeatures: an Add that joins a group renews it, a
+// ReadFrom does not; AddFeatures stores the features it is given.
+func TestRenewAndAddFeatures(t *testing.T) {
+	newRenewing := func() *Engine[words, string] {
+		return New(Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5},
+			Algorithm[words, string](renewingToy{}))
+	}
+	e := newRenewing()
+	for i, id := range []string{"a", "b", "c"} {
+		_, err := e.AddFeatures(detector.Doc{ID: id}, words{w: []string{"x", "y"}, n: i + 1})
+		require.NoError(t, err)
+	}
+	_, err := e.AddFeatures(detector.Doc{ID: "a"}, words{w: []string{"x"}})
+	require.ErrorIs(t, err, detector.ErrDuplicateID)
+	ix := e.st.ix.(*renewingIndex)
+	assert.Equal(t, []string{"0:1->2", "0:2->3"}, ix.renewed)
+	require.NoError(t, e.Group("test", "a", func(f *words) { assert.Equal(t, 3, f.n, "the newest member's features") }))
+
+	var buf bytes.Buffer
+	_, err = e.WriteTo(&buf)
+	require.NoError(t, err)
+	f := newRenewing()
+	_, err = f.ReadFrom(&buf)
+	require.NoError(t, err)
+	assert.Empty(t, f.st.ix.(*renewingIndex).renewed, "ReadFrom renews nothing")
+	require.NoError(t, f.Group("test", "c", func(f *words) { assert.Equal(t, 3, f.n) }))
+}
+
+// memberCounting is a countingIndex that a snapshot stores per member,
+// and that checks its features are still held when Insert stores them.
+type memberCounting struct {
+	*countingIndex
+	heldAtInsert int
+	recounted    []int
+}
+
+func (m *memberCounting) Insert(g uint32, f *words) {
+	if f.held {
+		m.heldAtInsert++
+	}
+	f.held = false
+	m.countingIndex.Insert(g, f)
+}
+
+func (m *memberCounting) RecountMember(f *words, i int) int32 {
+	m.recounted = append(m.recounted, i)
+	return m.countingIndex.Recount(f)
+}
+
+type countedLaidOut struct {
+	laidOut
+	featured, released *atomic.Int64
+}
+
+func (c countedLaidOut) Features(text string) words {
+	c.featured.Add(1)
+	f := c.laidOut.Features(text)
+	f.held = true
+	return f
+}
+
+func (c countedLaidOut) Release(f *words) {
+	c.released.Add(1)
+	f.held = false
+}
+
+func (countedLaidOut) HeldToCommit() {}
+
+func (countedLaidOut) NewIndex() Index[words] {
+	return &memberCounting{countingIndex: toy{counting: true}.NewIndex().(*countingIndex)}
+}
+
+// EncodeCounted writes the all section with each member's counted words
+// count after its ID.
+func (c countedLaidOut) EncodeCounted(groups []SnapshotGroup[words], bare []string, ctr Counter[words]) [][]byte {
+	secs := c.EncodeSections(groups, bare)
+	var e snapshot.Enc
+	for _, g := range groups {
+		for _, h := range g.Handles {
+			e.Int(len(ctr.(*memberCounting).byHandle[h]))
+		}
+	}
+	return [][]byte{append(secs[0], e.B...), secs[1]}
+}
+
+func (c countedLaidOut) DecodeSections(secs [][]byte, group func(*snapshot.Dec, *words, []string), bare func(*snapshot.Dec, string)) error {
+	d := snapshot.NewDec(secs[0])
+	type pending struct {
+		f   words
+		ids []string
+	}
+	var gs []pending
+	for range d.Len(3, 0) {
+		gs = append(gs, pending{words{w: d.Strings(1, true, "words"), complete: true}, d.IDs(1)})
+	}
+	for _, g := range gs {
+		for range g.ids {
+			if d.Int(100) != len(g.f.w) {
+				d.Fail("member count")
+			}
+		}
+		if group(d, &g.f, g.ids); d.Err() != nil {
+			return d.Err()
+		}
+	}
+	if err := d.Done(); err != nil {
+		return err
+	}
+	return c.laidOut.DecodeSections([][]byte{{0}, secs[1]}, group, bare)
+}
+
+// TestCountedLayout: with HeldToCommit the features are held until their
+// commit; a CountedLayout reads the members' handles in the Counter, and
+// ReadFrom recounts each member with its position.
+func TestCountedLayout(t *testing.T) {
+	var featured, released atomic.Int64
+	alg := countedLaidOut{featured: &featured, released: &released}
+	newCounted := func() *Engine[words, string] {
+		return New(Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5},
+			Algorithm[words, string](alg))
+	}
+	e := newCounted()
+	add(t, e, "b", "x y")
+	add(t, e, "a", "y x")
+	add(t, e, "c", "x y z")
+	add(t, e, "blank", "")
+	_, err := e.Add(detector.Doc{ID: "a", Text: "q"})
+	require.ErrorIs(t, err, detector.ErrDuplicateID)
+	assert.Equal(t, 2, e.st.ix.(*memberCounting).heldAtInsert, "held until the commit of each new group")
+	assert.Equal(t, featured.Load(), released.Load(), "one Release per Features")
+
+	var buf bytes.Buffer
+	_, err = e.WriteTo(&buf)
+	require.NoError(t, err)
+	f := newCounted()
+	_, err = f.ReadFrom(bytes.NewReader(buf.Bytes()))
+	require.NoError(t, err)
+	assert.Equal(t, []int{0, 1, 0}, f.st.ix.(*memberCounting).recounted)
+	var again bytes.Buffer
+	_, err = f.WriteTo(&again)
+	require.NoError(t, err)
+	assert.Equal(t, buf.Bytes(), again.Bytes(), "re-encodes byte for byte")
+	assert.Equal(t, 4, f.st.ix.(*memberCounting).n, "every document recounted")
 }

@@ -57,11 +57,22 @@ type Layout[F any] interface {
 	DecodeSections(secs [][]byte, group func(d *snapshot.Dec, f *F, ids []string), bare func(d *snapshot.Dec, id string)) error
 }
 
+// CountedLayout is a Layout whose sections store, per member, what a
+// Counter keeps of it (with [MemberRecounter] to read it back): with a
+// Counter the engine calls EncodeCounted, given the Counter to look the
+// members' handles (SnapshotGroup.Handles) up in, instead of
+// EncodeSections.
+type CountedLayout[F any] interface {
+	EncodeCounted(groups []SnapshotGroup[F], bare []string, c Counter[F]) [][]byte
+}
+
 // SnapshotGroup is a live group as a [Layout] encodes it: its features
-// and its member IDs, ascending.
+// and its member IDs, ascending; with a Counter, Handles are the members'
+// handles there, in the order of IDs.
 type SnapshotGroup[F any] struct {
-	F   *F
-	IDs []string
+	F       *F
+	IDs     []string
+	Handles []int32
 }
 
 // sectionNames returns the names of the snapshot's sections.
@@ -109,6 +120,16 @@ func (e *Engine[F, K]) encode() (secs [][]byte, n int, err error) {
 		gs := make([]SnapshotGroup[F], len(live))
 		for i, g := range live {
 			gs[i] = SnapshotGroup[F]{F: st.groups.Features(g), IDs: st.gs.IDs(g, st.groups.list[g].first, NoDoc)}
+			if st.counter != nil {
+				idxs := Sorted(st.docs, st.gs.AppendMembers(nil, g, st.groups.list[g].first))
+				gs[i].Handles = make([]int32, len(idxs))
+				for j, idx := range idxs {
+					gs[i].Handles[j] = st.handles[idx]
+				}
+			}
+		}
+		if cl, ok := l.(CountedLayout[F]); ok && st.counter != nil {
+			return cl.EncodeCounted(gs, ids, st.counter), st.docs.Len(), nil
 		}
 		return l.EncodeSections(gs, ids), st.docs.Len(), nil
 	}
@@ -250,12 +271,16 @@ func (st *state[F, K]) decodeGroup(alg Algorithm[F, K], dec *snapshot.Dec, f *F,
 		dec.Fail("two groups with one signature")
 		return
 	}
-	for _, id := range ids {
+	mr, _ := st.counter.(MemberRecounter[F])
+	for i, id := range ids {
 		idx := add(dec, id)
 		if dec.Err() != nil {
 			return
 		}
-		if st.counter != nil {
+		switch {
+		case mr != nil:
+			st.setHandle(idx, mr.RecountMember(f, i))
+		case st.counter != nil:
 			st.setHandle(idx, st.counter.Recount(f))
 		}
 		st.insert(alg, idx, f)

@@ -43,7 +43,9 @@ func (e *Engine[F, K]) addCounted(doc detector.Doc, f F) ([]detector.Match, erro
 	e.turn.Unlock()
 
 	st.counter.Complete(&f)
-	e.release(&f)
+	if !e.late {
+		e.release(&f)
+	}
 
 	e.order.wait(tk)
 	e.mu.Lock()
@@ -52,6 +54,9 @@ func (e *Engine[F, K]) addCounted(doc detector.Doc, f F) ([]detector.Match, erro
 	ix := e.st.ix
 	e.mu.Unlock()
 	e.order.done()
+	if e.late {
+		e.release(&f)
+	}
 	if err != nil { // closed meanwhile
 		e.turn.Lock()
 		st.counter.Uncount(h)
