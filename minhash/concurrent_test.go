@@ -38,58 +38,6 @@ func concurrentModes(t testing.TB, docs []detector.Doc) map[string]func() (*Dete
 	}
 }
 
-// TestConcurrentSameID: goroutines adding the same new ID at once: exactly
-// one succeeds, the others get ErrDuplicateID, and the winner is fully
-// indexed (an exact copy added afterwards finds it with score 1).
-func TestConcurrentSameID(t *testing.T) {
-	docs := dataset.SynthDocs(60, dataset.SynthConfig{Seed: 9})
-	trials := 40
-	if raceEnabled {
-		trials = 10
-	}
-	for name, build := range concurrentModes(t, docs) {
-		t.Run(name, func(t *testing.T) {
-			d, err := build()
-			require.NoError(t, err)
-			for trial := range trials {
-				doc := docs[trial%len(docs)]
-				doc.ID = fmt.Sprintf("same%d", trial)
-				const g = 4
-				errs := make([]error, g)
-				var wg sync.WaitGroup
-				start := make(chan struct{})
-				for i := range g {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						<-start
-						_, errs[i] = d.Add(doc)
-					}()
-				}
-				close(start)
-				wg.Wait()
-				wins := 0
-				for _, err := range errs {
-					if err == nil {
-						wins++
-					} else {
-						assert.ErrorIs(t, err, detector.ErrDuplicateID)
-					}
-				}
-				require.Equal(t, 1, wins, "trial %d: exactly one Add succeeds", trial)
-				copyDoc := detector.Doc{ID: doc.ID + "-copy", Text: doc.Text}
-				ms, err := d.Add(copyDoc)
-				require.NoError(t, err)
-				assert.Contains(t, ms, detector.Match{ID: doc.ID, Score: 1}, "trial %d: the winner is indexed", trial)
-				// Take the copy out again so that later trials of the same
-				// text see one earlier document only.
-				require.NoError(t, d.Remove(copyDoc.ID))
-				require.NoError(t, d.Remove(doc.ID))
-			}
-		})
-	}
-}
-
 // TestConcurrentMatchesSequential: 4 goroutines adding distinct documents
 // (with Containers and Remove interleaved) leave the index a sequential
 // run of the same Adds leaves: Containers of every live document agree.

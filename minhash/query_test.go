@@ -2,13 +2,11 @@ package minhash
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
@@ -46,24 +44,6 @@ func TestQueryChangesNothing(t *testing.T) {
 				assert.Equal(t, plain.liveStats().fingerprint(), probed.liveStats().fingerprint(), "the online statistics")
 			}
 		})
-	}
-}
-
-func TestQueryErrors(t *testing.T) {
-	for _, mode := range []Mode{Jaccard, Weighted} {
-		d, err := New(Config{Mode: mode, MaxTextBytes: 10})
-		require.NoError(t, err)
-		_, err = d.Query(detector.Doc{Text: strings.Repeat("x", 11)})
-		require.ErrorIs(t, err, detector.ErrTooLarge)
-		ms, err := d.Query(detector.Doc{})
-		require.NoError(t, err)
-		assert.NotNil(t, ms)
-		assert.Empty(t, ms)
-		_, err = d.Copies("nope")
-		require.ErrorIs(t, err, detector.ErrUnknownID)
-		require.NoError(t, d.Close())
-		_, err = d.Query(detector.Doc{Text: "x"})
-		require.ErrorIs(t, err, detector.ErrClosed)
 	}
 }
 

@@ -216,17 +216,6 @@ func TestSnapshotStatsMismatch(t *testing.T) {
 	require.ErrorIs(t, err, detector.ErrSnapshot)
 }
 
-func TestReadFromState(t *testing.T) {
-	cfg, snap := smallSnapshot(t)
-	d, err := New(cfg)
-	require.NoError(t, err)
-	_, err = d.Add(detector.Doc{ID: "x", Text: "some words here"})
-	require.NoError(t, err)
-	testkit.NotEmpty(t, d, snap)
-	assert.Equal(t, 1, d.Len())
-	testkit.Closed(t, d, snap, "some words here", "x")
-}
-
 // TestSnapshotV1 reads the checked-in snapshot of layout version 1 and
 // requires that the documents it was made from encode to the same bytes,
 // so that a change of the format is deliberate. go test ./minhash/ -run
