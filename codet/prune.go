@@ -258,22 +258,35 @@ func (d *Detector) resolveScan(res []int) {
 		d.tally[j].acc = 0
 		d.marks[j>>6] |= 1 << (j & 63)
 	}
-	for _, x := range d.distinct {
-		if x.sample {
-			continue
-		}
-		d.work.rescanned += len(d.nodes.at(x.node).vis)
-		for _, v := range d.nodes.at(x.node).vis {
-			if d.marks[v.g>>6]&(1<<(v.g&63)) != 0 {
-				d.tally[v.g].acc += x.imp * float64(min(x.n, v.n))
-				if x.deferred {
-					d.cur.Increments++
-				}
-			}
-		}
-	}
+	d.rescanMarked(false)
 	for _, j := range res {
 		d.marks[j>>6] = 0
+	}
+}
+
+// rescanMarked adds, in node order, what every active node (sample
+// false) or every sample (sample true) the document meets gives the
+// groups marked in d.marks to their acc or sat.
+func (d *Detector) rescanMarked(sample bool) {
+	for _, x := range d.distinct {
+		if x.sample != sample {
+			continue
+		}
+		vis := d.nodes.at(x.node).vis
+		d.work.rescanned += len(vis)
+		for _, v := range vis {
+			if d.marks[v.g>>6]&(1<<(v.g&63)) == 0 {
+				continue
+			}
+			if add := x.imp * float64(min(x.n, v.n)); sample {
+				d.tally[v.g].sat += add
+			} else {
+				d.tally[v.g].acc += add
+			}
+			if x.deferred {
+				d.cur.Increments++
+			}
+		}
 	}
 }
 
@@ -331,20 +344,7 @@ func (d *Detector) resolveSat(scs, rest float64) {
 	if n == 0 {
 		return
 	}
-	for _, x := range d.distinct {
-		if !x.sample {
-			continue
-		}
-		d.work.rescanned += len(d.nodes.at(x.node).vis)
-		for _, v := range d.nodes.at(x.node).vis {
-			if d.marks[v.g>>6]&(1<<(v.g&63)) != 0 {
-				d.tally[v.g].sat += x.imp * float64(min(x.n, v.n))
-				if x.deferred {
-					d.cur.Increments++
-				}
-			}
-		}
-	}
+	d.rescanMarked(true)
 	for _, j := range d.touched {
 		d.marks[j>>6] = 0
 	}

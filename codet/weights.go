@@ -317,14 +317,7 @@ func (d *Detector) globalize(w *worker) {
 // interning its terms. The caller holds the lock.
 func (d *Detector) countOnline(w *worker, doc *textproc.Document) {
 	d.nDocs++
-	d.gen++
-	if d.gen == 0 { // wrapped: reset every stamp
-		for i := range d.tally {
-			d.tally[i].gen = 0
-		}
-		clear(d.seen)
-		d.gen = 1
-	}
+	d.nextGen()
 	for _, t := range doc.Tokens {
 		g := d.globalID(w, t.ID)
 		if int(g) >= len(d.seen) {
