@@ -14,30 +14,13 @@ import (
 )
 
 // Query returns what Add(doc) would return now, without indexing doc or
-// changing anything a later call observes: the live documents that would
-// contain doc, the Config.MaxResults strongest, ordered by
-// detector.SortMatches. doc.ID may be empty; a live document with that ID
-// is not reported. Nothing is stored: with online weights ([IDFOnline])
-// doc's terms are counted as Add would count them, in a copy of their
-// document frequencies that is dropped, and terms the detector has never
-// seen are numbered as Add would number them without entering its
-// vocabulary. Stats does not count Query's increments.
-//
-// Query costs what the scoring walk of Add does, O(L + s·PSC·DT·NodeLimit)
-// for s sentences, under the detector's exclusive lock (it uses the
-// scoring scratch of Add); the analysis, and with frozen weights the
-// sequences, are built before the lock is taken. With a time window
-// (Config.Window) that is full, Add would first remove the oldest
-// document: Query leaves out what that removal would drop (the
-// document, and its content's visitor entries and relations when it was
-// the content's last document), at the cost of the removal's walk. When
-// that removal would also compact the node array and the vocabulary
-// (about once per 16,384 nodes or terms freed or added), which renumbers
-// terms, Query answers from a private copy of the index (made as a
-// snapshot is), at O(index size).
-//
-// Query returns an error wrapping [detector.ErrTooLarge] for a text over
-// Config.MaxTextBytes, before it reads the text, or [detector.ErrClosed].
+// changing anything a later call observes (Stats included); doc.ID may be
+// empty, and a live document with that ID is not reported. It costs Add's
+// scoring walk, O(L + s·PSC·DT·NodeLimit), under the exclusive lock.
+// With a full Config.Window it leaves out what Add would evict first, or,
+// when that eviction would compact the index, answers from a private copy
+// at O(index size). It returns an error wrapping [detector.ErrTooLarge]
+// for a text over Config.MaxTextBytes, or [detector.ErrClosed].
 func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
 	if len(doc.Text) > d.s.MaxTextBytes {
 		return nil, fmt.Errorf("codet: Query(%q): %d bytes over the limit of %d: %w",
