@@ -3,16 +3,11 @@ package codet
 import "github.com/seed-9ef9c1df/neardup/internal/hashtab"
 
 // childTable maps (parent node, term) to the child node: the edges of the
-// corpus tree. It replaces a Go map keyed by the pair: in a tree of
-// millions of nodes a lookup in a map reads its directory, a table
-// header, a control word and a slot group, each a cache miss, where a
-// probe of this table reads one slot (12 bytes, usually within one cache
-// line; docs/notes/codet.md). The table is split in
-// 256 parts by the top bits of the hash, each an open-addressing table
-// with linear probing that doubles on its own, so that a growth copies
-// 1/256 of the edges under the exclusive lock, never the whole table.
-// Deletion shifts the following entries back (no tombstones), so a probe
-// never reads more than the run of its home slot.
+// corpus tree. A probe reads one 12-byte slot where a Go map's lookup
+// takes several cache misses (docs/notes/codet.md). It is split in parts
+// by the top bits of the hash, each an open-addressing table with linear
+// probing that doubles on its own, so a growth under the exclusive lock
+// copies one part. Deletion shifts the run back (no tombstones).
 //
 // No code iterates over the table, so its layout cannot change an answer.
 type childTable struct {

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
@@ -167,7 +168,7 @@ func (d *Detector) encodeLocked() (secs [len(sectionNames)][]byte, n int) {
 
 	members := func(ms []uint32) {
 		e.Int(len(ms))
-		for _, m := range d.byID(ms) {
+		for _, m := range engine.Sorted(d.docs, ms) {
 			e.Uvarint(uint64(pos[m]))
 		}
 	}

@@ -2,19 +2,12 @@ package codet
 
 import "github.com/seed-9ef9c1df/neardup/internal/hashtab"
 
-// vocabTable maps a term to its detector term ID: the detector's
-// vocabulary, whose strings are held by Detector.terms (by ID). It
-// replaces a Go map keyed by the string so that the hash is computed
-// once per term and worker, outside the lock (the worker caches it by
-// local ID for the content signature: [worker.hash]), and interning a new
-// term under the exclusive lock is one probe of one part that finds it
-// absent and takes the empty slot, where the map hashed the string twice
-// (a lookup, then an insertion). A slot holds 32 bits of the hash and
-// the ID; the string is compared only on a hash match. Like
-// [childTable], the table is split in parts by the top bits of the hash,
-// each an open-addressing table with linear probing that doubles on its
-// own, so that a growth under the exclusive lock copies one part. Terms
-// are never deleted one by one (compaction builds a new table).
+// vocabTable maps a term to its detector term ID (the strings are
+// Detector.terms). Unlike a Go map, the hash is computed once per term
+// and worker, outside the lock, and interning under the exclusive lock is
+// one probe. A slot holds 32 bits of the hash and the ID; the string is
+// compared on a hash match. Parts as in [childTable]; terms are never
+// deleted one by one (compaction builds a new table).
 //
 // No code iterates over the table, so its layout cannot change an answer.
 type vocabTable struct {

@@ -14,12 +14,10 @@ import (
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
-// worker is the state of one Add outside the lock: an analyzer (not safe
-// for concurrent use, so one per concurrent Add), the sequences it builds,
-// and caches by the analyzer's own term IDs. Its term IDs are local: the
-// detector's term IDs (the tree's labels) come from its vocabulary, and
-// gid caches the mapping (valid while the detector's vocabulary is not
-// compacted: see worker.epoch).
+// worker is the state of one Add outside the lock: an analyzer (one per
+// concurrent Add), the sequences it builds, and caches by the analyzer's
+// local term IDs, gid mapping them to detector term IDs until the
+// vocabulary is compacted (worker.epoch).
 type worker struct {
 	an     *textproc.Analyzer
 	buf    seqBuf
@@ -62,12 +60,9 @@ func (w *worker) spareVisitors() {
 	}
 }
 
-// workerAdds is the number of documents after which a worker is dropped
-// and replaced by a fresh one: its analyzer's vocabulary (and the caches
-// by its term IDs) hold every term it ever saw, so a stream whose
-// documents bring terms of their own would grow them for good. A fresh
-// analyzer learns the terms of the live documents again as they come,
-// a small cost per term once per workerAdds documents.
+// workerAdds is the number of documents after which a worker is
+// replaced: its analyzer's vocabulary and caches hold every term it ever
+// saw, and would grow for good in a stream of ever new terms.
 const workerAdds = 1 << 13
 
 // frozen returns the worker's weighter for a frozen table (a pointer into
@@ -115,12 +110,9 @@ func newWorkers(cfg textproc.Config) *workers {
 // of sentence prefixes, with frozen weights), plus slack.
 func (p *workers) vocabCap() int { return 4*int(p.vocab.Load()) + compactSlack }
 
-// keep says whether w is worth keeping: not once it has served workerAdds
-// documents or grew past an outlier's size, since an analyzer's vocabulary
-// only grows (every term it ever saw), and so do the worker's caches by
-// its term IDs and its sequence buffers; nor once its vocabulary is past
-// the cap (the detector's vocabulary shrank since it was put back). The
-// next Add starts a fresh one.
+// keep says whether w is worth keeping: not after workerAdds documents,
+// nor once its vocabulary or buffers grew past their caps (they only
+// grow).
 func (p *workers) keep(w *worker) bool {
 	return w.adds < workerAdds && w.an.VocabularySize() <= p.vocabCap() &&
 		cap(w.buf.terms) <= scratchCap && cap(w.buf.tok) <= scratchCap
@@ -235,13 +227,11 @@ func (d *Detector) globalID(w *worker, id uint32) uint32 {
 	return g
 }
 
-// resolveTerms rewrites the sequences of w.buf to detector term IDs where the
-// vocabulary already holds the term, and notes the other positions in
-// w.pending: the lookups of the terms every Add shares run under the
-// shared lock, in parallel, and only the new terms are interned under the
-// exclusive one ([Detector.globalize]), in the order the Adds take it, so
-// the IDs are those of sequential Adds. It changes nothing of d (a failed
-// Add leaves no term behind). The caller holds the shared lock.
+// resolveTerms rewrites the sequences of w.buf to detector term IDs where
+// the vocabulary holds the term, under the shared lock, and notes the
+// other positions in w.pending: only new terms are interned under the
+// exclusive lock ([Detector.globalize]), in lock order, so the IDs are
+// those of sequential Adds. It changes nothing of d.
 func (d *Detector) resolveTerms(w *worker) {
 	if w.epoch != d.epoch { // the vocabulary was compacted
 		clear(w.gid)
@@ -275,15 +265,11 @@ func (d *Detector) resolveTerms(w *worker) {
 // vocabulary lacks.
 const noTerm = ^uint32(0)
 
-// warm walks the tree along the sequences of w.buf, as far as their
-// nodes exist, reading the nodes, the head of their visitor lists and the
-// table slot where the first missing node of each sequence would go, so
-// that the exclusive section that follows finds them in the cache. It
-// walks as the probe's walk does ([descent.run]: depth by depth, so that
-// cache misses overlap, where one sequence after the other waits for
-// each read in turn; docs/notes/codet.md). It changes nothing (the sum
-// it keeps is only so that the reads are made). The caller holds the
-// shared lock.
+// warm walks the tree along the sequences of w.buf as [descent.run] does,
+// reading the table slots, the nodes and the heads of their visitor
+// lists, so that the exclusive section finds them in the cache. It
+// changes nothing (the sum it keeps makes the reads happen). The caller
+// holds the shared lock.
 func (d *Detector) warm(w *worker) {
 	var sink uint32
 	_, s := w.warmer.run(&d.children, &w.buf, func(_ int32, c uint32) {
