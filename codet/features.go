@@ -56,12 +56,11 @@ func (b *seqBuf) seq(k int) ([]uint32, []float64) {
 }
 
 // build fills b with the sequences CoDet inserts for an analysed document
-// (Varol 2012 §3.2 and Alg. 1): for each sentence, its words sorted by idf,
-// descending (WS, §5.2.3; ties by term, our choice), then the
-// first PSC suffixes of that order (§5.2.1), each truncated to its first DT
-// words (§5.2.2). Words beyond DT are never scored, so they are not
-// inserted either (a fix the pseudo-code needs: Alg. 2 creates the node at depth
-// DT+1 but returns before scoring it; omitting it changes no result).
+// (Varol 2012 §3.2 and Alg. 1): for each sentence, its words sorted by
+// idf, descending (WS, §5.2.3; ties by term, ours), then the first PSC
+// suffixes of that order (§5.2.1), each truncated to DT words (§5.2.2;
+// Alg. 2 creates a node at depth DT+1 but never scores it, so it is
+// omitted).
 func (s *settings) build(b *seqBuf, doc *textproc.Document, wf weighter) {
 	b.reset()
 	for _, sen := range doc.Sentences {
@@ -140,11 +139,10 @@ func (f funcWeighter) weight(_ uint32, term string) float64 {
 }
 
 // Sequences returns the word sequences the corpus tree would insert for
-// text under cfg, weighting terms with idf (nil weighs every term 1). It is
-// the pure per-document part of CoDet (for a worker beyond one machine): a
-// worker can compute it without the index and score pairs with [Score].
-// It returns an error wrapping [detector.ErrInvalidConfig] for an invalid
-// cfg. It allocates a fresh text analyzer per call.
+// text under cfg, weighting terms with idf (nil weighs every term 1): the
+// pure per-document part of CoDet, to score pairs with [Score] without
+// the index. It allocates a text analyzer per call, and returns an error
+// wrapping [detector.ErrInvalidConfig] for an invalid cfg.
 func Sequences(text string, cfg Config, idf func(term string) float64) ([]Sequence, error) {
 	s, err := cfg.resolve()
 	if err != nil {
@@ -175,11 +173,9 @@ func Sequences(text string, cfg Config, idf func(term string) float64) ([]Sequen
 //	cs(s_i, s_j) = Σ_{k=1}^{min(len f(s_i,s_j), DT)} k^DSP × idf(w_{f,k})   (Eq. 3.2)
 //	CS(d_C, d_A) = Σ_{s_i ∈ S_C} Σ_{s_j ∈ S_A} cs(s_i, s_j)               (Eq. 3.1)
 //
-// where f is the longest common word prefix, and the self-containment
-// similarity SCS(contained) = CS(contained, contained) of Eq. 3.3. The
-// contained document's weights are used. CS/SCS > ETL is the decision of
-// §3.2. This is exactly what [ModePairwise] computes in the tree (without
-// node deactivation); [ModeTree] counts a node once per visitor.
+// with f the longest common word prefix and the contained document's
+// weights, and SCS(contained) = CS(contained, contained) (Eq. 3.3):
+// what [ModePairwise] computes in the tree without node deactivation.
 // Score is O(|S_C|·|S_A|·DT). It returns an error wrapping
 // [detector.ErrInvalidConfig] for an invalid cfg.
 func Score(container, contained []Sequence, cfg Config) (cs, scs float64, err error) {

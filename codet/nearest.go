@@ -184,12 +184,8 @@ func (d *Detector) rescanActive() {
 // vocabulary (see Query): the copy, made as a snapshot is, evicts them
 // and ranks. The caller holds the lock.
 func (d *Detector) nearestCopy(text string, k int) ([]detector.Match, error) {
-	secs, _ := d.encodeLocked()
-	c, err := newDetector(d.s.Config, d.callerIDF)
+	c, err := d.privateCopy()
 	if err != nil {
-		return nil, err
-	}
-	if err := c.load(secs); err != nil {
 		return nil, fmt.Errorf("codet: Nearest: copying the index: %w", err)
 	}
 	for c.docs.Len() >= c.s.Window && c.head < len(c.queue) {

@@ -235,12 +235,8 @@ func (q *queryTerms) hash(id uint32, term string) uint64 { return q.w.hash(id, t
 // more result so that the live document self can be left out). The
 // caller holds the lock.
 func (d *Detector) queryCopy(doc detector.Doc, self uint32) ([]detector.Match, error) {
-	secs, _ := d.encodeLocked()
-	c, err := newDetector(d.s.Config, d.callerIDF)
+	c, err := d.privateCopy()
 	if err != nil {
-		return nil, err
-	}
-	if err := c.load(secs); err != nil {
 		return nil, fmt.Errorf("codet: Query(%q): copying the index: %w", doc.ID, err)
 	}
 	if c.s.MaxResults < math.MaxInt {
@@ -264,6 +260,18 @@ func (d *Detector) queryCopy(doc detector.Doc, self uint32) ([]detector.Match, e
 		ms = ms[:d.s.MaxResults]
 	}
 	return ms, nil
+}
+
+// privateCopy returns a copy of the index, made as a snapshot is, for a
+// lookup on a full window whose eviction would compact the index. The
+// caller holds the lock.
+func (d *Detector) privateCopy() (*Detector, error) {
+	secs, _ := d.encodeLocked()
+	c, err := newDetector(d.s.Config, d.callerIDF)
+	if err != nil {
+		return nil, err
+	}
+	return c, c.load(secs)
 }
 
 // eviction is what Add would remove first from a full window: the

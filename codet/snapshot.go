@@ -141,11 +141,7 @@ func (d *Detector) encodeLocked() (secs [len(sectionNames)][]byte, n int) {
 		k++
 		e.String(d.docs.ID(q.idx))
 		e.Uvarint(q.ord)
-		sp := d.docSpans[q.idx]
-		e.Int(len(sp))
-		for _, x := range sp {
-			e.Uvarint(uint64(x))
-		}
+		encList(&e, d.docSpans[q.idx])
 	}
 	secs[2], e = e.B, snapshot.Enc{}
 
