@@ -25,39 +25,13 @@ func (d *Detector) Nearest(text string, k int) ([]detector.Match, error) {
 	if k <= 0 {
 		return nil, fmt.Errorf("codet: Nearest(k=%d): k must be at least 1: %w", k, detector.ErrInvalidConfig)
 	}
-	if len(text) > d.s.MaxTextBytes {
-		return nil, fmt.Errorf("codet: Nearest: %d bytes over the limit of %d: %w",
-			len(text), d.s.MaxTextBytes, detector.ErrTooLarge)
-	}
-	d.mu.RLock()
-	closed := d.docs.Closed()
-	d.mu.RUnlock()
-	if closed {
-		return nil, fmt.Errorf("codet: Nearest: %w", detector.ErrClosed)
-	}
-	w, err := d.pool.get()
-	if err != nil {
-		return nil, fmt.Errorf("codet: Nearest: %v: %w", err, detector.ErrInvalidConfig)
-	}
-	defer d.pool.put(w)
-	ad := d.analyze(w, detector.Doc{Text: text})
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.docs.Closed() { // closed meanwhile
-		return nil, fmt.Errorf("codet: Nearest: %w", detector.ErrClosed)
-	}
-	switch empty, compacts := d.windowLookup(); {
-	case empty:
-		return []detector.Match{}, nil
-	case compacts:
-		return d.nearestCopy(text, k)
-	}
-	defer func() { d.ev = nil }()
-	d.lookupTerms(w, ad)
-	defer d.endAdd(w)
-	d.rank = true
-	defer func() { d.rank = false }()
-	return d.nearestLocked(min(k, d.s.MaxResults)), nil
+	return d.lookup(func() string { return "Nearest" }, detector.Doc{Text: text},
+		func() ([]detector.Match, error) { return d.nearestCopy(text, k) },
+		func() []detector.Match {
+			d.rank = true
+			defer func() { d.rank = false }()
+			return d.nearestLocked(min(k, d.s.MaxResults))
+		})
 }
 
 // nearestLocked is Nearest under the lock for the document in d.buf: the

@@ -22,44 +22,59 @@ import (
 // at O(index size). It returns an error wrapping [detector.ErrTooLarge]
 // for a text over Config.MaxTextBytes, or [detector.ErrClosed].
 func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
+	self := func() uint32 { // the live document with doc's ID, if any
+		if doc.ID != "" {
+			if idx, err := d.docs.Lookup("Query", doc.ID); err == nil {
+				return idx
+			}
+		}
+		return noGroup
+	}
+	return d.lookup(func() string { return fmt.Sprintf("Query(%q)", doc.ID) }, doc,
+		func() ([]detector.Match, error) { return d.queryCopy(doc, self()) },
+		func() []detector.Match {
+			runs, _, _ := d.queryRuns(nil)
+			return d.emit(runs, self())
+		})
+}
+
+// lookup runs a lookup of doc (Query, Nearest; name names it in errors):
+// the size and closed checks and the analysis outside the lock, then
+// under the exclusive lock answer, with the document's sequences in
+// d.buf, or onCopy when a full window's eviction would compact the index.
+func (d *Detector) lookup(name func() string, doc detector.Doc,
+	onCopy func() ([]detector.Match, error), answer func() []detector.Match) ([]detector.Match, error) {
 	if len(doc.Text) > d.s.MaxTextBytes {
-		return nil, fmt.Errorf("codet: Query(%q): %d bytes over the limit of %d: %w",
-			doc.ID, len(doc.Text), d.s.MaxTextBytes, detector.ErrTooLarge)
+		return nil, fmt.Errorf("codet: %s: %d bytes over the limit of %d: %w",
+			name(), len(doc.Text), d.s.MaxTextBytes, detector.ErrTooLarge)
 	}
 	d.mu.RLock()
 	closed := d.docs.Closed()
 	d.mu.RUnlock()
 	if closed {
-		return nil, fmt.Errorf("codet: Query(%q): %w", doc.ID, detector.ErrClosed)
+		return nil, fmt.Errorf("codet: %s: %w", name(), detector.ErrClosed)
 	}
 	w, err := d.pool.get()
 	if err != nil {
-		return nil, fmt.Errorf("codet: Query(%q): %v: %w", doc.ID, err, detector.ErrInvalidConfig)
+		return nil, fmt.Errorf("codet: %s: %v: %w", name(), err, detector.ErrInvalidConfig)
 	}
 	defer d.pool.put(w)
 	ad := d.analyze(w, doc)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.docs.Closed() { // closed meanwhile
-		return nil, fmt.Errorf("codet: Query(%q): %w", doc.ID, detector.ErrClosed)
-	}
-	self := noGroup
-	if doc.ID != "" {
-		if idx, err := d.docs.Lookup("Query", doc.ID); err == nil {
-			self = idx
-		}
+		return nil, fmt.Errorf("codet: %s: %w", name(), detector.ErrClosed)
 	}
 	switch empty, compacts := d.windowLookup(); {
 	case empty:
 		return []detector.Match{}, nil
 	case compacts:
-		return d.queryCopy(doc, self)
+		return onCopy()
 	}
 	defer func() { d.ev = nil }()
 	d.lookupTerms(w, ad)
 	defer d.endAdd(w)
-	runs, _, _ := d.queryRuns(nil)
-	return d.emit(runs, self), nil
+	return answer(), nil
 }
 
 // windowLookup readies a lookup (Query, Nearest) under the exclusive lock
