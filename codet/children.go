@@ -110,7 +110,7 @@ func (t *childTable) get(parent, term uint32) (uint32, bool) {
 	}
 }
 
-// home returns the home slot of the pair, for [childTable.prefetch]; nil
+// home returns the home slot of the pair, to read ahead ([descent.run]); nil
 // when its part is empty.
 func (t *childTable) home(parent, term uint32) *childSlot {
 	h := childHash(parent, term)

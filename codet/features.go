@@ -45,7 +45,7 @@ type seqBuf struct {
 func (b *seqBuf) reset() {
 	b.terms, b.w, b.sent, b.spans = b.terms[:0], b.w[:0], b.sent[:0], b.spans[:0]
 	b.off = append(b.off[:0], 0)
-	b.sig = [2]uint64{0x9e3779b97f4a7c15, 0xc2b2ae3d27d4eb4f}
+	b.sig = hashSeed
 }
 
 func (b *seqBuf) n() int { return len(b.off) - 1 }
@@ -80,8 +80,7 @@ func (s *settings) build(b *seqBuf, doc *textproc.Document, wf weighter) {
 		b.sig[0] = hashtab.Combine(b.sig[0], uint64(len(b.hs)))
 		b.sig[1] = hashtab.Combine(b.sig[1], uint64(len(b.hs))^0x5bd1e995)
 		for _, h := range b.hs {
-			b.sig[0] = hashtab.Combine(b.sig[0], h)
-			b.sig[1] = hashtab.Combine(b.sig[1], h+0x27d4eb2f165667c5)
+			b.sig = hashStep(b.sig, h)
 		}
 		if !s.NoWordSort {
 			// Not stable: two entries that compare equal have the same
