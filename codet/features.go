@@ -12,8 +12,6 @@ import (
 // weighter gives the idf weight of a term.
 type weighter interface {
 	weight(id uint32, term string) float64
-	// key is the word-sorting key of a term of weight w: higher first.
-	key(id uint32, w float64) float64
 	// hash is a 64-bit hash of the term, for the content signature: it
 	// must depend on the term alone, not on the analyzer's IDs.
 	hash(id uint32, term string) uint64
@@ -22,7 +20,6 @@ type weighter interface {
 type tokw struct {
 	id   uint32
 	w    float64
-	key  float64
 	term string
 }
 
@@ -67,7 +64,7 @@ func (s *settings) build(b *seqBuf, doc *textproc.Document, wf weighter) {
 		b.tok = b.tok[:0]
 		for _, t := range sen.Tokens {
 			w := wf.weight(t.ID, t.Term)
-			b.tok = append(b.tok, tokw{id: t.ID, w: w, key: wf.key(t.ID, w), term: t.Term})
+			b.tok = append(b.tok, tokw{id: t.ID, w: w, term: t.Term})
 		}
 		if len(b.tok) == 0 {
 			continue
@@ -87,9 +84,9 @@ func (s *settings) build(b *seqBuf, doc *textproc.Document, wf weighter) {
 			// term, hence the same ID and weight, so the order is the same.
 			slices.SortFunc(b.tok, func(x, y tokw) int {
 				switch {
-				case x.key > y.key:
+				case x.w > y.w:
 					return -1
-				case x.key < y.key:
+				case x.w < y.w:
 					return 1
 				}
 				return strings.Compare(x.term, y.term)
@@ -123,8 +120,6 @@ type Sequence struct {
 }
 
 type funcWeighter func(term string) float64
-
-func (f funcWeighter) key(_ uint32, w float64) float64 { return w }
 
 func (f funcWeighter) hash(_ uint32, term string) uint64 {
 	return termHash(term)

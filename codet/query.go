@@ -240,8 +240,6 @@ func (q *queryTerms) weight(local uint32, term string) float64 {
 	return math.Log1p(float64(d.nDocs+1) / float64(max(df, 1)))
 }
 
-func (q *queryTerms) key(_ uint32, w float64) float64 { return w }
-
 func (q *queryTerms) hash(id uint32, term string) uint64 { return q.w.hash(id, term) }
 
 // queryCopy answers Query from a private copy of the index when Add would

@@ -165,8 +165,6 @@ func (f *frozenWeights) weight(id uint32, term string) float64 {
 	return v
 }
 
-func (f *frozenWeights) key(_ uint32, w float64) float64 { return w }
-
 func (f *frozenWeights) hash(id uint32, term string) uint64 { return f.w.hash(id, term) }
 
 // lockedWeights weighs terms under the detector's lock: with the online
@@ -183,8 +181,6 @@ func (l *lockedWeights) weight(id uint32, term string) float64 {
 	}
 	return l.d.onlineWeight(l.w.gid[id] - 1)
 }
-
-func (l *lockedWeights) key(_ uint32, w float64) float64 { return w }
 
 func (l *lockedWeights) hash(id uint32, term string) uint64 { return l.w.hash(id, term) }
 
