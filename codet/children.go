@@ -64,16 +64,10 @@ func makeChildTable(n int) childTable {
 	return t
 }
 
-// childHash mixes the pair (the finaliser of MurmurHash3): the top
-// tablePartBits bits choose the part, the low bits the home slot.
+// childHash mixes the pair (hashtab.Mix64): the top tablePartBits bits
+// choose the part, the low bits the home slot.
 func childHash(parent, term uint32) uint64 {
-	x := uint64(parent)<<32 | uint64(term)
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	x *= 0xc4ceb9fe1a85ec53
-	x ^= x >> 33
-	return x
+	return hashtab.Mix64(uint64(parent)<<32 | uint64(term))
 }
 
 // len returns the number of edges.
