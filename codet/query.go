@@ -192,22 +192,12 @@ type queryTerms struct {
 
 // id returns the detector term ID of the worker's local ID.
 func (q *queryTerms) id(local uint32) uint32 {
-	w, d := q.w, q.d
-	if int(local) < len(w.gid) && w.gid[local] != 0 {
-		return w.gid[local] - 1
-	}
-	term := w.an.TermOf(local)
-	if g, ok := d.vocab.get(term, w.hash(local, term), d.terms); ok {
-		// A real mapping: the worker may cache it.
-		if int(local) >= len(w.gid) {
-			w.gid = grow(w.gid, max(int(local)+1, 2*len(w.gid)))
-		}
-		w.gid[local] = g + 1
+	g, term, ok := q.d.known(q.w, local)
+	if ok {
 		return g
 	}
-	g, ok := q.fresh[term]
-	if !ok {
-		g = uint32(len(d.terms) + len(q.fresh))
+	if g, ok = q.fresh[term]; !ok {
+		g = uint32(len(q.d.terms) + len(q.fresh))
 		q.fresh[term] = g
 	}
 	return g

@@ -216,11 +216,31 @@ func (d *Detector) globalID(w *worker, id uint32) uint32 {
 	}
 	term := w.an.TermOf(id)
 	g := d.intern(term, w.hash(id, term))
+	w.cache(id, g)
+	return g
+}
+
+// known returns the detector term ID of the worker's local ID id and true
+// when the vocabulary holds its term, through the worker's cache, and the
+// term when it was read; it interns nothing.
+func (d *Detector) known(w *worker, id uint32) (g uint32, term string, ok bool) {
+	if int(id) < len(w.gid) && w.gid[id] != 0 {
+		return w.gid[id] - 1, "", true
+	}
+	term = w.an.TermOf(id)
+	if g, ok = d.vocab.get(term, w.hash(id, term), d.terms); ok {
+		w.cache(id, g)
+	}
+	return g, term, ok
+}
+
+// cache records g as the detector term ID of the worker's local ID id
+// (gid holds it plus one, 0 meaning not known).
+func (w *worker) cache(id, g uint32) {
 	if int(id) >= len(w.gid) {
 		w.gid = grow(w.gid, max(int(id)+1, 2*len(w.gid)))
 	}
 	w.gid[id] = g + 1
-	return g
 }
 
 // resolveTerms rewrites the sequences of w.buf to detector term IDs where
@@ -236,21 +256,11 @@ func (d *Detector) resolveTerms(w *worker) {
 	w.local = append(w.local[:0], w.buf.terms...)
 	w.pending = w.pending[:0]
 	for i, id := range w.buf.terms {
-		if int(id) < len(w.gid) && w.gid[id] != 0 {
-			w.buf.terms[i] = w.gid[id] - 1
-			continue
-		}
-		term := w.an.TermOf(id)
-		g, ok := d.vocab.get(term, w.hash(id, term), d.terms)
+		g, _, ok := d.known(w, id)
 		if !ok {
 			w.pending = append(w.pending, int32(i))
-			w.buf.terms[i] = noTerm // a new term, in no node
-			continue
+			g = noTerm // a new term, in no node
 		}
-		if int(id) >= len(w.gid) {
-			w.gid = grow(w.gid, max(int(id)+1, 2*len(w.gid)))
-		}
-		w.gid[id] = g + 1
 		w.buf.terms[i] = g
 	}
 	w.resolved = true
