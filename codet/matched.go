@@ -88,7 +88,7 @@ func (d *Detector) Matched(container, contained string) ([]Span, error) {
 }
 
 // hashSeed starts a 128-bit running hash: a content signature
-// ([seqBuf].sig) or a prefix of terms (Matched).
+// (seqBuf.sig) or a prefix of terms (Matched).
 var hashSeed = [2]uint64{0x9e3779b97f4a7c15, 0xc2b2ae3d27d4eb4f}
 
 // hashStep adds x to the 128-bit running hash h.
