@@ -3,27 +3,39 @@ package codet
 import "github.com/seed-9ef9c1df/neardup/internal/hashtab"
 
 // childTable maps (parent node, term) to the child node: the edges of the
-// corpus tree. It replaces a Go map keyed by the pair: in a tree of
-// millions of nodes a lookup in a map reads its directory, a table
-// header, a control word and a slot group, each a cache miss, where a
-// probe of this table reads one slot (12 bytes, usually within one cache
-// line; docs/notes/codet.md). The table is split in
-// 256 parts by the top bits of the hash, each an open-addressing table
-// with linear probing that doubles on its own, so that a growth copies
-// 1/256 of the edges under the exclusive lock, never the whole table.
-// Deletion shifts the following entries back (no tombstones), so a probe
-// never reads more than the run of its home slot.
+// corpus tree. A probe reads one 12-byte slot where a Go map's lookup
+// takes several cache misses (docs/notes/codet.md). It is split in parts
+// by the top bits of the hash, each an open-addressing table with linear
+// probing that doubles on its own, so a growth under the exclusive lock
+// copies one part. Deletion shifts the run back (no tombstones).
 //
 // No code iterates over the table, so its layout cannot change an answer.
 type childTable struct {
-	parts *[childParts]childPart
+	parts *[tableParts]childPart
 }
 
+// The parts of [childTable] and [vocabTable]: tableParts of them, chosen
+// by the top tablePartBits bits of the hash, each at least tableMinSlots
+// long once it holds anything.
 const (
-	childPartBits = 8
-	childParts    = 1 << childPartBits
-	childMinSlots = 16
+	tablePartBits = 8
+	tableParts    = 1 << tablePartBits
+	tableMinSlots = 16
 )
+
+// partSlots returns the slots a part needs for n entries spread over the
+// parts at a load of at most 3/4, or 0 when n leaves the parts empty.
+func partSlots(n int) int {
+	per := n / tableParts
+	if per == 0 {
+		return 0
+	}
+	size := tableMinSlots
+	for 3*size < 4*per {
+		size *= 2
+	}
+	return size
+}
 
 // childSlot is one edge; child 0 (the root, never a child) marks an empty
 // slot.
@@ -43,12 +55,8 @@ type childPart struct {
 
 // makeChildTable returns an empty table sized for n edges.
 func makeChildTable(n int) childTable {
-	t := childTable{parts: new([childParts]childPart)}
-	if per := n / childParts; per > 0 {
-		size := childMinSlots
-		for 3*size < 4*per {
-			size *= 2
-		}
+	t := childTable{parts: new([tableParts]childPart)}
+	if size := partSlots(n); size > 0 {
 		for i := range t.parts {
 			t.parts[i].slots = hashtab.FreshSlice[childSlot](size)
 		}
@@ -56,16 +64,10 @@ func makeChildTable(n int) childTable {
 	return t
 }
 
-// childHash mixes the pair (the finaliser of MurmurHash3): the top
-// childPartBits bits choose the part, the low bits the home slot.
+// childHash mixes the pair (hashtab.Mix64): the top tablePartBits bits
+// choose the part, the low bits the home slot.
 func childHash(parent, term uint32) uint64 {
-	x := uint64(parent)<<32 | uint64(term)
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	x *= 0xc4ceb9fe1a85ec53
-	x ^= x >> 33
-	return x
+	return hashtab.Mix64(uint64(parent)<<32 | uint64(term))
 }
 
 // len returns the number of edges.
@@ -86,7 +88,7 @@ func (t *childTable) get(parent, term uint32) (uint32, bool) {
 		return 0, false
 	}
 	h := childHash(parent, term)
-	s := t.parts[h>>(64-childPartBits)].slots
+	s := t.parts[h>>(64-tablePartBits)].slots
 	if len(s) == 0 {
 		return 0, false
 	}
@@ -102,11 +104,11 @@ func (t *childTable) get(parent, term uint32) (uint32, bool) {
 	}
 }
 
-// home returns the home slot of the pair, for [childTable.prefetch]; nil
+// home returns the home slot of the pair, to read ahead ([descent.run]); nil
 // when its part is empty.
 func (t *childTable) home(parent, term uint32) *childSlot {
 	h := childHash(parent, term)
-	s := t.parts[h>>(64-childPartBits)].slots
+	s := t.parts[h>>(64-tablePartBits)].slots
 	if len(s) == 0 {
 		return nil
 	}
@@ -116,10 +118,10 @@ func (t *childTable) home(parent, term uint32) *childSlot {
 // put sets the child of parent labelled term to child (not 0).
 func (t *childTable) put(parent, term, child uint32) {
 	if t.parts == nil {
-		t.parts = new([childParts]childPart)
+		t.parts = new([tableParts]childPart)
 	}
 	h := childHash(parent, term)
-	pt := &t.parts[h>>(64-childPartBits)]
+	pt := &t.parts[h>>(64-tablePartBits)]
 	if 4*(pt.n+1) > 3*len(pt.slots) {
 		pt.grow()
 	}
@@ -140,7 +142,7 @@ func (t *childTable) put(parent, term, child uint32) {
 	}
 }
 
-// grow doubles the part (to childMinSlots when empty) and reinserts its
+// grow doubles the part (to tableMinSlots when empty) and reinserts its
 // edges.
 func (pt *childPart) grow() {
 	pt.slots = doubled(pt.slots)
@@ -148,9 +150,9 @@ func (pt *childPart) grow() {
 }
 
 // doubled returns the edges of a part's slots in a table twice as long
-// (childMinSlots when empty).
+// (tableMinSlots when empty).
 func doubled(old []childSlot) []childSlot {
-	slots := hashtab.FreshSlice[childSlot](max(childMinSlots, 2*len(old)))
+	slots := hashtab.FreshSlice[childSlot](max(tableMinSlots, 2*len(old)))
 	mask := uint64(len(slots) - 1)
 	for _, x := range old {
 		if x.child == 0 {
@@ -194,7 +196,7 @@ func (t *childTable) pregrow(n int, g *growth) {
 	if t.parts == nil {
 		return
 	}
-	margin := 2*n/childParts + 2
+	margin := 2*n/tableParts + 2
 	for i := range t.parts {
 		pt := &t.parts[i]
 		if 4*(pt.n+margin) > 3*len(pt.slots) {
@@ -259,7 +261,7 @@ func (t *childTable) del(parent, term uint32) {
 		return
 	}
 	h := childHash(parent, term)
-	pt := &t.parts[h>>(64-childPartBits)]
+	pt := &t.parts[h>>(64-tablePartBits)]
 	s := pt.slots
 	if len(s) == 0 {
 		return

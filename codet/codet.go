@@ -30,30 +30,21 @@ type Stats struct {
 	// group instead of being in the tree ([CollapseNear]).
 	Near int
 	// Increments counts IncreaseSimilarity calls (Alg. 3), one per
-	// distinct node and earlier visitor of a new document whose list was
-	// scanned, or, for a list left unscanned (see Complexity in the
-	// package doc), per earlier visitor that could be related; Candidates
-	// the distinct earlier groups a new document was scored against,
-	// summed over documents ("calculated similarity values", Varol 2012
-	// §5.2.3).
+	// distinct node and earlier visitor scored (for a list left unscanned,
+	// per visitor that could be related); Candidates the distinct earlier
+	// groups each new document was scored against, summed ("calculated
+	// similarity values", Varol 2012 §5.2.3).
 	Increments, Candidates int
 	// Edges is the number of stored containment relations between groups.
 	Edges int
-	// Terms is the size of the detector's vocabulary: the terms of live
-	// tree nodes and near contents (with online weights, also every term
-	// counted in more than one document), plus those of removed documents
-	// not yet compacted away (at most about as many again).
+	// Terms is the size of the detector's vocabulary, terms of removed
+	// documents not yet compacted away included.
 	Terms int
 }
 
-// Detector is a CoDet corpus tree over a stream of documents.
-//
-// A Detector is safe for concurrent use by multiple goroutines. Add
-// analyses its text and, when the weights are frozen, builds its sequences
-// outside the lock, so Adds from several goroutines run in parallel up to
-// the tree update; the tree update (and Remove, Expire) takes an exclusive
-// lock, Containers and Matched a shared one. The result of concurrent Adds
-// is the result of sequential Adds in the order they took the lock.
+// Detector is a CoDet corpus tree over a stream of documents. It is safe
+// for concurrent use: concurrent Adds answer as sequential Adds in the
+// order they took the lock (see Concurrency in the package doc).
 type Detector struct {
 	mu   spin.RWMutex
 	s    settings
@@ -163,28 +154,21 @@ type Detector struct {
 	work      workCounters
 }
 
-// New returns a detector for cfg. Terms are weighed by the reference idf
-// table of the language (package idftab: Reuters-21578 and BBC News for
-// English, TTC-3600 for Turkish), frozen, when the library has one and the
-// text pipeline is the one it was built with (stopwords removed, first-5
-// stemming); otherwise, and with Config.IDF = [IDFOnline], by an online
-// table: each document's terms are counted before it is scored, and a
-// term's weight is log(1 + N/df) (the smoothed form of Varol 2012 Eq. 2.1,
-// which stays positive for the first documents of a stream). Documents are
-// counted once, when added, and not uncounted by Remove. See [NewWithIDF]
-// for a caller's reference collection. New returns an error wrapping
-// [detector.ErrInvalidConfig] if cfg is invalid, and nil otherwise.
+// New returns a detector for cfg, weighing terms as Config.IDF says: by
+// the frozen reference table of the language where the library has one
+// for the text pipeline, otherwise online, log(1 + N/df) (the smoothed
+// form of Varol 2012 Eq. 2.1) with each document counted once, when
+// added. New returns an error wrapping [detector.ErrInvalidConfig] if cfg
+// is invalid.
 func New(cfg Config) (*Detector, error) {
 	return newDetector(cfg, nil)
 }
 
-// NewWithIDF returns a detector for cfg that weighs terms with idf, a table
-// built from a reference collection (Varol 2012 §5.1.3: "idf values are
-// attained on last 25% of our dataset"), whatever Config.IDF says. The
-// detector only reads idf. A frozen table is read outside the lock; a
-// table that is not frozen is read as it is at each Add, under the lock.
-// NewWithIDF returns an error wrapping [detector.ErrInvalidConfig] if cfg
-// is invalid or idf is nil.
+// NewWithIDF returns a detector for cfg that weighs terms with idf, a
+// caller's reference table (Varol 2012 §5.1.3), whatever Config.IDF says;
+// a table that is not frozen is read as it is at each Add. It returns an
+// error wrapping [detector.ErrInvalidConfig] if cfg is invalid or idf is
+// nil.
 func NewWithIDF(cfg Config, idf *textproc.IDF) (*Detector, error) {
 	if idf == nil {
 		return nil, fmt.Errorf("codet: NewWithIDF: nil IDF table: %w", detector.ErrInvalidConfig)
@@ -242,28 +226,16 @@ func (d *Detector) Weights() string {
 
 // Add analyses doc, scores it against the tree and inserts it (Varol 2012
 // Alg. 1-3), and returns the live documents that contain it, strongest
-// first, with Score = CS(C, doc)/SCS(doc) > ETL (which can exceed 1: a
-// container may share more with doc than doc shares with itself, §3.1).
-// Containments of earlier documents by doc are recorded and appear in their
-// Containers.
-//
-// The closed detector, an empty or duplicate ID and the size limit are
-// checked first, under a shared lock, so a text that will be refused is
-// never analysed; the text is then analysed, and with frozen weights its
-// sequences built and their known terms labelled (under the shared
-// lock), before the exclusive lock is taken, and the checks are made
-// again under it. Of several Adds of one new ID at once, exactly
-// one succeeds; the others return an error wrapping
-// [detector.ErrDuplicateID] and change nothing. Add time is O(L + Σ visitor-list lengths over
-// the ≤ PSC·DT nodes of each sentence), L the text length; each list holds
-// at most NodeLimit entries, so Add is O(L + s·PSC·DT·NodeLimit) for s
-// sentences, plus the output. A copy of a live document's content
-// ([CollapseExact]) costs O(L + log N) for N copies, plus the output
-// (at most Config.MaxResults matches, read from the top of a heap).
+// first, with Score = CS(C, doc)/SCS(doc) > ETL; the earlier documents doc
+// contains see it in their Containers. Of several Adds of one new ID at
+// once exactly one succeeds; the others return an error wrapping
+// [detector.ErrDuplicateID]. Add costs O(L + s·PSC·DT·NodeLimit) for a
+// text of L bytes with s sentences, and a copy of a live content
+// ([CollapseExact]) O(L + log N) for N copies, plus the output.
 func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	// The cheap checks first (closed, empty ID, size, duplicate ID), so a
-	// text that will be refused is never analysed; they are made again
-	// under the lock, where another Add may have won the ID meanwhile.
+	// The cheap checks (closed, empty ID, size, duplicate ID) come first,
+	// so a text that will be refused is never analysed; they are made
+	// again under the lock, where another Add may have won the ID.
 	d.mu.RLock()
 	err := d.docs.Check(doc)
 	d.mu.RUnlock()
@@ -281,13 +253,10 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 	return d.addLocked(w, ad, doc)
 }
 
-// prepare is the part of Add outside the exclusive lock: the analysis,
-// and with frozen weights the sequences, their terms mapped to detector
-// IDs where the vocabulary has them, the tree walked along them to bring
-// it into the cache, the parts of the children table the insertion may
-// fill copied and a chunk of the node store allocated if the tree is
-// about to need one (under the shared lock); then the copies doubled and
-// visitor entries allocated for the nodes it may create.
+// prepare is the part of Add outside the exclusive lock: the analysis
+// and, with frozen weights, the sequences with their known terms
+// labelled, the children table's parts the insertion may fill copied (to
+// be doubled after the shared lock) and spare nodes and visitor entries.
 func (d *Detector) prepare(w *worker, doc detector.Doc) *textproc.Document {
 	ad := d.analyze(w, doc)
 	if d.frozen {

@@ -6,6 +6,8 @@ package codet
 import (
 	"math"
 	"slices"
+
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 )
 
 // group is one distinct content in the tree: a document, plus the live
@@ -96,11 +98,11 @@ func (d *Detector) newNear(r uint32, sig [2]uint64, fwd, rev float64) uint32 {
 // joinNear adds document idx to near content nr.
 func (d *Detector) joinNear(nr, idx uint32) {
 	x := &d.nears[nr]
-	x.members = d.heapAdd(x.members, idx, d.docPos)
+	x.members = engine.Push(d.docs, x.members, idx, d.docPos)
 	d.docNear[idx] = nr
 	d.docGroup[idx] = x.g
 	gr := &d.groups[x.g]
-	gr.nearDocs = d.heapAdd(gr.nearDocs, idx, d.docPos2)
+	gr.nearDocs = engine.Push(d.docs, gr.nearDocs, idx, d.docPos2)
 }
 
 func (d *Detector) newGroup() uint32 {
@@ -118,6 +120,6 @@ func (d *Detector) newGroup() uint32 {
 // join adds document idx to group g.
 func (d *Detector) join(g, idx uint32) {
 	gr := &d.groups[g]
-	gr.members = d.heapAdd(gr.members, idx, d.docPos)
+	gr.members = engine.Push(d.docs, gr.members, idx, d.docPos)
 	d.docGroup[idx] = g
 }

@@ -1,24 +1,19 @@
 package codet
 
-// Giving memory back. Removal frees the visitor entries, relations and
-// nodes of a content, but the node array, the children table and the
-// vocabulary keep the size of their peak: after one document of a million
-// distinct terms, or a stream whose every document brings terms of its
-// own (URLs, ids, numbers), they would only grow. compact renumbers the
-// live nodes and terms densely and rebuilds the maps when half of the
-// node array is dead or the vocabulary grew by half, so its cost is
-// amortised over the removals and the new terms that made it due.
+// Giving memory back: the node array, the children table and the
+// vocabulary would otherwise keep the size of their peak, and grow for
+// good in a stream whose documents bring terms of their own. compact
+// renumbers the live nodes and terms densely, amortised over the removals
+// and new terms that made it due.
 
 // compactSlack is the dead entries (free nodes, dead terms) below which
 // compaction is never due: small detectors never pay for it.
 const compactSlack = 1 << 14
 
 // maybeCompact compacts when more than half of the node array is free,
-// when the vocabulary has grown by half (or by compactSlack terms) since
-// the last compaction, or when the
-// last document left (an empty detector holds no node and no term, but
-// with online weights those counted more than once). The caller holds
-// the lock, and no node or term ID is held across the call.
+// when the vocabulary grew by half (at least compactSlack terms) since the
+// last compaction, or when the last document left. The caller holds the
+// lock, and no node or term ID is held across the call.
 func (d *Detector) maybeCompact() {
 	live := d.nodes.len() - 1 - len(d.freeNodes)
 	empty := d.docs.Len() == 0 && (len(d.freeNodes) > 0 || len(d.terms) > d.termsKept)
@@ -27,13 +22,10 @@ func (d *Detector) maybeCompact() {
 	}
 }
 
-// compact renumbers the live nodes and the live terms: the terms of live
-// nodes and near contents, and with online weights every term counted in
-// more than one document. A term counted in one document only and in no
-// live node is forgotten: seen again, its document frequency starts from
-// 1 instead of 2 (a term's online weight is log(1 + N/df), so it is a
-// little higher than it would be). Time O(nodes + terms
-// + near contents' terms).
+// compact renumbers the live nodes and terms: those of live nodes and
+// near contents, and with online weights every term counted in more than
+// one document (a term counted once is forgotten, and counts from 1 when
+// seen again). Time O(nodes + terms + near contents' terms).
 func (d *Detector) compact() {
 	// Nodes: the root and every node a live group visits.
 	nodeMap := make([]uint32, d.nodes.len())

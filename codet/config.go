@@ -31,34 +31,23 @@ const (
 	// itself, the least space.
 	DefaultSuffixCount = 1
 	// DefaultETL is the equivalency threshold level: C ⊇ A iff
-	// CS(C, A)/SCS(A) > ETL (Varol 2012 §3.2), and C is not itself a part
-	// of A (see Config.BothDirections). The papers never state the value
-	// used. 0.15, chosen by a rule over a sweep (TestQualitySweep,
-	// CODET_SWEEP=1) with the reference idf table and the content filter:
-	// the value that meets the
-	// most containment targets (Clough-Stevenson cut ≥ 0.95, light ≥ 0.85,
-	// non ≤ 0.05; on a containment set built from BBC and Reuters
-	// articles, recall ≥ 0.95 and reverse relations ≤ 2% in both arrival
-	// orders), and among those the best Gold Set development strict F1.
-	// No value of the sweep meets the Clough-Stevenson cut and light
-	// targets with non ≤ 0.05 (figures: docs/codet.md and
-	// docs/notes/codet.md).
+	// CS(C, A)/SCS(A) > ETL (Varol 2012 §3.2) and C is not itself a part
+	// of A (Config.BothDirections). The papers never state it. Ours, 0.15:
+	// the value of TestQualitySweep (CODET_SWEEP=1) that meets the most
+	// containment targets, then has the best Gold Set development F1
+	// (rule and figures: docs/codet.md, docs/notes/codet.md).
 	DefaultETL = 0.15
-	// DefaultMinScore is the default Config.MinScore.
+	// DefaultMinScore is the default Config.MinScore (ours: it keeps short
+	// notices written from one template from joining into one cluster).
 	DefaultMinScore = 80.0
 	// DefaultNodeLimit is the visitor-list size above which a node is
-	// deactivated (Varol 2012 Alg. 2, "document list size limit"; the value
-	// is not stated). Ours, 200, from TestNodeLimitSweep and BenchmarkScale:
-	// it costs little quality on the labelled data, while a limit of 1000
-	// lets the lists of common words grow with the collection for
-	// hundreds of thousands of documents (figures: docs/notes/codet.md).
+	// deactivated (Varol 2012 Alg. 2, value not stated). Ours, 200, from
+	// TestNodeLimitSweep and BenchmarkScale (docs/notes/codet.md).
 	DefaultNodeLimit = 200
-	// DefaultCollapseThreshold is the mutual containment score above which
-	// [CollapseNear] represents a new document by a live one: CS/SCS ≥ 0.9
-	// in both directions. Ours: not in the papers, which only suggest
-	// dropping "one of two documents labelled as near-duplicate" (Varol 2012
-	// §3.3.1); 0.9 means that at least 90% of each document's weighted
-	// sentence prefixes are found in the other.
+	// DefaultCollapseThreshold is the mutual CS/SCS from which
+	// [CollapseNear] represents a new document by a live one. Ours: the
+	// papers only suggest dropping one of two near-duplicates (Varol 2012
+	// §3.3.1).
 	DefaultCollapseThreshold = 0.9
 )
 
@@ -66,19 +55,13 @@ const (
 type Mode int
 
 const (
-	// ModeTree is Algorithms 2-3 (Varol 2012 §3.2): a node's visitor list
-	// counts each document once, so a node visited n times by one document
-	// and m times by another adds its impact min(n, m) times to their CS
-	// (Alg. 2 as written adds it n times, once per visit of the newer
-	// document, which makes the score depend on which came first; min is
-	// the symmetric count, and the two agree when no sentence repeats a
-	// prefix). The default.
+	// ModeTree is Algorithms 2-3 (Varol 2012 §3.2): a node visited n
+	// times by one document and m times by another adds its impact
+	// min(n, m) times to their CS (Alg. 2 as written adds it n times,
+	// which depends on which came first). The default.
 	ModeTree Mode = iota
-	// ModePairwise keeps a visitor multiset (a count per document) and
-	// multiplies each increment by the older document's count, which
-	// reproduces Eq. 3.1 summed over all sentence pairs, truncated at DT
-	// (a reading of the thesis, see the package doc). It equals [Score]
-	// exactly.
+	// ModePairwise counts n·m, Eq. 3.1 over all sentence pairs truncated
+	// at DT; it equals [Score] exactly.
 	ModePairwise
 )
 
@@ -86,36 +69,22 @@ const (
 type Collapse int
 
 const (
-	// CollapseExact represents every document whose content, as the tree
-	// sees it (each sentence's multiset of terms, sentence by sentence), is
-	// identical to that of a live document by that document (Varol 2012
-	// §3.3.1: "when two documents are labelled as near-duplicate one of
-	// them can be removed from the corpus tree since these documents would
-	// be contained by the same documents"). The copy is never inserted; its
-	// relations are its representative's, which are exactly the relations
-	// the tree would compute for it under a frozen idf (it would visit the
-	// same nodes with the same counts), and the copies contain each other
-	// with Score 1. Content is compared by a 128-bit hash. The default.
+	// CollapseExact represents a document whose content, as the tree sees
+	// it (each sentence's terms), is a live document's by that document
+	// (Varol 2012 §3.3.1), compared by a 128-bit hash: the copy is not
+	// inserted, its relations are its representative's (those the tree
+	// would compute for it) and copies contain each other with Score 1.
+	// The default.
 	CollapseExact Collapse = iota
 	// CollapseOff inserts every document into the tree, as the papers'
 	// experiments did. N identical documents then cost O(N²) time.
 	CollapseOff
 	// CollapseNear does what CollapseExact does, and also represents a new
-	// document by a live one it is a near-duplicate of (Varol 2012 §3.3.1):
-	// when the scoring walk of its insertion finds a document R of the tree
-	// with CS(R, d)/SCS(d) and CS(R, d)/SCS(R) both above ETL and both at
-	// least Config.CollapseThreshold (mutual containment), d is not
-	// inserted: it adds no visitor entry, no node and no stored relation,
-	// and its relations are derived from R's, with R's scores. Its
-	// containers are R's containers (with R's score), R and the other
-	// documents R represents (with CS(R, d)/SCS(d), measured at d's
-	// insertion; copies of d with 1); the documents R contains, and those
-	// added later that R contains, are contained by d with R's score; d
-	// contains R with CS(R, d)/SCS(R). Relations of d that R does not have
-	// (a container of its one changed sentence, say) are lost: the price of
-	// the bound. R stays in the tree while any document it represents is
-	// live, even after R itself is removed, so the remaining documents keep
-	// their relations; the last one frees it.
+	// document d by a live content R it is a near-duplicate of (CS/SCS
+	// above ETL and at least Config.CollapseThreshold both ways): d is not
+	// inserted, and its relations are derived from R's, with R's scores
+	// (relations R lacks are lost). R stays in the tree while any document
+	// it represents is live.
 	CollapseNear
 )
 
@@ -123,18 +92,15 @@ const (
 type IDFSource int
 
 const (
-	// IDFReference weighs terms with the embedded reference table of the
-	// language (English: Reuters-21578 and BBC News; Turkish: TTC-3600),
-	// frozen, when there is one and the text pipeline is the one it was
-	// built with (stopwords removed, first-5 stemming); otherwise with an
-	// online table, as [IDFOnline]. A frozen table makes the relations
-	// independent of the order documents arrive in, and right from the
-	// first documents. The default.
+	// IDFReference weighs terms with the embedded frozen table of the
+	// language (English: Reuters-21578 and BBC News; Turkish: TTC-3600)
+	// when the text pipeline is the one it was built with, else as
+	// [IDFOnline]. Frozen weights make the relations independent of the
+	// arrival order. The default.
 	IDFReference IDFSource = iota
-	// IDFOnline learns the table from the stream, as the thesis does for
-	// its online setting: each document's terms are counted before it is
-	// scored. Weights then drift as documents arrive, so the relations
-	// depend (within the tolerance the package doc states) on their order.
+	// IDFOnline learns the table from the stream, as the thesis does:
+	// each document's terms are counted before it is scored, so the
+	// relations depend somewhat on the arrival order.
 	IDFOnline
 )
 
@@ -142,11 +108,9 @@ const (
 // Varol 2012 ch. 5 with the defaults above. Every field is a plain value, so
 // a Config can be printed, compared and stored.
 type Config struct {
-	// Language is the BCP 47 tag of the text pipeline (case folding,
-	// stopwords, apostrophes, sentence rules; see textproc.RuleSet): "tr"
-	// for the papers' Turkish collection, BilCol-2005 (Varol 2012 §4.2),
-	// "en", ...; "" is language-neutral, as is any language without rules
-	// of its own.
+	// Language is the BCP 47 tag of the text pipeline (textproc.RuleSet):
+	// "tr" for the papers' collection (Varol 2012 §4.2), "en", ...; "" is
+	// language-neutral.
 	Language string
 	// KeepStopwords disables stopword removal (Varol 2012 §5.1.2: removal
 	// does not change F1; it is on in every reported run).
@@ -177,13 +141,11 @@ type Config struct {
 	// ETL is the equivalency threshold level in (0, 10]; 0 means
 	// [DefaultETL].
 	ETL float64
-	// MinScore is the evidence a relation needs beyond ETL: the
-	// containment score CS(C, A) the two documents share, at least
-	// MinScore, or 80% of the smaller document's SCS when that is below
-	// MinScore/0.8. Short notices written from one template (dividends,
-	// bond issues, daily balances) share sentence openings that reach a low
-	// ETL; long texts at a low ETL share much more. 0 means
-	// [DefaultMinScore]; a negative value turns the rule off.
+	// MinScore is the evidence a relation needs beyond ETL: CS(C, A) at
+	// least MinScore, or 80% of the smaller document's SCS when that is
+	// below MinScore/0.8, so that short notices written from one template
+	// are not related by their shared openings. 0 means [DefaultMinScore];
+	// a negative value turns the rule off.
 	MinScore float64
 	// NodeLimit is the visitor-list size above which a node is deactivated
 	// for good (Alg. 2); 0 means [DefaultNodeLimit] and a negative value
@@ -199,43 +161,32 @@ type Config struct {
 	// 0 means [DefaultCollapseThreshold]. Other modes ignore it.
 	CollapseThreshold float64
 	// SCSPairs computes SCS by Eq. 3.3 over all sentence pairs (truncated
-	// at DT) even in ModeTree. By default SCS is computed with exactly the
-	// scoring the tree applies, so an exact duplicate scores 1: in
-	// ModeTree that is Σ over the document's visits of the node's impact,
-	// in ModePairwise Eq. 3.3 truncated at DT.
+	// at DT) even in ModeTree; by default SCS uses the tree's own scoring,
+	// so an exact duplicate scores 1.
 	SCSPairs bool
-	// Window, when positive, keeps only the last Window documents: Add
-	// first removes the oldest live documents (as Remove does) so that at
-	// most Window remain with the new one (Varol et al. 2011 §3.3, "time
-	// window"). 0 keeps every document until Remove or
-	// [Detector.Expire].
+	// Window, when positive, keeps only the last Window documents (Varol
+	// et al. 2011 §3.3, "time window"): Add first removes the oldest. 0
+	// keeps every document until Remove or [Detector.Expire].
 	Window int
-	// BothDirections reports C ⊇ A whenever CS(C, A)/SCS(A) > ETL, as the
-	// thesis does (Varol 2012 §3.2), even when C is itself a part of A. By
-	// default a document C whose content is found in A for at least 0.9
-	// of its self-similarity ([DefaultCollapseThreshold]) does not contain
-	// A unless A is found in C for as much (near-duplicates contain each
-	// other): a part does not contain its whole.
+	// BothDirections reports C ⊇ A whenever CS(C, A)/SCS(A) > ETL, as
+	// the thesis does (Varol 2012 §3.2). By default a C found in A for at
+	// least 0.9 of its SCS contains A only if A is found in C for as much:
+	// a part does not contain its whole.
 	BothDirections bool
 	// IDF selects the term weights of [New]: the language's reference table
 	// ([IDFReference], the default) or an online table ([IDFOnline]).
 	// [NewWithIDF] ignores it.
 	IDF IDFSource
-	// MaxResults caps the matches Add, Containers and Query return (the
-	// strongest first, ties by smallest ID: detector.SortMatches); 0 means
-	// detector.DefaultMaxResults and a negative value is rejected. It
-	// bounds the output of the identical-documents worst case; an Add in a
-	// flood of identical copies reads only the members that make the cut.
-	// [Detector.Copies] is not capped.
+	// MaxResults caps the matches Add, Containers and Query return, in
+	// detector.SortMatches order; 0 means detector.DefaultMaxResults and a
+	// negative value is rejected. [Detector.Copies] is not capped.
 	MaxResults int
 	// MaxTextBytes is the largest text Add accepts; 0 means
 	// [detector.DefaultMaxTextBytes].
 	MaxTextBytes int
-	// Content selects the part of each text that is read: its main-content
-	// blocks (textproc.ContentMain: navigation, menus and other
-	// boilerplate blocks skipped, see textproc.ContentFilter) or the whole
-	// text (textproc.ContentAll); zero means DefaultContent. Matched spans
-	// point into the whole text either way.
+	// Content selects the part of each text that is read: its main
+	// content (textproc.ContentMain) or all of it (textproc.ContentAll);
+	// zero means DefaultContent. Matched spans point into the whole text.
 	Content textproc.Content
 }
 

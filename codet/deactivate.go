@@ -7,23 +7,13 @@ package codet
 import "slices"
 
 // retract is called when node c is deactivated with the visitor list vis
-// (its entries before the group that deactivated it, which scored nothing
-// there): every pair of groups of vis received imp·min(n, m) (ModeTree)
-// or imp·n·m (ModePairwise) from c when the later of the two was added.
-// retract takes that back from every stored relation between two of
-// them, and re-decides it with the lower CS, so that the relations are
-// those of a tree where c never scored: which nodes end up deactivated
-// (more than NodeLimit distinct contents) does not depend on the order
-// the contents arrived in, so neither do the relations. It needs the
-// weight the increments used, which only a frozen table guarantees; with
-// online weights it does nothing (and the relations keep what c gave
-// while it was active).
-//
-// A pair with no stored relation needs nothing: its CS only decreases. A
-// relation C ⊇ A that the part-of-whole rule refused ([settings.keep]) may
-// become due when CS drops; then A ⊇ C is stored, and it is added when
-// that one is re-decided. Time O(Σ relations of the visitors), once per
-// node.
+// (before the group that deactivated it): it takes what c gave each pair
+// of vis back from their stored relations and re-decides them, so the
+// relations are those of a tree where c never scored, whatever the
+// arrival order. Only with frozen weights (the increments' weight must be
+// known). A relation the part-of-whole rule refused may become due; its
+// reverse is stored then, and it is added when that one is re-decided.
+// Time O(Σ relations of the visitors), once per node.
 func (d *Detector) retract(c uint32, vis []visitor) {
 	if !d.frozen || len(vis) < 2 {
 		return

@@ -12,8 +12,6 @@ import (
 // weighter gives the idf weight of a term.
 type weighter interface {
 	weight(id uint32, term string) float64
-	// key is the word-sorting key of a term of weight w: higher first.
-	key(id uint32, w float64) float64
 	// hash is a 64-bit hash of the term, for the content signature: it
 	// must depend on the term alone, not on the analyzer's IDs.
 	hash(id uint32, term string) uint64
@@ -22,7 +20,6 @@ type weighter interface {
 type tokw struct {
 	id   uint32
 	w    float64
-	key  float64
 	term string
 }
 
@@ -45,7 +42,7 @@ type seqBuf struct {
 func (b *seqBuf) reset() {
 	b.terms, b.w, b.sent, b.spans = b.terms[:0], b.w[:0], b.sent[:0], b.spans[:0]
 	b.off = append(b.off[:0], 0)
-	b.sig = [2]uint64{0x9e3779b97f4a7c15, 0xc2b2ae3d27d4eb4f}
+	b.sig = hashSeed
 }
 
 func (b *seqBuf) n() int { return len(b.off) - 1 }
@@ -56,19 +53,18 @@ func (b *seqBuf) seq(k int) ([]uint32, []float64) {
 }
 
 // build fills b with the sequences CoDet inserts for an analysed document
-// (Varol 2012 §3.2 and Alg. 1): for each sentence, its words sorted by idf,
-// descending (WS, §5.2.3; ties by term, our choice), then the
-// first PSC suffixes of that order (§5.2.1), each truncated to its first DT
-// words (§5.2.2). Words beyond DT are never scored, so they are not
-// inserted either (a fix the pseudo-code needs: Alg. 2 creates the node at depth
-// DT+1 but returns before scoring it; omitting it changes no result).
+// (Varol 2012 §3.2 and Alg. 1): for each sentence, its words sorted by
+// idf, descending (WS, §5.2.3; ties by term, ours), then the first PSC
+// suffixes of that order (§5.2.1), each truncated to DT words (§5.2.2;
+// Alg. 2 creates a node at depth DT+1 but never scores it, so it is
+// omitted).
 func (s *settings) build(b *seqBuf, doc *textproc.Document, wf weighter) {
 	b.reset()
 	for _, sen := range doc.Sentences {
 		b.tok = b.tok[:0]
 		for _, t := range sen.Tokens {
 			w := wf.weight(t.ID, t.Term)
-			b.tok = append(b.tok, tokw{id: t.ID, w: w, key: wf.key(t.ID, w), term: t.Term})
+			b.tok = append(b.tok, tokw{id: t.ID, w: w, term: t.Term})
 		}
 		if len(b.tok) == 0 {
 			continue
@@ -81,17 +77,16 @@ func (s *settings) build(b *seqBuf, doc *textproc.Document, wf weighter) {
 		b.sig[0] = hashtab.Combine(b.sig[0], uint64(len(b.hs)))
 		b.sig[1] = hashtab.Combine(b.sig[1], uint64(len(b.hs))^0x5bd1e995)
 		for _, h := range b.hs {
-			b.sig[0] = hashtab.Combine(b.sig[0], h)
-			b.sig[1] = hashtab.Combine(b.sig[1], h+0x27d4eb2f165667c5)
+			b.sig = hashStep(b.sig, h)
 		}
 		if !s.NoWordSort {
 			// Not stable: two entries that compare equal have the same
 			// term, hence the same ID and weight, so the order is the same.
 			slices.SortFunc(b.tok, func(x, y tokw) int {
 				switch {
-				case x.key > y.key:
+				case x.w > y.w:
 					return -1
-				case x.key < y.key:
+				case x.w < y.w:
 					return 1
 				}
 				return strings.Compare(x.term, y.term)
@@ -126,8 +121,6 @@ type Sequence struct {
 
 type funcWeighter func(term string) float64
 
-func (f funcWeighter) key(_ uint32, w float64) float64 { return w }
-
 func (f funcWeighter) hash(_ uint32, term string) uint64 {
 	return termHash(term)
 }
@@ -140,11 +133,10 @@ func (f funcWeighter) weight(_ uint32, term string) float64 {
 }
 
 // Sequences returns the word sequences the corpus tree would insert for
-// text under cfg, weighting terms with idf (nil weighs every term 1). It is
-// the pure per-document part of CoDet (for a worker beyond one machine): a
-// worker can compute it without the index and score pairs with [Score].
-// It returns an error wrapping [detector.ErrInvalidConfig] for an invalid
-// cfg. It allocates a fresh text analyzer per call.
+// text under cfg, weighting terms with idf (nil weighs every term 1): the
+// pure per-document part of CoDet, to score pairs with [Score] without
+// the index. It allocates a text analyzer per call, and returns an error
+// wrapping [detector.ErrInvalidConfig] for an invalid cfg.
 func Sequences(text string, cfg Config, idf func(term string) float64) ([]Sequence, error) {
 	s, err := cfg.resolve()
 	if err != nil {
@@ -175,11 +167,9 @@ func Sequences(text string, cfg Config, idf func(term string) float64) ([]Sequen
 //	cs(s_i, s_j) = Σ_{k=1}^{min(len f(s_i,s_j), DT)} k^DSP × idf(w_{f,k})   (Eq. 3.2)
 //	CS(d_C, d_A) = Σ_{s_i ∈ S_C} Σ_{s_j ∈ S_A} cs(s_i, s_j)               (Eq. 3.1)
 //
-// where f is the longest common word prefix, and the self-containment
-// similarity SCS(contained) = CS(contained, contained) of Eq. 3.3. The
-// contained document's weights are used. CS/SCS > ETL is the decision of
-// §3.2. This is exactly what [ModePairwise] computes in the tree (without
-// node deactivation); [ModeTree] counts a node once per visitor.
+// with f the longest common word prefix and the contained document's
+// weights, and SCS(contained) = CS(contained, contained) (Eq. 3.3):
+// what [ModePairwise] computes in the tree without node deactivation.
 // Score is O(|S_C|·|S_A|·DT). It returns an error wrapping
 // [detector.ErrInvalidConfig] for an invalid cfg.
 func Score(container, contained []Sequence, cfg Config) (cs, scs float64, err error) {

@@ -50,9 +50,9 @@ func (d *Detector) Matched(container, contained string) ([]Span, error) {
 	onC := make(map[[2]uint64]struct{})
 	cTerms, _ := d.sequencesOf(ci)
 	for _, seq := range cTerms {
-		h := prefixSeed
+		h := hashSeed
 		for _, t := range seq {
-			h = prefixHash(h, t)
+			h = hashStep(h, uint64(t))
 			onC[h] = struct{}{}
 		}
 	}
@@ -62,11 +62,11 @@ func (d *Detector) Matched(container, contained string) ([]Span, error) {
 	for k, seq := range aTerms {
 		self, found := 0.0, 0.0
 		matching := true
-		h := prefixSeed
+		h := hashSeed
 		for i, t := range seq {
 			imp := d.weightNow(t) * d.s.pow[i+1]
 			self += imp
-			h = prefixHash(h, t)
+			h = hashStep(h, uint64(t))
 			if _, ok := onC[h]; ok && matching {
 				found += imp
 			} else {
@@ -87,10 +87,13 @@ func (d *Detector) Matched(container, contained string) ([]Span, error) {
 	return out, nil
 }
 
-var prefixSeed = [2]uint64{0x9e3779b97f4a7c15, 0xc2b2ae3d27d4eb4f}
+// hashSeed starts a 128-bit running hash: a content signature
+// (seqBuf.sig) or a prefix of terms (Matched).
+var hashSeed = [2]uint64{0x9e3779b97f4a7c15, 0xc2b2ae3d27d4eb4f}
 
-func prefixHash(h [2]uint64, t uint32) [2]uint64 {
-	return [2]uint64{hashtab.Combine(h[0], uint64(t)), hashtab.Combine(h[1], uint64(t)+0x27d4eb2f165667c5)}
+// hashStep adds x to the 128-bit running hash h.
+func hashStep(h [2]uint64, x uint64) [2]uint64 {
+	return [2]uint64{hashtab.Combine(h[0], x), hashtab.Combine(h[1], x+0x27d4eb2f165667c5)}
 }
 
 // sequencesOf returns the term sequences of live document idx and the

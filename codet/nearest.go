@@ -10,82 +10,35 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 )
 
-// Nearest returns the live documents most similar to text, best first,
-// the min(k, Config.MaxResults) best by [detector.SortMatches], storing
-// nothing (detector.Ranker). A document Query(text) reports has the score
-// Query gives it; every other document C that shares a tree node with
-// text (one of its sentences, its terms in idf order, begins with the
-// rarest term of a sentence of text) is scored CS(C, text)/SCS(text) on
-// the active nodes, below ETL too: the share of text's sentence-level,
-// idf-weighted evidence found in C, the containment of text in C. In
-// ModeTree a score of 1 means all of text's evidence is found in C (an
-// exact copy scores 1); see the package doc, Nearest, for what other
-// scores meant on the collections measured. Documents that share only nodes visited by more than
-// NodeLimit contents (deactivated) are not returned unless Query reports
-// them.
-//
-// Nearest costs a Query (for an exact copy of a live document, with the
-// scoring walk Query skips) plus a second reading of the visitor lists
-// the text meets when the lists Query sets aside could change the
-// ranking: O(L + s·PSC·DT·NodeLimit) for a text of L bytes with s
-// sentences, plus O(g log g) to order the g groups met, under the
-// detector's exclusive lock. With a full time window (Config.Window) it
-// ranks, as Query answers, the documents an Add would meet, after the
-// oldest leave.
-//
-// Nearest returns an error wrapping [detector.ErrInvalidConfig] for
-// k ≤ 0, [detector.ErrTooLarge] for a text over Config.MaxTextBytes
-// (before it reads the text) and [detector.ErrClosed] after Close.
+// Nearest returns the min(k, Config.MaxResults) live documents most
+// similar to text, best first by [detector.SortMatches], storing nothing
+// (detector.Ranker). A document Query(text) reports has Query's score;
+// every other document C sharing an active tree node with text scores
+// CS(C, text)/SCS(text), below ETL too: the containment of text in C, 1
+// when all of it is found there (score bins measured: docs/notes/codet.md).
+// It costs a Query plus, when the lists Query sets aside could change the
+// ranking, a second reading of them, and O(g log g) to order the g groups
+// met. It returns an error wrapping [detector.ErrInvalidConfig] for
+// k ≤ 0, [detector.ErrTooLarge] for a text over Config.MaxTextBytes and
+// [detector.ErrClosed] after Close.
 func (d *Detector) Nearest(text string, k int) ([]detector.Match, error) {
 	if k <= 0 {
 		return nil, fmt.Errorf("codet: Nearest(k=%d): k must be at least 1: %w", k, detector.ErrInvalidConfig)
 	}
-	if len(text) > d.s.MaxTextBytes {
-		return nil, fmt.Errorf("codet: Nearest: %d bytes over the limit of %d: %w",
-			len(text), d.s.MaxTextBytes, detector.ErrTooLarge)
-	}
-	d.mu.RLock()
-	closed := d.docs.Closed()
-	d.mu.RUnlock()
-	if closed {
-		return nil, fmt.Errorf("codet: Nearest: %w", detector.ErrClosed)
-	}
-	w, err := d.pool.get()
-	if err != nil {
-		return nil, fmt.Errorf("codet: Nearest: %v: %w", err, detector.ErrInvalidConfig)
-	}
-	defer d.pool.put(w)
-	ad := d.analyze(w, detector.Doc{Text: text})
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.docs.Closed() { // closed meanwhile
-		return nil, fmt.Errorf("codet: Nearest: %w", detector.ErrClosed)
-	}
-	switch empty, compacts := d.windowLookup(); {
-	case empty:
-		return []detector.Match{}, nil
-	case compacts:
-		return d.nearestCopy(text, k)
-	}
-	defer func() { d.ev = nil }()
-	d.lookupTerms(w, ad)
-	defer d.endAdd(w)
-	d.rank = true
-	defer func() { d.rank = false }()
-	return d.nearestLocked(min(k, d.s.MaxResults)), nil
+	return d.lookup(func() string { return "Nearest" }, detector.Doc{Text: text},
+		func() ([]detector.Match, error) { return d.nearestCopy(text, k) },
+		func() []detector.Match {
+			d.rank = true
+			defer func() { d.rank = false }()
+			return d.nearestLocked(min(k, d.s.MaxResults))
+		})
 }
 
 // nearestLocked is Nearest under the lock for the document in d.buf: the
 // runs of Query, and a run for every other group the probe touched on an
-// active node, scored CS/SCS of the document on the active nodes.
-//
-// The probe sets long lists aside as Query's does (prune.go), so the CS
-// of a group met elsewhere may lack their share, bounded by d.aside, and
-// a group met only there is not touched. When the limit-th best CS so far,
-// counted in documents, is above that bound, no group left out can rank
-// among the best: the groups that could are completed ([Detector.complete])
-// and the others dropped. Otherwise every active list is scanned again
-// ([Detector.rescanActive]). Either way the scores are those of scanning
+// active node. The lists the probe set aside are completed for the groups
+// that can still rank ([Detector.bound]) or, when one left out could,
+// read again ([Detector.rescanActive]): the scores are those of scanning
 // every list, to the last bit.
 func (d *Detector) nearestLocked(limit int) []detector.Match {
 	if d.buf.n() == 0 {
@@ -205,12 +158,8 @@ func (d *Detector) rescanActive() {
 // vocabulary (see Query): the copy, made as a snapshot is, evicts them
 // and ranks. The caller holds the lock.
 func (d *Detector) nearestCopy(text string, k int) ([]detector.Match, error) {
-	secs, _ := d.encodeLocked()
-	c, err := newDetector(d.s.Config, d.callerIDF)
+	c, err := d.privateCopy()
 	if err != nil {
-		return nil, err
-	}
-	if err := c.load(secs); err != nil {
 		return nil, fmt.Errorf("codet: Nearest: copying the index: %w", err)
 	}
 	for c.docs.Len() >= c.s.Window && c.head < len(c.queue) {

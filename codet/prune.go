@@ -1,27 +1,15 @@
 package codet
 
-// Setting long visitor lists aside. In a large collection most of the
-// visitor entries an Add scans are in a few long lists of shallow nodes
-// (a sentence's rarest word, shared by thousands of unrelated sentences),
-// and most of the groups they touch share only that node with the new
-// document: no rule can relate them. The lists are long because the
-// collection is: their length, hence the cost per Add, grows with it
-// until NodeLimit. probe therefore scans the long lists of active nodes
-// only when it must: when the CS those nodes can add to any pair cannot
-// on its own reach the least CS a relation needs ([Detector.need]), no
-// group that shares nothing else with the document can be related, and
-// the groups met elsewhere get the share of those nodes added when they
-// could be related ([Detector.resolve]). The samples that deactivated
-// nodes keep (NodeLimit entries each, read by every Add that reaches the
-// node) feed the rule of the active nodes too ([settings.readSamples]):
-// they are then left unscanned under the same bound as the active lists,
-// and the groups that could be related get their share
-// ([Detector.resolveSat]). With a NodeLimit below sampleMin they feed only
-// the near-duplicate rules, which need 0.9 of the larger SCS, and are left
-// unscanned under that much looser bound ([Detector.needNear]). The
-// answers are those of scanning
-// every list, to the last bit: a completed CS is summed again in the
-// scan's order.
+// Setting long visitor lists aside. Most entries an Add scans in a large
+// collection are in a few long lists of shallow nodes whose groups share
+// only that node with the document, and those lists grow with the
+// collection until NodeLimit. When the CS such lists can add to any pair
+// cannot reach the least CS a relation needs ([Detector.need], or
+// [Detector.needNear] for samples that feed only the near-duplicate
+// rules), probe leaves them unscanned, and the groups met elsewhere that
+// could be related get their share added ([Detector.resolve],
+// [Detector.resolveSat]), summed again in the scan's order, so the
+// answers are those of scanning every list, to the last bit.
 
 import (
 	"cmp"
@@ -75,26 +63,16 @@ func lowCode(scs float64) uint8 {
 }
 
 // deferLong marks the distinct nodes whose visitor lists probe leaves
-// unscanned, and returns the most CS those nodes can add to any pair
-// (with a margin for rounding), on active nodes and on samples apart, 0
-// when none is set aside. A node is considered when it has more than
-// deferMin visitors, the lists with the most entries per unit of bound
-// first (fewer entries scanned than longest-first: docs/notes/codet.md).
-// An active node is set aside
-// when the bound of the active nodes set aside, itself included, stays
-// below the least CS an ordinary relation needs with any visitor of any
-// of them (their SCS is at least the node's low bound, and need does not
-// decrease with SCS). A sample (a deactivated node, or one this visit
-// deactivates) that the rule of the active nodes reads
-// ([settings.readSamples]) is set aside as an active node is, the bound
-// of the samples set aside counted with that of the active ones. With a
-// NodeLimit below sampleMin it feeds only the near-duplicate rules, which
-// need a share of the larger SCS ([Detector.needNear]): it is set aside
-// when the bound of all the nodes set aside, itself included, stays below
-// what those rules need with any content. An active node must keep that
-// bound too. Only
-// with frozen weights in ModeTree (where a node adds imp·min(n, m) ≤
-// imp·n to a pair) and outside a Query's eviction.
+// unscanned, and returns the most CS they can add to any pair (with a
+// margin for rounding), on active nodes and on samples apart, 0 when none
+// is set aside. Lists of more than deferMin visitors are considered, the
+// most entries per unit of bound first. A node is set aside while the
+// bound of the nodes set aside, itself included, stays below what the
+// rules that read it need with any of their visitors (whose SCS is at
+// least the node's low bound; need does not decrease with SCS), and below
+// [Detector.needNear] with any content. Only with frozen weights in
+// ModeTree (where a node adds imp·min(n, m) ≤ imp·n) outside a Query's
+// eviction.
 func (d *Detector) deferLong(scs float64) (active, sample float64) {
 	if !d.frozen || d.s.Mode != ModeTree || d.ev != nil || !(scs > 0) || d.scanAll {
 		return 0, 0
@@ -164,20 +142,11 @@ func (d *Detector) deferLong(scs float64) (active, sample float64) {
 	return active, sample
 }
 
-// resolve completes the CS of the touched groups that could be related
-// once the share of the nodes set aside by deferLong is counted, active
-// the bound of that share on active nodes and sample on samples: the CS
-// on active nodes of a group whose CS so far plus active reaches
-// [Detector.need], or whose CS so far plus both reaches
-// [Detector.needNear] ([Detector.resolveSat] completes the CS on samples
-// of the latter); the others keep a CS too low for any relation, which
-// [Detector.viable] drops. The CS on active nodes of such a group is
-// summed again from zero over the document's distinct nodes in node
-// order, as the scan does, so that it is the same number to the last bit
-// as if no list had been set aside. Each group's sequences are walked up
-// the tree to find the document's nodes it visits (an active node lists
-// every live group that visits it, with that visit count), or, when that
-// is dearer, the active lists are scanned again for those groups.
+// resolve completes ([Detector.complete]) the CS on active nodes of the
+// touched groups that could be related once the share of the nodes set
+// aside is counted (active and sample bound it); [Detector.resolveSat]
+// then does the same for the CS on samples. The other groups keep a CS
+// too low for any relation, which [Detector.viable] drops.
 func (d *Detector) resolve(scs, active, sample float64) {
 	defer d.resolveSat(scs, active+sample)
 	if active == 0 {
@@ -247,33 +216,44 @@ func (d *Detector) complete(res []int, steps int) {
 
 func cmpNode(x dnode, c uint32) int { return cmp.Compare(x.node, c) }
 
-// resolveScan is resolve by scanning the active lists again, for the
-// groups of res only.
-// The groups of res are marked in a bitmap of all groups, which stays in
-// the processor's caches where their tally records (32 bytes each, 5 MB
-// at 160,000 groups) do not: most entries scanned are of other groups.
+// resolveScan is complete by scanning the active lists again for the
+// groups of res, marked in a bitmap that stays in the caches where their
+// tally records do not (most entries scanned are of other groups).
 func (d *Detector) resolveScan(res []int) {
 	d.growMarks()
 	for _, j := range res {
 		d.tally[j].acc = 0
 		d.marks[j>>6] |= 1 << (j & 63)
 	}
-	for _, x := range d.distinct {
-		if x.sample {
-			continue
-		}
-		d.work.rescanned += len(d.nodes.at(x.node).vis)
-		for _, v := range d.nodes.at(x.node).vis {
-			if d.marks[v.g>>6]&(1<<(v.g&63)) != 0 {
-				d.tally[v.g].acc += x.imp * float64(min(x.n, v.n))
-				if x.deferred {
-					d.cur.Increments++
-				}
-			}
-		}
-	}
+	d.rescanMarked(false)
 	for _, j := range res {
 		d.marks[j>>6] = 0
+	}
+}
+
+// rescanMarked adds, in node order, what every active node (sample
+// false) or every sample (sample true) the document meets gives the
+// groups marked in d.marks to their acc or sat.
+func (d *Detector) rescanMarked(sample bool) {
+	for _, x := range d.distinct {
+		if x.sample != sample {
+			continue
+		}
+		vis := d.nodes.at(x.node).vis
+		d.work.rescanned += len(vis)
+		for _, v := range vis {
+			if d.marks[v.g>>6]&(1<<(v.g&63)) == 0 {
+				continue
+			}
+			if add := x.imp * float64(min(x.n, v.n)); sample {
+				d.tally[v.g].sat += add
+			} else {
+				d.tally[v.g].acc += add
+			}
+			if x.deferred {
+				d.cur.Increments++
+			}
+		}
 	}
 }
 
@@ -298,13 +278,9 @@ func (d *Detector) needNear(scs, o float64) float64 {
 	return (r-1e-9)*max(scs, o)*(1-1e-6) - 1e-9
 }
 
-// resolveSat completes the CS on samples (sat) of the touched groups the
-// near-duplicate rules (and, when it reads samples, the rule of the active
-// nodes) could relate once the share of the samples set aside is counted,
-// by scanning every sample the document meets again for those groups,
-// from zero and in node order (so the sum is the scan's to the last bit).
-// The others keep a sat too low for those rules; the other rules read acc
-// alone.
+// resolveSat completes, by scanning the samples again in node order, the
+// CS on samples (sat) of the touched groups the rules reading samples
+// could relate once the share of the samples set aside (rest) is counted.
 func (d *Detector) resolveSat(scs, rest float64) {
 	aside := false
 	for _, x := range d.distinct {
@@ -331,20 +307,7 @@ func (d *Detector) resolveSat(scs, rest float64) {
 	if n == 0 {
 		return
 	}
-	for _, x := range d.distinct {
-		if !x.sample {
-			continue
-		}
-		d.work.rescanned += len(d.nodes.at(x.node).vis)
-		for _, v := range d.nodes.at(x.node).vis {
-			if d.marks[v.g>>6]&(1<<(v.g&63)) != 0 {
-				d.tally[v.g].sat += x.imp * float64(min(x.n, v.n))
-				if x.deferred {
-					d.cur.Increments++
-				}
-			}
-		}
-	}
+	d.rescanMarked(true)
 	for _, j := range d.touched {
 		d.marks[j>>6] = 0
 	}

@@ -14,69 +14,67 @@ import (
 )
 
 // Query returns what Add(doc) would return now, without indexing doc or
-// changing anything a later call observes: the live documents that would
-// contain doc, the Config.MaxResults strongest, ordered by
-// detector.SortMatches. doc.ID may be empty; a live document with that ID
-// is not reported. Nothing is stored: with online weights ([IDFOnline])
-// doc's terms are counted as Add would count them, in a copy of their
-// document frequencies that is dropped, and terms the detector has never
-// seen are numbered as Add would number them without entering its
-// vocabulary. Stats does not count Query's increments.
-//
-// Query costs what the scoring walk of Add does, O(L + s·PSC·DT·NodeLimit)
-// for s sentences, under the detector's exclusive lock (it uses the
-// scoring scratch of Add); the analysis, and with frozen weights the
-// sequences, are built before the lock is taken. With a time window
-// (Config.Window) that is full, Add would first remove the oldest
-// document: Query leaves out what that removal would drop (the
-// document, and its content's visitor entries and relations when it was
-// the content's last document), at the cost of the removal's walk. When
-// that removal would also compact the node array and the vocabulary
-// (about once per 16,384 nodes or terms freed or added), which renumbers
-// terms, Query answers from a private copy of the index (made as a
-// snapshot is), at O(index size).
-//
-// Query returns an error wrapping [detector.ErrTooLarge] for a text over
-// Config.MaxTextBytes, before it reads the text, or [detector.ErrClosed].
+// changing anything a later call observes (Stats included); doc.ID may be
+// empty, and a live document with that ID is not reported. It costs Add's
+// scoring walk, O(L + s·PSC·DT·NodeLimit), under the exclusive lock.
+// With a full Config.Window it leaves out what Add would evict first, or,
+// when that eviction would compact the index, answers from a private copy
+// at O(index size). It returns an error wrapping [detector.ErrTooLarge]
+// for a text over Config.MaxTextBytes, or [detector.ErrClosed].
 func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
+	self := func() uint32 { // the live document with doc's ID, if any
+		if doc.ID != "" {
+			if idx, err := d.docs.Lookup("Query", doc.ID); err == nil {
+				return idx
+			}
+		}
+		return noGroup
+	}
+	return d.lookup(func() string { return fmt.Sprintf("Query(%q)", doc.ID) }, doc,
+		func() ([]detector.Match, error) { return d.queryCopy(doc, self()) },
+		func() []detector.Match {
+			runs, _, _ := d.queryRuns(nil)
+			return d.emit(runs, self())
+		})
+}
+
+// lookup runs a lookup of doc (Query, Nearest; name names it in errors):
+// the size and closed checks and the analysis outside the lock, then
+// under the exclusive lock answer, with the document's sequences in
+// d.buf, or onCopy when a full window's eviction would compact the index.
+func (d *Detector) lookup(name func() string, doc detector.Doc,
+	onCopy func() ([]detector.Match, error), answer func() []detector.Match) ([]detector.Match, error) {
 	if len(doc.Text) > d.s.MaxTextBytes {
-		return nil, fmt.Errorf("codet: Query(%q): %d bytes over the limit of %d: %w",
-			doc.ID, len(doc.Text), d.s.MaxTextBytes, detector.ErrTooLarge)
+		return nil, fmt.Errorf("codet: %s: %d bytes over the limit of %d: %w",
+			name(), len(doc.Text), d.s.MaxTextBytes, detector.ErrTooLarge)
 	}
 	d.mu.RLock()
 	closed := d.docs.Closed()
 	d.mu.RUnlock()
 	if closed {
-		return nil, fmt.Errorf("codet: Query(%q): %w", doc.ID, detector.ErrClosed)
+		return nil, fmt.Errorf("codet: %s: %w", name(), detector.ErrClosed)
 	}
 	w, err := d.pool.get()
 	if err != nil {
-		return nil, fmt.Errorf("codet: Query(%q): %v: %w", doc.ID, err, detector.ErrInvalidConfig)
+		return nil, fmt.Errorf("codet: %s: %v: %w", name(), err, detector.ErrInvalidConfig)
 	}
 	defer d.pool.put(w)
 	ad := d.analyze(w, doc)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.docs.Closed() { // closed meanwhile
-		return nil, fmt.Errorf("codet: Query(%q): %w", doc.ID, detector.ErrClosed)
-	}
-	self := noGroup
-	if doc.ID != "" {
-		if idx, err := d.docs.Lookup("Query", doc.ID); err == nil {
-			self = idx
-		}
+		return nil, fmt.Errorf("codet: %s: %w", name(), detector.ErrClosed)
 	}
 	switch empty, compacts := d.windowLookup(); {
 	case empty:
 		return []detector.Match{}, nil
 	case compacts:
-		return d.queryCopy(doc, self)
+		return onCopy()
 	}
 	defer func() { d.ev = nil }()
 	d.lookupTerms(w, ad)
 	defer d.endAdd(w)
-	runs, _, _ := d.queryRuns(nil)
-	return d.emit(runs, self), nil
+	return answer(), nil
 }
 
 // windowLookup readies a lookup (Query, Nearest) under the exclusive lock
@@ -194,22 +192,12 @@ type queryTerms struct {
 
 // id returns the detector term ID of the worker's local ID.
 func (q *queryTerms) id(local uint32) uint32 {
-	w, d := q.w, q.d
-	if int(local) < len(w.gid) && w.gid[local] != 0 {
-		return w.gid[local] - 1
-	}
-	term := w.an.TermOf(local)
-	if g, ok := d.vocab.get(term, w.hash(local, term), d.terms); ok {
-		// A real mapping: the worker may cache it.
-		if int(local) >= len(w.gid) {
-			w.gid = grow(w.gid, max(int(local)+1, 2*len(w.gid)))
-		}
-		w.gid[local] = g + 1
+	g, term, ok := q.d.known(q.w, local)
+	if ok {
 		return g
 	}
-	g, ok := q.fresh[term]
-	if !ok {
-		g = uint32(len(d.terms) + len(q.fresh))
+	if g, ok = q.fresh[term]; !ok {
+		g = uint32(len(q.d.terms) + len(q.fresh))
 		q.fresh[term] = g
 	}
 	return g
@@ -242,8 +230,6 @@ func (q *queryTerms) weight(local uint32, term string) float64 {
 	return math.Log1p(float64(d.nDocs+1) / float64(max(df, 1)))
 }
 
-func (q *queryTerms) key(_ uint32, w float64) float64 { return w }
-
 func (q *queryTerms) hash(id uint32, term string) uint64 { return q.w.hash(id, term) }
 
 // queryCopy answers Query from a private copy of the index when Add would
@@ -252,12 +238,8 @@ func (q *queryTerms) hash(id uint32, term string) uint64 { return q.w.hash(id, t
 // more result so that the live document self can be left out). The
 // caller holds the lock.
 func (d *Detector) queryCopy(doc detector.Doc, self uint32) ([]detector.Match, error) {
-	secs, _ := d.encodeLocked()
-	c, err := newDetector(d.s.Config, d.callerIDF)
+	c, err := d.privateCopy()
 	if err != nil {
-		return nil, err
-	}
-	if err := c.load(secs); err != nil {
 		return nil, fmt.Errorf("codet: Query(%q): copying the index: %w", doc.ID, err)
 	}
 	if c.s.MaxResults < math.MaxInt {
@@ -281,6 +263,18 @@ func (d *Detector) queryCopy(doc detector.Doc, self uint32) ([]detector.Match, e
 		ms = ms[:d.s.MaxResults]
 	}
 	return ms, nil
+}
+
+// privateCopy returns a copy of the index, made as a snapshot is, for a
+// lookup on a full window whose eviction would compact the index. The
+// caller holds the lock.
+func (d *Detector) privateCopy() (*Detector, error) {
+	secs, _ := d.encodeLocked()
+	c, err := newDetector(d.s.Config, d.callerIDF)
+	if err != nil {
+		return nil, err
+	}
+	return c, c.load(secs)
 }
 
 // eviction is what Add would remove first from a full window: the

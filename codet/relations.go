@@ -18,19 +18,17 @@ type run struct {
 	score float64
 }
 
-// matches returns the containers of document idx: the members (and near
-// contents) of every container group of its group, with that group's
-// score; and the other documents of its own group. For an exact member of
-// group g those are g's other members (identical content: CS/SCS = 1) and
-// g's near contents (each with its CS(R, d)/SCS(R)); for a document of a
-// near content x of g, the other documents of x (1), and g's members and
-// other near contents (x's CS(R, d)/SCS(d)): [CollapseNear].
+// matches returns the containers of document idx: the documents of every
+// container group of its group, with that group's score, and the other
+// documents of its own group ([Detector.runsOf]).
 func (d *Detector) matches(idx uint32) []detector.Match {
 	return d.emit(d.runsOf(d.docGroup[idx], d.docNear[idx], nil), idx)
 }
 
 // runsOf appends to runs those of a document of group g, of near content
-// nr of g when nr is not noGroup (see [Detector.matches]).
+// nr of g unless noGroup: g's containers; for an exact member, g's
+// members (1) and near contents (each its CS(R, d)/SCS(R)); for a near
+// content x, x's documents (1) and g's others (x's CS(R, d)/SCS(d)).
 func (d *Detector) runsOf(g, nr uint32, runs []run) []run {
 	gr := &d.groups[g]
 	runs = d.containerRuns(gr.containers, runs)
@@ -58,11 +56,9 @@ func (d *Detector) containerRuns(es []edge, runs []run) []run {
 }
 
 // emit returns the documents of runs, less document self (noGroup: none),
-// ordered by detector.SortMatches (score descending, then ID) and capped
-// at Config.MaxResults. The member heaps of the runs of one score are
-// merged by ID and the merge stops at the cap, so a run of N documents (a
-// flood of identical copies) costs O(k·log k · lists) for a cap of k, not
-// O(N).
+// in detector.SortMatches order, capped at Config.MaxResults: the heaps
+// of one score are merged by ID up to the cap, O(k·log k·lists), not
+// O(N) for a flood of N copies.
 func (d *Detector) emit(runs []run, self uint32) []detector.Match {
 	return d.emitTop(runs, self, d.s.MaxResults)
 }
@@ -141,16 +137,12 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 	return d.matches(idx), nil
 }
 
-// Copies returns the live documents whose content, as the tree reads it
-// (each sentence's multiset of terms, compared by a 128-bit hash), is
-// identical to that of the live document id, in ascending ID order,
-// without id; a document without indexable terms has none. It is not
-// capped by Config.MaxResults. With [CollapseExact] and [CollapseNear]
-// the copies share one member list and Copies time is O(c log c) for c
-// copies; with
-// [CollapseOff] every copy is a content of its own in the tree, and
-// Copies scans them all: O(contents + copies·log copies). It returns an
-// error wrapping [detector.ErrUnknownID] or [detector.ErrClosed].
+// Copies returns, in ascending ID order and uncapped, the other live
+// documents whose content as the tree reads it (each sentence's terms) is
+// that of document id; one without indexable terms has none. It costs
+// O(c log c) for c copies, and with [CollapseOff] a scan of the contents.
+// It returns an error wrapping [detector.ErrUnknownID] or
+// [detector.ErrClosed].
 func (d *Detector) Copies(id string) ([]string, error) {
 	d.mu.RLock()
 	defer d.mu.RUnlock()

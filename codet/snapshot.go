@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
@@ -41,23 +42,14 @@ import (
 //	              sequences: count, then per sequence sentence:u and its
 //	                         terms (count, term:u each)
 //
-// Every later answer depends on the arrival order (the time window, the
-// order of visitor lists and the samples of deactivated nodes), on the
-// online statistics, and through the order of floating-point sums on the
-// numbering of nodes, groups and terms, so these are stored as they are:
-// the node and group arrays with their free lists, the vocabulary in ID
-// order. What is rebuilt on read: the children table (from the nodes'
-// parents and terms), node depths, reference counts and visitor counts
-// (from the groups' sequence ends), the reverse relation lists, the
-// near-duplicate lists of each group, the signature maps, and the arrival
-// queue. The trailer counts the live documents.
-//
-// The tree is stored as it is rather than rebuilt by inserting the
-// documents again: re-insertion would not reproduce the deactivations and
-// relations decided while documents now removed were live, nor the scores
-// of online weights at each insertion. Per live document a snapshot holds
-// its ID, position and sentence offsets, plus its share of the tree and
-// relations (size per document: TestSnapshotSize, docs/codet.md).
+// Later answers depend on the arrival order, the online statistics and,
+// through the order of floating-point sums, the numbering of nodes,
+// groups and terms, so the tree is stored as it is (inserting the
+// documents again would not reproduce what was decided while documents
+// now removed were live). The children table, node depths, reference and
+// visitor counts, reverse relations, each group's near list, the
+// signature maps and the arrival queue are rebuilt on read. The trailer
+// counts the live documents.
 const (
 	snapshotKind    = "codet"
 	snapshotVersion = 1
@@ -88,15 +80,10 @@ func (d *Detector) header() snapshot.Header {
 // sectionNames are the sections of a snapshot, in order.
 var sectionNames = [...]string{"state", "terms", "docs", "nodes", "groups"}
 
-// WriteTo writes a snapshot of the live documents to w and returns the
-// bytes written: their IDs, arrival positions and sentence offsets, the
-// corpus tree, the content groups with their relations, the vocabulary
-// and the online document frequencies, not their texts (see the layout
-// above; per document, its ID, a few bytes of position and membership
-// and its sentence offsets, plus its share of the tree). The sections
-// are encoded under a read lock, so the snapshot is consistent and
-// concurrent Adds and Removes are either wholly in it or wholly not; w is
-// written after the lock is released. It returns an error wrapping
+// WriteTo writes a snapshot of the live index to w, no texts, and returns
+// the bytes written; its size is linear in the live documents. It
+// encodes under the read lock, so concurrent Adds and Removes are wholly
+// in it or not, and writes w after. It returns an error wrapping
 // detector.ErrClosed after Close, or the error of w.
 func (d *Detector) WriteTo(w io.Writer) (int64, error) {
 	d.mu.RLock()
@@ -154,11 +141,7 @@ func (d *Detector) encodeLocked() (secs [len(sectionNames)][]byte, n int) {
 		k++
 		e.String(d.docs.ID(q.idx))
 		e.Uvarint(q.ord)
-		sp := d.docSpans[q.idx]
-		e.Int(len(sp))
-		for _, x := range sp {
-			e.Uvarint(uint64(x))
-		}
+		encList(&e, d.docSpans[q.idx])
 	}
 	secs[2], e = e.B, snapshot.Enc{}
 
@@ -181,7 +164,7 @@ func (d *Detector) encodeLocked() (secs [len(sectionNames)][]byte, n int) {
 
 	members := func(ms []uint32) {
 		e.Int(len(ms))
-		for _, m := range d.byID(ms) {
+		for _, m := range engine.Sorted(d.docs, ms) {
 			e.Uvarint(uint64(pos[m]))
 		}
 	}
@@ -234,22 +217,15 @@ func encList(e *snapshot.Enc, xs []uint32) {
 	}
 }
 
-// ReadFrom loads a snapshot written by WriteTo into d, which must be empty
-// and made by the same constructor with the same Config and the same idf
-// table (the snapshot identifies it by fingerprint), and returns the
-// bytes read. It reads and checks the whole snapshot and builds a fresh
-// index before it installs it, so on any error d stays as it was.
-// Loading costs the bytes read plus the rebuilding of the children table,
-// the reference and visitor counts (one walk up the tree per stored
-// sequence) and the reverse relations; no text is analysed. The loaded
-// detector answers every later call as the saved one would, including
-// its online weights, its time window and Stats' counters.
-//
-// It returns an error wrapping detector.ErrClosed after Close, and one
-// wrapping detector.ErrSnapshot for a d that is not empty and for input it
-// cannot load: not a CoDet snapshot of this layout, a Config or idf table
-// differing from d's (the error names the field or the table), a damaged
-// or truncated stream.
+// ReadFrom loads a snapshot written by WriteTo into d, which must be
+// empty and built with the same Config and idf table, and returns the
+// bytes read; d then answers every later call as the saved one would. It
+// checks the whole snapshot before installing it, so on error d is
+// unchanged, and costs the bytes read plus one walk up the tree per
+// stored sequence; no text is analysed. It returns an error wrapping
+// detector.ErrClosed after Close, or detector.ErrSnapshot for a d that
+// is not empty or input it cannot load (another layout, Config or idf
+// table, or a damaged stream).
 func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
 	d.mu.RLock()
 	h := d.header()

@@ -19,16 +19,12 @@ type node struct {
 	parent uint32
 	term   uint32
 	depth  uint16
-	// active is false once the node is saturated: its visitor list passed
-	// NodeLimit. A saturated node no longer feeds the ordinary relations;
-	// vis then holds a sample, the NodeLimit most recent visitors, read
-	// by the rules of [Detector.decide] (see [Detector.enter]).
+	// active is false once the visitor list passed NodeLimit; vis then
+	// holds a sample ([Detector.enter]).
 	active bool
 	// low is a lower bound of the SCS of the visitors, encoded (prune.go).
 	low uint8
-	// refs counts the visits of live groups, deactivated or not: the node
-	// is freed when it drops to zero (no live group's path goes through it,
-	// hence no child is live either).
+	// refs counts the visits of live groups: the node is freed at zero.
 	refs uint32
 	vis  []visitor
 }
@@ -56,21 +52,12 @@ func (d *Detector) newChild(p, term uint32) uint32 {
 }
 
 // enter is Alg. 2 lines 1-8 for group g arriving at node c: g joins the
-// visitor list of an active node (a count per group, for ModePairwise),
-// and a list passing NodeLimit deactivates the node (Alg. 2: "if
-// node.documentCount > document list size limit then Deactivate node")
-// and takes its contributions back from the stored relations
-// ([Detector.retract]): a deactivated node routes children and never
-// again feeds an ordinary relation. Scoring is done before, by
-// [Detector.probe].
-//
-// A deactivated node keeps a sample of its visitors: the NodeLimit most
-// recent ones, each new visitor pushing out the oldest. The pseudo-code
-// frees the list, which makes the prefixes of a story blind once more
-// than NodeLimit near-copies of it have arrived (every node the copies
-// share is deactivated, so a new copy meets nothing but silent nodes);
-// the sample lets a new document still find its near-copies there, by
-// the rules of [Detector.decide], at the cost of an active node.
+// visitor list (a count per group, for ModePairwise), and a list passing
+// NodeLimit deactivates the node, whose contributions are taken back
+// ([Detector.retract]). A deactivated node keeps as a sample its NodeLimit
+// most recent visitors, where the pseudo-code frees the list: otherwise
+// a story becomes invisible once NodeLimit near-copies of it arrived,
+// since a new copy meets only silent nodes.
 func (d *Detector) enter(c, g uint32) {
 	nd := d.nodes.at(c)
 	nd.refs++
@@ -106,10 +93,8 @@ func (d *Detector) purge(g uint32, ends []uint32) {
 			d.work.purged++
 			nd := d.nodes.at(c)
 			p := nd.parent
-			// The entry leaves in place, so that the list stays in arrival
-			// order (the sample of a deactivated node drops its oldest
-			// entry first). engine.DeletePosting does not fit: the lists are
-			// a field of the nodes, not the values of a map.
+			// The list stays in arrival order (a sample drops its oldest
+			// entry first).
 			if k := slices.IndexFunc(nd.vis, func(v visitor) bool { return v.g == g }); k >= 0 {
 				nd.vis = slices.Delete(nd.vis, k, k+1)
 				if nd.low == code {

@@ -41,24 +41,15 @@ type hit struct {
 }
 
 // probe is the scoring half of Alg. 1 step 4 with Alg. 2-3 for the
-// document in d.buf: every sequence walks the tree from the root without
-// changing it, and every earlier visitor of an active node gains the
-// node's impact, as if the document had been added to the visitor list
-// first (never itself, a fix the pseudo-code needs): a node whose list
-// would pass NodeLimit with it would be deactivated by that visit and
-// scores nothing. It fills d.tally for the groups in d.touched (sorted),
-// records the node of every visit in d.visits (0 past the existing
-// nodes) and returns the document's SCS. [Detector.commit] then inserts
-// the document; the result is the one of Alg. 2 walking and inserting at
-// once, since a document's own visits never score.
-//
-// A node visited n times by the new document and m times by an earlier
-// one adds imp·min(n, m) to their CS in [ModeTree] (the visitor set of
-// Alg. 2, counted so that the pair's score does not depend on which of
-// the two came first: Alg. 2 as written adds imp·n, the newer document's
-// visits) and imp·n·m in [ModePairwise] (Eq. 3.1). Both are symmetric, so
-// with frozen weights CS(C, A) is the same whichever of C and A arrived
-// first.
+// document in d.buf: every sequence walks the tree without changing it,
+// and every earlier visitor of an active node gains the node's impact,
+// imp·min(n, m) in [ModeTree] and imp·n·m in [ModePairwise] (both
+// symmetric, so CS(C, A) does not depend on which came first); a node
+// this visit would deactivate scores nothing. It fills d.tally for the
+// groups in d.touched (sorted), records the node of every visit in
+// d.visits (0 past the existing nodes) and returns the document's SCS.
+// [Detector.commit] then inserts the document; the result is Alg. 2's,
+// since a document's own visits never score.
 func (d *Detector) probe() float64 {
 	d.touched = d.touched[:0]
 	d.visits = d.visits[:0]
@@ -166,14 +157,7 @@ func (d *Detector) probe() float64 {
 
 // walk sets d.visits to the existing node of every visit of the
 // document in d.buf, in the order of its sequences, 0 past the existing
-// nodes of a sequence. It walks all the sequences one depth at a time:
-// the lookups of one depth are independent of each other, and the home
-// slots of their keys are read first, in a pass of their own, so that
-// their cache misses overlap (a table of millions of edges fits no
-// cache) where a walk of one
-// sequence after the other waits for each miss in turn. The nodes found
-// are those of that walk: a visit's node depends only on its sequence's
-// earlier terms.
+// nodes of a sequence ([descent.run]).
 func (d *Detector) walk() {
 	b := d.buf
 	total := int(b.off[b.n()])
@@ -197,13 +181,13 @@ type descent struct {
 	live []int32
 }
 
-// run walks the sequences of b down the tree, one depth at a time over
-// all of them, as far as their nodes exist, and calls found with the
-// position in b.terms and the node of every node found. The home slots of
-// a depth are read first, in a pass of their own, so that their cache
-// misses overlap. A position holding noTerm (a term the vocabulary lacks)
-// ends its sequence. It returns the number of lookups and a sum of the
-// slots read ahead, for the caller to keep so that the reads are made.
+// run walks the sequences of b down the tree as far as their nodes
+// exist, calling found with the position in b.terms and the node of each
+// node found; noTerm (a term the vocabulary lacks) ends a sequence. It
+// goes one depth at a time over all sequences and reads the home slots of
+// a depth first, in a pass of their own, so that their cache misses
+// overlap (a table of millions of edges fits no cache). It returns the
+// lookups and a sum of the slots read ahead, for the caller to keep.
 func (w *descent) run(t *childTable, b *seqBuf, found func(p int32, c uint32)) (lookups int, sink uint32) {
 	n := b.n()
 	w.at = slices.Grow(w.at[:0], n)[:n]
@@ -247,10 +231,8 @@ func (w *descent) run(t *childTable, b *seqBuf, found func(p int32, c uint32)) (
 }
 
 // prefetchTally reads the tally record of every visitor of the lists the
-// probe is about to scan, and nothing else: the reads are independent, so
-// their cache misses overlap (the records of 160,000 groups take 5 MB),
-// where the scan, whose every increment tests its record's generation
-// first, waits for them nearly one by one.
+// probe is about to scan: independent reads, whose cache misses overlap
+// where the scan would wait for them one by one.
 func (d *Detector) prefetchTally() {
 	var sink uint32
 	for _, x := range d.distinct {
@@ -278,18 +260,11 @@ func (d *Detector) need(scs, o float64) float64 {
 }
 
 // viable keeps in d.touched the groups that can be related to the
-// document just probed, of self-similarity scs, and drops the others
-// before they are sorted and judged: most groups a document touches share
-// one or two shallow nodes with it, and in a large collection they are
-// hundreds per document. Every relation [Detector.judge] or
-// [Detector.nearest] can report needs CS/SCS > ETL on one side, so a
-// shared CS (active nodes and samples together) of at least ETL·min(SCS)
-// is necessary; every relation but the one of nearest also needs the
-// MinScore evidence (at least MinScore, or 0.8 of the smaller SCS).
-// The test is a necessary condition with a margin for rounding (ratios
-// are compared after rounding to 9 decimals, see snap), so it drops only
-// groups no rule could relate, and the answers are those of judging
-// every touched group.
+// document just probed, of self-similarity scs, before they are sorted
+// and judged (most touched groups share one or two shallow nodes). The
+// test, [Detector.need], is a necessary condition of every rule with a
+// margin for rounding, so the answers are those of judging every touched
+// group.
 func (d *Detector) viable(scs float64) {
 	if scs <= 0 {
 		d.touched = d.touched[:0]
@@ -310,21 +285,13 @@ func (d *Detector) viable(scs float64) {
 }
 
 // commit inserts the probed document as group g (Alg. 2 lines 1-22
-// without the scoring, done by probe): every sequence walks the tree,
-// creating missing nodes, and g joins the visitor list of every active
-// node it visits; a list passing NodeLimit deactivates its node. A node
-// the probe did not find can only exist now if an earlier sequence of
-// this document created it, so it is looked up among the nodes created by
-// this commit (a small table, [createdTable]) rather than in the whole
-// tree's.
-//
-// The nodes to create are numbered first, in the order the walk creates
-// them (the free list, last freed first, then new numbers), so that the
-// table slots and recycled nodes they will write are read ahead in one
-// pass whose cache misses overlap; they are then created in that order,
-// and the document enters its nodes in the order of its visits, as a
-// walk creating and entering one node after the other does (entering a
-// node changes no numbering, nor any other node).
+// without the scoring): missing nodes are created and g joins the visitor
+// list of every active node it visits. A node the probe did not find can
+// only have been created by this commit, so it is looked up in a small
+// table ([createdTable]). The new nodes are numbered first, in the order
+// a node-by-node walk creates them, so that the slots they will write are
+// read ahead in one pass whose cache misses overlap; the result is that
+// walk's.
 func (d *Detector) commit(g uint32) {
 	b := d.buf
 	gr := &d.groups[g]
@@ -441,14 +408,8 @@ type freshNode struct {
 }
 
 // decide is Alg. 3 lines 6-15 for the new group g against every group the
-// probe touched: both containment directions, each kept by [settings.keep]
-// on the CS of the active nodes. A pair the active nodes do not relate is
-// still related when [settings.keep] relates it on the CS of the active
-// nodes and the samples of deactivated nodes together
-// ([settings.readSamples]), or, both ways, when it is a near-duplicate
-// pair counting those samples ([settings.nearPair]): the near-copies of a
-// story that arrive after its nodes were deactivated are found among the
-// recent visitors those nodes keep. Such a relation is marked, and
+// probe touched: both containment directions ([Detector.judge]). A
+// relation found through the samples of deactivated nodes is marked, and
 // [Detector.retract] leaves it alone.
 func (d *Detector) decide(g uint32) {
 	gr := &d.groups[g]
@@ -472,9 +433,10 @@ func (d *Detector) decide(g uint32) {
 }
 
 // judge decides the relations between the document just probed, of
-// self-similarity scs, and the touched group j ([Detector.decide]): in is
-// j ⊇ the document (an edge to j, for the document's containers), out
-// the document ⊇ j (for j's containers; its g is left to the caller).
+// self-similarity scs, and the touched group j: in is j ⊇ the document,
+// out the document ⊇ j (its g left to the caller). Each is kept by
+// [settings.keep] on the CS of the active nodes, or else on the samples
+// too, by [settings.readSamples] or, both ways, [settings.nearPair].
 func (d *Detector) judge(scs float64, j uint32) (in, out edge, inOK, outOK bool) {
 	t := &d.tally[j]
 	cs, all, sat := t.acc, t.acc+t.sat, t.sat
@@ -515,25 +477,17 @@ const sampleMin = 32
 // ([settings.readSamples]).
 const sampleShare = 0.25
 
-// readSamples reports whether a pair the active nodes do not relate is
-// related by the rule of the active nodes ([settings.keep] above ETL, with
-// the MinScore evidence) on the CS of the active nodes and the samples of
-// deactivated nodes together, when each of the two holds at least
-// sampleShare of the other: it is when the node limit keeps samples of at
-// least sampleMin visitors. The copies of a story that arrive once its
-// nodes are deactivated then find the recent copies those nodes keep, as
-// the copies before them found each other on the active nodes. Two copies
-// with one word changed each do not share the one or two sentences they
-// changed (a word new to the table sorts first and breaks its sentence's
-// prefix): for a news story of a few sentences that is far from the 0.9
-// of [settings.nearPair], and above a quarter. A page that holds a little
-// of another through a site's boilerplate sentences, which deactivate
-// their nodes too, holds less of it both ways. The share is a constant,
-// not ETL, so that a run at a low ETL filtered by score is the run at a
-// higher one. A shorter sample (a small NodeLimit) holds only the last
-// few visitors of a node, among them parts of its other visitors that the
-// rule would relate in one arrival order and not in another; there only
-// the near-duplicate rule reads samples.
+// readSamples reports whether the rule of the active nodes
+// ([settings.keep] with the MinScore evidence) also reads the samples of
+// deactivated nodes, for pairs that each hold at least sampleShare of the
+// other: when samples keep at least sampleMin visitors. Then the copies
+// of a story that arrive once its nodes are deactivated find the recent
+// copies; a quarter is below what two copies with one word changed each
+// share, and above what a site's boilerplate gives two pages. The share
+// is a constant, not ETL, so that a run at a low ETL filtered by score is
+// the run at a higher one. Shorter samples hold visitors the rule would
+// relate in one arrival order and not another: there only the
+// near-duplicate rule reads them.
 func (s *settings) readSamples() bool { return s.limit >= sampleMin && s.limit < math.MaxInt }
 
 // nearPair reports whether two contents with self-similarities a and b
@@ -560,12 +514,8 @@ const partThreshold = DefaultCollapseThreshold
 // keep decides C ⊇ A from rA = CS(C, A)/SCS(A), the share of A found in
 // C, and rC = CS(C, A)/SCS(C), the share of C found in A, both rounded by
 // snap: rA > ETL (Varol 2012 §3.2), and, unless Config.BothDirections is
-// set, C is not itself a part of A: not rC ≥ 0.9 (partThreshold) while
-// rA is below it. The thesis's rule alone reports a part as containing
-// its whole as soon as the part holds more than ETL of it (the first two
-// thirds of an article contain the article at ETL 0.5); two documents
-// that each hold 90% of the other are near-duplicates and contain each
-// other.
+// set, not rC ≥ 0.9 (partThreshold) while rA is below it, so that a part
+// does not contain its whole while near-duplicates contain each other.
 func (s *settings) keep(rA, rC float64) bool {
 	rA, rC = snap(rA), snap(rC)
 	if rA <= s.etl {

@@ -1,33 +1,18 @@
 package codet
 
-import (
-	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
-)
+import "github.com/seed-9ef9c1df/neardup/internal/hashtab"
 
-// vocabTable maps a term to its detector term ID: the detector's
-// vocabulary, whose strings are held by Detector.terms (by ID). It
-// replaces a Go map keyed by the string so that the hash is computed
-// once per term and worker, outside the lock (the worker caches it by
-// local ID for the content signature: [worker.hash]), and interning a new
-// term under the exclusive lock is one probe of one part that finds it
-// absent and takes the empty slot, where the map hashed the string twice
-// (a lookup, then an insertion). A slot holds 32 bits of the hash and
-// the ID; the string is compared only on a hash match. Like
-// [childTable], the table is split in parts by the top bits of the hash,
-// each an open-addressing table with linear probing that doubles on its
-// own, so that a growth under the exclusive lock copies one part. Terms
-// are never deleted one by one (compaction builds a new table).
+// vocabTable maps a term to its detector term ID (the strings are
+// Detector.terms). Unlike a Go map, the hash is computed once per term
+// and worker, outside the lock, and interning under the exclusive lock is
+// one probe. A slot holds 32 bits of the hash and the ID; the string is
+// compared on a hash match. Parts as in [childTable]; terms are never
+// deleted one by one (compaction builds a new table).
 //
 // No code iterates over the table, so its layout cannot change an answer.
 type vocabTable struct {
-	parts *[vocabParts]vocabPart
+	parts *[tableParts]vocabPart
 }
-
-const (
-	vocabPartBits = 8
-	vocabParts    = 1 << vocabPartBits
-	vocabMinSlots = 16
-)
 
 // vocabSlot is one term: tag is the low 32 bits of its hash, odd (0 marks
 // an empty slot), and its bits above the lowest choose the home slot.
@@ -46,12 +31,8 @@ func termHash(term string) uint64 { return hashtab.String64(term, 0x5bd1e995) | 
 
 // makeVocabTable returns an empty table sized for n terms.
 func makeVocabTable(n int) vocabTable {
-	t := vocabTable{parts: new([vocabParts]vocabPart)}
-	if per := n / vocabParts; per > 0 {
-		size := vocabMinSlots
-		for 3*size < 4*per {
-			size *= 2
-		}
+	t := vocabTable{parts: new([tableParts]vocabPart)}
+	if size := partSlots(n); size > 0 {
 		for i := range t.parts {
 			t.parts[i].slots = hashtab.FreshSlice[vocabSlot](size)
 		}
@@ -65,7 +46,7 @@ func (t *vocabTable) get(term string, h uint64, terms []string) (uint32, bool) {
 	if t.parts == nil {
 		return 0, false
 	}
-	pt := &t.parts[h>>(64-vocabPartBits)]
+	pt := &t.parts[h>>(64-tablePartBits)]
 	if len(pt.slots) == 0 {
 		return 0, false
 	}
@@ -78,9 +59,9 @@ func (t *vocabTable) get(term string, h uint64, terms []string) (uint32, bool) {
 // (the caller then appends term to its terms).
 func (t *vocabTable) intern(term string, h uint64, terms []string, next uint32) (uint32, bool) {
 	if t.parts == nil {
-		t.parts = new([vocabParts]vocabPart)
+		t.parts = new([tableParts]vocabPart)
 	}
-	pt := &t.parts[h>>(64-vocabPartBits)]
+	pt := &t.parts[h>>(64-tablePartBits)]
 	if 4*(pt.n+1) > 3*len(pt.slots) {
 		pt.grow()
 	}
@@ -108,11 +89,11 @@ func (pt *vocabPart) find(term string, tag uint32, terms []string) (*vocabSlot, 
 	}
 }
 
-// grow doubles the part (to vocabMinSlots when empty) and reinserts its
+// grow doubles the part (to tableMinSlots when empty) and reinserts its
 // terms, each at the home slot its tag gives.
 func (pt *vocabPart) grow() {
 	old := pt.slots
-	pt.slots = hashtab.FreshSlice[vocabSlot](max(vocabMinSlots, 2*len(old)))
+	pt.slots = hashtab.FreshSlice[vocabSlot](max(tableMinSlots, 2*len(old)))
 	mask := uint32(len(pt.slots) - 1)
 	for _, x := range old {
 		if x.tag == 0 {

@@ -14,12 +14,10 @@ import (
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
-// worker is the state of one Add outside the lock: an analyzer (not safe
-// for concurrent use, so one per concurrent Add), the sequences it builds,
-// and caches by the analyzer's own term IDs. Its term IDs are local: the
-// detector's term IDs (the tree's labels) come from its vocabulary, and
-// gid caches the mapping (valid while the detector's vocabulary is not
-// compacted: see worker.epoch).
+// worker is the state of one Add outside the lock: an analyzer (one per
+// concurrent Add), the sequences it builds, and caches by the analyzer's
+// local term IDs, gid mapping them to detector term IDs until the
+// vocabulary is compacted (worker.epoch).
 type worker struct {
 	an     *textproc.Analyzer
 	buf    seqBuf
@@ -62,12 +60,9 @@ func (w *worker) spareVisitors() {
 	}
 }
 
-// workerAdds is the number of documents after which a worker is dropped
-// and replaced by a fresh one: its analyzer's vocabulary (and the caches
-// by its term IDs) hold every term it ever saw, so a stream whose
-// documents bring terms of their own would grow them for good. A fresh
-// analyzer learns the terms of the live documents again as they come,
-// a small cost per term once per workerAdds documents.
+// workerAdds is the number of documents after which a worker is
+// replaced: its analyzer's vocabulary and caches hold every term it ever
+// saw, and would grow for good in a stream of ever new terms.
 const workerAdds = 1 << 13
 
 // frozen returns the worker's weighter for a frozen table (a pointer into
@@ -115,12 +110,9 @@ func newWorkers(cfg textproc.Config) *workers {
 // of sentence prefixes, with frozen weights), plus slack.
 func (p *workers) vocabCap() int { return 4*int(p.vocab.Load()) + compactSlack }
 
-// keep says whether w is worth keeping: not once it has served workerAdds
-// documents or grew past an outlier's size, since an analyzer's vocabulary
-// only grows (every term it ever saw), and so do the worker's caches by
-// its term IDs and its sequence buffers; nor once its vocabulary is past
-// the cap (the detector's vocabulary shrank since it was put back). The
-// next Add starts a fresh one.
+// keep says whether w is worth keeping: not after workerAdds documents,
+// nor once its vocabulary or buffers grew past their caps (they only
+// grow).
 func (p *workers) keep(w *worker) bool {
 	return w.adds < workerAdds && w.an.VocabularySize() <= p.vocabCap() &&
 		cap(w.buf.terms) <= scratchCap && cap(w.buf.tok) <= scratchCap
@@ -173,8 +165,6 @@ func (f *frozenWeights) weight(id uint32, term string) float64 {
 	return v
 }
 
-func (f *frozenWeights) key(_ uint32, w float64) float64 { return w }
-
 func (f *frozenWeights) hash(id uint32, term string) uint64 { return f.w.hash(id, term) }
 
 // lockedWeights weighs terms under the detector's lock: with the online
@@ -191,8 +181,6 @@ func (l *lockedWeights) weight(id uint32, term string) float64 {
 	}
 	return l.d.onlineWeight(l.w.gid[id] - 1)
 }
-
-func (l *lockedWeights) key(_ uint32, w float64) float64 { return w }
 
 func (l *lockedWeights) hash(id uint32, term string) uint64 { return l.w.hash(id, term) }
 
@@ -228,20 +216,38 @@ func (d *Detector) globalID(w *worker, id uint32) uint32 {
 	}
 	term := w.an.TermOf(id)
 	g := d.intern(term, w.hash(id, term))
+	w.cache(id, g)
+	return g
+}
+
+// known returns the detector term ID of the worker's local ID id and true
+// when the vocabulary holds its term, through the worker's cache, and the
+// term when it was read; it interns nothing.
+func (d *Detector) known(w *worker, id uint32) (g uint32, term string, ok bool) {
+	if int(id) < len(w.gid) && w.gid[id] != 0 {
+		return w.gid[id] - 1, "", true
+	}
+	term = w.an.TermOf(id)
+	if g, ok = d.vocab.get(term, w.hash(id, term), d.terms); ok {
+		w.cache(id, g)
+	}
+	return g, term, ok
+}
+
+// cache records g as the detector term ID of the worker's local ID id
+// (gid holds it plus one, 0 meaning not known).
+func (w *worker) cache(id, g uint32) {
 	if int(id) >= len(w.gid) {
 		w.gid = grow(w.gid, max(int(id)+1, 2*len(w.gid)))
 	}
 	w.gid[id] = g + 1
-	return g
 }
 
-// resolveTerms rewrites the sequences of w.buf to detector term IDs where the
-// vocabulary already holds the term, and notes the other positions in
-// w.pending: the lookups of the terms every Add shares run under the
-// shared lock, in parallel, and only the new terms are interned under the
-// exclusive one ([Detector.globalize]), in the order the Adds take it, so
-// the IDs are those of sequential Adds. It changes nothing of d (a failed
-// Add leaves no term behind). The caller holds the shared lock.
+// resolveTerms rewrites the sequences of w.buf to detector term IDs where
+// the vocabulary holds the term, under the shared lock, and notes the
+// other positions in w.pending: only new terms are interned under the
+// exclusive lock ([Detector.globalize]), in lock order, so the IDs are
+// those of sequential Adds. It changes nothing of d.
 func (d *Detector) resolveTerms(w *worker) {
 	if w.epoch != d.epoch { // the vocabulary was compacted
 		clear(w.gid)
@@ -250,21 +256,11 @@ func (d *Detector) resolveTerms(w *worker) {
 	w.local = append(w.local[:0], w.buf.terms...)
 	w.pending = w.pending[:0]
 	for i, id := range w.buf.terms {
-		if int(id) < len(w.gid) && w.gid[id] != 0 {
-			w.buf.terms[i] = w.gid[id] - 1
-			continue
-		}
-		term := w.an.TermOf(id)
-		g, ok := d.vocab.get(term, w.hash(id, term), d.terms)
+		g, _, ok := d.known(w, id)
 		if !ok {
 			w.pending = append(w.pending, int32(i))
-			w.buf.terms[i] = noTerm // a new term, in no node
-			continue
+			g = noTerm // a new term, in no node
 		}
-		if int(id) >= len(w.gid) {
-			w.gid = grow(w.gid, max(int(id)+1, 2*len(w.gid)))
-		}
-		w.gid[id] = g + 1
 		w.buf.terms[i] = g
 	}
 	w.resolved = true
@@ -275,15 +271,11 @@ func (d *Detector) resolveTerms(w *worker) {
 // vocabulary lacks.
 const noTerm = ^uint32(0)
 
-// warm walks the tree along the sequences of w.buf, as far as their
-// nodes exist, reading the nodes, the head of their visitor lists and the
-// table slot where the first missing node of each sequence would go, so
-// that the exclusive section that follows finds them in the cache. It
-// walks as the probe's walk does ([descent.run]: depth by depth, so that
-// cache misses overlap, where one sequence after the other waits for
-// each read in turn; docs/notes/codet.md). It changes nothing (the sum
-// it keeps is only so that the reads are made). The caller holds the
-// shared lock.
+// warm walks the tree along the sequences of w.buf as [descent.run] does,
+// reading the table slots, the nodes and the heads of their visitor
+// lists, so that the exclusive section finds them in the cache. It
+// changes nothing (the sum it keeps makes the reads happen). The caller
+// holds the shared lock.
 func (d *Detector) warm(w *worker) {
 	var sink uint32
 	_, s := w.warmer.run(&d.children, &w.buf, func(_ int32, c uint32) {
@@ -317,14 +309,7 @@ func (d *Detector) globalize(w *worker) {
 // interning its terms. The caller holds the lock.
 func (d *Detector) countOnline(w *worker, doc *textproc.Document) {
 	d.nDocs++
-	d.gen++
-	if d.gen == 0 { // wrapped: reset every stamp
-		for i := range d.tally {
-			d.tally[i].gen = 0
-		}
-		clear(d.seen)
-		d.gen = 1
-	}
+	d.nextGen()
 	for _, t := range doc.Tokens {
 		g := d.globalID(w, t.ID)
 		if int(g) >= len(d.seen) {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 )
 
 type queued struct {
@@ -33,10 +34,8 @@ func (d *Detector) Remove(id string) error {
 	return nil
 }
 
-// compactQueue drops the queue entries of documents removed by the caller
-// once they are more than half of the queue, so that a window kept with
-// Remove does not grow the queue by one entry per Add. Amortised O(1) per
-// Remove.
+// compactQueue drops the queue entries of removed documents once they
+// are more than half of the queue; amortised O(1) per Remove.
 func (d *Detector) compactQueue() {
 	if d.stale < 1024 || 2*d.stale < len(d.queue)-d.head {
 		return
@@ -54,13 +53,10 @@ func (d *Detector) compactQueue() {
 	}
 }
 
-// Expire removes every live document added before position pos, where the
-// n-th successful Add (counting from 0) has position n: a time window that
-// keeps the documents newer than a caller-given position (Varol et al. 2011
-// §3.3, "a time window concept, which makes older documents to be removed
-// from the corpus tree"). It returns the number of documents removed, or
-// an error wrapping [detector.ErrClosed]. Expire time is O(removed
-// documents × Remove).
+// Expire removes every live document added before position pos, the
+// n-th successful Add (from 0) having position n: a time window (Varol et
+// al. 2011 §3.3). It returns the number removed, or an error wrapping
+// [detector.ErrClosed]; it costs a Remove per document removed.
 func (d *Detector) Expire(pos uint64) (int, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -119,8 +115,8 @@ func (d *Detector) forget(idx uint32) {
 	gr := &d.groups[g]
 	if nr != noGroup {
 		x := &d.nears[nr]
-		x.members = d.heapDel(x.members, idx, d.docPos)
-		gr.nearDocs = d.heapDel(gr.nearDocs, idx, d.docPos2)
+		x.members = engine.Delete(d.docs, x.members, idx, d.docPos)
+		gr.nearDocs = engine.Delete(d.docs, gr.nearDocs, idx, d.docPos2)
 		if len(x.members) > 0 {
 			return
 		}
@@ -131,7 +127,7 @@ func (d *Detector) forget(idx uint32) {
 		d.nears[nr] = nearContent{}
 		d.freeNears = append(d.freeNears, nr)
 	} else {
-		gr.members = d.heapDel(gr.members, idx, d.docPos)
+		gr.members = engine.Delete(d.docs, gr.members, idx, d.docPos)
 	}
 	if len(gr.members) > 0 || len(gr.near) > 0 {
 		return // the content stays, for its members or near contents
@@ -155,11 +151,8 @@ func (d *Detector) forget(idx uint32) {
 }
 
 // deleteFirst removes the first v from s, keeping the order of the rest
-// (member lists are sorted by ID, relation lists in decision order).
-// engine.DeletePosting does not fit these lists, nor the visitor lists of
-// tree nodes and the relation lists of retract: they are fields of
-// groups, near contents and nodes indexed by dense integers, not the
-// values of a map.
+// (relation lists are in decision order; engine.DeletePosting works on
+// the values of a map, not on these fields).
 func deleteFirst(s []uint32, v uint32) []uint32 {
 	if k := slices.Index(s, v); k >= 0 {
 		return slices.Delete(s, k, k+1)
