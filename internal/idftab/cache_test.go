@@ -2,18 +2,10 @@ package idftab
 
 import (
 	"fmt"
-	"math/rand/v2"
-	"slices"
-	"strconv"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/engine"
-	"github.com/seed-9ef9c1df/neardup/internal/spin"
 )
 
 // vocab gives terms IDs as a caller's interned vocabulary does.
@@ -120,110 +112,4 @@ func (t *Table) size() int {
 		n += len(t.terms[i].m)
 	}
 	return n
-}
-
-// TestTurnsConcurrentMatchSequential runs Adds (each with its own Cache,
-// as a detector's Signers have) and Removes of overlapping terms from 4
-// goroutines, records the order of their turns, and requires every Add's
-// document frequencies and N, and the final table, to be those of the
-// same operations run one by one in that order on a table without caches.
-func TestTurnsConcurrentMatchSequential(t *testing.T) {
-	var mu sync.RWMutex
-	docs := engine.NewSet("x", 0)
-	tr := NewTurns("x", false, &mu)
-	type op struct {
-		id    string
-		terms []string // nil: a Remove of id
-		df    []int64  // the Add's frequencies
-		n     int64
-	}
-	var order []*op               // appended under mu, in turn order
-	handles := map[uint32]int32{} // engine.Set index → handle, under mu
-	ops := 800
-	docTerms := func(r *rand.Rand) []string {
-		ws := map[string]bool{}
-		for range 1 + r.IntN(8) {
-			ws[fmt.Sprint("w", r.IntN(40))] = true
-		}
-		out := make([]string, 0, len(ws))
-		for w := range ws {
-			out = append(out, w)
-		}
-		slices.Sort(out)
-		return out
-	}
-	var wg sync.WaitGroup
-	for g := range 4 {
-		wg.Go(func() {
-			r := rand.New(rand.NewPCG(uint64(g), 9))
-			var v vocab
-			var mine []string // IDs this goroutine added and not removed
-			for i := range ops / 4 {
-				if len(mine) > 0 && r.IntN(3) == 0 {
-					k := r.IntN(len(mine))
-					id := mine[k]
-					mine = slices.Delete(mine, k, k+1)
-					err := tr.Remove(func() (int32, error) {
-						spin.Lock(&mu)
-						defer mu.Unlock()
-						order = append(order, &op{id: id})
-						idx, err := docs.Remove(id)
-						return handles[idx], err
-					})
-					assert.NoError(t, err)
-					continue
-				}
-				if len(mine) > 0 && r.IntN(8) == 0 {
-					// A refused Add (its ID is live) with terms of its
-					// own and common ones: Resolve enters cells for
-					// them, which Forget takes out again.
-					ws := append(docTerms(r), fmt.Sprint("refused", g, "-", i))
-					slices.Sort(ws)
-					ws = slices.Compact(ws)
-					_, _, err := tr.Enter(detector.Doc{ID: mine[0]}, docs, v.terms(ws), Pack(ws), nil)
-					assert.ErrorIs(t, err, detector.ErrDuplicateID)
-					continue
-				}
-				o := &op{id: strconv.Itoa(g) + "-" + strconv.Itoa(i), terms: docTerms(r)}
-				ts := v.terms(o.terms)
-				var err error
-				var tk Ticket
-				tk, o.df, err = tr.Enter(detector.Doc{ID: o.id}, docs, ts, Pack(o.terms), nil)
-				if !assert.NoError(t, err) {
-					return
-				}
-				o.n = tk.N
-				_, err = tr.Insert(tk, func(h int32) ([]detector.Match, error) {
-					spin.Lock(&mu)
-					defer mu.Unlock()
-					tr.Settle(o.id)
-					idx, err := docs.Add(detector.Doc{ID: o.id})
-					if err == nil {
-						handles[idx] = h
-						order = append(order, o) // inserts run in turn order
-					}
-					return nil, err
-				})
-				assert.NoError(t, err)
-				mine = append(mine, o.id)
-			}
-		})
-	}
-	wg.Wait()
-	// Replay one by one on a table without caches.
-	seq := New(false)
-	byID := map[string]int32{}
-	for _, o := range order {
-		if o.terms == nil {
-			seq.Remove(byID[o.id])
-			continue
-		}
-		h, n, df := seq.Count(Terms{Terms: o.terms}, Pack(o.terms), nil)
-		byID[o.id] = h
-		require.Equal(t, n, o.n, "%s: N", o.id)
-		require.Equal(t, df, o.df, "%s: document frequencies", o.id)
-	}
-	require.Equal(t, seq.IDF().Fingerprint(), tr.Table().IDF().Fingerprint(), "the final tables")
-	require.Equal(t, seq.Live(), tr.Table().Live())
-	require.Equal(t, seq.size(), tr.Table().size(), "no cell of a refused Add is left")
 }

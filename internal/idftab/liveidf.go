@@ -61,7 +61,7 @@ type shard struct {
 // Table is an online IDF table over the live documents of a detector. Each
 // counted document has a handle, which the detector keeps to uncount it.
 // Count, AddPacked and Remove must not run concurrently with each other
-// (the detector serialises them, see [Turns]); N, Peek, IDF and Live may
+// (the engine serialises them in a Counter's turn); N, Peek, IDF and Live may
 // be called at any time.
 type Table struct {
 	smooth bool

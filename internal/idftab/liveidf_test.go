@@ -3,7 +3,6 @@ package idftab
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -87,33 +86,6 @@ func TestLongDocument(t *testing.T) {
 	assert.Zero(t, tb.IDF().N())
 	assert.Zero(t, tb.IDF().DF("a"))
 	assert.Zero(t, tb.IDF().DF(fmt.Sprint("t", 3*4096)))
-}
-
-func TestOrder(t *testing.T) {
-	var o Order
-	var turn sync.Mutex
-	var got []int
-	var wg sync.WaitGroup
-	var order []uint64
-	for i := range 50 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			turn.Lock()
-			tk := o.Ticket()
-			order = append(order, tk)
-			turn.Unlock()
-			o.Wait(tk)
-			got = append(got, int(tk))
-			o.Done()
-			_ = i
-		}()
-	}
-	wg.Wait()
-	require.Len(t, got, 50)
-	for i, v := range got {
-		assert.Equal(t, i, v)
-	}
 }
 
 // TestPack checks Pack against the field encoding it is (hashtab.AppendField
