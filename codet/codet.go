@@ -2,12 +2,12 @@ package codet
 
 import (
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/idftab"
-	"github.com/seed-9ef9c1df/neardup/internal/spin"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -46,7 +46,7 @@ type Stats struct {
 // for concurrent use: concurrent Adds answer as sequential Adds in the
 // order they took the lock (see Concurrency in the package doc).
 type Detector struct {
-	mu   spin.RWMutex
+	mu   sync.RWMutex
 	s    settings
 	docs *engine.Set
 	pool *workers
