@@ -78,6 +78,6 @@
 // read lock, features outside every lock, a turn for online statistics
 // where the algorithm keeps them, then one exclusive commit. A package
 // supplies its algorithm: how it reads a text, its exact-copy key, its
-// index and how it ranks. codet and minhash still carry shells of their
-// own (docs/notes/engine.md in the repository says what they need).
+// index and how it ranks. codet still carries a shell of its own
+// (docs/notes/codet.md in the repository says what moving it needs).
 package neardup
