@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
+	"github.com/seed-9ef9c1df/neardup/internal/enum"
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -28,15 +29,7 @@ const (
 
 // String returns the name of c.
 func (c Class) String() string {
-	switch c {
-	case Unrelated:
-		return "unrelated"
-	case NearDuplicate:
-		return "near-duplicate"
-	case Duplicate:
-		return "duplicate"
-	}
-	return fmt.Sprintf("Class(%d)", int(c))
+	return enum.String("Class", int(c), "unrelated", "near-duplicate", "duplicate")
 }
 
 // Detector finds near-duplicates by multireference cosine signatures

@@ -7,6 +7,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
+	"github.com/seed-9ef9c1df/neardup/internal/enum"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -27,15 +28,7 @@ const (
 )
 
 func (m Method) String() string {
-	switch m {
-	case FullFingerprint:
-		return "ffp"
-	case DSC:
-		return "dsc"
-	case SpotSigs:
-		return "spotsigs"
-	}
-	return fmt.Sprintf("Method(%d)", int(m))
+	return enum.String("Method", int(m), "ffp", "dsc", "spotsigs")
 }
 
 // Sampling selects how DSC picks the shingles of a document's sample.
@@ -63,15 +56,7 @@ const (
 )
 
 func (s Sampling) String() string {
-	switch s {
-	case SampleModulus:
-		return "modulus"
-	case SampleMin:
-		return "min"
-	case SampleStride:
-		return "stride"
-	}
-	return fmt.Sprintf("Sampling(%d)", int(s))
+	return enum.String("Sampling", int(s), "modulus", "min", "stride")
 }
 
 // Defaults. A zero Config field takes the default named here.

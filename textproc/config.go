@@ -6,6 +6,7 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/enum"
 )
 
 // DefaultPrefixLen is the length, in runes, of the first-N prefix stemmer:
@@ -35,15 +36,7 @@ const (
 
 // String returns "StemDefault", "StemNone", "StemPrefix" or "Stemmer(n)".
 func (s Stemmer) String() string {
-	switch s {
-	case StemDefault:
-		return "StemDefault"
-	case StemNone:
-		return "StemNone"
-	case StemPrefix:
-		return "StemPrefix"
-	}
-	return fmt.Sprintf("Stemmer(%d)", int(s))
+	return enum.String("Stemmer", int(s), "StemDefault", "StemNone", "StemPrefix")
 }
 
 // Resolve returns s with StemDefault replaced by def, or an error naming the

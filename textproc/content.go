@@ -1,13 +1,14 @@
 package textproc
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/language"
+
+	"github.com/seed-9ef9c1df/neardup/internal/enum"
 )
 
 // Content selects which part of a text the pipeline reads.
@@ -27,15 +28,7 @@ const (
 
 // String returns "default", "all" or "main".
 func (c Content) String() string {
-	switch c {
-	case ContentDefault:
-		return "default"
-	case ContentAll:
-		return "all"
-	case ContentMain:
-		return "main"
-	}
-	return fmt.Sprintf("Content(%d)", uint8(c))
+	return enum.String("Content", int(c), "default", "all", "main")
 }
 
 // Valid reports whether c is one of the defined values.

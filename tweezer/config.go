@@ -5,6 +5,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
+	"github.com/seed-9ef9c1df/neardup/internal/enum"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -53,15 +54,7 @@ const (
 
 // String returns "Overlap", "Exact", "Jaccard" or "Mode(n)".
 func (m Mode) String() string {
-	switch m {
-	case Exact:
-		return "Exact"
-	case Jaccard:
-		return "Jaccard"
-	case Overlap:
-		return "Overlap"
-	}
-	return fmt.Sprintf("Mode(%d)", int(m))
+	return enum.String("Mode", int(m), "Overlap", "Exact", "Jaccard")
 }
 
 // Config configures a [Signer] and a [Detector]. The zero value is Tweezer's
