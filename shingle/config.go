@@ -1,6 +1,7 @@
 package shingle
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -291,18 +292,10 @@ func (c *Config) setDefaults() {
 	default:
 		zero(&c.MinOverlap, DefaultMinOverlap)
 	}
-	if c.Antecedents == "" {
-		c.Antecedents = DefaultAntecedents
-	}
-	if c.MaxResults == 0 {
-		c.MaxResults = detector.DefaultMaxResults
-	}
-	if c.MinIDF == 0 {
-		c.MinIDF = DefaultMinIDF
-	}
-	if c.MaxIDF == 0 {
-		c.MaxIDF = DefaultMaxIDF
-	}
+	c.Antecedents = cmp.Or(c.Antecedents, DefaultAntecedents)
+	c.MaxResults = cmp.Or(c.MaxResults, detector.DefaultMaxResults)
+	c.MinIDF = cmp.Or(c.MinIDF, DefaultMinIDF)
+	c.MaxIDF = cmp.Or(c.MaxIDF, DefaultMaxIDF)
 	if content, err := engine.Content(c.Content, DefaultContent); err == nil {
 		c.Content = content
 	}

@@ -1,6 +1,7 @@
 package shingle
 
 import (
+	"cmp"
 	"slices"
 	"sync"
 
@@ -50,10 +51,7 @@ func newDetector(cfg Config, trace func(remove bool, id string)) (*Detector, err
 		return e
 	}
 	alg.ex.Put(ex)
-	maxText := cfg.MaxTextBytes
-	if maxText == 0 {
-		maxText = detector.DefaultMaxTextBytes
-	}
+	maxText := cmp.Or(cfg.MaxTextBytes, detector.DefaultMaxTextBytes)
 	return &Detector{cfg: cfg, e: engine.New(engine.Spec{
 		Name:          snapshotKind,
 		Version:       snapshotVersion,
