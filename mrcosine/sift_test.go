@@ -2,6 +2,7 @@ package mrcosine
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -149,4 +150,13 @@ func TestMaxBits(t *testing.T) {
 		}
 		require.Equal(t, hamming(a[:], b[:]), hamming8(&a, &b))
 	}
+}
+
+// hamming counts the bits a and b differ in.
+func hamming(a, b []uint64) int {
+	n := 0
+	for i := range sketchWords {
+		n += bits.OnesCount64(a[i] ^ b[i])
+	}
+	return n
 }
