@@ -1,6 +1,7 @@
 package textproc
 
 import (
+	"cmp"
 	"fmt"
 
 	"golang.org/x/text/language"
@@ -94,9 +95,7 @@ func (c Config) setDefaults() Config {
 	if c.Stemmer == StemDefault {
 		c.Stemmer = StemNone
 	}
-	if c.PrefixLen == 0 {
-		c.PrefixLen = DefaultPrefixLen
-	}
+	c.PrefixLen = cmp.Or(c.PrefixLen, DefaultPrefixLen)
 	if c.Content == ContentDefault {
 		c.Content = ContentAll
 	}
