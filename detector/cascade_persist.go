@@ -237,8 +237,7 @@ func (c *cascade[F]) capture(p Persister) ([]idFeatures[F], []byte, error) {
 // propose too if it can remove (the error otherwise also wraps
 // errors.ErrUnsupported).
 func (c *cascade[F]) ReadFrom(r io.Reader) (int64, error) {
-	p, ok := c.propose.(Persister)
-	if !ok || c.codec == nil {
+	if _, ok := c.propose.(Persister); !ok || c.codec == nil {
 		return 0, errUnsupported("Cascade", "read a snapshot", c.propose)
 	}
 	c.persist.Lock()
@@ -252,61 +251,35 @@ func (c *cascade[F]) ReadFrom(r io.Reader) (int64, error) {
 	case n > 0:
 		return 0, fmt.Errorf("detector: Cascade: ReadFrom: the cascade holds %d documents: %w", n, ErrSnapshot)
 	}
-	fail := func(read int64, err error) (int64, error) {
+	var fs []F
+	decode := func(payload []byte) ([]string, error) {
+		dec := snapshot.NewDec(payload)
+		count := dec.Len(2, 0)
+		ids := make([]string, 0, count)
+		fs = make([]F, 0, count)
+		for i := 0; i < count && dec.Err() == nil; i++ {
+			id, b := dec.String(), dec.String()
+			if dec.Err() != nil {
+				break
+			}
+			if id == "" || i > 0 && id <= ids[i-1] {
+				dec.Fail("document %d: ID %q empty or out of order", i, id)
+			}
+			f, err := c.codec.unmarshal([]byte(b))
+			if err != nil {
+				dec.Fail("features of %q: %v", id, err)
+			}
+			ids, fs = append(ids, id), append(fs, f)
+		}
+		return ids, dec.Done()
+	}
+	members := []memberSection{{"propose", "propose"}}
+	ids, sections, read, err := readSnapshot(r, c.header(), "the cascade", "features", decode, members)
+	if err == nil {
+		err = loadMembers([]Detector{c.propose}, ids, sections, members, false)
+	}
+	if err != nil {
 		return read, fmt.Errorf("detector: Cascade: ReadFrom: %w", err)
-	}
-	sr, err := snapshot.NewReader(r, c.header())
-	if err != nil {
-		return fail(0, err)
-	}
-	payload, err := sr.Section("features")
-	if err != nil {
-		return fail(0, err)
-	}
-	dec := snapshot.NewDec(payload)
-	count := dec.Len(2, 0)
-	ids := make([]string, 0, count)
-	fs := make([]F, 0, count)
-	for i := 0; i < count && dec.Err() == nil; i++ {
-		id, b := dec.String(), dec.String()
-		if dec.Err() != nil {
-			break
-		}
-		if id == "" || i > 0 && id <= ids[i-1] {
-			dec.Fail("document %d: ID %q empty or out of order", i, id)
-		}
-		f, err := c.codec.unmarshal([]byte(b))
-		if err != nil {
-			dec.Fail("features of %q: %v", id, err)
-		}
-		ids, fs = append(ids, id), append(fs, f)
-	}
-	if err := dec.Done(); err != nil {
-		return fail(0, fmt.Errorf("section features: %w", err))
-	}
-	propose, err := sr.Section("propose")
-	if err != nil {
-		return fail(0, err)
-	}
-	docs, read, err := sr.Finish()
-	if err != nil {
-		return fail(read, err)
-	}
-	if docs != uint64(len(ids)) {
-		return fail(read, fmt.Errorf("trailer counts %d documents, the cascade %d: %w", docs, len(ids), ErrSnapshot))
-	}
-	if err := checkCount(propose, len(ids)); err != nil {
-		return fail(read, fmt.Errorf("propose: %w", err))
-	}
-	if _, err := p.ReadFrom(bytes.NewReader(propose)); err != nil {
-		return fail(read, err)
-	}
-	if err := checkLoaded(c.propose, ids); err != nil {
-		err = fmt.Errorf("propose: %w", err)
-		if uerr := unload(c.propose, ids, propose); uerr != nil {
-			err = errors.Join(err, fmt.Errorf("emptying propose: %w", uerr))
-		}
-		return fail(read, err)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -1,13 +1,17 @@
 package detector
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 
 	"github.com/zeebo/xxh3"
+
+	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
 // PairFunc decides whether the text container contains the text contained
@@ -303,4 +307,75 @@ func unload(d Detector, ids []string, section []byte) error {
 		errs = append(errs, fmt.Errorf("it keeps %d documents the snapshot does not name", n))
 	}
 	return errors.Join(errs...)
+}
+
+// memberSection names a member's section of a combinator's snapshot and,
+// in errors, the member.
+type memberSection struct{ section, label string }
+
+// readSnapshot reads the snapshot of a combinator (what names it in
+// errors, as "the vote") written under header h: its own section, which
+// decode checks and turns into the IDs of its documents, the members'
+// sections, and the trailer, which must count those documents, as each
+// member section's trailer must.
+func readSnapshot(r io.Reader, h snapshot.Header, what, own string, decode func([]byte) ([]string, error), members []memberSection) (ids []string, sections [][]byte, read int64, err error) {
+	sr, err := snapshot.NewReader(r, h)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	payload, err := sr.Section(own)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if ids, err = decode(payload); err != nil {
+		return nil, nil, 0, fmt.Errorf("section %s: %w", own, err)
+	}
+	sections = make([][]byte, len(members))
+	for i, m := range members {
+		if sections[i], err = sr.Section(m.section); err != nil {
+			return nil, nil, 0, err
+		}
+	}
+	docs, read, err := sr.Finish()
+	if err != nil {
+		return nil, nil, read, err
+	}
+	if docs != uint64(len(ids)) {
+		return nil, nil, read, fmt.Errorf("trailer counts %d documents, %s %d: %w", docs, what, len(ids), ErrSnapshot)
+	}
+	for i, m := range members {
+		if err := checkCount(sections[i], len(ids)); err != nil {
+			return nil, nil, read, fmt.Errorf("%s: %w", m.label, err)
+		}
+	}
+	return ids, sections, read, nil
+}
+
+// loadMembers loads sections[i] into dets[i], each a Persister, in order,
+// and checks that each then holds exactly ids. On a failure it empties
+// again the members that loaded their sections (see unload) and returns
+// the error, which names the member by its label (a member's own ReadFrom
+// error only when tagRead).
+func loadMembers(dets []Detector, ids []string, sections [][]byte, members []memberSection, tagRead bool) error {
+	undo := func(err error, n int) error {
+		errs := []error{err}
+		for i := range n {
+			if uerr := unload(dets[i], ids, sections[i]); uerr != nil {
+				errs = append(errs, fmt.Errorf("emptying %s: %w", members[i].label, uerr))
+			}
+		}
+		return errors.Join(errs...)
+	}
+	for i, d := range dets {
+		if _, err := d.(Persister).ReadFrom(bytes.NewReader(sections[i])); err != nil {
+			if tagRead {
+				err = fmt.Errorf("%s: %w", members[i].label, err)
+			}
+			return undo(err, i)
+		}
+		if err := checkLoaded(d, ids); err != nil {
+			return undo(fmt.Errorf("%s: %w", members[i].label, err), i+1)
+		}
+	}
+	return nil
 }

@@ -10,14 +10,10 @@ import (
 // detector accepts unless its Config says otherwise: 4 MiB. Larger texts
 // are rejected with an error wrapping [ErrTooLarge] before any work.
 //
-// News articles are a few kilobytes (the largest page of the collections
-// the library is measured on is 85 KB). An Add allocates up to about 80
-// bytes per byte of text while it analyses (weighted MinHash; codet and
-// SimHash about 55, most others 10 to 40) and keeps up to 7 bytes per byte
-// for a stored document, so at this limit one request costs a service at
-// most about 330 MB of transient allocation. docs/memory.md in the
-// repository has each detector's figures and the command that measures
-// them.
+// News articles are a few kilobytes. An Add allocates tens of bytes per
+// byte of text while it analyses and keeps a few per byte for a stored
+// document; docs/memory.md in the repository has each detector's figures
+// and the command that measures them.
 const DefaultMaxTextBytes = 4 << 20
 
 // Sentinel errors. Detectors wrap them with context (the package name and

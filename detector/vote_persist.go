@@ -2,7 +2,6 @@ package detector
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -234,48 +233,16 @@ func (v *vote) ReadFrom(r io.Reader) (int64, error) {
 	case n > 0:
 		return 0, fmt.Errorf("detector: Vote: ReadFrom: the vote holds %d documents: %w", n, ErrSnapshot)
 	}
-	fail := func(read int64, err error) (int64, error) {
+	members := make([]memberSection, len(ps))
+	for i := range ps {
+		members[i] = memberSection{fmt.Sprintf("member%d", i), fmt.Sprintf("member %d", i)}
+	}
+	ids, sections, read, err := readSnapshot(r, v.header(), "the vote", "vote", decodeIDs, members)
+	if err == nil {
+		err = loadMembers(v.ds, ids, sections, members, true)
+	}
+	if err != nil {
 		return read, fmt.Errorf("detector: Vote: ReadFrom: %w", err)
-	}
-	sr, err := snapshot.NewReader(r, v.header())
-	if err != nil {
-		return fail(0, err)
-	}
-	payload, err := sr.Section("vote")
-	if err != nil {
-		return fail(0, err)
-	}
-	ids, err := decodeIDs(payload)
-	if err != nil {
-		return fail(0, fmt.Errorf("section vote: %w", err))
-	}
-	members := make([][]byte, len(ps))
-	for i := range ps {
-		if members[i], err = sr.Section(fmt.Sprintf("member%d", i)); err != nil {
-			return fail(0, err)
-		}
-	}
-	docs, read, err := sr.Finish()
-	if err != nil {
-		return fail(read, err)
-	}
-	if docs != uint64(len(ids)) {
-		return fail(read, fmt.Errorf("trailer counts %d documents, the vote %d: %w", docs, len(ids), ErrSnapshot))
-	}
-	for i := range ps {
-		if err := checkCount(members[i], len(ids)); err != nil {
-			return fail(read, fmt.Errorf("member %d: %w", i, err))
-		}
-	}
-	for i, p := range ps {
-		if _, err := p.ReadFrom(bytes.NewReader(members[i])); err != nil {
-			err = fmt.Errorf("member %d: %w", i, err)
-			return fail(read, errors.Join(err, v.unload(ids, members, i)))
-		}
-		if err := checkLoaded(v.ds[i], ids); err != nil {
-			err = fmt.Errorf("member %d: %w", i, err)
-			return fail(read, errors.Join(err, v.unload(ids, members, i+1)))
-		}
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -283,19 +250,6 @@ func (v *vote) ReadFrom(r io.Reader) (int64, error) {
 		v.live[id] = true
 	}
 	return read, nil
-}
-
-// unload empties the first n members, which loaded their sections,
-// after a member rejected its section or did not hold what the vote
-// section lists.
-func (v *vote) unload(ids []string, sections [][]byte, n int) error {
-	var errs []error
-	for i := range n {
-		if err := unload(v.ds[i], ids, sections[i]); err != nil {
-			errs = append(errs, fmt.Errorf("emptying member %d: %w", i, err))
-		}
-	}
-	return errors.Join(errs...)
 }
 
 // decodeIDs reads a count and that many distinct, non-empty IDs in

@@ -537,8 +537,7 @@ func (w *window) capture(p Persister) (section, member []byte, n int, err error)
 // wrap [ErrSnapshot] (or ErrClosed), and the window and its member are
 // then left empty (see [Persister]).
 func (w *window) ReadFrom(in io.Reader) (int64, error) {
-	p, ok := w.member.(Persister)
-	if !ok {
+	if _, ok := w.member.(Persister); !ok {
 		return 0, errUnsupported("Window", "read a snapshot", w.member)
 	}
 	w.write.Lock()
@@ -552,48 +551,27 @@ func (w *window) ReadFrom(in io.Reader) (int64, error) {
 	case n > 0:
 		return 0, fmt.Errorf("detector: Window: ReadFrom: the window holds %d documents: %w", n, ErrSnapshot)
 	}
-	fail := func(read int64, err error) (int64, error) {
-		return read, fmt.Errorf("detector: Window: ReadFrom: %w", err)
-	}
-	sr, err := snapshot.NewReader(in, w.header())
-	if err != nil {
-		return fail(0, err)
-	}
-	payload, err := sr.Section("window")
-	if err != nil {
-		return fail(0, err)
-	}
-	started, latest, slots, err := w.decode(payload)
-	if err != nil {
-		return fail(0, err)
-	}
-	member, err := sr.Section("member")
-	if err != nil {
-		return fail(0, err)
-	}
-	docs, read, err := sr.Finish()
-	if err != nil {
-		return fail(read, err)
-	}
-	if docs != uint64(len(slots)) {
-		return fail(read, fmt.Errorf("trailer counts %d documents, the window %d: %w", docs, len(slots), ErrSnapshot))
-	}
-	if err := checkCount(member, len(slots)); err != nil {
-		return fail(read, fmt.Errorf("the member: %w", err))
-	}
-	if _, err := p.ReadFrom(bytes.NewReader(member)); err != nil {
-		return fail(read, err)
-	}
-	ids := make([]string, len(slots))
-	for i, s := range slots {
-		ids[i] = s.id
-	}
-	if err := checkLoaded(w.member, ids); err != nil {
-		err = fmt.Errorf("the member: %w", err)
-		if uerr := unload(w.member, ids, member); uerr != nil {
-			err = errors.Join(err, fmt.Errorf("emptying the member: %w", uerr))
+	var started bool
+	var latest int64
+	var slots []slot
+	decode := func(payload []byte) ([]string, error) {
+		var err error
+		if started, latest, slots, err = w.decode(payload); err != nil {
+			return nil, err
 		}
-		return fail(read, err)
+		ids := make([]string, len(slots))
+		for i, s := range slots {
+			ids[i] = s.id
+		}
+		return ids, nil
+	}
+	members := []memberSection{{"member", "the member"}}
+	ids, sections, read, err := readSnapshot(in, w.header(), "the window", "window", decode, members)
+	if err == nil {
+		err = loadMembers([]Detector{w.member}, ids, sections, members, false)
+	}
+	if err != nil {
+		return read, fmt.Errorf("detector: Window: ReadFrom: %w", err)
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -644,7 +622,7 @@ func (w *window) decode(payload []byte) (bool, int64, []slot, error) {
 		slots = append(slots, slot{id: id, pos: pos})
 	}
 	if err := dec.Done(); err != nil {
-		return false, 0, nil, fmt.Errorf("section window: %w", err)
+		return false, 0, nil, err
 	}
 	return started, latest, slots, nil
 }

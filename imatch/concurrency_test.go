@@ -167,3 +167,11 @@ func TestCountOnReplacedTable(t *testing.T) {
 	assert.Zero(t, before.table.IDF().N())
 	assert.Zero(t, before.table.Live(), "nothing is counted in the table the terms were resolved in")
 }
+
+// scratchBytes returns the bytes held by the Signer's per-term buffers
+// (not the analyzer's), for tests.
+func (s *Signer) scratchBytes() int {
+	v := &s.vocab
+	return 4*cap(s.uniq) + 16*cap(s.terms) + 32*cap(s.all) + 32*cap(s.sel) + cap(s.buf) + 8*cap(s.ownDF) +
+		v.seen.Bytes() + 8*cap(v.dfCache) + 8*cap(v.hcache) + cap(v.hset) + v.cells.Bytes()
+}

@@ -1,6 +1,7 @@
 package imatch
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
@@ -147,34 +148,20 @@ func (c *Config) setDefaults() {
 	if c.Stemmer == textproc.StemDefault {
 		c.Stemmer = textproc.StemPrefix
 	}
-	if c.PrefixLen == 0 {
-		c.PrefixLen = DefaultPrefixLen
-	}
+	c.PrefixLen = cmp.Or(c.PrefixLen, DefaultPrefixLen)
 	switch {
 	case c.Skip == 0:
 		c.Skip = DefaultSkip
 	case c.Skip < 0:
 		c.Skip = -1
 	}
-	if c.Keep == 0 {
-		c.Keep = DefaultKeep
-	}
-	if c.BandLow == 0 {
-		c.BandLow = DefaultBandLow
-	}
-	if c.BandHigh == 0 {
-		c.BandHigh = DefaultBandHigh
-	}
-	if c.MinTerms == 0 {
-		c.MinTerms = DefaultMinTerms
-	}
-	if c.LexiconKeep == 0 {
-		c.LexiconKeep = DefaultLexiconKeep
-	}
+	c.Keep = cmp.Or(c.Keep, DefaultKeep)
+	c.BandLow = cmp.Or(c.BandLow, DefaultBandLow)
+	c.BandHigh = cmp.Or(c.BandHigh, DefaultBandHigh)
+	c.MinTerms = cmp.Or(c.MinTerms, DefaultMinTerms)
+	c.LexiconKeep = cmp.Or(c.LexiconKeep, DefaultLexiconKeep)
 	engine.DefaultLimits(&c.Content, DefaultContent, &c.MaxTextBytes)
-	if c.MaxResults == 0 {
-		c.MaxResults = detector.DefaultMaxResults
-	}
+	c.MaxResults = cmp.Or(c.MaxResults, detector.DefaultMaxResults)
 }
 
 // validate checks a Config after setDefaults and returns the text pipeline

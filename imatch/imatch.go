@@ -188,14 +188,6 @@ func (s *Signer) tidy() {
 	}
 }
 
-// scratchBytes returns the bytes held by the Signer's per-term buffers
-// (not the analyzer's), for tests.
-func (s *Signer) scratchBytes() int {
-	v := &s.vocab
-	return 4*cap(s.uniq) + 16*cap(s.terms) + 32*cap(s.all) + 32*cap(s.sel) + cap(s.buf) + 8*cap(s.ownDF) +
-		v.seen.Bytes() + 8*cap(v.dfCache) + 8*cap(v.hcache) + cap(v.hset) + v.cells.Bytes()
-}
-
 // df returns the document frequency of term i of the current document,
 // clamped to [1, n] as textproc.IDF weighs it (an unseen term counts as
 // seen once), cached by term ID when the table is frozen.

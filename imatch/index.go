@@ -196,6 +196,6 @@ func (ix *ownIndex) Recount(f *features) int32 {
 	if f == nil {
 		return -1
 	}
-	ix.unpack = unpackTerms(ix.unpack[:0], f.packed)
+	ix.unpack = idftab.Unpack(ix.unpack[:0], f.packed)
 	return ix.table.AddPacked(ix.unpack, f.packed)
 }

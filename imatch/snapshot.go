@@ -1,7 +1,6 @@
 package imatch
 
 import (
-	"encoding/binary"
 	"io"
 
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
@@ -44,30 +43,21 @@ const snapshotVersion = 1
 var _ engine.GroupCodec[features] = (*algorithm)(nil)
 
 // WriteTo writes a snapshot of the live documents to w and returns the
-// bytes written: their IDs, their keys (one list per group of copies)
-// and, for a Detector of [New], the distinct terms of each content, from
-// which ReadFrom rebuilds the online table; not their texts
-// (docs/snapshot.md in the repository). The sections are encoded under a
-// read lock, so the snapshot is consistent and concurrent Adds and Removes
-// are either wholly in it or wholly not; w is written after the lock is
-// released. It returns an error wrapping detector.ErrClosed after Close,
-// or the error of w.
+// bytes written: their IDs, their keys once per group of copies and, for a
+// Detector of [New], the distinct terms of each content, from which
+// ReadFrom rebuilds the online table; not their texts. Concurrent Adds and
+// Removes are wholly in it or not. After Close the error wraps
+// detector.ErrClosed.
 func (d *Detector) WriteTo(w io.Writer) (int64, error) { return d.e.WriteTo(w) }
 
-// ReadFrom loads a snapshot written by WriteTo into d, which must be empty
-// and made by the same constructor with the same Config (and, for
-// [NewWithIDF], a table of the same content and frozen state), and returns
-// the bytes read. It reads and checks the whole snapshot and builds a
-// fresh index before it installs it, so on any error d stays empty.
-// Loading costs the bytes read plus one index insertion per document and,
-// for a Detector of [New], counting each document's terms in its online
-// table; no text is analysed.
-//
-// It returns an error wrapping detector.ErrClosed after Close, and one
-// wrapping detector.ErrSnapshot for a d that is not empty and for input it
-// cannot load: not an I-Match snapshot of this layout, a Config differing
-// from d's (the error names the field), another IDF table (or one where d
-// has none), a damaged or truncated stream.
+// ReadFrom loads a snapshot written by WriteTo into the empty d, made by
+// the same constructor with the same Config (and, for [NewWithIDF], a
+// table of the same content and frozen state), and returns the bytes read;
+// on any error d stays empty. It costs the bytes read plus one index
+// insertion per document and, for a Detector of [New], counting its terms;
+// no text is analysed. Errors wrap detector.ErrClosed after Close,
+// otherwise detector.ErrSnapshot (d not empty, another layout, Config or
+// IDF table, damaged input).
 func (d *Detector) ReadFrom(r io.Reader) (int64, error) { return d.e.ReadFrom(r) }
 
 // EncodeGroups writes the "groups" section: the engine's groups, which
@@ -89,7 +79,7 @@ func (a *algorithm) EncodeGroups(e *snapshot.Enc, groups []engine.SnapshotGroup[
 		gs := byContent[c]
 		e.Bytes16(c)
 		if a.own {
-			terms = unpackTerms(terms[:0], gs[0].F.packed)
+			terms = idftab.Unpack(terms[:0], gs[0].F.packed)
 			e.Strings(terms)
 		}
 		e.Int(len(gs))
@@ -171,15 +161,4 @@ func (a *algorithm) DecodeGroups(d *snapshot.Dec, add func(f *features, ids []st
 			}
 		}
 	}
-}
-
-// unpackTerms appends the terms of a list packed by idftab.Pack to dst.
-func unpackTerms(dst []string, p string) []string {
-	for len(p) > 0 {
-		l, k := binary.Uvarint([]byte(p[:min(len(p), binary.MaxVarintLen64)]))
-		p = p[k:]
-		dst = append(dst, p[:l])
-		p = p[l:]
-	}
-	return dst
 }

@@ -1,6 +1,7 @@
 package mrcosine
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"runtime"
@@ -128,15 +129,9 @@ func (c *Config) setDefaults(hasCenter bool) {
 			c.Rows = DefaultCenteredRows
 		}
 	}
-	if c.MissRate == 0 {
-		c.MissRate = DefaultMissRate
-	}
-	if c.MaxTextBytes == 0 {
-		c.MaxTextBytes = detector.DefaultMaxTextBytes
-	}
-	if c.MaxResults == 0 {
-		c.MaxResults = detector.DefaultMaxResults
-	}
+	c.MissRate = cmp.Or(c.MissRate, DefaultMissRate)
+	c.MaxTextBytes = cmp.Or(c.MaxTextBytes, detector.DefaultMaxTextBytes)
+	c.MaxResults = cmp.Or(c.MaxResults, detector.DefaultMaxResults)
 	if c.Content == textproc.ContentDefault {
 		c.Content = DefaultContent
 	}
@@ -308,33 +303,17 @@ type TrainConfig struct {
 
 // setDefaults fills in zero fields without checking anything.
 func (c *TrainConfig) setDefaults() {
-	if c.Genes == 0 {
-		c.Genes = DefaultGenes
-	}
-	if c.Parts == 0 {
-		c.Parts = DefaultParts
-	}
-	if c.Population == 0 {
-		c.Population = DefaultPopulation
-	}
-	if c.Generations == 0 {
-		c.Generations = DefaultGenerations
-	}
+	c.Genes = cmp.Or(c.Genes, DefaultGenes)
+	c.Parts = cmp.Or(c.Parts, DefaultParts)
+	c.Population = cmp.Or(c.Population, DefaultPopulation)
+	c.Generations = cmp.Or(c.Generations, DefaultGenerations)
 	if c.Generations < 0 {
 		c.Generations = 0
 	}
-	if c.PoolSize == 0 {
-		c.PoolSize = DefaultPoolSize
-	}
-	if c.MutationRate == 0 {
-		c.MutationRate = DefaultMutationRate
-	}
-	if c.SampleDocs == 0 {
-		c.SampleDocs = DefaultSampleDocs
-	}
-	if c.Holdout == 0 {
-		c.Holdout = DefaultHoldout
-	}
+	c.PoolSize = cmp.Or(c.PoolSize, DefaultPoolSize)
+	c.MutationRate = cmp.Or(c.MutationRate, DefaultMutationRate)
+	c.SampleDocs = cmp.Or(c.SampleDocs, DefaultSampleDocs)
+	c.Holdout = cmp.Or(c.Holdout, DefaultHoldout)
 	if c.Workers == 0 {
 		c.Workers = runtime.GOMAXPROCS(0)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
+	"github.com/seed-9ef9c1df/neardup/internal/enum"
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -28,15 +29,7 @@ const (
 
 // String returns the name of c.
 func (c Class) String() string {
-	switch c {
-	case Unrelated:
-		return "unrelated"
-	case NearDuplicate:
-		return "near-duplicate"
-	case Duplicate:
-		return "duplicate"
-	}
-	return fmt.Sprintf("Class(%d)", int(c))
+	return enum.String("Class", int(c), "unrelated", "near-duplicate", "duplicate")
 }
 
 // Detector finds near-duplicates by multireference cosine signatures
@@ -45,23 +38,14 @@ func (c Class) String() string {
 // centered signatures with Config.Centered), and [Detector.Classify] says
 // whether it passed T1 (duplicate) or only T2 (near-duplicate).
 //
-// The index hashes the unit signature minus the reference's center (the
-// plain unit signature for a reference without one): every news signature
-// shares one direction, so signs of projections of the raw signature
-// separate related from unrelated texts poorly, while from the center
-// unrelated texts are about orthogonal. Plain signatures are still
-// compared by their plain cosine; the index is then built for centered
-// cosine 1 − [PlainSlack]·(1 − T2). Each distinct signature keeps a sketch
-// of 512 of those signs; a candidate whose sketch differs from the
-// query's in too many signs for the pair to reach the threshold is
-// dropped before the exact cosine (a statistical test that drops a pair at
-// the threshold with probability below 10⁻⁶ under the random-hyperplane
-// model). When the buckets of a query hold at least a third as many
-// entries as there are distinct live signatures, the query compares the
-// sketches of all of them in one sequential pass instead (a superset of
-// the bucket candidates, cheaper per sketch than visiting the buckets'
-// entries), so its cost never exceeds O(N) sketch comparisons plus the
-// exact cosines.
+// The index hashes the signs of random projections of each signature's
+// direction from the reference's center, where unrelated texts are about
+// orthogonal (plain signatures are indexed for centered cosine
+// 1 − [PlainSlack]·(1 − T2)), and keeps a 512-sign sketch per distinct
+// signature that drops candidates too far to reach the threshold before
+// the exact cosine; a query costs at most O(N) sketch comparisons plus the
+// exact cosines (maxHamming gives the test and its error bound, sift.go
+// the sequential pass that caps the cost).
 //
 // Documents whose compared vectors are identical bit for bit (exact
 // copies as the detector reads them) share one entry of the index;
@@ -73,15 +57,8 @@ func (c Class) String() string {
 // score 1. Add, Containers and Query return at most
 // Config.MaxResults matches, the strongest.
 //
-// A Detector is safe for concurrent use by multiple goroutines (the shell
-// of package internal/engine): Add checks the document (closed, empty or
-// duplicate ID, size) before any work, signs and hashes it with no lock,
-// and searches the index and inserts it under the exclusive lock, where
-// the ID is checked again (of several Adds of one new ID at once exactly
-// one succeeds); every Add answers as if the Adds and Removes had run one
-// at a time in the order they took that lock. Query, Containers, Copies,
-// Len and WriteTo take the shared lock (Query signs before it); Remove,
-// Close and the installation of ReadFrom the exclusive one.
+// A Detector is safe for concurrent use by multiple goroutines; the
+// package documentation says which calls share a lock.
 type Detector struct {
 	cfg    Config
 	ref    *Reference

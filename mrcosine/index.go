@@ -2,7 +2,6 @@ package mrcosine
 
 import (
 	"math"
-	"math/bits"
 	"math/rand/v2"
 )
 
@@ -175,12 +174,4 @@ func maxHamming(lo float64) int {
 	}
 	p := math.Acos(min(lo, 1)) / math.Pi
 	return int(math.Ceil(n*p + 5*math.Sqrt(n*p*(1-p)) + 1))
-}
-
-func hamming(a, b []uint64) int {
-	n := 0
-	for i := range sketchWords {
-		n += bits.OnesCount64(a[i] ^ b[i])
-	}
-	return n
 }

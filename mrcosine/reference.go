@@ -10,6 +10,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
+	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
 // Defaults of a reference text (Mohammadi and Khasteh 2020 Table 4: "1000
@@ -475,7 +476,7 @@ func (r *Reference) UnmarshalBinary(data []byte) error {
 	p = p[3:]
 	uv := func() (uint64, bool) {
 		v, n := binary.Uvarint(p)
-		if n <= 0 || n != uvarintLen(v) {
+		if n <= 0 || n != snapshot.UvarintLen(v) {
 			return 0, false // truncated, overflowing or not in shortest form
 		}
 		p = p[n:]
@@ -530,13 +531,3 @@ func (r *Reference) UnmarshalBinary(data []byte) error {
 }
 
 const maxRune = 0x10ffff
-
-// uvarintLen is the length of the shortest varint encoding of v.
-func uvarintLen(v uint64) int {
-	n := 1
-	for v >= 0x80 {
-		v >>= 7
-		n++
-	}
-	return n
-}

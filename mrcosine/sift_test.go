@@ -3,6 +3,7 @@ package mrcosine
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -184,4 +185,13 @@ func TestNearestSketches(t *testing.T) {
 		require.True(t, slices.IsSorted(got), "trial %d: the order met is kept", trial)
 		require.Equal(t, wantG, got, "trial %d: n %d, m %d", trial, n, m)
 	}
+}
+
+// hamming counts the bits a and b differ in.
+func hamming(a, b []uint64) int {
+	n := 0
+	for i := range sketchWords {
+		n += bits.OnesCount64(a[i] ^ b[i])
+	}
+	return n
 }

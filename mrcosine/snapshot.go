@@ -47,28 +47,20 @@ const (
 
 // WriteTo writes a snapshot of the live documents to w and returns the
 // bytes written: their IDs and compared vectors (4·Parts bytes per
-// distinct signature plus each ID), not their texts, nor the reference
-// text, which the caller keeps and which the snapshot identifies by
-// fingerprint (docs/snapshot.md in the repository). The sections are
-// encoded under the shared lock, so the snapshot is consistent and
-// concurrent Adds and Removes are either wholly in it or wholly not; w is
-// written after the lock is released. It returns an error wrapping
-// detector.ErrClosed after Close, or the error of w.
+// distinct signature plus each ID), not their texts nor the reference
+// text, which the snapshot identifies by fingerprint. Concurrent Adds and
+// Removes are wholly in it or not. After Close the error wraps
+// detector.ErrClosed.
 func (d *Detector) WriteTo(w io.Writer) (int64, error) { return d.e.WriteTo(w) }
 
-// ReadFrom loads a snapshot written by WriteTo into d, which must be empty
-// and made with the same Config and the same reference text, and returns
-// the bytes read. It reads and checks the whole snapshot and builds a
-// fresh index before it installs it, so on any error d stays empty.
-// Loading costs the bytes read plus, per distinct signature, the band keys
-// and sketch (O(Parts·log Parts + Bands·Rows)) and one insertion; no text
-// is signed.
-//
-// It returns an error wrapping detector.ErrClosed after Close, and one
-// wrapping detector.ErrSnapshot for a d that is not empty and for input it
-// cannot load: not an mrcosine snapshot of this layout, a Config differing
-// from d's (the error names the field), a different reference text (the
-// error names the table "reference"), a damaged or truncated stream.
+// ReadFrom loads a snapshot written by WriteTo into the empty d, made with
+// the same Config and reference text, and returns the bytes read; on any
+// error d stays empty. It costs the bytes read plus, per distinct
+// signature, its band keys and sketch (O(Parts·log Parts + Bands·Rows))
+// and one insertion; no text is signed. Errors wrap detector.ErrClosed
+// after Close, otherwise detector.ErrSnapshot (d not empty, another
+// layout or Config, another reference text, named as table "reference",
+// damaged input).
 func (d *Detector) ReadFrom(r io.Reader) (int64, error) { return d.e.ReadFrom(r) }
 
 // The snapshot layout predates the engine's shared one (text groups are

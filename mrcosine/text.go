@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/enum"
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -37,15 +38,7 @@ const (
 
 // String returns the name of n.
 func (n Normalization) String() string {
-	switch n {
-	case Normalized:
-		return "normalized"
-	case LettersOnly:
-		return "letters-only"
-	case Raw:
-		return "raw"
-	}
-	return fmt.Sprintf("Normalization(%d)", int(n))
+	return enum.String("Normalization", int(n), "normalized", "letters-only", "raw")
 }
 
 // TextConfig says how texts are turned into trigram profiles. A [Reference]

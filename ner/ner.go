@@ -2,13 +2,13 @@ package ner
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
 
 	"golang.org/x/text/language"
 
+	"github.com/seed-9ef9c1df/neardup/internal/enum"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -26,15 +26,7 @@ const (
 // String returns "PER", "LOC" or "ORG" (the labels of Tür et al. 2003), or
 // "Type(n)" for any other value.
 func (t Type) String() string {
-	switch t {
-	case Person:
-		return "PER"
-	case Location:
-		return "LOC"
-	case Organization:
-		return "ORG"
-	}
-	return fmt.Sprintf("Type(%d)", uint8(t))
+	return enum.String("Type", int(t), "", "PER", "LOC", "ORG")
 }
 
 // Entity is one named entity found in a text.

@@ -1,12 +1,14 @@
 package shingle
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strings"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
+	"github.com/seed-9ef9c1df/neardup/internal/enum"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -27,15 +29,7 @@ const (
 )
 
 func (m Method) String() string {
-	switch m {
-	case FullFingerprint:
-		return "ffp"
-	case DSC:
-		return "dsc"
-	case SpotSigs:
-		return "spotsigs"
-	}
-	return fmt.Sprintf("Method(%d)", int(m))
+	return enum.String("Method", int(m), "ffp", "dsc", "spotsigs")
 }
 
 // Sampling selects how DSC picks the shingles of a document's sample.
@@ -63,15 +57,7 @@ const (
 )
 
 func (s Sampling) String() string {
-	switch s {
-	case SampleModulus:
-		return "modulus"
-	case SampleMin:
-		return "min"
-	case SampleStride:
-		return "stride"
-	}
-	return fmt.Sprintf("Sampling(%d)", int(s))
+	return enum.String("Sampling", int(s), "modulus", "min", "stride")
 }
 
 // Defaults. A zero Config field takes the default named here.
@@ -306,18 +292,10 @@ func (c *Config) setDefaults() {
 	default:
 		zero(&c.MinOverlap, DefaultMinOverlap)
 	}
-	if c.Antecedents == "" {
-		c.Antecedents = DefaultAntecedents
-	}
-	if c.MaxResults == 0 {
-		c.MaxResults = detector.DefaultMaxResults
-	}
-	if c.MinIDF == 0 {
-		c.MinIDF = DefaultMinIDF
-	}
-	if c.MaxIDF == 0 {
-		c.MaxIDF = DefaultMaxIDF
-	}
+	c.Antecedents = cmp.Or(c.Antecedents, DefaultAntecedents)
+	c.MaxResults = cmp.Or(c.MaxResults, detector.DefaultMaxResults)
+	c.MinIDF = cmp.Or(c.MinIDF, DefaultMinIDF)
+	c.MaxIDF = cmp.Or(c.MaxIDF, DefaultMaxIDF)
 	if content, err := engine.Content(c.Content, DefaultContent); err == nil {
 		c.Content = content
 	}

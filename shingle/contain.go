@@ -104,15 +104,7 @@ func (x *containIndex) Rank(dst []hit, f *features, groups *engine.Groups[featur
 	defer x.qs.Put(q)
 	q.mark.next(x.slots)
 	q.cands = q.cands[:0]
-	var one [1]uint32
-	for _, h := range a {
-		v, ok := x.post.lookup(h)
-		for _, c := range x.post.read(v, ok, &one) {
-			if q.mark.visit(c) {
-				q.cands = append(q.cands, c)
-			}
-		}
-	}
+	q.gather(&x.post, a)
 	defer q.release()
 	for _, c := range q.cands {
 		set := groups.Features(c).set
@@ -128,6 +120,21 @@ func (x *containIndex) Rank(dst []hit, f *features, groups *engine.Groups[featur
 		dst = append(dst, hit{Group: f.self, Score: 1})
 	}
 	return dst
+}
+
+// gather appends to q.cands the groups, not yet marked, of the posting
+// lists of keys in p. Concurrent searches share the postings, so they
+// are read with scratch of their own.
+func (q *containQuery) gather(p *postings, keys []uint64) {
+	var one [1]uint32
+	for _, h := range keys {
+		v, ok := p.lookup(h)
+		for _, c := range p.read(v, ok, &one) {
+			if q.mark.visit(c) {
+				q.cands = append(q.cands, c)
+			}
+		}
+	}
 }
 
 // need returns the least count k with k/n ≥ θ in float64 arithmetic, the
@@ -177,17 +184,7 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, asize int, self u
 	k := need(n, theta)
 	switch {
 	case x.cfg.Method == DSC && x.cfg.SuperShingle > 0:
-		// Concurrent searches share the postings, so they are read with
-		// scratch of their own.
-		var one [1]uint32
-		for _, f := range asuper {
-			v, ok := x.sup.lookup(f)
-			for _, c := range x.sup.read(v, ok, &one) {
-				if q.mark.visit(c) {
-					q.cands = append(q.cands, c)
-				}
-			}
-		}
+		q.gather(&x.sup, asuper)
 	default:
 		prefix := n
 		if !minSample {

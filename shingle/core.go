@@ -397,11 +397,8 @@ type docLists struct {
 
 // pair returns the ID of a new list holding a and b.
 func (l *docLists) pair(a, b uint32) uint32 {
-	var id uint32
-	if n := len(l.free); n > 0 {
-		id = l.free[n-1]
-		l.free = l.free[:n-1]
-	} else {
+	id, ok := hashtab.Pop(&l.free)
+	if !ok {
 		id = uint32(len(l.lists))
 		l.lists = append(l.lists, nil)
 	}

@@ -1,6 +1,7 @@
 package shingle
 
 import (
+	"cmp"
 	"slices"
 	"sync"
 
@@ -50,10 +51,7 @@ func newDetector(cfg Config, trace func(remove bool, id string)) (*Detector, err
 		return e
 	}
 	alg.ex.Put(ex)
-	maxText := cfg.MaxTextBytes
-	if maxText == 0 {
-		maxText = detector.DefaultMaxTextBytes
-	}
+	maxText := cmp.Or(cfg.MaxTextBytes, detector.DefaultMaxTextBytes)
 	return &Detector{cfg: cfg, e: engine.New(engine.Spec{
 		Name:          snapshotKind,
 		Version:       snapshotVersion,
@@ -100,29 +98,37 @@ type algorithm struct {
 // Features analyses text with a pooled extractor.
 func (alg *algorithm) Features(text string) features {
 	e := alg.ex.Get().(*extractor)
+	f := e.read(alg.cfg, text)
+	switch {
+	case alg.cfg.Method == SpotSigs && e.ntok > 0:
+		f.key = e.hash | 1
+	case alg.cfg.Method != SpotSigs && len(f.set) > 0:
+		f.key = setKey(f.set, f.size)
+	}
+	if e.release(len(text)) {
+		alg.ex.Put(e)
+	}
+	return f
+}
+
+// read returns the features of text under cfg, without their key: the
+// spot-signature multiset, the shingle set, or the DSC sample (and its
+// super-shingles), copied out of e's buffers.
+func (e *extractor) read(cfg Config, text string) features {
 	f := features{self: noGroup}
-	switch alg.cfg.Method {
+	switch cfg.Method {
 	case SpotSigs:
 		h, c := e.spots(text)
 		f.set, f.cnt = slices.Clone(h), slices.Clone(c)
-		if e.ntok > 0 {
-			f.key = e.hash | 1
-		}
 	case FullFingerprint:
 		f.set = slices.Clone(e.shingles(text))
 		f.size = len(f.set)
 	default:
 		set, size := e.sample(text)
 		f.set, f.size = slices.Clone(set), size
-		if alg.cfg.SuperShingle > 0 {
-			f.super = slices.Clone(e.superShingles(f.set, alg.cfg.SuperShingle))
+		if cfg.SuperShingle > 0 {
+			f.super = slices.Clone(e.superShingles(f.set, cfg.SuperShingle))
 		}
-	}
-	if alg.cfg.Method != SpotSigs && len(f.set) > 0 {
-		f.key = setKey(f.set, f.size)
-	}
-	if e.release(len(text)) {
-		alg.ex.Put(e)
 	}
 	return f
 }

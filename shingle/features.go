@@ -1,9 +1,6 @@
 package shingle
 
-import (
-	"fmt"
-	"slices"
-)
+import "fmt"
 
 // Features is the per-document part of a detector: what a worker of a
 // data-parallel engine computes for one text without any index.
@@ -42,25 +39,15 @@ func Extract(cfg Config, text string) (Features, error) {
 	if err != nil {
 		return Features{}, err
 	}
-	f := Features{Method: cfg.Method}
-	if cfg.Method == DSC {
-		f.Sampling = cfg.Sampling
-	}
+	f := e.read(cfg, text)
+	out := Features{Method: cfg.Method, Hashes: f.set, Counts: f.cnt, Shingles: f.size, Super: f.super}
 	switch cfg.Method {
+	case DSC:
+		out.Sampling = cfg.Sampling
 	case SpotSigs:
-		h, c := e.spots(text)
-		f.Hashes, f.Counts, f.Shingles = slices.Clone(h), slices.Clone(c), len(h)
-	case FullFingerprint:
-		f.Hashes = slices.Clone(e.shingles(text))
-		f.Shingles = len(f.Hashes)
-	default:
-		h, n := e.sample(text)
-		f.Hashes, f.Shingles = slices.Clone(h), n
-		if cfg.SuperShingle > 0 {
-			f.Super = slices.Clone(e.superShingles(f.Hashes, cfg.SuperShingle))
-		}
+		out.Shingles = len(f.set)
 	}
-	return f, nil
+	return out, nil
 }
 
 // Containment returns how much of a the document c contains: the fraction

@@ -45,27 +45,19 @@ const (
 )
 
 // WriteTo writes a snapshot of the live documents to w and returns the
-// bytes written: their IDs and their features (shingle hashes, the DSC
-// sample, or the spot-signature multiset and token digest), once per
-// group of exact copies, not their texts (see the package documentation).
-// The sections are encoded under a read lock, so the snapshot is
-// consistent: concurrent Adds and Removes are wholly in it or not; w is
-// written after the lock is released. It returns an error wrapping
-// detector.ErrClosed after Close, or the error of w.
+// bytes written: their IDs and features (shingle hashes, the DSC sample,
+// or the spot-signature multiset and token digest) once per group of
+// exact copies, not their texts. Concurrent Adds and Removes are wholly
+// in it or not. After Close the error wraps detector.ErrClosed.
 func (d *Detector) WriteTo(w io.Writer) (int64, error) { return d.e.WriteTo(w) }
 
-// ReadFrom loads a snapshot written by WriteTo into d, which must be empty
-// and made by New with the same Config, and returns the bytes read. It
-// reads and checks the whole snapshot and builds a fresh index before it
-// installs it, so on any error d stays empty. Loading costs the bytes read
-// plus one index insertion per group of exact copies and, for SpotSigs,
-// O(n) per further copy of a text of n signatures; no text is analysed.
-//
-// It returns an error wrapping detector.ErrClosed after Close, and one
-// wrapping detector.ErrSnapshot for a d that is not empty and for input it
-// cannot load: not a shingle snapshot of this layout, a Config differing
-// from d's (the error names the field), a damaged or truncated stream, or
-// features the Config could not have produced.
+// ReadFrom loads a snapshot written by WriteTo into the empty d, made by
+// New with the same Config, and returns the bytes read; on any error d
+// stays empty. It costs the bytes read plus one index insertion per group
+// and, for SpotSigs, O(n) per further copy of n signatures; no text is
+// analysed. Errors wrap detector.ErrClosed after Close, otherwise
+// detector.ErrSnapshot (d not empty, another layout or Config, damaged
+// input, features the Config could not have produced).
 func (d *Detector) ReadFrom(r io.Reader) (int64, error) { return d.e.ReadFrom(r) }
 
 // EncodeGroup appends one group's features in the layout above.

@@ -308,11 +308,8 @@ func (x *spotIndex) sigID(h uint64) uint32 {
 	if ok {
 		return *p
 	}
-	var s uint32
-	if n := len(x.free); n > 0 {
-		s = x.free[n-1]
-		x.free = x.free[:n-1]
-	} else {
+	s, ok := hashtab.Pop(&x.free)
+	if !ok {
 		s = uint32(len(x.df))
 		x.hash = append(x.hash, 0)
 		x.df = append(x.df, 0)

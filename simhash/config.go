@@ -1,6 +1,7 @@
 package simhash
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
@@ -142,9 +143,7 @@ func (c *Config) setDefaults() {
 	if c.Stemmer == textproc.StemDefault {
 		c.Stemmer = textproc.StemPrefix
 	}
-	if c.PrefixLen == 0 {
-		c.PrefixLen = DefaultPrefixLen
-	}
+	c.PrefixLen = cmp.Or(c.PrefixLen, DefaultPrefixLen)
 	if c.N == 0 {
 		switch c.Features {
 		case FeatureWordNGrams:
@@ -171,9 +170,7 @@ func (c *Config) setDefaults() {
 		c.Blocks = defaultBlocks(c.k())
 	}
 	engine.DefaultLimits(&c.Content, DefaultContent, &c.MaxTextBytes)
-	if c.MaxResults == 0 {
-		c.MaxResults = detector.DefaultMaxResults
-	}
+	c.MaxResults = cmp.Or(c.MaxResults, detector.DefaultMaxResults)
 }
 
 // validate checks a Config after setDefaults and returns the text pipeline

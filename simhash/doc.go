@@ -19,17 +19,15 @@
 //
 // Use it for near-exact copies at one 64-bit fingerprint per document: at
 // the defaults (K = 3 over idf-weighted words) it reports few pairs and
-// almost only true ones (SpotSigs Gold Set dev pages: strict precision
-// 0.999, recall 0.042, F1 0.080); over spot signatures with tf weights at
-// K = 20 (the root registry's simhash-spots) it finds near-duplicate web
-// pages (strict F1 0.816 there) but joins short wire copy into one
-// cluster. An Add costs one analysis and signing of its text and one
-// Hamming index probe; the live heap was 1,776 bytes per document over
-// the first 5,000 Reuters-21578 documents (the README's table), most of
-// it the document's ID, its packed distinct terms and the online table.
-// docs/simhash.md in the repository has the measured figures with the
-// commands that regenerate them (go run ./examples/evaluate -detector
-// simhash for the quality figures); docs/notes/simhash.md has the history.
+// almost only true ones; over spot signatures with tf weights at K = 20
+// (the root registry's simhash-spots) it finds near-duplicate web pages
+// but joins short wire copy into one cluster. An Add costs one analysis
+// and signing of its text and one Hamming index probe; a document's
+// memory is mostly its ID, its packed distinct terms and the online
+// table. Quality was measured on the SpotSigs Gold Set dev pages, memory
+// on Reuters-21578: docs/simhash.md in the repository has the figures with
+// the commands that regenerate them (go run ./examples/evaluate -detector
+// simhash), docs/notes/simhash.md the history.
 //
 // # Guarantees
 //

@@ -113,6 +113,20 @@ func (ix *index) Delete(g uint32, f *sig) {
 // those of equal digest (Score 1) and those within distance K of its
 // fingerprint (Score 1 − distance/64), each once.
 func (ix *index) Search(dst []engine.Candidate, f *sig, _ *engine.Groups[sig]) []engine.Candidate {
+	dst, seen := ix.sameDigest(dst, f)
+	if f.has {
+		for _, n := range ix.ham.Query(f.fp, nil) {
+			if !seen[n.ID] {
+				dst = append(dst, engine.Candidate{Group: n.ID, Score: 1 - float64(n.Distance)/64})
+			}
+		}
+	}
+	return dst
+}
+
+// sameDigest appends to dst the live groups of f's content digest, scored
+// 1, and returns them as a set too (nil when there are none).
+func (ix *index) sameDigest(dst []engine.Candidate, f *sig) ([]engine.Candidate, map[uint32]bool) {
 	var seen map[uint32]bool
 	if f.hasDig {
 		for _, g := range ix.exact[f.dig] {
@@ -123,14 +137,7 @@ func (ix *index) Search(dst []engine.Candidate, f *sig, _ *engine.Groups[sig]) [
 			dst = append(dst, engine.Candidate{Group: g, Score: 1})
 		}
 	}
-	if f.has {
-		for _, n := range ix.ham.Query(f.fp, nil) {
-			if !seen[n.ID] {
-				dst = append(dst, engine.Candidate{Group: n.ID, Score: 1 - float64(n.Distance)/64})
-			}
-		}
-	}
-	return dst
+	return dst, seen
 }
 
 // rankFlips is the most bits of each table's key the multi-probe search
@@ -143,16 +150,7 @@ const rankFlips = 2
 // any distance, scored 1 − distance/64 as Search scores them: the
 // candidates of Nearest.
 func (ix *index) Rank(dst []engine.Candidate, f *sig, _ *engine.Groups[sig], k int) []engine.Candidate {
-	var seen map[uint32]bool
-	if f.hasDig {
-		for _, g := range ix.exact[f.dig] {
-			if seen == nil {
-				seen = map[uint32]bool{}
-			}
-			seen[g] = true
-			dst = append(dst, engine.Candidate{Group: g, Score: 1})
-		}
-	}
+	dst, seen := ix.sameDigest(dst, f)
 	if !f.has {
 		return dst
 	}

@@ -280,16 +280,6 @@ func (s *Signer) tidy() {
 	}
 }
 
-// scratchBytes returns the bytes held by the Signer's per-token and
-// per-term buffers (not the analyzer's), for tests.
-func (s *Signer) scratchBytes() int {
-	v := &s.vocab
-	return 8*cap(s.th) + cap(s.st) + 8*cap(s.tidf) + 4*cap(s.uniq) + 16*cap(s.terms) +
-		24*cap(s.feats) + 4*cap(s.slots) + 4*cap(s.skip) + cap(s.chars) + 4*cap(s.owner) + 4*cap(s.next) +
-		8*cap(s.dfs) + 8*cap(v.hash) + cap(v.hashed) + 8*cap(v.w) + cap(v.wset) + cap(v.isStop) +
-		v.seen.Bytes() + v.cells.Bytes()
-}
-
 // contentDigest returns the 128-bit digest of the analysed text's term
 // sequence, which identifies exact copies as the Detector reads them, and
 // false for a text without terms. Outside lite mode it is the digest of

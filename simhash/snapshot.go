@@ -41,30 +41,21 @@ const (
 )
 
 // WriteTo writes a snapshot of the live documents to w and returns the
-// bytes written: their IDs, fingerprints and content digests, grouped by
-// exact copies, and for a Detector from [New] that keeps its own online
-// table the distinct terms that table counts (once per group of copies);
-// not their texts (docs/snapshot.md in the repository). The sections are
-// encoded under a read lock, so the snapshot is consistent: concurrent
-// Adds and Removes are either wholly in it or wholly not. w is written
-// after the lock is released. It returns an error wrapping
-// detector.ErrClosed after Close, or the error of w.
+// bytes written: their IDs, fingerprints and content digests once per
+// group of exact copies and, for a Detector from [New] with its own online
+// table, the distinct terms that table counts; not their texts.
+// Concurrent Adds and Removes are wholly in it or not. After Close the
+// error wraps detector.ErrClosed.
 func (d *Detector) WriteTo(w io.Writer) (int64, error) { return d.e.WriteTo(w) }
 
-// ReadFrom loads a snapshot written by WriteTo into d, which must be empty
-// and made by the same constructor with the same Config and, for
-// [NewWithIDF], an IDF table of the same content; it returns the bytes
-// read. It reads and checks the whole snapshot and builds a fresh index
-// (and own table) before it installs it, so on any error d stays empty.
-// Loading costs the bytes read plus one index insertion per group of
-// copies and, with an online table, counting each document's terms; no
-// text is analysed or signed.
-//
-// It returns an error wrapping detector.ErrClosed after Close, and one
-// wrapping detector.ErrSnapshot for a d that is not empty and for input it
-// cannot load: not a SimHash snapshot of this layout, a Config differing
-// from d's (the error names the field), another IDF table or none where d
-// has one (the error names the table), a damaged or truncated stream.
+// ReadFrom loads a snapshot written by WriteTo into the empty d, made by
+// the same constructor with the same Config (and, for [NewWithIDF], an IDF
+// table of the same content), and returns the bytes read; on any error d
+// stays empty. It costs the bytes read plus one index insertion per group
+// and, with an online table, counting each document's terms; nothing is
+// analysed or signed. Errors wrap detector.ErrClosed after Close,
+// otherwise detector.ErrSnapshot (d not empty, another layout, Config or
+// IDF table, damaged input).
 func (d *Detector) ReadFrom(r io.Reader) (int64, error) { return d.e.ReadFrom(r) }
 
 // EncodeGroup appends a group's key: whether it has a fingerprint, the

@@ -1,11 +1,13 @@
 package textproc
 
 import (
+	"cmp"
 	"fmt"
 
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/enum"
 )
 
 // DefaultPrefixLen is the length, in runes, of the first-N prefix stemmer:
@@ -35,15 +37,7 @@ const (
 
 // String returns "StemDefault", "StemNone", "StemPrefix" or "Stemmer(n)".
 func (s Stemmer) String() string {
-	switch s {
-	case StemDefault:
-		return "StemDefault"
-	case StemNone:
-		return "StemNone"
-	case StemPrefix:
-		return "StemPrefix"
-	}
-	return fmt.Sprintf("Stemmer(%d)", int(s))
+	return enum.String("Stemmer", int(s), "StemDefault", "StemNone", "StemPrefix")
 }
 
 // Resolve returns s with StemDefault replaced by def, or an error naming the
@@ -101,9 +95,7 @@ func (c Config) setDefaults() Config {
 	if c.Stemmer == StemDefault {
 		c.Stemmer = StemNone
 	}
-	if c.PrefixLen == 0 {
-		c.PrefixLen = DefaultPrefixLen
-	}
+	c.PrefixLen = cmp.Or(c.PrefixLen, DefaultPrefixLen)
 	if c.Content == ContentDefault {
 		c.Content = ContentAll
 	}

@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"github.com/zeebo/xxh3"
+
+	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
 // IDF is an inverse-document-frequency table (Varol 2012 Eq. 2.1):
@@ -340,7 +342,7 @@ func decodeIDFBody(p []byte) (df map[string]int64, n int64, flags byte, err erro
 	}
 	uv := func() (uint64, bool) {
 		v, k := binary.Uvarint(p)
-		if k <= 0 || k != uvarintLen(v) {
+		if k <= 0 || k != snapshot.UvarintLen(v) {
 			return 0, false // truncated, overflowing or not minimal
 		}
 		p = p[k:]
@@ -377,14 +379,4 @@ func decodeIDFBody(p []byte) (df map[string]int64, n int64, flags byte, err erro
 		return nil, 0, 0, errors.New("trailing bytes")
 	}
 	return df, int64(un), flags, nil
-}
-
-// uvarintLen is the length of the minimal uvarint encoding of v.
-func uvarintLen(v uint64) int {
-	n := 1
-	for v >= 0x80 {
-		v >>= 7
-		n++
-	}
-	return n
 }

@@ -158,36 +158,24 @@ const (
 // as a lower-cased copy of a text has none; *cu caches the answer for the
 // text being split.
 func uncased(text string, cu *caseUse) bool {
-	if *cu == caseUnknown {
-		*cu = caseUncased
-		for i := 0; i < len(text); {
-			if c := text[i]; c < utf8.RuneSelf {
-				if 'A' <= c && c <= 'Z' {
-					*cu = caseCased
-					break
-				}
-				i++
-				continue
-			}
-			r, w := utf8.DecodeRuneInString(text[i:])
-			if unicode.IsUpper(r) || unicode.IsTitle(r) {
-				*cu = caseCased
-				break
-			}
-			i += w
-		}
-	}
-	return *cu == caseUncased
+	return lacks(text, cu, 'A', 'Z', func(r rune) bool { return unicode.IsUpper(r) || unicode.IsTitle(r) })
 }
 
 // noLower reports whether text has no lower-case letter, as an upper-cased
 // copy of a text has none; *cu caches the answer (caseUncased: none).
 func noLower(text string, cu *caseUse) bool {
+	return lacks(text, cu, 'a', 'z', unicode.IsLower)
+}
+
+// lacks reports whether text has no letter of one case: an ASCII byte in
+// [lo, hi] or another rune is reports true for. *cu caches the answer
+// (caseUncased: none), so text is read once.
+func lacks(text string, cu *caseUse, lo, hi byte, is func(rune) bool) bool {
 	if *cu == caseUnknown {
 		*cu = caseUncased
 		for i := 0; i < len(text); {
 			if c := text[i]; c < utf8.RuneSelf {
-				if 'a' <= c && c <= 'z' {
+				if lo <= c && c <= hi {
 					*cu = caseCased
 					break
 				}
@@ -195,7 +183,7 @@ func noLower(text string, cu *caseUse) bool {
 				continue
 			}
 			r, w := utf8.DecodeRuneInString(text[i:])
-			if unicode.IsLower(r) {
+			if is(r) {
 				*cu = caseCased
 				break
 			}
@@ -306,14 +294,7 @@ func (s *splitter) each(text string, scratch *[]byte, fn func(Span) bool) {
 		case r == '\n':
 			// A paragraph break: a newline, optional horizontal space, and
 			// another newline.
-			j := i + w
-			for j < len(text) {
-				r2, w2 := decode(text, j)
-				if !isHSpace(r2) {
-					break
-				}
-				j += w2
-			}
+			j := skip(text, i+w, isHSpace)
 			if j < len(text) && text[j] == '\n' {
 				if !emit(i) {
 					return
@@ -325,21 +306,7 @@ func (s *splitter) each(text string, scratch *[]byte, fn func(Span) bool) {
 			i += w
 		case isTerminator(r):
 			termStart := i
-			j := i + w
-			for j < len(text) {
-				r2, w2 := decode(text, j)
-				if !isTerminator(r2) {
-					break
-				}
-				j += w2
-			}
-			for j < len(text) {
-				r2, w2 := decode(text, j)
-				if !isCloser(r2) {
-					break
-				}
-				j += w2
-			}
+			j := skip(text, skip(text, i+w, isTerminator), isCloser)
 			if s.boundary(text, termStart, j, &buf, &cu) {
 				if !emit(j) {
 					return
@@ -352,6 +319,19 @@ func (s *splitter) each(text string, scratch *[]byte, fn func(Span) bool) {
 		}
 	}
 	emit(len(text))
+}
+
+// skip returns the index of the first rune of text at or after j that in
+// does not report true for, or len(text).
+func skip(text string, j int, in func(rune) bool) int {
+	for j < len(text) {
+		r, w := decode(text, j)
+		if !in(r) {
+			break
+		}
+		j += w
+	}
+	return j
 }
 
 // Sentences yields the byte spans of the sentences of text, trimmed of white

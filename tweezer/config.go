@@ -1,10 +1,12 @@
 package tweezer
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
+	"github.com/seed-9ef9c1df/neardup/internal/enum"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -53,15 +55,7 @@ const (
 
 // String returns "Overlap", "Exact", "Jaccard" or "Mode(n)".
 func (m Mode) String() string {
-	switch m {
-	case Exact:
-		return "Exact"
-	case Jaccard:
-		return "Jaccard"
-	case Overlap:
-		return "Overlap"
-	}
-	return fmt.Sprintf("Mode(%d)", int(m))
+	return enum.String("Mode", int(m), "Overlap", "Exact", "Jaccard")
 }
 
 // Config configures a [Signer] and a [Detector]. The zero value is Tweezer's
@@ -147,15 +141,9 @@ func (cfg Config) resolve() (Config, error) {
 // setDefaults replaces every zero field that has a default with it. It
 // leaves invalid values for validate.
 func (cfg *Config) setDefaults() {
-	if cfg.Prefix == 0 {
-		cfg.Prefix = DefaultContext
-	}
-	if cfg.Suffix == 0 {
-		cfg.Suffix = DefaultContext
-	}
-	if cfg.FallbackWords == 0 {
-		cfg.FallbackWords = DefaultFallbackWords
-	}
+	cfg.Prefix = cmp.Or(cfg.Prefix, DefaultContext)
+	cfg.Suffix = cmp.Or(cfg.Suffix, DefaultContext)
+	cfg.FallbackWords = cmp.Or(cfg.FallbackWords, DefaultFallbackWords)
 	if cfg.Threshold == 0 {
 		switch cfg.Mode {
 		case Jaccard:
@@ -164,9 +152,7 @@ func (cfg *Config) setDefaults() {
 			cfg.Threshold = DefaultOverlapThreshold
 		}
 	}
-	if cfg.MinOverlap == 0 {
-		cfg.MinOverlap = DefaultMinOverlap
-	}
+	cfg.MinOverlap = cmp.Or(cfg.MinOverlap, DefaultMinOverlap)
 	sh := cfg.shared()
 	sh.SetDefaults(DefaultContent)
 	cfg.Content, cfg.MaxTextBytes, cfg.MaxResults = sh.Content, sh.MaxTextBytes, sh.MaxResults

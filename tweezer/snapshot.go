@@ -29,23 +29,16 @@ const (
 
 // WriteTo writes a snapshot of the live documents to w and returns the
 // bytes written: their IDs and what the index keeps of their signatures,
-// not their texts (docs/snapshot.md in the repository). The sections are
-// encoded under a read lock, so the snapshot is consistent and concurrent
-// Adds and Removes are either wholly in it or wholly not; w is written
-// after the lock is released. It returns an error wrapping
-// detector.ErrClosed after Close, or the error of w.
+// not their texts. Concurrent Adds and Removes are wholly in it or not.
+// After Close the error wraps detector.ErrClosed.
 func (d *Detector) WriteTo(w io.Writer) (int64, error) { return d.e.WriteTo(w) }
 
-// ReadFrom loads a snapshot written by WriteTo into d, which must be empty
-// and made by New with the same Config, and returns the bytes read. It
-// reads and checks the whole snapshot and builds a fresh index before it
-// installs it, so on any error d stays empty. Loading costs the bytes read
-// plus one index insertion per distinct signature; no text is signed.
-//
-// It returns an error wrapping detector.ErrClosed after Close, and one
-// wrapping detector.ErrSnapshot for a d that is not empty and for input it
-// cannot load: not a Tweezer snapshot of this layout, a Config differing
-// from d's (the error names the field), a damaged or truncated stream.
+// ReadFrom loads a snapshot written by WriteTo into the empty d, made by
+// New with the same Config, and returns the bytes read; on any error d
+// stays empty. It costs the bytes read plus one index insertion per
+// distinct signature; no text is signed. Errors wrap detector.ErrClosed
+// after Close, otherwise detector.ErrSnapshot (d not empty, another
+// layout or Config, damaged input).
 func (d *Detector) ReadFrom(r io.Reader) (int64, error) { return d.e.ReadFrom(r) }
 
 // EncodeGroup appends a group's signature: digest, Key, caseless flag and

@@ -18,6 +18,7 @@
 package detectortest
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -419,10 +420,7 @@ func (s suite) errors(t *testing.T) {
 		wantErr(t, "Remove of an unknown ID", r.Remove("nope"), detector.ErrUnknownID)
 	}
 	if s.opts.MaxTextBytes >= 0 {
-		limit := s.opts.MaxTextBytes
-		if limit == 0 {
-			limit = detector.DefaultMaxTextBytes
-		}
+		limit := cmp.Or(s.opts.MaxTextBytes, detector.DefaultMaxTextBytes)
 		_, err = d.Add(detector.Doc{ID: "huge", Text: strings.Repeat("a", limit+1)})
 		wantErr(t, fmt.Sprintf("Add of %d bytes", limit+1), err, detector.ErrTooLarge)
 		_, err = d.Containers("huge")

@@ -2,8 +2,10 @@ package detectortest
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -18,22 +20,15 @@ import (
 // lener is implemented by detectors that count their live documents.
 type lener interface{ Len() int }
 
-func persister(t *testing.T, d detector.Detector) detector.Persister {
+// need returns d as the optional interface I, or skips the test if d
+// does not implement it.
+func need[I any](t *testing.T, d detector.Detector) I {
 	t.Helper()
-	p, ok := d.(detector.Persister)
+	i, ok := d.(I)
 	if !ok {
-		t.Skipf("%T does not implement detector.Persister", d)
+		t.Skipf("%T does not implement %v", d, reflect.TypeFor[I]())
 	}
-	return p
-}
-
-func querier(t *testing.T, d detector.Detector) detector.Querier {
-	t.Helper()
-	q, ok := d.(detector.Querier)
-	if !ok {
-		t.Skipf("%T does not implement detector.Querier", d)
-	}
-	return q
+	return i
 }
 
 // save returns a snapshot of d.
@@ -104,7 +99,7 @@ func sameAnswers(t *testing.T, when string, a, b detector.Detector, ids []string
 // and keeps doing so through further Adds and Removes on both.
 func (s suite) snapshot(t *testing.T) {
 	a := s.fresh(t)
-	persister(t, a)
+	need[detector.Persister](t, a)
 	live := s.history(t, a, 8)
 	snap := save(t, a)
 	b := s.fresh(t)
@@ -138,7 +133,7 @@ func (s suite) snapshot(t *testing.T) {
 // snapshotReencode checks that the format is canonical.
 func (s suite) snapshotReencode(t *testing.T) {
 	a := s.fresh(t)
-	persister(t, a)
+	need[detector.Persister](t, a)
 	s.history(t, a, len(script()))
 	snap := save(t, a)
 	if again := save(t, a); !bytes.Equal(snap, again) {
@@ -166,7 +161,7 @@ func firstDiff(a, b []byte) int {
 func (s suite) smallSnapshot(t *testing.T) []byte {
 	t.Helper()
 	a := s.fresh(t)
-	persister(t, a)
+	need[detector.Persister](t, a)
 	add(t, a, "c0", articles[2])
 	add(t, a, "c1", articles[2])
 	return save(t, a)
@@ -241,7 +236,7 @@ func samplePositions(n int) []int {
 func (s suite) snapshotNonEmpty(t *testing.T) {
 	snap := s.smallSnapshot(t)
 	d := s.fresh(t)
-	p := persister(t, d)
+	p := need[detector.Persister](t, d)
 	add(t, d, "mine", articles[2])
 	_, err := p.ReadFrom(bytes.NewReader(snap))
 	wantErr(t, "ReadFrom into a detector holding a document", err, detector.ErrSnapshot)
@@ -263,7 +258,7 @@ func (s suite) snapshotNonEmpty(t *testing.T) {
 // query checks that Query agrees with Add on a stream and changes nothing.
 func (s suite) query(t *testing.T) {
 	a, b := s.fresh(t), s.fresh(t)
-	q := querier(t, a)
+	q := need[detector.Querier](t, a)
 	docs := script()
 	for i, doc := range docs {
 		if i == 5 && s.remover(a) != nil {
@@ -309,10 +304,7 @@ func (s suite) query(t *testing.T) {
 		t.Errorf("Query(%q) = %v reports the live document of the same ID", docs[0].ID, self)
 	}
 	if s.opts.MaxTextBytes >= 0 {
-		limit := s.opts.MaxTextBytes
-		if limit == 0 {
-			limit = detector.DefaultMaxTextBytes
-		}
+		limit := cmp.Or(s.opts.MaxTextBytes, detector.DefaultMaxTextBytes)
 		_, err = q.Query(detector.Doc{ID: "huge", Text: strings.Repeat("a", limit+1)})
 		wantErr(t, fmt.Sprintf("Query of %d bytes", limit+1), err, detector.ErrTooLarge)
 	}
@@ -328,7 +320,7 @@ func (s suite) query(t *testing.T) {
 // queried document, and the detector holds exactly the added ones.
 func (s suite) queryConcurrent(t *testing.T) {
 	d := s.fresh(t)
-	q := querier(t, d)
+	q := need[detector.Querier](t, d)
 	const writers, queriers, rounds = 4, 4, 3
 	var c collector
 	var wg sync.WaitGroup
@@ -403,10 +395,7 @@ func (s suite) queryConcurrent(t *testing.T) {
 // copies checks CopyLister on exact duplicates.
 func (s suite) copies(t *testing.T) {
 	d := s.fresh(t)
-	cl, ok := d.(detector.CopyLister)
-	if !ok {
-		t.Skipf("%T does not implement detector.CopyLister", d)
-	}
+	cl := need[detector.CopyLister](t, d)
 	list := func(id string, want ...string) {
 		t.Helper()
 		got, err := cl.Copies(id)
@@ -444,4 +433,150 @@ func (s suite) copies(t *testing.T) {
 	}
 	_, err = cl.Copies("a")
 	wantErr(t, "Copies after Close", err, detector.ErrClosed)
+}
+
+// ordered reports whether ms is ordered by detector.SortMatches.
+func ordered(ms []detector.Match) bool {
+	sorted := slices.Clone(ms)
+	detector.SortMatches(sorted)
+	return slices.Equal(sorted, ms)
+}
+
+// nearest returns d's Nearest(text, k), checked for order and cap.
+func nearest(t *testing.T, r detector.Ranker, text string, k int) []detector.Match {
+	t.Helper()
+	ms, err := r.Nearest(text, k)
+	if err != nil {
+		t.Fatalf("Nearest(k=%d): %v", k, err)
+	}
+	call := fmt.Sprintf("Nearest(%.20q…, %d)", text, k)
+	checkOrder(t, call, ms)
+	if len(ms) > k {
+		t.Errorf("%s returned %d matches, over k", call, len(ms))
+	}
+	return ms
+}
+
+// rank checks Nearest over the suite's script: at every text, with k of
+// 1, 3 and more than the live documents, the results are ordered, capped
+// at k and hold live IDs only; with the larger k they include every
+// document Query reports, with Query's score, and the stored documents of
+// the very text, at the best score; a text without words finds nothing.
+// Nearest stores nothing: a twin fed the same stream without it answers
+// alike. k ≤ 0 fails with ErrInvalidConfig, an oversize text with
+// ErrTooLarge, a call after Close with ErrClosed.
+func (s suite) rank(t *testing.T) {
+	a, b := s.fresh(t), s.fresh(t)
+	r := need[detector.Ranker](t, a)
+	live := s.history(t, a, len(script()))
+	s.history(t, b, len(script()))
+	text := map[string]string{}
+	for _, doc := range script() {
+		text[doc.ID] = doc.Text
+	}
+	isLive := map[string]bool{}
+	for _, id := range live {
+		isLive[id] = true
+	}
+	all := len(script()) + 1
+	for _, doc := range script() {
+		wide := nearest(t, r, doc.Text, all)
+		for _, k := range []int{1, 3} {
+			if got := nearest(t, r, doc.Text, k); len(got) < min(k, len(wide)) {
+				t.Errorf("Nearest(%s's text, %d) = %v, fewer than the %d of a wider k: %v", doc.ID, k, got, min(k, len(wide)), wide)
+			}
+		}
+		score := map[string]float64{}
+		for _, m := range wide {
+			if !isLive[m.ID] {
+				t.Errorf("Nearest(%s's text) reports %q, not a live document", doc.ID, m.ID)
+			}
+			score[m.ID] = m.Score
+		}
+		for _, id := range live {
+			if text[id] != doc.Text {
+				continue
+			}
+			if sc, ok := score[id]; !ok || len(wide) == 0 || sc != wide[0].Score {
+				t.Errorf("Nearest(%s's text) = %v: the stored copy %q is not among the best", doc.ID, wide, id)
+			}
+		}
+		if q, ok := a.(detector.Querier); ok {
+			qs, err := q.Query(detector.Doc{Text: doc.Text})
+			if err != nil {
+				t.Fatalf("Query of %s's text: %v", doc.ID, err)
+			}
+			for _, m := range qs {
+				if sc, ok := score[m.ID]; !ok || sc != m.Score {
+					t.Errorf("Query of %s's text reports %v; Nearest = %v", doc.ID, m, wide)
+				}
+			}
+		}
+	}
+	for _, blank := range []string{"", "   ", "!!! ??? ..."} {
+		if got := nearest(t, r, blank, all); len(got) != 0 {
+			t.Errorf("Nearest(%q) = %v, want nothing", blank, got)
+		}
+	}
+	sameAnswers(t, "with and without Nearest", a, b, live)
+	if l, ok := a.(lener); ok && l.Len() != len(live) {
+		t.Errorf("Len = %d after Nearest calls, want %d", l.Len(), len(live))
+	}
+	for _, k := range []int{0, -1} {
+		_, err := r.Nearest(articles[0], k)
+		wantErr(t, fmt.Sprintf("Nearest(k=%d)", k), err, detector.ErrInvalidConfig)
+	}
+	if s.opts.MaxTextBytes >= 0 {
+		limit := cmp.Or(s.opts.MaxTextBytes, detector.DefaultMaxTextBytes)
+		_, err := r.Nearest(strings.Repeat("a", limit+1), 1)
+		wantErr(t, fmt.Sprintf("Nearest of %d bytes", limit+1), err, detector.ErrTooLarge)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	_, err := r.Nearest(articles[0], 1)
+	wantErr(t, "Nearest after Close", err, detector.ErrClosed)
+}
+
+// rankConcurrent runs Nearest while other goroutines Add copies of the
+// articles: no call fails, every result is ordered and capped, and the
+// detector holds exactly the added documents.
+func (s suite) rankConcurrent(t *testing.T) {
+	d := s.fresh(t)
+	r := need[detector.Ranker](t, d)
+	var c collector
+	var wg sync.WaitGroup
+	const rounds = 3
+	for w := range 4 {
+		wg.Go(func() {
+			defer c.recover("Add")
+			for i := range rounds {
+				for j, text := range articles {
+					if _, err := d.Add(detector.Doc{ID: fmt.Sprintf("w%d-%d-%d", w, i, j), Text: text}); err != nil {
+						c.errorf("Add: %v", err)
+					}
+				}
+			}
+		})
+		wg.Go(func() {
+			defer c.recover("Nearest")
+			for range rounds {
+				for _, text := range articles {
+					ms, err := r.Nearest(text, 5)
+					if err != nil {
+						c.errorf("Nearest: %v", err)
+						continue
+					}
+					if len(ms) > 5 || !ordered(ms) {
+						c.errorf("Nearest(k=5) = %v: unordered or over k", ms)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	c.report(t)
+	if l, ok := d.(lener); ok && l.Len() != 4*rounds*len(articles) {
+		t.Errorf("Len = %d, want %d", l.Len(), 4*rounds*len(articles))
+	}
 }

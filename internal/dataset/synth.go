@@ -15,6 +15,7 @@
 package dataset
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -113,9 +114,7 @@ func NewSynth(cfg SynthConfig) *SynthStream {
 	if cfg.Zipf <= 0 {
 		cfg.Zipf = 1.0
 	}
-	if cfg.VariantRate == 0 {
-		cfg.VariantRate = 0.3
-	}
+	cfg.VariantRate = cmp.Or(cfg.VariantRate, 0.3)
 	if cfg.Recent <= 0 {
 		cfg.Recent = 500
 	}
@@ -125,9 +124,7 @@ func NewSynth(cfg SynthConfig) *SynthStream {
 	if cfg.MaxSentences < cfg.MinSentences {
 		cfg.MaxSentences = max(24, cfg.MinSentences)
 	}
-	if cfg.Prefix == "" {
-		cfg.Prefix = "s"
-	}
+	cfg.Prefix = cmp.Or(cfg.Prefix, "s")
 	s := &SynthStream{cfg: cfg, r: rand.New(rand.NewPCG(cfg.Seed, 0x5eed))}
 	s.words = make([]string, cfg.Vocabulary)
 	s.cdf = make([]float64, cfg.Vocabulary)

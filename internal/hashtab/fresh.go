@@ -12,11 +12,8 @@ const pageBytes = 4096
 // filled (this package's, minhash's band maps, mrcosine's buckets,
 // codet's child and vocabulary tables) take their slots from it: Linux
 // maps a fresh page that is first read to its shared zero page, and the
-// write that follows faults again and flushes the TLB of every core. It
-// measured minhash Containment Add from 2 goroutines at 1.06-1.12 times
-// one goroutine's before and 1.25-1.29 after, on a 2-core virtual
-// machine (docs/concurrency.md); it is not yet measured on the
-// service-shaped benchmark.
+// write that follows faults again and flushes the TLB of every core,
+// which held back concurrent Adds (docs/notes/hashtab.md).
 func FreshSlice[T any](n int) []T {
 	s := make([]T, n)
 	var zero T
@@ -28,4 +25,17 @@ func FreshSlice[T any](n int) []T {
 		s[i] = zero
 	}
 	return s
+}
+
+// Pop removes the last element of *free, a list of slots to reuse, and
+// returns it, or returns false when the list is empty. O(1).
+func Pop[T any](free *[]T) (T, bool) {
+	n := len(*free)
+	if n == 0 {
+		var zero T
+		return zero, false
+	}
+	x := (*free)[n-1]
+	*free = (*free)[:n-1]
+	return x, true
 }

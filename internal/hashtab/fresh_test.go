@@ -30,3 +30,18 @@ func ExampleFreshSlice() {
 	fmt.Println(len(slots), slots[0], slots[len(slots)-1])
 	// Output: 4096 0 0
 }
+
+func TestPop(t *testing.T) {
+	free := []uint32{4, 7}
+	x, ok := Pop(&free)
+	assert.True(t, ok)
+	assert.Equal(t, uint32(7), x, "Pop takes the last slot")
+	assert.Equal(t, []uint32{4}, free)
+	x, ok = Pop(&free)
+	assert.True(t, ok)
+	assert.Equal(t, uint32(4), x)
+	x, ok = Pop(&free)
+	assert.False(t, ok, "Pop of an empty list")
+	assert.Zero(t, x)
+	assert.Empty(t, free)
+}

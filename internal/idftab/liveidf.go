@@ -30,6 +30,7 @@ import (
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
+	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -133,7 +134,7 @@ func (t *Table) shardOf(w string) *shard {
 func Pack(terms []string) string {
 	n := 0
 	for _, w := range terms {
-		n += uvarintLen(len(w)) + len(w)
+		n += snapshot.UvarintLen(uint64(len(w))) + len(w)
 	}
 	var b strings.Builder
 	b.Grow(n) // one allocation, which String returns without a copy
@@ -143,15 +144,6 @@ func Pack(terms []string) string {
 		b.WriteString(w)
 	}
 	return b.String()
-}
-
-// uvarintLen returns the length of the uvarint of n.
-func uvarintLen(n int) int {
-	l := 1
-	for ; n >= 0x80; n >>= 7 {
-		l++
-	}
-	return l
 }
 
 // Add counts a document whose distinct terms are terms (each once) and
@@ -227,11 +219,8 @@ func (t *Table) Count(ts Terms, packed string, df []int64) (int32, int64, []int6
 	t.n++
 	t.ver++
 	t.view = nil
-	var h int32
-	if k := len(t.free); k > 0 {
-		h = t.free[k-1]
-		t.free = t.free[:k-1]
-	} else {
+	h, ok := hashtab.Pop(&t.free)
+	if !ok {
 		h = int32(len(t.docs))
 		t.docs = append(t.docs, "")
 	}
@@ -331,7 +320,7 @@ func (t *Table) Remove(h int32) {
 	if h < 0 || int(h) >= len(t.docs) || t.docs[h] == "" {
 		return
 	}
-	t.unpack = unpack(t.unpack[:0], t.docs[h])
+	t.unpack = Unpack(t.unpack[:0], t.docs[h])
 	for _, w := range t.unpack {
 		c := t.lookup(w)
 		if c == nil {
@@ -447,8 +436,9 @@ func (t *Table) rebuild() {
 	}
 }
 
-// unpack appends the terms of a packed list to dst (substrings of p).
-func unpack(dst []string, p string) []string {
+// Unpack appends the terms of a list Pack made to dst (substrings of p).
+// It trusts p: other strings may make it panic.
+func Unpack(dst []string, p string) []string {
 	for len(p) > 0 {
 		l, k := binary.Uvarint([]byte(p[:min(len(p), binary.MaxVarintLen64)]))
 		p = p[k:]

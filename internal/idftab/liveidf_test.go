@@ -99,6 +99,6 @@ func TestPack(t *testing.T) {
 	}
 	p := Pack(terms)
 	assert.Equal(t, string(want), p)
-	assert.Equal(t, terms[1:], unpack(nil, Pack(terms[1:])))
+	assert.Equal(t, terms[1:], Unpack(nil, Pack(terms[1:])))
 	assert.Empty(t, Pack(nil))
 }

@@ -39,6 +39,7 @@
 package idftab
 
 import (
+	"cmp"
 	_ "embed"
 	"fmt"
 	"sync"
@@ -127,9 +128,6 @@ func Matches(cfg textproc.Config) bool {
 		return false
 	}
 	full := textproc.FullConfig(cfg.Language)
-	prefix := cfg.PrefixLen
-	if prefix == 0 {
-		prefix = textproc.DefaultPrefixLen
-	}
+	prefix := cmp.Or(cfg.PrefixLen, textproc.DefaultPrefixLen)
 	return cfg.RemoveStopwords == full.RemoveStopwords && cfg.Stemmer == full.Stemmer && prefix == full.PrefixLen
 }

@@ -50,12 +50,8 @@ type Detector struct {
 // MaxResults means the default, and a Threshold of NaN or ±Inf makes every
 // WriteTo fail. [NewChecked] rejects such a Config.
 func New(cfg Config) *Detector {
-	if cfg.Shingle == 0 {
-		cfg.Shingle = 4
-	}
-	if cfg.Threshold == 0 {
-		cfg.Threshold = 0.6
-	}
+	cfg.Shingle = cmp.Or(cfg.Shingle, 4)
+	cfg.Threshold = cmp.Or(cfg.Threshold, 0.6)
 	if cfg.MaxResults <= 0 {
 		cfg.MaxResults = detector.DefaultMaxResults
 	}

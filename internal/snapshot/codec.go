@@ -249,3 +249,13 @@ func (d *Dec) Strings(min int, sorted bool, what string) []string {
 // IDs reads a list of document IDs written by [Enc.Strings] from sorted
 // IDs: at least min, non-empty and strictly ascending.
 func (d *Dec) IDs(min int) []string { return d.Strings(min, true, "IDs") }
+
+// UvarintLen returns the length of the shortest uvarint encoding of x, the
+// one Enc.Uvarint writes.
+func UvarintLen(x uint64) int {
+	n := 1
+	for ; x >= 0x80; x >>= 7 {
+		n++
+	}
+	return n
+}

@@ -105,37 +105,28 @@ func SameLookups[D Snapshotter](t testing.TB, a, b D, ops []Op, same func(a, b D
 		}
 	}
 	for id, tx := range text {
-		ca, err := a.Containers(id)
-		if err != nil {
-			t.Fatalf("Containers(%s): %v", id, err)
-		}
-		cb, err := b.Containers(id)
-		if err != nil {
-			t.Fatalf("Containers(%s) after the load: %v", id, err)
-		}
-		equal(t, ca, cb, "Containers(%s)", id)
-		pa, err := a.Copies(id)
-		if err != nil {
-			t.Fatalf("Copies(%s): %v", id, err)
-		}
-		pb, err := b.Copies(id)
-		if err != nil {
-			t.Fatalf("Copies(%s) after the load: %v", id, err)
-		}
-		equal(t, pa, pb, "Copies(%s)", id)
-		qa, err := a.Query(detector.Doc{Text: tx})
-		if err != nil {
-			t.Fatalf("Query of %s's text: %v", id, err)
-		}
-		qb, err := b.Query(detector.Doc{Text: tx})
-		if err != nil {
-			t.Fatalf("Query of %s's text after the load: %v", id, err)
-		}
-		equal(t, qa, qb, "Query of %s's text", id)
+		sameAnswer(t, a, b, func(d D) ([]detector.Match, error) { return d.Containers(id) }, fmt.Sprintf("Containers(%s)", id))
+		sameAnswer(t, a, b, func(d D) ([]string, error) { return d.Copies(id) }, fmt.Sprintf("Copies(%s)", id))
+		sameAnswer(t, a, b, func(d D) ([]detector.Match, error) { return d.Query(detector.Doc{Text: tx}) }, fmt.Sprintf("Query of %s's text", id))
 		if same != nil {
 			same(a, b, id, tx)
 		}
 	}
+}
+
+// sameAnswer requires look to give a and b, the detector loaded from a's
+// snapshot, equal answers; what names the lookup in failures.
+func sameAnswer[D, R any](t testing.TB, a, b D, look func(D) (R, error), what string) {
+	t.Helper()
+	ra, err := look(a)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	rb, err := look(b)
+	if err != nil {
+		t.Fatalf("%s after the load: %v", what, err)
+	}
+	equal(t, ra, rb, "%s", what)
 }
 
 // RoundTrip snapshots a detector after the first two thirds of ops, loads
@@ -321,22 +312,14 @@ func ConcurrentQueryAdd[D Snapshotter](t *testing.T, d, seq D, texts []string, c
 		}
 	}
 	var wg sync.WaitGroup
-	for g := range 2 {
+	for g := range 4 { // two goroutines add, two query
+		call, prefix := d.Add, "g"
+		if g >= 2 {
+			call, prefix = d.Query, "probe"
+		}
 		wg.Go(func() {
 			for i, text := range texts {
-				ms, err := d.Add(detector.Doc{ID: fmt.Sprintf("g%d-%d", g, i), Text: text})
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				probe(ms)
-			}
-		})
-	}
-	for q := range 2 {
-		wg.Go(func() {
-			for i, text := range texts {
-				ms, err := d.Query(detector.Doc{ID: fmt.Sprintf("probe%d-%d", q, i), Text: text})
+				ms, err := call(detector.Doc{ID: fmt.Sprintf("%s%d-%d", prefix, g%2, i), Text: text})
 				if err != nil {
 					t.Error(err)
 					return
