@@ -1493,6 +1493,13 @@ func TestLayoutCounter(t *testing.T) {
 	var buf bytes.Buffer
 	_, err = e.WriteTo(&buf)
 	require.NoError(t, err)
+	secs, _, _, err := snapshot.ReadAll(bytes.NewReader(buf.Bytes()), e.header(), "all", "none")
+	require.NoError(t, err, "the Layout's sections, by name")
+	var counts snapshot.Enc
+	for _, n := range []int{2, 2, 3} { // a and b of x y, then c of x y z
+		counts.Int(n)
+	}
+	assert.True(t, bytes.HasSuffix(secs[0], counts.B), "each member's count after the groups")
 	f := newCounted()
 	_, err = f.ReadFrom(bytes.NewReader(buf.Bytes()))
 	require.NoError(t, err)
