@@ -30,8 +30,9 @@ import (
 //	"empty":  count, then the IDs of the documents without terms, str each
 //	          in ascending order
 //
-// The engine frames the snapshot and writes "empty"; the algorithm writes
-// "groups" (engine.GroupCodec), whose contents nest the engine's groups.
+// The engine frames the snapshot; the algorithm writes both sections
+// (engine.Layout), as the engine's shared layout would but for "groups",
+// whose contents nest the engine's groups.
 // The exact-content key is not stored: a key list carries it when the
 // table can change or the list has no lexicon key, as Add decides. Every
 // later answer depends on the keys, the IDs and the online table's counts
@@ -40,7 +41,7 @@ import (
 // order is stored. The trailer counts the live documents.
 const snapshotVersion = 1
 
-var _ engine.GroupCodec[features] = (*algorithm)(nil)
+var _ engine.Layout[features] = (*algorithm)(nil)
 
 // WriteTo writes a snapshot of the live documents to w and returns the
 // bytes written: their IDs, their keys once per group of copies and, for a
@@ -60,10 +61,15 @@ func (d *Detector) WriteTo(w io.Writer) (int64, error) { return d.e.WriteTo(w) }
 // IDF table, damaged input).
 func (d *Detector) ReadFrom(r io.Reader) (int64, error) { return d.e.ReadFrom(r) }
 
-// EncodeGroups writes the "groups" section: the engine's groups, which
-// come in ascending order of their smallest member, nested in their
-// contents, in the order of their first group.
-func (a *algorithm) EncodeGroups(e *snapshot.Enc, groups []engine.SnapshotGroup[features]) {
+// Sections names the two sections.
+func (a *algorithm) Sections() []string { return []string{"groups", "empty"} }
+
+// EncodeSections writes the "groups" section, the engine's groups (which
+// come in ascending order of their smallest member) nested in their
+// contents, in the order of their first group, and the "empty" section,
+// the documents without terms.
+func (a *algorithm) EncodeSections(groups []engine.SnapshotGroup[features], empty []string, _ engine.Counter[features]) [][]byte {
+	var e snapshot.Enc
 	byContent := map[Digest][]engine.SnapshotGroup[features]{}
 	var order []Digest
 	for _, g := range groups {
@@ -84,10 +90,14 @@ func (a *algorithm) EncodeGroups(e *snapshot.Enc, groups []engine.SnapshotGroup[
 		}
 		e.Int(len(gs))
 		for _, g := range gs {
-			a.EncodeGroup(e, g.F)
+			a.EncodeGroup(&e, g.F)
 			e.Strings(g.IDs)
 		}
 	}
+	groupsSec := e.B
+	e = snapshot.Enc{}
+	e.Strings(empty)
+	return [][]byte{groupsSec, e.B}
 }
 
 // EncodeGroup writes the key list of one group (its lexicon keys).
@@ -116,9 +126,11 @@ func (a *algorithm) DecodeGroup(d *snapshot.Dec) features {
 	return features{keys: keys}
 }
 
-// DecodeGroups reads what EncodeGroups wrote, checking that it is
-// canonical, and gives the engine each group with its members.
-func (a *algorithm) DecodeGroups(d *snapshot.Dec, add func(f *features, ids []string)) {
+// DecodeSections reads what EncodeSections wrote, checking that it is
+// canonical, and gives the engine each group with its members and each
+// document without terms.
+func (a *algorithm) DecodeSections(secs [][]byte, group func(*snapshot.Dec, *features, []string), empty func(*snapshot.Dec, string)) error {
+	d := snapshot.NewDec(secs[0])
 	// A content takes at least 16 bytes and two counts.
 	n := d.Len(18, 0)
 	prevContent := ""
@@ -145,20 +157,29 @@ func (a *algorithm) DecodeGroups(d *snapshot.Dec, add func(f *features, ids []st
 			f.content, f.packed = content, packed
 			ids := d.IDs(1)
 			if d.Err() != nil {
-				return
+				return d.Err()
 			}
 			if j == 0 && ids[0] <= prevContent || j > 0 && ids[0] <= prev {
 				d.Fail("groups out of order")
-				return
+				return d.Err()
 			}
 			if j == 0 {
 				prevContent = ids[0]
 			}
 			prev = ids[0]
-			add(&f, ids)
-			if d.Err() != nil {
-				return
+			if group(d, &f, ids); d.Err() != nil {
+				return d.Err()
 			}
 		}
 	}
+	if err := d.Done(); err != nil {
+		return err
+	}
+	d = snapshot.NewDec(secs[1])
+	for _, id := range d.IDs(0) {
+		if empty(d, id); d.Err() != nil {
+			return d.Err()
+		}
+	}
+	return d.Done()
 }

@@ -95,15 +95,10 @@ func (st *Stats) fingerprint() uint64 {
 // Sections names the two sections of the layout.
 func (a *algorithm) Sections() []string { return []string{"groups", "empty"} }
 
-// EncodeSections writes the groups in chain order and the documents
-// without words.
-func (a *algorithm) EncodeSections(groups []engine.SnapshotGroup[sketch], bare []string) [][]byte {
-	return a.EncodeCounted(groups, bare, nil)
-}
-
-// EncodeCounted is EncodeSections with each member's terms and phrases,
-// read in the counted index c (nil: none).
-func (a *algorithm) EncodeCounted(groups []engine.SnapshotGroup[sketch], bare []string, c engine.Counter[sketch]) [][]byte {
+// EncodeSections writes the groups in chain order, with each member's
+// terms and phrases read in the counted index c (none without one), and
+// the documents without words.
+func (a *algorithm) EncodeSections(groups []engine.SnapshotGroup[sketch], bare []string, c engine.Counter[sketch]) [][]byte {
 	ci, _ := c.(*countedIndex)
 	slices.SortFunc(groups, func(x, y engine.SnapshotGroup[sketch]) int { return cmp.Compare(x.F.seq, y.F.seq) })
 	var e snapshot.Enc
@@ -175,7 +170,7 @@ func (a *algorithm) DecodeGroup(dec *snapshot.Dec) sketch {
 	return f
 }
 
-// DecodeSections reads what EncodeSections (EncodeCounted) wrote,
+// DecodeSections reads what EncodeSections wrote,
 // checking that it is canonical: member IDs ascending, a copy's terms and
 // phrases written out only where they differ from the first member's.
 func (a *algorithm) DecodeSections(secs [][]byte, group func(*snapshot.Dec, *sketch, []string), bare func(*snapshot.Dec, string)) error {

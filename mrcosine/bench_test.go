@@ -130,7 +130,7 @@ func fill(b *testing.B, d *Detector, s *signedDocs) []byte {
 		byVec[k] = len(groups)
 		groups = append(groups, engine.SnapshotGroup[sig]{F: &sig{vec: slices.Clone(sc.vec)}, IDs: []string{doc.ID}})
 	}
-	secs := algorithm{d}.EncodeSections(groups, none)
+	secs := algorithm{d}.EncodeSections(groups, none, nil)
 	return testkit.Frame(b, d.header(), algorithm{d}.Sections(), secs, len(s.docs))
 }
 

@@ -72,7 +72,7 @@ func (a algorithm) Sections() []string { return []string{"groups", "zero"} }
 
 // EncodeSections writes the vector groups into "groups" and the members of
 // the text groups, with the documents in no group, into "zero".
-func (a algorithm) EncodeSections(groups []engine.SnapshotGroup[sig], none []string) [][]byte {
+func (a algorithm) EncodeSections(groups []engine.SnapshotGroup[sig], none []string, _ engine.Counter[sig]) [][]byte {
 	var bare []string
 	digs := map[string]hashtab.Digest{}
 	var e snapshot.Enc

@@ -26,11 +26,12 @@
 // [Resolver] for a Counter's step before an Add's turn, [FreePeeker] for a
 // Counter whose Queries need no turn, [Releaser] for
 // features that hold a pooled resource while they are computed,
-// [GroupCodec] for an algorithm that writes the groups section of its
-// snapshots itself, [Renewer] for groups that take the features of their
-// newest member, [HeldToCommit] for features that hold their resource
-// until the commit, [CountedLayout] and [MemberRecounter] for a Counter
-// whose snapshot stores something per member.
+// [Layout] for an algorithm that frames its snapshot sections itself (the
+// engine's shared layout is one too), [Renewer] for groups that take the
+// features of their newest member, [HeldToCommit] for features that hold
+// their resource until the commit, and [MemberRecounter] for a Counter
+// whose snapshot stores something per member (a Layout's EncodeSections
+// receives the Counter and the members' handles in it).
 //
 // Every Add follows one protocol: the cheap checks (closed, ID, size,
 // duplicate ID) under the read lock; the features of the text outside

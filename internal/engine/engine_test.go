@@ -818,20 +818,28 @@ func TestTraceOrder(t *testing.T) {
 	assert.Equal(t, slices.Compact(got), got, "no ID twice")
 }
 
-// nested writes the groups section itself: groups in descending order of
-// their smallest member, each with a marker byte.
+// nested is a Layout under the shared section names that writes the
+// groups section its own way: groups in descending order of their
+// smallest member, each with a marker byte; the documents in no group as
+// the shared layout does.
 type nested struct{ toy }
 
-func (n nested) EncodeGroups(e *snapshot.Enc, groups []SnapshotGroup[words]) {
+func (nested) Sections() []string { return []string{"groups", "empty"} }
+
+func (n nested) EncodeSections(groups []SnapshotGroup[words], bare []string, _ Counter[words]) [][]byte {
+	var e, b snapshot.Enc
 	e.Int(len(groups))
 	for _, g := range slices.Backward(groups) {
 		e.Int(7)
-		n.EncodeGroup(e, g.F)
+		n.EncodeGroup(&e, g.F)
 		e.Strings(g.IDs)
 	}
+	b.Strings(bare)
+	return [][]byte{e.B, b.B}
 }
 
-func (n nested) DecodeGroups(d *snapshot.Dec, add func(f *words, ids []string)) {
+func (n nested) DecodeSections(secs [][]byte, group func(*snapshot.Dec, *words, []string), bare func(*snapshot.Dec, string)) error {
+	d := snapshot.NewDec(secs[0])
 	prev := ""
 	for i := range d.Len(4, 0) {
 		if d.Int(7) != 7 {
@@ -840,18 +848,34 @@ func (n nested) DecodeGroups(d *snapshot.Dec, add func(f *words, ids []string)) 
 		f := n.DecodeGroup(d)
 		ids := d.IDs(1)
 		if d.Err() != nil {
-			return
+			return d.Err()
 		}
 		if i > 0 && ids[0] >= prev {
 			d.Fail("groups out of order")
-			return
+			return d.Err()
 		}
 		prev = ids[0]
-		add(&f, ids)
+		if group(d, &f, ids); d.Err() != nil {
+			return d.Err()
+		}
 	}
+	if err := d.Done(); err != nil {
+		return err
+	}
+	d = snapshot.NewDec(secs[1])
+	for _, id := range d.IDs(0) {
+		if bare(d, id); d.Err() != nil {
+			return d.Err()
+		}
+	}
+	return d.Done()
 }
 
-func TestGroupCodec(t *testing.T) {
+// TestLayoutSharedNames: a Layout that keeps the shared section names and
+// changes only the groups section (as imatch's does) writes it, reads it
+// back, re-encodes it byte for byte, and the engine's checks of the
+// documents and groups refuse what they did for the shared layout.
+func TestLayoutSharedNames(t *testing.T) {
 	newNested := func() *Engine[words, string] {
 		return New(Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5},
 			Algorithm[words, string](nested{}))
@@ -875,7 +899,10 @@ func TestGroupCodec(t *testing.T) {
 		want.Int(0)
 		want.Strings(g.ids)
 	}
-	assert.Equal(t, want.B, groups, "the codec's layout")
+	assert.Equal(t, want.B, groups, "the Layout's groups section")
+	var wantBare snapshot.Enc
+	wantBare.Strings([]string{"blank"})
+	assert.Equal(t, wantBare.B, bare, "the documents in no group")
 
 	var buf bytes.Buffer
 	_, err = e.WriteTo(&buf)
@@ -1173,7 +1200,7 @@ type laidOut struct{ toy }
 
 func (laidOut) Sections() []string { return []string{"all", "none"} }
 
-func (laidOut) EncodeSections(groups []SnapshotGroup[words], bare []string) [][]byte {
+func (laidOut) EncodeSections(groups []SnapshotGroup[words], bare []string, _ Counter[words]) [][]byte {
 	var a, b snapshot.Enc
 	a.Int(len(groups))
 	for _, g := range groups {
@@ -1258,7 +1285,7 @@ func TestLayout(t *testing.T) {
 	assert.Equal(t, []string{"b"}, cp)
 
 	enc := func(groups []SnapshotGroup[words], bare ...string) [][]byte {
-		return laidOut{}.EncodeSections(groups, bare)
+		return laidOut{}.EncodeSections(groups, bare, nil)
 	}
 	xy := &words{w: []string{"x", "y"}}
 	for name, secs := range map[string][][]byte{
@@ -1272,6 +1299,46 @@ func TestLayout(t *testing.T) {
 	}
 	_, err = newLaid().DecodeSectionList(secs)
 	assert.NoError(t, err)
+}
+
+// givenLaidOut is laidOut recording what EncodeSections is given.
+type givenLaidOut struct {
+	laidOut
+	counter *Counter[words]
+	handles *[][]int32
+}
+
+func (g givenLaidOut) EncodeSections(groups []SnapshotGroup[words], bare []string, c Counter[words]) [][]byte {
+	*g.counter = c
+	for _, gr := range groups {
+		*g.handles = append(*g.handles, gr.Handles)
+	}
+	return g.laidOut.EncodeSections(groups, bare, c)
+}
+
+// TestLayoutGivenCounter: EncodeSections is given the index's Counter, nil
+// without one, and the members' handles only with a MemberRecounter
+// (TestLayoutCounter has one).
+func TestLayoutGivenCounter(t *testing.T) {
+	for _, counting := range []bool{false, true} {
+		var c Counter[words]
+		var handles [][]int32
+		e := New(Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5},
+			Algorithm[words, string](givenLaidOut{laidOut{toy{counting: counting}}, &c, &handles}))
+		add(t, e, "b", "x y")
+		add(t, e, "a", "y x")
+		add(t, e, "c", "p")
+		_, n, err := e.SectionList()
+		require.NoError(t, err)
+		assert.Equal(t, 3, n)
+		if counting {
+			require.NotNil(t, c, "the Counter")
+			assert.True(t, c == e.st.counter, "the index's Counter")
+		} else {
+			assert.Nil(t, c, "no Counter")
+		}
+		assert.Equal(t, [][]int32{nil, nil}, handles, "no handles without a MemberRecounter")
+	}
 }
 
 // renewingIndex gives a group the features of the member that joins it.
@@ -1363,10 +1430,10 @@ func (countedLaidOut) NewIndex() Index[words] {
 	return &memberCounting{countingIndex: toy{counting: true}.NewIndex().(*countingIndex)}
 }
 
-// EncodeCounted writes the all section with each member's counted words
-// count after its ID.
-func (c countedLaidOut) EncodeCounted(groups []SnapshotGroup[words], bare []string, ctr Counter[words]) [][]byte {
-	secs := c.EncodeSections(groups, bare)
+// EncodeSections writes the all section with each member's counted words
+// count after the groups.
+func (c countedLaidOut) EncodeSections(groups []SnapshotGroup[words], bare []string, ctr Counter[words]) [][]byte {
+	secs := c.laidOut.EncodeSections(groups, bare, ctr)
 	var e snapshot.Enc
 	for _, g := range groups {
 		for _, h := range g.Handles {
@@ -1402,10 +1469,11 @@ func (c countedLaidOut) DecodeSections(secs [][]byte, group func(*snapshot.Dec, 
 	return c.laidOut.DecodeSections([][]byte{{0}, secs[1]}, group, bare)
 }
 
-// TestCountedLayout: with HeldToCommit the features are held until their
-// commit; a CountedLayout reads the members' handles in the Counter, and
-// ReadFrom recounts each member with its position.
-func TestCountedLayout(t *testing.T) {
+// TestLayoutCounter: with HeldToCommit the features are held until their
+// commit; a Layout over a MemberRecounter reads the members' handles in
+// the Counter it is given, and ReadFrom recounts each member with its
+// position.
+func TestLayoutCounter(t *testing.T) {
 	var featured, released atomic.Int64
 	alg := countedLaidOut{featured: &featured, released: &released}
 	newCounted := func() *Engine[words, string] {
@@ -1425,6 +1493,13 @@ func TestCountedLayout(t *testing.T) {
 	var buf bytes.Buffer
 	_, err = e.WriteTo(&buf)
 	require.NoError(t, err)
+	secs, _, _, err := snapshot.ReadAll(bytes.NewReader(buf.Bytes()), e.header(), "all", "none")
+	require.NoError(t, err, "the Layout's sections, by name")
+	var counts snapshot.Enc
+	for _, n := range []int{2, 2, 3} { // a and b of x y, then c of x y z
+		counts.Int(n)
+	}
+	assert.True(t, bytes.HasSuffix(secs[0], counts.B), "each member's count after the groups")
 	f := newCounted()
 	_, err = f.ReadFrom(bytes.NewReader(buf.Bytes()))
 	require.NoError(t, err)

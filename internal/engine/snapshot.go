@@ -21,67 +21,105 @@ import (
 //
 // The trailer counts the live documents. Answers depend on the groups'
 // features and the IDs only, not on arrival order, so none is stored.
-
-// GroupCodec is an Algorithm that writes the "groups" section of its
-// snapshots itself, for a layout the shared one does not fit (groups
-// nested in a level of their own, say); the engine then calls neither
-// EncodeGroup nor DecodeGroup. EncodeGroups appends the section for the
-// live groups, given in ascending order of their smallest member ID.
-// DecodeGroups reads what EncodeGroups wrote and calls add with each
-// group's features and member IDs, failing d (Dec.Fail) on anything
-// EncodeGroups would not have written, the order of the groups included:
-// add fails d only for a group without a key, two groups of one key and
-// an ID listed twice, and does nothing once d has failed. A [Layout]
-// frames every section itself.
-type GroupCodec[F any] interface {
-	EncodeGroups(e *snapshot.Enc, groups []SnapshotGroup[F])
-	DecodeGroups(d *snapshot.Dec, add func(f *F, ids []string))
-}
+// An Algorithm that is a [Layout] frames its sections itself instead.
 
 // Layout is an Algorithm that frames its groups in snapshot sections of
 // its own instead of the shared two (EncodeGroup and DecodeGroup are then
-// unused): for a layout written before the engine. The header, the
-// trailer and the checks of the documents and groups stay the engine's.
+// unused by the engine): for a layout written before the engine or one
+// the shared layout does not fit (groups nested in a level of their own,
+// say). The header, the trailer and the checks of the documents and
+// groups stay the engine's. Encoding and decoding cost what the Layout's
+// own code does, plus the engine's list of the live groups.
 type Layout[F any] interface {
 	// Sections returns the names of its sections, in order.
 	Sections() []string
 	// EncodeSections returns the payload of each section, given the live
-	// groups in ascending order of their smallest member ID and the IDs
-	// of the documents in no group, ascending.
-	EncodeSections(groups []SnapshotGroup[F], bare []string) [][]byte
+	// groups in ascending order of their smallest member ID, the IDs of
+	// the documents in no group, ascending, and the index's Counter (nil
+	// without one). When the Counter is a [MemberRecounter], the groups
+	// carry their members' handles in it (SnapshotGroup.Handles), for a
+	// Layout that stores what the Counter keeps of each member.
+	EncodeSections(groups []SnapshotGroup[F], bare []string, c Counter[F]) [][]byte
 	// DecodeSections reads what EncodeSections wrote, calling group with
 	// the features and the member IDs of each group and bare with each
 	// document in no group, in any order; both fail d (Dec.Fail) on what
-	// they refuse, and DecodeSections then stops and returns the first
-	// error, which wraps detector.ErrSnapshot.
+	// they refuse (a group without a key, two groups of one key, an ID
+	// seen before), and DecodeSections then stops and returns the first
+	// error, which wraps detector.ErrSnapshot. It fails on anything
+	// EncodeSections would not have written, so that what it accepts
+	// re-encodes byte for byte.
 	DecodeSections(secs [][]byte, group func(d *snapshot.Dec, f *F, ids []string), bare func(d *snapshot.Dec, id string)) error
 }
 
-// CountedLayout is a Layout whose sections store, per member, what a
-// Counter keeps of it (with [MemberRecounter] to read it back): with a
-// Counter the engine calls EncodeCounted, given the Counter to look the
-// members' handles (SnapshotGroup.Handles) up in, instead of
-// EncodeSections.
-type CountedLayout[F any] interface {
-	EncodeCounted(groups []SnapshotGroup[F], bare []string, c Counter[F]) [][]byte
-}
-
 // SnapshotGroup is a live group as a [Layout] encodes it: its features
-// and its member IDs, ascending; with a Counter, Handles are the members'
-// handles there, in the order of IDs.
+// and its member IDs, ascending; with a [MemberRecounter], Handles are the
+// members' handles in it, in the order of IDs (nil otherwise).
 type SnapshotGroup[F any] struct {
 	F       *F
 	IDs     []string
 	Handles []int32
 }
 
-// sectionNames returns the names of the snapshot's sections.
-func (e *Engine[F, K]) sectionNames() []string {
+// sharedLayout is the engine's own [Layout], the shared one above, for
+// an Algorithm that has none.
+type sharedLayout[F any, K comparable] struct{ e *Engine[F, K] }
+
+// layout returns the Algorithm's Layout, or the shared one.
+func (e *Engine[F, K]) layout() Layout[F] {
 	if l, ok := e.alg.(Layout[F]); ok {
-		return l.Sections()
+		return l
 	}
-	return []string{"groups", e.spec.NoGroup}
+	return sharedLayout[F, K]{e}
 }
+
+func (s sharedLayout[F, K]) Sections() []string { return []string{"groups", s.e.spec.NoGroup} }
+
+func (s sharedLayout[F, K]) EncodeSections(groups []SnapshotGroup[F], bare []string, _ Counter[F]) [][]byte {
+	var enc snapshot.Enc
+	enc.Int(len(groups))
+	for _, g := range groups {
+		s.e.alg.EncodeGroup(&enc, g.F)
+		enc.Strings(g.IDs)
+	}
+	secs := [][]byte{enc.B}
+	enc = snapshot.Enc{}
+	enc.Strings(bare)
+	return append(secs, enc.B)
+}
+
+func (s sharedLayout[F, K]) DecodeSections(secs [][]byte, group func(*snapshot.Dec, *F, []string), bare func(*snapshot.Dec, string)) error {
+	dec := snapshot.NewDec(secs[0])
+	n := dec.Len(s.e.spec.MinGroupBytes, 0)
+	prev := ""
+	for i := range n {
+		f := s.e.alg.DecodeGroup(dec)
+		ids := dec.IDs(1)
+		if dec.Err() != nil {
+			return dec.Err()
+		}
+		if i > 0 && ids[0] <= prev {
+			dec.Fail("groups out of order")
+			return dec.Err()
+		}
+		prev = ids[0]
+		if group(dec, &f, ids); dec.Err() != nil {
+			return dec.Err()
+		}
+	}
+	if err := dec.Done(); err != nil {
+		return err
+	}
+	dec = snapshot.NewDec(secs[1])
+	for _, id := range dec.IDs(0) {
+		if bare(dec, id); dec.Err() != nil {
+			return dec.Err()
+		}
+	}
+	return dec.Done()
+}
+
+// sectionNames returns the names of the snapshot's sections.
+func (e *Engine[F, K]) sectionNames() []string { return e.layout().Sections() }
 
 func (e *Engine[F, K]) header() snapshot.Header {
 	tables := e.spec.Tables
@@ -116,41 +154,19 @@ func (e *Engine[F, K]) encode() (secs [][]byte, n int, err error) {
 		return nil, 0, fmt.Errorf("%s: WriteTo: %w", e.spec.Name, detector.ErrClosed)
 	}
 	live, ids := st.groupOrder()
-	if l, ok := e.alg.(Layout[F]); ok {
-		gs := make([]SnapshotGroup[F], len(live))
-		for i, g := range live {
-			gs[i] = SnapshotGroup[F]{F: st.groups.Features(g), IDs: st.gs.IDs(g, st.groups.list[g].first, NoDoc)}
-			if st.counter != nil {
-				idxs := Sorted(st.docs, st.gs.AppendMembers(nil, g, st.groups.list[g].first))
-				gs[i].Handles = make([]int32, len(idxs))
-				for j, idx := range idxs {
-					gs[i].Handles[j] = st.handles[idx]
-				}
+	mr, _ := st.counter.(MemberRecounter[F])
+	gs := make([]SnapshotGroup[F], len(live))
+	for i, g := range live {
+		gs[i] = SnapshotGroup[F]{F: st.groups.Features(g), IDs: st.gs.IDs(g, st.groups.list[g].first, NoDoc)}
+		if mr != nil {
+			idxs := Sorted(st.docs, st.gs.AppendMembers(nil, g, st.groups.list[g].first))
+			gs[i].Handles = make([]int32, len(idxs))
+			for j, idx := range idxs {
+				gs[i].Handles[j] = st.handles[idx]
 			}
 		}
-		if cl, ok := l.(CountedLayout[F]); ok && st.counter != nil {
-			return cl.EncodeCounted(gs, ids, st.counter), st.docs.Len(), nil
-		}
-		return l.EncodeSections(gs, ids), st.docs.Len(), nil
 	}
-	var enc snapshot.Enc
-	if c, ok := e.alg.(GroupCodec[F]); ok {
-		gs := make([]SnapshotGroup[F], len(live))
-		for i, g := range live {
-			gs[i] = SnapshotGroup[F]{F: st.groups.Features(g), IDs: st.gs.IDs(g, st.groups.list[g].first, NoDoc)}
-		}
-		c.EncodeGroups(&enc, gs)
-	} else {
-		enc.Int(len(live))
-		for _, g := range live {
-			e.alg.EncodeGroup(&enc, st.groups.Features(g))
-			enc.Strings(st.gs.IDs(g, st.groups.list[g].first, NoDoc))
-		}
-	}
-	groups := enc.B
-	enc = snapshot.Enc{}
-	enc.Strings(ids)
-	return [][]byte{groups, enc.B}, st.docs.Len(), nil
+	return e.layout().EncodeSections(gs, ids, st.counter), st.docs.Len(), nil
 }
 
 // ReadFrom loads a snapshot written by WriteTo into the Engine, which must
@@ -202,57 +218,11 @@ func (e *Engine[F, K]) decode(secs [][]byte) (*state[F, K], error) {
 		}
 		return idx
 	}
-	if l, ok := e.alg.(Layout[F]); ok {
-		if err := l.DecodeSections(secs, func(dec *snapshot.Dec, f *F, ids []string) {
-			st.decodeGroup(e.alg, dec, f, ids, add)
-		}, func(dec *snapshot.Dec, id string) {
-			st.decodeBare(dec, id, add)
-		}); err != nil {
-			return nil, err
-		}
-		return st, nil
-	}
-
-	dec := snapshot.NewDec(secs[0])
-	if c, ok := e.alg.(GroupCodec[F]); ok {
-		c.DecodeGroups(dec, func(f *F, ids []string) {
-			if dec.Err() == nil {
-				st.decodeGroup(e.alg, dec, f, ids, add)
-			}
-		})
-	} else {
-		n := dec.Len(e.spec.MinGroupBytes, 0)
-		prev := ""
-		for i := range n {
-			f := e.alg.DecodeGroup(dec)
-			ids := dec.IDs(1)
-			if dec.Err() != nil {
-				return nil, dec.Err()
-			}
-			if i > 0 && ids[0] <= prev {
-				dec.Fail("groups out of order")
-				return nil, dec.Err()
-			}
-			prev = ids[0]
-			if st.decodeGroup(e.alg, dec, &f, ids, add); dec.Err() != nil {
-				return nil, dec.Err()
-			}
-		}
-	}
-	if err := dec.Err(); err != nil {
-		return nil, err
-	}
-	if err := dec.Done(); err != nil {
-		return nil, err
-	}
-
-	dec = snapshot.NewDec(secs[1])
-	for _, id := range dec.IDs(0) {
-		if st.decodeBare(dec, id, add); dec.Err() != nil {
-			return nil, dec.Err()
-		}
-	}
-	if err := dec.Done(); err != nil {
+	if err := e.layout().DecodeSections(secs, func(dec *snapshot.Dec, f *F, ids []string) {
+		st.decodeGroup(e.alg, dec, f, ids, add)
+	}, func(dec *snapshot.Dec, id string) {
+		st.decodeBare(dec, id, add)
+	}); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -303,9 +273,9 @@ func (st *state[F, K]) decodeBare(dec *snapshot.Dec, id string, add func(*snapsh
 	}
 }
 
-// Sections returns the payloads of the two shared sections and the number
-// of live documents, as WriteTo frames them: for the tests and fuzzers of
-// the detectors.
+// Sections returns the payloads of the first two sections (the shared
+// two, or a two-section [Layout]'s) and the number of live documents, as
+// WriteTo frames them: for the tests and fuzzers of the detectors.
 func (e *Engine[F, K]) Sections() (groups, bare []byte, n int, err error) {
 	secs, n, err := e.encode()
 	if err != nil {
@@ -314,7 +284,7 @@ func (e *Engine[F, K]) Sections() (groups, bare []byte, n int, err error) {
 	return secs[0], secs[1], n, nil
 }
 
-// DecodeSections decodes the payloads of the two shared sections as
+// DecodeSections decodes the payloads of a two-section layout as
 // ReadFrom does, without installing them, and returns the number of
 // documents they hold; its error wraps detector.ErrSnapshot.
 func (e *Engine[F, K]) DecodeSections(groups, bare []byte) (int, error) {
