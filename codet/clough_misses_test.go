@@ -102,7 +102,7 @@ func pairScores(t *testing.T, cfg codet.Config, docs []detector.Doc) map[[2]stri
 // three words or more with their task's source (their text is copied from
 // parts of the Wikipedia article that the source excerpt does not hold, so
 // cut is at most 17/19 here). CODET_SWEEP=1 logs the table of
-// docs/codet.md.
+// docs/notes/codet-history.md.
 func TestCloughMisses(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("slow under -short and -race")
@@ -195,7 +195,7 @@ func TestCloughMisses(t *testing.T) {
 // shared CS lies in [55, 80), the band where the light answers that
 // MinScore drops lie, by the depths to which the contained document's
 // sentences share a prefix with the container's: the shapes of those
-// pairs and of the dropped answers are compared in docs/codet.md.
+// pairs and of the dropped answers are compared in docs/notes/codet-history.md.
 func TestMinScoreEvidenceShapes(t *testing.T) {
 	if !verbose() {
 		t.Skip("CODET_SWEEP=1")

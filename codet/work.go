@@ -2,8 +2,8 @@ package codet
 
 // workCounters count the units of work of the tree part of Add, so that
 // the cost per document can be split into how much work it does and how
-// fast each unit runs (docs/codet.md, "Cost per document as the
-// collection grows"). They are plain increments under the exclusive
+// fast each unit runs (docs/notes/codet-history.md, "Cost per document
+// as the collection grows"). They are plain increments under the exclusive
 // lock, read by the package's tests and benchmarks.
 type workCounters struct {
 	probes     int // documents probed against the tree
