@@ -37,12 +37,9 @@
 //   - Detectors are safe for concurrent use by multiple goroutines. When
 //     several goroutines Add the same new ID at once, exactly one succeeds
 //     and is fully indexed; the others fail with [ErrDuplicateID].
-//     The detectors of this module analyse and sign outside their locks;
-//     a goroutine waiting for one of their short exclusive sections yields
-//     the processor (up to 512 times, about a tenth of a millisecond when
-//     nothing else is runnable) before it blocks, which on 2 cores let
-//     Adds from 2 goroutines run 1.3 to 1.9 times as fast as from one,
-//     by detector and by machine (docs/concurrency.md in the repository).
+//     The detectors of this module analyse and sign outside their locks
+//     and hold the exclusive lock only to commit a document
+//     (docs/concurrency.md in the repository).
 //   - Detectors implement [Remover] so a stream can run in a bounded window.
 //
 // # Optional interfaces

@@ -66,10 +66,9 @@
 // signature, a few shingles around each distinct named entity (or 40
 // fallback words): under 0.01 byte per byte of a multi-megabyte text.
 // Signing allocates about 13 bytes per byte of text, given back when Add
-// returns. Named-entity recognition takes time quadratic in the length of
-// a run of capitalised words (package ner), so a text made of one such run
-// is slow to sign (about a second for 64 KB); keep Config.MaxTextBytes to
-// the size of the texts a service expects.
+// returns. Named-entity recognition takes time linear in the text (package
+// ner); keep Config.MaxTextBytes to the size of the texts a service
+// expects.
 //
 // # Floods of copies
 //

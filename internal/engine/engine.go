@@ -9,7 +9,7 @@
 // error messages).
 //
 // The parts of the shell are exported for the detectors that keep their
-// own shell (codet, minhash) and for the algorithms: [Set], the ID table
+// own shell (codet) and for the algorithms: [Set], the ID table
 // with document validation; the copy heaps ([CopyGroups], [Push],
 // [Cursor]), which keep the members of exact-copy groups in O(log N) per
 // change; [DeletePosting]; and the per-call resources, [Pool] of workers
