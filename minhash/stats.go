@@ -466,6 +466,11 @@ func (c *countedIndex) Complete(f *sketch) {
 	f.sig = nonEmpty(sk.out)
 }
 
+// PeeksFreely marks Peek safe outside every lock and turn
+// (engine.FreePeeker): it reads the statistics under their own read lock,
+// as they are at that moment, so Queries run in parallel.
+func (c *countedIndex) PeeksFreely() {}
+
 // Peek weighs and samples f as if it were counted now.
 func (c *countedIndex) Peek(f *sketch) {
 	if f.size == 0 {
