@@ -175,11 +175,5 @@ func (a *algorithm) DecodeSections(secs [][]byte, group func(*snapshot.Dec, *fea
 	if err := d.Done(); err != nil {
 		return err
 	}
-	d = snapshot.NewDec(secs[1])
-	for _, id := range d.IDs(0) {
-		if empty(d, id); d.Err() != nil {
-			return d.Err()
-		}
-	}
-	return d.Done()
+	return engine.DecodeBare(secs[1], empty)
 }

@@ -217,13 +217,7 @@ func (a *algorithm) DecodeSections(secs [][]byte, group func(*snapshot.Dec, *ske
 	if err := dec.Done(); err != nil {
 		return err
 	}
-	dec = snapshot.NewDec(secs[1])
-	for _, id := range dec.IDs(0) {
-		if bare(dec, id); dec.Err() != nil {
-			return dec.Err()
-		}
-	}
-	return dec.Done()
+	return engine.DecodeBare(secs[1], bare)
 }
 
 // decKeys reads one document's terms and phrases, each part strictly

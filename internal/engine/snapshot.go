@@ -109,7 +109,14 @@ func (s sharedLayout[F, K]) DecodeSections(secs [][]byte, group func(*snapshot.D
 	if err := dec.Done(); err != nil {
 		return err
 	}
-	dec = snapshot.NewDec(secs[1])
+	return DecodeBare(secs[1], bare)
+}
+
+// DecodeBare reads a section of the IDs of the documents in no group, as
+// the shared layout writes it (ascending), calling bare with each: for a
+// [Layout] that keeps that section.
+func DecodeBare(sec []byte, bare func(d *snapshot.Dec, id string)) error {
+	dec := snapshot.NewDec(sec)
 	for _, id := range dec.IDs(0) {
 		if bare(dec, id); dec.Err() != nil {
 			return dec.Err()
