@@ -167,30 +167,16 @@ func vecSum(v []float32) uint64 {
 func (a algorithm) DecodeSections(secs [][]byte, group func(*snapshot.Dec, *sig, []string), bare func(*snapshot.Dec, string)) error {
 	d := a.d
 	s := d.newSigned()
-	dec := snapshot.NewDec(secs[0])
 	// A group takes 4·Parts bytes, a count and at least one ID.
-	n := dec.Len(4*d.parts+3, 0)
-	prev := ""
-	for i := range n {
+	err := engine.DecodeGroups(secs[0], 4*d.parts+3, func(dec *snapshot.Dec) sig {
 		a.decodeVec(dec, s)
-		ids := dec.IDs(1)
-		if dec.Err() != nil {
-			return dec.Err()
-		}
-		if i > 0 && ids[0] <= prev {
-			dec.Fail("groups out of order")
-			return dec.Err()
-		}
-		prev = ids[0]
-		if group(dec, &sig{s: s, vec: s.vec}, ids); dec.Err() != nil {
-			return dec.Err()
-		}
-	}
-	if err := dec.Done(); err != nil {
+		return sig{s: s, vec: s.vec}
+	}, group)
+	if err != nil {
 		return err
 	}
 
-	dec = snapshot.NewDec(secs[1])
+	dec := snapshot.NewDec(secs[1])
 	ids := dec.IDs(0)
 	if dec.Err() != nil {
 		return dec.Err()

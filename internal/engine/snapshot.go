@@ -88,11 +88,22 @@ func (s sharedLayout[F, K]) EncodeSections(groups []SnapshotGroup[F], bare []str
 }
 
 func (s sharedLayout[F, K]) DecodeSections(secs [][]byte, group func(*snapshot.Dec, *F, []string), bare func(*snapshot.Dec, string)) error {
-	dec := snapshot.NewDec(secs[0])
-	n := dec.Len(s.e.spec.MinGroupBytes, 0)
+	if err := DecodeGroups(secs[0], s.e.spec.MinGroupBytes, s.e.alg.DecodeGroup, group); err != nil {
+		return err
+	}
+	return DecodeBare(secs[1], bare)
+}
+
+// DecodeGroups reads a section of groups as the shared layout writes it:
+// a count, then each group's features (decode, at least minBytes with its
+// IDs) and member IDs, in ascending order of their first ID, calling group
+// with each. It fails on groups out of order and on bytes after the last.
+func DecodeGroups[F any](sec []byte, minBytes int, decode func(*snapshot.Dec) F, group func(*snapshot.Dec, *F, []string)) error {
+	dec := snapshot.NewDec(sec)
+	n := dec.Len(minBytes, 0)
 	prev := ""
 	for i := range n {
-		f := s.e.alg.DecodeGroup(dec)
+		f := decode(dec)
 		ids := dec.IDs(1)
 		if dec.Err() != nil {
 			return dec.Err()
@@ -106,10 +117,7 @@ func (s sharedLayout[F, K]) DecodeSections(secs [][]byte, group func(*snapshot.D
 			return dec.Err()
 		}
 	}
-	if err := dec.Done(); err != nil {
-		return err
-	}
-	return DecodeBare(secs[1], bare)
+	return dec.Done()
 }
 
 // DecodeBare reads a section of the IDs of the documents in no group, as
