@@ -3,7 +3,6 @@ package simhash
 import (
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -59,25 +58,12 @@ func TestQueryWeightsMatchTable(t *testing.T) {
 	}
 }
 
-func TestQueryErrors(t *testing.T) {
-	d, err := New(Config{MaxTextBytes: 10})
-	require.NoError(t, err)
-	_, err = d.Query(detector.Doc{Text: strings.Repeat("x", 11)})
-	require.ErrorIs(t, err, detector.ErrTooLarge)
-	ms, err := d.Query(detector.Doc{})
-	require.NoError(t, err)
-	assert.NotNil(t, ms)
-	assert.Empty(t, ms)
-	_, err = d.Copies("nope")
-	require.ErrorIs(t, err, detector.ErrUnknownID)
-	_, err = New(Config{MaxResults: -1})
+// The lookup errors every name shares are the root suite's
+// (TestEveryNameLookupErrors); a negative MaxResults is refused by name.
+func TestMaxResultsRefused(t *testing.T) {
+	_, err := New(Config{MaxResults: -1})
 	require.ErrorIs(t, err, detector.ErrInvalidConfig)
 	assert.Contains(t, err.Error(), "MaxResults (-1)")
-	require.NoError(t, d.Close())
-	_, err = d.Query(detector.Doc{Text: "x"})
-	require.ErrorIs(t, err, detector.ErrClosed)
-	_, err = d.Copies("x")
-	require.ErrorIs(t, err, detector.ErrClosed)
 }
 
 // TestConcurrentQueryAdd queries copies of the texts being added from
