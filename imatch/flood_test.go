@@ -384,14 +384,3 @@ func TestFloodBandGroupsBounded(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, cp, 1999, "Copies lists the copies of every group")
 }
-
-// TestMaxResults: a negative cap is an invalid Config; zero takes
-// the default.
-func TestMaxResults(t *testing.T) {
-	_, err := New(Config{MaxResults: -1})
-	require.ErrorIs(t, err, detector.ErrInvalidConfig)
-	assert.Contains(t, err.Error(), "MaxResults (-1)")
-	d, err := New(Config{})
-	require.NoError(t, err)
-	assert.Equal(t, detector.DefaultMaxResults, d.Config().MaxResults)
-}
