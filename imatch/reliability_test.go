@@ -3,17 +3,14 @@ package imatch
 import (
 	"testing"
 
-	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
 
-// The reliability checks and reports every detector with an online table
-// shares; see internal/testkit for what each requires.
-
-func TestConfigSweep(t *testing.T) {
-	testkit.ConfigSweep(t, Config{}, func(cfg Config) (detector.Detector, error) { return New(cfg) })
-}
+// The benchmarks of the reliability checks every detector with an online
+// table shares; see internal/testkit. The config sweep and the hostile
+// memory, soak and stall reports run for every registry name in the root
+// package's shared suite (suite_sweep_test.go).
 
 // BenchmarkAddParallel adds the first 5000 Reuters-21578 bodies into a
 // fresh detector per iteration from 1 and from 2 goroutines, with the
@@ -35,21 +32,3 @@ func BenchmarkAfterHostile(b *testing.B) {
 // newLarge returns a Detector that accepts the hostile documents of the
 // reports (20 MB each).
 func newLarge() (testkit.Detector, error) { return New(Config{MaxTextBytes: 64 << 20}) }
-
-// TestHostileMemoryReport (NEARDUP_LONG=1) adds three documents of 1.4M
-// distinct tokens (20 MB each) to a detector holding 1000 ordinary ones,
-// removes them, and logs the live heap before and after.
-func TestHostileMemoryReport(t *testing.T) { testkit.HostileMemoryReport(t, newLarge) }
-
-// TestSoakReport (NEARDUP_LONG=1: 210,000 Adds; NEARDUP_LONG=N: N) streams documents with three
-// fresh tokens each through a window of 10,000 and logs the live heap
-// every 100,000 Adds.
-func TestSoakReport(t *testing.T) {
-	testkit.SoakReport(t, func() (testkit.Detector, error) { return New(Config{}) })
-}
-
-// TestStallReport (NEARDUP_LONG=1) adds one document of 1.4M distinct
-// tokens (20 MB) while another goroutine calls Containers and Len in a
-// loop, and logs the longest of those calls: how long an Add stalls the
-// Detector's readers.
-func TestStallReport(t *testing.T) { testkit.StallReport(t, newLarge) }

@@ -1,7 +1,6 @@
 package minhash
 
 import (
-	"fmt"
 	"math"
 	"testing"
 
@@ -9,27 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
-
-// TestConfigSweep sets every numeric Config field to 0, -1, 1, the
-// extremes of its type, NaN and ±Inf, in each Mode: New must reject what
-// Add cannot survive.
-func TestConfigSweep(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the sweep builds hundreds of detectors; it runs without -race")
-	}
-	for _, mode := range []Mode{Jaccard, Weighted, Containment} {
-		t.Run(fmt.Sprint(mode), func(t *testing.T) {
-			c := testkit.Sweep(t, Config{Mode: mode}, func(cfg Config) (detector.Detector, error) {
-				return New(cfg)
-			})
-			t.Logf("Mode %d: %d cases, %d rejected, %d accepted", mode, c.Cases, c.Rejected, c.Accepted)
-			assert.Positive(t, c.Rejected)
-			assert.Positive(t, c.Accepted)
-		})
-	}
-}
 
 // TestConfigBounds: options whose product or size once overflowed are
 // rejected with the field named, and Config returns the effective

@@ -2,7 +2,6 @@ package mrcosine
 
 import (
 	"fmt"
-	"io"
 	"runtime"
 	"strings"
 	"testing"
@@ -14,25 +13,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
-
-// TestConfigSweep sets every numeric Config field to extreme values: New
-// must reject what Add cannot survive, and what a snapshot cannot hold
-// (every Config New accepts writes one).
-func TestConfigSweep(t *testing.T) {
-	for _, base := range []Config{{}, {Centered: true}, {Exhaustive: true}} {
-		c := testkit.Sweep(t, base, func(c Config) (detector.Detector, error) {
-			d, err := New(c)
-			if err != nil {
-				return nil, err
-			}
-			if _, err := d.WriteTo(io.Discard); err != nil {
-				t.Errorf("New(%+v) accepted a Config WriteTo cannot write: %v", c, err)
-			}
-			return d, nil
-		})
-		t.Logf("base %+v: %d cases, %d rejected, %d accepted", base, c.Cases, c.Rejected, c.Accepted)
-	}
-}
 
 // TestAddChecksFirst: an Add that must fail fails before the text is
 // analysed (the signature scratch is untouched), and an Add after Close
@@ -88,24 +68,6 @@ func TestRemoveShrinks(t *testing.T) {
 	assert.Zero(t, d.ix().buckets.used)
 	assert.LessOrEqual(t, len(d.ix().buckets.key), 128, "the bucket table shrinks (from %d slots)", full)
 	assert.Greater(t, full, 4096)
-}
-
-// TestSoak streams a window of 1,000 live documents with three fresh
-// tokens each and requires a flat live heap. It runs with NEARDUP_LONG=1
-// (100,000 Adds) or NEARDUP_LONG=N (N Adds, e.g. 1000000).
-func TestSoak(t *testing.T) {
-	dataset.SkipSoak(t)
-	n := dataset.LongCount(100_000)
-	d, err := New(Config{})
-	require.NoError(t, err)
-	samples, err := testkit.Soak(d, testkit.SoakConfig{Adds: n, Window: 1000, Every: max(n/10, 1)})
-	require.NoError(t, err)
-	for _, s := range samples {
-		t.Logf("%8d Adds: live heap %.1f MB", s.Adds, float64(s.HeapBytes)/(1<<20))
-	}
-	g := testkit.Growth(samples)
-	t.Logf("growth %.2f MB", float64(g)/(1<<20))
-	assert.Less(t, float64(g), 0.1*float64(samples[0].HeapBytes), "live heap stays flat")
 }
 
 // TestScratchShrinks signs an outlier text of a million distinct trigrams:

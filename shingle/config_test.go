@@ -3,7 +3,6 @@ package shingle_test
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"testing"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 	"github.com/seed-9ef9c1df/neardup/shingle"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -115,33 +113,6 @@ func TestFeatures(t *testing.T) {
 	f, err := shingle.Extract(shingle.Config{}, report)
 	require.NoError(t, err)
 	assert.Panics(t, func() { shingle.Containment(f, a) })
-}
-
-// TestConfigSweep sets every numeric Config field of each method to the
-// extremes (0, -1, 1, the largest and smallest values, NaN, ±Inf) and
-// requires New to reject what Add cannot survive, and what a snapshot
-// cannot hold: every Config New accepts writes one.
-func TestConfigSweep(t *testing.T) {
-	for _, base := range []shingle.Config{
-		{}, {Method: shingle.DSC}, {Method: shingle.DSC, Sampling: shingle.SampleMin},
-		{Method: shingle.DSC, Sampling: shingle.SampleStride, SuperShingle: 2}, {Method: shingle.SpotSigs},
-	} {
-		t.Run(fmt.Sprintf("%v-%v", base.Method, base.Sampling), func(t *testing.T) {
-			c := testkit.Sweep(t, base, func(cfg shingle.Config) (detector.Detector, error) {
-				d, err := shingle.New(cfg)
-				if err != nil {
-					return nil, err
-				}
-				if _, err := d.WriteTo(io.Discard); err != nil {
-					t.Errorf("New(%+v) accepted a Config WriteTo cannot write: %v", cfg, err)
-				}
-				return d, nil
-			})
-			t.Logf("%v: %d cases, %d rejected, %d accepted", base.Method, c.Cases, c.Rejected, c.Accepted)
-			assert.Positive(t, c.Rejected)
-			assert.Positive(t, c.Accepted)
-		})
-	}
 }
 
 // TestConfigIsEffective: Config returns what New resolved, and New of

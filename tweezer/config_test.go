@@ -8,25 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/testkit"
 )
-
-// TestConfigSweep sets every numeric Config field to the extremes (0, -1,
-// 1, the largest and smallest values, half the largest, NaN, ±Inf): New
-// must reject every value that Add cannot survive. It runs in each Mode,
-// since the Mode decides which fields are read.
-func TestConfigSweep(t *testing.T) {
-	for _, mode := range []Mode{Overlap, Exact, Jaccard} {
-		t.Run(mode.String(), func(t *testing.T) {
-			c := testkit.Sweep(t, Config{Mode: mode, Language: "tr"}, func(cfg Config) (detector.Detector, error) {
-				return New(cfg)
-			})
-			t.Logf("%v: cases %d, rejected %d, accepted %d", mode, c.Cases, c.Rejected, c.Accepted)
-			assert.Positive(t, c.Rejected)
-			assert.Positive(t, c.Accepted)
-		})
-	}
-}
 
 // TestContextOverflow adds a document under the largest context a Config
 // may ask for: before the bounds on Prefix and Suffix, math.MaxInt passed

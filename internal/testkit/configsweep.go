@@ -139,6 +139,13 @@ func construct[C any](build func(C) (detector.Detector, error), cfg C) (d detect
 	return d, err, nil
 }
 
+// Survives runs the sweep's short workload on d (distinct documents, an
+// exact copy, a truncated copy, an empty text, Containers, Remove and
+// Close) and returns an error if it panics, returns a NaN or infinite
+// score or runs over [SweepTimeout]; errors d returns on purpose are not
+// failures. It costs about fifteen Adds and Containers calls.
+func Survives(d detector.Detector) error { return runWithin(d, SweepTimeout) }
+
 // runWithin runs the workload on d, failing on panic or after limit.
 func runWithin(d detector.Detector, limit time.Duration) error {
 	done := make(chan error, 1)

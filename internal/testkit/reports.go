@@ -43,14 +43,15 @@ func HostileMemoryReport(t *testing.T, build func() (Detector, error)) {
 	}
 }
 
-// SoakReport (NEARDUP_LONG=1: 210,000 Adds; NEARDUP_LONG=N: N Adds)
+// SoakReport (NEARDUP_LONG=1: cfg.Adds Adds; NEARDUP_LONG=N: N Adds)
 // streams documents with three fresh tokens each through a window of
-// 10,000 and logs the live heap every 100,000 Adds.
-func SoakReport(t *testing.T, build func() (Detector, error)) {
+// cfg.Window, logs the live heap every cfg.Every Adds and returns the
+// samples (nil when skipped). It costs cfg.Adds Adds and Removes.
+func SoakReport(t *testing.T, build func() (Detector, error), cfg SoakConfig) []SoakSample {
 	dataset.SkipSoak(t)
-	n := dataset.LongCount(210_000)
+	cfg.Adds = dataset.LongCount(cfg.Adds)
 	d := mustBuild(t, build)
-	s, err := Soak(d, SoakConfig{Adds: n, Window: 10_000, Every: 100_000})
+	s, err := Soak(d, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,6 +59,7 @@ func SoakReport(t *testing.T, build func() (Detector, error)) {
 		t.Logf("soak: %7d Adds: live heap %.1f MB", x.Adds, float64(x.HeapBytes)/1e6)
 	}
 	t.Logf("soak growth: %.1f MB", float64(Growth(s))/1e6)
+	return s
 }
 
 // StallReport (NEARDUP_LONG=1) adds one document of 1.4M distinct tokens
