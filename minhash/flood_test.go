@@ -375,6 +375,11 @@ func chainsHoldOnce(t *testing.T, d *Detector, g uint32) {
 // that the work per Add does not grow with the copies: the index holds one
 // group, each band chain and the exact-copy map hold it once, and each
 // Add reads only the members that make the cap (the five smallest IDs).
+// The answers of the flood (capped, smallest IDs first, Query, Copies,
+// the promotion of the next member, Len) are the shared suite's for the
+// registry's modes (TestEveryNameExactFlood in the root package: minhash,
+// minhash-weighted, minhash-containment); they are checked here only for
+// the settings it does not build (Supershingles, WeightedStats).
 func TestFloodCostFlat(t *testing.T) {
 	text := dataset.SynthDocs(1, dataset.SynthConfig{Seed: 11})[0].Text
 	stats, err := NewStats(Config{Mode: Weighted})
@@ -390,10 +395,14 @@ func TestFloodCostFlat(t *testing.T) {
 			cfg.MaxResults = 5
 			d, err := NewWithStats(cfg, tc.stats)
 			require.NoError(t, err)
+			answers := tc.name == "Supershingles" || tc.stats != nil // else the shared suite's
 			id := func(i int) string { return fmt.Sprintf("c%04d", i) }
 			for i := range n {
 				ms, err := d.Add(detector.Doc{ID: id(i), Text: text})
 				require.NoError(t, err)
+				if !answers {
+					continue
+				}
 				require.Len(t, ms, min(i, 5))
 				if i > 0 {
 					assert.Equal(t, detector.Match{ID: "c0000", Score: 1}, ms[0])
@@ -420,18 +429,20 @@ func TestFloodCostFlat(t *testing.T) {
 			// Removing the representative (the smallest ID, the heap's
 			// root) promotes another copy: nothing is lost.
 			require.NoError(t, d.Remove("c0000"))
-			ms, err := d.Containers("c0001")
-			require.NoError(t, err)
-			assert.Equal(t, []detector.Match{{ID: "c0002", Score: 1}, {ID: "c0003", Score: 1}, {ID: "c0004", Score: 1},
-				{ID: "c0005", Score: 1}, {ID: "c0006", Score: 1}}, ms)
-			q, err := d.Query(detector.Doc{Text: text})
-			require.NoError(t, err)
-			assert.Equal(t, []detector.Match{{ID: "c0001", Score: 1}, {ID: "c0002", Score: 1}, {ID: "c0003", Score: 1},
-				{ID: "c0004", Score: 1}, {ID: "c0005", Score: 1}}, q)
-			cp, err := d.Copies(id(n - 1))
-			require.NoError(t, err)
-			assert.Len(t, cp, n-2)
-			assert.Equal(t, "c0001", cp[0])
+			if answers {
+				ms, err := d.Containers("c0001")
+				require.NoError(t, err)
+				assert.Equal(t, []detector.Match{{ID: "c0002", Score: 1}, {ID: "c0003", Score: 1}, {ID: "c0004", Score: 1},
+					{ID: "c0005", Score: 1}, {ID: "c0006", Score: 1}}, ms)
+				q, err := d.Query(detector.Doc{Text: text})
+				require.NoError(t, err)
+				assert.Equal(t, []detector.Match{{ID: "c0001", Score: 1}, {ID: "c0002", Score: 1}, {ID: "c0003", Score: 1},
+					{ID: "c0004", Score: 1}, {ID: "c0005", Score: 1}}, q)
+				cp, err := d.Copies(id(n - 1))
+				require.NoError(t, err)
+				assert.Len(t, cp, n-2)
+				assert.Equal(t, "c0001", cp[0])
+			}
 			for i := 1; i < n; i++ {
 				require.NoError(t, d.Remove(id(i)))
 			}
@@ -447,7 +458,9 @@ func TestFloodCostFlat(t *testing.T) {
 					}
 				}
 			})
-			assert.Zero(t, d.Len())
+			if answers {
+				assert.Zero(t, d.Len())
+			}
 			if d.a.online {
 				assert.Zero(t, d.liveStats().N(), "the statistics are empty again")
 			}

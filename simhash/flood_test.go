@@ -267,15 +267,23 @@ func TestRealDataMatchesReference(t *testing.T) {
 // TestFloodCostFlat adds 2,000 identical copies and checks that the work
 // per Add does not grow with the copies: the index holds one group, its
 // representative is in the Index and the digest list once, and each Add
-// reads only the members that make the cap.
+// reads only the members that make the cap. The answers of the flood
+// (capped, smallest IDs first, Copies, the promotion of the next member,
+// Len) are the shared suite's for the detector with its own table
+// (TestEveryNameExactFlood in the root package); they are checked here
+// only for the tables the registry cannot build (Frozen, NoTable).
 func TestFloodCostFlat(t *testing.T) {
 	text := synthTexts(1)[0]
 	for _, b := range builds([]string{text, "another text entirely"}) {
 		t.Run(b.name, func(t *testing.T) {
 			d := b.new(t, Config{Language: "en", MaxResults: 5})
+			answers := b.name != "Own" // else the shared suite's
 			for i := range 2000 {
 				ms, err := d.Add(detector.Doc{ID: fmt.Sprintf("c%04d", i), Text: text})
 				require.NoError(t, err)
+				if !answers {
+					continue
+				}
 				require.Len(t, ms, min(i, 5))
 				if i > 0 {
 					assert.Equal(t, detector.Match{ID: "c0000", Score: 1}, ms[0])
@@ -301,19 +309,23 @@ func TestFloodCostFlat(t *testing.T) {
 			// for, keeps the group: nothing is lost.
 			repID := "c0000"
 			require.NoError(t, d.Remove(repID))
-			ms, err := d.Containers("c1999")
-			require.NoError(t, err)
-			assert.Len(t, ms, 5)
 			inspect(d, func(ix *index, _ *ownIndex, _ int) { assert.Equal(t, 1, ix.ham.Len()) })
-			cp, err := d.Copies("c1999")
-			require.NoError(t, err)
-			assert.Len(t, cp, 1998)
+			if answers {
+				ms, err := d.Containers("c1999")
+				require.NoError(t, err)
+				assert.Len(t, ms, 5)
+				cp, err := d.Copies("c1999")
+				require.NoError(t, err)
+				assert.Len(t, cp, 1998)
+			}
 			for i := range 2000 {
 				if id := fmt.Sprintf("c%04d", i); id != repID {
 					require.NoError(t, d.Remove(id))
 				}
 			}
-			assert.Zero(t, d.Len())
+			if answers {
+				assert.Zero(t, d.Len())
+			}
 			inspect(d, func(ix *index, own *ownIndex, _ int) {
 				assert.Zero(t, ix.ham.Len())
 				assert.Empty(t, ix.exact)
