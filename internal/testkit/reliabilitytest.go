@@ -5,11 +5,12 @@
 // concurrent Adds of one ID, Adds that analyse outside the lock, a
 // concurrent stream equal to its sequential replay, memory given back
 // after hostile documents, an online table under concurrent Adds and
-// Removes, and the opt-in soak and stall reports. Each
-// detector package calls them from its own tests, with its constructor,
-// so that a check is written once and every detector keeps its test of
-// the same name. It uses plain testing (no testify), as
-// detector/detectortest does.
+// Removes, and the opt-in soak and stall reports. The root package's
+// shared suite runs the sweep and the reports for every registry name;
+// detector packages call the checks of their own internals (test hooks,
+// online tables) with their constructors, so that a check is written
+// once. It uses plain testing (no testify), as detector/detectortest
+// does.
 
 package testkit
 
@@ -54,24 +55,6 @@ func HostileText(tag string, n int) string {
 		b.WriteString("z ")
 	}
 	return b.String()
-}
-
-// ConfigSweep runs [Sweep] from base and requires that the
-// constructor both rejects and accepts some Configs. It is skipped in
-// short mode (it builds a detector per value).
-func ConfigSweep[C any](t *testing.T, base C, build func(C) (detector.Detector, error)) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("the sweep builds a detector per value")
-	}
-	c := Sweep(t, base, build)
-	t.Logf("config sweep: %d cases, %d rejected, %d accepted", c.Cases, c.Rejected, c.Accepted)
-	if c.Rejected <= 0 {
-		t.Errorf("the sweep rejected no Config")
-	}
-	if c.Accepted <= 0 {
-		t.Errorf("the sweep accepted no Config")
-	}
 }
 
 // ConcurrentSameID adds the same new ID from 4 goroutines at once, each
