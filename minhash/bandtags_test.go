@@ -61,7 +61,7 @@ func TestBandTagsMatchChains(t *testing.T) {
 						sigs.of(g)[i] = r.Uint32()
 					}
 				}
-				tb.insert(g)
+				tb.insert(g, nil)
 				linked[g] = true
 				for b := range tb.bands {
 					key := bandKey(sigs.of(g), b, rows)

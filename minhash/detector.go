@@ -148,6 +148,7 @@ func (d *Detector) Banding() (bands, rows int) { return d.a.bands, d.a.rows }
 // signature is drawn by Complete, once the document is counted.
 func (a *algorithm) Features(text string) sketch {
 	sk, _ := a.sketchers.Get() // New never fails
+	sk.pre.ok = false
 	f := sketch{sk: sk}
 	switch {
 	case a.online:
@@ -165,6 +166,9 @@ func (a *algorithm) Features(text string) sketch {
 		sk.out = sig
 		f.sig, f.size = nonEmpty(sig), capSize(size)
 	}
+	if !a.online {
+		a.prepare(&f)
+	}
 	if afterAnalysis != nil {
 		afterAnalysis(text)
 	}
@@ -178,6 +182,7 @@ var afterAnalysis func(text string)
 // Release returns the sketch's Sketcher to the pool.
 func (a *algorithm) Release(f *sketch) {
 	if f.sk != nil {
+		f.sk.pre.ok = false
 		a.sketchers.Put(f.sk)
 		f.sk = nil
 	}
@@ -189,7 +194,66 @@ func (a *algorithm) HeldToCommit() {}
 
 // CopyKey returns the exact-copy key of f; a text without words has none.
 func (a *algorithm) CopyKey(f *sketch) (uint64, bool) {
-	return a.exactKey(f.sig, f.size, f.digest), f.size > 0
+	return a.keyOf(f), f.size > 0
+}
+
+// keys is what the commit of an Add needs of a signature and can have
+// computed before it, outside the engine's lock: the exact-copy key and
+// the band keys of every table of the index, table after table.
+type keys struct {
+	ok    bool // computed for the signature the sketch holds
+	exact uint64
+	bands []uint64
+}
+
+// prepare computes the keys of f's complete signature into its Sketcher,
+// O(K) per table, so that the commit and the search under the engine's
+// lock read them instead of hashing the signature again (up to four times
+// for the exact-copy key, twice for the band keys). It runs in the
+// features step, after the signature is drawn; the index searches for an
+// Add's answer with the Add's own sketch (engine.OwnSearcher) to read
+// them.
+func (a *algorithm) prepare(f *sketch) {
+	sk := f.sk
+	if sk == nil {
+		return
+	}
+	sk.pre.exact = a.exactKey(f.sig, f.size, f.digest)
+	sk.pre.bands = a.appendKeys(sk.pre.bands[:0], f.sig)
+	sk.pre.ok = true
+	if a.cfg.Mode == Containment && f.size > 0 {
+		// The first query of a size partition works out its levels (an
+		// integration each), which the search would otherwise do under
+		// the lock; they are memoised for every later query.
+		var levels [maxPartitions]int8
+		a.levelsFor(&levels, f.size)
+	}
+}
+
+// keyOf returns the exact-copy key of f, prepared or computed now.
+func (a *algorithm) keyOf(f *sketch) uint64 {
+	if f.sk != nil && f.sk.pre.ok {
+		return f.sk.pre.exact
+	}
+	return a.exactKey(f.sig, f.size, f.digest)
+}
+
+// prepared returns the prepared band keys of f, or nil.
+func (a *algorithm) prepared(f *sketch) []uint64 {
+	if f.sk != nil && f.sk.pre.ok && f.sig != nil {
+		return f.sk.pre.bands
+	}
+	return nil
+}
+
+// bandsOf appends to dst the band keys of f for every table (see
+// appendKeys) and returns them: the prepared keys of an Add's or a
+// Query's sketch, computed now for a group's.
+func (a *algorithm) bandsOf(dst []uint64, f *sketch) []uint64 {
+	if f.sk != nil && f.sk.pre.ok {
+		return append(dst, f.sk.pre.bands...)
+	}
+	return a.appendKeys(dst, f.sig)
 }
 
 // NewIndex returns an empty index, counting the statistics with online

@@ -50,7 +50,7 @@ func (ix *index) same(g uint32, f *sketch, groups *engine.Groups[sketch]) bool {
 
 // Find returns the live group of f's content.
 func (ix *index) Find(f *sketch, groups *engine.Groups[sketch]) (uint32, bool) {
-	key := ix.a.exactKey(f.sig, f.size, f.digest)
+	key := ix.a.keyOf(f)
 	g, ok := ix.exact.Get(key)
 	if !ok {
 		return 0, false
@@ -80,9 +80,9 @@ func (ix *index) own(f *sketch, groups *engine.Groups[sketch]) uint32 {
 // Insert indexes the new group g: its signature moves into the store and
 // the group enters the head of its band chains, O(bands).
 func (ix *index) Insert(g uint32, f *sketch) {
+	key, bands := ix.a.keyOf(f), ix.a.prepared(f)
 	f.sk, f.load = nil, nil
 	f.part = partition(int(f.size))
-	key := ix.a.exactKey(f.sig, f.size, f.digest)
 	if p, taken := ix.exact.Ref(key); taken {
 		ix.clash[key] = append(ix.clash[key], g)
 	} else {
@@ -92,12 +92,13 @@ func (ix *index) Insert(g uint32, f *sketch) {
 		ix.members = append(ix.members, 0)
 	}
 	ix.members[g] = 1
-	ix.sign(g, f, f.sig)
+	ix.sign(g, f, f.sig, bands)
 }
 
 // sign gives the group g, of features f, the signature sig (none if
-// empty) and puts it at the head of its band chains.
-func (ix *index) sign(g uint32, f *sketch, sig []uint32) {
+// empty) and puts it at the head of its band chains; bands are the band
+// keys of sig for every table (appendKeys), or nil to compute them.
+func (ix *index) sign(g uint32, f *sketch, sig []uint32, bands []uint64) {
 	f.seq = ix.seq
 	ix.seq++
 	if len(sig) == 0 {
@@ -108,8 +109,12 @@ func (ix *index) sign(g uint32, f *sketch, sig []uint32) {
 	own := ix.sigs.of(g)
 	copy(own, sig)
 	f.sig = own
-	for _, t := range ix.tables {
-		t.insert(g)
+	for l, t := range ix.tables {
+		var keys []uint64
+		if bands != nil {
+			keys = ix.tableKeys(bands, l)
+		}
+		t.insert(g, keys)
 	}
 }
 
@@ -125,7 +130,7 @@ func (ix *index) Renew(g uint32, group, f *sketch) {
 			t.remove(g)
 		}
 	}
-	ix.sign(g, group, f.sig)
+	ix.sign(g, group, f.sig, ix.a.prepared(f))
 }
 
 // Delete takes the group g out of the tables and the exact-copy map.
@@ -136,7 +141,7 @@ func (ix *index) Delete(g uint32, f *sketch) {
 		}
 	}
 	ix.members[g] = 0
-	key := ix.a.exactKey(f.sig, f.size, f.digest)
+	key := ix.a.keyOf(f)
 	if h, ok := ix.exact.Get(key); ok && h == g {
 		if c := ix.clash[key]; len(c) > 0 {
 			ix.exact.Set(key, c[len(c)-1])
@@ -158,6 +163,12 @@ func (ix *index) dropClash(key uint64, g uint32) {
 	}
 }
 
+// SearchesOwn marks the index an engine.OwnSearcher: an Add's answer is
+// searched with the Add's sketch, equal to its group's in everything a
+// search reads once Insert, Join and Renew ran, so that the search reads
+// the keys prepared before the lock.
+func (ix *index) SearchesOwn() {}
+
 // Join and Leave count the members of the group g.
 func (ix *index) Join(g uint32, _ *sketch)  { ix.members[g]++ }
 func (ix *index) Leave(g uint32, _ *sketch) { ix.members[g]-- }
@@ -169,7 +180,7 @@ func (ix *index) Search(dst []engine.Candidate, f *sketch, groups *engine.Groups
 	sc, _ := ix.a.searches.Get()
 	defer ix.a.searches.Put(sc)
 	p := probe{f: f, own: ix.own(f, groups)}
-	sc.keys = ix.appendKeys(sc.keys[:0], f.sig)
+	sc.keys = ix.a.bandsOf(sc.keys[:0], f)
 	ix.candidates(sc, p, groups)
 	return append(dst, sc.scored...)
 }

@@ -192,12 +192,13 @@ func newTable(bands, rows int, sigs *strided[uint32]) *table {
 // probes.
 const touchBands = 16
 
-// insert puts doc, signed, at the head of its chains in every band. The
-// keys of up to touchBands bands are computed, and their home slots
+// insert puts doc, signed, at the head of its chains in every band; keys
+// are its band keys, computed before the lock, or nil. The keys of up to
+// touchBands bands are computed (when not given), and their home slots
 // touched, before any of their maps is probed, so that the reads, cache
 // misses in tables larger than the caches, overlap instead of each
 // waiting for the one before.
-func (t *table) insert(doc uint32) {
+func (t *table) insert(doc uint32, given []uint64) {
 	t.next.ensure(doc)
 	t.prev.ensure(doc)
 	next, prev, sig := t.next.of(doc), t.prev.of(doc), t.sigs.of(doc)
@@ -205,7 +206,11 @@ func (t *table) insert(doc uint32) {
 	for lo := 0; lo < t.bands; lo += touchBands {
 		end := min(lo+touchBands, t.bands)
 		for b := lo; b < end; b++ {
-			keys[b-lo] = bandKey(sig, b, t.rows)
+			if given != nil {
+				keys[b-lo] = given[b]
+			} else {
+				keys[b-lo] = bandKey(sig, b, t.rows)
+			}
 		}
 		t.sink += t.touch(lo, keys[:end-lo])
 		for b := lo; b < end; b++ {

@@ -69,7 +69,7 @@ func (ix *index) Rank(dst []engine.Candidate, f *sketch, groups *engine.Groups[s
 	sc, _ := ix.a.searches.Get()
 	defer ix.a.searches.Put(sc)
 	p := probe{f: f, own: ix.own(f, groups)}
-	sc.keys = ix.appendKeys(sc.keys[:0], f.sig)
+	sc.keys = ix.a.bandsOf(sc.keys[:0], f)
 	sc.hits.reset()
 	sc.cands, sc.scored = sc.cands[:0], sc.scored[:0]
 	found := 0 // documents in sc.scored

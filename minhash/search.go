@@ -26,16 +26,19 @@ type probe struct {
 	own uint32
 }
 
-// appendKeys appends the band keys of sig for every table of the index,
-// table after table.
-func (ix *index) appendKeys(dst []uint64, sig []uint32) []uint64 {
+// appendKeys appends the band keys of sig for every table of the index
+// (newIndex), table after table.
+func (a *algorithm) appendKeys(dst []uint64, sig []uint32) []uint64 {
 	if len(sig) == 0 {
 		return dst
 	}
-	for _, t := range ix.tables {
-		dst = AppendBandKeys(dst, sig, t.bands, t.rows)
+	if a.cfg.Mode == Containment {
+		for _, r := range containmentLevels {
+			dst = AppendBandKeys(dst, sig, a.cfg.NumHashes/r, r)
+		}
+		return dst
 	}
-	return dst
+	return AppendBandKeys(dst, sig, a.bands, a.rows)
 }
 
 // tableKeys returns the part of keys (from appendKeys) that belongs to
@@ -122,17 +125,12 @@ func (ix *index) estimate(p probe, c uint32, groups *engine.Groups[sketch]) floa
 // size u ≥ threshold·|A|), the level chosen by [containmentLevel] is
 // probed and its hits in that partition kept.
 func (ix *index) containmentCandidates(sc *search, p probe, groups *engine.Groups[sketch]) {
-	qp := partition(int(p.f.size))
 	var want [len(containmentLevels)]bool
-	for part := range int8(maxPartitions) {
-		sc.levelFor[part] = -1
-		upper := math.Exp2(float64(part)+1) - 1
-		if upper < ix.a.cfg.Threshold*float64(p.f.size) {
-			continue // too small to hold |A∩C| ≥ t·|A|
+	ix.a.levelsFor(&sc.levelFor, p.f.size)
+	for _, l := range sc.levelFor {
+		if l >= 0 {
+			want[l] = true
 		}
-		l := ix.a.level(qp, part, upper)
-		sc.levelFor[part] = l
-		want[l] = true
 	}
 	for l, t := range ix.tables {
 		if !want[l] {
@@ -144,6 +142,21 @@ func (ix *index) containmentCandidates(sc *search, p probe, groups *engine.Group
 			}
 			sc.cands = append(sc.cands, c)
 		})
+	}
+}
+
+// levelsFor sets levelFor[part] to the banding level a query of size
+// distinct shingles probes for sets of partition part, −1 for a partition
+// too small to hold |A∩C| ≥ t·|A|.
+func (a *algorithm) levelsFor(levelFor *[maxPartitions]int8, size int32) {
+	qp := partition(int(size))
+	for part := range int8(maxPartitions) {
+		levelFor[part] = -1
+		upper := math.Exp2(float64(part)+1) - 1
+		if upper < a.cfg.Threshold*float64(size) {
+			continue // too small to hold |A∩C| ≥ t·|A|
+		}
+		levelFor[part] = a.level(qp, part, upper)
 	}
 }
 

@@ -44,6 +44,7 @@ type Sketcher struct {
 	lw    []float64
 	keys  []uint64 // Weighted: distinct phrases
 	out   []uint32 // Detector: signature scratch
+	pre   keys     // Detector: the keys of the signature in out, for the commit
 	darts dartScratch
 
 	kfirst []int32  // Weighted: position in dterms of the first term of each of keys

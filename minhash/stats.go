@@ -464,6 +464,7 @@ func (c *countedIndex) Complete(f *sketch) {
 	sk.weighCounted()
 	sk.out = sk.sampleWeighted(sk.out[:0])
 	f.sig = nonEmpty(sk.out)
+	c.a.prepare(f)
 }
 
 // PeeksFreely marks Peek safe outside every lock and turn
@@ -481,6 +482,7 @@ func (c *countedIndex) Peek(f *sketch) {
 	sk.weighCounted()
 	sk.out = sk.sampleWeighted(sk.out[:0])
 	f.sig = nonEmpty(sk.out)
+	c.a.prepare(f)
 }
 
 // Uncount takes the document of handle h out of the statistics.

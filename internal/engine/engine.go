@@ -24,7 +24,8 @@
 // it, [Finder] for an index that finds a key's group itself, [Member] for
 // an index that counts the exact copies joining and leaving its groups,
 // [Resolver] for a Counter's step before an Add's turn, [FreePeeker] for a
-// Counter whose Queries need no turn, [Releaser] for
+// Counter whose Queries need no turn, [OwnSearcher] for an index that
+// searches for an Add's answer with the Add's own features, [Releaser] for
 // features that hold a pooled resource while they are computed,
 // [Layout] for an algorithm that frames its snapshot sections itself (the
 // engine's shared layout is one too), [Renewer] for groups that take the
@@ -206,6 +207,17 @@ type Renewer[F any] interface {
 // failure of the Add) instead of after Complete.
 type HeldToCommit interface {
 	HeldToCommit()
+}
+
+// OwnSearcher is an Index whose Add's answer is searched with the Add's
+// own features rather than those of its group (without Spec.SearchFirst):
+// once Insert, Join and Renew ran, the two must be equal in everything
+// Search reads, and the Add's may carry what its features step prepared
+// for the search (keys hashed outside every lock), which the copy a group
+// keeps does not. The answer is the same; the exclusive section is
+// shorter.
+type OwnSearcher interface {
+	SearchesOwn()
 }
 
 // MemberRecounter is a Counter whose statistics count something of each
@@ -429,7 +441,11 @@ func (e *Engine[F, K]) commit(prepared *state[F, K], doc detector.Doc, f *F, h i
 	if r, ok := st.ix.(Renewer[F]); ok && st.gs.Size(g) > 1 {
 		r.Renew(g, st.groups.Features(g), f)
 	}
-	return st.matches(st.groups.Features(g), idx, e.spec.MaxResults), nil
+	sf := st.groups.Features(g)
+	if _, ok := st.ix.(OwnSearcher); ok {
+		sf = f
+	}
+	return st.matches(sf, idx, e.spec.MaxResults), nil
 }
 
 // Query returns what Add(doc) would return now, without indexing doc or

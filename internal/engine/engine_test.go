@@ -1510,3 +1510,91 @@ func TestLayoutCounter(t *testing.T) {
 	assert.Equal(t, buf.Bytes(), again.Bytes(), "re-encodes byte for byte")
 	assert.Equal(t, 4, f.st.ix.(*memberCounting).n, "every document recounted")
 }
+
+// ownIndex is a toyIndex that opts in to OwnSearcher; each Search records
+// whether it was given the features of a group (a pointer into the
+// group table) or a caller's own.
+type ownIndex struct {
+	*toyIndex
+	fromGroup []bool
+}
+
+func (x *ownIndex) SearchesOwn() {}
+
+func (x *ownIndex) Search(dst []Candidate, f *words, groups *Groups[words]) []Candidate {
+	in := false
+	for g := range groups.list {
+		in = in || &groups.list[g].f == f
+	}
+	x.fromGroup = append(x.fromGroup, in)
+	return x.toyIndex.Search(dst, f, groups)
+}
+
+// owning is the toy algorithm over an ownIndex.
+type owning struct{ toy }
+
+func (owning) NewIndex() Index[words] {
+	return &ownIndex{toyIndex: &toyIndex{post: map[string][]uint32{}}}
+}
+
+// TestOwnSearcher: an OwnSearcher's Adds search with their own features,
+// not their group's (a new group's or the one an exact copy joins), and
+// answer as the toy does; Containers still searches with the group's.
+func TestOwnSearcher(t *testing.T) {
+	texts := [][2]string{{"a", "x y z"}, {"b", "z y x"}, {"c", "x y z w"}, {"d", "p q"}, {"blank", ""}, {"e", "x y z w"}}
+	spec := Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5}
+	plain, own := New(spec, Algorithm[words, string](toy{})), New(spec, Algorithm[words, string](owning{}))
+	for _, d := range texts {
+		assert.Equal(t, add(t, plain, d[0], d[1]), add(t, own, d[0], d[1]), "Add(%s)", d[0])
+	}
+	want, err := plain.Containers("c")
+	require.NoError(t, err)
+	got, err := own.Containers("c")
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	own.Inspect(func(ix Index[words], _ int) {
+		// Five Adds with words (blank searches nothing), then Containers.
+		assert.Equal(t, []bool{false, false, false, false, false, true}, ix.(*ownIndex).fromGroup)
+	})
+}
+
+// TestOwnSearcherConcurrent: concurrent Adds of an OwnSearcher answer as
+// the same Adds run one by one in their commit order (Spec.Trace).
+func TestOwnSearcherConcurrent(t *testing.T) {
+	var mu sync.Mutex
+	var order []string
+	spec := Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 50}
+	e := New(spec, Algorithm[words, string](owning{}))
+	e.SetTrace(func(_ bool, id string) { mu.Lock(); order = append(order, id); mu.Unlock() })
+	vocab := []string{"a", "b", "c", "d", "e"}
+	texts := map[string]string{}
+	for i := range 200 {
+		var w []string
+		for j, v := range vocab {
+			if (i>>j)&1 == 1 || (i*7+j)%5 == 0 {
+				w = append(w, v)
+			}
+		}
+		texts[fmt.Sprint("d", i)] = strings.Join(w, " ")
+	}
+	got := map[string][]detector.Match{}
+	var wg sync.WaitGroup
+	ids := slices.Sorted(maps.Keys(texts))
+	for k := range 8 {
+		wg.Go(func() {
+			for i := k; i < len(ids); i += 8 {
+				ms, err := e.Add(detector.Doc{ID: ids[i], Text: texts[ids[i]]})
+				assert.NoError(t, err)
+				mu.Lock()
+				got[ids[i]] = ms
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	seq := New(spec, Algorithm[words, string](toy{}))
+	require.Len(t, order, len(texts))
+	for _, id := range order {
+		assert.Equal(t, add(t, seq, id, texts[id]), got[id], "Add(%s) in commit order", id)
+	}
+}
