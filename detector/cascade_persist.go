@@ -74,19 +74,10 @@ func (c *cascade[F]) ids() []string {
 
 // Query implements Querier when propose does.
 func (c *cascade[F]) Query(d Doc) ([]Match, error) {
-	q, ok := c.propose.(Querier)
-	if !ok {
-		return nil, errUnsupported("Cascade", "query", c.propose)
-	}
-	c.mu.Lock()
-	closed := c.closed
-	c.mu.Unlock()
-	if closed {
-		return nil, c.errClosed("Query", d.ID)
-	}
-	cands, err := q.Query(d)
+	cands, err := forward("Cascade", "query", fmt.Sprintf("Query(%q)", d.ID), c.propose, c.isClosed,
+		func(q Querier) ([]Match, error) { return q.Query(d) })
 	if err != nil {
-		return nil, fmt.Errorf("detector: Cascade: %w", err)
+		return nil, err
 	}
 	return c.verified(cands, d.Text, d.ID, false), nil
 }
@@ -95,22 +86,20 @@ func (c *cascade[F]) Query(d Doc) ([]Match, error) {
 // ranks nearest to text, each scored by verify (those it scores above 0,
 // whether it accepts them or not), the k best.
 func (c *cascade[F]) Nearest(text string, k int) ([]Match, error) {
-	r, ok := c.propose.(Ranker)
-	if !ok {
-		return nil, errUnsupported("Cascade", "rank", c.propose)
-	}
-	c.mu.Lock()
-	closed := c.closed
-	c.mu.Unlock()
-	if closed {
-		return nil, fmt.Errorf("detector: Cascade: Nearest: %w", ErrClosed)
-	}
-	cands, err := r.Nearest(text, k)
+	cands, err := forward("Cascade", "rank", "Nearest", c.propose, c.isClosed,
+		func(r Ranker) ([]Match, error) { return r.Nearest(text, k) })
 	if err != nil {
-		return nil, fmt.Errorf("detector: Cascade: %w", err)
+		return nil, err
 	}
 	out := c.verified(cands, text, "", true)
 	return out[:min(k, len(out))], nil
+}
+
+// isClosed reports whether Close has been called.
+func (c *cascade[F]) isClosed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
 }
 
 // verified scores the candidates propose returned for text by verify,

@@ -171,6 +171,27 @@ func errUnsupported(name, method string, d Detector) error {
 	return fmt.Errorf("detector: %s: %T cannot %s: %w", name, d, method, errors.ErrUnsupported)
 }
 
+// forward is how a combinator passes a call on to its one member through
+// the optional interface I: an errUnsupported naming method when the
+// member lacks I, an error wrapping ErrClosed naming op when closed
+// reports true, otherwise call's answer, its error prefixed with the
+// combinator's name. It costs one closed check besides the call.
+func forward[I, R any](name, method, op string, member Detector, closed func() bool, call func(I) (R, error)) (R, error) {
+	var zero R
+	m, ok := member.(I)
+	if !ok {
+		return zero, errUnsupported(name, method, member)
+	}
+	if closed() {
+		return zero, fmt.Errorf("detector: %s: %s: %w", name, op, ErrClosed)
+	}
+	r, err := call(m)
+	if err != nil {
+		return zero, fmt.Errorf("detector: %s: %w", name, err)
+	}
+	return r, nil
+}
+
 // lister is implemented by the combinators of this package, whose live
 // documents are known to them: holds reports whether id is one, ids
 // lists them. A combinator's ReadFrom uses it to check and undo what a

@@ -383,19 +383,10 @@ func (w *window) Remove(id string) error {
 
 // Query implements Querier when the member does.
 func (w *window) Query(d Doc) ([]Match, error) {
-	q, ok := w.member.(Querier)
-	if !ok {
-		return nil, errUnsupported("Window", "query", w.member)
-	}
-	w.mu.RLock()
-	closed := w.closed
-	w.mu.RUnlock()
-	if closed {
-		return nil, fmt.Errorf("detector: Window: Query(%q): %w", d.ID, ErrClosed)
-	}
-	ms, err := q.Query(d)
+	ms, err := forward("Window", "query", fmt.Sprintf("Query(%q)", d.ID), w.member, w.isClosed,
+		func(q Querier) ([]Match, error) { return q.Query(d) })
 	if err != nil {
-		return nil, fmt.Errorf("detector: Window: %w", err)
+		return nil, err
 	}
 	return w.keepLive(ms), nil
 }
@@ -403,21 +394,19 @@ func (w *window) Query(d Doc) ([]Match, error) {
 // Nearest implements Ranker when the member does: the member's ranking,
 // which holds the window's live documents only.
 func (w *window) Nearest(text string, k int) ([]Match, error) {
-	r, ok := w.member.(Ranker)
-	if !ok {
-		return nil, errUnsupported("Window", "rank", w.member)
-	}
-	w.mu.RLock()
-	closed := w.closed
-	w.mu.RUnlock()
-	if closed {
-		return nil, fmt.Errorf("detector: Window: Nearest: %w", ErrClosed)
-	}
-	ms, err := r.Nearest(text, k)
+	ms, err := forward("Window", "rank", "Nearest", w.member, w.isClosed,
+		func(r Ranker) ([]Match, error) { return r.Nearest(text, k) })
 	if err != nil {
-		return nil, fmt.Errorf("detector: Window: %w", err)
+		return nil, err
 	}
 	return w.keepLive(ms), nil
+}
+
+// isClosed reports whether Close has been called.
+func (w *window) isClosed() bool {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.closed
 }
 
 // Copies implements CopyLister when the member does.
