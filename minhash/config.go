@@ -1,6 +1,7 @@
 package minhash
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
@@ -334,9 +335,7 @@ func (cfg Config) setDefaults() Config {
 			cfg.Shingle = DefaultPhraseLen
 		}
 	}
-	if cfg.NumHashes == 0 {
-		cfg.NumHashes = DefaultNumHashes
-	}
+	cfg.NumHashes = cmp.Or(cfg.NumHashes, DefaultNumHashes)
 	if cfg.Sampler == DefaultSampler && cfg.Mode == Weighted {
 		// Only in Weighted mode: a Jaccard or Containment Config keeps
 		// the zero its snapshots have always stored.
@@ -352,36 +351,20 @@ func (cfg Config) setDefaults() Config {
 			cfg.Threshold = DefaultThreshold
 		}
 	}
-	if cfg.FalsePositiveWeight == 0 {
-		cfg.FalsePositiveWeight = DefaultFalsePositiveWeight
-	}
-	if cfg.FalseNegativeWeight == 0 {
-		cfg.FalseNegativeWeight = DefaultFalseNegativeWeight
-	}
-	if cfg.SupershingleMatches == 0 {
-		cfg.SupershingleMatches = DefaultSupershingleMatches
-	}
-	if cfg.Power == 0 {
-		cfg.Power = DefaultPower
-	}
-	if cfg.RarePercent == 0 {
-		cfg.RarePercent = DefaultRarePercent
-	}
-	if cfg.MaxTextBytes == 0 {
-		cfg.MaxTextBytes = detector.DefaultMaxTextBytes
-	}
-	if cfg.MaxResults == 0 {
-		cfg.MaxResults = detector.DefaultMaxResults
-	}
+	cfg.FalsePositiveWeight = cmp.Or(cfg.FalsePositiveWeight, DefaultFalsePositiveWeight)
+	cfg.FalseNegativeWeight = cmp.Or(cfg.FalseNegativeWeight, DefaultFalseNegativeWeight)
+	cfg.SupershingleMatches = cmp.Or(cfg.SupershingleMatches, DefaultSupershingleMatches)
+	cfg.Power = cmp.Or(cfg.Power, DefaultPower)
+	cfg.RarePercent = cmp.Or(cfg.RarePercent, DefaultRarePercent)
+	cfg.MaxTextBytes = cmp.Or(cfg.MaxTextBytes, detector.DefaultMaxTextBytes)
+	cfg.MaxResults = cmp.Or(cfg.MaxResults, detector.DefaultMaxResults)
 	if cfg.MinOverlap == 0 {
 		cfg.MinOverlap = DefaultMinOverlap
 		if cfg.Mode == Weighted {
 			cfg.MinOverlap = DefaultWeightedMinOverlap
 		}
 	}
-	if cfg.Content == 0 {
-		cfg.Content = DefaultContent
-	}
+	cfg.Content = cmp.Or(cfg.Content, DefaultContent)
 	return cfg
 }
 
