@@ -153,6 +153,9 @@ func (c *cascade[F]) header() snapshot.Header {
 	return snapshot.Header{Kind: "cascade", KindVersion: 1, Config: struct{ Features string }{fmt.Sprintf("%T", zero)}}
 }
 
+// cascadeMembers names the section of propose's snapshot.
+var cascadeMembers = []memberSection{{"propose", "propose"}}
+
 // WriteTo implements Persister when propose does and F can be encoded.
 // Adds and Removes wait while it captures the live documents' features
 // and propose's snapshot in memory, not while it encodes them and writes
@@ -176,14 +179,7 @@ func (c *cascade[F]) WriteTo(w io.Writer) (int64, error) {
 		e.String(d.id)
 		e.String(string(b))
 	}
-	sw := snapshot.NewWriter(w, c.header())
-	sw.Section("features", e.B)
-	sw.Section("propose", propose)
-	n, err := sw.Finish(uint64(len(docs)))
-	if err != nil {
-		return n, fmt.Errorf("detector: Cascade: WriteTo: %w", err)
-	}
-	return n, nil
+	return writeSnapshot(w, "Cascade", c.header(), "features", e.B, cascadeMembers, [][]byte{propose}, len(docs))
 }
 
 // idFeatures is a live document of a cascade and its features.
@@ -262,13 +258,9 @@ func (c *cascade[F]) ReadFrom(r io.Reader) (int64, error) {
 		}
 		return ids, dec.Done()
 	}
-	members := []memberSection{{"propose", "propose"}}
-	ids, sections, read, err := readSnapshot(r, c.header(), "the cascade", "features", decode, members)
-	if err == nil {
-		err = loadMembers([]Detector{c.propose}, ids, sections, members, false)
-	}
+	ids, read, err := loadSnapshot(r, "Cascade", c.header(), "features", decode, []Detector{c.propose}, cascadeMembers, false)
 	if err != nil {
-		return read, fmt.Errorf("detector: Cascade: ReadFrom: %w", err)
+		return read, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -457,6 +457,9 @@ func (w *window) header() snapshot.Header {
 	return snapshot.Header{Kind: "window", KindVersion: 1, Config: struct{ Size int }{w.cfg.Size}}
 }
 
+// windowMembers names the section of the member's snapshot.
+var windowMembers = []memberSection{{"member", "the member"}}
+
 // WriteTo implements Persister when the member does. Adds, Removes and
 // evictions wait while it captures the window's state and the member's
 // snapshot in memory (a copy of the member's snapshot), not while it
@@ -470,14 +473,7 @@ func (w *window) WriteTo(out io.Writer) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("detector: Window: WriteTo: %w", err)
 	}
-	sw := snapshot.NewWriter(out, w.header())
-	sw.Section("window", section)
-	sw.Section("member", member)
-	written, err := sw.Finish(uint64(n))
-	if err != nil {
-		return written, fmt.Errorf("detector: Window: WriteTo: %w", err)
-	}
-	return written, nil
+	return writeSnapshot(out, "Window", w.header(), "window", section, windowMembers, [][]byte{member}, n)
 }
 
 // capture encodes the window section and the member's snapshot under
@@ -554,13 +550,9 @@ func (w *window) ReadFrom(in io.Reader) (int64, error) {
 		}
 		return ids, nil
 	}
-	members := []memberSection{{"member", "the member"}}
-	ids, sections, read, err := readSnapshot(in, w.header(), "the window", "window", decode, members)
-	if err == nil {
-		err = loadMembers([]Detector{w.member}, ids, sections, members, false)
-	}
+	_, read, err := loadSnapshot(in, "Window", w.header(), "window", decode, []Detector{w.member}, windowMembers, false)
 	if err != nil {
-		return read, fmt.Errorf("detector: Window: ReadFrom: %w", err)
+		return read, err
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
