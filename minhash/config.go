@@ -375,19 +375,20 @@ func (cfg Config) validate() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("minhash: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
 	}
-	switch {
-	case cfg.Mode < Jaccard || cfg.Mode > Containment:
-		return bad("unknown Mode %d", cfg.Mode)
-	case cfg.Scheme < OnePermutation || cfg.Scheme > KHash:
-		return bad("unknown Scheme %d", cfg.Scheme)
-	case cfg.Sampler < DefaultSampler || cfg.Sampler > Darts:
-		return bad("unknown Sampler %d", cfg.Sampler)
-	case cfg.Weighting < WeightDFPow || cfg.Weighting > WeightIDF:
-		return bad("unknown Weighting %d", cfg.Weighting)
-	case cfg.Scale < ScaleNone || cfg.Scale > ScaleInverse:
-		return bad("unknown Scale %d", cfg.Scale)
-	case cfg.Rare < RareDocFraction || cfg.Rare > RarePercentile:
-		return bad("unknown Rare %d", cfg.Rare)
+	for _, e := range [...]struct {
+		name      string
+		v, lo, hi int
+	}{
+		{"Mode", int(cfg.Mode), int(Jaccard), int(Containment)},
+		{"Scheme", int(cfg.Scheme), int(OnePermutation), int(KHash)},
+		{"Sampler", int(cfg.Sampler), int(DefaultSampler), int(Darts)},
+		{"Weighting", int(cfg.Weighting), int(WeightDFPow), int(WeightIDF)},
+		{"Scale", int(cfg.Scale), int(ScaleNone), int(ScaleInverse)},
+		{"Rare", int(cfg.Rare), int(RareDocFraction), int(RarePercentile)},
+	} {
+		if e.v < e.lo || e.v > e.hi {
+			return bad("unknown %s %d", e.name, e.v)
+		}
 	}
 	if _, err := textproc.ParseLanguage(cfg.Language); err != nil {
 		return fmt.Errorf("minhash: %w", err)
