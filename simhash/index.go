@@ -566,12 +566,3 @@ func scan(dst []Neighbor, vs []uint64, ids []uint32, q, lo, hi uint64, k int) []
 	}
 	return dst
 }
-
-// bytes returns the memory held by the index's arrays.
-func (ix *Index) bytes() int {
-	n := cap(ix.pend) * 16
-	for _, tb := range ix.tables {
-		n += 8*(cap(tb.main)+cap(tb.buf)) + 4*(cap(tb.mainID)+cap(tb.bufID)) + 16*cap(tb.scratch)
-	}
-	return n
-}
