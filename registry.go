@@ -3,6 +3,7 @@ package neardup
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"regexp"
 	"slices"
@@ -353,13 +354,7 @@ func apply(cfg reflect.Value, info Info, ranges map[string]string, opts map[stri
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("neardup: %s: "+format+": %w", append(append([]any{info.Name}, args...), detector.ErrInvalidConfig)...)
 	}
-	keys := slices.Sorted(func(yield func(string) bool) {
-		for k := range opts {
-			if !yield(k) {
-				return
-			}
-		}
-	})
+	keys := slices.Sorted(maps.Keys(opts))
 	seen := map[string]string{}
 	for _, k := range keys {
 		fold := strings.ToLower(strings.TrimSpace(k))

@@ -70,18 +70,6 @@ func childHash(parent, term uint32) uint64 {
 	return hashtab.Mix64(uint64(parent)<<32 | uint64(term))
 }
 
-// len returns the number of edges.
-func (t *childTable) len() int {
-	if t.parts == nil {
-		return 0
-	}
-	n := 0
-	for i := range t.parts {
-		n += t.parts[i].n
-	}
-	return n
-}
-
 // get returns the child of parent labelled term.
 func (t *childTable) get(parent, term uint32) (uint32, bool) {
 	if t.parts == nil {

@@ -238,3 +238,15 @@ func TestVocabTableMatchesMap(t *testing.T) {
 	_, ok := zero.get("a", termHash("a"), nil)
 	require.False(t, ok)
 }
+
+// len returns the number of edges.
+func (t *childTable) len() int {
+	if t.parts == nil {
+		return 0
+	}
+	n := 0
+	for i := range t.parts {
+		n += t.parts[i].n
+	}
+	return n
+}

@@ -177,8 +177,7 @@ func (d *Detector) encodeLocked() (secs [len(sectionNames)][]byte, n int) {
 		}
 		members(gr.members)
 		e.F64(gr.scs)
-		e.U64(gr.sig[0])
-		e.U64(gr.sig[1])
+		encSig(&e, gr.sig)
 		e.Int(len(gr.ends))
 		for k, end := range gr.ends {
 			e.Uvarint(uint64(end))
@@ -196,8 +195,7 @@ func (d *Detector) encodeLocked() (secs [len(sectionNames)][]byte, n int) {
 			members(x.members)
 			e.F64(x.fwd)
 			e.F64(x.rev)
-			e.U64(x.sig[0])
-			e.U64(x.sig[1])
+			encSig(&e, x.sig)
 			e.Int(len(x.sent))
 			for k, s := range x.sent {
 				e.Uvarint(uint64(s))
@@ -207,6 +205,12 @@ func (d *Detector) encodeLocked() (secs [len(sectionNames)][]byte, n int) {
 	}
 	secs[4] = e.B
 	return secs, d.docs.Len()
+}
+
+// encSig writes a 128-bit content signature, as two u64.
+func encSig(e *snapshot.Enc, sig [2]uint64) {
+	e.U64(sig[0])
+	e.U64(sig[1])
 }
 
 // encList writes a count and the values.

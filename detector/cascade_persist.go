@@ -74,19 +74,10 @@ func (c *cascade[F]) ids() []string {
 
 // Query implements Querier when propose does.
 func (c *cascade[F]) Query(d Doc) ([]Match, error) {
-	q, ok := c.propose.(Querier)
-	if !ok {
-		return nil, errUnsupported("Cascade", "query", c.propose)
-	}
-	c.mu.Lock()
-	closed := c.closed
-	c.mu.Unlock()
-	if closed {
-		return nil, c.errClosed("Query", d.ID)
-	}
-	cands, err := q.Query(d)
+	cands, err := forward("Cascade", "query", fmt.Sprintf("Query(%q)", d.ID), c.propose, c.isClosed,
+		func(q Querier) ([]Match, error) { return q.Query(d) })
 	if err != nil {
-		return nil, fmt.Errorf("detector: Cascade: %w", err)
+		return nil, err
 	}
 	return c.verified(cands, d.Text, d.ID, false), nil
 }
@@ -95,22 +86,20 @@ func (c *cascade[F]) Query(d Doc) ([]Match, error) {
 // ranks nearest to text, each scored by verify (those it scores above 0,
 // whether it accepts them or not), the k best.
 func (c *cascade[F]) Nearest(text string, k int) ([]Match, error) {
-	r, ok := c.propose.(Ranker)
-	if !ok {
-		return nil, errUnsupported("Cascade", "rank", c.propose)
-	}
-	c.mu.Lock()
-	closed := c.closed
-	c.mu.Unlock()
-	if closed {
-		return nil, fmt.Errorf("detector: Cascade: Nearest: %w", ErrClosed)
-	}
-	cands, err := r.Nearest(text, k)
+	cands, err := forward("Cascade", "rank", "Nearest", c.propose, c.isClosed,
+		func(r Ranker) ([]Match, error) { return r.Nearest(text, k) })
 	if err != nil {
-		return nil, fmt.Errorf("detector: Cascade: %w", err)
+		return nil, err
 	}
 	out := c.verified(cands, text, "", true)
 	return out[:min(k, len(out))], nil
+}
+
+// isClosed reports whether Close has been called.
+func (c *cascade[F]) isClosed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
 }
 
 // verified scores the candidates propose returned for text by verify,
@@ -164,6 +153,9 @@ func (c *cascade[F]) header() snapshot.Header {
 	return snapshot.Header{Kind: "cascade", KindVersion: 1, Config: struct{ Features string }{fmt.Sprintf("%T", zero)}}
 }
 
+// cascadeMembers names the section of propose's snapshot.
+var cascadeMembers = []memberSection{{"propose", "propose"}}
+
 // WriteTo implements Persister when propose does and F can be encoded.
 // Adds and Removes wait while it captures the live documents' features
 // and propose's snapshot in memory, not while it encodes them and writes
@@ -187,14 +179,7 @@ func (c *cascade[F]) WriteTo(w io.Writer) (int64, error) {
 		e.String(d.id)
 		e.String(string(b))
 	}
-	sw := snapshot.NewWriter(w, c.header())
-	sw.Section("features", e.B)
-	sw.Section("propose", propose)
-	n, err := sw.Finish(uint64(len(docs)))
-	if err != nil {
-		return n, fmt.Errorf("detector: Cascade: WriteTo: %w", err)
-	}
-	return n, nil
+	return writeSnapshot(w, "Cascade", c.header(), "features", e.B, cascadeMembers, [][]byte{propose}, len(docs))
 }
 
 // idFeatures is a live document of a cascade and its features.
@@ -273,13 +258,9 @@ func (c *cascade[F]) ReadFrom(r io.Reader) (int64, error) {
 		}
 		return ids, dec.Done()
 	}
-	members := []memberSection{{"propose", "propose"}}
-	ids, sections, read, err := readSnapshot(r, c.header(), "the cascade", "features", decode, members)
-	if err == nil {
-		err = loadMembers([]Detector{c.propose}, ids, sections, members, false)
-	}
+	ids, read, err := loadSnapshot(r, "Cascade", c.header(), "features", decode, []Detector{c.propose}, cascadeMembers, false)
 	if err != nil {
-		return read, fmt.Errorf("detector: Cascade: ReadFrom: %w", err)
+		return read, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

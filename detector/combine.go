@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"strings"
 
 	"github.com/zeebo/xxh3"
 
@@ -171,6 +172,27 @@ func errUnsupported(name, method string, d Detector) error {
 	return fmt.Errorf("detector: %s: %T cannot %s: %w", name, d, method, errors.ErrUnsupported)
 }
 
+// forward is how a combinator passes a call on to its one member through
+// the optional interface I: an errUnsupported naming method when the
+// member lacks I, an error wrapping ErrClosed naming op when closed
+// reports true, otherwise call's answer, its error prefixed with the
+// combinator's name. It costs one closed check besides the call.
+func forward[I, R any](name, method, op string, member Detector, closed func() bool, call func(I) (R, error)) (R, error) {
+	var zero R
+	m, ok := member.(I)
+	if !ok {
+		return zero, errUnsupported(name, method, member)
+	}
+	if closed() {
+		return zero, fmt.Errorf("detector: %s: %s: %w", name, op, ErrClosed)
+	}
+	r, err := call(m)
+	if err != nil {
+		return zero, fmt.Errorf("detector: %s: %w", name, err)
+	}
+	return r, nil
+}
+
 // lister is implemented by the combinators of this package, whose live
 // documents are known to them: holds reports whether id is one, ids
 // lists them. A combinator's ReadFrom uses it to check and undo what a
@@ -312,6 +334,37 @@ func unload(d Detector, ids []string, section []byte) error {
 // memberSection names a member's section of a combinator's snapshot and,
 // in errors, the member.
 type memberSection struct{ section, label string }
+
+// writeSnapshot writes the snapshot of the combinator name under header
+// h to w: its own section, then the members' snapshots in the sections
+// members names, and a trailer counting docs. Errors name the combinator.
+func writeSnapshot(w io.Writer, name string, h snapshot.Header, own string, payload []byte, members []memberSection, snaps [][]byte, docs int) (int64, error) {
+	sw := snapshot.NewWriter(w, h)
+	sw.Section(own, payload)
+	for i, m := range members {
+		sw.Section(m.section, snaps[i])
+	}
+	n, err := sw.Finish(uint64(docs))
+	if err != nil {
+		return n, fmt.Errorf("detector: %s: WriteTo: %w", name, err)
+	}
+	return n, nil
+}
+
+// loadSnapshot reads the snapshot of the combinator name (readSnapshot)
+// and loads each of dets from its member section (loadMembers), returning
+// the IDs the own section lists and the bytes read. Errors name the
+// combinator.
+func loadSnapshot(r io.Reader, name string, h snapshot.Header, own string, decode func([]byte) ([]string, error), dets []Detector, members []memberSection, tagRead bool) ([]string, int64, error) {
+	ids, sections, read, err := readSnapshot(r, h, "the "+strings.ToLower(name), own, decode, members)
+	if err == nil {
+		err = loadMembers(dets, ids, sections, members, tagRead)
+	}
+	if err != nil {
+		return nil, read, fmt.Errorf("detector: %s: ReadFrom: %w", name, err)
+	}
+	return ids, read, nil
+}
 
 // readSnapshot reads the snapshot of a combinator (what names it in
 // errors, as "the vote") written under header h: its own section, which

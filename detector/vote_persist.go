@@ -142,6 +142,15 @@ func (v *vote) header() snapshot.Header {
 	return snapshot.Header{Kind: "vote", KindVersion: 1, Config: struct{ K, Members int }{v.k, len(v.ds)}}
 }
 
+// sections names the sections of the members' snapshots.
+func (v *vote) sections() []memberSection {
+	members := make([]memberSection, len(v.ds))
+	for i := range members {
+		members[i] = memberSection{fmt.Sprintf("member%d", i), fmt.Sprintf("member %d", i)}
+	}
+	return members
+}
+
 // persisters returns the members as Persisters, or an error if one is not.
 func (v *vote) persisters(op string) ([]Persister, error) {
 	ps := make([]Persister, len(v.ds))
@@ -172,16 +181,7 @@ func (v *vote) WriteTo(w io.Writer) (int64, error) {
 	for _, id := range ids {
 		e.String(id)
 	}
-	sw := snapshot.NewWriter(w, v.header())
-	sw.Section("vote", e.B)
-	for i, m := range members {
-		sw.Section(fmt.Sprintf("member%d", i), m)
-	}
-	n, err := sw.Finish(uint64(len(ids)))
-	if err != nil {
-		return n, fmt.Errorf("detector: Vote: WriteTo: %w", err)
-	}
-	return n, nil
+	return writeSnapshot(w, "Vote", v.header(), "vote", e.B, v.sections(), members, len(ids))
 }
 
 // capture returns the live IDs in ascending order and the members'
@@ -218,8 +218,7 @@ func (v *vote) capture(ps []Persister) ([]string, [][]byte, error) {
 // that cannot remove keeps them (the error then also wraps
 // errors.ErrUnsupported), invisible through the vote, which stays empty.
 func (v *vote) ReadFrom(r io.Reader) (int64, error) {
-	ps, err := v.persisters("read a snapshot")
-	if err != nil {
+	if _, err := v.persisters("read a snapshot"); err != nil {
 		return 0, err
 	}
 	v.write.Lock()
@@ -233,16 +232,9 @@ func (v *vote) ReadFrom(r io.Reader) (int64, error) {
 	case n > 0:
 		return 0, fmt.Errorf("detector: Vote: ReadFrom: the vote holds %d documents: %w", n, ErrSnapshot)
 	}
-	members := make([]memberSection, len(ps))
-	for i := range ps {
-		members[i] = memberSection{fmt.Sprintf("member%d", i), fmt.Sprintf("member %d", i)}
-	}
-	ids, sections, read, err := readSnapshot(r, v.header(), "the vote", "vote", decodeIDs, members)
-	if err == nil {
-		err = loadMembers(v.ds, ids, sections, members, true)
-	}
+	ids, read, err := loadSnapshot(r, "Vote", v.header(), "vote", decodeIDs, v.ds, v.sections(), true)
 	if err != nil {
-		return read, fmt.Errorf("detector: Vote: ReadFrom: %w", err)
+		return read, err
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()

@@ -383,19 +383,10 @@ func (w *window) Remove(id string) error {
 
 // Query implements Querier when the member does.
 func (w *window) Query(d Doc) ([]Match, error) {
-	q, ok := w.member.(Querier)
-	if !ok {
-		return nil, errUnsupported("Window", "query", w.member)
-	}
-	w.mu.RLock()
-	closed := w.closed
-	w.mu.RUnlock()
-	if closed {
-		return nil, fmt.Errorf("detector: Window: Query(%q): %w", d.ID, ErrClosed)
-	}
-	ms, err := q.Query(d)
+	ms, err := forward("Window", "query", fmt.Sprintf("Query(%q)", d.ID), w.member, w.isClosed,
+		func(q Querier) ([]Match, error) { return q.Query(d) })
 	if err != nil {
-		return nil, fmt.Errorf("detector: Window: %w", err)
+		return nil, err
 	}
 	return w.keepLive(ms), nil
 }
@@ -403,21 +394,19 @@ func (w *window) Query(d Doc) ([]Match, error) {
 // Nearest implements Ranker when the member does: the member's ranking,
 // which holds the window's live documents only.
 func (w *window) Nearest(text string, k int) ([]Match, error) {
-	r, ok := w.member.(Ranker)
-	if !ok {
-		return nil, errUnsupported("Window", "rank", w.member)
-	}
-	w.mu.RLock()
-	closed := w.closed
-	w.mu.RUnlock()
-	if closed {
-		return nil, fmt.Errorf("detector: Window: Nearest: %w", ErrClosed)
-	}
-	ms, err := r.Nearest(text, k)
+	ms, err := forward("Window", "rank", "Nearest", w.member, w.isClosed,
+		func(r Ranker) ([]Match, error) { return r.Nearest(text, k) })
 	if err != nil {
-		return nil, fmt.Errorf("detector: Window: %w", err)
+		return nil, err
 	}
 	return w.keepLive(ms), nil
+}
+
+// isClosed reports whether Close has been called.
+func (w *window) isClosed() bool {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.closed
 }
 
 // Copies implements CopyLister when the member does.
@@ -468,6 +457,9 @@ func (w *window) header() snapshot.Header {
 	return snapshot.Header{Kind: "window", KindVersion: 1, Config: struct{ Size int }{w.cfg.Size}}
 }
 
+// windowMembers names the section of the member's snapshot.
+var windowMembers = []memberSection{{"member", "the member"}}
+
 // WriteTo implements Persister when the member does. Adds, Removes and
 // evictions wait while it captures the window's state and the member's
 // snapshot in memory (a copy of the member's snapshot), not while it
@@ -481,14 +473,7 @@ func (w *window) WriteTo(out io.Writer) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("detector: Window: WriteTo: %w", err)
 	}
-	sw := snapshot.NewWriter(out, w.header())
-	sw.Section("window", section)
-	sw.Section("member", member)
-	written, err := sw.Finish(uint64(n))
-	if err != nil {
-		return written, fmt.Errorf("detector: Window: WriteTo: %w", err)
-	}
-	return written, nil
+	return writeSnapshot(out, "Window", w.header(), "window", section, windowMembers, [][]byte{member}, n)
 }
 
 // capture encodes the window section and the member's snapshot under
@@ -565,13 +550,9 @@ func (w *window) ReadFrom(in io.Reader) (int64, error) {
 		}
 		return ids, nil
 	}
-	members := []memberSection{{"member", "the member"}}
-	ids, sections, read, err := readSnapshot(in, w.header(), "the window", "window", decode, members)
-	if err == nil {
-		err = loadMembers([]Detector{w.member}, ids, sections, members, false)
-	}
+	_, read, err := loadSnapshot(in, "Window", w.header(), "window", decode, []Detector{w.member}, windowMembers, false)
 	if err != nil {
-		return read, fmt.Errorf("detector: Window: ReadFrom: %w", err)
+		return read, err
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -1,6 +1,7 @@
 package minhash
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
@@ -334,9 +335,7 @@ func (cfg Config) setDefaults() Config {
 			cfg.Shingle = DefaultPhraseLen
 		}
 	}
-	if cfg.NumHashes == 0 {
-		cfg.NumHashes = DefaultNumHashes
-	}
+	cfg.NumHashes = cmp.Or(cfg.NumHashes, DefaultNumHashes)
 	if cfg.Sampler == DefaultSampler && cfg.Mode == Weighted {
 		// Only in Weighted mode: a Jaccard or Containment Config keeps
 		// the zero its snapshots have always stored.
@@ -352,36 +351,20 @@ func (cfg Config) setDefaults() Config {
 			cfg.Threshold = DefaultThreshold
 		}
 	}
-	if cfg.FalsePositiveWeight == 0 {
-		cfg.FalsePositiveWeight = DefaultFalsePositiveWeight
-	}
-	if cfg.FalseNegativeWeight == 0 {
-		cfg.FalseNegativeWeight = DefaultFalseNegativeWeight
-	}
-	if cfg.SupershingleMatches == 0 {
-		cfg.SupershingleMatches = DefaultSupershingleMatches
-	}
-	if cfg.Power == 0 {
-		cfg.Power = DefaultPower
-	}
-	if cfg.RarePercent == 0 {
-		cfg.RarePercent = DefaultRarePercent
-	}
-	if cfg.MaxTextBytes == 0 {
-		cfg.MaxTextBytes = detector.DefaultMaxTextBytes
-	}
-	if cfg.MaxResults == 0 {
-		cfg.MaxResults = detector.DefaultMaxResults
-	}
+	cfg.FalsePositiveWeight = cmp.Or(cfg.FalsePositiveWeight, DefaultFalsePositiveWeight)
+	cfg.FalseNegativeWeight = cmp.Or(cfg.FalseNegativeWeight, DefaultFalseNegativeWeight)
+	cfg.SupershingleMatches = cmp.Or(cfg.SupershingleMatches, DefaultSupershingleMatches)
+	cfg.Power = cmp.Or(cfg.Power, DefaultPower)
+	cfg.RarePercent = cmp.Or(cfg.RarePercent, DefaultRarePercent)
+	cfg.MaxTextBytes = cmp.Or(cfg.MaxTextBytes, detector.DefaultMaxTextBytes)
+	cfg.MaxResults = cmp.Or(cfg.MaxResults, detector.DefaultMaxResults)
 	if cfg.MinOverlap == 0 {
 		cfg.MinOverlap = DefaultMinOverlap
 		if cfg.Mode == Weighted {
 			cfg.MinOverlap = DefaultWeightedMinOverlap
 		}
 	}
-	if cfg.Content == 0 {
-		cfg.Content = DefaultContent
-	}
+	cfg.Content = cmp.Or(cfg.Content, DefaultContent)
 	return cfg
 }
 
@@ -392,19 +375,20 @@ func (cfg Config) validate() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("minhash: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
 	}
-	switch {
-	case cfg.Mode < Jaccard || cfg.Mode > Containment:
-		return bad("unknown Mode %d", cfg.Mode)
-	case cfg.Scheme < OnePermutation || cfg.Scheme > KHash:
-		return bad("unknown Scheme %d", cfg.Scheme)
-	case cfg.Sampler < DefaultSampler || cfg.Sampler > Darts:
-		return bad("unknown Sampler %d", cfg.Sampler)
-	case cfg.Weighting < WeightDFPow || cfg.Weighting > WeightIDF:
-		return bad("unknown Weighting %d", cfg.Weighting)
-	case cfg.Scale < ScaleNone || cfg.Scale > ScaleInverse:
-		return bad("unknown Scale %d", cfg.Scale)
-	case cfg.Rare < RareDocFraction || cfg.Rare > RarePercentile:
-		return bad("unknown Rare %d", cfg.Rare)
+	for _, e := range [...]struct {
+		name      string
+		v, lo, hi int
+	}{
+		{"Mode", int(cfg.Mode), int(Jaccard), int(Containment)},
+		{"Scheme", int(cfg.Scheme), int(OnePermutation), int(KHash)},
+		{"Sampler", int(cfg.Sampler), int(DefaultSampler), int(Darts)},
+		{"Weighting", int(cfg.Weighting), int(WeightDFPow), int(WeightIDF)},
+		{"Scale", int(cfg.Scale), int(ScaleNone), int(ScaleInverse)},
+		{"Rare", int(cfg.Rare), int(RareDocFraction), int(RarePercentile)},
+	} {
+		if e.v < e.lo || e.v > e.hi {
+			return bad("unknown %s %d", e.name, e.v)
+		}
 	}
 	if _, err := textproc.ParseLanguage(cfg.Language); err != nil {
 		return fmt.Errorf("minhash: %w", err)

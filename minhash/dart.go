@@ -41,11 +41,17 @@ import (
 // ICWS's k hashes and three logarithms per element. It allocates its
 // scratch and the growth of dst.
 func DartMinHash(dst []uint32, keys []uint64, weights []float64, k int, seed uint64) []uint32 {
+	return sampleWeights(dst, keys, weights, k, seed, (*dartScratch).sample)
+}
+
+// sampleWeights runs sample, a sampler of dartScratch, on fresh scratch
+// and the logarithms of weights; for k < 1 it returns dst as it is.
+func sampleWeights(dst []uint32, keys []uint64, weights []float64, k int, seed uint64,
+	sample func(*dartScratch, []uint32, []uint64, []float64, int, uint64) []uint32) []uint32 {
 	if k < 1 {
 		return dst
 	}
-	var ds dartScratch
-	return ds.sample(dst, keys, logWeights(weights), k, seed)
+	return sample(new(dartScratch), dst, keys, logWeights(weights), k, seed)
 }
 
 // logWeights returns the logarithm of each weight, and −Inf for a weight
@@ -272,7 +278,15 @@ var dartCounts = newCellCounts(dartCell, 16)
 // are Poisson processes of rate 1, fixed by (seed, key, c) whatever θ and
 // the weight.
 func throwDarts(best []dartSlot, e *dartElem, a, from float64, seed uint64, thr []uint64) {
-	ks := hashtab.Mix64(e.key ^ seed)
+	throwPairs(best, e, a, from, hashtab.Mix64(e.key^seed), thr, throwColumn)
+}
+
+// throwPairs is the descent of both dart samplers: it calls column for
+// every column of e, from e.top down, whose first uniform v (from ks, the
+// element's hash) is below its threshold in thr; a is the expected darts
+// of column e.top below θ.
+func throwPairs[S any](best []S, e *dartElem, a, from float64, ks uint64, thr []uint64,
+	column func(best []S, e *dartElem, c int, a, v, from float64, ks uint64)) {
 	// Columns 2i and 2i+1 draw their first uniform v from the two halves
 	// of one hash of (seed, key, i): the high half for the odd column. The
 	// first arrival E = −ln(1−v) is below a iff v < 1 − e^(−a); 1 − e^(−a)
@@ -283,7 +297,7 @@ func throwDarts(best []dartSlot, e *dartElem, a, from float64, seed uint64, thr 
 	c, d := e.top, 0
 	if c&1 == 0 { // the pair's odd column is above the weight
 		if x := uint64(uint32(hashtab.Mix64(ks + uint64(int64(c>>1))*dartColMix))); x < thr[0] {
-			throwColumn(best, e, c, a, unit32(uint32(x)), from, ks)
+			column(best, e, c, a, unit32(uint32(x)), from, ks)
 		}
 		c, a, d = c-1, a*0.5, 1
 	}
@@ -298,10 +312,10 @@ func throwDarts(best []dartSlot, e *dartElem, a, from float64, seed uint64, thr 
 			continue
 		}
 		if hi < thr[d] {
-			throwColumn(best, e, c, a, unit32(uint32(hi)), from, ks)
+			column(best, e, c, a, unit32(uint32(hi)), from, ks)
 		}
 		if lo < tlo {
-			throwColumn(best, e, c-1, a*0.5, unit32(uint32(lo)), from, ks)
+			column(best, e, c-1, a*0.5, unit32(uint32(lo)), from, ks)
 		}
 	}
 }

@@ -49,11 +49,7 @@ import (
 // Like DartMinHash it is O(n·log(range) + k log k) for n elements. It
 // allocates its scratch and the growth of dst.
 func PackedDartMinHash(dst []uint32, keys []uint64, weights []float64, k int, seed uint64) []uint32 {
-	if k < 1 {
-		return dst
-	}
-	var ds dartScratch
-	return ds.samplePacked(dst, keys, logWeights(weights), k, seed)
+	return sampleWeights(dst, keys, weights, k, seed, (*dartScratch).samplePacked)
 }
 
 // Constants of the packed dart sampler.
@@ -205,37 +201,8 @@ func (ds *dartScratch) thresholds(aMax, force float64) []uint64 {
 // slots, descending its columns as [throwDarts] does (a = θ·2^top); thr
 // holds the thresholds of [dartScratch.thresholds] from column e.top
 // down, at least one and the final 0.
-//
-// Columns 2i and 2i+1 draw their first uniform from the two halves of
-// one hash of (key, i), the high half for the odd column; a column is
-// thrown when its uniform is below its threshold, which about one column
-// in eight is.
 func throwPacked(best []uint64, e *dartElem, a, from float64, seed uint64, thr []uint64) {
-	ks := hashtab.Mix64(e.key ^ seed ^ packColMix)
-	c, d := e.top, 0 // column c = e.top − d holds a expected darts below θ
-	if c&1 == 0 {    // the pair's odd column is above the weight
-		if x := uint64(uint32(hashtab.Mix64(ks + uint64(int64(c>>1))*dartColMix))); x < thr[0] {
-			packColumn(best, e, c, a, unit32(uint32(x)), from, ks)
-		}
-		c, a, d = c-1, a*0.5, 1
-	}
-	// thr ends with a 0 below its last column (never thrown), so thr[d+1]
-	// is there; the pair's hash input steps down by dartColMix.
-	x := ks + uint64(int64(c>>1))*dartColMix
-	for ; d < len(thr)-1; c, a, d, x = c-2, a*0.25, d+2, x-dartColMix {
-		h := hashtab.Mix64(x)
-		hi, lo := h>>32, uint64(uint32(h))
-		tlo := thr[d+1]
-		if hi >= thr[d] && lo >= tlo {
-			continue
-		}
-		if hi < thr[d] {
-			packColumn(best, e, c, a, unit32(uint32(hi)), from, ks)
-		}
-		if lo < tlo {
-			packColumn(best, e, c-1, a*0.5, unit32(uint32(lo)), from, ks)
-		}
-	}
+	throwPairs(best, e, a, from, hashtab.Mix64(e.key^seed^packColMix), thr, packColumn)
 }
 
 // packColumn offers the darts of column c of element e of rank below θ (a

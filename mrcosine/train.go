@@ -166,27 +166,31 @@ func progressOf(gen, gens int, fit []float64, ref *Reference, final bool, hold f
 // profiles computes the trigram profile of every text on workers goroutines.
 func profiles(ctx context.Context, tc TextConfig, texts []string, workers int) ([]profile, error) {
 	out := make([]profile, len(texts))
+	if err := parallel(ctx, workers, len(texts), func(i int, c *counter) { out[i] = makeProfile(tc, texts[i], c) }); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// parallel calls work(i, s) for every i in [0, n), on up to workers
+// goroutines that each keep a scratch s, until ctx is done; the error
+// wraps ctx's.
+func parallel[S any](ctx context.Context, workers, n int, work func(i int, s *S)) error {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(workers, max(len(texts), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var c counter
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(texts) || ctx.Err() != nil {
-					return
-				}
-				out[i] = makeProfile(tc, texts[i], &c)
+	for range min(workers, n) {
+		wg.Go(func() {
+			var s S
+			for i := int(next.Add(1) - 1); i < n && ctx.Err() == nil; i = int(next.Add(1) - 1) {
+				work(i, &s)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("mrcosine: Train: %w", err)
+		return fmt.Errorf("mrcosine: Train: %w", err)
 	}
-	return out, nil
+	return nil
 }
 
 // rankPool returns the n trigram codes of highest aggregated TF-IDF over the
@@ -332,27 +336,14 @@ func (g *ga) prepare(ctx context.Context, docs []int) (*evalSet, error) {
 			es.tf[int(pc.idx)*n+d] = v
 		}
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range g.cfg.Workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				a := int(next.Add(1) - 1)
-				if a >= n || ctx.Err() != nil {
-					return
-				}
-				off := pairIndex(n, a, a+1)
-				for b := a + 1; b < n; b++ {
-					es.truth[off+b-a-1] = float32(g.profs[docs[a]].cosine(g.profs[docs[b]]))
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("mrcosine: Train: %w", err)
+	err := parallel(ctx, g.cfg.Workers, n, func(a int, _ *struct{}) {
+		off := pairIndex(n, a, a+1)
+		for b := a + 1; b < n; b++ {
+			es.truth[off+b-a-1] = float32(g.profs[docs[a]].cosine(g.profs[docs[b]]))
+		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return es, nil
 }
@@ -367,25 +358,9 @@ func (g *ga) evaluate(ctx context.Context, pop [][]int32, docs []int) ([]float64
 		return nil, err
 	}
 	fit := make([]float64, len(pop))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(g.cfg.Workers, len(pop)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var sc fitScratch
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(pop) || ctx.Err() != nil {
-					return
-				}
-				fit[i] = g.fitness(pop[i], es, &sc)
-			}
-		}()
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("mrcosine: Train: %w", err)
+	err = parallel(ctx, g.cfg.Workers, len(pop), func(i int, sc *fitScratch) { fit[i] = g.fitness(pop[i], es, sc) })
+	if err != nil {
+		return nil, err
 	}
 	return fit, nil
 }

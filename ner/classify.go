@@ -221,10 +221,15 @@ func (r *Recognizer) titleEnd(d *doc, e, j int) int {
 	return e
 }
 
-func (r *Recognizer) hasPrefixWord(d *doc, i, j int) bool {
+// hasPrefixWord reports whether a word of [i, j) is a person prefix.
+func (r *Recognizer) hasPrefixWord(d *doc, i, j int) bool { return d.hasWordIn(r.prefixes, i, j) }
+
+// hasWordIn reports whether a word of [i, j) is in set, counting a step
+// per word it reads.
+func (d *doc) hasWordIn(set map[string]bool, i, j int) bool {
 	for k := i; k < j; k++ {
 		d.steps++
-		if r.prefixes[d.words[k].key] {
+		if set[d.words[k].key] {
 			return true
 		}
 	}
@@ -521,12 +526,4 @@ func (r *Recognizer) orgPrefix(d *doc, i, j int) int {
 
 // hasGivenName reports whether a word of [i, j) is a given name of the
 // gazetteer (single-word persons included).
-func (r *Recognizer) hasGivenName(d *doc, i, j int) bool {
-	for k := i; k < j; k++ {
-		d.steps++
-		if r.givenNames[d.words[k].key] {
-			return true
-		}
-	}
-	return false
-}
+func (r *Recognizer) hasGivenName(d *doc, i, j int) bool { return d.hasWordIn(r.givenNames, i, j) }

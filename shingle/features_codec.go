@@ -38,10 +38,7 @@ func (f Features) MarshalBinary() ([]byte, error) {
 			e.Uvarint(uint64(c))
 		}
 	}
-	e.Int(len(f.Super))
-	for _, s := range f.Super {
-		e.U64(s)
-	}
+	e.U64s(f.Super)
 	return e.B, nil
 }
 

@@ -64,10 +64,7 @@ func (d *Detector) ReadFrom(r io.Reader) (int64, error) { return d.e.ReadFrom(r)
 func (alg *algorithm) EncodeGroup(e *snapshot.Enc, f *features) {
 	if alg.cfg.Method != SpotSigs {
 		e.Int(f.size)
-		e.Int(len(f.set))
-		for _, h := range f.set {
-			e.U64(h)
-		}
+		e.U64s(f.set)
 		return
 	}
 	e.U64(f.key)
@@ -126,13 +123,7 @@ func (alg *algorithm) DecodeGroup(dec *snapshot.Dec) features {
 		dec.Fail("%d features drawn from %d shingles", nf, a.size)
 		return a
 	}
-	a.set = make([]uint64, nf)
-	for k := range a.set {
-		a.set[k] = dec.U64()
-		if k > 0 && a.set[k] <= a.set[k-1] && dec.Err() == nil {
-			dec.Fail("features out of order")
-		}
-	}
+	a.set = dec.AscU64s(nf, "features")
 	if cfg.Method == DSC && cfg.SuperShingle > 0 {
 		a.super = superOf(a.set, cfg.SuperShingle)
 	}

@@ -222,3 +222,12 @@ func BenchmarkNearestPlan(b *testing.B) {
 		ix.scanMax = probe
 	}
 }
+
+// bytes returns the memory held by the index's arrays.
+func (ix *Index) bytes() int {
+	n := cap(ix.pend) * 16
+	for _, tb := range ix.tables {
+		n += 8*(cap(tb.main)+cap(tb.buf)) + 4*(cap(tb.mainID)+cap(tb.bufID)) + 16*cap(tb.scratch)
+	}
+	return n
+}

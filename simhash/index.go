@@ -156,6 +156,15 @@ type table struct {
 	scratch       []entry
 }
 
+// sortedRun is one sorted array of a table and the IDs beside it.
+type sortedRun struct {
+	vs  []uint64
+	ids []uint32
+}
+
+// runs returns the table's two sorted arrays, main and buf.
+func (tb *table) runs() [2]sortedRun { return [2]sortedRun{{tb.main, tb.mainID}, {tb.buf, tb.bufID}} }
+
 type entry struct {
 	v  uint64
 	id uint32
@@ -503,10 +512,7 @@ func (ix *Index) kth(fp uint64, k int) int {
 	}
 	tb := &ix.tables[0]
 	q := permute(tb.perm, fp)
-	for _, part := range [2]struct {
-		vs  []uint64
-		ids []uint32
-	}{{tb.main, tb.mainID}, {tb.buf, tb.bufID}} {
+	for _, part := range tb.runs() {
 		for i, v := range part.vs {
 			if part.ids[i] != deadID {
 				count[bits.OnesCount64(v^q)]++
@@ -535,10 +541,7 @@ func (ix *Index) lookup(fp uint64, dst []uint32) []uint32 {
 	}
 	tb := &ix.tables[0]
 	v := permute(tb.perm, fp)
-	for _, part := range [2]struct {
-		vs  []uint64
-		ids []uint32
-	}{{tb.main, tb.mainID}, {tb.buf, tb.bufID}} {
+	for _, part := range tb.runs() {
 		i, _ := slices.BinarySearch(part.vs, v)
 		for ; i < len(part.vs) && part.vs[i] == v; i++ {
 			if part.ids[i] != deadID {
@@ -562,13 +565,4 @@ func scan(dst []Neighbor, vs []uint64, ids []uint32, q, lo, hi uint64, k int) []
 		}
 	}
 	return dst
-}
-
-// bytes returns the memory held by the index's arrays.
-func (ix *Index) bytes() int {
-	n := cap(ix.pend) * 16
-	for _, tb := range ix.tables {
-		n += 8*(cap(tb.main)+cap(tb.buf)) + 4*(cap(tb.mainID)+cap(tb.bufID)) + 16*cap(tb.scratch)
-	}
-	return n
 }

@@ -74,9 +74,7 @@ func (d *Detector) Signer() *Signer { return d.signer }
 // shingleSeed seeds the 64-bit shingle hashes of the inverted index.
 const shingleSeed = 0x7477_6565_7a65_7231 // "tweezer1"
 
-// sign returns what the index keeps of the signature of text.
-func (d *Detector) sign(text string) docSig { return sign(d.signer, text) }
-
+// sign returns what the index keeps of the signature signer gives text.
 func sign(signer *Signer, text string) docSig {
 	sig := signer.Sign(text)
 	ds := docSig{digest: sig.Digest, key: sig.Key, empty: sig.Empty(), caseless: sig.Caseless}

@@ -102,7 +102,7 @@ func checkAgainstReference(t *testing.T, cfg Config, ops []op) {
 			delete(texts, o.ID)
 			ids = slices.DeleteFunc(ids, func(s string) bool { return s == o.ID })
 		} else {
-			s := d.sign(o.Text)
+			s := sign(d.signer, o.Text)
 			want := capped(ref.matches(s, ""), limit)
 			got, err := d.Add(detector.Doc{ID: o.ID, Text: o.Text})
 			require.NoError(t, err)

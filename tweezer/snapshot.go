@@ -47,10 +47,7 @@ func (a algorithm) EncodeGroup(e *snapshot.Enc, s *docSig) {
 	e.Bytes16(s.digest)
 	e.Bytes16(s.key)
 	e.Bool(s.caseless)
-	e.Int(len(s.hashes))
-	for _, h := range s.hashes {
-		e.U64(h)
-	}
+	e.U64s(s.hashes)
 }
 
 // DecodeGroup reads what EncodeGroup wrote, checking that it is canonical:
@@ -62,14 +59,6 @@ func (a algorithm) DecodeGroup(dec *snapshot.Dec) docSig {
 	if dec.Err() == nil && (nh == 0) == setModes {
 		dec.Fail("group with %d shingle hashes in %v mode", nh, a.s.cfg.Mode)
 	}
-	if nh > 0 {
-		s.hashes = make([]uint64, nh)
-		for k := range s.hashes {
-			s.hashes[k] = dec.U64()
-			if k > 0 && s.hashes[k] <= s.hashes[k-1] && dec.Err() == nil {
-				dec.Fail("shingle hashes out of order")
-			}
-		}
-	}
+	s.hashes = dec.AscU64s(nh, "shingle hashes")
 	return s
 }

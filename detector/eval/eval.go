@@ -87,19 +87,17 @@ type Counts struct {
 }
 
 // Precision returns TP/(TP+FP), or 1 when nothing was reported.
-func (c Counts) Precision() float64 {
-	if c.TP+c.FP == 0 {
-		return 1
-	}
-	return float64(c.TP) / float64(c.TP+c.FP)
-}
+func (c Counts) Precision() float64 { return ratio(c.TP, c.TP+c.FP, 1) }
 
 // Recall returns TP/(TP+FN), or 1 when there is nothing to find.
-func (c Counts) Recall() float64 {
-	if c.TP+c.FN == 0 {
-		return 1
+func (c Counts) Recall() float64 { return ratio(c.TP, c.TP+c.FN, 1) }
+
+// ratio returns n/d, or empty when d is 0.
+func ratio(n, d int, empty float64) float64 {
+	if d == 0 {
+		return empty
 	}
-	return float64(c.TP) / float64(c.TP+c.FN)
+	return float64(n) / float64(d)
 }
 
 // F1 returns the harmonic mean of precision and recall.

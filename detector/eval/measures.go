@@ -7,21 +7,11 @@ import (
 
 // MissRate returns M = c/(a+c) (Uyar 2009 §6.1, Table 6.1: a
 // duplicates retrieved, c duplicates not retrieved).
-func (c Counts) MissRate() float64 {
-	if c.TP+c.FN == 0 {
-		return 0
-	}
-	return float64(c.FN) / float64(c.TP+c.FN)
-}
+func (c Counts) MissRate() float64 { return ratio(c.FN, c.TP+c.FN, 0) }
 
 // FalseAlarmRate returns F = b/(b+d) (Uyar 2009 §6.1: b non-duplicates
 // retrieved, d non-duplicates not retrieved). It needs TN.
-func (c Counts) FalseAlarmRate() float64 {
-	if c.FP+c.TN == 0 {
-		return 0
-	}
-	return float64(c.FP) / float64(c.FP+c.TN)
-}
+func (c Counts) FalseAlarmRate() float64 { return ratio(c.FP, c.FP+c.TN, 0) }
 
 // DefaultPDuplicate is the prior of a duplicate of Uyar 2009 §6.1
 // ("P(duplicate) = 0.07 (7%) is used in the study").

@@ -200,6 +200,31 @@ func (e *Enc) Strings(ss []string) {
 	}
 }
 
+// U64s appends a count and the values.
+func (e *Enc) U64s(xs []uint64) {
+	e.Int(len(xs))
+	for _, x := range xs {
+		e.U64(x)
+	}
+}
+
+// AscU64s reads the n values of a list [Enc.U64s] wrote (its count read
+// and checked by the caller), which must be strictly ascending: what
+// names them in the error. It returns nil for n = 0.
+func (d *Dec) AscU64s(n int, what string) []uint64 {
+	if n == 0 {
+		return nil
+	}
+	xs := make([]uint64, n)
+	for k := range xs {
+		xs[k] = d.U64()
+		if k > 0 && xs[k] <= xs[k-1] && d.err == nil {
+			d.fail("%s out of order", what)
+		}
+	}
+	return xs
+}
+
 // Bytes16 reads 16 bytes written by [Enc.Bytes16].
 func (d *Dec) Bytes16() [16]byte {
 	var x [16]byte

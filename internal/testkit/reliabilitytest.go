@@ -250,20 +250,28 @@ func HoldAdd(t *testing.T, d detector.Detector, hook *func(), held detector.Doc,
 // analysed without the detector's lock.
 func AnalysesOutsideLock(t *testing.T, d Detector, hook *func()) {
 	t.Helper()
-	docs := dataset.SynthDocs(3, dataset.SynthConfig{Seed: 1})
-	if _, err := d.Add(docs[0]); err != nil {
-		t.Fatal(err)
-	}
-	HoldAdd(t, d, hook, docs[1], func() error {
+	holdSecondAdd(t, d, hook, 3, "Containers and Add waited for another Add's analysis", func(docs []detector.Doc) error {
 		_, err := d.Containers(docs[0].ID)
 		if err == nil {
 			_, err = d.Add(docs[2])
 		}
 		d.Len()
 		return err
-	}, "Containers and Add waited for another Add's analysis")
-	if n := d.Len(); n != 3 {
-		t.Errorf("Len %d, want 3", n)
+	})
+}
+
+// holdSecondAdd adds the first of n synthetic documents to d, holds the
+// Add of the second at *hook (see [HoldAdd]) while meanwhile runs with
+// the documents, and requires that d then holds n.
+func holdSecondAdd(t *testing.T, d Detector, hook *func(), n int, msg string, meanwhile func(docs []detector.Doc) error) {
+	t.Helper()
+	docs := dataset.SynthDocs(n, dataset.SynthConfig{Seed: 1})
+	if _, err := d.Add(docs[0]); err != nil {
+		t.Fatal(err)
+	}
+	HoldAdd(t, d, hook, docs[1], func() error { return meanwhile(docs) }, msg)
+	if got := d.Len(); got != n {
+		t.Errorf("Len %d, want %d", got, n)
 	}
 }
 
@@ -273,19 +281,12 @@ func AnalysesOutsideLock(t *testing.T, d Detector, hook *func()) {
 // detector's IDF method) complete meanwhile.
 func ReadersDoNotWaitForTurn(t *testing.T, d Detector, hook *func(), idf func() *textproc.IDF) {
 	t.Helper()
-	docs := dataset.SynthDocs(2, dataset.SynthConfig{Seed: 1})
-	if _, err := d.Add(docs[0]); err != nil {
-		t.Fatal(err)
-	}
-	HoldAdd(t, d, hook, docs[1], func() error {
+	holdSecondAdd(t, d, hook, 2, "Containers waited for an Add's turn", func(docs []detector.Doc) error {
 		_, err := d.Containers(docs[0].ID)
 		d.Len()
 		idf()
 		return err
-	}, "Containers waited for an Add's turn")
-	if n := d.Len(); n != 2 {
-		t.Errorf("Len %d, want 2", n)
-	}
+	})
 }
 
 // HostileMemoryReturned adds three documents of 150k distinct tokens to d
