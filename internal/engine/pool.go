@@ -7,23 +7,19 @@ import (
 )
 
 // Pool keeps the workers (a detector's Signers, say) of calls in progress
-// for reuse: at most Max of them (GOMAXPROCS when Max is 0), so that
-// memory follows the parallelism in use. Set New, which makes a worker,
-// and optionally Tidy, which readies a used one for reuse, Keep, which
-// says whether a worker is still worth keeping (asked when it is put back
-// and when it is taken idle), and Max, before the first Get. A Pool is
-// safe for concurrent use.
+// for reuse: as many as are in use at once, and at least Max (GOMAXPROCS
+// when Max is 0), so that memory follows the parallelism in use. Set New,
+// which makes a worker, and optionally Tidy, which readies a used one for
+// reuse, Keep, which says whether a worker is still worth keeping (asked
+// when it is put back and when it is taken idle), and Max, before the
+// first Get. A Pool is safe for concurrent use.
 //
-// Idle workers are handed out by processor: a Get returns, where it can,
-// the worker last put back on the processor it runs on, whose caches
-// (an analyser's vocabulary, scratch buffers) are then still in that
-// core's cache. A worker that goes from core to core pulls its whole
-// working set across with it: on a 2-core machine, imatch's and
-// simhash's Adds from 2 goroutines ran 1.23-1.55 times as fast as from
-// one with a single shared free list, and 1.47-1.72 times with this one
-// (three passes each, docs/concurrency.md). Unlike a [sync.Pool] alone, a Pool never drops an
-// idle worker at a garbage collection: a worker's warm caches cost a
-// stream of documents to rebuild.
+// A Get returns, where it can, the worker last put back on the processor
+// it runs on, whose caches (an analyser's vocabulary, scratch buffers) are
+// then still warm. Unlike a [sync.Pool] alone, a Pool never drops an idle
+// worker at a garbage collection: a worker's warm caches cost a stream of
+// documents to rebuild. When fewer calls run at once, each Put of a worker
+// beyond that number (and Max) drops it.
 type Pool[W comparable] struct {
 	New  func() (W, error)
 	Tidy func(W)
@@ -38,6 +34,7 @@ type Pool[W comparable] struct {
 	mu     sync.Mutex
 	kept   map[W]*slot[W]
 	closed atomic.Bool
+	inUse  atomic.Int64 // workers handed out and not put back
 }
 
 // slot is a kept worker; busy is set by the Get that takes it.
@@ -52,6 +49,14 @@ func (s *slot[W]) take() bool { return s.busy.CompareAndSwap(false, true) }
 // Get returns an idle worker, the one last put back on this processor
 // where it can, or a new one.
 func (p *Pool[W]) Get() (W, error) {
+	w, err := p.get()
+	if err == nil {
+		p.inUse.Add(1)
+	}
+	return w, err
+}
+
+func (p *Pool[W]) get() (W, error) {
 	if !p.closed.Load() {
 		if s, _ := p.local.Get().(*slot[W]); s != nil && s.take() {
 			if p.keep(s.w) {
@@ -95,21 +100,22 @@ func (p *Pool[W]) forget(s *slot[W]) {
 
 func (p *Pool[W]) keep(w W) bool { return p.Keep == nil || p.Keep(w) }
 
-// Put tidies w and keeps it for reuse on this processor, unless the Pool
-// is closed, Keep refuses it, or it is a new worker and Max are kept
-// already.
+// Put tidies w, a worker Get returned, and keeps it for reuse on this
+// processor, unless the Pool is closed, Keep refuses it, or more workers
+// are kept than the larger of Max and the number in use with w.
 func (p *Pool[W]) Put(w W) {
 	if p.Tidy != nil {
 		p.Tidy(w)
 	}
 	keep := p.keep(w)
+	limit := max(p.max(), p.release()+1)
 	p.mu.Lock()
 	s := p.kept[w]
 	switch {
-	case s != nil && !keep:
+	case s != nil && (!keep || len(p.kept) > limit):
 		delete(p.kept, w)
 		s = nil
-	case s == nil && keep && !p.closed.Load() && len(p.kept) < p.max():
+	case s == nil && keep && !p.closed.Load() && len(p.kept) < limit:
 		if p.kept == nil {
 			p.kept = make(map[W]*slot[W])
 		}
@@ -123,6 +129,20 @@ func (p *Pool[W]) Put(w W) {
 	}
 	s.busy.Store(false) // from here another Get may take it
 	p.local.Put(s)
+}
+
+// release counts a worker put back and returns how many are still in
+// use; a worker Get did not hand out (a seed) counts nothing.
+func (p *Pool[W]) release() int {
+	for {
+		n := p.inUse.Load()
+		if n == 0 {
+			return 0
+		}
+		if p.inUse.CompareAndSwap(n, n-1) {
+			return int(n - 1)
+		}
+	}
 }
 
 func (p *Pool[W]) max() int {

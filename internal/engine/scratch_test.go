@@ -35,6 +35,19 @@ func TestPool(t *testing.T) {
 		ws = append(ws, w)
 	}
 	assert.Empty(t, p.Idle(), "every kept worker is out")
+	// With that many in use, a worker put back is kept, whatever
+	// GOMAXPROCS: each call's next Get reuses it.
+	before := made
+	for range 3 {
+		for i := range ws {
+			p.Put(ws[i])
+			ws[i], err = p.Get()
+			require.NoError(t, err)
+		}
+	}
+	assert.Equal(t, before, made, "no new worker while as many are in use")
+	// Put back one at a time, the workers beyond the number still in use
+	// (and GOMAXPROCS) go.
 	for _, w := range ws {
 		p.Put(w)
 	}
