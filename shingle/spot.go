@@ -225,18 +225,6 @@ func idf(df, n int) float64 {
 	return math.Log(float64(n+1)/float64(df)) / math.Log(float64(n+1))
 }
 
-// keep reports whether a signature of document frequency df among n
-// documents passes the band filter MinIDF ≤ idf ≤ MaxIDF (the release's
-// SpotSigsIndexer: "Skip overly long (meaningless?) lists by global DF
-// value").
-func (x *spotIndex) keep(df, n int) bool {
-	if df <= 0 || n <= 0 {
-		return false
-	}
-	v := idf(df, n)
-	return v >= x.cfg.MinIDF && v <= x.cfg.MaxIDF
-}
-
 // placeOf returns where df lies against the current band.
 func (x *spotIndex) placeOf(df int) uint8 { return placeAt(df, x.lo, x.hi) }
 
@@ -423,13 +411,6 @@ func (x *spotIndex) setN(n int) {
 	visit(min(hi, oldHi)+1, max(hi, oldHi))
 }
 
-// insert records document idx's raw multiset (hashes sorted, with counts).
-// A document of fewer than MinSignatures signatures is not counted: it
-// neither counts towards the statistics nor is searched.
-func (x *spotIndex) insert(idx uint32, hashes []uint64, cnt []uint32) {
-	x.insertIDs(idx, hashes, cnt, nil)
-}
-
 // noSig marks a signature that resolve did not find.
 const noSig = math.MaxUint32
 
@@ -450,8 +431,11 @@ func (x *spotIndex) resolve(hashes []uint64, dst []uint32) ([]uint32, uint64) {
 	return dst, x.frees
 }
 
-// insertIDs is insert with the signature IDs resolve found (nil: none):
-// only the others are looked up, and allocated, here.
+// insertIDs records document idx's raw multiset (hashes sorted, with
+// counts), given the signature IDs resolve found (nil: none): only the
+// others are looked up, and allocated, here. A document of fewer than
+// MinSignatures signatures is not counted: it neither counts towards the
+// statistics nor is searched.
 func (x *spotIndex) insertIDs(idx uint32, hashes []uint64, cnt []uint32, pre []uint32) {
 	x.grow(idx)
 	total := 0
@@ -678,15 +662,6 @@ func (x *spotIndex) search(asig, acnt []uint32, a int, arescued bool, self uint3
 		q.order = nil
 	}
 	return dst
-}
-
-// jaccard returns the multiset Jaccard similarity Σmin/Σmax of two
-// filtered multisets of masses a and b (Theobald et al. 2008), or 0 as soon
-// as it is certain to stay below tau (tau ≤ 0 never exits early). With a
-// non-nil place, a signature counts for a side only when in(place[s],
-// rescued) holds for it; with nil, every signature counts.
-func jaccard(asig, acnt, bsig, bcnt []uint32, a, b int, tau float64, place []uint8, arescued, brescued bool) float64 {
-	return jaccardP(asig, acnt, bsig, bcnt, a, b, tau, placer{place: place}, arescued, brescued)
 }
 
 // jaccardP is jaccard with the places p reads.

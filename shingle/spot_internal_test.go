@@ -338,3 +338,29 @@ func TestJaccardEarlyExit(t *testing.T) {
 	assert.Less(t, (100.0-20)/100, 0.81, "the release's bound would have rejected the pair")
 	assert.Zero(t, jaccard(as, ac, bs, bc, 100, 100, 0.9, nil, false, false), "J = 0.818 < 0.9 must be rejected")
 }
+
+// keep, the band filter's reference, reports whether a signature of document frequency df among n
+// documents passes the band filter MinIDF ≤ idf ≤ MaxIDF (the release's
+// SpotSigsIndexer: "Skip overly long (meaningless?) lists by global DF
+// value").
+func (x *spotIndex) keep(df, n int) bool {
+	if df <= 0 || n <= 0 {
+		return false
+	}
+	v := idf(df, n)
+	return v >= x.cfg.MinIDF && v <= x.cfg.MaxIDF
+}
+
+// insert is insertIDs with no signature IDs resolved beforehand.
+func (x *spotIndex) insert(idx uint32, hashes []uint64, cnt []uint32) {
+	x.insertIDs(idx, hashes, cnt, nil)
+}
+
+// jaccard returns the multiset Jaccard similarity Σmin/Σmax of two
+// filtered multisets of masses a and b (Theobald et al. 2008), or 0 as soon
+// as it is certain to stay below tau (tau ≤ 0 never exits early). With a
+// non-nil place, a signature counts for a side only when in(place[s],
+// rescued) holds for it; with nil, every signature counts.
+func jaccard(asig, acnt, bsig, bcnt []uint32, a, b int, tau float64, place []uint8, arescued, brescued bool) float64 {
+	return jaccardP(asig, acnt, bsig, bcnt, a, b, tau, placer{place: place}, arescued, brescued)
+}
