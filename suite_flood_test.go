@@ -42,6 +42,16 @@ func exactMatches(live []string, self string) []detector.Match {
 	return out
 }
 
+// floodSize is the length of a flood: full with NEARDUP_LONG, sample
+// otherwise and under -race (the long run without it checks the full
+// length; the race detector checks the concurrent families).
+func floodSize(sample, full int) int {
+	if dataset.RaceEnabled {
+		return sample
+	}
+	return dataset.LongSize(sample, full)
+}
+
 // TestEveryNameExactFlood adds copies of one text, in ascending and in
 // descending order of ID: each Add
 // answers the floodCap smallest earlier IDs at Score 1, Query the
@@ -49,7 +59,7 @@ func exactMatches(live []string, self string) []detector.Match {
 // smallest ID promotes the next, and removing every copy leaves Len 0
 // and a later copy alone.
 func TestEveryNameExactFlood(t *testing.T) {
-	n := dataset.LongSize(300, 3000)
+	n := floodSize(300, 3000)
 	text := suiteTexts(4, 11)[0]
 	everyName(t, func(t *testing.T, name string, opts map[string]string) {
 		for _, order := range []string{"ascending", "descending"} {
@@ -132,7 +142,7 @@ func wellFormed(t *testing.T, ms []detector.Match, self, what string) {
 // Containers answer stays capped and sorted, and the flood holds every
 // copy.
 func TestEveryNameNearFlood(t *testing.T) {
-	n := dataset.LongSize(200, 2000)
+	n := floodSize(200, 2000)
 	texts := suiteTexts(40, 12)
 	everyName(t, func(t *testing.T, name string, opts map[string]string) {
 		d := suiteNew(t, name, with(opts, "MaxResults", strconv.Itoa(floodCap)))
