@@ -250,8 +250,8 @@ func (a *algorithm) prepared(f *sketch) []uint64 {
 // appendKeys) and returns them: the prepared keys of an Add's or a
 // Query's sketch, computed now for a group's.
 func (a *algorithm) bandsOf(dst []uint64, f *sketch) []uint64 {
-	if f.sk != nil && f.sk.pre.ok {
-		return append(dst, f.sk.pre.bands...)
+	if b := a.prepared(f); b != nil {
+		return append(dst, b...)
 	}
 	return a.appendKeys(dst, f.sig)
 }
