@@ -44,8 +44,6 @@ var blind = map[string]string{
 	"spotsigs": "spot signatures start at stopword antecedents (default: English \"is, the, said, was\"); Chinese text has none, " +
 		"so no document gets a signature; the idf band also needs a collection (it misses a one-word edit of an English story among three documents too)",
 	"simhash-spots": "FeatureSpots needs a Language with a stopword list, and Chinese has none: New refuses the Config",
-	"minhash-weighted": "the weighted sketch keeps the phrases that are rare in the collection (Bernstein et al. §4.5 rule); " +
-		"among three documents it misses a one-word edit of an English story too",
 	"simhash": "K = 3 (near-exact copies): one changed character changes four bigram features (two gone, two new) " +
 		"of the story's 225, which flips 5 of the 64 fingerprint bits here",
 	"mrcosine": "the default reference text is trained on English newswire: Chinese text has none of its trigrams, " +

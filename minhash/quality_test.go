@@ -30,7 +30,7 @@ func goldsetScore(t *testing.T, recs []dataset.Record, d detector.Detector) (str
 }
 
 // goldsetStats counts the phrase statistics of the whole collection first,
-// as seed 004 §4.3 computed them "with a pass over the corpus".
+// as Alonso et al. 2013 §4.3 computed them "with a pass over the corpus".
 func goldsetStats(t *testing.T, recs []dataset.Record, cfg Config) *Stats {
 	st, err := NewStats(cfg)
 	require.NoError(t, err)
@@ -48,15 +48,20 @@ var goldsetRuns = []struct {
 }{
 	{"jaccard-5 (default)", Config{}, 0.83},
 	{"jaccard-3", Config{Shingle: 3}, 0.81},
-	{"df4 rare50 (WeightedConfig)", WeightedConfig(), 0.83},
+	{"df^1.5 rare50 (WeightedConfig)", WeightedConfig(), 0.86},
+	{"df4 rare50 (Alonso et al. 2013 §4.8)", Config{Mode: Weighted, Power: 4}, 0.83},
 	{"df^2 rare50", Config{Mode: Weighted, Power: 2}, 0.86},
+	{"df^1.5 rare50 at 0.05", Config{Mode: Weighted, Threshold: 0.05}, 0.85},
 }
 
 // TestGoldset measures strict and lenient P/R/F1 on goldset-dev for
-// unweighted MinHash-LSH and the best two seed 004 weightings, and fails
-// if F1 drops below the floors (the default and WeightedConfig always, the
-// other two with NEARDUP_LONG) (datasketch's MinHashLSH reaches 0.797 with
-// 3-shingles and 0.822 with 5-shingles; exact 5-shingle Jaccard 0.849).
+// unweighted MinHash-LSH and Weighted mode with statistics of the whole
+// collection counted first, and fails if F1 drops below the floors (the
+// default, WeightedConfig and the paper's df⁴ always, the others with
+// NEARDUP_LONG) (datasketch's MinHashLSH reaches 0.797 with 3-shingles
+// and 0.822 with 5-shingles; exact 5-shingle Jaccard 0.849). Counted
+// first, df⁴ scores above the online default df^1.5 (0.907 against
+// 0.893).
 func TestGoldset(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("slow quality evaluation: skipped under -short and -race")
@@ -64,7 +69,7 @@ func TestGoldset(t *testing.T) {
 	recs := dataset.ForTest(t, "goldset-dev.jsonl")
 	for _, r := range goldsetRuns {
 		t.Run(r.name, func(t *testing.T) {
-			if r.name != "jaccard-5 (default)" && r.name != "df4 rare50 (WeightedConfig)" {
+			if r.name != "jaccard-5 (default)" && r.name != "df^1.5 rare50 (WeightedConfig)" && r.name != "df4 rare50 (Alonso et al. 2013 §4.8)" {
 				dataset.SkipLong(t)
 			}
 			var st *Stats
@@ -96,7 +101,8 @@ func TestGoldsetSweep(t *testing.T) {
 		{"jaccard-3", Config{Shingle: 3}},
 		{"jaccard-5", Config{}},
 		{"jaccard-5-k256", Config{NumHashes: 256}},
-		{"df4-rare50-none", WeightedConfig()},
+		{"df1.5-rare50-none", WeightedConfig()},
+		{"df4-rare50-none", Config{Mode: Weighted, Power: 4}},
 		{"df4-rare50-logidf", Config{Mode: Weighted, Weighting: WeightDFPow, Scale: ScaleLogIDF}},
 		{"df4-rare50-inverse", Config{Mode: Weighted, Weighting: WeightDFPow, Scale: ScaleInverse}},
 		{"df4-rare50pct-none", Config{Mode: Weighted, Rare: RarePercentile}},
@@ -177,5 +183,34 @@ func TestCloughStevensonSweep(t *testing.T) {
 			t.Logf("w=%d t=%.2f exact: cut %.2f light %.2f heavy %.2f non %.2f; %v",
 				w, th, rates["cut"], rates["light"], rates["heavy"], rates["non"], c)
 		}
+	}
+}
+
+// TestNearestQuality ranks goldset-dev at the defaults of each mode
+// (English), as go
+// run ./examples/evaluate -detector minhash,minhash-weighted,minhash-containment
+// -rank 20 does (every page looked up among all, its cluster mates
+// relevant), and holds MAP at 20 a little under what was measured: 0.959,
+// 0.864 and 0.962. Weighted mode fell to 0.695 under df⁴ (Power 4), whose
+// weights drift further as the online counts grow.
+func TestNearestQuality(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("ranks 1,077 pages per mode: not in -short or under -race")
+	}
+	recs := dataset.ForTest(t, "goldset-dev.jsonl")
+	clusters := eval.ClusterTruth{}
+	for _, r := range recs {
+		clusters[r.ID] = r.Cluster
+	}
+	for _, c := range []struct {
+		mode Mode
+		map_ float64
+	}{{Jaccard, 0.95}, {Weighted, 0.85}, {Containment, 0.95}} {
+		d, err := New(Config{Mode: c.mode, Language: "en"})
+		require.NoError(t, err)
+		s, err := eval.ClusterRanking(d, dataset.Docs(recs), clusters, 20, nil)
+		require.NoError(t, err)
+		t.Logf("mode %d: MAP %.3f, P@1 %.3f, nDCG@10 %.3f over %d queries", c.mode, s.MAP, s.P1, s.NDCG10, s.Queries)
+		assert.GreaterOrEqual(t, s.MAP, c.map_, "mode %d", c.mode)
 	}
 }

@@ -119,9 +119,10 @@ func TestSnapshotRoundTripRealData(t *testing.T) {
 // online statistics: a group of copies, a near-copy, a document without
 // words, a removed document.
 func smallSnapshot(t testing.TB) (Config, []byte) {
-	// Darts, the default when version 1 was written: the checked-in
-	// snapshot (whose header says Sampler 0) must keep loading into it.
-	cfg := Config{Mode: Weighted, NumHashes: 16, Sampler: Darts}
+	// Darts and df⁴, the defaults when version 1 was written: the
+	// checked-in snapshot (whose header says Sampler 0 and holds the
+	// effective Power) must keep loading into it.
+	cfg := Config{Mode: Weighted, NumHashes: 16, Sampler: Darts, Power: 4}
 	d, err := New(cfg)
 	require.NoError(t, err)
 	docs := dataset.SynthDocs(3, dataset.SynthConfig{Seed: 21})
@@ -239,14 +240,19 @@ func TestSnapshotV1(t *testing.T) {
 	ms, err = d.Add(detector.Doc{ID: "g", Text: docs[0].Text})
 	require.NoError(t, err)
 	assert.Equal(t, []detector.Match{{ID: "a", Score: 1}, {ID: "b", Score: 1}}, ms[:2])
-	// Written while Darts was the default, it says Sampler 0: it must not
-	// load into a detector of today's default sampler, whose signatures
-	// it would silently mix with its own.
-	def := mustNew(t, Config{Mode: Weighted, NumHashes: 16}, nil)
-	_, err = def.ReadFrom(bytes.NewReader(stored))
-	require.ErrorIs(t, err, detector.ErrSnapshot)
-	assert.Contains(t, err.Error(), "Sampler")
-	assert.Zero(t, def.Len())
+	// Written while Darts and df⁴ were the defaults, it says Sampler 0 and
+	// Power 4: it must not load into a detector of today's default sampler
+	// or power, whose signatures it would silently mix with its own.
+	for field, cfg := range map[string]Config{
+		"Sampler": {Mode: Weighted, NumHashes: 16, Power: 4},
+		"Power":   {Mode: Weighted, NumHashes: 16},
+	} {
+		def := mustNew(t, cfg, nil)
+		_, err = def.ReadFrom(bytes.NewReader(stored))
+		require.ErrorIs(t, err, detector.ErrSnapshot, field)
+		assert.Contains(t, err.Error(), field)
+		assert.Zero(t, def.Len(), field)
+	}
 }
 
 // FuzzReadFrom feeds ReadFrom arbitrary streams, and arbitrary section
