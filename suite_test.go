@@ -214,9 +214,9 @@ func TestEveryNameConcurrentSnapshot(t *testing.T) {
 
 // Goroutines adding one new ID at once, each with another text: exactly
 // one succeeds, the others get ErrDuplicateID, and the winner is fully
-// indexed.
+// indexed: 20 trials a name by default, 60 with NEARDUP_LONG.
 func TestEveryNameConcurrentSameID(t *testing.T) {
-	trials := 60
+	trials := dataset.LongSize(20, 60)
 	if testing.Short() {
 		trials = 15
 	}
