@@ -62,6 +62,7 @@ func TestEveryNameExactFlood(t *testing.T) {
 	n := floodSize(300, 3000)
 	text := suiteTexts(4, 11)[0]
 	everyName(t, func(t *testing.T, name string, opts map[string]string) {
+		longForReference(t, name)
 		for _, order := range []string{"ascending", "descending"} {
 			t.Run(order, func(t *testing.T) {
 				d := suiteNew(t, name, with(opts, "MaxResults", strconv.Itoa(floodCap)))
@@ -145,6 +146,7 @@ func TestEveryNameNearFlood(t *testing.T) {
 	n := floodSize(200, 2000)
 	texts := suiteTexts(40, 12)
 	everyName(t, func(t *testing.T, name string, opts map[string]string) {
+		longForReference(t, name)
 		d := suiteNew(t, name, with(opts, "MaxResults", strconv.Itoa(floodCap)))
 		for i, text := range texts {
 			ms, err := d.Add(detector.Doc{ID: fmt.Sprint("s", i), Text: text})

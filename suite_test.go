@@ -93,6 +93,18 @@ var variants = map[string][]map[string]string{
 	"dsc":      {{"Sampling": "min"}, {"Sampling": "stride"}, {"SuperShingle": "2"}},
 }
 
+// longForReference skips t for "reference", the quadratic baseline of the
+// tests, unless NEARDUP_LONG is set: the families whose streams cost it
+// most (about a fifth of the package's test time) check it in the long
+// run, while every package's differential tests compare with it in the
+// default run.
+func longForReference(t *testing.T, name string) {
+	t.Helper()
+	if name == "reference" {
+		dataset.SkipLong(t)
+	}
+}
+
 // everyName runs fn as a parallel subtest for every registry name at its
 // defaults and in its variants, with the variant's options.
 func everyName(t *testing.T, fn func(t *testing.T, name string, opts map[string]string)) {
@@ -112,12 +124,14 @@ func everyName(t *testing.T, fn func(t *testing.T, name string, opts map[string]
 
 // A Query stores nothing and changes no later answer: every Query equals
 // the Add after it, and the snapshots of a detector that was queried at
-// every step and of one that was not are the same bytes.
+// every step and of one that was not are the same bytes. A stream of 50
+// texts with its copies and removals by default, 80 with NEARDUP_LONG.
 func TestEveryNameQueryChangesNothing(t *testing.T) {
-	texts := suiteTexts(80, 5)
+	texts := suiteTexts(dataset.LongSize(50, 80), 5)
 	ops := testkit.FloodStream(texts, 5, 3, 5, 10)
 	probe := func(step int) string { return texts[step%len(texts)] }
 	everyName(t, func(t *testing.T, name string, opts map[string]string) {
+		longForReference(t, name)
 		opts = with(opts, "MaxResults", "4")
 		testkit.QueryChangesNothing(t, suiteNew(t, name, opts), suiteNew(t, name, opts), ops, probe, !stateful[name])
 	})
@@ -175,6 +189,7 @@ func TestEveryNameSnapshotRoundTrip(t *testing.T) {
 	texts := suiteTexts(60, 7)
 	ops := testkit.FloodStream(texts, 7, 3, 5, 6)
 	everyName(t, func(t *testing.T, name string, opts map[string]string) {
+		longForReference(t, name)
 		opts = with(opts, "MaxResults", "7")
 		build := func() counted { return suiteNew(t, name, opts) }
 		testkit.RoundTrip(t, build, ops, nil)
@@ -189,6 +204,7 @@ func TestEveryNameSnapshotRoundTrip(t *testing.T) {
 func TestEveryNameSnapshotRefusals(t *testing.T) {
 	texts := suiteTexts(4, 8)
 	everyName(t, func(t *testing.T, name string, opts map[string]string) {
+		longForReference(t, name)
 		a := suiteNew(t, name, opts)
 		for i, text := range []string{texts[0], texts[1], texts[2], texts[0]} {
 			_, err := a.Add(detector.Doc{ID: fmt.Sprint("d", i), Text: text})
@@ -214,9 +230,9 @@ func TestEveryNameConcurrentSnapshot(t *testing.T) {
 
 // Goroutines adding one new ID at once, each with another text: exactly
 // one succeeds, the others get ErrDuplicateID, and the winner is fully
-// indexed.
+// indexed: 20 trials a name by default, 60 with NEARDUP_LONG.
 func TestEveryNameConcurrentSameID(t *testing.T) {
-	trials := 60
+	trials := dataset.LongSize(20, 60)
 	if testing.Short() {
 		trials = 15
 	}

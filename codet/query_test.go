@@ -27,9 +27,10 @@ func snapshotOf(t *testing.T, d *codet.Detector) []byte {
 // it, with online weights (which Add updates) and new terms (which Add
 // interns), in every Collapse mode and with a full window: Query returns
 // what the Add then returns, and the detector's snapshot and Stats are the
-// same before and after the Query.
+// same before and after the Query. Streams of 60 documents by default
+// (three times the largest window), 120 with NEARDUP_LONG.
 func TestQueryChangesNothing(t *testing.T) {
-	docs := dataset.SynthDocs(120, dataset.SynthConfig{Seed: 11, VariantRate: 0.6, Vocabulary: 2500})
+	docs := dataset.SynthDocs(dataset.LongSize(60, 120), dataset.SynthConfig{Seed: 11, VariantRate: 0.6, Vocabulary: 2500})
 	for _, cfg := range []codet.Config{
 		{Language: "en"},
 		{Language: "en", IDF: codet.IDFOnline},

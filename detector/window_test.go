@@ -13,6 +13,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/detectortest"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/internal/naive"
 )
 
@@ -23,9 +24,16 @@ func window(t testing.TB, member detector.Detector, cfg detector.WindowConfig) d
 	return w
 }
 
+// TestWindowConformance runs the suite on windows of 500 documents, alone
+// and over a cascade and a copy lister, and with NEARDUP_LONG on an
+// unbounded window (Size 0) too: a bounded window takes the unbounded
+// one's paths and evicts besides.
 func TestWindowConformance(t *testing.T) {
 	for _, size := range []int{0, 500} {
 		t.Run(fmt.Sprintf("Size%d", size), func(t *testing.T) {
+			if size == 0 {
+				dataset.SkipLong(t)
+			}
 			detectortest.Run(t, func() detector.Detector {
 				return window(t, naive.New(naive.Config{}), detector.WindowConfig{Size: size})
 			}, detectortest.Options{})

@@ -44,9 +44,10 @@ func concurrentModes(t testing.TB, docs []detector.Doc) map[string]func() (*Dete
 // Weighted mode with online statistics weighs each document by the
 // documents counted before it, so its concurrent result equals the
 // sequential one of its own counting order, which a test cannot fix; it
-// runs here for the race detector and the exact-copy guarantee.
+// runs here for the race detector and the exact-copy guarantee. 150
+// documents by default, 300 with NEARDUP_LONG.
 func TestConcurrentMatchesSequential(t *testing.T) {
-	docs := dataset.SynthDocs(300, dataset.SynthConfig{Seed: 4})
+	docs := dataset.SynthDocs(dataset.LongSize(150, 300), dataset.SynthConfig{Seed: 4})
 	for name, build := range concurrentModes(t, docs) {
 		t.Run(name, func(t *testing.T) {
 			seq, err := build()

@@ -23,14 +23,15 @@ func TestConformance(t *testing.T) {
 		cfg       Config
 		symmetric bool
 		slow      bool // skipped under -race (the suite's 5 MB input)
+		long      bool // skipped unless NEARDUP_LONG is set
 		stats     *Stats
 	}{
-		{"Jaccard", Config{}, true, false, nil},
-		{"JaccardKHash", Config{Scheme: KHash}, true, true, nil},
-		{"Supershingles", Config{Supershingles: 16, Threshold: 0.5}, true, false, nil},
-		{"Weighted", WeightedConfig(), true, true, nil},
-		{"WeightedStats", WeightedConfig(), true, true, stats},
-		{"Containment", Config{Mode: Containment}, false, false, nil},
+		{"Jaccard", Config{}, true, false, false, nil},
+		{"JaccardKHash", Config{Scheme: KHash}, true, true, true, nil},
+		{"Supershingles", Config{Supershingles: 16, Threshold: 0.5}, true, false, false, nil},
+		{"Weighted", WeightedConfig(), true, true, true, nil},
+		{"WeightedStats", WeightedConfig(), true, true, false, stats},
+		{"Containment", Config{Mode: Containment}, false, false, false, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -39,6 +40,12 @@ func TestConformance(t *testing.T) {
 				// 5 MB document takes minutes under the race detector.
 				// TestWeightedConcurrent covers the Weighted locking.
 				t.Skip("slow under -race; runs without it")
+			}
+			if tc.long {
+				// The default run checks each mode, and the weighted one
+				// with statistics; K-hash and plain Weighted follow with
+				// NEARDUP_LONG.
+				dataset.SkipLong(t)
 			}
 			detectortest.Run(t, func() detector.Detector {
 				d, err := NewWithStats(tc.cfg, tc.stats)

@@ -16,9 +16,10 @@ import (
 // added one under its own ID, of an unrelated text with an empty ID): each
 // Query of the next document must equal the Add that follows, and the two
 // detectors must give the same answers, lengths, online statistics and
-// snapshots throughout.
+// snapshots throughout. A stream of 100 texts by default, 150 with
+// NEARDUP_LONG.
 func TestQueryChangesNothing(t *testing.T) {
-	texts := streamTexts(150, 8)
+	texts := streamTexts(dataset.LongSize(100, 150), 8)
 	ops := floodStream(texts, 5, 6)
 	stats, err := NewStats(Config{Mode: Weighted})
 	require.NoError(t, err)

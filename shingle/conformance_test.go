@@ -5,6 +5,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/detectortest"
+	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 	"github.com/seed-9ef9c1df/neardup/shingle"
 )
 
@@ -25,8 +26,14 @@ func TestConformance(t *testing.T) {
 		{"SpotSigs", shingle.Config{Method: shingle.SpotSigs}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.extra && (testing.Short() || shingle.RaceEnabled) {
-				t.Skip("variant: skipped under -short and -race")
+			if tc.extra {
+				if testing.Short() || shingle.RaceEnabled {
+					t.Skip("variant: skipped under -short and -race")
+				}
+				// The root suite runs the dsc variants Sampling=min and
+				// SuperShingle=2 through its families by default; their
+				// conformance follows with NEARDUP_LONG.
+				dataset.SkipLong(t)
 			}
 			detectortest.Run(t, func() detector.Detector {
 				d, err := shingle.New(tc.cfg)

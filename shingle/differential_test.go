@@ -44,7 +44,8 @@ func sameMatches(t *testing.T, call string, want, got []detector.Match) {
 // TestFFPDifferential compares full fingerprinting with the exact
 // reference of internal/naive (every live document compared): the same
 // containers with the same ratios, for every Add and Containers, at several
-// thresholds and shingle lengths, with removals.
+// thresholds and shingle lengths, with removals: shingles of 4, 2 and 1
+// words by default, also w4-θ0.2 and w5-θ1 with NEARDUP_LONG.
 func TestFFPDifferential(t *testing.T) {
 	for _, tc := range []struct {
 		shingle int
@@ -53,6 +54,9 @@ func TestFFPDifferential(t *testing.T) {
 		t.Run(fmt.Sprintf("w%d-θ%v", tc.shingle, tc.theta), func(t *testing.T) {
 			if shingle.RaceEnabled && tc.theta != 0.6 {
 				t.Skip("one case under -race keeps CI fast")
+			}
+			if (tc.shingle == 4 && tc.theta == 0.2) || tc.shingle == 5 {
+				dataset.SkipLong(t)
 			}
 			ref := naive.New(naive.Config{Shingle: tc.shingle, Threshold: tc.theta, MaxResults: noCap})
 			d, err := shingle.New(shingle.Config{Language: "und", KeepStopwords: true, Stemmer: textproc.StemNone, Shingle: tc.shingle, Threshold: tc.theta, MaxResults: noCap,

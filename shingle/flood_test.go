@@ -176,9 +176,9 @@ func checkAgainstReference(t *testing.T, cfg Config, ops []op) {
 // TestFloodMatchesReference checks the grouped index against the
 // ungrouped reference on a synthetic stream with floods of exact copies
 // and removals, for every Method, uncapped and with a cap smaller than
-// the floods.
+// the floods: 200 texts by default, 300 with NEARDUP_LONG.
 func TestFloodMatchesReference(t *testing.T) {
-	n := 300
+	n := dataset.LongSize(200, 300)
 	if testing.Short() || raceEnabled {
 		n = 120
 	}
