@@ -69,9 +69,7 @@ func TestEveryNameRanks(t *testing.T) {
 				t.Cleanup(func() { d.Close() })
 				return d
 			}
-			if name == "reference" {
-				dataset.SkipLong(t)
-			}
+			longForReference(t, name)
 			g, err := eval.ClusterRanking(build(), dataset.Docs(gold), clusters, 20, nil)
 			require.NoError(t, err)
 			c, err := eval.SourceRanking(build(), dataset.Docs(cs), truth, 20, "cut", "light", "heavy")
