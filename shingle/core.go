@@ -277,32 +277,31 @@ func (e *extractor) spots(text string) ([]uint64, []uint32) {
 
 // postings is an inverted index from a 64-bit feature to the groups of
 // exact copies holding it, as plain integer slices. Most shingles occur in
-// one group only, so a feature's first group is kept in the map value
+// one group only, so a feature's first group is kept in the table value
 // itself (flagged by single) and a slice is allocated only for a second
 // one. This packed layout is why postings keeps its own deletion
 // instead of engine.DeletePosting, whose lists are map values.
 //
-// Memory follows the live features: a Go map never gives back its buckets,
-// so once deletions leave it a quarter of its peak, remove rebuilds it (and
-// renumbers the lists), at a cost amortised over those deletions.
+// The table ([hashtab.Map]) follows the live features down by itself;
+// once deletions leave the features a quarter of their peak, shrink
+// renumbers the lists so that their headers are given back too.
 type postings struct {
-	ids map[uint64]uint32 // feature → list ID, or single|document
+	ids hashtab.Map // feature → list ID, or single|document
 	docLists
-	peak int // len(ids) at its largest since the last rebuild
-	dels int // features deleted since the last rebuild
+	peak int // ids.Len() at its largest since the last renumbering
 }
 
 const single = 1 << 31
 
-// minRebuild is the map size below which postings never rebuilds: a small
-// map costs little, and rebuilding it often would.
+// minRebuild is the number of features below which postings never
+// renumbers its lists: a small index costs little, and renumbering it
+// often would.
 const minRebuild = 1 << 12
 
 // lookup returns the entry of f (absent is reported as 0 documents): pass
-// it to entryLen and read to avoid a second map lookup.
+// it to entryLen and read to avoid a second probe.
 func (p *postings) lookup(f uint64) (v uint32, ok bool) {
-	v, ok = p.ids[f]
-	return v, ok
+	return p.ids.Get(f)
 }
 
 // entryLen returns the number of documents of an entry from lookup.
@@ -330,61 +329,43 @@ func (p *postings) read(v uint32, ok bool, one *[1]uint32) []uint32 {
 	return p.lists[v]
 }
 
-// reserve makes room for n more features when n is large against the map
-// (a Go map doubles as it grows, rehashing everything each time): one
-// rebuild at the final size instead of several doublings under the lock.
+// reserve makes room for n more features, so that a large document's
+// insertion grows the table once.
 func (p *postings) reserve(n int) {
-	if n < minRebuild || n <= len(p.ids) {
-		return
-	}
-	ids := make(map[uint64]uint32, len(p.ids)+n)
-	for f, v := range p.ids {
-		ids[f] = v
-	}
-	p.ids = ids
+	p.ids.Reserve(n)
 }
 
-// add records doc under f and returns f's entry and list length after it,
-// as lookup and entryLen would.
-func (p *postings) add(f uint64, doc uint32) (uint32, int) {
-	if p.ids == nil {
-		p.ids = make(map[uint64]uint32)
-	}
-	v, ok := p.ids[f]
+// add records doc under f.
+func (p *postings) add(f uint64, doc uint32) {
+	v, ok := p.ids.Ref(f)
 	switch {
 	case !ok:
-		v = single | doc
-		p.ids[f] = v
-		p.peak = max(p.peak, len(p.ids))
-		return v, 1
-	case v&single != 0:
-		id := p.pair(v&^single, doc)
-		p.ids[f] = id
-		return id, 2
+		*v = single | doc
+		p.peak = max(p.peak, p.ids.Len())
+	case *v&single != 0:
+		*v = p.pair(*v&^single, doc)
+	default:
+		p.lists[*v] = append(p.lists[*v], doc)
 	}
-	p.lists[v] = append(p.lists[v], doc)
-	return v, len(p.lists[v])
 }
 
 // remove deletes doc from f's list (order within a list is not kept).
 func (p *postings) remove(f uint64, doc uint32) {
-	v, ok := p.ids[f]
+	v, ok := p.ids.Get(f)
 	if !ok {
 		return
 	}
 	if v&single != 0 {
 		if v&^single == doc {
-			delete(p.ids, f)
-			p.dels++
+			p.ids.Delete(f)
 		}
 		return
 	}
 	switch n, one := p.drop(v, doc); n {
 	case 0:
-		delete(p.ids, f)
-		p.dels++
+		p.ids.Delete(f)
 	case 1:
-		p.ids[f] = single | one
+		p.ids.Set(f, single|one)
 	}
 }
 
@@ -440,27 +421,27 @@ func (l *docLists) release(v uint32) {
 	l.free = append(l.free, v)
 }
 
-// shrink rebuilds the map and the lists once the live features are fewer
-// than a quarter of the peak, or once more features were deleted than 2
-// times those live (a map that keeps its size under churn accumulates
-// deleted slots): call it after removes. Its cost is amortised over those
+// shrink renumbers the lists once the live features are fewer than a
+// quarter of the peak (call it after removes), so that the list headers
+// follow them down as the table does. Its cost is amortised over those
 // deletions.
 func (p *postings) shrink() {
-	shrunk := p.peak >= minRebuild && len(p.ids) < p.peak/4
-	churned := p.dels > 2*max(len(p.ids), 1024)
-	if !shrunk && !churned {
+	if p.peak < minRebuild || p.ids.Len() >= p.peak/4 {
 		return
 	}
-	ids := make(map[uint64]uint32, len(p.ids))
-	var lists [][]uint32
-	for f, v := range p.ids {
+	var multi []uint64 // features of two or more documents
+	for f, v := range p.ids.All() {
 		if v&single == 0 {
-			lists = append(lists, p.lists[v])
-			v = uint32(len(lists) - 1)
+			multi = append(multi, f)
 		}
-		ids[f] = v
 	}
-	p.ids, p.lists, p.free, p.peak, p.dels = ids, lists, nil, len(ids), 0
+	lists := make([][]uint32, 0, len(multi))
+	for _, f := range multi {
+		v, _ := p.ids.Ref(f)
+		lists = append(lists, p.lists[*v])
+		*v = uint32(len(lists) - 1)
+	}
+	p.lists, p.free, p.peak = lists, nil, p.ids.Len()
 }
 
 // marks is a per-query visited set over dense document indexes: a stamp
