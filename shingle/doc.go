@@ -158,12 +158,13 @@
 // see below); the answer then keeps MaxResults of them. Memory is one sorted
 // []uint64 (FFP, DSC) or []uint32 pair (SpotSigs) per group of exact
 // copies, one posting entry per feature of a group, a few words per
-// document for its ID and group, and one map entry per distinct live
-// feature; a feature held by one group stores it in its map entry (FFP,
-// DSC) or posting slot (SpotSigs). A removed document's features leave
-// the maps, which are rebuilt once they hold less than a quarter of their
-// peak (SpotSigs' signature table halves below an eighth), and text
-// analysis keeps no vocabulary, so memory follows the live documents.
+// document for its ID and group, and one 12-byte table slot per distinct
+// live feature in a table kept 3/8 to 3/4 full; a feature held by one
+// group stores it in its slot (FFP, DSC) or posting slot (SpotSigs). A
+// removed document's features leave the tables, which halve below an
+// eighth full (the posting lists are renumbered below a quarter of their
+// peak), and text analysis keeps no vocabulary, so memory follows the
+// live documents.
 //
 // # Parameters
 //
