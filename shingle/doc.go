@@ -159,7 +159,7 @@
 // []uint64 (FFP, DSC) or []uint32 pair (SpotSigs) per group of exact
 // copies, one posting entry per feature of a group, a few words per
 // document for its ID and group, and one 12-byte table slot per distinct
-// live feature in a table kept 3/8 to 3/4 full; a feature held by one
+// live feature in a table at most 3/4 full; a feature held by one
 // group stores it in its slot (FFP, DSC) or posting slot (SpotSigs). A
 // removed document's features leave the tables, which halve below an
 // eighth full (the posting lists are renumbered below a quarter of their
