@@ -47,7 +47,7 @@ func (x *containIndex) Insert(g uint32, f *features) {
 	f.self = g
 	x.slots = max(x.slots, int(g)+1)
 	x.keys.add(f.key, g)
-	x.post.reserve(len(f.set)) // a large document: size the map once
+	x.post.reserve(len(f.set)) // a large document: grow the table once
 	for _, h := range f.set {
 		x.post.add(h, g)
 	}

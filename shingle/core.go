@@ -293,10 +293,10 @@ type postings struct {
 
 const single = 1 << 31
 
-// minRebuild is the number of features below which postings never
+// minRenumber is the number of features below which postings never
 // renumbers its lists: a small index costs little, and renumbering it
 // often would.
-const minRebuild = 1 << 12
+const minRenumber = 1 << 12
 
 // lookup returns the entry of f (absent is reported as 0 documents): pass
 // it to entryLen and read to avoid a second probe.
@@ -426,7 +426,7 @@ func (l *docLists) release(v uint32) {
 // follow them down as the table does. Its cost is amortised over those
 // deletions.
 func (p *postings) shrink() {
-	if p.peak < minRebuild || p.ids.Len() >= p.peak/4 {
+	if p.peak < minRenumber || p.ids.Len() >= p.peak/4 {
 		return
 	}
 	var multi []uint64 // features of two or more documents

@@ -36,7 +36,7 @@ func TestPostingsMatchSets(t *testing.T) {
 	for d := range uint32(docs) {
 		p.reserve(perDoc)
 		for range perDoc {
-			f := 1 + r.Uint64N(4*minRebuild) // a pool: some features repeat
+			f := 1 + r.Uint64N(4*minRenumber) // a pool: some features repeat
 			if slices.Contains(held[d], f) {
 				continue
 			}
@@ -47,7 +47,7 @@ func TestPostingsMatchSets(t *testing.T) {
 	}
 	check("added")
 	peak := p.ids.Len()
-	require.GreaterOrEqual(t, peak, minRebuild, "enough features to renumber")
+	require.GreaterOrEqual(t, peak, minRenumber, "enough features to renumber")
 	lists := len(p.lists)
 	for d := range uint32(docs) {
 		if d%10 == 0 {
