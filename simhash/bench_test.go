@@ -76,8 +76,9 @@ func BenchmarkReuters(b *testing.B) {
 }
 
 // BenchmarkIndexQuery measures one query at 10k, 100k and 1M stored random
-// fingerprints (K = 3), against a brute-force scan in the same run, and
-// reports the index's memory per stored fingerprint.
+// fingerprints by the index's design (K and tables), against a brute-force
+// scan within K = 3 in the same run, and reports the index's memory per
+// stored fingerprint.
 func BenchmarkIndexQuery(b *testing.B) {
 	for _, n := range []int{10_000, 100_000, 1_000_000} {
 		r := rand.New(rand.NewPCG(uint64(n), 1))
@@ -93,13 +94,19 @@ func BenchmarkIndexQuery(b *testing.B) {
 				queries[i] = flip(r, fps[r.IntN(n)], r.IntN(4))
 			}
 		}
-		for _, blocks := range []int{0, 5} {
-			name := fmt.Sprintf("n=%d/Index/tables=%d", n, map[int]int{0: 4, 5: 10}[blocks])
+		// Manku's K = 3 designs, and the derived designs of K 4, 5 and 10
+		// (11 tables of 5-6-bit keys: a probe meets N/64 fingerprints).
+		for _, design := range []struct{ k, blocks int }{{3, 0}, {3, 5}, {4, 0}, {5, 0}, {10, 0}} {
+			ix, err := NewIndex(design.k, design.blocks)
+			if err != nil {
+				b.Fatal(err)
+			}
+			name := fmt.Sprintf("n=%d/Index/K=%d/tables=%d", n, design.k, len(ix.tables))
 			b.Run(name, func(b *testing.B) {
 				runtime.GC()
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
-				ix, err := NewIndex(3, blocks)
+				ix, err := NewIndex(design.k, design.blocks)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -108,7 +108,7 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 	spec := engine.Spec{
 		Name:          snapshotKind,
 		Version:       snapshotVersion,
-		Config:        rc,
+		Config:        storedConfig(rc),
 		NoGroup:       "bare",
 		MinGroupBytes: 28, // 1+8+16 bytes, a count and one ID
 		MaxTextBytes:  rc.MaxTextBytes,

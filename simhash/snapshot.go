@@ -40,6 +40,21 @@ const (
 	snapshotVersion = 1
 )
 
+// storedConfig returns the Config a snapshot header stores for the
+// effective Config cfg: cfg with Weights numbered as when layout version 1
+// was written, WeightIDF 0 (then the default) and WeightTFIDF 3, so that a
+// snapshot written before the default changed loads into a detector whose
+// Config says WeightIDF, and into no other.
+func storedConfig(cfg Config) Config {
+	switch cfg.Weights {
+	case WeightIDF:
+		cfg.Weights = 0
+	case WeightTFIDF:
+		cfg.Weights = 3
+	}
+	return cfg
+}
+
 // WriteTo writes a snapshot of the live documents to w and returns the
 // bytes written: their IDs, fingerprints and content digests once per
 // group of exact copies and, for a Detector from [New] with its own online

@@ -84,7 +84,8 @@ func TestSnapshotRoundTripRealData(t *testing.T) {
 // own online table: a group of copies (one in capitals), a distinct text,
 // a text with terms but no fingerprint, a text without terms.
 func smallSnapshot(t testing.TB) (Config, []byte) {
-	cfg := Config{Language: "en", Features: FeatureWordNGrams, N: 4}
+	// WeightIDF, the default when the golden snapshot was written.
+	cfg := Config{Language: "en", Features: FeatureWordNGrams, N: 4, Weights: WeightIDF}
 	d, err := New(cfg)
 	require.NoError(t, err)
 	story := "The central bank raised its benchmark interest rate by half a point on Wednesday."
@@ -201,6 +202,35 @@ func TestSnapshotV1(t *testing.T) {
 	assert.Equal(t, []detector.Match{{ID: "e", Score: 1}}, ms)
 }
 
+// TestSnapshotWeightsNumbers checks that headers keep the numbers Weights
+// had when layout version 1 was written (WeightIDF 0, WeightTFIDF 3), so
+// that a snapshot loads only into a detector of the same weights.
+func TestSnapshotWeightsNumbers(t *testing.T) {
+	text := "The central bank raised its benchmark interest rate by half a point on Wednesday."
+	snaps := map[Weights][]byte{}
+	for w, stored := range map[Weights]string{WeightTFIDF: `"Weights":3`, WeightUnit: `"Weights":1`, WeightTF: `"Weights":2`, WeightIDF: `"Weights":0`} {
+		d, err := New(Config{Weights: w})
+		require.NoError(t, err)
+		_, err = d.Add(detector.Doc{ID: "a", Text: text})
+		require.NoError(t, err)
+		snaps[w] = encode(t, d)
+		assert.Contains(t, string(snaps[w]), stored, "Weights %d", w)
+	}
+	for w, snap := range snaps {
+		for other := range snaps {
+			d, err := New(Config{Weights: other})
+			require.NoError(t, err)
+			_, err = d.ReadFrom(bytes.NewReader(snap))
+			if other == w {
+				require.NoError(t, err)
+				assert.Equal(t, 1, d.Len())
+			} else {
+				require.ErrorIs(t, err, detector.ErrSnapshot, "a snapshot of Weights %d loaded into Weights %d", w, other)
+			}
+		}
+	}
+}
+
 // FuzzReadFrom feeds ReadFrom arbitrary streams, and arbitrary section
 // payloads framed with valid checksums (which random bytes never get past).
 // It must never panic; a rejected input wraps ErrSnapshot and leaves the
@@ -246,7 +276,7 @@ func FuzzReadFrom(f *testing.F) {
 		} else {
 			count = n
 		}
-		header := snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: d.Config()}
+		header := snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: storedConfig(d.Config())}
 		err = read(testkit.Frame(t, header, []string{"groups", "bare"}, [][]byte{groups, bare}, count))
 		require.Equal(t, derr == nil, err == nil, "ReadFrom accepts exactly the payloads decode accepts")
 	})
