@@ -678,7 +678,7 @@ var (
 // ReadFrom, a snapshot to survive a restart. Every registry name
 // implements it.
 //
-// A [detector.NewWindow], [detector.NewCascade] or [detector.NewVote]
+// A [detector.NewWindow], [detector.Cascade] or [detector.Vote]
 // built over Indexes implements an optional interface exactly when its
 // members all do: a Window over an Index is an Index too (assert it), a
 // Vote of Indexes one as well; a Cascade lacks Copies, since documents its
