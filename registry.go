@@ -502,7 +502,7 @@ var (
 )
 
 // parseSpan reads the notation of span. A text in neither form is kept
-// for the messages and checks nothing (TestRangesParse keeps the tables
+// for the messages and checks nothing (TestRanges keeps the tables
 // in the notation).
 func parseSpan(text string) span {
 	sp := span{text: text}

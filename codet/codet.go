@@ -457,7 +457,8 @@ func (d *Detector) Stats() Stats {
 }
 
 // Close releases the index. It is idempotent and returns nil; every later
-// call returns an error wrapping [detector.ErrClosed].
+// call but Len, Stats and Close returns an error wrapping
+// [detector.ErrClosed].
 func (d *Detector) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -19,7 +19,7 @@
 // it, not the reverse. Both directions are decided when the newer
 // document is inserted: [Detector.Add] returns the earlier documents that
 // contain it, and those it contains see it in their [Detector.Containers].
-// [Match].Score is CS/SCS of the contained document, above ETL, 1 for an
+// [detector.Match].Score is CS/SCS of the contained document, above ETL, 1 for an
 // exact duplicate, and can exceed 1 (§3.1). [Detector.Matched] gives the
 // sentences found, as byte offsets; [Sequences] and [Score] are the
 // per-document and pairwise parts, pure functions callable without the

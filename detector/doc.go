@@ -24,7 +24,8 @@
 //
 // # The contract
 //
-// Every implementation honours these rules; package [detectortest] checks them:
+// Every implementation honours these rules; package
+// [github.com/seed-9ef9c1df/neardup/detector/detectortest] checks them:
 //
 //   - A document never contains itself; an exact duplicate is always reported,
 //     both ways.

@@ -14,8 +14,9 @@
 //     n-gram shingle sets, |A∩B|/|A∪B|.
 //   - [Weighted]: symmetric near-duplicates by the weighted Jaccard
 //     Σmin/Σmax of 7-word phrases weighted by a function of Alonso et al.
-//     2013 Table 4 of the first term's document frequency, scaled by the
-//     phrase's IDF and cut to rare phrases ([Stats], [WeightedConfig]).
+//     2013 Table 4 of the first term's document frequency, cut to rare
+//     phrases and optionally scaled by the phrase's IDF ([Config].Scale,
+//     none by default; [Stats], [WeightedConfig]).
 //   - [Containment]: asymmetric C ⊇ A by |A∩C|/|A|, estimated from the
 //     signatures and the set sizes ([ContainmentOf]).
 //

@@ -164,7 +164,7 @@ func (s *Sketcher) Shingles(dst []uint64, text string) []uint64 {
 // distinct shingles (the set size that containment estimates need). A text
 // with no words has a nil signature and size 0: it matches nothing.
 // In Weighted mode it returns uniform-weight ICWS samples; use
-// [Sketcher.WeightedSignature] for Alonso et al. 2013 weights.
+// [Sketcher.AppendWeightedSignature] for Alonso et al. 2013 weights.
 func (s *Sketcher) Signature(text string) (sig []uint32, size int) {
 	return s.AppendSignature(nil, text)
 }

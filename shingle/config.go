@@ -294,6 +294,7 @@ func (c *Config) setDefaults() {
 	}
 	c.Antecedents = cmp.Or(c.Antecedents, DefaultAntecedents)
 	c.MaxResults = cmp.Or(c.MaxResults, detector.DefaultMaxResults)
+	c.MaxTextBytes = cmp.Or(c.MaxTextBytes, detector.DefaultMaxTextBytes)
 	c.MinIDF = cmp.Or(c.MinIDF, DefaultMinIDF)
 	c.MaxIDF = cmp.Or(c.MaxIDF, DefaultMaxIDF)
 	if content, err := engine.Content(c.Content, DefaultContent); err == nil {

@@ -66,6 +66,7 @@ func TestDefaults(t *testing.T) {
 		Stemmer: textproc.StemPrefix, PrefixLen: 5, Threshold: shingle.DefaultContainment, Shingle: 4, Modulus: shingle.DefaultModulus, SampleSize: 64, Stride: 3,
 		Antecedents: "is,the,said,was", ChainLength: 3, SpotDistance: 2, MinSignatures: 4, MaxResults: detector.DefaultMaxResults,
 		MinIDF: 0.2, MaxIDF: 0.8, MinOverlap: shingle.DefaultMinOverlap, Content: shingle.DefaultContent,
+		MaxTextBytes: detector.DefaultMaxTextBytes,
 	}, d.Config())
 	s, err := shingle.New(shingle.Config{Method: shingle.SpotSigs})
 	require.NoError(t, err)
@@ -126,5 +127,6 @@ func TestConfigIsEffective(t *testing.T) {
 		assert.Equal(t, d.Config(), e.Config(), "%v: the effective config is a fixed point", m)
 		assert.NotZero(t, d.Config().Threshold)
 		assert.NotZero(t, d.Config().MinOverlap)
+		assert.Equal(t, detector.DefaultMaxTextBytes, d.Config().MaxTextBytes)
 	}
 }

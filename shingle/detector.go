@@ -1,7 +1,6 @@
 package shingle
 
 import (
-	"cmp"
 	"slices"
 	"sync"
 
@@ -51,14 +50,13 @@ func newDetector(cfg Config, trace func(remove bool, id string)) (*Detector, err
 		return e
 	}
 	alg.ex.Put(ex)
-	maxText := cmp.Or(cfg.MaxTextBytes, detector.DefaultMaxTextBytes)
 	return &Detector{cfg: cfg, e: engine.New(engine.Spec{
 		Name:          snapshotKind,
 		Version:       snapshotVersion,
-		Config:        cfg,
+		Config:        storedConfig(cfg),
 		NoGroup:       "empty",
 		MinGroupBytes: 11, // a count, one feature or digest (8 bytes), a count and one ID
-		MaxTextBytes:  maxText,
+		MaxTextBytes:  cfg.MaxTextBytes,
 		MaxResults:    cfg.MaxResults,
 		Trace:         trace,
 	}, engine.Algorithm[features, uint64](alg))}, nil

@@ -4,6 +4,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
@@ -43,6 +44,19 @@ const (
 	snapshotKind    = "shingle"
 	snapshotVersion = 1
 )
+
+// storedConfig returns the Config a snapshot header stores for the
+// effective Config cfg: MaxTextBytes 0 where it is the default, as
+// headers stored it before Config reported it filled in, so that
+// snapshots written then re-encode to the same bytes. (A snapshot written
+// then by a detector given the default explicitly still loads, since a
+// header's MaxTextBytes need not match; it re-encodes with 0.)
+func storedConfig(cfg Config) Config {
+	if cfg.MaxTextBytes == detector.DefaultMaxTextBytes {
+		cfg.MaxTextBytes = 0
+	}
+	return cfg
+}
 
 // WriteTo writes a snapshot of the live documents to w and returns the
 // bytes written: their IDs and features (shingle hashes, the DSC sample,

@@ -126,8 +126,10 @@
 //
 //   - 64-bit fingerprints and K = [DefaultK] (3): Manku et al. 2007 §3
 //     (Varol 2012 §4.1.4 reports pairs at distance < 3, i.e. K = 2).
-//   - Features: unique words weighted by idf, the [DefaultSkipTop] (2)
-//     highest-idf words dropped: Varol 2012 §4.1.4 and Table 4.2.
+//   - Features: words weighted by tf·idf ([WeightTFIDF]; Varol 2012
+//     §4.1.4 and Table 4.2 weigh each unique word by its idf,
+//     [WeightIDF]), the [DefaultSkipTop] (2) highest-idf words dropped, as
+//     there.
 //   - Ties: V_i = 0 gives bit 0, as in Table 4.2; equal idf among the
 //     dropped features is broken by ascending feature hash.
 //   - Index: K+1 blocks (Manku's 4-table design for K = 3) while blocks are

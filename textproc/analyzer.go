@@ -277,7 +277,7 @@ func (a *Analyzer) releaseScratch() {
 	a.tbuf = release(a.tbuf, maxScratchBytes)
 }
 
-// Tokens returns the tokens [Analyze] would return for text, without
+// Tokens returns the tokens [Analyzer.Analyze] would return for text, without
 // finding sentences: for callers that use the token sequence alone it
 // saves the sentence splitter's pass (FuzzAnalyze checks the two agree).
 // The slice is valid until the next call of Tokens or Analyze.
