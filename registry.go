@@ -218,14 +218,14 @@ var registry = []entry{
 		Fixed:   fields("Mode")},
 		tweezer.New, tweezerRanges, func(c *tweezer.Config) { c.Mode = tweezer.Exact }),
 	define(Info{Name: "simhash-spots",
-		Summary: "SimHash over spot signatures (tf), Hamming ≤ 20; English stopwords unless Language says otherwise",
+		Summary: "SimHash over spot signatures (unit weights), Hamming ≤ 20; English stopwords unless Language says otherwise",
 		UseWhen: "pages with boilerplate when one 64-bit fingerprint each must do; not for short wire copy (at K = 20 it joins nearly all of Reuters into one cluster)",
 		// Spot signatures keep every stopword as an anchor: no
 		// KeepStopwords.
 		Options: fields("Language Stemmer PrefixLen N Weights SkipTop Seed K Blocks Content MaxTextBytes MaxResults"),
 		Fixed:   fields("Features")},
 		simhash.New, simhashRanges, func(c *simhash.Config) {
-			c.Features, c.Weights, c.K = simhash.FeatureSpots, simhash.WeightTF, 20
+			c.Features, c.Weights, c.K = simhash.FeatureSpots, simhash.WeightUnit, 20
 			c.Language = "en" // spot signatures need a stopword list
 		}),
 	define(Info{Name: "mrcosine-centered",

@@ -522,7 +522,7 @@ var probes = map[string]map[string]probe{
 // entryProbes replaces a probe for one name, where the name's preset
 // makes the general one a no-op.
 var entryProbes = map[string]map[string]probe{
-	"simhash-spots": {"Language": p("Language", "tr"), "N": p("N", "3"), "K": p("K", "5")},
+	"simhash-spots": {"Language": p("Language", "tr"), "N": p("N", "3"), "K": p("K", "5"), "Weights": p("Weights", "tf")},
 	"spotsigs": {
 		"Threshold": p("Threshold", "0.5"), "KeepStopwords": p("KeepStopwords", "true", "Language", "en"),
 		// Chains of one word after the full English stopword list repeat

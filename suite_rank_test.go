@@ -37,7 +37,7 @@ var rankFloors = map[string]rankFloor{
 	"tweezer":             {0.915, 0.955, 0.20, 0.59},
 	"mrcosine":            {0.915, 0.955, 0.98, 0.845},
 	"tweezer-exact":       {0.175, 0.37, 0.01, 0.5},
-	"simhash-spots":       {0.86, 0.945, 0.91, 0.825},
+	"simhash-spots":       {0.87, 0.945, 0.865, 0.875},
 	"mrcosine-centered":   {0.925, 0.955, 0.98, 0.845},
 	"reference":           {0.88, 0.88, 0.95, 0.95},
 }

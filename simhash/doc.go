@@ -21,7 +21,7 @@
 //
 // Use it for near-exact copies at one 64-bit fingerprint per document: at
 // the defaults (K = 3 over tf·idf-weighted words) it reports few pairs and
-// almost only true ones; over spot signatures with tf weights at K = 20
+// almost only true ones; over spot signatures with unit weights at K = 20
 // (the root registry's simhash-spots) it finds near-duplicate web pages
 // but joins short wire copy into one cluster. An Add costs one analysis
 // and signing of its text and one Hamming index probe; a document's
@@ -140,9 +140,9 @@
 //     pattern's uniformity matters, and xxh3 is faster).
 //   - [FeatureSpots] chain length [DefaultSpotN] (1): the SpotSigs release
 //     configuration. On pages that keep their navigation and boilerplate
-//     (the SpotSigs Gold Set) spot features with tf weights are what makes
-//     a 64-bit fingerprint separate stories rather than site templates;
-//     such near-duplicates lie at distances well above 3 bits.
+//     (the SpotSigs Gold Set) spot features (unit or tf weights) are what
+//     makes a 64-bit fingerprint separate stories rather than site
+//     templates; such near-duplicates lie at distances well above 3 bits.
 //
 // # Defaults
 //

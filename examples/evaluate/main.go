@@ -28,6 +28,14 @@
 //
 //	go run ./examples/evaluate -detector tweezer -rank 20
 //
+// -halves N adds, on a collection with clusters, the spread of MAP over
+// both halves of N random splits of the clusters, each half ranked on its
+// own: how far a held-back collection of other clusters may fall from the
+// figure (a half has fewer distractors than the whole, so its MAP runs
+// higher; compare detectors, not levels):
+//
+//	go run ./examples/evaluate -detector simhash -rank 20 -halves 20
+//
 // With -sweep Key=FROM:TO:STEP it runs each detector at every value of one
 // option instead and prints precision, recall and F1 per value (strict
 // pairs, or cut and light as positives); -svg draws them as a chart:
@@ -69,6 +77,7 @@ type options struct {
 	sweep     string
 	svg       string
 	rank      int
+	halves    int
 }
 
 var usage = cli.Usage{
@@ -103,6 +112,7 @@ func main() {
 	})
 	flag.StringVar(&o.sweep, "sweep", "", "run at every value of one option, Key=FROM:TO:STEP (e.g. Threshold=0.1:0.9:0.05), and print P/R/F1 per value")
 	flag.IntVar(&o.rank, "rank", 0, "score ranked lookup (Nearest) at this k instead: MAP, P@1, nDCG@10 on clusters; own-source MRR and AUC on categories")
+	flag.IntVar(&o.halves, "halves", 0, "with -rank on clusters: also rank both halves of this many random splits of the clusters and print the spread of MAP")
 	flag.StringVar(&o.svg, "svg", "", "with -sweep: draw precision, recall and F1 against the option in this SVG file")
 	cli.Set(usage)
 	flag.Parse()

@@ -62,3 +62,19 @@ func TestErrors(t *testing.T) {
 	assert.ErrorContains(t, run(&out, &errOut, options{data: "x.jsonl", detectors: "nope", lang: "en"}), "unknown detector")
 	assert.Error(t, run(&out, &errOut, options{data: "definitely-missing.jsonl", detectors: "reference", lang: "en"}))
 }
+
+// TestHalves: a2 and b1 are the same text in different clusters, so the
+// whole collection ranks b1 first for a2; each split puts A and B in
+// different halves, where every document finds its one mate first.
+func TestHalves(t *testing.T) {
+	data := writeJSONL(t, []map[string]string{
+		{"id": "a1", "cluster": "A", "text": story},
+		{"id": "a2", "cluster": "A", "text": story + " Reporting by staff."},
+		{"id": "b1", "cluster": "B", "text": story + " Reporting by staff."},
+		{"id": "b2", "cluster": "B", "text": story + " Reporting by staff. Updated on Wednesday."},
+	})
+	var out, errOut strings.Builder
+	require.NoError(t, run(&out, &errOut, options{data: data, detectors: "reference", lang: "en", rank: 5, halves: 3}))
+	assert.NotContains(t, out.String(), "  MAP 1.000")
+	assert.Contains(t, out.String(), "halves of 3 splits: MAP min 1.000  p10 1.000  median 1.000  max 1.000")
+}

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
@@ -37,6 +39,15 @@ func runRank(w io.Writer, p *cli.Progress, o options, entries []registry.Entry, 
 			}
 			fmt.Fprintf(w, "\n%s: Nearest k=%d over %d queries in %s\n  MAP %.3f  P@1 %.3f  nDCG@10 %.3f\n",
 				name, o.rank, s.Queries, time.Since(start).Round(time.Millisecond), s.MAP, s.P1, s.NDCG10)
+			if o.halves > 0 {
+				maps, err := halfRanking(e, build, recs, clusters, o.rank, o.halves)
+				if err != nil {
+					return fmt.Errorf("%s: %w", e.Name, err)
+				}
+				q := func(f float64) float64 { return maps[int(f*float64(len(maps)-1))] }
+				fmt.Fprintf(w, "  halves of %d splits: MAP min %.3f  p10 %.3f  median %.3f  max %.3f\n",
+					o.halves, maps[0], q(0.1), q(0.5), maps[len(maps)-1])
+			}
 		}
 		if len(cont.Category) > 0 {
 			d, err := e.New(build.tag, build.set)
@@ -53,4 +64,44 @@ func runRank(w io.Writer, p *cli.Progress, o options, entries []registry.Entry, 
 		}
 	}
 	return nil
+}
+
+// halfRanking ranks both halves of n random splits of the clusters (seeded
+// by the split's number, so runs agree), each half on its own, and returns
+// the 2n MAPs in ascending order.
+func halfRanking(e registry.Entry, build builder, recs []dataset.Record, clusters eval.ClusterTruth, k, n int) ([]float64, error) {
+	var names []string
+	for _, r := range recs {
+		names = append(names, r.Cluster)
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	var maps []float64
+	for split := range n {
+		perm := rand.New(rand.NewPCG(uint64(split), 0)).Perm(len(names))
+		first := map[string]bool{}
+		for _, i := range perm[:len(names)/2] {
+			first[names[i]] = true
+		}
+		for _, side := range []bool{true, false} {
+			var half []dataset.Record
+			for _, r := range recs {
+				if first[r.Cluster] == side {
+					half = append(half, r)
+				}
+			}
+			d, err := e.New(build.tag, build.set)
+			if err != nil {
+				return nil, err
+			}
+			s, err := eval.ClusterRanking(d, dataset.Docs(half), clusters, k, nil)
+			d.Close()
+			if err != nil {
+				return nil, err
+			}
+			maps = append(maps, s.MAP)
+		}
+	}
+	slices.Sort(maps)
+	return maps, nil
 }

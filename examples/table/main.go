@@ -147,7 +147,7 @@ func run(w, stderr io.Writer, only string, speedDocs int) error {
 		}
 		rows = append(rows, r)
 	}
-	fmt.Fprintf(w, "Measured %s on a %d-core machine (`go run ./examples/table`); quality from the same code path as `go run ./examples/evaluate -data FILE -detector NAME`. Every detector runs at its package defaults: the content filter on (main content only), codet with its embedded English reference IDF table, the others with their online statistics; the defaults were chosen by `go run ./examples/defaults` (see \"How the defaults were chosen\"). `tweezer-exact`, `simhash-spots` and `mrcosine-centered` are non-default presets (examples/internal/registry). Reuters figures: the first %d documents in date order, Add only; bytes/doc is the live heap growth per stored document.\n\n",
+	fmt.Fprintf(w, "Measured %s on a %d-core machine (`go run ./examples/table`); quality from the same code path as `go run ./examples/evaluate -data FILE -detector NAME`. Every detector runs at its package defaults: the content filter on (main content only), codet with its embedded English reference IDF table, the others with their online statistics; the defaults were chosen by `go run ./examples/defaults` (see \"How the defaults were chosen\"). `tweezer-exact`, `simhash-spots` and `mrcosine-centered` are non-default presets (registry.go). Reuters figures: the first %d documents in date order, Add only; bytes/doc is the live heap growth per stored document.\n\n",
 		time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), speedDocs)
 	fmt.Fprintln(w, "| detector | detects | Gold Set dev strict P / R / F1 | lenient F1 | Clough-Stevenson contained: cut / light / heavy / non | Reuters docs/s | bytes/doc | use it when |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
