@@ -113,7 +113,7 @@ type Config struct {
 
 // DefaultMinOverlap is the default Config.MinOverlap, chosen by the
 // defaults procedure (see the package doc).
-const DefaultMinOverlap = 3
+const DefaultMinOverlap = 2
 
 // DefaultContent is the part of a text read by default: the main content,
 // boilerplate blocks skipped (textproc.ContentFilter).

@@ -38,7 +38,8 @@ func TestSnapshotRoundTripRealData(t *testing.T) {
 // smallSnapshot is a snapshot of a few documents: a group of copies, a
 // caseless copy, a document without words, in Overlap mode.
 func smallSnapshot(t testing.TB) (Config, []byte) {
-	cfg := Config{Language: "tr"}
+	// MinOverlap 3, the default when the golden snapshot was written.
+	cfg := Config{Language: "tr", MinOverlap: 3}
 	d, err := New(cfg)
 	require.NoError(t, err)
 	for _, doc := range []detector.Doc{
@@ -54,9 +55,9 @@ func smallSnapshot(t testing.TB) (Config, []byte) {
 func TestSnapshotConfigMismatch(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	for field, other := range map[string]Config{
-		"Threshold": {Language: "tr", Threshold: 0.5},
-		"Mode":      {Language: "tr", Mode: Exact},
-		"Language":  {Language: "en"},
+		"Threshold": {Language: "tr", MinOverlap: 3, Threshold: 0.5},
+		"Mode":      {Language: "tr", MinOverlap: 3, Mode: Exact},
+		"Language":  {Language: "en", MinOverlap: 3},
 	} {
 		d, err := New(other)
 		require.NoError(t, err)
