@@ -48,6 +48,25 @@ func TestBucketsMatchMap(t *testing.T) {
 		}
 	}
 	assert.Zero(t, tab.used)
-	assert.LessOrEqual(t, len(tab.key), 64, "the emptied table shrinks")
+	assert.LessOrEqual(t, tab.slots(), 5*16, "the emptied maps shrink")
+	assert.LessOrEqual(t, len(tab.lists), 64, "emptied lists are forgotten")
 	assert.Nil(t, tab.get(1, 1))
+}
+
+// slots returns the slots of the band maps, for tests of memory.
+func (t *buckets) slots() int {
+	n := 0
+	for b := range t.bands {
+		n += t.bands[b].Slots()
+	}
+	return n
+}
+
+// eachList calls fn for every key of every band with its list.
+func (t *buckets) eachList(fn func(b uint32, key uint64, l []uint32)) {
+	for b := range t.bands {
+		for k, n := range t.bands[b].All() {
+			fn(uint32(b), k, t.lists[n])
+		}
+	}
 }

@@ -175,11 +175,9 @@ func TestRemoveReusesIndex(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 1, d.Len())
-	for s, b := range d.ix().buckets.band {
-		if b != 0 {
-			assert.Len(t, d.ix().buckets.list[s], 1, "bucket lists hold only live documents")
-		}
-	}
+	d.ix().buckets.eachList(func(_ uint32, _ uint64, l []uint32) {
+		assert.Len(t, l, 1, "bucket lists hold only live documents")
+	})
 	assert.Equal(t, d.Config().Bands, d.ix().buckets.used, "one key per band")
 }
 

@@ -48,13 +48,13 @@ type Reference struct {
 	pnorm  []float64
 	center []float32 // mean unit signature of a collection, or nil
 
-	// trigram → (part, count) table, open addressing on keys, and a
-	// bitmap of the genes by the top bits of their hash, which answers
-	// most trigrams of a text (not genes) with one load.
+	// The trigram → (part, count) table: table maps a gene to its number
+	// k, whose entries are entries[starts[k]:starts[k+1]]; and a bitmap of
+	// the genes by the top bits of their hash, which answers most
+	// trigrams of a text (not genes) with one load.
 	has     []uint64
-	keys    []uint64
-	lo, n   []uint32
-	mask    uint64
+	table   hashtab.Map
+	starts  []uint32
 	entries []entry
 
 	scratch sync.Pool // *sigScratch
@@ -150,29 +150,20 @@ func (r *Reference) build() {
 		}
 		r.pnorm[j] = math.Sqrt(ss)
 	}
-	size := 16
-	for size < 2*len(order) {
-		size *= 2
-	}
-	r.keys = hashtab.FreshSlice[uint64](size)
-	r.lo = make([]uint32, size)
-	r.n = make([]uint32, size)
-	r.mask = uint64(size - 1)
+	r.table = hashtab.Map{}
+	r.table.Reserve(len(order))
+	r.starts = make([]uint32, 0, len(order)+1)
 	r.has = make([]uint64, hasWords)
-	for _, g := range order {
+	for k, g := range order {
 		h := hashtab.Mix64(g)
 		r.has[h>>hasShift] |= 1 << (h >> (hasShift - 6) & 63)
-		s := h & r.mask
-		for r.keys[s] != 0 {
-			s = (s + 1) & r.mask
-		}
-		r.keys[s] = g
-		r.lo[s] = uint32(len(r.entries))
-		r.n[s] = uint32(len(per[g]))
+		r.table.Set(g, uint32(k))
+		r.starts = append(r.starts, uint32(len(r.entries)))
 		for _, e := range per[g] {
 			r.entries = append(r.entries, entry{uint32(e.part), e.count})
 		}
 	}
+	r.starts = append(r.starts, uint32(len(r.entries)))
 	r.scratch.New = func() any { return &sigScratch{dot: make([]float64, parts)} }
 }
 
@@ -189,14 +180,11 @@ func (r *Reference) lookup(code uint64) []entry {
 	if r.has[h>>hasShift]>>(h>>(hasShift-6)&63)&1 == 0 {
 		return nil
 	}
-	for s := h & r.mask; ; s = (s + 1) & r.mask {
-		switch r.keys[s] {
-		case code:
-			return r.entries[r.lo[s] : r.lo[s]+r.n[s]]
-		case 0:
-			return nil
-		}
+	k, ok := r.table.Get(code)
+	if !ok {
+		return nil
 	}
+	return r.entries[r.starts[k]:r.starts[k+1]]
 }
 
 // Genes returns a copy of the reference's trigram genes in order.
@@ -356,7 +344,7 @@ func (r *Reference) Centered(texts []string) *Reference {
 // its own.
 func (r *Reference) clone() *Reference {
 	c := &Reference{tc: r.tc, genes: r.genes, bounds: r.bounds, pnorm: r.pnorm, center: r.center,
-		has: r.has, keys: r.keys, lo: r.lo, n: r.n, mask: r.mask, entries: r.entries}
+		has: r.has, table: r.table, starts: r.starts, entries: r.entries}
 	c.scratch.New = r.scratch.New
 	return c
 }
@@ -525,7 +513,7 @@ func (r *Reference) UnmarshalBinary(data []byte) error {
 		return fmt.Errorf("%w: %w", ErrFormat, err)
 	}
 	r.tc, r.genes, r.bounds, r.pnorm, r.center = nr.tc, nr.genes, nr.bounds, nr.pnorm, center
-	r.has, r.keys, r.lo, r.n, r.mask, r.entries = nr.has, nr.keys, nr.lo, nr.n, nr.mask, nr.entries
+	r.has, r.table, r.starts, r.entries = nr.has, nr.table, nr.starts, nr.entries
 	r.scratch = sync.Pool{New: nr.scratch.New}
 	return nil
 }

@@ -10,8 +10,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // The fast paths of signing, hashing and the sketch test must give the
@@ -19,8 +17,20 @@ import (
 // and the sketch test decides which pairs are compared.
 
 // naiveSignature is Mohammadi and Khasteh 2020 §3.4 read one trigram
-// occurrence at a time, with the reference table probed for each.
+// occurrence at a time, with each gene's count in every part read from the
+// reference's genes rather than from its table.
 func naiveSignature(r *Reference, text string) []float32 {
+	inPart := map[uint64][]float64{} // gene → its count in each part (at most 1 under Binary)
+	for j := range r.Parts() {
+		for _, g := range r.genes[r.bounds[j]:r.bounds[j+1]] {
+			if inPart[g] == nil {
+				inPart[g] = make([]float64, r.Parts())
+			}
+			if !r.tc.Binary || inPart[g][j] == 0 {
+				inPart[g][j]++
+			}
+		}
+	}
 	var c counter
 	dot := make([]float64, r.Parts())
 	var ss float64
@@ -34,13 +44,8 @@ func naiveSignature(r *Reference, text string) []float32 {
 		} else {
 			ss += float64(2*old + 1)
 		}
-		for s := hashtab.Mix64(code) & r.mask; r.keys[s] != 0; s = (s + 1) & r.mask {
-			if r.keys[s] == code {
-				for _, e := range r.entries[r.lo[s] : r.lo[s]+r.n[s]] {
-					dot[e.part] += e.count
-				}
-				break
-			}
+		for j, n := range inPart[code] {
+			dot[j] += n
 		}
 	})
 	norm := math.Sqrt(ss)

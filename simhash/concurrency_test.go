@@ -177,7 +177,7 @@ func TestConcurrentAddRemoveTable(t *testing.T) {
 func (s *Signer) scratchBytes() int {
 	v := &s.vocab
 	return 8*cap(s.th) + cap(s.st) + 8*cap(s.tidf) + 4*cap(s.uniq) + 16*cap(s.terms) +
-		24*cap(s.feats) + 4*cap(s.slots) + 4*cap(s.skip) + cap(s.chars) + 4*cap(s.owner) + 4*cap(s.next) +
+		24*cap(s.feats) + 12*s.seen.Slots() + 4*cap(s.skip) + cap(s.chars) + 4*cap(s.owner) + 4*cap(s.next) +
 		8*cap(s.dfs) + 8*cap(v.hash) + cap(v.hashed) + 8*cap(v.w) + cap(v.wset) + cap(v.isStop) +
 		v.seen.Bytes() + v.cells.Bytes()
 }

@@ -1,7 +1,6 @@
 package simhash
 
 import (
-	"math/bits"
 	"slices"
 	"unicode/utf8"
 
@@ -17,44 +16,13 @@ type feat struct {
 
 // add counts one occurrence of feature h with idf w.
 func (s *Signer) add(h uint64, w float64) {
-	if 2*len(s.feats) >= len(s.slots) {
-		s.rehash()
+	p, ok := s.seen.Ref(h)
+	if ok {
+		s.feats[*p].tf++
+		return
 	}
-	i := hashtab.Mix64(h) & s.mask
-	for {
-		j := s.slots[i]
-		if j < 0 {
-			s.slots[i] = int32(len(s.feats))
-			s.feats = append(s.feats, feat{h: h, idf: w, tf: 1})
-			return
-		}
-		if s.feats[j].h == h {
-			s.feats[j].tf++
-			return
-		}
-		i = (i + 1) & s.mask
-	}
-}
-
-func (s *Signer) rehash() {
-	n := max(64, 4*len(s.feats))
-	n = 1 << bits.Len(uint(n-1))
-	if cap(s.slots) >= n {
-		s.slots = s.slots[:n]
-	} else {
-		s.slots = make([]int32, n)
-	}
-	for i := range s.slots {
-		s.slots[i] = -1
-	}
-	s.mask = uint64(n - 1)
-	for j, f := range s.feats {
-		i := hashtab.Mix64(f.h) & s.mask
-		for s.slots[i] >= 0 {
-			i = (i + 1) & s.mask
-		}
-		s.slots[i] = int32(j)
-	}
+	*p = uint32(len(s.feats))
+	s.feats = append(s.feats, feat{h: h, idf: w, tf: 1})
 }
 
 // collect fills s.feats with the unique features of the text analysed
@@ -62,14 +30,7 @@ func (s *Signer) rehash() {
 // character n-grams).
 func (s *Signer) collect() {
 	s.feats = s.feats[:0]
-	if len(s.slots) == 0 || len(s.slots) > 64 && len(s.slots) > 8*len(s.th) {
-		s.slots = s.slots[:0]
-		s.rehash() // first use, or shrink after a huge document
-	} else {
-		for i := range s.slots {
-			s.slots[i] = -1
-		}
-	}
+	s.seen.Reset(len(s.th))
 	switch s.cfg.Features {
 	case FeatureWords:
 		s.collectWords()

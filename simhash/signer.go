@@ -52,9 +52,8 @@ type Signer struct {
 	stopH map[uint64]struct{} // lite FeatureSpots: hashes of the antecedents
 
 	feats  []feat
-	slots  []int32 // open addressing: index into feats, −1 empty
-	mask   uint64
-	skip   []int32 // indexes of dropped features
+	seen   hashtab.Map // feature hash → its index in feats
+	skip   []int32     // indexes of dropped features
 	chars  []byte
 	owner  []int32 // per byte of chars: token index
 	digBuf []byte  // scratch of the exact-content digest
@@ -267,7 +266,9 @@ func (s *Signer) tidy() {
 	s.uniq = engine.Shrink(s.uniq, n)
 	s.terms = engine.Shrink(s.terms, n)
 	s.feats = engine.Shrink(s.feats, n)
-	s.slots = engine.Shrink(s.slots, 4*n) // collect rehashes an empty table
+	if big {
+		s.seen = hashtab.Map{} // collect's Reset gives back a smaller outlier's table
+	}
 	s.skip = engine.Shrink(s.skip, n)
 	s.chars = engine.Shrink(s.chars, 8*n)
 	s.owner = engine.Shrink(s.owner, 8*n)

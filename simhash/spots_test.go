@@ -83,9 +83,7 @@ func spotFeatures(s *Signer, text string) (got, want []feat) {
 	s.collect()
 	got = append([]feat(nil), s.feats...)
 	s.feats = s.feats[:0]
-	for i := range s.slots {
-		s.slots[i] = -1
-	}
+	s.seen.Reset(len(s.th))
 	s.collectSpotsScan()
 	want = append([]feat(nil), s.feats...)
 	s.tidy()

@@ -168,6 +168,23 @@ func (m *Map) Reserve(n int) {
 	}
 }
 
+// Reset empties m and sizes it for n keys at most half full, where probes
+// stay short, for a map reused once per document: O(slots). It keeps the
+// table unless that is too small for n keys or over eight times the size
+// they need (an outlier's), which it replaces.
+func (m *Map) Reset(n int) {
+	size := minSlots
+	for 2*n > size {
+		size *= 2
+	}
+	if len(m.slots) < size || len(m.slots) > 8*size {
+		m.slots = FreshSlice[slot](size)
+	} else {
+		clear(m.slots)
+	}
+	m.n, m.zero, m.hasZero = 0, 0, false
+}
+
 // All yields every key and its value, in no particular order. The Map
 // must not change during the iteration.
 func (m *Map) All() iter.Seq2[uint64, uint32] {

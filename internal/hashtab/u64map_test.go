@@ -80,6 +80,29 @@ func TestReserve(t *testing.T) {
 	}
 }
 
+// TestReset requires Reset(n) to empty the map (the zero key too), leave
+// room for n keys without growth, and give back an outlier's table.
+func TestReset(t *testing.T) {
+	var m Map
+	for k := range uint64(10_000) {
+		m.Set(k, 1)
+	}
+	big := m.Slots()
+	m.Reset(5_000)
+	require.Zero(t, m.Len())
+	require.Equal(t, big, m.Slots(), "a table of the right size is kept")
+	_, ok := m.Get(0)
+	require.False(t, ok, "the zero key is gone")
+	m.Reset(100)
+	require.Less(t, m.Slots(), big/8, "an outlier's table is replaced")
+	size := m.Slots()
+	for k := range uint64(100) {
+		m.Set(k+1, uint32(k))
+	}
+	require.Equal(t, size, m.Slots(), "no growth for the n keys reset for")
+	require.Equal(t, 100, m.Len())
+}
+
 // TestPrefetch requires Prefetch to read without changing anything: the
 // sum of the home slots' low key halves.
 func TestPrefetch(t *testing.T) {
