@@ -7,7 +7,6 @@ package codet
 
 import (
 	"math"
-	"runtime"
 	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
@@ -100,7 +99,6 @@ func newWorkers(cfg textproc.Config) *workers {
 			return &worker{an: an}, nil
 		},
 		Keep: p.keep,
-		Max:  2 * runtime.GOMAXPROCS(0),
 	}
 	return p
 }
