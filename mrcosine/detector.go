@@ -3,7 +3,6 @@ package mrcosine
 import (
 	"fmt"
 	"math"
-	"sync"
 
 	"golang.org/x/text/language"
 
@@ -72,9 +71,9 @@ type Detector struct {
 	// sketchMax is the most differing sketch bits a candidate can have
 	// when sketchLo is not NaN (see maxBits); -1 means per pair.
 	sketchMax int
-	// filters holds *textproc.ContentFilter for ContentMain.
-	filters sync.Pool
-	scratch sync.Pool // *signed
+	// filters holds content filters for ContentMain.
+	filters engine.Pool[*textproc.ContentFilter]
+	scratch engine.Pool[*signed]
 
 	e *engine.Engine[sig, copyKey]
 }
@@ -103,7 +102,7 @@ func NewWithReference(cfg Config, ref *Reference) (*Detector, error) {
 	}
 	d := &Detector{cfg: cfg, ref: ref, refSum: ref.fingerprint(), parts: ref.Parts(), center: ref.center}
 	tag, _ := language.Parse(ref.tc.Language) // validated: a bad tag reads as neutral
-	d.filters.New = func() any { return textproc.NewContentFilter(tag) }
+	d.filters.New = func() (*textproc.ContentFilter, error) { return textproc.NewContentFilter(tag), nil }
 	d.sketchLo, d.sketchMax = math.NaN(), -1
 	if cfg.Centered || d.center == nil {
 		d.sketchLo = cfg.T2
@@ -112,7 +111,7 @@ func NewWithReference(cfg Config, ref *Reference) (*Detector, error) {
 	if !cfg.Exhaustive {
 		d.hash = newHasher(d.parts, cfg.Bands, cfg.Rows, cfg.Seed)
 	}
-	d.scratch.New = func() any { return d.newSigned() }
+	d.scratch.New = func() (*signed, error) { return d.newSigned(), nil }
 	d.e = engine.New(engine.Spec{
 		Name:          snapshotKind,
 		Version:       snapshotVersion,
@@ -291,7 +290,7 @@ func (d *Detector) AppendBandKeys(dst []uint64, sig []float32) []uint64 {
 	if len(sig) != d.parts {
 		panic(fmt.Sprintf("mrcosine: AppendBandKeys of a signature of length %d, want %d", len(sig), d.parts))
 	}
-	s := d.scratch.Get().(*signed)
+	s, _ := d.scratch.Get() // New never fails
 	defer d.scratch.Put(s)
 	s.raw = append(s.raw[:0], sig...)
 	d.prepare(s)
@@ -310,14 +309,14 @@ const bigText = 1 << 20
 // caller puts it back.
 func (d *Detector) sign(text string) *signed {
 	if d.cfg.Content == textproc.ContentMain {
-		f := d.filters.Get().(*textproc.ContentFilter)
+		f, _ := d.filters.Get() // New never fails
 		filtered := f.Text(text)
 		if len(text) <= bigText {
 			d.filters.Put(f)
 		}
 		text = filtered
 	}
-	s := d.scratch.Get().(*signed)
+	s, _ := d.scratch.Get() // New never fails
 	s.raw = d.ref.AppendSignature(s.raw[:0], text)
 	d.prepare(s)
 	if s.vec == nil {

@@ -15,7 +15,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
-	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
 // sweepRow is one threshold of the Gold Set sweep.
@@ -241,9 +240,9 @@ func TestPlainSlack(t *testing.T) {
 		{"reuters", dataset.Texts(dataset.Reuters(t, dataset.LongSize(1000, 3000)))},
 	} {
 		var us, xs [][]float32
-		f := d.filters.Get().(*textproc.ContentFilter) // as Add signs them
+		f, _ := d.filters.Get() // as Add signs them
 		for _, text := range set.texts {
-			s := d.scratch.Get().(*signed)
+			s, _ := d.scratch.Get()
 			s.raw = ref.AppendSignature(s.raw[:0], f.Text(text))
 			d.prepare(s)
 			if s.vec != nil {

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
@@ -57,7 +57,7 @@ type Reference struct {
 	starts  []uint32
 	entries []entry
 
-	scratch sync.Pool // *sigScratch
+	scratch *engine.Pool[*sigScratch]
 }
 
 type entry struct {
@@ -164,7 +164,7 @@ func (r *Reference) build() {
 		}
 	}
 	r.starts = append(r.starts, uint32(len(r.entries)))
-	r.scratch.New = func() any { return &sigScratch{dot: make([]float64, parts)} }
+	r.scratch = &engine.Pool[*sigScratch]{New: func() (*sigScratch, error) { return &sigScratch{dot: make([]float64, parts)}, nil }}
 }
 
 // The gene bitmap has hasWords·64 bits (4 KiB), addressed by the top bits
@@ -225,7 +225,7 @@ func (r *Reference) AppendSignature(dst []float32, text string) []float32 {
 	if len(r.genes) == 0 {
 		return dst // the zero Reference: no parts
 	}
-	sc := r.scratch.Get().(*sigScratch)
+	sc, _ := r.scratch.Get() // New never fails
 	sc.c.reset()
 	dot := sc.dot
 	clear(dot)
@@ -345,7 +345,9 @@ func (r *Reference) Centered(texts []string) *Reference {
 func (r *Reference) clone() *Reference {
 	c := &Reference{tc: r.tc, genes: r.genes, bounds: r.bounds, pnorm: r.pnorm, center: r.center,
 		has: r.has, table: r.table, starts: r.starts, entries: r.entries}
-	c.scratch.New = r.scratch.New
+	if r.scratch != nil { // nil for the zero Reference
+		c.scratch = &engine.Pool[*sigScratch]{New: r.scratch.New}
+	}
 	return c
 }
 
@@ -514,7 +516,7 @@ func (r *Reference) UnmarshalBinary(data []byte) error {
 	}
 	r.tc, r.genes, r.bounds, r.pnorm, r.center = nr.tc, nr.genes, nr.bounds, nr.pnorm, center
 	r.has, r.table, r.starts, r.entries = nr.has, nr.table, nr.starts, nr.entries
-	r.scratch = sync.Pool{New: nr.scratch.New}
+	r.scratch = nr.scratch
 	return nil
 }
 

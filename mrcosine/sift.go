@@ -205,7 +205,7 @@ func (ix *index) find(dst []engine.Candidate, f *sig, rank int) []engine.Candida
 	if s != nil {
 		p = s.probe()
 	} else { // a group's own features (Containers): scratch of the pool
-		s = ix.d.scratch.Get().(*signed)
+		s, _ = ix.d.scratch.Get() // New never fails
 		defer ix.d.release(s)
 		p = &s.p
 		p.vec, p.rnorm = f.vec, ix.rnorm[f.g]

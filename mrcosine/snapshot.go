@@ -124,7 +124,7 @@ func (a algorithm) EncodeGroup(e *snapshot.Enc, f *sig) {
 // engine calls DecodeGroup only for its shared layout, which this
 // algorithm does not use.
 func (a algorithm) DecodeGroup(dec *snapshot.Dec) sig {
-	s := a.d.scratch.Get().(*signed)
+	s, _ := a.d.scratch.Get() // New never fails
 	a.decodeVec(dec, s)
 	return sig{s: s, vec: s.vec}
 }

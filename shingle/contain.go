@@ -2,7 +2,6 @@ package shingle
 
 import (
 	"slices"
-	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
@@ -20,8 +19,8 @@ type containIndex struct {
 	post  postings
 	sup   postings
 	keys  copyKeys
-	slots int       // one more than the largest group number inserted
-	qs    sync.Pool // *containQuery
+	slots int // one more than the largest group number inserted
+	qs    engine.Pool[*containQuery]
 }
 
 // containQuery is the scratch of one search.
@@ -75,7 +74,7 @@ func (x *containIndex) Delete(g uint32, f *features) {
 // Search appends to dst the live groups that contain a text of features
 // f (see containers); a stored group's exact copies contain it, score 1.
 func (x *containIndex) Search(dst []hit, f *features, groups *engine.Groups[features]) []hit {
-	q, _ := x.qs.Get().(*containQuery)
+	q, _ := x.qs.Get() // no New: nil when none is idle
 	if q == nil {
 		q = &containQuery{}
 	}
@@ -97,7 +96,7 @@ func (x *containIndex) Rank(dst []hit, f *features, groups *engine.Groups[featur
 	if len(a) == 0 {
 		return dst
 	}
-	q, _ := x.qs.Get().(*containQuery)
+	q, _ := x.qs.Get() // no New: nil when none is idle
 	if q == nil {
 		q = &containQuery{}
 	}

@@ -2,7 +2,6 @@ package shingle
 
 import (
 	"slices"
-	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
@@ -42,13 +41,7 @@ func newDetector(cfg Config, trace func(remove bool, id string)) (*Detector, err
 		return nil, err
 	}
 	alg := &algorithm{cfg: cfg}
-	alg.ex.New = func() any {
-		e, err := newExtractor(cfg)
-		if err != nil {
-			panic(err) // unreachable: the same cfg built one above
-		}
-		return e
-	}
+	alg.ex.New = func() (*extractor, error) { return newExtractor(cfg) }
 	alg.ex.Put(ex)
 	return &Detector{cfg: cfg, e: engine.New(engine.Spec{
 		Name:          snapshotKind,
@@ -90,12 +83,15 @@ type features struct {
 // its exact-copy key, and a group's snapshot encoding (snapshot.go).
 type algorithm struct {
 	cfg Config
-	ex  sync.Pool // *extractor, one per concurrent analysis
+	ex  engine.Pool[*extractor] // one per concurrent analysis
 }
 
 // Features analyses text with a pooled extractor.
 func (alg *algorithm) Features(text string) features {
-	e := alg.ex.Get().(*extractor)
+	e, err := alg.ex.Get()
+	if err != nil {
+		panic(err) // unreachable: newDetector built one with the same Config
+	}
 	f := e.read(alg.cfg, text)
 	switch {
 	case alg.cfg.Method == SpotSigs && e.ntok > 0:

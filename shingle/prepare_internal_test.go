@@ -83,13 +83,7 @@ func TestSpotResolveThenFree(t *testing.T) {
 // Config cfg, to compute features outside a detector.
 func testAlgorithm(cfg Config) *algorithm {
 	alg := &algorithm{cfg: cfg}
-	alg.ex.New = func() any {
-		e, err := newExtractor(cfg)
-		if err != nil {
-			panic(err)
-		}
-		return e
-	}
+	alg.ex.New = func() (*extractor, error) { return newExtractor(cfg) }
 	return alg
 }
 

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
@@ -84,8 +83,8 @@ type spotIndex struct {
 	ids32 []uint32
 	cnt32 []uint32
 
-	keys copyKeys  // groups by token digest
-	qs   sync.Pool // *spotQuery, one per concurrent search
+	keys copyKeys                // groups by token digest
+	qs   engine.Pool[*spotQuery] // one per concurrent search
 }
 
 // spotQuery is the scratch of one search. Searches only read the index, so
@@ -175,7 +174,7 @@ func (x *spotIndex) Leave(g uint32, _ *features) { x.leave(g) }
 // under the statistics its Add would leave (view), and the groups of its
 // token digest, score 1.
 func (x *spotIndex) Search(dst []hit, f *features, _ *engine.Groups[features]) []hit {
-	q, _ := x.qs.Get().(*spotQuery)
+	q, _ := x.qs.Get() // no New: nil when none is idle
 	if q == nil {
 		q = &spotQuery{}
 	}
@@ -195,7 +194,7 @@ func (x *spotIndex) Search(dst []hit, f *features, _ *engine.Groups[features]) [
 // text's signatures in the band, where Search stops once the threshold is
 // out of reach.
 func (x *spotIndex) Rank(dst []hit, f *features, _ *engine.Groups[features], _ int) []hit {
-	q, _ := x.qs.Get().(*spotQuery)
+	q, _ := x.qs.Get() // no New: nil when none is idle
 	if q == nil {
 		q = &spotQuery{}
 	}

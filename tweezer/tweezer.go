@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/language"
 
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/ner"
 	"github.com/seed-9ef9c1df/neardup/textproc"
@@ -63,7 +63,7 @@ type Signer struct {
 	rec     *ner.Recognizer
 	tag     language.Tag
 	folder  textproc.Folder
-	filters sync.Pool // of *textproc.ContentFilter, for ContentMain
+	filters engine.Pool[*textproc.ContentFilter] // for ContentMain
 }
 
 // NewSigner returns a Signer for cfg. It returns an error wrapping
@@ -85,7 +85,7 @@ func NewSigner(cfg Config) (*Signer, error) {
 	}
 	rec := ner.New(ner.Config{Language: tag, JoinAtApostrophe: true}) // Uyar 2009 Fig. 4.1
 	sg := &Signer{cfg: cfg, rec: rec, tag: tag, folder: textproc.NewFolder(tag)}
-	sg.filters.New = func() any { return textproc.NewContentFilter(tag) }
+	sg.filters.New = func() (*textproc.ContentFilter, error) { return textproc.NewContentFilter(tag), nil }
 	return sg, nil
 }
 
@@ -107,7 +107,7 @@ type span struct {
 // capitals the recogniser finds no entity, or different ones.
 func (s *Signer) Sign(text string) Signature {
 	if s.cfg.Content == textproc.ContentMain {
-		f := s.filters.Get().(*textproc.ContentFilter)
+		f, _ := s.filters.Get() // New never fails
 		text = f.Text(text)
 		s.filters.Put(f)
 	}

@@ -10,11 +10,11 @@ import (
 // max(Max, 4·GOMAXPROCS) of them, in a buffered channel. Unlike a
 // [sync.Pool], it never drops an idle worker at a garbage collection: a
 // worker's warm caches (an analyser's vocabulary) cost a stream of
-// documents to rebuild. Set New, which makes a worker, and optionally
-// Tidy, which readies a used one for reuse, Keep, which says whether a
-// worker is still worth keeping (asked when it is put back and when it is
-// taken idle), and Max, before the first Get. A Pool is safe for
-// concurrent use.
+// documents to rebuild. Set New, which makes a worker (without it a Get
+// with no idle worker returns the zero W), and optionally Tidy, which
+// readies a used one for reuse, Keep, which says whether a worker is
+// still worth keeping (asked when it is put back and when it is taken
+// idle), and Max, before the first Get. A Pool is safe for concurrent use.
 //
 // On BenchmarkServe (docs/notes/engine.md, 2026-12-04) the channel did as
 // well as the per-processor lists and shared table it replaced, and
@@ -49,6 +49,10 @@ func (p *Pool[W]) Get() (W, error) {
 		default:
 		}
 		break
+	}
+	if p.New == nil {
+		var zero W
+		return zero, nil
 	}
 	return p.New()
 }
