@@ -7,6 +7,7 @@ import (
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/internal/idftab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
@@ -142,9 +143,9 @@ type Detector struct {
 	// distinct nodes of the last probe, with those set aside (prune.go)
 	distinct []dnode
 	counts   []uint32
-	marks    []uint64     // a bit per group (prune.go), zero between uses
-	created  createdTable // nodes created by the current commit
-	fresh    []freshNode  // the nodes commit creates, in order
+	marks    []uint64    // a bit per group (prune.go), zero between uses
+	created  hashtab.Map // nodes created by the current commit, by childKey
+	fresh    []freshNode // the nodes commit creates, in order
 	// refCommit, when set (by tests), replaces the body of commit: the
 	// reference walk that creates and enters one node after the other.
 	refCommit func(g uint32)
@@ -255,8 +256,7 @@ func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
 
 // prepare is the part of Add outside the exclusive lock: the analysis
 // and, with frozen weights, the sequences with their known terms
-// labelled, the children table's parts the insertion may fill copied (to
-// be doubled after the shared lock) and spare nodes and visitor entries.
+// labelled, and spare nodes and visitor entries.
 func (d *Detector) prepare(w *worker, doc detector.Doc) *textproc.Document {
 	ad := d.analyze(w, doc)
 	if d.frozen {
@@ -264,13 +264,11 @@ func (d *Detector) prepare(w *worker, doc detector.Doc) *textproc.Document {
 		d.mu.RLock()
 		if !d.docs.Closed() {
 			d.resolveTerms(w)
-			d.children.pregrow(len(w.buf.terms), &w.grown)
 			if w.chunk == nil && d.nodes.needsChunk(len(w.buf.terms)) {
 				w.chunk = newChunk()
 			}
 		}
 		d.mu.RUnlock()
-		w.grown.double()
 	}
 	return ad
 }
@@ -291,9 +289,6 @@ func (d *Detector) analyze(w *worker, doc detector.Doc) *textproc.Document {
 
 // addLocked is the part of Add under the lock.
 func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc) ([]detector.Match, error) {
-	if len(w.grown.parts) > 0 { // whether the Add succeeds or not
-		d.children.install(&w.grown)
-	}
 	if err := d.docs.Check(doc); err != nil {
 		return nil, err
 	}
@@ -338,8 +333,8 @@ func (d *Detector) endAdd(w *worker) {
 	w.vis = w.vis[d.visUsed:]
 	d.vis, d.visUsed = nil, 0
 	d.pool.vocab.Store(int64(len(d.terms)))
-	if cap(d.visits) > scratchCap || cap(d.hits) > scratchCap || len(d.created.slots) > 2*scratchCap {
-		d.visits, d.hits, d.created = nil, nil, createdTable{}
+	if cap(d.visits) > scratchCap || cap(d.hits) > scratchCap || d.created.Slots() > 2*scratchCap {
+		d.visits, d.hits, d.created = nil, nil, hashtab.Map{}
 	}
 	if cap(d.touched) > scratchCap || cap(d.order) > scratchCap {
 		d.touched, d.order = nil, nil
@@ -471,7 +466,7 @@ func (d *Detector) Close() error {
 		d.nears, d.freeNears, d.nearBySig, d.docNear = nil, nil, nil, nil
 		d.docGroup, d.docSpans, d.docOrd, d.queue = nil, nil, nil, nil
 		d.docPos, d.docPos2 = nil, nil
-		d.tally, d.touched, d.created, d.marks = nil, nil, createdTable{}, nil
+		d.tally, d.touched, d.created, d.marks = nil, nil, hashtab.Map{}, nil
 		d.vocab, d.terms, d.df, d.seen = vocabTable{}, nil, nil, nil
 		d.pool.drop()
 	}

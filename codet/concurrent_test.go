@@ -178,9 +178,9 @@ func ownTermDocs(t *testing.T, n int) []detector.Doc {
 }
 
 // TestResolvedBeforeCompaction prepares each odd document of a stream
-// (its terms mapped to detector IDs, table parts doubled) before the even
+// (its terms mapped to detector IDs) before the even
 // one before it is added, and inserts it after: the even Adds intern terms
-// the odd one had pending, double parts it had copied, and some compact
+// the odd one had pending, and some compact
 // the vocabulary and the tree (term and node IDs renumbered, the table
 // rebuilt) in between. The answers, counters and snapshot bytes must be
 // those of the documents added one after the other.

@@ -9,7 +9,6 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/internal/evidence"
-	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
 
 // edge is one stored containment relation between groups, seen from one
@@ -201,9 +200,7 @@ func (w *descent) run(t *childTable, b *seqBuf, found func(p int32, c uint32)) (
 	for depth := int32(0); len(live) > 0; depth++ {
 		for _, k := range live {
 			if id := b.terms[b.off[k]+depth]; id != noTerm {
-				if s := t.home(w.at[k], id); s != nil {
-					sink += s.child
-				}
+				sink += t.touch(w.at[k], id)
 			}
 		}
 		m := 0
@@ -302,7 +299,7 @@ func (d *Detector) commit(g uint32) {
 		d.refCommit(g)
 		return
 	}
-	d.created.reset(len(b.terms))
+	d.created.Reset(len(b.terms))
 	d.fresh = d.fresh[:0]
 	free := len(d.freeNodes)
 	next := uint32(d.nodes.len())
@@ -314,8 +311,9 @@ func (d *Detector) commit(g uint32) {
 			if n := d.visits[p]; n != 0 {
 				c = n
 			} else {
-				if slot, found := d.created.find(c, id); found {
-					c = slot.node
+				key, _ := childKey(c, id)
+				if slot, found := d.created.Ref(key); found {
+					c = *slot
 				} else {
 					parent := c
 					if free > 0 {
@@ -325,7 +323,7 @@ func (d *Detector) commit(g uint32) {
 						c = next
 						next++
 					}
-					*slot = createdSlot{parent: parent, term: id, node: c, stamp: d.created.stamp}
+					*slot = c
 					d.fresh = append(d.fresh, freshNode{parent: parent, term: id, node: c})
 				}
 				d.visits[p] = c
@@ -336,9 +334,7 @@ func (d *Detector) commit(g uint32) {
 	}
 	var sink uint32
 	for _, f := range d.fresh {
-		if s := d.children.home(f.parent, f.term); s != nil {
-			sink += s.child
-		}
+		sink += d.children.touch(f.parent, f.term)
 		if f.node < uint32(d.nodes.len()) {
 			sink += d.nodes.at(f.node).refs
 		}
@@ -353,52 +349,6 @@ func (d *Detector) commit(g uint32) {
 		d.enter(c, g)
 		nd := d.nodes.at(c)
 		nd.low = min(nd.low, low)
-	}
-}
-
-// createdTable holds the nodes the current commit creates, by parent and
-// term: an open-addressing table with linear probing, at least twice as
-// long as the document has sequence positions (so at most half full), whose
-// slots are stamped with the commit that wrote them, so that starting a
-// commit clears nothing.
-type createdTable struct {
-	slots []createdSlot // the backing array; the current table is its prefix
-	mask  uint32
-	stamp uint32
-}
-
-type createdSlot struct {
-	parent, term, node, stamp uint32
-}
-
-// reset starts an empty table for a document of n sequence positions.
-func (t *createdTable) reset(n int) {
-	size := 16
-	for size < 2*n {
-		size *= 2
-	}
-	if size > len(t.slots) {
-		t.slots = hashtab.FreshSlice[createdSlot](size)
-	}
-	t.mask = uint32(size - 1)
-	t.stamp++
-	if t.stamp == 0 { // wrapped: reset every stamp
-		clear(t.slots)
-		t.stamp = 1
-	}
-}
-
-// find returns the slot of the node created with parent and term, and
-// true, or the empty slot where it goes, and false.
-func (t *createdTable) find(parent, term uint32) (*createdSlot, bool) {
-	for i := uint32(childHash(parent, term)) & t.mask; ; i = (i + 1) & t.mask {
-		s := &t.slots[i]
-		if s.stamp != t.stamp {
-			return s, false
-		}
-		if s.parent == parent && s.term == term {
-			return s, true
-		}
 	}
 }
 

@@ -7,7 +7,9 @@ import "github.com/seed-9ef9c1df/neardup/internal/hashtab"
 // and worker, outside the lock, and interning under the exclusive lock is
 // one probe. A slot holds 32 bits of the hash and the ID; the string is
 // compared on a hash match. Parts as in [childTable]; terms are never
-// deleted one by one (compaction builds a new table).
+// deleted one by one (compaction builds a new table). It stays a table of
+// its own because its keys are strings, compared in full: hashtab.Map
+// holds 64-bit keys, on which two terms may collide.
 //
 // No code iterates over the table, so its layout cannot change an answer.
 type vocabTable struct {

@@ -34,9 +34,6 @@ type worker struct {
 	resolved bool
 	local    []uint32
 	pending  []int32
-	// grown are parts of the children table doubled outside the exclusive
-	// lock, for the Add to install ([childTable.pregrow]).
-	grown growth
 	// vis are visitor entries allocated outside the exclusive lock, one
 	// for each node the Add may create ([Detector.newChild]).
 	vis []visitor
