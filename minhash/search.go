@@ -173,55 +173,18 @@ func (a *algorithm) level(qp, part int8, upper float64) int8 {
 	return l
 }
 
-// hitSet counts the band hits of the groups read by one lookup: open
-// addressing over group+1 (0 empty), cleared by the slots it used.
-type hitSet struct {
-	keys []uint32
-	hits []uint16
-	used []int32
-}
+// hitSet counts the band hits of the groups read by one lookup.
+type hitSet struct{ m hashtab.Map }
 
 // add adds n to the hits of g and returns them.
 func (h *hitSet) add(g uint32, n uint16) uint16 {
-	if 2*(len(h.used)+1) > len(h.keys) {
-		h.grow()
-	}
-	mask := len(h.keys) - 1
-	k := g + 1
-	for i := int(k*0x9e3779b9) & mask; ; i = (i + 1) & mask {
-		switch h.keys[i] {
-		case k:
-			h.hits[i] += n
-			return h.hits[i]
-		case 0:
-			h.keys[i], h.hits[i] = k, n
-			h.used = append(h.used, int32(i))
-			return n
-		}
-	}
+	p, _ := h.m.Ref(uint64(g))
+	*p += uint32(n)
+	return uint16(*p)
 }
 
-func (h *hitSet) grow() {
-	oldKeys, oldHits, oldUsed := h.keys, h.hits, h.used
-	size := max(64, 2*len(h.keys))
-	h.keys, h.hits, h.used = hashtab.FreshSlice[uint32](size), make([]uint16, size), make([]int32, 0, size/2)
-	for _, i := range oldUsed {
-		h.add(oldKeys[i]-1, oldHits[i])
-	}
-}
-
-// reset empties the set in O(entries); a set grown past 64K slots by one
-// large lookup is dropped.
-func (h *hitSet) reset() {
-	if len(h.keys) > 1<<16 {
-		*h = hitSet{}
-		return
-	}
-	for _, i := range h.used {
-		h.keys[i] = 0
-	}
-	h.used = h.used[:0]
-}
+// reset empties the set, sized for as many groups as the last lookup read.
+func (h *hitSet) reset() { h.m.Reset(h.m.Len()) }
 
 // shrink drops scratch grown by one large lookup.
 func (sc *search) shrink() {
