@@ -16,11 +16,10 @@ import (
 // still worth keeping (asked when it is put back and when it is taken
 // idle), and Max, before the first Get. A Pool is safe for concurrent use.
 //
-// On BenchmarkServe (docs/notes/engine.md, 2026-12-04) the channel did as
-// well as the per-processor lists and shared table it replaced, and
-// better on Query from 8 goroutines (simhash-spots 1.31 times the
-// documents per second); a sync.Pool lost 14% CPU per Query from one
-// goroutine there.
+// Measured on BenchmarkServe (docs/notes/engine.md): as fast as a pool of
+// per-processor lists, and 1.31 times the Queries per second from 8
+// goroutines for simhash-spots; a sync.Pool, which drops idle workers at
+// collections, cost 14% more CPU per Query from one goroutine there.
 type Pool[W any] struct {
 	New  func() (W, error)
 	Tidy func(W)
@@ -37,19 +36,24 @@ func (p *Pool[W]) ch() chan W {
 	return p.idle
 }
 
-// Get returns an idle worker, or a new one.
+// Get returns an idle worker Keep still takes, or a new one.
 func (p *Pool[W]) Get() (W, error) {
 	for !p.closed.Load() {
+		var w W
 		select {
-		case w := <-p.ch():
-			if p.keep(w) {
-				return w, nil
-			}
-			continue
+		case w = <-p.ch():
 		default:
+			return p.make()
 		}
-		break
+		if p.keep(w) {
+			return w, nil
+		}
 	}
+	return p.make()
+}
+
+// make returns a new worker, or the zero W without New.
+func (p *Pool[W]) make() (W, error) {
 	if p.New == nil {
 		var zero W
 		return zero, nil
