@@ -178,7 +178,7 @@ func TestRemoveReusesIndex(t *testing.T) {
 	d.ix().buckets.eachList(func(_ uint32, _ uint64, l []uint32) {
 		assert.Len(t, l, 1, "bucket lists hold only live documents")
 	})
-	assert.Equal(t, d.Config().Bands, d.ix().buckets.used, "one key per band")
+	assert.Equal(t, d.Config().Bands, d.ix().buckets.keys(), "one key per band")
 }
 
 func TestAppendBandKeys(t *testing.T) {

@@ -296,7 +296,7 @@ func TestFloodCostFlat(t *testing.T) {
 			assert.Len(t, ix.live, 1, "one slot of the per-group arrays")
 			assert.Equal(t, 1, slots, "one slot of the engine's group table")
 			if !cfg.Exhaustive {
-				assert.Equal(t, d.Config().Bands, ix.buckets.used, "one key per band")
+				assert.Equal(t, d.Config().Bands, ix.buckets.keys(), "one key per band")
 				ix.buckets.eachList(func(_ uint32, _ uint64, l []uint32) {
 					assert.Equal(t, []uint32{0}, l, "bucket lists hold the group once")
 				})
@@ -306,7 +306,7 @@ func TestFloodCostFlat(t *testing.T) {
 			}
 			assert.Zero(t, d.ix().groups)
 			assert.NotContains(t, d.ix().live, true, "no live group")
-			assert.Zero(t, d.ix().buckets.used)
+			assert.Zero(t, d.ix().buckets.keys())
 		})
 	}
 }

@@ -117,12 +117,17 @@ func (ix *index) Find(f *sig, _ *engine.Groups[sig]) (uint32, bool) {
 		return 0, false
 	}
 	var in []uint32
+	var one, inOne [1]uint32
 	for b, k := range f.s.keys {
-		l := ix.buckets.get(uint32(b), k)
+		l := ix.buckets.get(uint32(b), k, &one)
 		if len(l) == 0 {
 			return 0, false
 		}
 		if in == nil || len(l) < len(in) {
+			if len(l) == 1 { // l may be one, which the next band's get reuses
+				inOne = one
+				l = inOne[:]
+			}
 			in = l
 		}
 	}

@@ -61,13 +61,13 @@ func TestRemoveShrinks(t *testing.T) {
 		_, err := d.Add(detector.Doc{ID: doc.ID, Text: testkit.Unique(doc.Text, i)})
 		require.NoError(t, err)
 	}
-	full, lists := d.ix().buckets.slots(), len(d.ix().buckets.lists)
+	full, lists := d.ix().buckets.slots(), d.ix().buckets.lists()
 	for _, doc := range docs {
 		require.NoError(t, d.Remove(doc.ID))
 	}
-	assert.Zero(t, d.ix().buckets.used)
+	assert.Zero(t, d.ix().buckets.keys())
 	assert.LessOrEqual(t, d.ix().buckets.slots(), 16*d.Config().Bands, "the band maps shrink (from %d slots)", full)
-	assert.LessOrEqual(t, len(d.ix().buckets.lists), 64, "emptied lists are forgotten (from %d)", lists)
+	assert.LessOrEqual(t, d.ix().buckets.lists(), 64, "emptied lists are forgotten (from %d)", lists)
 	assert.Greater(t, full, 4096)
 }
 

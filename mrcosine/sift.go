@@ -2,6 +2,7 @@ package mrcosine
 
 import (
 	"math/bits"
+	"slices"
 	"sync"
 
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
@@ -141,8 +142,9 @@ type probe struct {
 	stamp []uint32 // by group: the epoch that visited it
 	epoch uint32
 	lists [][]uint32
-	pass  []uint32  // groups the sketch test keeps
-	far   []float64 // see sift
+	ones  [][1]uint32 // the lists of one group, by band (buckets.get)
+	pass  []uint32    // groups the sketch test keeps
+	far   []float64   // see sift
 }
 
 // check appends g to p's candidates when the exact cosine of the live group
@@ -249,8 +251,9 @@ func (ix *index) search(p *probe) {
 	}
 	s := d.newSift(p)
 	lists, total := p.lists[:0], 0
+	p.ones = slices.Grow(p.ones[:0], len(p.keys))[:len(p.keys)]
 	for b, k := range p.keys {
-		l := ix.buckets.get(uint32(b), k)
+		l := ix.buckets.get(uint32(b), k, &p.ones[b])
 		lists = append(lists, l)
 		total += len(l)
 	}

@@ -16,8 +16,8 @@ import (
 // from qs.
 type containIndex struct {
 	cfg   Config
-	post  postings
-	sup   postings
+	post  engine.Postings
+	sup   engine.Postings
 	keys  copyKeys
 	slots int // one more than the largest group number inserted
 	qs    engine.Pool[*containQuery]
@@ -46,13 +46,13 @@ func (x *containIndex) Insert(g uint32, f *features) {
 	f.self = g
 	x.slots = max(x.slots, int(g)+1)
 	x.keys.add(f.key, g)
-	x.post.reserve(len(f.set)) // a large document: grow the table once
+	x.post.Reserve(len(f.set)) // a large document: grow the table once
 	for _, h := range f.set {
-		x.post.add(h, g)
+		x.post.Add(h, g)
 	}
 	if x.cfg.SuperShingle > 0 {
 		for _, h := range f.super {
-			x.sup.add(h, g)
+			x.sup.Add(h, g)
 		}
 	}
 }
@@ -61,13 +61,13 @@ func (x *containIndex) Insert(g uint32, f *features) {
 // the postings.
 func (x *containIndex) Delete(g uint32, f *features) {
 	for _, h := range f.set {
-		x.post.remove(h, g)
+		x.post.Remove(h, g)
 	}
-	x.post.shrink()
+	x.post.Shrink()
 	for _, h := range f.super {
-		x.sup.remove(h, g)
+		x.sup.Remove(h, g)
 	}
-	x.sup.shrink()
+	x.sup.Shrink()
 	x.keys.drop(f.key, g)
 }
 
@@ -124,11 +124,11 @@ func (x *containIndex) Rank(dst []hit, f *features, groups *engine.Groups[featur
 // gather appends to q.cands the groups, not yet marked, of the posting
 // lists of keys in p. Concurrent searches share the postings, so they
 // are read with scratch of their own.
-func (q *containQuery) gather(p *postings, keys []uint64) {
+func (q *containQuery) gather(p *engine.Postings, keys []uint64) {
 	var one [1]uint32
 	for _, h := range keys {
-		v, ok := p.lookup(h)
-		for _, c := range p.read(v, ok, &one) {
+		v, ok := p.Lookup(h)
+		for _, c := range p.Read(v, ok, &one) {
 			if q.mark.visit(c) {
 				q.cands = append(q.cands, c)
 			}
@@ -212,8 +212,8 @@ func (x *containIndex) containers(a []uint64, asuper []uint64, asize int, self u
 			if q.lens[i] <= alone {
 				continue // A alone holds it
 			}
-			v, ok := x.post.lookup(a[i])
-			for _, c := range x.post.read(v, ok, &one) {
+			v, ok := x.post.Lookup(a[i])
+			for _, c := range x.post.Read(v, ok, &one) {
 				if q.mark.visit(c) {
 					q.cands = append(q.cands, c)
 				}
@@ -235,8 +235,8 @@ func (x *containIndex) lengths(a []uint64, q *containQuery) {
 	q.order, q.lens = q.order[:0], slices.Grow(q.lens[:0], len(a))[:len(a)]
 	for i := range a {
 		q.order = append(q.order, i)
-		v, ok := x.post.lookup(a[i])
-		q.lens[i] = x.post.entryLen(v, ok)
+		v, ok := x.post.Lookup(a[i])
+		q.lens[i] = x.post.EntryLen(v, ok)
 	}
 }
 

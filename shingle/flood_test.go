@@ -254,12 +254,12 @@ func TestFloodCostFlat(t *testing.T) {
 			var keys *copyKeys
 			if x, ok := ix.(*containIndex); ok {
 				keys = &x.keys
-				for _, v := range x.post.ids.All() {
+				for _, docs := range x.post.All() {
 					lists++
-					assert.Equal(t, 1, x.post.entryLen(v, true), "posting lists hold the group once")
+					assert.Len(t, docs, 1, "posting lists hold the group once")
 				}
-				for _, v := range x.sup.ids.All() {
-					assert.Equal(t, 1, x.sup.entryLen(v, true), "super-shingle lists hold the group once")
+				for _, docs := range x.sup.All() {
+					assert.Len(t, docs, 1, "super-shingle lists hold the group once")
 				}
 			} else {
 				x := ix.(*spotIndex)
@@ -281,7 +281,7 @@ func TestFloodCostFlat(t *testing.T) {
 				assert.Zero(t, x.ids.Len())
 				assert.Zero(t, x.n)
 			} else {
-				assert.Zero(t, ix.(*containIndex).post.ids.Len(), "the postings are purged")
+				assert.Zero(t, ix.(*containIndex).post.Len(), "the postings are purged")
 			}
 		})
 	}

@@ -1,6 +1,10 @@
 package shingle
 
-import "math"
+import (
+	"math"
+
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
+)
 
 // sigPosts is SpotSigs' inverted index: by signature ID, the counted
 // groups holding the signature, each once. Most signatures are held by one
@@ -11,8 +15,8 @@ import "math"
 // signature, both in the Add's exclusive turn. Group indexes are below
 // 2^31 (dense, as the docsets issue them).
 type sigPosts struct {
-	first    []uint32 // by signature ID: postEmpty, the one group, or postMany|list ID
-	docLists          // lists of two or more groups, unordered
+	first           []uint32 // by signature ID: postEmpty, the one group, or postMany|list ID
+	engine.DocLists          // lists of two or more groups, unordered
 }
 
 const (
@@ -33,7 +37,7 @@ func (p *sigPosts) of(s uint32) []uint32 {
 	case v == postEmpty:
 		return nil
 	case v&postMany != 0:
-		return p.lists[v&^postMany]
+		return p.List(v &^ postMany)
 	default:
 		return p.first[s : s+1 : s+1]
 	}
@@ -45,9 +49,9 @@ func (p *sigPosts) add(s, g uint32) {
 	case v == postEmpty:
 		p.first[s] = g
 	case v&postMany != 0:
-		p.lists[v&^postMany] = append(p.lists[v&^postMany], g)
+		p.Append(v&^postMany, g)
 	default:
-		p.first[s] = postMany | p.pair(v, g)
+		p.first[s] = postMany | p.Pair(v, g)
 	}
 }
 
@@ -61,7 +65,7 @@ func (p *sigPosts) remove(s, g uint32) {
 			p.first[s] = postEmpty
 		}
 	default:
-		switch n, one := p.drop(v&^postMany, g); n {
+		switch n, one := p.Drop(v&^postMany, g); n {
 		case 0:
 			p.first[s] = postEmpty
 		case 1:

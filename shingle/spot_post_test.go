@@ -46,5 +46,5 @@ func TestSigPostsMatchSets(t *testing.T) {
 		}
 	}
 	require.Equal(t, sigs, p.ids())
-	require.LessOrEqual(t, len(p.lists), sigs, "lists are reused")
+	require.LessOrEqual(t, p.Lists(), sigs, "lists are reused")
 }

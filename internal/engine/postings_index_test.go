@@ -1,4 +1,4 @@
-package shingle
+package engine
 
 import (
 	"math/rand/v2"
@@ -16,17 +16,17 @@ import (
 // a quarter of their peak.
 func TestPostingsMatchSets(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
-	var p postings
+	var p Postings
 	want := map[uint64][]uint32{}
 	check := func(phase string) {
 		t.Helper()
-		require.Equal(t, len(want), p.ids.Len(), "%s: features", phase)
+		require.Equal(t, len(want), p.Len(), "%s: features", phase)
 		var one [1]uint32
 		for f, docs := range want {
-			v, ok := p.lookup(f)
+			v, ok := p.Lookup(f)
 			require.True(t, ok, "%s: feature %#x", phase, f)
-			require.Equal(t, len(docs), p.entryLen(v, ok), "%s: feature %#x", phase, f)
-			got := slices.Clone(p.read(v, ok, &one))
+			require.Equal(t, len(docs), p.EntryLen(v, ok), "%s: feature %#x", phase, f)
+			got := slices.Clone(p.Read(v, ok, &one))
 			slices.Sort(got)
 			require.Equal(t, docs, got, "%s: feature %#x", phase, f)
 		}
@@ -34,44 +34,45 @@ func TestPostingsMatchSets(t *testing.T) {
 	const docs, perDoc = 200, 60
 	held := map[uint32][]uint64{}
 	for d := range uint32(docs) {
-		p.reserve(perDoc)
+		p.Reserve(perDoc)
 		for range perDoc {
 			f := 1 + r.Uint64N(4*minRenumber) // a pool: some features repeat
 			if slices.Contains(held[d], f) {
 				continue
 			}
 			held[d] = append(held[d], f)
-			p.add(f, d)
+			p.Add(f, d)
 			want[f] = append(want[f], d) // d ascending, so each list is sorted
 		}
 	}
 	check("added")
-	peak := p.ids.Len()
+	peak := p.Len()
 	require.GreaterOrEqual(t, peak, minRenumber, "enough features to renumber")
-	lists := len(p.lists)
+	lists := p.Lists()
 	for d := range uint32(docs) {
 		if d%10 == 0 {
 			continue // keep one document in ten
 		}
 		for _, f := range held[d] {
-			p.remove(f, d)
+			p.Remove(f, d)
 			want[f] = slices.DeleteFunc(want[f], func(x uint32) bool { return x == d })
 			if len(want[f]) == 0 {
 				delete(want, f)
 			}
 		}
-		p.shrink()
+		p.Shrink()
 	}
 	check("removed")
-	require.Less(t, p.ids.Len(), peak/4)
-	require.Less(t, len(p.lists), lists, "shrink renumbered the lists")
+	require.Less(t, p.Len(), peak/4)
+	require.Less(t, p.Lists(), lists, "shrink renumbered the lists")
 	for d := range uint32(docs) {
 		if d%10 == 0 {
 			for _, f := range held[d] {
-				p.remove(f, d)
+				p.Remove(f, d)
 			}
 		}
 	}
-	p.shrink()
-	require.Zero(t, p.ids.Len(), "every feature removed")
+	p.Shrink()
+	require.Zero(t, p.Len(), "every feature removed")
+	require.Zero(t, p.Lists(), "an emptied index keeps no list")
 }
