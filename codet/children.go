@@ -47,10 +47,14 @@ func makeChildTable(n int) childTable {
 	return t
 }
 
+// pairKey is the key of a (parent, term) pair in the children table and
+// in a commit's table of created nodes.
+func pairKey(parent, term uint32) uint64 { return uint64(parent)<<32 | uint64(term) }
+
 // childKey returns the key of the pair and the part that holds it: the top
 // tablePartBits bits of its hash (hashtab.Mix64).
 func childKey(parent, term uint32) (key uint64, part int) {
-	key = uint64(parent)<<32 | uint64(term)
+	key = pairKey(parent, term)
 	return key, int(hashtab.Mix64(key) >> (64 - tablePartBits))
 }
 

@@ -144,7 +144,7 @@ type Detector struct {
 	distinct []dnode
 	counts   []uint32
 	marks    []uint64    // a bit per group (prune.go), zero between uses
-	created  hashtab.Map // nodes created by the current commit, by childKey
+	created  hashtab.Map // nodes created by the current commit, by pairKey
 	fresh    []freshNode // the nodes commit creates, in order
 	// refCommit, when set (by tests), replaces the body of commit: the
 	// reference walk that creates and enters one node after the other.

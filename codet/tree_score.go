@@ -311,8 +311,7 @@ func (d *Detector) commit(g uint32) {
 			if n := d.visits[p]; n != 0 {
 				c = n
 			} else {
-				key, _ := childKey(c, id)
-				if slot, found := d.created.Ref(key); found {
+				if slot, found := d.created.Ref(pairKey(c, id)); found {
 					c = *slot
 				} else {
 					parent := c

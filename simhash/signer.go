@@ -267,7 +267,7 @@ func (s *Signer) tidy() {
 	s.terms = engine.Shrink(s.terms, n)
 	s.feats = engine.Shrink(s.feats, n)
 	if big {
-		s.seen = hashtab.Map{} // collect's Reset gives back a smaller outlier's table
+		s.seen = hashtab.Map{} // an outlier's table goes now, not at the next collect's Reset
 	}
 	s.skip = engine.Shrink(s.skip, n)
 	s.chars = engine.Shrink(s.chars, 8*n)
