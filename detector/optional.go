@@ -75,6 +75,11 @@ type CopyLister interface {
 // leaves online statistics untouched and is safe beside concurrent Adds.
 // k ≤ 0 fails with an error wrapping ErrInvalidConfig, a text over the
 // size limit with ErrTooLarge, a call after Close with ErrClosed.
+//
+// A detector whose index finds candidates approximately (LSH bands, sketch
+// distances) searches further for a larger k, so the first few matches of
+// Nearest(text, 100) may outrank those of Nearest(text, 1); its package
+// doc says how far a search for k reaches.
 type Ranker interface {
 	Nearest(text string, k int) ([]Match, error)
 }
