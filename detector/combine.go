@@ -24,9 +24,11 @@ import (
 // shingle.Features); the other detector packages export no pairwise check.
 type PairFunc func(container, contained string) (score float64, ok bool)
 
-// Identity returns its argument: the features function of a [Cascade] whose
-// verify is a [PairFunc] on texts.
-func Identity(text string) string { return text }
+// Identity returns a copy of its argument: the features function of a
+// [Cascade] whose verify is a [PairFunc] on texts. The copy keeps the
+// cascade from holding the caller's text, which may be a slice of a
+// larger buffer, for as long as the document is live.
+func Identity(text string) string { return strings.Clone(text) }
 
 // How a combinator implements an optional interface exactly when all the
 // detectors it wraps do.

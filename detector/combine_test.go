@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -445,4 +446,14 @@ func TestMatchJSON(t *testing.T) {
 	var ms []detector.Match
 	require.NoError(t, json.Unmarshal(b, &ms))
 	assert.Equal(t, []detector.Match{{ID: "a", Score: 0.5}}, ms)
+}
+
+// Identity copies the text, so that a Cascade over texts holds no slice
+// of a caller's larger buffer.
+func TestIdentityCopies(t *testing.T) {
+	buf := strings.Repeat("word ", 1000)
+	text := buf[:100]
+	got := detector.Identity(text)
+	assert.Equal(t, text, got)
+	assert.NotSame(t, unsafe.StringData(text), unsafe.StringData(got))
 }

@@ -74,9 +74,15 @@ func (o onlyRemove) Containers(id string) ([]detector.Match, error) { return o.d
 func (o onlyRemove) Remove(id string) error                         { return o.d.Remove(id) }
 func (o onlyRemove) Close() error                                   { return o.d.Close() }
 
+// rankOnly is onlyRemove that ranks too, but answers no Query.
+type rankOnly struct{ onlyRemove }
+
+func (r rankOnly) Nearest(text string, k int) ([]detector.Match, error) { return r.d.Nearest(text, k) }
+
 // Combinators implement each optional interface exactly when what they
 // wrap does, except that Cascade never lists copies and persists only
-// features it can encode.
+// features it can encode, and Vote ranks only members that also answer
+// Query (it tallies both).
 func TestOptionalInterfacesExactly(t *testing.T) {
 	full := func() detector.Detector { return naive.New(naive.Config{}) }
 	bare := func() detector.Detector { return onlyRemove{naive.New(naive.Config{})} }
@@ -101,6 +107,7 @@ func TestOptionalInterfacesExactly(t *testing.T) {
 		{"Vote(naive, naive)", vote(t, 1, full(), naive.New(naive.Config{Shingle: 3})), want{true, true, true, true}},
 		{"Vote(naive, bare)", vote(t, 1, full(), bare()), want{}},
 		{"Vote(copying, copying)", vote(t, 1, newCopying(), newCopying()), want{true, false, true, false}},
+		{"Vote(rankOnly, rankOnly)", vote(t, 1, rankOnly{onlyRemove{naive.New(naive.Config{})}}, rankOnly{onlyRemove{naive.New(naive.Config{})}}), want{}},
 		{"Window(naive)", window(t, full(), detector.WindowConfig{}), want{true, true, true, true}},
 		{"Window(copying)", window(t, newCopying(), detector.WindowConfig{}), want{true, false, true, false}},
 		{"Window(bare)", window(t, bare(), detector.WindowConfig{}), want{}},

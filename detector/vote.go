@@ -25,7 +25,7 @@ import (
 // members' errors.
 //
 // The returned detector implements [Remover] exactly when every member
-// does. It is safe for concurrent use if each of ds is; a lock orders Adds
+// does, and [Ranker] when every member is a Ranker and a [Querier]. It is safe for concurrent use if each of ds is; a lock orders Adds
 // and Removes so that every member sees the documents in the same order.
 //
 // Vote returns an error wrapping [ErrInvalidConfig] if k is not in
@@ -52,6 +52,9 @@ func Vote(k int, ds ...Detector) (Detector, error) {
 	all := allCaps
 	for _, d := range ds {
 		all &= capsOf(d)
+	}
+	if all&canQuery == 0 { // Nearest tallies the members' Query answers too
+		all &^= canRank
 	}
 	return view(v, all), nil
 }

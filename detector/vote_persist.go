@@ -56,10 +56,11 @@ func (v *vote) Query(d Doc) ([]Match, error) {
 	return slices.DeleteFunc(v.tally(results), func(m Match) bool { return m.ID == d.ID }), nil
 }
 
-// Nearest implements Ranker when every member does. A document at least
-// the quorum of members report (Query) gets the vote's Query score, the
-// mean of theirs; any other document at least the quorum of members rank
-// gets the mean of their Nearest scores. The k best, by that score.
+// Nearest implements Ranker when every member is a Ranker and a Querier.
+// A document at least the quorum of members report (Query) gets the
+// vote's Query score, the mean of theirs; any other document at least the
+// quorum of members rank gets the mean of their Nearest scores. The k
+// best, by that score.
 func (v *vote) Nearest(text string, k int) ([]Match, error) {
 	for _, det := range v.ds {
 		_, rk := det.(Ranker)
