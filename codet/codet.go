@@ -458,9 +458,6 @@ func (d *Detector) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.docs.Close() {
-		// A fresh set, closed, in place of the one holding every ID.
-		d.docs = engine.NewSet("codet", d.s.MaxTextBytes)
-		d.docs.Close()
 		d.nodes, d.freeNodes, d.children = nodeStore{}, nil, childTable{}
 		d.groups, d.freeGroups, d.bySig = nil, nil, nil
 		d.nears, d.freeNears, d.nearBySig, d.docNear = nil, nil, nil, nil

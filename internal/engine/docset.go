@@ -83,10 +83,11 @@ func (s *Set) Remove(id string) (uint32, error) {
 	return idx, nil
 }
 
-// Close marks the set closed. It reports whether it was open.
+// Close marks the set closed and lets go of its IDs. It reports whether
+// it was open.
 func (s *Set) Close() bool {
 	was := !s.closed
-	s.closed = true
+	s.closed, s.ids = true, idTable{}
 	return was
 }
 

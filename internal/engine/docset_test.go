@@ -55,3 +55,19 @@ func TestLoadable(t *testing.T) {
 	s.Close()
 	require.ErrorIs(t, s.Loadable(), detector.ErrClosed)
 }
+
+// A closed Set lets go of its IDs: a closed detector that stays reachable
+// holds none of them.
+func TestCloseLetsGoOfIDs(t *testing.T) {
+	s := NewSet("pkg", 0)
+	for _, id := range []string{"a", "b", "c"} {
+		_, err := s.Add(detector.Doc{ID: id, Text: "x"})
+		require.NoError(t, err)
+	}
+	assert.True(t, s.Close())
+	assert.False(t, s.Close())
+	assert.Zero(t, s.Cap())
+	assert.Zero(t, s.ids.Len())
+	_, err := s.Lookup("Containers", "a")
+	assert.ErrorIs(t, err, detector.ErrClosed)
+}

@@ -75,6 +75,9 @@ func (p *Pool[W]) Put(w W) {
 	}
 	select {
 	case p.ch() <- w:
+		if p.closed.Load() { // a Close ran since the check: nothing else drains
+			p.drain()
+		}
 	default:
 	}
 }

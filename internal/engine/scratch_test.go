@@ -218,3 +218,16 @@ func TestPoolKeepConcurrent(t *testing.T) {
 	wg.Wait()
 	assert.Zero(t, twice.Load(), "workers handed to two goroutines at once")
 }
+
+// A Put that a Close overtakes between its check and its send does not
+// leave the worker in the closed Pool, which nothing drains again. Keep
+// runs between the two, so a Keep that closes the Pool forces the order.
+func TestPoolPutRacingClose(t *testing.T) {
+	var p Pool[*int]
+	p.New = func() (*int, error) { return new(int), nil }
+	w, err := p.Get()
+	require.NoError(t, err)
+	p.Keep = func(*int) bool { p.Close(); return true }
+	p.Put(w)
+	assert.Empty(t, p.ch())
+}
