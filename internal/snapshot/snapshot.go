@@ -250,7 +250,9 @@ func sameConfig(stored string, want any) error {
 	if stored == string(wb) {
 		return nil
 	}
-	var a, b map[string]any
+	// Raw values: numbers decoded as float64 would make two seeds above
+	// 2^53 compare equal.
+	var a, b map[string]json.RawMessage
 	if json.Unmarshal([]byte(stored), &a) != nil || json.Unmarshal(wb, &b) != nil {
 		return corrupt("Config differs: snapshot %s, detector %s", stored, wb)
 	}

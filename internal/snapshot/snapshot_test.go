@@ -115,6 +115,21 @@ func TestHeaderMismatchesNameWhatDiffers(t *testing.T) {
 	assert.ErrorContains(t, err, "not a neardup snapshot")
 }
 
+// Integers above 2^53 (a seed) are compared exactly, not as float64.
+func TestConfigSeedsCompareExactly(t *testing.T) {
+	type seeded struct{ Seed uint64 }
+	h := Header{Kind: "test", KindVersion: 1, Config: seeded{1 << 60}}
+	var buf bytes.Buffer
+	_, err := NewWriter(&buf, h).Finish(0)
+	require.NoError(t, err)
+	_, err = NewReader(bytes.NewReader(buf.Bytes()), h)
+	require.NoError(t, err)
+	h.Config = seeded{1<<60 + 1}
+	_, err = NewReader(bytes.NewReader(buf.Bytes()), h)
+	require.ErrorIs(t, err, ErrSnapshot)
+	assert.ErrorContains(t, err, "Config.Seed is 1152921504606846976 in the snapshot and 1152921504606846977")
+}
+
 func TestSectionOrder(t *testing.T) {
 	data := write(t)
 	r, err := NewReader(bytes.NewReader(data), header)
