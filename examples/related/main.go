@@ -63,6 +63,9 @@ func main() {
 }
 
 func run(stdout, stderr io.Writer, o options) error {
+	if o.k < 1 {
+		return fmt.Errorf("-k %d: show at least one neighbour", o.k)
+	}
 	path := o.data
 	if _, err := os.Stat(path); err != nil {
 		if path, err = dataset.Path(o.data); err != nil {

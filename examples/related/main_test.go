@@ -54,4 +54,5 @@ func TestRun(t *testing.T) {
 	var out, errOut strings.Builder
 	assert.ErrorContains(t, run(&out, &errOut, options{name: "tweezer", data: path, id: "nope", k: 3}), `-id "nope" is not in`)
 	assert.Error(t, run(&out, &errOut, options{name: "nope", data: path, k: 3}))
+	assert.ErrorContains(t, run(&out, &errOut, options{name: "codet", data: path, id: "storm", k: 0}), "-k 0")
 }

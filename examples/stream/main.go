@@ -76,6 +76,9 @@ func source(stderr io.Writer) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(recs) == 0 {
+		return nil, errors.New("../shared/data/reuters21578.jsonl holds no documents")
+	}
 	dataset.SortByDate(recs)
 	out := make([]string, len(recs))
 	for i, r := range recs {

@@ -34,6 +34,15 @@ func TestRun(t *testing.T) {
 	assert.ErrorIs(t, err, detector.ErrInvalidConfig)
 }
 
+// A data file without documents is an error, not a stream of nothing.
+func TestEmptyData(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "reuters21578.jsonl"), []byte("\n"), 0o644))
+	t.Setenv("NEARDUP_DATA", dir)
+	var out, errOut strings.Builder
+	assert.ErrorContains(t, run(&out, &errOut, options{name: "minhash", window: 50, n: 300, every: 100}), "holds no documents")
+}
+
 func TestSVG(t *testing.T) {
 	svg := filepath.Join(t.TempDir(), "stream.svg")
 	var out, errOut strings.Builder
