@@ -19,7 +19,8 @@ type Stats struct {
 	// contents among them (documents in the tree).
 	Docs, Groups int
 	// Nodes is the number of live tree nodes (root excluded); Visitors the
-	// number of visitor entries in active nodes.
+	// number of visitor entries in them, the samples deactivated nodes keep
+	// included.
 	Nodes, Visitors int
 	// Deactivated counts node deactivations (Alg. 2).
 	Deactivated int

@@ -61,7 +61,8 @@ const (
 	// which depends on which came first). The default.
 	ModeTree Mode = iota
 	// ModePairwise counts n·m, Eq. 3.1 over all sentence pairs truncated
-	// at DT; it equals [Score] exactly.
+	// at DT; it equals [Score] up to the rounding of floating-point sums
+	// (which add in another order).
 	ModePairwise
 )
 
@@ -162,7 +163,9 @@ type Config struct {
 	CollapseThreshold float64
 	// SCSPairs computes SCS by Eq. 3.3 over all sentence pairs (truncated
 	// at DT) even in ModeTree; by default SCS uses the tree's own scoring,
-	// so an exact duplicate scores 1.
+	// so an exact duplicate scores 1 (with [CollapseOff], where a copy is
+	// scored rather than collapsed, 1 up to the rounding of floating-point
+	// sums: 0.9999999999999998, say).
 	SCSPairs bool
 	// Window, when positive, keeps only the last Window documents (Varol
 	// et al. 2011 §3.3, "time window"): Add first removes the oldest. 0

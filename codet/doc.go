@@ -43,7 +43,8 @@
 // against itself; nodes deeper than DT are never created; a node visited
 // n times by one document and m times by another adds its impact min(n, m)
 // times in [ModeTree] (n·m, Eq. 3.1 over all sentence pairs, in
-// [ModePairwise]); SCS uses the tree's own scoring, so a copy scores 1.
+// [ModePairwise]); SCS uses the tree's own scoring, so a copy scores 1
+// (up to floating-point rounding where it is scored, with [CollapseOff]).
 // Fig. 3.1 is reproduced by TestFig31. Two departures from the thesis's
 // defaults, each an option: terms are weighed by a frozen reference table
 // of the language (English: Reuters-21578 and BBC News; Turkish:
@@ -63,7 +64,10 @@
 // removals, the samples of deactivated nodes and [CollapseNear]'s choice of
 // representative (TestOrderIndependence). With [CollapseExact] (the
 // default) and [CollapseNear] an exact duplicate of a live document is
-// always reported, both ways, with Score 1; a copy costs its analysis, a
+// always reported, both ways, with Score 1, unless its content weighs
+// nothing (every term at idf 0 in a caller's table, an empty one say:
+// such a text matches nothing, though [Detector.Copies] lists its copies);
+// a copy costs its analysis, a
 // map lookup and the output, and adds nothing to the tree. [CollapseNear]
 // also represents a near-duplicate (CS/SCS ≥ CollapseThreshold both ways)
 // by the live content it copies, with relations derived from it.

@@ -18,9 +18,12 @@ import (
 // when all of it is found there (score bins measured: docs/notes/codet.md).
 // It costs a Query plus, when the lists Query sets aside could change the
 // ranking, a second reading of them, and O(g log g) to order the g groups
-// met. It returns an error wrapping [detector.ErrInvalidConfig] for
-// k ≤ 0, [detector.ErrTooLarge] for a text over Config.MaxTextBytes and
-// [detector.ErrClosed] after Close.
+// met. With a full Config.Window it ranks, as Query answers, the
+// collection the next Add would see: the documents that Add would evict
+// first are left out (with Window 1, every one). It returns an error
+// wrapping [detector.ErrInvalidConfig] for k ≤ 0, [detector.ErrTooLarge]
+// for a text over Config.MaxTextBytes and [detector.ErrClosed] after
+// Close.
 func (d *Detector) Nearest(text string, k int) ([]detector.Match, error) {
 	if k <= 0 {
 		return nil, fmt.Errorf("codet: Nearest(k=%d): k must be at least 1: %w", k, detector.ErrInvalidConfig)
