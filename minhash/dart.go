@@ -39,8 +39,10 @@ import (
 // dyadic weight levels of an element, and about k(ln k + 1) darts of one
 // hash each (and one logarithm per weight level that holds any), against
 // ICWS's k hashes and three logarithms per element. It allocates its
-// scratch and the growth of dst.
+// scratch and the growth of dst, and panics unless there is one weight
+// per key.
 func DartMinHash(dst []uint32, keys []uint64, weights []float64, k int, seed uint64) []uint32 {
+	sameLengths("DartMinHash", keys, weights)
 	return sampleWeights(dst, keys, weights, k, seed, (*dartScratch).sample)
 }
 

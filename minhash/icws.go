@@ -1,6 +1,7 @@
 package minhash
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
@@ -24,7 +25,8 @@ func unit32(x uint32) float64 {
 // for two sets S and T, sample i agrees with probability the weighted
 // Jaccard Σ min(S_k, T_k) / Σ max(S_k, T_k) (up to 32-bit hash collisions),
 // so [Similarity] of two ICWS signatures estimates it without bias. Keys
-// must be distinct. If no element is present, dst is returned unchanged.
+// must be distinct, and as many as the weights (ICWS panics otherwise). If
+// no element is present, dst is returned unchanged.
 //
 // The randomness of (sample i, element k) depends only on seed, i and k
 // (§4.3: "For each phrase ρ, we seed the generator with ρ").
@@ -32,6 +34,7 @@ func unit32(x uint32) float64 {
 // ICWS is O(k·n) for n elements, with three logarithms per (sample,
 // element). It allocates only to grow dst.
 func ICWS(dst []uint32, keys []uint64, weights []float64, k int, seed uint64) []uint32 {
+	sameLengths("ICWS", keys, weights)
 	return icws(dst, keys, k, seed, func(e int) (float64, bool) {
 		w := weights[e]
 		if !(w > 0) || math.IsInf(w, 0) {
@@ -109,5 +112,13 @@ func icwsElement(best []icwsBest, key uint64, lnW float64, base int, seed uint64
 		if b := &best[i]; lnA < b.lnA || lnA == b.lnA && key < b.key {
 			*b = icwsBest{lnA: lnA, key: key, t: int64(t)}
 		}
+	}
+}
+
+// sameLengths panics, naming the sampler, unless there is one weight per
+// key.
+func sameLengths(sampler string, keys []uint64, weights []float64) {
+	if len(keys) != len(weights) {
+		panic(fmt.Sprintf("minhash: %s of %d keys and %d weights", sampler, len(keys), len(weights)))
 	}
 }

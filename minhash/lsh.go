@@ -58,6 +58,7 @@ func ContainmentOf(j float64, sizeA, sizeC int) float64 {
 	if sizeA <= 0 || sizeC <= 0 || !(j > 0) {
 		return 0
 	}
+	j = min(j, 1) // a Jaccard estimate above 1 (or +Inf) is 1
 	c := (float64(sizeC)/float64(sizeA) + 1) * j / (1 + j)
 	return min(c, 1)
 }
@@ -95,12 +96,13 @@ func integrate(f func(float64) float64, lo, hi float64) float64 {
 // uniform prior on similarity (datasketch _optimal_param).
 // At k = 128 with equal weights it gives (25, 5) for t = 0.5 and (9, 13)
 // for t = 0.8. It returns an error wrapping detector.ErrInvalidConfig for a
-// threshold outside (0, 1], k < 1 or a non-positive weight.
+// threshold outside (0, 1], k < 1 or a weight that is not a positive
+// finite number.
 //
 // Params is O(k log k) integrations of 65 points each.
 func Params(threshold float64, k int, fpWeight, fnWeight float64) (bands, rows int, err error) {
-	if !(threshold > 0 && threshold <= 1) || k < 1 || !(fpWeight > 0) || !(fnWeight > 0) {
-		return 0, 0, fmt.Errorf("minhash: Params(%v, %d, %v, %v): threshold must be in (0, 1], k ≥ 1, weights > 0: %w",
+	if !(threshold > 0 && threshold <= 1) || k < 1 || !(fpWeight > 0 && fpWeight <= math.MaxFloat64) || !(fnWeight > 0 && fnWeight <= math.MaxFloat64) {
+		return 0, 0, fmt.Errorf("minhash: Params(%v, %d, %v, %v): threshold must be in (0, 1], k ≥ 1, weights positive and finite: %w",
 			threshold, k, fpWeight, fnWeight, detector.ErrInvalidConfig)
 	}
 	key := paramsKey{threshold, k, fpWeight, fnWeight}

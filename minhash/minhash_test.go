@@ -127,6 +127,42 @@ func TestParams(t *testing.T) {
 	}
 	_, _, err := Params(0, 128, 0.5, 0.5)
 	assert.ErrorIs(t, err, detector.ErrInvalidConfig)
+	for _, w := range []float64{math.Inf(1), math.NaN(), -1} {
+		_, _, err = Params(0.5, 128, w, 1)
+		assert.ErrorIs(t, err, detector.ErrInvalidConfig, "false-positive weight %v", w)
+		_, _, err = Params(0.5, 128, 1, w)
+		assert.ErrorIs(t, err, detector.ErrInvalidConfig, "false-negative weight %v", w)
+	}
+}
+
+// TestHelpersOnOddArguments: ContainmentOf stays in [0, 1] for an
+// estimate above 1, the samplers name a mismatch of keys and weights, and
+// a caller's values alike in their low bits are counted as fast as mixed
+// ones (they all probed from one slot, quadratic in their number).
+func TestHelpersOnOddArguments(t *testing.T) {
+	assert.Equal(t, 1.0, ContainmentOf(math.Inf(1), 10, 10))
+	assert.Equal(t, 1.0, ContainmentOf(1.5, 10, 10))
+	for name, f := range map[string]func([]uint32, []uint64, []float64, int, uint64) []uint32{
+		"ICWS": ICWS, "DartMinHash": DartMinHash, "PackedDartMinHash": PackedDartMinHash,
+	} {
+		assert.PanicsWithValue(t, "minhash: "+name+" of 3 keys and 2 weights", func() { f(nil, []uint64{1, 2, 3}, []float64{1, 1}, 16, 0) })
+	}
+	sk, err := NewSketcher(Config{})
+	require.NoError(t, err)
+	shifted := make([]uint64, 20000)
+	for i := range shifted {
+		shifted[i] = uint64(i+1) << 32
+	}
+	_, size := sk.AppendHashSignature(nil, shifted)
+	assert.Equal(t, len(shifted), size)
+	run, longest := 0, 0 // the longest run of filled slots bounds a probe
+	for _, x := range sk.set.tab {
+		if run = run + 1; x == 0 {
+			run = 0
+		}
+		longest = max(longest, run)
+	}
+	assert.Less(t, longest, 200, "the longest run of filled slots among %d", len(sk.set.tab))
 }
 
 // TestLSHRecall checks that every pair whose Jaccard is above the threshold

@@ -47,8 +47,10 @@ import (
 // MSE beside ICWS and DartMinHash on the same weighted sets).
 //
 // Like DartMinHash it is O(n·log(range) + k log k) for n elements. It
-// allocates its scratch and the growth of dst.
+// allocates its scratch and the growth of dst, and panics unless there is
+// one weight per key.
 func PackedDartMinHash(dst []uint32, keys []uint64, weights []float64, k int, seed uint64) []uint32 {
+	sameLengths("PackedDartMinHash", keys, weights)
 	return sampleWeights(dst, keys, weights, k, seed, (*dartScratch).samplePacked)
 }
 

@@ -163,8 +163,9 @@ func (s *Sketcher) Shingles(dst []uint64, text string) []uint64 {
 // Signature returns the signature of text in a new slice, and the number of
 // distinct shingles (the set size that containment estimates need). A text
 // with no words has a nil signature and size 0: it matches nothing.
-// In Weighted mode it returns uniform-weight ICWS samples; use
-// [Sketcher.AppendWeightedSignature] for Alonso et al. 2013 weights.
+// In Weighted mode it returns uniform-weight samples drawn by
+// Config.Sampler; use [Sketcher.AppendWeightedSignature] for Alonso et al.
+// 2013 weights.
 func (s *Sketcher) Signature(text string) (sig []uint32, size int) {
 	return s.AppendSignature(nil, text)
 }
@@ -203,7 +204,7 @@ func (s *Sketcher) AppendHashSignature(dst []uint32, hashes []uint64) ([]uint32,
 	if len(hashes) == 0 {
 		return dst, 0
 	}
-	return s.sign(dst, hashes), s.set.distinct(hashes)
+	return s.sign(dst, hashes), s.set.distinctAny(hashes)
 }
 
 // sign appends the K-value signature of the shingle hashes sh.
@@ -401,11 +402,23 @@ func (u *uset) index(x uint64, next int64) (int64, bool) {
 	}
 }
 
-// distinct returns the number of distinct values of xs.
+// distinct returns the number of distinct values of xs, shingle hashes,
+// which are mixed already.
 func (u *uset) distinct(xs []uint64) int {
 	u.reset(len(xs))
 	for _, x := range xs {
 		u.add(x)
+	}
+	return u.n
+}
+
+// distinctAny is distinct for a caller's values, which may share their low
+// bits (IDs shifted left, say) and would then probe from one slot: each is
+// counted as hashtab.Mix64 of it, a bijection, so the count is the same.
+func (u *uset) distinctAny(xs []uint64) int {
+	u.reset(len(xs))
+	for _, x := range xs {
+		u.add(hashtab.Mix64(x))
 	}
 	return u.n
 }
