@@ -58,7 +58,8 @@ type IDF struct {
 	seen   map[string]struct{} // AddDocument's scratch: the terms of one document
 }
 
-// ErrFrozen is returned when documents are added to a frozen IDF table.
+// ErrFrozen is returned when documents are added to a frozen IDF table, or
+// a frozen table would be replaced ([IDF.UnmarshalBinary]).
 var ErrFrozen = errors.New("textproc: IDF table is frozen")
 
 // ErrFormat is wrapped by every error of [IDF.UnmarshalBinary] for input
@@ -297,7 +298,9 @@ func (t *IDF) MarshalBinary() ([]byte, error) { return t.AppendBinary(nil) }
 // same layout without it), so tables stored by earlier releases still load;
 // such a table has no protection against corruption beyond the structural
 // checks, and MarshalBinary writes it back as version 2. Every error wraps
-// [ErrFormat] and leaves t unchanged.
+// [ErrFormat] and leaves t unchanged, but for ErrFrozen when t is frozen:
+// a frozen table is read-only, and those reading it (a Signer) may cache
+// its weights.
 func (t *IDF) UnmarshalBinary(data []byte) error {
 	bad := func(what string) error {
 		return fmt.Errorf("textproc: IDF.UnmarshalBinary: %s: %w", what, ErrFormat)
@@ -325,8 +328,11 @@ func (t *IDF) UnmarshalBinary(data []byte) error {
 		return bad(err.Error())
 	}
 	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.frozen {
+		return fmt.Errorf("textproc: IDF.UnmarshalBinary: %w", ErrFrozen)
+	}
 	t.n, t.df, t.peak, t.frozen, t.smooth, t.seen = n, df, len(df), flags&1 != 0, flags&2 != 0, nil
-	t.mu.Unlock()
 	return nil
 }
 

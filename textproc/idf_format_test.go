@@ -212,3 +212,21 @@ func FuzzIDFUnmarshal(f *testing.F) {
 		}
 	})
 }
+
+// A frozen table is read-only: UnmarshalBinary refuses to replace it, so
+// those that cached its weights (a Signer) cannot go stale.
+func TestUnmarshalKeepsFrozenTable(t *testing.T) {
+	other := NewIDF(false)
+	require.NoError(t, other.AddDocument([]string{"alpha", "beta"}))
+	b, err := other.MarshalBinary()
+	require.NoError(t, err)
+	frozen := NewIDF(false)
+	require.NoError(t, frozen.AddDocument([]string{"gamma"}))
+	frozen.Freeze()
+	before, err := frozen.MarshalBinary()
+	require.NoError(t, err)
+	assert.ErrorIs(t, frozen.UnmarshalBinary(b), ErrFrozen)
+	after, err := frozen.MarshalBinary()
+	require.NoError(t, err)
+	assert.Equal(t, before, after, "the frozen table is unchanged")
+}
