@@ -119,8 +119,35 @@ type ClusterTruth map[string]string
 
 // Sibling strips trailing digits from a cluster name: clusters named alike
 // but for a trailing digit ("Shooting2", "Shooting3") cover related stories.
+// A name of digits only ("1", "2") is returned whole: such names are
+// numbers, not variants of one name.
 func Sibling(cluster string) string {
-	return strings.TrimRightFunc(cluster, func(r rune) bool { return '0' <= r && r <= '9' })
+	if stem := strings.TrimRightFunc(cluster, func(r rune) bool { return '0' <= r && r <= '9' }); stem != "" {
+		return stem
+	}
+	return cluster
+}
+
+// SiblingPairs returns the number of pairs of documents in different
+// clusters that are equal after [Sibling]: the pairs lenient Score counts
+// neither right nor wrong, so that they are left out of the negatives
+// ([Counts.WithNegatives]) too.
+func (t ClusterTruth) SiblingPairs() int {
+	clusters, stems := map[string]int{}, map[string]int{}
+	for _, c := range t {
+		if c != "" {
+			clusters[c]++
+			stems[Sibling(c)]++
+		}
+	}
+	n := 0
+	for _, m := range stems {
+		n += m * (m - 1) / 2
+	}
+	for _, m := range clusters {
+		n -= m * (m - 1) / 2
+	}
+	return n
 }
 
 // Score compares found pairs with the clusters: a pair is positive when both

@@ -46,6 +46,10 @@ func TestClusterTruth(t *testing.T) {
 	assert.Equal(t, Counts{TP: 1, FP: 2, FN: 0}, strict)
 	lenient := truth.Score(found, true)
 	assert.Equal(t, Counts{TP: 1, FP: 1, FN: 0}, lenient, "a pair across siblings is not an error, nor a positive")
+	assert.Equal(t, 2, truth.SiblingPairs(), "a–c and b–c, neither negative nor positive in lenient mode")
+	numbered := ClusterTruth{"a": "1", "b": "1", "c": "2"}
+	assert.Zero(t, numbered.SiblingPairs(), "clusters named by numbers are not siblings")
+	assert.Equal(t, Counts{TP: 1, FP: 1}, numbered.Score(map[Pair]float64{NewPair("a", "b"): 1, NewPair("a", "c"): 1}, true))
 }
 
 func TestRelationsAndRates(t *testing.T) {

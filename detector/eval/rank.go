@@ -21,9 +21,9 @@ type RankScores struct {
 
 // AveragePrecision returns the average precision of ranked at cutoff k
 // for r relevant documents, normalised by min(r, k): 1 when the first
-// min(r, k) places are all relevant. It is 0 when r is 0.
+// min(r, k) places are all relevant. It is 0 when r or k is 0 or less.
 func AveragePrecision(ranked []string, relevant func(id string) bool, r, k int) float64 {
-	if r == 0 {
+	if r <= 0 || k <= 0 {
 		return 0
 	}
 	hits, sum := 0, 0.0
@@ -38,9 +38,9 @@ func AveragePrecision(ranked []string, relevant func(id string) bool, r, k int) 
 
 // NDCG returns the normalised discounted cumulative gain of the first k of
 // ranked with binary relevance, for r relevant documents: 1 when they come
-// first. It is 0 when r is 0.
+// first. It is 0 when r or k is 0 or less.
 func NDCG(ranked []string, relevant func(id string) bool, r, k int) float64 {
-	if r == 0 {
+	if r <= 0 || k <= 0 {
 		return 0
 	}
 	dcg, ideal := 0.0, 0.0

@@ -31,6 +31,10 @@ func TestRankMeasures(t *testing.T) {
 		assert.InDelta(t, tc.ap, eval.AveragePrecision(tc.ranked, rel, tc.r, tc.k), 1e-12, "AP %v", tc.ranked)
 		assert.InDelta(t, tc.ndcg3, eval.NDCG(tc.ranked, rel, tc.r, 3), 1e-12, "nDCG %v", tc.ranked)
 	}
+	for _, k := range []int{0, -1} { // no places to score
+		assert.Zero(t, eval.AveragePrecision([]string{"r1"}, rel, 1, k), "AP at k %d", k)
+		assert.Zero(t, eval.NDCG([]string{"r1"}, rel, 1, k), "nDCG at k %d", k)
+	}
 	assert.Equal(t, 1.0, eval.AUC([]float64{0.9, 0.8}, []float64{0.1, 0.2}))
 	assert.Equal(t, 0.0, eval.AUC([]float64{0.1}, []float64{0.2, 0.3}))
 	assert.Equal(t, 0.5, eval.AUC([]float64{0.5}, []float64{0.5}))

@@ -312,7 +312,11 @@ func report(w io.Writer, e registry.Entry, recs []dataset.Record, edges []eval.E
 		found := eval.Pairs(edges)
 		n := len(clusters) * (len(clusters) - 1) / 2
 		for _, lenient := range []bool{false, true} {
-			c := clusters.Score(found, lenient).WithNegatives(n)
+			negatives := n // lenient: sibling pairs are neither negative nor positive
+			if lenient {
+				negatives -= clusters.SiblingPairs()
+			}
+			c := clusters.Score(found, lenient).WithNegatives(negatives)
 			mode := "strict "
 			if lenient {
 				mode = "lenient"
