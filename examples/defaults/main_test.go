@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-9ef9c1df/neardup"
+	"github.com/seed-9ef9c1df/neardup/detector/eval"
 	"github.com/seed-9ef9c1df/neardup/examples/internal/registry"
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
 )
@@ -58,10 +59,24 @@ func TestFeasibleRejects(t *testing.T) {
 	assert.Contains(t, feasible(e, r, 20), "non")
 	e.Containment = false
 	assert.Empty(t, feasible(e, r, 20), "non answers do not bind near-duplicate detectors")
-	a := result{cs: map[string]float64{"cut": 0.5}}
-	b := result{cs: map[string]float64{"cut": 0.9}}
-	assert.True(t, better(b, a), "within 0.005 of F1, more cut and light answers win")
-	assert.False(t, better(a, b))
+}
+
+// TestChoose checks the rule: within 0.005 of the best F1 that holds, the
+// most cut and light answers, then the first listed; never a setting more
+// than 0.005 below the best, even through a chain of closer ones.
+func TestChoose(t *testing.T) {
+	e := registry.Entry{Info: neardup.Info{Name: "x"}}
+	r := func(tp int, cut float64) result {
+		return result{gold: eval.Counts{TP: tp, FP: 500 - tp, FN: 500 - tp}, cs: map[string]float64{"cut": cut}}
+	}
+	// F1 0.806, 0.802, 0.800: the last is more than 0.005 below the best.
+	assert.Equal(t, 1, choose(e, []result{r(403, 0), r(401, 0.5), r(400, 1)}, 20))
+	assert.Equal(t, 0, choose(e, []result{r(403, 0.5), r(401, 0.5)}, 20), "a tie goes to the first listed")
+	assert.Equal(t, 1, choose(e, []result{r(403, 1), r(410, 0)}, 20), "an F1 more than 0.005 higher wins")
+	rejected := r(420, 1)
+	rejected.stories = []int{21}
+	assert.Equal(t, 1, choose(e, []result{rejected, r(403, 0)}, 20), "the best that holds sets the bar")
+	assert.Equal(t, -1, choose(e, []result{rejected}, 20))
 }
 
 // TestSettingsFor checks which settings a run tries: the default first,
