@@ -144,6 +144,16 @@ func run(stdout, stderr io.Writer, o options) error {
 	if err != nil {
 		return fmt.Errorf("-lang: %v", err)
 	}
+	// Each mode writes what it writes: a flag another mode reads is refused
+	// rather than ignored.
+	switch {
+	case o.rank > 0 && (o.sweep != "" || o.pairs != "" || o.pool != ""):
+		return fmt.Errorf("-rank scores ranked lookup only: drop -sweep, -pairs and -pool: %w", detector.ErrInvalidConfig)
+	case o.sweep != "" && (o.pairs != "" || o.pool != ""):
+		return fmt.Errorf("-sweep prints figures only: drop -pairs and -pool: %w", detector.ErrInvalidConfig)
+	case o.halves > 0 && o.rank <= 0:
+		return fmt.Errorf("-halves splits a ranking: it needs -rank K: %w", detector.ErrInvalidConfig)
+	}
 	var sw sweep
 	switch {
 	case o.sweep != "":

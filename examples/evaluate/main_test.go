@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
 )
 
 func writeJSONL(t *testing.T, recs []map[string]string) string {
@@ -76,5 +78,32 @@ func TestHalves(t *testing.T) {
 	var out, errOut strings.Builder
 	require.NoError(t, run(&out, &errOut, options{data: data, detectors: "reference", lang: "en", rank: 5, halves: 3}))
 	assert.NotContains(t, out.String(), "  MAP 1.000")
-	assert.Contains(t, out.String(), "halves of 3 splits: MAP min 1.000  p10 1.000  median 1.000  max 1.000")
+	assert.Contains(t, out.String(), "6 halves of 3 splits: MAP min 1.000  p10 1.000  median 1.000  max 1.000")
+
+	// A half of single-page clusters has no query, and no MAP: it is left
+	// out, not counted as 0.
+	data = writeJSONL(t, []map[string]string{
+		{"id": "a1", "cluster": "A", "text": story},
+		{"id": "a2", "cluster": "A", "text": story},
+		{"id": "b1", "cluster": "B", "text": "Football results and the weather in the south of the country this weekend."},
+		{"id": "c1", "cluster": "C", "text": "The central bank raised its interest rate by half a point on Wednesday."},
+	})
+	out.Reset()
+	require.NoError(t, run(&out, &errOut, options{data: data, detectors: "reference", lang: "en", rank: 5, halves: 4}))
+	assert.Contains(t, out.String(), "4 halves of 4 splits: MAP min 1.000  p10 1.000  median 1.000  max 1.000")
+}
+
+// A flag the chosen mode does not read is refused, not ignored.
+func TestFlagsOfOtherModes(t *testing.T) {
+	var out, errOut strings.Builder
+	for _, o := range []options{
+		{rank: 5, sweep: "Threshold=0.3:0.6:0.3"},
+		{rank: 5, pairs: "p.tsv"},
+		{rank: 5, pool: "pool.tsv"},
+		{sweep: "Threshold=0.3:0.6:0.3", pairs: "p.tsv"},
+		{halves: 3},
+	} {
+		o.data, o.detectors, o.lang = "x.jsonl", "reference", "en"
+		assert.ErrorIs(t, run(&out, &errOut, o), detector.ErrInvalidConfig, "%+v", o)
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -45,8 +46,8 @@ func runRank(w io.Writer, p *cli.Progress, o options, entries []registry.Entry, 
 					return fmt.Errorf("%s: %w", e.Name, err)
 				}
 				q := func(f float64) float64 { return maps[int(f*float64(len(maps)-1))] }
-				fmt.Fprintf(w, "  halves of %d splits: MAP min %.3f  p10 %.3f  median %.3f  max %.3f\n",
-					o.halves, maps[0], q(0.1), q(0.5), maps[len(maps)-1])
+				fmt.Fprintf(w, "  %d halves of %d splits: MAP min %.3f  p10 %.3f  median %.3f  max %.3f\n",
+					len(maps), o.halves, maps[0], q(0.1), q(0.5), maps[len(maps)-1])
 			}
 		}
 		if len(cont.Category) > 0 {
@@ -68,7 +69,8 @@ func runRank(w io.Writer, p *cli.Progress, o options, entries []registry.Entry, 
 
 // halfRanking ranks both halves of n random splits of the clusters (seeded
 // by the split's number, so runs agree), each half on its own, and returns
-// the 2n MAPs in ascending order.
+// the MAPs of the halves with a query (a cluster of two pages or more) in
+// ascending order.
 func halfRanking(e registry.Entry, build builder, recs []dataset.Record, clusters eval.ClusterTruth, k, n int) ([]float64, error) {
 	var names []string
 	for _, r := range recs {
@@ -99,8 +101,13 @@ func halfRanking(e registry.Entry, build builder, recs []dataset.Record, cluster
 			if err != nil {
 				return nil, err
 			}
-			maps = append(maps, s.MAP)
+			if s.Queries > 0 { // a half of single-page clusters has no MAP
+				maps = append(maps, s.MAP)
+			}
 		}
+	}
+	if len(maps) == 0 {
+		return nil, errors.New("-halves: no half has a cluster of two pages or more")
 	}
 	slices.Sort(maps)
 	return maps, nil
