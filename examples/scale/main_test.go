@@ -32,7 +32,7 @@ func TestParse(t *testing.T) {
 	assert.NotContains(t, names, "reference")
 	assert.Contains(t, names, "codet")
 	assert.Equal(t, []int{10, 100}, ns)
-	for _, bad := range []string{"", "0", "x", "100,10"} {
+	for _, bad := range []string{"", "0", "x", "100,10", "100,100"} {
 		_, _, err := parse("ffp", bad)
 		assert.Error(t, err, bad)
 	}
