@@ -261,8 +261,9 @@ func (ix *Index) K() int { return ix.lay.k }
 func (ix *Index) Len() int { return ix.n }
 
 // Add stores fingerprint fp under id. It does not check that id is new: a
-// repeated (id, fp) is stored, and reported, twice. Add panics if id is
-// math.MaxUint32, which the index reserves.
+// repeated (id, fp) is stored twice (Len counts both, and Remove takes one
+// at a time) but reported once. Add panics if id is math.MaxUint32, which
+// the index reserves.
 func (ix *Index) Add(id uint32, fp uint64) {
 	if id == deadID {
 		panic("simhash: Index.Add: id math.MaxUint32 is reserved")
@@ -444,18 +445,15 @@ func (ix *Index) within(fp uint64, k, flips int, dst []Neighbor) []Neighbor {
 		}
 	}
 	found := dst[start:]
-	if len(ix.tables) > 1 && len(found) > 1 {
+	if len(found) > 1 {
 		// A neighbour agreeing on more than m−k blocks is found by
-		// several tables.
+		// several tables, and a repeated (id, fp) is stored twice:
+		// each is reported once, whatever the tables.
 		slices.SortFunc(found, func(a, b Neighbor) int {
 			return cmp.Or(cmp.Compare(a.Distance, b.Distance), cmp.Compare(a.ID, b.ID))
 		})
 		found = slices.Compact(found)
 		dst = dst[:start+len(found)]
-	} else if len(found) > 1 {
-		slices.SortFunc(found, func(a, b Neighbor) int {
-			return cmp.Or(cmp.Compare(a.Distance, b.Distance), cmp.Compare(a.ID, b.ID))
-		})
 	}
 	return dst
 }

@@ -212,6 +212,29 @@ func TestIndexDuplicates(t *testing.T) {
 	assert.False(t, ix.Remove(7, 43))
 }
 
+// TestIndexRepeatedEntry: a repeated (id, fp) is stored twice and reported
+// once, whether it is still pending or sorted into the tables, with one
+// table (K 0) or several.
+func TestIndexRepeatedEntry(t *testing.T) {
+	const fp = 0xdeadbeefcafef00d
+	for _, k := range []int{0, 3} {
+		ix, err := NewIndex(k, 0)
+		require.NoError(t, err)
+		ix.Add(7, fp)
+		ix.Add(7, fp)
+		assert.Equal(t, []Neighbor{{ID: 7}}, ix.Query(fp, nil), "pending, K %d", k)
+		for id := uint32(100); id < 400; id++ { // sorts the pending entries into the tables
+			ix.Add(id, uint64(id)*0x9e3779b97f4a7c15)
+		}
+		assert.Equal(t, 302, ix.Len())
+		assert.Equal(t, []Neighbor{{ID: 7}}, ix.Query(fp, nil), "in the tables, K %d", k)
+		assert.True(t, ix.Remove(7, fp))
+		assert.Equal(t, []Neighbor{{ID: 7}}, ix.Query(fp, nil), "one copy left, K %d", k)
+		assert.True(t, ix.Remove(7, fp))
+		assert.Empty(t, ix.Query(fp, nil), "K %d", k)
+	}
+}
+
 func TestQueryAllocs(t *testing.T) {
 	ix, err := NewIndex(3, 0)
 	require.NoError(t, err)
