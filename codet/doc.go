@@ -67,10 +67,10 @@
 // always reported, both ways, with Score 1, unless its content weighs
 // nothing (every term at idf 0 in a caller's table, an empty one say:
 // such a text matches nothing, though [Detector.Copies] lists its copies);
-// a copy costs its analysis, a
-// map lookup and the output, and adds nothing to the tree. [CollapseNear]
-// also represents a near-duplicate (CS/SCS ≥ CollapseThreshold both ways)
-// by the live content it copies, with relations derived from it.
+// a copy costs its analysis, a map lookup and the output, and adds nothing
+// to the tree. [CollapseNear] also represents a near-duplicate (CS/SCS ≥
+// CollapseThreshold both ways) by the live content it copies, with
+// relations derived from it.
 //
 // Node deactivation (Alg. 2) bounds every visitor list by NodeLimit; a
 // deactivated node keeps its NodeLimit most recent visitors as a sample

@@ -18,10 +18,11 @@ const verdictsPerDoc = 16
 // candidates and an exact pairwise check confirms them. features computes a
 // document's features once, when it is added (for a plain PairFunc on texts,
 // pass [Identity]), and must not keep a reference to the text, which
-// belongs to the caller (Identity copies it); verify decides whether the container contains the
-// contained document from their features. Only confirmed candidates are
-// reported, with verify's score; a candidate whose score is NaN or infinite
-// is skipped as unconfirmed, so the cascade never reports such a score.
+// belongs to the caller (Identity copies it); verify decides whether the
+// container contains the contained document from their features. Only
+// confirmed candidates are reported, with verify's score; a candidate whose
+// score is NaN or infinite is skipped as unconfirmed, so the cascade never
+// reports such a score.
 //
 // The cascade finds no relation that propose misses: its recall is at most
 // propose's, its precision that of verify on the candidates.

@@ -25,8 +25,9 @@ import (
 // members' errors.
 //
 // The returned detector implements [Remover] exactly when every member
-// does, and [Ranker] when every member is a Ranker and a [Querier]. It is safe for concurrent use if each of ds is; a lock orders Adds
-// and Removes so that every member sees the documents in the same order.
+// does, and [Ranker] when every member is a Ranker and a [Querier]. It is
+// safe for concurrent use if each of ds is; a lock orders Adds and Removes
+// so that every member sees the documents in the same order.
 //
 // Vote returns an error wrapping [ErrInvalidConfig] if k is not in
 // 1..len(ds), if a member is nil, or if one detector is a member twice
