@@ -94,16 +94,21 @@ func (t *table) get(b int, key uint64) (int32, bool) {
 // previous head, or −1.
 func (t *table) set(b int, key uint64, head int32) int32 {
 	m := &t.heads[b]
-	if 4*(m.n+1) > 3*len(m.slots) {
-		m.resize(max(bandTagsMin, 2*len(m.slots)))
+	if len(m.slots) == 0 {
+		m.resize(bandTagsMin)
 	}
 	i, ok := t.find(b, key)
-	s := &m.slots[i]
 	if ok {
+		s := &m.slots[i]
 		old := int32(s.head1) - 1
 		s.head1 = uint32(head) + 1
 		return old
 	}
+	if 4*(m.n+1) > 3*len(m.slots) { // a new key would pass 3/4 full
+		m.resize(2 * len(m.slots))
+		i, _ = t.find(b, key)
+	}
+	s := &m.slots[i]
 	s.tag, s.head1 = t.tag(key), uint32(head)+1
 	m.n++
 	return -1

@@ -145,3 +145,27 @@ func TestBandTagOneRow(t *testing.T) {
 func TestTagSlotSize(t *testing.T) {
 	require.EqualValues(t, 8, unsafe.Sizeof(tagSlot{}))
 }
+
+// TestBandTagsGrowOnNewKeys: a band map exactly 3/4 full grows for a new
+// key, not when a group joins a key it holds.
+func TestBandTagsGrowOnNewKeys(t *testing.T) {
+	sigs := newStrided[uint32](1, 0)
+	tb := newTable(1, 1, &sigs)
+	add := func(g, v uint32) {
+		sigs.ensure(g)
+		sigs.of(g)[0] = v
+		tb.insert(g, nil)
+	}
+	for g := range uint32(12) {
+		add(g, g)
+	}
+	require.Equal(t, 16, len(tb.heads[0].slots))
+	add(12, 0) // the key of group 0
+	require.Equal(t, 12, tb.heads[0].n)
+	require.Equal(t, 16, len(tb.heads[0].slots), "a key already present grew the map")
+	add(13, 100)
+	require.Equal(t, 32, len(tb.heads[0].slots), "a new key past 3/4 full")
+	var chain []uint32
+	tb.each([]uint64{bandKey(sigs.of(0), 0, 1)}, noGroup, new(uint32), func(g uint32) { chain = append(chain, g) })
+	require.Equal(t, []uint32{12, 0}, chain, "newest first")
+}

@@ -81,20 +81,25 @@ func (m *Map) Ref(key uint64) (*uint32, bool) {
 		}
 		return &m.zero, had
 	}
-	if 4*(m.n+1) > 3*len(m.slots) {
-		m.resize(max(minSlots, 2*len(m.slots)))
+	if len(m.slots) == 0 {
+		m.resize(minSlots)
 	}
-	mask := len(m.slots) - 1
-	for i := m.home(key); ; i = (i + 1) & mask {
+	for {
+		mask := len(m.slots) - 1
+		i := m.home(key)
+		for k := m.slots[i].key(); k != key && k != 0; k = m.slots[i].key() {
+			i = (i + 1) & mask
+		}
 		s := &m.slots[i]
-		switch s.key() {
-		case key:
+		if s.key() == key {
 			return &s.val, true
-		case 0:
+		}
+		if 4*(m.n+1) <= 3*len(m.slots) {
 			s.lo, s.hi, s.val = uint32(key), uint32(key>>32), 0
 			m.n++
 			return &s.val, false
 		}
+		m.resize(2 * len(m.slots)) // a new key would pass 3/4 full
 	}
 }
 

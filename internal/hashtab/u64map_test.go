@@ -61,6 +61,28 @@ func TestMatchesGoMap(t *testing.T) {
 
 // TestReserve requires Reserve(n) to make room for n more keys at once:
 // no growth while they are set, and the values of the keys before kept.
+// TestUpdateAtThreeQuarters: a table exactly 3/4 full grows for a new key,
+// not for a Set or Ref of a key it holds.
+func TestUpdateAtThreeQuarters(t *testing.T) {
+	var m Map
+	for k := range uint64(12) {
+		m.Set(k+1, 1)
+	}
+	require.Equal(t, 16, m.Slots())
+	m.Set(5, 2)
+	p, had := m.Ref(7)
+	require.True(t, had)
+	*p = 3
+	require.Equal(t, 16, m.Slots(), "updates grew the table")
+	m.Set(13, 1)
+	require.Equal(t, 32, m.Slots(), "a new key past 3/4 full")
+	for k, want := range map[uint64]uint32{5: 2, 7: 3, 13: 1, 12: 1} {
+		v, ok := m.Get(k)
+		require.True(t, ok)
+		require.Equal(t, want, v, "key %d", k)
+	}
+}
+
 func TestReserve(t *testing.T) {
 	var m Map
 	for k := range uint64(100) {
@@ -73,6 +95,10 @@ func TestReserve(t *testing.T) {
 		m.Set(k+1000, 1)
 	}
 	require.Equal(t, size, m.Slots(), "no growth after Reserve")
+	for k := range uint64(10_000) { // updates add no key: no growth either
+		m.Set(k+1000, 2)
+	}
+	require.Equal(t, size, m.Slots(), "no growth on updates")
 	for k := range uint64(100) {
 		v, ok := m.Get(k + 1)
 		require.True(t, ok)
