@@ -62,6 +62,48 @@ func TestCaselessCopies(t *testing.T) {
 	}
 }
 
+// TestCaselessCopiesBeyondTurkish: letters whose capitals fold back to
+// another letter (micro sign µ → Μ → μ) or to two (ß → SS) still let a
+// copy in capitals find its original, in every mode.
+func TestCaselessCopiesBeyondTurkish(t *testing.T) {
+	for lang, text := range map[string]string{
+		"en": "Patients in Boston received 5 µg of the drug daily, the hospital said.",
+		"de": "Die Polizei sperrte gestern die Straße am Bahnhof in Berlin.",
+	} {
+		for _, mode := range []Mode{Overlap, Exact, Jaccard} {
+			for name, cp := range map[string]string{
+				"upper, strings":   strings.ToUpper(text),
+				"upper, und cases": cases.Upper(language.Und).String(text),
+			} {
+				d, err := New(Config{Language: lang, Mode: mode})
+				require.NoError(t, err)
+				_, err = d.Add(detector.Doc{ID: "orig", Text: text})
+				require.NoError(t, err)
+				ms, err := d.Add(detector.Doc{ID: "copy", Text: cp})
+				require.NoError(t, err)
+				assert.Equal(t, []detector.Match{{ID: "orig", Score: 1}}, ms, "%s, %v, %s", lang, mode, name)
+			}
+		}
+	}
+}
+
+// TestContentFilterLanguage: the main-content filter reads the caller's
+// language, not the recogniser's (Turkish for every language but English):
+// a neutral or German page drops its menu line as an English one does.
+func TestContentFilterLanguage(t *testing.T) {
+	page := "Home | World | Business | Sport | London Weather | Contact Us\n\n" +
+		"The central bank raised interest rates on Tuesday, and Governor Mark Carney said that inflation was still too high. " +
+		"Markets in London fell after the decision was announced.\n\n" +
+		"Related: Manchester United sign new striker | Chelsea Football Club news | Paris fashion week"
+	for _, lang := range []string{"", "de", "en"} {
+		main, err := NewSigner(Config{Language: lang})
+		require.NoError(t, err)
+		all, err := NewSigner(Config{Language: lang, Content: textproc.ContentAll})
+		require.NoError(t, err)
+		assert.NotEqual(t, all.Sign(page).Digest, main.Sign(page).Digest, "Language %q: the boilerplate is read", lang)
+	}
+}
+
 // TestCaselessUnrelated checks that caseless texts are not matched with
 // texts that only share words elsewhere.
 func TestCaselessUnrelated(t *testing.T) {

@@ -91,13 +91,15 @@ func TestConcurrentMatchesSequential(t *testing.T) {
 		}
 	}
 	for _, mode := range []Mode{Overlap, Exact, Jaccard} {
-		seq, err := New(Config{Mode: mode})
+		// Turkish texts: under the Turkish content filter the source line
+		// added to the copies is boilerplate, so Exact finds them too.
+		seq, err := New(Config{Mode: mode, Language: "tr"})
 		require.NoError(t, err)
 		for _, doc := range docs {
 			_, err := seq.Add(doc)
 			require.NoError(t, err)
 		}
-		par, err := New(Config{Mode: mode})
+		par, err := New(Config{Mode: mode, Language: "tr"})
 		require.NoError(t, err)
 		var wg sync.WaitGroup
 		errs := make(chan error, len(docs))

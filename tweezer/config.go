@@ -68,10 +68,12 @@ type Config struct {
 	// named-entity recogniser of package ner, which has rules and
 	// gazetteers for two languages only: English ones for English
 	// (textproc.RuleSet "en"), and TuNER's Turkish ones, as published
-	// (Uyar 2009), for Turkish and for every other language, "" included.
-	// In a script without capital letters (Chinese, Japanese, Thai, ...) no
-	// entity is found, and a document is signed by its FallbackWords
-	// opening and closing words (in those scripts each character is a word).
+	// (Uyar 2009), for Turkish and for every other language, "" included;
+	// the main-content filter ([Config].Content) reads the language itself
+	// (neutral for ""). In a script without capital letters (Chinese,
+	// Japanese, Thai, ...) no entity is found, and a document is signed by
+	// its FallbackWords opening and closing words (in those scripts each
+	// character is a word).
 	Language string
 	// Prefix and Suffix are p and s, the words kept before and after each
 	// entity, at most MaxContext; zero means DefaultContext.

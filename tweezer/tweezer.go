@@ -85,7 +85,9 @@ func NewSigner(cfg Config) (*Signer, error) {
 	}
 	rec := ner.New(ner.Config{Language: tag, JoinAtApostrophe: true}) // Uyar 2009 Fig. 4.1
 	sg := &Signer{cfg: cfg, rec: rec, tag: tag, folder: textproc.NewFolder(tag)}
-	sg.filters.New = func() (*textproc.ContentFilter, error) { return textproc.NewContentFilter(tag), nil }
+	// The content filter reads the caller's language (neutral for ""),
+	// not the recogniser's.
+	sg.filters.New = func() (*textproc.ContentFilter, error) { return textproc.NewContentFilter(t), nil }
 	return sg, nil
 }
 
@@ -292,7 +294,8 @@ func (s *Signer) signWords(text string, ents []ner.Entity) Signature {
 }
 
 // caseless reports whether text has letters with a case and all of them in
-// one case.
+// one case. A lower-case letter without a capital of its own (ß, which
+// capitals write SS) counts as neither.
 func caseless(text string) bool {
 	upper, lower := false, false
 	for _, r := range text {
@@ -303,7 +306,7 @@ func caseless(text string) bool {
 		case unicode.IsUpper(r):
 			upper = true
 		case unicode.IsLower(r):
-			lower = true
+			lower = lower || unicode.ToUpper(r) != r
 		}
 		if upper && lower {
 			return false
@@ -358,16 +361,22 @@ func (s *Signer) foldedFallback(dst []byte, text string) ([]byte, bool) {
 // Dotted and dotless i count as one letter, and a combining dot above is
 // dropped, so that copies cased by Turkish rules ("İ" ↔ "i", "I" ↔ "ı")
 // and by language-blind ones ("I" ↔ "i", "İ" → "i̇") have the Key of the
-// original.
+// original. Beyond ASCII a letter stands for the lower case of its capital
+// (micro sign µ and Greek μ, both Μ in capitals, are one letter), and ß
+// for the ss its capitals write.
 func caseKey(folded []byte) Digest {
 	out := folded[:0] // each rune is rewritten no longer than it was
 	for i := 0; i < len(folded); {
 		r, w := utf8.DecodeRune(folded[i:])
 		i += w
-		switch r {
-		case 'ı':
+		switch c := unicode.ToLower(unicode.ToUpper(r)); {
+		case r == 'ı':
 			out = append(out, 'i')
-		case '\u0307': // combining dot above
+		case r == '\u0307': // combining dot above
+		case r == 'ß' || r == 'ẞ':
+			out = append(out, "ss"...)
+		case r >= utf8.RuneSelf && c != r && utf8.RuneLen(c) <= w:
+			out = utf8.AppendRune(out, c)
 		default:
 			out = append(out, folded[i-w:i]...)
 		}
