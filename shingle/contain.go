@@ -31,7 +31,11 @@ type containQuery struct {
 	cands []uint32 // candidates
 }
 
-func newContainIndex(cfg Config) *containIndex { return &containIndex{cfg: cfg} }
+func newContainIndex(cfg Config) *containIndex {
+	x := &containIndex{cfg: cfg}
+	x.qs.New = func() (*containQuery, error) { return new(containQuery), nil }
+	return x
+}
 
 // Find returns the live group whose features are f's (engine.Finder).
 func (x *containIndex) Find(f *features, groups *engine.Groups[features]) (uint32, bool) {
@@ -74,10 +78,7 @@ func (x *containIndex) Delete(g uint32, f *features) {
 // Search appends to dst the live groups that contain a text of features
 // f (see containers); a stored group's exact copies contain it, score 1.
 func (x *containIndex) Search(dst []hit, f *features, groups *engine.Groups[features]) []hit {
-	q, _ := x.qs.Get() // no New: nil when none is idle
-	if q == nil {
-		q = &containQuery{}
-	}
+	q, _ := x.qs.Get() // New never fails
 	dst = x.containers(f.set, f.super, f.size, f.self, groups, dst, q)
 	x.qs.Put(q)
 	if f.self != noGroup {
@@ -96,10 +97,7 @@ func (x *containIndex) Rank(dst []hit, f *features, groups *engine.Groups[featur
 	if len(a) == 0 {
 		return dst
 	}
-	q, _ := x.qs.Get() // no New: nil when none is idle
-	if q == nil {
-		q = &containQuery{}
-	}
+	q, _ := x.qs.Get() // New never fails
 	defer x.qs.Put(q)
 	q.mark.next(x.slots)
 	q.cands = q.cands[:0]

@@ -104,7 +104,11 @@ type spotQuery struct {
 	ord   []int
 }
 
-func newSpotIndex(cfg Config) *spotIndex { return &spotIndex{cfg: cfg} }
+func newSpotIndex(cfg Config) *spotIndex {
+	x := &spotIndex{cfg: cfg}
+	x.qs.New = func() (*spotQuery, error) { return new(spotQuery), nil }
+	return x
+}
 
 // The spotIndex as the engine's index: its entries are the groups of
 // exact copies, each counted in the statistics once per member.
@@ -174,10 +178,7 @@ func (x *spotIndex) Leave(g uint32, _ *features) { x.leave(g) }
 // under the statistics its Add would leave (view), and the groups of its
 // token digest, score 1.
 func (x *spotIndex) Search(dst []hit, f *features, _ *engine.Groups[features]) []hit {
-	q, _ := x.qs.Get() // no New: nil when none is idle
-	if q == nil {
-		q = &spotQuery{}
-	}
+	q, _ := x.qs.Get() // New never fails
 	if f.self != noGroup {
 		dst = x.similar(f.self, len(x.docs), dst, q)
 	} else if sigs, cnt, mass, rescued := x.view(f.set, f.cnt, x.prepared(f), q); mass >= 0 {
@@ -194,10 +195,7 @@ func (x *spotIndex) Search(dst []hit, f *features, _ *engine.Groups[features]) [
 // text's signatures in the band, where Search stops once the threshold is
 // out of reach.
 func (x *spotIndex) Rank(dst []hit, f *features, _ *engine.Groups[features], _ int) []hit {
-	q, _ := x.qs.Get() // no New: nil when none is idle
-	if q == nil {
-		q = &spotQuery{}
-	}
+	q, _ := x.qs.Get() // New never fails
 	if sigs, cnt, mass, rescued := x.view(f.set, f.cnt, x.prepared(f), q); mass >= 0 {
 		dst = x.search(sigs, cnt, mass, rescued, noGroup, len(x.docs), dst, q, true, true)
 	}

@@ -10,11 +10,11 @@ import (
 // max(Max, 4·GOMAXPROCS) of them, in a buffered channel. Unlike a
 // [sync.Pool], it never drops an idle worker at a garbage collection: a
 // worker's warm caches (an analyser's vocabulary) cost a stream of
-// documents to rebuild. Set New, which makes a worker (without it a Get
-// with no idle worker returns the zero W), and optionally Tidy, which
-// readies a used one for reuse, Keep, which says whether a worker is
-// still worth keeping (asked when it is put back and when it is taken
-// idle), and Max, before the first Get. A Pool is safe for concurrent use.
+// documents to rebuild. Set New, which makes a worker, and optionally
+// Tidy, which readies a used one for reuse, Keep, which says whether a
+// worker is still worth keeping (asked when it is put back and when it is
+// taken idle), and Max, before the first Get. A Pool is safe for
+// concurrent use.
 //
 // Measured on BenchmarkServe (docs/notes/engine.md): as fast as a pool of
 // per-processor lists, and 1.31 times the Queries per second from 8
@@ -43,20 +43,11 @@ func (p *Pool[W]) Get() (W, error) {
 		select {
 		case w = <-p.ch():
 		default:
-			return p.make()
+			return p.New()
 		}
 		if p.keep(w) {
 			return w, nil
 		}
-	}
-	return p.make()
-}
-
-// make returns a new worker, or the zero W without New.
-func (p *Pool[W]) make() (W, error) {
-	if p.New == nil {
-		var zero W
-		return zero, nil
 	}
 	return p.New()
 }
