@@ -18,13 +18,3 @@ func TestDeletePosting(t *testing.T) {
 	DeletePosting(m, "zzz", 1)
 	assert.Len(t, m, 1)
 }
-
-func TestDeletePostingOrdered(t *testing.T) {
-	m := map[uint64][]int32{7: {5, 6, 7, 8}, 9: {1}}
-	DeletePostingOrdered(m, 7, 6)
-	assert.Equal(t, []int32{5, 7, 8}, m[7], "order kept")
-	DeletePostingOrdered(m, 7, 42)
-	assert.Equal(t, []int32{5, 7, 8}, m[7])
-	DeletePostingOrdered(m, 9, 1)
-	assert.NotContains(t, m, uint64(9))
-}
