@@ -369,15 +369,19 @@ func caseKey(folded []byte) Digest {
 	for i := 0; i < len(folded); {
 		r, w := utf8.DecodeRune(folded[i:])
 		i += w
-		switch c := unicode.ToLower(unicode.ToUpper(r)); {
-		case r == 'ı':
+		switch r {
+		case 'ı':
 			out = append(out, 'i')
-		case r == '\u0307': // combining dot above
-		case r == 'ß' || r == 'ẞ':
+		case '\u0307': // combining dot above
+		case 'ß', 'ẞ':
 			out = append(out, "ss"...)
-		case r >= utf8.RuneSelf && c != r && utf8.RuneLen(c) <= w:
-			out = utf8.AppendRune(out, c)
 		default:
+			if r >= utf8.RuneSelf {
+				if c := unicode.ToLower(unicode.ToUpper(r)); c != r && utf8.RuneLen(c) <= w {
+					out = utf8.AppendRune(out, c)
+					break
+				}
+			}
 			out = append(out, folded[i-w:i]...)
 		}
 	}
