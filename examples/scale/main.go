@@ -89,8 +89,9 @@ func parse(only, ns string) ([]string, []int, error) {
 func run(w io.Writer, p *cli.Progress, names []string, checkpoints []int) error {
 	fmt.Fprintln(w, "| detector | documents | CPU µs per Add | live bytes per document |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|")
+	stream := streamHeap(checkpoints) // the same stream for every name
 	for _, name := range names {
-		rows, err := measure(name, checkpoints, p)
+		rows, err := measure(name, checkpoints, stream, p)
 		if err != nil {
 			return err
 		}
@@ -126,9 +127,9 @@ func streamHeap(checkpoints []int) []int64 {
 	return out
 }
 
-// measure streams checkpoints[len-1] documents into a fresh detector.
-func measure(name string, checkpoints []int, p *cli.Progress) ([]row, error) {
-	stream := streamHeap(checkpoints)
+// measure streams checkpoints[len-1] documents into a fresh detector;
+// stream is the generator's own heap at each checkpoint (streamHeap).
+func measure(name string, checkpoints []int, stream []int64, p *cli.Progress) ([]row, error) {
 	base := cli.LiveHeap()
 	d, err := neardup.New(name, nil)
 	if err != nil {
