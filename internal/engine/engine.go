@@ -20,8 +20,7 @@
 // exact-copy key, the encoding of one group in a snapshot) and [Index] (the
 // searchable structure over the groups), with optional parts: [Counter]
 // for online statistics kept over the live documents, [Preparer] for a
-// step that reads the index before the commit, [Settler] for a step after
-// it, [Finder] for an index that finds a key's group itself, [Member] for
+// step that reads the index before the commit, [Finder] for an index that finds a key's group itself, [Member] for
 // an index that counts the exact copies joining and leaving its groups,
 // [Resolver] for a Counter's step before an Add's turn, [FreePeeker] for a
 // Counter whose Queries need no turn, [OwnSearcher] for an index that
@@ -38,8 +37,7 @@
 // duplicate ID) under the read lock; the features of the text outside
 // every lock; the Counter's turn where the index has one; the commit under
 // the exclusive lock, where the ID is checked again so that of several
-// concurrent Adds of one new ID exactly one succeeds; then the Settler's
-// step after the lock is released.
+// concurrent Adds of one new ID exactly one succeeds.
 package engine
 
 import (
@@ -184,12 +182,6 @@ type Preparer[F any] interface {
 type Member[F any] interface {
 	Join(g uint32, f *F)
 	Leave(g uint32, f *F)
-}
-
-// Settler is an Index with a declared step after each commit: Settle runs
-// after the exclusive lock is released, on the index the commit changed.
-type Settler interface {
-	Settle()
 }
 
 // Renewer is an Index whose groups take the features of their newest
@@ -383,12 +375,8 @@ func (e *Engine[F, K]) add(doc detector.Doc, given *F) ([]detector.Match, error)
 	}
 	e.mu.Lock()
 	ms, err := e.commit(st, doc, &f, -1)
-	ix := e.st.ix
 	e.mu.Unlock()
 	e.release(&f)
-	if err == nil {
-		settle(ix)
-	}
 	return ms, err
 }
 
@@ -396,12 +384,6 @@ func (e *Engine[F, K]) add(doc detector.Doc, given *F) ([]detector.Match, error)
 func (e *Engine[F, K]) release(f *F) {
 	if e.rel != nil {
 		e.rel.Release(f)
-	}
-}
-
-func settle[F any](ix Index[F]) {
-	if s, ok := ix.(Settler); ok {
-		s.Settle()
 	}
 }
 

@@ -35,7 +35,7 @@ type words struct {
 type toy struct {
 	counting, preparing, finding bool
 	membering                    bool
-	prepared, settled            *atomic.Int64
+	prepared                     *atomic.Int64
 	gate                         *sync.WaitGroup // when set, Features waits for gate
 }
 
@@ -57,7 +57,7 @@ func (t toy) NewIndex() Index[words] {
 	case t.counting:
 		return &countingIndex{toyIndex: ix, df: map[string]int{}, byHandle: map[int32][]string{}}
 	case t.preparing:
-		return &hookedIndex{toyIndex: ix, prepared: t.prepared, settled: t.settled}
+		return &hookedIndex{toyIndex: ix, prepared: t.prepared}
 	case t.finding:
 		return &findingIndex{toyIndex: ix}
 	case t.membering:
@@ -236,14 +236,13 @@ func (m *memberIndex) Leave(g uint32, f *words) {
 	m.members[g]--
 }
 
-// hookedIndex counts its Prepare and Settle calls.
+// hookedIndex counts its Prepare calls.
 type hookedIndex struct {
 	*toyIndex
-	prepared, settled *atomic.Int64
+	prepared *atomic.Int64
 }
 
 func (h *hookedIndex) Prepare(*words) { h.prepared.Add(1) }
-func (h *hookedIndex) Settle()        { h.settled.Add(1) }
 
 func newToy(t testing.TB, alg toy, maxResults int) *Engine[words, string] {
 	t.Helper()
@@ -479,9 +478,9 @@ func TestCounterTurns(t *testing.T) {
 	assert.Equal(t, 319, common)
 }
 
-func TestPrepareAndSettle(t *testing.T) {
-	var prepared, settled atomic.Int64
-	e := newToy(t, toy{preparing: true, prepared: &prepared, settled: &settled}, 5)
+func TestPrepare(t *testing.T) {
+	var prepared atomic.Int64
+	e := newToy(t, toy{preparing: true, prepared: &prepared}, 5)
 	add(t, e, "a", "x")
 	add(t, e, "b", "x")
 	_, err := e.Add(detector.Doc{ID: "a", Text: "x"})
@@ -489,7 +488,6 @@ func TestPrepareAndSettle(t *testing.T) {
 	_, err = e.Query(detector.Doc{Text: "x"})
 	require.NoError(t, err)
 	assert.EqualValues(t, 2, prepared.Load(), "Prepare runs for every Add that passes the first checks, not for Query")
-	assert.EqualValues(t, 2, settled.Load(), "Settle runs after each commit")
 }
 
 // TestMemberJoinLeave: a Member index sees every exact copy join and

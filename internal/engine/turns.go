@@ -51,7 +51,6 @@ func (e *Engine[F, K]) addCounted(doc detector.Doc, f F) ([]detector.Match, erro
 	e.mu.Lock()
 	delete(e.pending, doc.ID)
 	ms, err := e.commit(st, doc, &f, h)
-	ix := e.st.ix
 	e.mu.Unlock()
 	e.order.done()
 	if e.late {
@@ -63,7 +62,6 @@ func (e *Engine[F, K]) addCounted(doc detector.Doc, f F) ([]detector.Match, erro
 		e.turn.Unlock()
 		return nil, err
 	}
-	settle(ix)
 	return ms, nil
 }
 
