@@ -159,11 +159,12 @@ func NewContentFilter(lang language.Tag) *ContentFilter {
 }
 
 var (
-	turkishStopSet = sync.OnceValue(func() map[string]struct{} { return stopSet(turkishStopwords) })
-	englishStopSet = sync.OnceValue(func() map[string]struct{} { return stopSet(englishStopwords) })
+	turkishStopSet = sync.OnceValue(func() map[string]struct{} { return wordSet(turkishStopwords) })
+	englishStopSet = sync.OnceValue(func() map[string]struct{} { return wordSet(englishStopwords) })
 )
 
-func stopSet(words []string) map[string]struct{} {
+// wordSet returns the set of words.
+func wordSet(words []string) map[string]struct{} {
 	m := make(map[string]struct{}, len(words))
 	for _, w := range words {
 		m[w] = struct{}{}

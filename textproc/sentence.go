@@ -2,6 +2,7 @@ package textproc
 
 import (
 	"iter"
+	"slices"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -28,43 +29,16 @@ var (
 	}
 )
 
-// abbrevSets caches the three abbreviation sets (Turkish, English, neutral);
-// they are read-only once built.
+// abbrevSets holds the abbreviation set of each rule set ([RuleSet]): the
+// common list with the language's own, or for neutral text with both.
+// The sets are read-only once built.
 var abbrevSets = sync.OnceValue(func() map[string]map[string]struct{} {
 	return map[string]map[string]struct{}{
-		"tr": buildAbbrevSet("tr"),
-		"en": buildAbbrevSet("en"),
-		"":   buildAbbrevSet(""),
+		"tr": wordSet(slices.Concat(abbrevCommon, abbrevTR)),
+		"en": wordSet(slices.Concat(abbrevCommon, abbrevEN)),
+		"":   wordSet(slices.Concat(abbrevCommon, abbrevEN, abbrevTR)),
 	}
 })
-
-func abbrevSet(tag language.Tag) map[string]struct{} {
-	b := base(tag)
-	if b == "az" {
-		b = "tr"
-	}
-	return abbrevSets()[b]
-}
-
-func buildAbbrevSet(lang string) map[string]struct{} {
-	m := make(map[string]struct{})
-	add := func(l []string) {
-		for _, w := range l {
-			m[w] = struct{}{}
-		}
-	}
-	add(abbrevCommon)
-	switch lang {
-	case "tr":
-		add(abbrevTR)
-	case "en":
-		add(abbrevEN)
-	default:
-		add(abbrevEN)
-		add(abbrevTR)
-	}
-	return m
-}
 
 func isTerminator(r rune) bool {
 	return r == '.' || r == '!' || r == '?' || r == '…' || r >= 0x3000 && isWideTerminator(r)
@@ -103,8 +77,8 @@ type splitter struct {
 }
 
 func newSplitter(tag language.Tag) splitter {
-	b := base(tag)
-	return splitter{abbrev: abbrevSet(tag), ordinals: b == "tr" || b == "az"}
+	rules := RuleSet(tag)
+	return splitter{abbrev: abbrevSets()[rules], ordinals: rules == "tr"}
 }
 
 // isOrdinal reports whether the word ending at end is one to three digits.
