@@ -490,8 +490,8 @@ func (a *Analyzer) VocabularySize() int { return len(a.terms) }
 // other languages.
 func Stopwords(lang language.Tag) []string {
 	var l []string
-	switch base(lang) {
-	case "tr", "az":
+	switch RuleSet(lang) {
+	case "tr":
 		l = turkishStopwords
 	case "en":
 		l = englishStopwords

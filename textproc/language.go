@@ -38,27 +38,17 @@ func ParseLanguage(s string) (language.Tag, error) {
 // lists). Scripts written without spaces between words are tokenised into
 // character bigrams under every rule set (see [Analyzer]).
 func RuleSet(tag language.Tag) string {
-	switch base(tag) {
-	case "tr", "az":
-		return "tr"
-	case "en":
-		return "en"
-	}
-	return ""
-}
-
-// base returns the base language of tag when it is one textproc has rules
-// for ("tr", "az" or "en"), and "" otherwise.
-func base(tag language.Tag) string {
 	// The zero tag (und) guesses "en" with Low confidence: neutral, not
 	// English.
 	b, conf := tag.Base()
 	if conf < language.High {
 		return ""
 	}
-	switch s := b.String(); s {
-	case "tr", "az", "en":
-		return s
+	switch b.String() {
+	case "tr", "az":
+		return "tr"
+	case "en":
+		return "en"
 	}
 	return ""
 }
