@@ -134,10 +134,7 @@ func (a *Analyzer) init(cfg Config) {
 		a.surface = make(map[string]int32)
 	}
 	if cfg.RemoveStopwords {
-		a.stop = make(map[string]struct{})
-		for _, w := range Stopwords(cfg.Language) {
-			a.stop[w] = struct{}{}
-		}
+		a.stop = wordSet(Stopwords(cfg.Language))
 	}
 }
 
