@@ -82,14 +82,13 @@ type Document struct {
 // safe for concurrent use: it reuses its buffers. Use one per goroutine, or
 // guard it with a lock.
 type Analyzer struct {
-	cfg       Config // with defaults filled in
-	ready     bool   // false in the zero Analyzer until its first use
-	lang      string // RuleSet(cfg.Language): "tr", "en" or ""
-	stem      bool   // first-N prefix stemming
-	caser     cases.Caser
-	split     splitter
-	stop      map[string]struct{}
-	prefixLen int
+	cfg   Config // with defaults filled in
+	ready bool   // false in the zero Analyzer until its first use
+	lang  string // RuleSet(cfg.Language): "tr", "en" or ""
+	stem  bool   // first-N prefix stemming
+	caser cases.Caser
+	split splitter
+	stop  map[string]struct{}
 
 	vocab map[string]uint32
 	terms []string
@@ -124,7 +123,7 @@ func NewAnalyzer(cfg Config) (*Analyzer, error) {
 // and no buffers.
 func (a *Analyzer) init(cfg Config) {
 	*a = Analyzer{cfg: cfg, ready: true, lang: RuleSet(cfg.Language), stem: cfg.Stemmer == StemPrefix,
-		prefixLen: cfg.PrefixLen, vocab: make(map[string]uint32)}
+		vocab: make(map[string]uint32)}
 	a.caser = newCaser(a.lang)
 	a.split = newSplitter(cfg.Language)
 	if cfg.Content == ContentMain {
@@ -435,7 +434,7 @@ func (a *Analyzer) stemmed(t []byte) []byte {
 			return t
 		}
 	}
-	return prefixRunes(t, a.prefixLen)
+	return prefixRunes(t, a.cfg.PrefixLen)
 }
 
 // prefixRunes truncates b to its first n runes.
