@@ -412,8 +412,6 @@ func (a *Analyzer) apostrophe(b []byte) []byte {
 // unified, case folded, the language's apostrophe rule) to dst.
 func (a *Analyzer) fold(dst []byte, word string) []byte {
 	n := len(dst)
-	// appendFolded, with its ASCII path called directly: one call less
-	// for most words.
 	buf, apos, ascii := appendFoldedASCII(dst, word, a.lang == "tr")
 	if !ascii {
 		buf, apos = appendFoldedUnicode(dst, word, a.lang, &a.caser, &a.buf2)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
 
 	"github.com/seed-9ef9c1df/neardup/internal/dataset"
@@ -160,4 +161,13 @@ func FuzzFastPathsMatchReference(f *testing.F) {
 		defer watchdog(text)()
 		checkAgainstReference(t, analyzers, text)
 	})
+}
+
+// appendFolded is the fold of an Analyzer and a Folder without the
+// apostrophe-suffix rule: the ASCII path, else the general one.
+func appendFolded(dst []byte, word, lang string, c *cases.Caser, tmp *[]byte) (out []byte, apos bool) {
+	if out, apos, ok := appendFoldedASCII(dst, word, lang == "tr"); ok {
+		return out, apos
+	}
+	return appendFoldedUnicode(dst, word, lang, c, tmp)
 }

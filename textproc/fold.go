@@ -24,19 +24,6 @@ func newCaser(lang string) cases.Caser {
 	return cases.Lower(language.Und)
 }
 
-// appendFolded appends word to dst normalised to NFC, with its apostrophes
-// unified to "'" and lower-cased by the rules of lang ("tr", "en" or ""):
-// steps 3-4 of the [Analyzer] pipeline without the apostrophe-suffix rule.
-// c is a Caser for lang and tmp scratch space; nothing is allocated once dst
-// and *tmp have room, unless word is not in NFC. apos is false when the word
-// is known to hold no apostrophe (so no suffix rule can apply).
-func appendFolded(dst []byte, word, lang string, c *cases.Caser, tmp *[]byte) (out []byte, apos bool) {
-	if out, apos, ok := appendFoldedASCII(dst, word, lang == "tr"); ok {
-		return out, apos
-	}
-	return appendFoldedUnicode(dst, word, lang, c, tmp)
-}
-
 // Bits of asciiFoldFlags.
 const (
 	foldApos     = 1 << iota // ' or `: unified to ', and a suffix rule may apply
@@ -66,7 +53,11 @@ var asciiFold, asciiFoldFlags = func() (fold, flags [256]byte) {
 	return fold, flags
 }()
 
-// appendFoldedASCII is appendFolded of an ASCII word: every byte is mapped
+// appendFoldedASCII appends an ASCII word to dst with its apostrophes
+// unified to "'" and lower-cased, by the Turkish rules when tr is set:
+// steps 3-4 of the [Analyzer] pipeline without the apostrophe-suffix rule
+// (appendFoldedUnicode folds every other word). apos reports whether the
+// word holds an apostrophe (so a suffix rule may apply). Every byte is mapped
 // through asciiFold into dst, pre-grown and written by index, while the
 // flags of all bytes are gathered and checked once at the end. It reports
 // ok = false, with dst unchanged in length, when word is not ASCII. In
@@ -98,7 +89,10 @@ func appendFoldedASCII(dst []byte, word string, tr bool) (out []byte, apos, ok b
 	return dst[:n+len(word)], flags&foldApos != 0, true
 }
 
-// appendFoldedUnicode is appendFolded of a word that is not ASCII.
+// appendFoldedUnicode is appendFoldedASCII of a word that is not ASCII,
+// which it also normalises to NFC, by the rules of lang ("tr", "en" or "").
+// c is a Caser for lang and tmp scratch space; nothing is allocated once dst
+// and *tmp have room, unless word is not in NFC.
 func appendFoldedUnicode(dst []byte, word, lang string, c *cases.Caser, tmp *[]byte) (out []byte, apos bool) {
 	n := len(dst)
 	if fast, ok := lowerFast(dst, word, lang); ok {
@@ -345,12 +339,12 @@ func (f Folder) pool() *sync.Pool {
 func (f Folder) AppendFold(dst []byte, s string) []byte {
 	n := len(dst)
 	if isASCII(s) {
-		dst, _ = appendFolded(dst, s, f.lang, nil, nil)
+		dst, _, _ = appendFoldedASCII(dst, s, f.lang == "tr")
 	} else if fast, ok := lowerFast(dst, s, f.lang); ok {
 		dst = fast
 	} else {
 		sc := f.pool().Get().(*foldScratch)
-		dst, _ = appendFolded(dst, s, f.lang, &sc.caser, &sc.tmp)
+		dst, _ = appendFoldedUnicode(dst, s, f.lang, &sc.caser, &sc.tmp)
 		f.put(sc)
 	}
 	if f.noCirc {
