@@ -171,18 +171,9 @@ func (t *Table) Resolve(ts Terms) {
 	}
 	cells := ts.Cache.cells
 	for i, w := range ts.Terms {
-		if cells[ts.IDs[i]] != nil {
-			continue
+		if cells[ts.IDs[i]] == nil {
+			cells[ts.IDs[i]] = t.cellFor(w)
 		}
-		sh := t.shardOf(w)
-		sh.mu.Lock()
-		c := sh.m[w]
-		if c == nil {
-			c = &cell{}
-			sh.m[strings.Clone(w)] = c // no reference into the caller's text
-		}
-		sh.mu.Unlock()
-		cells[ts.IDs[i]] = c
 	}
 }
 
@@ -231,7 +222,7 @@ func (t *Table) Count(ts Terms, packed string, df []int64) (int32, int64, []int6
 }
 
 // cellFor returns the cell of term w, a new one (frequency 0) if w has
-// none. t.mu is held.
+// none. It takes only w's shard lock.
 func (t *Table) cellFor(w string) *cell {
 	sh := t.shardOf(w)
 	sh.mu.Lock()
