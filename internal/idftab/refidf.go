@@ -105,11 +105,7 @@ func For(tag language.Tag) (*textproc.IDF, bool) {
 	}
 	once[i].Do(func() {
 		t := textproc.NewIDF(false)
-		raw := enTable
-		if i == 1 {
-			raw = trTable
-		}
-		if err := t.UnmarshalBinary(raw); err != nil {
+		if err := t.UnmarshalBinary([...][]byte{enTable, trTable}[i]); err != nil {
 			errs[i] = fmt.Errorf("refidf: embedded table %q: %w", Sources[i].Language, err)
 			return
 		}
