@@ -150,7 +150,7 @@ func (r *Recognizer) splitTitles(d *doc, i, j int) {
 	ws := d.words
 	// A title word that starts a name ending in a suffix word belongs to
 	// it: "General Motors Corp", "General Electric Co".
-	if r.prefixes[ws[i].key] && r.hasSuffixWord(d, i+1, j) && !r.hasPrefixWord(d, i+1, j) {
+	if r.prefixes[ws[i].key] && r.hasSuffixWord(d, i+1, j) && !d.hasWordIn(r.prefixes, i+1, j) {
 		r.classify(d, i, j)
 		return
 	}
@@ -220,9 +220,6 @@ func (r *Recognizer) titleEnd(d *doc, e, j int) int {
 	}
 	return e
 }
-
-// hasPrefixWord reports whether a word of [i, j) is a person prefix.
-func (r *Recognizer) hasPrefixWord(d *doc, i, j int) bool { return d.hasWordIn(r.prefixes, i, j) }
 
 // hasWordIn reports whether a word of [i, j) is in set, counting a step
 // per word it reads.
@@ -443,7 +440,7 @@ func (r *Recognizer) trailingPlace(d *doc, i, end int) int {
 	}
 	for k := max(i+1, end-r.locMaxWords); k < end; k++ {
 		d.steps++
-		if r.isLocation(d, k, end) && (d.words[end-1].placeCase || !r.hasGivenName(d, k, end)) {
+		if r.isLocation(d, k, end) && (d.words[end-1].placeCase || !d.hasWordIn(r.givenNames, k, end)) {
 			return k
 		}
 	}
@@ -523,7 +520,3 @@ func (r *Recognizer) orgPrefix(d *doc, i, j int) int {
 	}
 	return 0
 }
-
-// hasGivenName reports whether a word of [i, j) is a given name of the
-// gazetteer (single-word persons included).
-func (r *Recognizer) hasGivenName(d *doc, i, j int) bool { return d.hasWordIn(r.givenNames, i, j) }

@@ -21,9 +21,6 @@ import (
 // part of; the first registration wins.
 type memory map[string]Type
 
-// get returns the type remembered for the key kb, or 0.
-func (m memory) get(kb []byte) Type { return m[string(kb)] }
-
 // keyBytes returns the folded words [i, j) joined by spaces in a scratch
 // buffer that the next call overwrites: for map look-ups (m[string(b)] does
 // not allocate), where key would allocate a string per candidate sub-span.

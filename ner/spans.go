@@ -115,5 +115,5 @@ func (r *Recognizer) remembered(d *doc, i, j int) Type {
 	if j-i > r.memLookupMax {
 		return 0
 	}
-	return d.mem.get(d.keyBytes(i, j))
+	return d.mem[string(d.keyBytes(i, j))]
 }
