@@ -51,14 +51,6 @@ func (r *Recognizer) subjectSlot(d *doc, i, end int) bool {
 	if !strings.HasSuffix(prev.key, "en") && !strings.HasSuffix(prev.key, "an") {
 		return false
 	}
-	return r.commaAfter(d, end)
-}
-
-// commaAfter reports whether a comma follows the word before end.
-func (r *Recognizer) commaAfter(d *doc, end int) bool {
-	if end <= 0 || end >= len(d.words) {
-		return false
-	}
 	return strings.TrimSpace(d.text[d.words[end-1].end:d.words[end].start]) == ","
 }
 
