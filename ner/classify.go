@@ -493,9 +493,10 @@ func (r *Recognizer) acronym(d *doc, k int) bool {
 	if !w.allCaps || w.shouting || r.locations[w.key] || r.givenNames[w.key] || r.notPersons[w.key] {
 		return false
 	}
-	// Longer capitals are an acronym only with an apostrophe suffix, which
-	// a word in a headline rarely has ("UNSCOM'un", "TÜPRAŞ'ın").
-	if n > r.acronymMax && !(r.lang == "tr" && w.apos && n <= 7) {
+	// Capitals of more than four letters are an acronym only with an
+	// apostrophe suffix, which a word in a headline rarely has
+	// ("UNSCOM'un", "TÜPRAŞ'ın").
+	if n > 4 && !(r.lang == "tr" && w.apos && n <= 7) {
 		return false
 	}
 	if k+1 < len(d.words) && !w.apos && strings.HasPrefix(strings.TrimSpace(d.text[w.end:d.words[k+1].start]), ":") {

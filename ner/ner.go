@@ -67,8 +67,6 @@ type Recognizer struct {
 	kinds                              map[string]uint8 // rule lists of a word key (spans.go)
 	hyphenTails                        map[string]bool  // Turkish only: "Türk - İş"
 
-	acronymMax int
-
 	docs sync.Pool // of *doc: the per-call state, reused (release)
 }
 
@@ -77,7 +75,7 @@ type Recognizer struct {
 // milliseconds for the default gazetteers (BenchmarkNew), which it turns
 // into maps: build one Recognizer and share it.
 func New(cfg Config) *Recognizer {
-	r := &Recognizer{cfg: cfg, lang: langOf(cfg.Language), acronymMax: 4}
+	r := &Recognizer{cfg: cfg, lang: langOf(cfg.Language)}
 	r.tag = language.Turkish
 	if r.lang == "en" {
 		r.tag = language.English
