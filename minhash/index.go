@@ -21,11 +21,8 @@ type index struct {
 	seq     uint64  // sequence number of the next group to enter the chains
 }
 
-// noGroup marks no group; noDoc is no document.
-const (
-	noGroup = engine.NoGroup
-	noDoc   = engine.NoDoc
-)
+// noGroup marks no group.
+const noGroup = engine.NoGroup
 
 func newIndex(a *algorithm) *index {
 	ix := &index{a: a, sigs: newStrided[uint32](a.cfg.NumHashes, 0), clash: map[uint64][]uint32{}}
