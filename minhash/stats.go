@@ -303,13 +303,9 @@ func (s *Sketcher) weigh(stats *Stats) {
 	s.weighCounted()
 }
 
-// countAsIf keeps the counts an Add of the document s.phrases found would
-// weigh it by if it were counted into stats now (as count does),
-// without counting it: stats is left as it was.
-func (s *Sketcher) countAsIf(stats *Stats) { s.readCounts(stats, 1) }
-
 // readCounts keeps the counts of the document s.phrases found in stats,
-// plus extra (1: as if it were counted, 0: not).
+// plus extra (1: those an Add would weigh it by if it were counted now,
+// as count does, with stats left as it was; 0: not counted).
 func (s *Sketcher) readCounts(stats *Stats, extra int64) {
 	s.phrDF = growInt64(s.phrDF, len(s.keys))
 	s.tdf = growInt64(s.tdf, len(s.dterms))
@@ -458,7 +454,8 @@ func (c *countedIndex) Count(f *sketch) int32 {
 	return f.handle
 }
 
-// Complete weighs and samples the document of f by the counts Count kept.
+// Complete weighs and samples the document of f by the counts Count (or
+// Peek) kept.
 func (c *countedIndex) Complete(f *sketch) {
 	sk := f.sk
 	sk.weighCounted()
@@ -472,17 +469,14 @@ func (c *countedIndex) Complete(f *sketch) {
 // as they are at that moment, so Queries run in parallel.
 func (c *countedIndex) PeeksFreely() {}
 
-// Peek weighs and samples f as if it were counted now.
+// Peek weighs and samples f as if it were counted now: Complete on the
+// counts readCounts keeps for it.
 func (c *countedIndex) Peek(f *sketch) {
 	if f.size == 0 {
 		return
 	}
-	sk := f.sk
-	sk.countAsIf(c.stats)
-	sk.weighCounted()
-	sk.out = sk.sampleWeighted(sk.out[:0])
-	f.sig = nonEmpty(sk.out)
-	c.a.prepare(f)
+	f.sk.readCounts(c.stats, 1)
+	c.Complete(f)
 }
 
 // Uncount takes the document of handle h out of the statistics.
