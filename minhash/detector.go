@@ -69,7 +69,7 @@ type sketch struct {
 	handle int32    // online statistics: the counted document (see countedIndex)
 	part   int8     // size partition (Containment)
 	sk     *Sketcher
-	load   *memberKeys // a snapshot's group being loaded: its members' keys
+	load   *[]countedKeys // a snapshot's group being loaded: its members' keys, in ID order
 }
 
 // New returns a Detector for cfg. In Weighted mode the phrase statistics

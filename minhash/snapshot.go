@@ -183,7 +183,7 @@ func (a *algorithm) DecodeSections(secs [][]byte, group func(*snapshot.Dec, *ske
 			dec.Fail("group without members")
 		}
 		ids := make([]string, 0, nm)
-		var keys memberKeys
+		var keys []countedKeys
 		for m := range nm {
 			id := dec.String()
 			if dec.Err() == nil && (id == "" || m > 0 && id <= ids[len(ids)-1]) {

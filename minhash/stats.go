@@ -425,10 +425,6 @@ type countedKeys struct {
 	terms int
 }
 
-// memberKeys are the counted keys of the members of a group a snapshot
-// loads, in ID order.
-type memberKeys []countedKeys
-
 // hold keeps k under a new handle.
 func (c *countedIndex) hold(k countedKeys) int32 {
 	c.keysMu.Lock()
