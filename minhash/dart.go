@@ -2,6 +2,7 @@ package minhash
 
 import (
 	"math"
+	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
@@ -165,14 +166,8 @@ func (ds *dartScratch) sample(dst []uint32, keys []uint64, lw []float64, k int, 
 				throwDarts(best, e, math.Ldexp(aMax, -d), from, seed, thr[d:])
 			}
 		}
-		full := true
-		for i := range best {
-			if math.IsInf(best[i].rank, 1) {
-				full = false
-				break
-			}
-		}
-		if full || round == dartMaxRounds {
+		empty := slices.ContainsFunc(best, func(b dartSlot) bool { return math.IsInf(b.rank, 1) })
+		if !empty || round == dartMaxRounds {
 			break
 		}
 		lnTheta += math.Ln2

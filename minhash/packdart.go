@@ -2,6 +2,7 @@ package minhash
 
 import (
 	"math"
+	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 )
@@ -137,8 +138,13 @@ func (ds *dartScratch) samplePacked(dst []uint32, keys []uint64, lw []float64, k
 	if !ok {
 		return dst
 	}
-	ds.packed = emptySlots(ds.packed, k)
-	best := ds.packed
+	if cap(ds.packed) < k {
+		ds.packed = make([]uint64, k)
+	}
+	best := ds.packed[:k]
+	for i := range best {
+		best[i] = packEmpty
+	}
 	// θ·2^maxTop; a round doubles it exactly, so that a rank halved with
 	// θ's doubling equals the rank the new θ gives.
 	aMax0 := math.Exp(lnTheta + float64(maxTop)*math.Ln2)
@@ -146,15 +152,13 @@ func (ds *dartScratch) samplePacked(dst []uint32, keys []uint64, lw []float64, k
 	for round := 0; ; round++ {
 		aMax := math.Ldexp(aMax0, round)
 		thr := ds.thresholds(aMax, packCell0)
-		throwElems(best, ds.elems, aMax, from, seed, thr, maxTop)
-		full := true
-		for _, b := range best {
-			if b == packEmpty {
-				full = false
-				break
+		for i := range ds.elems {
+			e := &ds.elems[i]
+			if d := maxTop - e.top; d < len(thr)-1 {
+				throwPacked(best, e, math.Ldexp(aMax, -d), from, seed, thr[d:])
 			}
 		}
-		if full || round == dartMaxRounds {
+		if !slices.Contains(best, packEmpty) || round == dartMaxRounds {
 			break
 		}
 		from = 0.5
@@ -282,29 +286,4 @@ func packDart(g uint64, ex, a, lo, inv float64, lim uint64) uint64 {
 		p = packEmpty
 	}
 	return p
-}
-
-// throwElems offers the darts of elems below θ in the round whose largest
-// column top holds aMax expected darts below θ (thresholds thr, largest
-// top maxTop, darts below from·a thrown before) to the packed slots.
-func throwElems(best []uint64, elems []dartElem, aMax, from float64, seed uint64, thr []uint64, maxTop int) {
-	for i := range elems {
-		e := &elems[i]
-		if d := maxTop - e.top; d < len(thr)-1 {
-			throwPacked(best, e, math.Ldexp(aMax, -d), from, seed, thr[d:])
-		}
-	}
-}
-
-// emptySlots returns buf resized to k slots, all empty (growing it if
-// needed).
-func emptySlots(buf []uint64, k int) []uint64 {
-	if cap(buf) < k {
-		buf = make([]uint64, k)
-	}
-	buf = buf[:k]
-	for i := range buf {
-		buf[i] = packEmpty
-	}
-	return buf
 }
