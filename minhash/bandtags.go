@@ -18,9 +18,7 @@ import (
 //
 // Open addressing with linear probing, backward-shift deletion, growth at
 // 3/4 and shrinking below 1/8, as hashtab.Map. The engine's lock guards it.
-// On BenchmarkServe, a hashtab.Map per band in its place took the same CPU
-// but its Adds allocated 22% (minhash) and 36% (minhash-containment) more
-// bytes (docs/notes/engine.md).
+// docs/notes/engine.md measures it against a hashtab.Map per band.
 type bandTags struct {
 	slots []tagSlot
 	n     int // keys in the map

@@ -71,9 +71,8 @@ const (
 	// darts of one hash each. Same collision probability and variance as
 	// ICWS at a fraction of its cost, and somewhat more costly than
 	// PackedDarts (docs/minhash.md has the figures). It was the default
-	// before PackedDarts;
-	// snapshot headers store it as 0, the number it had then, so that
-	// snapshots written before keep their meaning.
+	// before PackedDarts; snapshot headers store it as 0, the number it
+	// had then, so that snapshots written before keep their meaning.
 	Darts
 )
 
@@ -182,11 +181,9 @@ const (
 	// the best Gold Set weighting of Alonso et al. 2013 §4.8 (df⁴).
 	DefaultWeighting = WeightDFPow
 	// DefaultPower is the exponent of WeightDFPow and WeightLnDFPow: 1.5,
-	// chosen by the defaults procedure over the four labelled collections
-	// (Gold Set F1 0.914 against 0.902 for the df⁴ of Alonso et al. 2013
-	// §4.8, with online statistics on news pages with boilerplate), which
-	// also ranks related stories far better (Gold Set MAP at 20: 0.864
-	// against 0.695; docs/notes/minhash.md in the repository).
+	// chosen by the defaults procedure over the four labelled collections;
+	// on the Gold Set it beats the df⁴ of Alonso et al. 2013 §4.8 in pair
+	// F1 and far more in ranking (docs/notes/minhash.md in the repository).
 	DefaultPower = 1.5
 	// DefaultRarePercent is the rare-phrase cut: "considering the bottom 50%
 	// performs best" (Alonso et al. 2013 §4.5).

@@ -61,11 +61,10 @@ const (
 	// packCell0 of cell 0; packExtra sets the darts of the first round,
 	// k(ln k + packExtra), so that a second round is needed in about one
 	// document in eight (1 − exp(−e^−2)). Chosen by the sampler's CPU
-	// time on the Reuters documents' weighted phrase sets among cells of
-	// 1, 2, 4, 6 and 8, cell 0 of 0.5, 1 and 2, and extras of 1, 2 and 3
-	// (docs/minhash.md): larger cells cost fewer count look-ups, whose
-	// mispredicted loops dominate, at the price of darts past θ, which
-	// cost little without branches.
+	// time on the Reuters documents' weighted phrase sets
+	// (docs/notes/minhash-history.md): larger cells cost fewer count
+	// look-ups, whose mispredicted loops dominate, at the price of darts
+	// past θ, which cost little without branches.
 	packCell  = 4
 	packCell0 = 0.5
 	packExtra = 2
@@ -87,8 +86,8 @@ const (
 	packDartMix = 0x27d4eb2f165667c5
 )
 
-// packCellP is P(cell 0 holds a dart) = 1 − e^−packCell, and packCellP0
-// is e^−packCell.
+// packCellP is P(cell 0 holds a dart) = 1 − e^−packCell0, and packCellP0
+// is e^−packCell0.
 var (
 	packCellP0 = math.Exp(-packCell0)
 	packCellP  = 1 - packCellP0
@@ -214,10 +213,10 @@ func throwPacked(best []uint64, e *dartElem, a, from float64, seed uint64, thr [
 // packColumn offers the darts of column c of element e of rank below θ (a
 // = θ·2^c its expected darts below θ), whose first uniform v < a, to the
 // packed slots. Cell 0 holds the first arrival E₁ = −ln(1−v) when below
-// packCell and, given E₁, Poisson(packCell − E₁) darts uniform in
-// (E₁, packCell); cell m ≥ 1 holds Poisson(packCell) darts uniform in
-// [m, m+1)·packCell. Darts are generated in "expected darts of the
-// column" and offered relative to a.
+// packCell0 and, given E₁, Poisson(packCell0 − E₁) darts uniform in
+// (E₁, packCell0); cell m ≥ 1 holds Poisson(packCell) darts uniform in
+// packCell0 + [m−1, m)·packCell. Darts are generated in "expected darts
+// of the column" and offered relative to a.
 func packColumn(best []uint64, e *dartElem, c int, a, v, from float64, ks uint64) {
 	k := uint64(len(best))
 	// lim: a dart is under the weight iff its place < lim (every place
@@ -233,13 +232,13 @@ func packColumn(best []uint64, e *dartElem, c int, a, v, from float64, ks uint64
 	lo := from * a // darts below lo were thrown in an earlier round
 	col := hashtab.Mix64(ks ^ uint64(int64(c))*packCellMix)
 	const rankMask = 1<<packRankBits - 1
-	if v < packCellP && lo < packCell0 { // E₁ < packCell, cell not thrown yet
+	if v < packCellP && lo < packCell0 { // E₁ < packCell0, cell not thrown yet
 		e1 := -math.Log1p(-v)
 		g := hashtab.Mix64(col + packDartMix)
 		s := &best[(g>>(64-packSlotBits))*k>>packSlotBits]
 		*s = min(*s, packDart(g, e1, a, lo, inv, lim))
 		if e1 < a { // the rest of cell 0 may hold darts below θ
-			p := packCellP0 / (1 - v) // P(N = 0), N ~ Poisson(packCell − E₁)
+			p := packCellP0 / (1 - v) // P(N = 0), N ~ Poisson(packCell0 − E₁)
 			u, n := unit(hashtab.Mix64(g^dartNextMix)), 0
 			mu, cum := packCell0-e1, p
 			for u >= cum && n < len(packCounts.cum) {

@@ -326,9 +326,8 @@ func (s *Sketcher) probe(j, attempt uint64) uint64 {
 // uset is a reusable open-addressing set of 64-bit hashes (zero stored
 // out of band), used to count distinct shingles without allocating, and,
 // through index, a map from them to numbers. It stays beside hashtab.Map
-// because BenchmarkServe shows it paying: with a Map reset per document in
-// its place, minhash spent 11-13% more CPU per Add from one goroutine (two
-// runs of six and eight alternations, docs/notes/engine.md).
+// because it costs less CPU per Add than a Map reset per document
+// (docs/notes/engine.md).
 type uset struct {
 	tab     []uint64
 	vals    []int64 // parallel to tab, grown by index
