@@ -248,8 +248,7 @@ func (ix *ownIndex) Recount(f *sig) int32 {
 	if f == nil {
 		return -1
 	}
-	terms, _ := unpack(f.packed) // DecodeGroup packed them
-	return ix.table.AddPacked(terms, f.packed)
+	return ix.table.AddPacked(idftab.Unpack(nil, f.packed), f.packed)
 }
 
 // putSigner hands the Signer of f back to pool, and forgets the cells its

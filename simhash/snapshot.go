@@ -1,7 +1,6 @@
 package simhash
 
 import (
-	"encoding/binary"
 	"io"
 
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
@@ -80,8 +79,7 @@ func (a algorithm) EncodeGroup(e *snapshot.Enc, f *sig) {
 	e.U64(f.fp)
 	e.Bytes16(f.dig)
 	if a.own {
-		terms, _ := unpack(f.packed) // Pack made it: it decodes
-		e.Strings(terms)
+		e.Strings(idftab.Unpack(nil, f.packed))
 	}
 }
 
@@ -99,19 +97,4 @@ func (a algorithm) DecodeGroup(dec *snapshot.Dec) sig {
 		}
 	}
 	return f
-}
-
-// unpack returns the terms of a string idftab.Pack made, and false if it
-// is not one (the check that Pack gives p back).
-func unpack(p string) ([]string, bool) {
-	var terms []string
-	for rest := p; len(rest) > 0; {
-		l, k := binary.Uvarint([]byte(rest[:min(len(rest), binary.MaxVarintLen64)]))
-		if k <= 0 || uint64(len(rest)-k) < l {
-			return nil, false
-		}
-		terms = append(terms, rest[k:k+int(l)])
-		rest = rest[k+int(l):]
-	}
-	return terms, idftab.Pack(terms) == p
 }
