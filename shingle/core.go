@@ -126,15 +126,13 @@ func (e *extractor) tokens(text string) {
 // aliases e.out.
 func (e *extractor) shingles(text string) []uint64 {
 	e.tokens(text)
-	e.out = appendShingles(e.out[:0], e.hs, e.cfg.Shingle, 1)
-	slices.Sort(e.out)
-	e.out = slices.Compact(e.out)
+	e.out = shingleSet(e.out[:0], e.hs, e.cfg.Shingle, 1)
 	return e.out
 }
 
-// appendShingles appends the hash of every stride-th w-shingle of the token
-// hashes hs to dst, in position order.
-func appendShingles(dst, hs []uint64, w, stride int) []uint64 {
+// shingleSet returns the hashes of every stride-th w-shingle of the token
+// hashes hs, sorted and de-duplicated, in the storage of the empty dst.
+func shingleSet(dst, hs []uint64, w, stride int) []uint64 {
 	if len(hs) == 0 {
 		return dst
 	}
@@ -148,7 +146,8 @@ func appendShingles(dst, hs []uint64, w, stride int) []uint64 {
 		}
 		dst = append(dst, h)
 	}
-	return dst
+	slices.Sort(dst)
+	return slices.Compact(dst)
 }
 
 // sample returns DSC's sample of text: sorted, de-duplicated shingle hashes
@@ -160,9 +159,7 @@ func (e *extractor) sample(text string) ([]uint64, int) {
 		// Reading (a) of Varol 2012 §4.1.1: shingles at positions
 		// 0, Stride, 2·Stride, ... of the token sequence.
 		e.tokens(text)
-		e.out = appendShingles(e.out[:0], e.hs, cfg.Shingle, cfg.Stride)
-		slices.Sort(e.out)
-		e.out = slices.Compact(e.out)
+		e.out = shingleSet(e.out[:0], e.hs, cfg.Shingle, cfg.Stride)
 		return e.out, len(e.out)
 	}
 	all := e.shingles(text)
@@ -199,9 +196,7 @@ func (e *extractor) sample(text string) ([]uint64, int) {
 // 1997: "the sorted sketch is shingled again"). A sample shorter than k
 // has one super-shingle of all of it. The result aliases e.sup.
 func (e *extractor) superShingles(sample []uint64, k int) []uint64 {
-	e.sup = appendShingles(e.sup[:0], sample, k, 1)
-	slices.Sort(e.sup)
-	e.sup = slices.Compact(e.sup)
+	e.sup = shingleSet(e.sup[:0], sample, k, 1)
 	return e.sup
 }
 

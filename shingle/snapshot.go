@@ -2,7 +2,6 @@ package shingle
 
 import (
 	"io"
-	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
@@ -139,16 +138,8 @@ func (alg *algorithm) DecodeGroup(dec *snapshot.Dec) features {
 	}
 	a.set = dec.AscU64s(nf, "features")
 	if cfg.Method == DSC && cfg.SuperShingle > 0 {
-		a.super = superOf(a.set, cfg.SuperShingle)
+		a.super = shingleSet(nil, a.set, cfg.SuperShingle, 1)
 	}
 	a.key = setKey(a.set, a.size)
 	return a
-}
-
-// superOf returns the DSC-SS super-shingles of a sorted sample, as
-// extractor.superShingles does.
-func superOf(sample []uint64, k int) []uint64 {
-	sup := appendShingles(nil, sample, k, 1)
-	slices.Sort(sup)
-	return slices.Compact(sup)
 }
