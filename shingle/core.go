@@ -34,7 +34,6 @@ type extractor struct {
 	sup  []uint64 // scratch: super-shingles
 	next []int32  // scratch: per token, the first non-stopword at or after it (SpotSigs)
 	hash uint64   // digest of the token sequence of the last text
-	ntok int      // tokens of the last text
 
 	// spotSteps counts the chain links spots has visited, for tests: it
 	// grows linearly with the tokens.
@@ -116,7 +115,6 @@ func (e *extractor) tokens(text string) {
 		digest = hashtab.Combine(digest, h)
 	}
 	e.hash = hashtab.Combine(digest, uint64(len(e.hs)))
-	e.ntok = len(e.hs)
 }
 
 // shingles returns the sorted, de-duplicated hashes of the word w-shingles

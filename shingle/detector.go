@@ -94,7 +94,7 @@ func (alg *algorithm) Features(text string) features {
 	}
 	f := e.read(alg.cfg, text)
 	switch {
-	case alg.cfg.Method == SpotSigs && e.ntok > 0:
+	case alg.cfg.Method == SpotSigs && len(e.hs) > 0:
 		f.key = e.hash | 1
 	case alg.cfg.Method != SpotSigs && len(f.set) > 0:
 		f.key = setKey(f.set, f.size)
