@@ -81,7 +81,6 @@ type spotIndex struct {
 
 	order []int // scratch of insert
 	ids32 []uint32
-	cnt32 []uint32
 
 	keys copyKeys                // groups by token digest
 	qs   engine.Pool[*spotQuery] // one per concurrent search
@@ -443,14 +442,13 @@ func (x *spotIndex) insertIDs(idx uint32, hashes []uint64, cnt []uint32, pre []u
 		x.docs[idx] = spotDoc{}
 		return
 	}
-	x.ids32, x.cnt32 = x.ids32[:0], x.cnt32[:0]
+	x.ids32 = x.ids32[:0]
 	for i, h := range hashes {
 		if pre != nil && pre[i] != noSig {
 			x.ids32 = append(x.ids32, pre[i])
 		} else {
 			x.ids32 = append(x.ids32, x.sigID(h))
 		}
-		x.cnt32 = append(x.cnt32, cnt[i])
 	}
 	// Sort by signature ID, carrying the counts.
 	x.order = x.order[:0]
@@ -460,7 +458,7 @@ func (x *spotIndex) insertIDs(idx uint32, hashes []uint64, cnt []uint32, pre []u
 	slices.SortFunc(x.order, func(i, j int) int { return cmp.Compare(x.ids32[i], x.ids32[j]) })
 	d := spotDoc{counted: true, sigs: make([]uint32, len(x.order)), cnt: make([]uint32, len(x.order))}
 	for k, i := range x.order {
-		d.sigs[k], d.cnt[k] = x.ids32[i], x.cnt32[i]
+		d.sigs[k], d.cnt[k] = x.ids32[i], cnt[i]
 	}
 	x.setN(x.n + 1)
 	for k, s := range d.sigs {
@@ -540,7 +538,7 @@ func (x *spotIndex) freeSig(s uint32) {
 // releaseScratch lets go of scratch an outlier text grew.
 func (x *spotIndex) releaseScratch() {
 	if cap(x.order) > largeScratch {
-		x.order, x.ids32, x.cnt32 = nil, nil, nil
+		x.order, x.ids32 = nil, nil
 	}
 }
 
