@@ -118,11 +118,7 @@ func newSpotIndex(cfg Config) *spotIndex {
 func (x *spotIndex) Find(f *features, groups *engine.Groups[features]) (uint32, bool) {
 	return x.keys.find(f, groups, func(g, f *features) bool {
 		if !x.docs[g.self].counted {
-			total := 0
-			for _, c := range f.cnt {
-				total += int(c)
-			}
-			return total < x.cfg.MinSignatures
+			return !x.countable(f.cnt)
 		}
 		return slices.Equal(g.set, f.set) && slices.Equal(g.cnt, f.cnt)
 	})
@@ -213,6 +209,16 @@ func (x *spotIndex) exact(hits []hit, key uint64) []hit {
 		}
 	}
 	return hits
+}
+
+// countable reports whether a multiset of multiplicities cnt has the
+// MinSignatures signatures a document needs to be counted.
+func (x *spotIndex) countable(cnt []uint32) bool {
+	total := 0
+	for _, c := range cnt {
+		total += int(c)
+	}
+	return total >= x.cfg.MinSignatures
 }
 
 // idf is the normalised idf ln((n+1)/df)/ln(n+1) of the release's
@@ -434,11 +440,7 @@ func (x *spotIndex) resolve(hashes []uint64, dst []uint32) ([]uint32, uint64) {
 // statistics nor is searched.
 func (x *spotIndex) insertIDs(idx uint32, hashes []uint64, cnt []uint32, pre []uint32) {
 	x.grow(idx)
-	total := 0
-	for _, c := range cnt {
-		total += int(c)
-	}
-	if total < x.cfg.MinSignatures {
+	if !x.countable(cnt) {
 		x.docs[idx] = spotDoc{}
 		return
 	}

@@ -17,11 +17,7 @@ import (
 // the IDs of the signatures found by resolve. Its cost is an Add's: O(n)
 // plus the postings of the signatures whose place changes.
 func (x *spotIndex) view(hashes []uint64, cnt []uint32, pre []uint32, q *spotQuery) (sigs, counts []uint32, a int, rescued bool) {
-	total := 0
-	for _, c := range cnt {
-		total += int(c)
-	}
-	if total < x.cfg.MinSignatures {
+	if !x.countable(cnt) {
 		return nil, nil, -1, false
 	}
 	if q.over == nil {
