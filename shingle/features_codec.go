@@ -24,13 +24,9 @@ func (f Features) MarshalBinary() ([]byte, error) {
 	e.Int(int(f.Sampling))
 	e.Int(f.Shingles)
 	e.Int(len(f.Hashes))
-	prev := uint64(0)
-	for i, h := range f.Hashes {
-		if i == 0 {
-			e.Uvarint(h)
-		} else {
-			e.Uvarint(h - prev)
-		}
+	prev := uint64(0) // the first hash is its gap from 0
+	for _, h := range f.Hashes {
+		e.Uvarint(h - prev)
 		prev = h
 	}
 	if f.Method == SpotSigs {
