@@ -94,9 +94,6 @@ func newDetector(cfg Config, idf *textproc.IDF, owned bool) (*Detector, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := NewIndex(rc.k(), rc.Blocks); err != nil {
-		return nil, err
-	}
 	d := &Detector{cfg: rc, own: own, idf: idf, pool: &engine.Pool[*Signer]{}}
 	// A new Signer cannot fail once the first is built: the same Config
 	// and table build it.
@@ -172,7 +169,7 @@ func (a algorithm) CopyKey(f *sig) (sigKey, bool) {
 func (a algorithm) NewIndex() engine.Index[sig] {
 	ham, err := NewIndex(a.cfg.k(), a.cfg.Blocks)
 	if err != nil {
-		// Cannot happen: New built an index of this Config.
+		// Cannot happen: validate checked this Config's K and Blocks.
 		ham = &Index{}
 	}
 	ix := &index{ham: ham, exact: make(map[hashtab.Digest][]uint32), online: a.online}
