@@ -73,14 +73,12 @@ const (
 	// contains 60% of d_A's shingles, then d_C ⊇ d_A"), which misses many
 	// more Gold Set pairs (docs/shingle.md).
 	DefaultContainment = 0.25
-	// DefaultModulus is DSC's modulus m for SampleModulus. Broder's DSC kept
-	// fingerprints ≡ 0 mod 25 of 10-word shingles of web pages (Uyar 2009
-	// Fig. 2.2); a news text of 90 shingles then has no sample 1 time in 40.
-	// m = 4 with DefaultDSCMinOverlap sampled shingles of evidence is the
-	// choice of the defaults procedure (go run ./examples/defaults): m = 8
-	// leaves a short notice two or three samples, through which template
-	// notices contain each other at thresholds below 0.6
-	// (docs/notes/shingle.md).
+	// DefaultModulus is DSC's modulus m for SampleModulus, chosen with
+	// DefaultDSCMinOverlap by the defaults procedure (go run
+	// ./examples/defaults; why not 8: docs/notes/shingle.md). Broder's DSC
+	// kept fingerprints ≡ 0 mod 25 of 10-word shingles of web pages (Uyar
+	// 2009 Fig. 2.2); a news text of 90 shingles then has no sample 1 time
+	// in 40.
 	DefaultModulus = 4
 	// DefaultSampleSize is s for SampleMin (empirical: a news article has a
 	// few hundred shingles; 64 keeps the containment estimate's standard
