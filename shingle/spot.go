@@ -162,11 +162,35 @@ func (x *spotIndex) Delete(g uint32, f *features) {
 	x.keys.drop(f.key, g)
 }
 
-// Join counts a further member of the live group g (engine.Member).
-func (x *spotIndex) Join(g uint32, _ *features) { x.join(g) }
+// Join counts a further member of the live group g (engine.Member): its
+// signatures' document frequencies and N grow by one, as for an Add of its
+// text, but no posting list grows (the group is on them once). O(n) plus
+// the edge crossings, as for insert.
+func (x *spotIndex) Join(g uint32, _ *features) {
+	if int(g) >= len(x.docs) || !x.docs[g].counted {
+		return
+	}
+	x.setN(x.n + 1)
+	for _, s := range x.docs[g].sigs {
+		df := int(x.df[s]) + 1
+		x.setDF(s, df)
+		x.replace(s, x.placeOf(df))
+	}
+}
 
-// Leave counts a member fewer of the live group g, which keeps others.
-func (x *spotIndex) Leave(g uint32, _ *features) { x.leave(g) }
+// Leave counts a member fewer of the live group g, which keeps others: the
+// reverse of Join.
+func (x *spotIndex) Leave(g uint32, _ *features) {
+	if int(g) >= len(x.docs) || !x.docs[g].counted {
+		return
+	}
+	for _, s := range x.docs[g].sigs {
+		df := int(x.df[s]) - 1
+		x.setDF(s, df)
+		x.replace(s, x.placeOf(df))
+	}
+	x.setN(x.n - 1)
+}
 
 // Search appends to dst the near-duplicates of a text of features f: of a
 // stored group under the live statistics (similar), of a searched text
@@ -494,36 +518,6 @@ func (x *spotIndex) remove(idx uint32) {
 			x.freeSig(s)
 			continue
 		}
-		x.replace(s, x.placeOf(df))
-	}
-	x.setN(x.n - 1)
-}
-
-// join counts one more copy of the live group g: its signatures' document
-// frequencies and N grow by one, as for an Add of its text, but no
-// posting list grows (the group is on them once). O(n) plus the edge
-// crossings, as for insert.
-func (x *spotIndex) join(g uint32) {
-	if int(g) >= len(x.docs) || !x.docs[g].counted {
-		return
-	}
-	x.setN(x.n + 1)
-	for _, s := range x.docs[g].sigs {
-		df := int(x.df[s]) + 1
-		x.setDF(s, df)
-		x.replace(s, x.placeOf(df))
-	}
-}
-
-// leave counts one copy fewer of the live group g, which keeps at least
-// one member: the reverse of join.
-func (x *spotIndex) leave(g uint32) {
-	if int(g) >= len(x.docs) || !x.docs[g].counted {
-		return
-	}
-	for _, s := range x.docs[g].sigs {
-		df := int(x.df[s]) - 1
-		x.setDF(s, df)
 		x.replace(s, x.placeOf(df))
 	}
 	x.setN(x.n - 1)
