@@ -310,12 +310,6 @@ func in(place uint8, rescued bool) bool {
 	return place == sigBand || rescued && place == sigAbove
 }
 
-func (x *spotIndex) grow(idx uint32) {
-	for int(idx) >= len(x.docs) {
-		x.docs = append(x.docs, spotDoc{})
-	}
-}
-
 // sigID returns the ID of signature hash h, allocating one.
 func (x *spotIndex) sigID(h uint64) uint32 {
 	p, ok := x.ids.Ref(h)
@@ -463,7 +457,9 @@ func (x *spotIndex) resolve(hashes []uint64, dst []uint32) ([]uint32, uint64) {
 // MinSignatures signatures is not counted: it neither counts towards the
 // statistics nor is searched.
 func (x *spotIndex) insertIDs(idx uint32, hashes []uint64, cnt []uint32, pre []uint32) {
-	x.grow(idx)
+	for int(idx) >= len(x.docs) {
+		x.docs = append(x.docs, spotDoc{})
+	}
 	if !x.countable(cnt) {
 		x.docs[idx] = spotDoc{}
 		return
@@ -500,7 +496,9 @@ func (x *spotIndex) insertIDs(idx uint32, hashes []uint64, cnt []uint32, pre []u
 		}
 	}
 	x.docs[idx] = d
-	x.releaseScratch()
+	if cap(x.order) > largeScratch { // an outlier text's scratch goes
+		x.order, x.ids32 = nil, nil
+	}
 }
 
 // remove forgets document idx.
@@ -529,13 +527,6 @@ func (x *spotIndex) freeSig(s uint32) {
 	x.frees++
 	x.place[s] = sigBelow
 	x.free = append(x.free, s)
-}
-
-// releaseScratch lets go of scratch an outlier text grew.
-func (x *spotIndex) releaseScratch() {
-	if cap(x.order) > largeScratch {
-		x.order, x.ids32 = nil, nil
-	}
 }
 
 // similar returns the documents (other than self) whose filtered multiset
