@@ -290,8 +290,8 @@ func (x *spotIndex) massOf(band, above int) (int, bool) {
 	return -1, false
 }
 
-// massIn is mass under the state q describes: the live one when q.over
-// is nil, else the one an Add of the queried text would leave (see view).
+// massIn is mass under the live state (hypo false), or under the one an
+// Add of the queried text would leave, which q describes (see view).
 func (x *spotIndex) massIn(b uint32, q *spotQuery, hypo bool) (int, bool) {
 	if !hypo {
 		return x.mass(b)
