@@ -110,6 +110,10 @@ type entry[F any] struct {
 	cachedBy map[uint64]struct{}
 }
 
+// live reports whether e is a live document: stored and not being
+// removed. A nil entry is not.
+func (e *entry[F]) live() bool { return e != nil && e.ok && !e.removing }
+
 type verdict struct {
 	score float64
 	ok    bool
@@ -128,16 +132,9 @@ func (c *cascade[F]) Add(d Doc) ([]Match, error) {
 	c.persist.RLock()
 	defer c.persist.RUnlock()
 	c.mu.Lock()
-	switch {
-	case c.closed:
+	if err := checkID("Cascade", "Add", d.ID, c.closed, c.docs[d.ID] != nil, false); err != nil {
 		c.mu.Unlock()
-		return nil, c.errClosed("Add", d.ID)
-	case d.ID == "":
-		c.mu.Unlock()
-		return nil, fmt.Errorf("detector: Cascade: Add: %w", ErrEmptyID)
-	case c.docs[d.ID] != nil:
-		c.mu.Unlock()
-		return nil, fmt.Errorf("detector: Cascade: Add(%q): %w", d.ID, ErrDuplicateID)
+		return nil, err
 	}
 	// Reserve the ID: from here only this call adds d.ID to propose, and
 	// only this call may undo it.
@@ -186,15 +183,11 @@ func (c *cascade[F]) Add(d Doc) ([]Match, error) {
 func (c *cascade[F]) Containers(id string) ([]Match, error) {
 	c.mu.Lock()
 	e := c.docs[id]
-	switch {
-	case c.closed:
-		c.mu.Unlock()
-		return nil, c.errClosed("Containers", id)
-	case e == nil || !e.ok || e.removing:
-		c.mu.Unlock()
-		return nil, fmt.Errorf("detector: Cascade: Containers(%q): %w", id, ErrUnknownID)
-	}
+	err := checkID("Cascade", "Containers", id, c.closed, e.live(), true)
 	c.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
 	cands, err := c.propose.Containers(id)
 	if err != nil {
 		return nil, fmt.Errorf("detector: Cascade: %w", err)
@@ -216,7 +209,7 @@ func (c *cascade[F]) confirm(a *entry[F], cands []Match) []Match {
 		}
 		<-e.ready // never blocks for long: only on an Add past propose, computing features
 		c.mu.Lock()
-		if c.closed || a.removing || e.removing || !e.ok || c.docs[m.ID] != e {
+		if c.closed || a.removing || !e.live() || c.docs[m.ID] != e {
 			c.mu.Unlock()
 			continue
 		}
@@ -265,13 +258,9 @@ func (c *cascade[F]) Remove(id string) error {
 	defer c.persist.RUnlock()
 	c.mu.Lock()
 	e := c.docs[id]
-	switch {
-	case c.closed:
+	if err := checkID("Cascade", "Remove", id, c.closed, e.live(), true); err != nil {
 		c.mu.Unlock()
-		return c.errClosed("Remove", id)
-	case e == nil || !e.ok || e.removing:
-		c.mu.Unlock()
-		return fmt.Errorf("detector: Cascade: Remove(%q): %w", id, ErrUnknownID)
+		return err
 	}
 	// The ID stays taken until propose has forgotten it, so that an Add of
 	// it meanwhile fails here rather than in propose.

@@ -55,8 +55,7 @@ func (c *cascade[F]) Len() int {
 func (c *cascade[F]) holds(id string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := c.docs[id]
-	return e != nil && e.ok && !e.removing
+	return c.docs[id].live()
 }
 
 // ids returns the cascade's live documents, in no order.
@@ -65,7 +64,7 @@ func (c *cascade[F]) ids() []string {
 	defer c.mu.Unlock()
 	out := make([]string, 0, c.live)
 	for id, e := range c.docs {
-		if e.ok && !e.removing {
+		if e.live() {
 			out = append(out, id)
 		}
 	}
@@ -123,7 +122,7 @@ func (c *cascade[F]) verified(cands []Match, text, skip string, all bool) []Matc
 		}
 		<-e.ready
 		c.mu.Lock()
-		skip := c.closed || e.removing || !e.ok || c.docs[m.ID] != e
+		skip := c.closed || !e.live() || c.docs[m.ID] != e
 		container := e.f
 		c.mu.Unlock()
 		if skip {
@@ -201,7 +200,7 @@ func (c *cascade[F]) capture(p Persister) ([]idFeatures[F], []byte, error) {
 	}
 	docs := make([]idFeatures[F], 0, len(c.docs))
 	for id, e := range c.docs {
-		if e.ok && !e.removing {
+		if e.live() {
 			docs = append(docs, idFeatures[F]{id, e.f})
 		}
 	}

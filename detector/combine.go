@@ -169,6 +169,23 @@ func checkMembers(name string, ds []Detector) error {
 // finite reports whether s is a usable score: neither NaN nor infinite.
 func finite(s float64) bool { return !math.IsNaN(s) && !math.IsInf(s, 0) }
 
+// checkID returns the error of an ID that op of the combinator name
+// cannot use: closed, empty, or (wantLive) not live or (!wantLive)
+// already live.
+func checkID(name, op, id string, closed, live, wantLive bool) error {
+	switch {
+	case closed:
+		return fmt.Errorf("detector: %s: %s(%q): %w", name, op, id, ErrClosed)
+	case id == "" && !wantLive:
+		return fmt.Errorf("detector: %s: %s: %w", name, op, ErrEmptyID)
+	case live && !wantLive:
+		return fmt.Errorf("detector: %s: %s(%q): %w", name, op, id, ErrDuplicateID)
+	case !live && wantLive:
+		return fmt.Errorf("detector: %s: %s(%q): %w", name, op, id, ErrUnknownID)
+	}
+	return nil
+}
+
 // errUnsupported is the error of an optional method a detector lacks.
 func errUnsupported(name, method string, d Detector) error {
 	return fmt.Errorf("detector: %s: %T cannot %s: %w", name, d, method, errors.ErrUnsupported)

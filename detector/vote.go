@@ -77,22 +77,11 @@ var _ combinator = (*vote)(nil)
 
 func (v *vote) members() []Detector { return v.ds }
 
-// check returns the error of an ID that op cannot use: closed, empty, or
-// (wantLive) not live or (!wantLive) already live.
+// check returns the error of an ID that op cannot use (see checkID).
 func (v *vote) check(op, id string, wantLive bool) error {
 	v.mu.RLock()
 	defer v.mu.RUnlock()
-	switch {
-	case v.closed:
-		return fmt.Errorf("detector: Vote: %s(%q): %w", op, id, ErrClosed)
-	case id == "" && !wantLive:
-		return fmt.Errorf("detector: Vote: %s: %w", op, ErrEmptyID)
-	case v.live[id] && !wantLive:
-		return fmt.Errorf("detector: Vote: %s(%q): %w", op, id, ErrDuplicateID)
-	case !v.live[id] && wantLive:
-		return fmt.Errorf("detector: Vote: %s(%q): %w", op, id, ErrUnknownID)
-	}
-	return nil
+	return checkID("Vote", op, id, v.closed, v.live[id], wantLive)
 }
 
 // tally keeps the IDs at least k members report that are live in the vote.

@@ -160,23 +160,12 @@ func (w *window) ids() []string {
 	return slices.Collect(maps.Keys(w.live))
 }
 
-// check returns the error of an ID that op cannot use: closed, empty, or
-// (wantLive) not live or (!wantLive) already live.
+// check returns the error of an ID that op cannot use (see checkID).
 func (w *window) check(op, id string, wantLive bool) error {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	_, live := w.live[id]
-	switch {
-	case w.closed:
-		return fmt.Errorf("detector: Window: %s(%q): %w", op, id, ErrClosed)
-	case id == "" && !wantLive:
-		return fmt.Errorf("detector: Window: %s: %w", op, ErrEmptyID)
-	case live && !wantLive:
-		return fmt.Errorf("detector: Window: %s(%q): %w", op, id, ErrDuplicateID)
-	case !live && wantLive:
-		return fmt.Errorf("detector: Window: %s(%q): %w", op, id, ErrUnknownID)
-	}
-	return nil
+	return checkID("Window", op, id, w.closed, live, wantLive)
 }
 
 // Add implements Detector: AddAt at the latest position.
