@@ -180,10 +180,9 @@ func (v *vote) Containers(id string) ([]Match, error) {
 // Remove implements Remover: it removes id from every member. The view
 // Vote returns exposes it only when every member implements Remover.
 func (v *vote) Remove(id string) error {
-	for _, det := range v.ds {
-		if _, ok := det.(Remover); !ok {
-			return errUnsupported("Vote", "remove", det)
-		}
+	rs, err := as[Remover](v.ds, "remove")
+	if err != nil {
+		return err
 	}
 	v.write.Lock()
 	defer v.write.Unlock()
@@ -194,12 +193,50 @@ func (v *vote) Remove(id string) error {
 	delete(v.live, id)
 	v.mu.Unlock()
 	var errs []error
-	for i, det := range v.ds {
-		if err := det.(Remover).Remove(id); err != nil {
+	for i, r := range rs {
+		if err := r.Remove(id); err != nil {
 			errs = append(errs, fmt.Errorf("detector: Vote: member %d: %w", i, err))
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// as returns the members as I, or errUnsupported naming method for the
+// first that is not one.
+func as[I any](ds []Detector, method string) ([]I, error) {
+	out := make([]I, len(ds))
+	for i, d := range ds {
+		m, ok := d.(I)
+		if !ok {
+			return nil, errUnsupported("Vote", method, d)
+		}
+		out[i] = m
+	}
+	return out, nil
+}
+
+// ask calls call on every member, as an I, and returns their answers in
+// member order. It fails with errUnsupported naming method if a member is
+// not an I, with ErrClosed naming op if the vote is closed, and with the
+// first member's error, which it names.
+func ask[I, R any](v *vote, method, op string, call func(I) (R, error)) ([]R, error) {
+	ms, err := as[I](v.ds, method)
+	if err != nil {
+		return nil, err
+	}
+	v.mu.RLock()
+	closed := v.closed
+	v.mu.RUnlock()
+	if closed {
+		return nil, fmt.Errorf("detector: Vote: %s: %w", op, ErrClosed)
+	}
+	results := make([]R, len(ms))
+	for i, m := range ms {
+		if results[i], err = call(m); err != nil {
+			return nil, fmt.Errorf("detector: Vote: member %d: %w", i, err)
+		}
+	}
+	return results, nil
 }
 
 // Close implements Detector: it closes every member.

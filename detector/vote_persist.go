@@ -34,26 +34,17 @@ func (v *vote) ids() []string {
 // Query implements Querier when every member does: the tally of the
 // members' Query answers.
 func (v *vote) Query(d Doc) ([]Match, error) {
-	for _, det := range v.ds {
-		if _, ok := det.(Querier); !ok {
-			return nil, errUnsupported("Vote", "query", det)
-		}
-	}
-	v.mu.RLock()
-	closed := v.closed
-	v.mu.RUnlock()
-	if closed {
-		return nil, fmt.Errorf("detector: Vote: Query(%q): %w", d.ID, ErrClosed)
-	}
-	results := make([][]Match, 0, len(v.ds))
-	for i, det := range v.ds {
-		ms, err := det.(Querier).Query(d)
-		if err != nil {
-			return nil, fmt.Errorf("detector: Vote: member %d: %w", i, err)
-		}
-		results = append(results, ms)
+	results, err := ask(v, "query", fmt.Sprintf("Query(%q)", d.ID), func(q Querier) ([]Match, error) { return q.Query(d) })
+	if err != nil {
+		return nil, err
 	}
 	return slices.DeleteFunc(v.tally(results), func(m Match) bool { return m.ID == d.ID }), nil
+}
+
+// rankQuerier is what Nearest needs of every member.
+type rankQuerier interface {
+	Ranker
+	Querier
 }
 
 // Nearest implements Ranker when every member is a Ranker and a Querier.
@@ -62,31 +53,13 @@ func (v *vote) Query(d Doc) ([]Match, error) {
 // quorum of members rank gets the mean of their Nearest scores. The k
 // best, by that score.
 func (v *vote) Nearest(text string, k int) ([]Match, error) {
-	for _, det := range v.ds {
-		_, rk := det.(Ranker)
-		_, qu := det.(Querier)
-		if !rk || !qu {
-			return nil, errUnsupported("Vote", "rank", det)
-		}
+	ranked, err := ask(v, "rank", "Nearest", func(r rankQuerier) ([]Match, error) { return r.Nearest(text, k) })
+	if err != nil {
+		return nil, err
 	}
-	v.mu.RLock()
-	closed := v.closed
-	v.mu.RUnlock()
-	if closed {
-		return nil, fmt.Errorf("detector: Vote: Nearest: %w", ErrClosed)
-	}
-	ranked := make([][]Match, 0, len(v.ds))
-	reported := make([][]Match, 0, len(v.ds))
-	for i, det := range v.ds {
-		ms, err := det.(Ranker).Nearest(text, k)
-		if err != nil {
-			return nil, fmt.Errorf("detector: Vote: member %d: %w", i, err)
-		}
-		ranked = append(ranked, ms)
-		if ms, err = det.(Querier).Query(Doc{Text: text}); err != nil {
-			return nil, fmt.Errorf("detector: Vote: member %d: %w", i, err)
-		}
-		reported = append(reported, ms)
+	reported, err := ask(v, "rank", "Nearest", func(q rankQuerier) ([]Match, error) { return q.Query(Doc{Text: text}) })
+	if err != nil {
+		return nil, err
 	}
 	out := v.tally(reported)
 	seen := map[string]bool{}
@@ -105,20 +78,15 @@ func (v *vote) Nearest(text string, k int) ([]Match, error) {
 // Copies implements CopyLister when every member does: the documents every
 // member lists as a copy of id.
 func (v *vote) Copies(id string) ([]string, error) {
-	for _, det := range v.ds {
-		if _, ok := det.(CopyLister); !ok {
-			return nil, errUnsupported("Vote", "list copies", det)
-		}
-	}
 	if err := v.check("Copies", id, true); err != nil {
 		return nil, err
 	}
+	lists, err := ask(v, "list copies", fmt.Sprintf("Copies(%q)", id), func(c CopyLister) ([]string, error) { return c.Copies(id) })
+	if err != nil {
+		return nil, err
+	}
 	count := map[string]int{}
-	for i, det := range v.ds {
-		ids, err := det.(CopyLister).Copies(id)
-		if err != nil {
-			return nil, fmt.Errorf("detector: Vote: member %d: %w", i, err)
-		}
+	for _, ids := range lists {
 		for _, x := range ids {
 			count[x]++
 		}
@@ -152,24 +120,11 @@ func (v *vote) sections() []memberSection {
 	return members
 }
 
-// persisters returns the members as Persisters, or an error if one is not.
-func (v *vote) persisters(op string) ([]Persister, error) {
-	ps := make([]Persister, len(v.ds))
-	for i, det := range v.ds {
-		p, ok := det.(Persister)
-		if !ok {
-			return nil, errUnsupported("Vote", op, det)
-		}
-		ps[i] = p
-	}
-	return ps, nil
-}
-
 // WriteTo implements Persister when every member does. Adds and Removes
 // wait while it captures the live IDs and the members' snapshots in
 // memory, not while it writes them to w.
 func (v *vote) WriteTo(w io.Writer) (int64, error) {
-	ps, err := v.persisters("write a snapshot")
+	ps, err := as[Persister](v.ds, "write a snapshot")
 	if err != nil {
 		return 0, err
 	}
@@ -219,7 +174,7 @@ func (v *vote) capture(ps []Persister) ([]string, [][]byte, error) {
 // that cannot remove keeps them (the error then also wraps
 // errors.ErrUnsupported), invisible through the vote, which stays empty.
 func (v *vote) ReadFrom(r io.Reader) (int64, error) {
-	if _, err := v.persisters("read a snapshot"); err != nil {
+	if _, err := as[Persister](v.ds, "read a snapshot"); err != nil {
 		return 0, err
 	}
 	v.write.Lock()
