@@ -133,10 +133,7 @@ func (v *vote) WriteTo(w io.Writer) (int64, error) {
 		return 0, err
 	}
 	var e snapshot.Enc
-	e.Int(len(ids))
-	for _, id := range ids {
-		e.String(id)
-	}
+	e.Strings(ids)
 	return writeSnapshot(w, "Vote", v.header(), "vote", e.B, v.sections(), members, len(ids))
 }
 
@@ -200,21 +197,10 @@ func (v *vote) ReadFrom(r io.Reader) (int64, error) {
 	return read, nil
 }
 
-// decodeIDs reads a count and that many distinct, non-empty IDs in
-// ascending order.
+// decodeIDs reads the vote section: a count and that many distinct,
+// non-empty IDs in ascending order.
 func decodeIDs(payload []byte) ([]string, error) {
 	dec := snapshot.NewDec(payload)
-	n := dec.Len(2, 0)
-	ids := make([]string, 0, n)
-	for i := 0; i < n && dec.Err() == nil; i++ {
-		id := dec.String()
-		if dec.Err() == nil && (id == "" || i > 0 && id <= ids[i-1]) {
-			dec.Fail("document %d: ID %q empty or out of order", i, id)
-		}
-		ids = append(ids, id)
-	}
-	if err := dec.Done(); err != nil {
-		return nil, err
-	}
-	return ids, nil
+	ids := dec.IDs(0)
+	return ids, dec.Done()
 }
