@@ -391,30 +391,21 @@ func loadSnapshot(r io.Reader, name string, h snapshot.Header, own string, decod
 // sections, and the trailer, which must count those documents, as each
 // member section's trailer must.
 func readSnapshot(r io.Reader, h snapshot.Header, what, own string, decode func([]byte) ([]string, error), members []memberSection) (ids []string, sections [][]byte, read int64, err error) {
-	sr, err := snapshot.NewReader(r, h)
-	if err != nil {
-		return nil, nil, 0, err
+	names := []string{own}
+	for _, m := range members {
+		names = append(names, m.section)
 	}
-	payload, err := sr.Section(own)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	if ids, err = decode(payload); err != nil {
-		return nil, nil, 0, fmt.Errorf("section %s: %w", own, err)
-	}
-	sections = make([][]byte, len(members))
-	for i, m := range members {
-		if sections[i], err = sr.Section(m.section); err != nil {
-			return nil, nil, 0, err
-		}
-	}
-	docs, read, err := sr.Finish()
+	payloads, docs, read, err := snapshot.ReadAll(r, h, names...)
 	if err != nil {
 		return nil, nil, read, err
+	}
+	if ids, err = decode(payloads[0]); err != nil {
+		return nil, nil, read, fmt.Errorf("section %s: %w", own, err)
 	}
 	if docs != uint64(len(ids)) {
 		return nil, nil, read, fmt.Errorf("trailer counts %d documents, %s %d: %w", docs, what, len(ids), ErrSnapshot)
 	}
+	sections = payloads[1:]
 	for i, m := range members {
 		if err := checkCount(sections[i], len(ids)); err != nil {
 			return nil, nil, read, fmt.Errorf("%s: %w", m.label, err)
