@@ -206,6 +206,14 @@ func add(t *testing.T, d detector.Detector, id, text string) []detector.Match {
 	return ms
 }
 
+// remove removes id through r, failing t on an error.
+func remove(t *testing.T, r detector.Remover, id string) {
+	t.Helper()
+	if err := r.Remove(id); err != nil {
+		t.Fatalf("Remove(%q): %v", id, err)
+	}
+}
+
 func containers(t *testing.T, d detector.Detector, id string) []detector.Match {
 	t.Helper()
 	ms, err := d.Containers(id)
@@ -223,9 +231,7 @@ func checkOrder(t *testing.T, call string, ms []detector.Match) {
 	if ms == nil {
 		t.Errorf("%s returned a nil slice; an empty result must be an empty, non-nil slice, which encodes to JSON as []", call)
 	}
-	sorted := slices.Clone(ms)
-	detector.SortMatches(sorted)
-	if !slices.Equal(sorted, ms) {
+	if !ordered(ms) {
 		t.Errorf("%s = %v is not ordered by descending score, then ID", call, ms)
 	}
 	seen := map[string]bool{}
@@ -513,16 +519,10 @@ func (s suite) remove(t *testing.T) {
 	if !ok {
 		t.Fatalf("%T does not implement detector.Remover (set Options.NoRemove to skip)", d)
 	}
-	remove := func(id string) {
-		t.Helper()
-		if err := r.Remove(id); err != nil {
-			t.Fatalf("Remove(%q): %v", id, err)
-		}
-	}
 	add(t, d, "a", articles[3])
 	add(t, d, "b", articles[3])
 	add(t, d, "c", articles[3])
-	remove("b")
+	remove(t, r, "b")
 	wantIDs(t, "Containers(a) after Remove(b)", containers(t, d, "a"), "c")
 	wantIDs(t, "Containers(c) after Remove(b)", containers(t, d, "c"), "a")
 	_, err := d.Containers("b")
@@ -530,15 +530,15 @@ func (s suite) remove(t *testing.T) {
 	wantErr(t, "a second Remove(b)", r.Remove("b"), detector.ErrUnknownID)
 	// The removed document is forgotten in both directions; its ID is free.
 	wantIDs(t, "Add(b) again", add(t, d, "b", articles[3]), "a", "c")
-	remove("a")
-	remove("b")
-	remove("c")
+	remove(t, r, "a")
+	remove(t, r, "b")
+	remove(t, r, "c")
 	wantIDs(t, "Add(d) after every copy was removed", add(t, d, "d", articles[3]))
 	if !s.opts.Symmetric {
 		short, long := containment()
 		add(t, d, "short", short)
 		add(t, d, "long", long)
-		remove("long")
+		remove(t, r, "long")
 		wantIDs(t, "Containers(short) after Remove(long)", containers(t, d, "short"))
 		wantIDs(t, "Add(short2) after Remove(long)", add(t, d, "short2", short), "short")
 	}

@@ -69,9 +69,7 @@ func (s suite) history(t *testing.T, d detector.Detector, n int) []string {
 	}
 	if r := s.remover(d); r != nil {
 		for _, id := range []string{docs[1].ID, docs[4].ID} {
-			if err := r.Remove(id); err != nil {
-				t.Fatalf("Remove(%q): %v", id, err)
-			}
+			remove(t, r, id)
 			live = slices.DeleteFunc(live, func(x string) bool { return x == id })
 		}
 	}
@@ -115,9 +113,7 @@ func (s suite) snapshot(t *testing.T) {
 	if s.remover(a) != nil {
 		gone := live[0]
 		for _, d := range []detector.Detector{a, b} {
-			if err := s.remover(d).Remove(gone); err != nil {
-				t.Fatalf("Remove(%q): %v", gone, err)
-			}
+			remove(t, s.remover(d), gone)
 		}
 		live = live[1:]
 		again := script()[1] // removed before the snapshot: its ID is free in both
@@ -200,9 +196,7 @@ func (s suite) snapshotCorrupt(t *testing.T) {
 			t.Fatalf("after ReadFrom of %s failed, Add(probe) = %v finds documents of the snapshot", what, ms)
 		}
 		if r := s.remover(d); r != nil {
-			if err := r.Remove("probe"); err != nil {
-				t.Fatalf("Remove(probe): %v", err)
-			}
+			remove(t, r, "probe")
 		} else {
 			d = nil
 		}
@@ -263,9 +257,7 @@ func (s suite) query(t *testing.T) {
 	for i, doc := range docs {
 		if i == 5 && s.remover(a) != nil {
 			for _, d := range []detector.Detector{a, b} {
-				if err := s.remover(d).Remove(docs[2].ID); err != nil {
-					t.Fatalf("Remove(%q): %v", docs[2].ID, err)
-				}
+				remove(t, s.remover(d), docs[2].ID)
 			}
 		}
 		got, err := q.Query(doc)
@@ -418,9 +410,7 @@ func (s suite) copies(t *testing.T) {
 	_, err := cl.Copies("nope")
 	wantErr(t, "Copies of an unknown ID", err, detector.ErrUnknownID)
 	if r := s.remover(d); r != nil {
-		if err := r.Remove("b"); err != nil {
-			t.Fatalf("Remove(b): %v", err)
-		}
+		remove(t, r, "b")
 		list("a")
 		_, err := cl.Copies("b")
 		wantErr(t, "Copies of a removed ID", err, detector.ErrUnknownID)
