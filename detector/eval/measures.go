@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"cmp"
+	"maps"
 	"math"
 	"slices"
 )
@@ -79,24 +81,7 @@ func Pool(runs ...map[Pair]float64) []Pair {
 			seen[p] = true
 		}
 	}
-	out := make([]Pair, 0, len(seen))
-	for p := range seen {
-		out = append(out, p)
-	}
-	slices.SortFunc(out, func(a, b Pair) int {
-		if a.A != b.A {
-			if a.A < b.A {
-				return -1
-			}
-			return 1
-		}
-		if a.B < b.B {
-			return -1
-		}
-		if a.B > b.B {
-			return 1
-		}
-		return 0
+	return slices.SortedFunc(maps.Keys(seen), func(a, b Pair) int {
+		return cmp.Or(cmp.Compare(a.A, b.A), cmp.Compare(a.B, b.B))
 	})
-	return out
 }
