@@ -140,12 +140,15 @@ func (t ClusterTruth) SiblingPairs() int {
 			stems[Sibling(c)]++
 		}
 	}
+	return pairsWithin(stems) - pairsWithin(clusters)
+}
+
+// pairsWithin returns the number of pairs of documents in the same group,
+// given the size of each group.
+func pairsWithin(size map[string]int) int {
 	n := 0
-	for _, m := range stems {
+	for _, m := range size {
 		n += m * (m - 1) / 2
-	}
-	for _, m := range clusters {
-		n -= m * (m - 1) / 2
 	}
 	return n
 }
@@ -182,11 +185,7 @@ func (t ClusterTruth) Score(found map[Pair]float64, lenient bool) Counts {
 			size[k]++
 		}
 	}
-	positives := 0
-	for _, n := range size {
-		positives += n * (n - 1) / 2
-	}
-	c.FN = positives - c.TP
+	c.FN = pairsWithin(size) - c.TP
 	return c
 }
 
