@@ -359,48 +359,41 @@ func writeSnapshot(w io.Writer, name string, h snapshot.Header, own string, payl
 	return n, nil
 }
 
-// loadSnapshot reads the snapshot of the combinator name (readSnapshot)
-// and loads each of dets from its member section (loadMembers), returning
-// the IDs the own section lists and the bytes read. Errors name the
-// combinator.
+// loadSnapshot reads the snapshot of the combinator name written under
+// header h: its own section, which decode checks and turns into the IDs of
+// its documents, the members' sections, and the trailer, which must count
+// those documents, as each member section's trailer must. It then loads
+// each of dets from its member section (loadMembers) and returns the IDs
+// and the bytes read. Errors name the combinator.
 func loadSnapshot(r io.Reader, name string, h snapshot.Header, own string, decode func([]byte) ([]string, error), dets []Detector, members []memberSection, tagRead bool) ([]string, int64, error) {
-	ids, sections, read, err := readSnapshot(r, h, "the "+strings.ToLower(name), own, decode, members)
-	if err == nil {
-		err = loadMembers(dets, ids, sections, members, tagRead)
-	}
-	if err != nil {
-		return nil, read, fmt.Errorf("detector: %s: ReadFrom: %w", name, err)
-	}
-	return ids, read, nil
-}
-
-// readSnapshot reads the snapshot of a combinator (what names it in
-// errors, as "the vote") written under header h: its own section, which
-// decode checks and turns into the IDs of its documents, the members'
-// sections, and the trailer, which must count those documents, as each
-// member section's trailer must.
-func readSnapshot(r io.Reader, h snapshot.Header, what, own string, decode func([]byte) ([]string, error), members []memberSection) (ids []string, sections [][]byte, read int64, err error) {
 	names := []string{own}
 	for _, m := range members {
 		names = append(names, m.section)
 	}
 	payloads, docs, read, err := snapshot.ReadAll(r, h, names...)
-	if err != nil {
-		return nil, nil, read, err
+	fail := func(err error) ([]string, int64, error) {
+		return nil, read, fmt.Errorf("detector: %s: ReadFrom: %w", name, err)
 	}
-	if ids, err = decode(payloads[0]); err != nil {
-		return nil, nil, read, fmt.Errorf("section %s: %w", own, err)
+	if err != nil {
+		return fail(err)
+	}
+	ids, err := decode(payloads[0])
+	if err != nil {
+		return fail(fmt.Errorf("section %s: %w", own, err))
 	}
 	if docs != uint64(len(ids)) {
-		return nil, nil, read, fmt.Errorf("trailer counts %d documents, %s %d: %w", docs, what, len(ids), ErrSnapshot)
+		return fail(fmt.Errorf("trailer counts %d documents, the %s %d: %w", docs, strings.ToLower(name), len(ids), ErrSnapshot))
 	}
-	sections = payloads[1:]
+	sections := payloads[1:]
 	for i, m := range members {
 		if err := checkCount(sections[i], len(ids)); err != nil {
-			return nil, nil, read, fmt.Errorf("%s: %w", m.label, err)
+			return fail(fmt.Errorf("%s: %w", m.label, err))
 		}
 	}
-	return ids, sections, read, nil
+	if err := loadMembers(dets, ids, sections, members, tagRead); err != nil {
+		return fail(err)
+	}
+	return ids, read, nil
 }
 
 // loadMembers loads sections[i] into dets[i], each a Persister, in order,
