@@ -138,10 +138,8 @@ func (c *cascade[F]) verified(cands []Match, text, skip string, all bool) []Matc
 
 // Copies is never exposed by Cascade's view (see Cascade).
 func (c *cascade[F]) Copies(string) ([]string, error) {
-	return nil, fmt.Errorf("detector: Cascade: cannot list copies: %w", errUnsupportedCopies)
+	return nil, fmt.Errorf("detector: Cascade: cannot list copies: features may differ between documents the proposer reads as identical: %w", errors.ErrUnsupported)
 }
-
-var errUnsupportedCopies = fmt.Errorf("features may differ between documents the proposer reads as identical: %w", errors.ErrUnsupported)
 
 // Cascade snapshot (kind "cascade", version 1): the header's Config is
 // {"Features": "<Go type of F>"}; section "features" holds the number of
