@@ -5,13 +5,10 @@ import (
 	"sync"
 )
 
-// verdictsPerDoc bounds the verdicts a Cascade caches per document: at
-// most this many verify results whose contained side is the document. A
-// candidate past the bound is verified again each time it is nominated; the
-// answers are the same, only slower. The bound keeps the cache linear in
-// the number of live documents where an unbounded one grows with the
-// square of the copies of one text (every copy is a candidate of every
-// other).
+// verdictsPerDoc bounds the verify results a Cascade caches per contained
+// document (see Cascade), so that the cache grows with the live documents
+// and not with the square of the copies of one text (every copy is a
+// candidate of every other).
 const verdictsPerDoc = 16
 
 // Cascade returns a detector in which propose, a cheap detector, nominates
