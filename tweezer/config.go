@@ -130,16 +130,6 @@ const MaxContext = 1 << 16
 // shingles as a document has entities, far fewer in any text Add accepts.
 const MaxMinOverlap = 1 << 20
 
-// resolve returns cfg with its defaults filled in, or an error wrapping
-// detector.ErrInvalidConfig naming the first field out of range.
-func (cfg Config) resolve() (Config, error) {
-	cfg.setDefaults()
-	if err := cfg.validate(); err != nil {
-		return Config{}, err
-	}
-	return cfg, nil
-}
-
 // setDefaults replaces every zero field that has a default with it. It
 // leaves invalid values for validate.
 func (cfg *Config) setDefaults() {
@@ -165,7 +155,8 @@ func (cfg *Config) shared() engine.Shared {
 	return engine.Shared{Language: cfg.Language, Content: cfg.Content, MaxTextBytes: cfg.MaxTextBytes, MaxResults: cfg.MaxResults}
 }
 
-// validate checks a Config whose defaults are filled in.
+// validate checks a Config whose defaults are filled in: its error wraps
+// detector.ErrInvalidConfig and names the first field out of range.
 func (cfg Config) validate() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("tweezer: "+format+": %w", append(args, detector.ErrInvalidConfig)...)

@@ -73,11 +73,11 @@ type Signer struct {
 // set modes, a MinOverlap above MaxMinOverlap, a negative MaxTextBytes or MaxResults,
 // or an unknown Content; nil otherwise.
 func NewSigner(cfg Config) (*Signer, error) {
-	cfg, err := cfg.resolve()
-	if err != nil {
+	cfg.setDefaults()
+	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	t, _ := textproc.ParseLanguage(cfg.Language) // resolve has checked it
+	t, _ := textproc.ParseLanguage(cfg.Language) // validate has checked it
 	// ner has Turkish and English rules only.
 	tag := language.Turkish
 	if textproc.RuleSet(t) == "en" {
