@@ -116,12 +116,10 @@
 // (Reuters-21578) and Turkish news (go run ./examples/defaults; the README
 // says how): the main content ([DefaultContent]), the [Overlap] mode at
 // [DefaultOverlapThreshold] with [DefaultMinOverlap] = 2 shared shingles of
-// evidence (3 until a rerun of the procedure found 2 better: Gold Set pair
-// F1 0.875 against 0.819, the same largest Reuters cluster). The published
-// [Exact] mode finds few of the Gold Set's pairs; Overlap without the
-// evidence rule finds more, but joins Reuters money-market notices written
-// from one template, which share their few entities and the words around
-// them.
+// evidence. The published [Exact] mode finds few of the Gold Set's pairs;
+// Overlap without the evidence rule finds more, but joins Reuters
+// money-market notices written from one template, which share their few
+// entities and the words around them.
 //
 // # Concurrency
 //
