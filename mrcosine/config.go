@@ -113,9 +113,9 @@ const PlainSlack = 3.3
 // setDefaults fills in zero fields. It does not check anything, so it may
 // leave invalid values for validate to report.
 func (c *Config) setDefaults(hasCenter bool) {
-	t1, t2 := DefaultT1, DefaultT2
+	t1, t2, rows := DefaultT1, DefaultT2, DefaultRows
 	if c.Centered {
-		t1, t2 = DefaultCenteredT1, DefaultCenteredT2
+		t1, t2, rows = DefaultCenteredT1, DefaultCenteredT2, DefaultCenteredRows
 	}
 	if c.T1 == 0 {
 		c.T1 = max(t1, c.T2)
@@ -123,12 +123,7 @@ func (c *Config) setDefaults(hasCenter bool) {
 	if c.T2 == 0 {
 		c.T2 = min(t2, c.T1)
 	}
-	if c.Rows == 0 {
-		c.Rows = DefaultRows
-		if c.Centered {
-			c.Rows = DefaultCenteredRows
-		}
-	}
+	c.Rows = cmp.Or(c.Rows, rows)
 	c.MissRate = cmp.Or(c.MissRate, DefaultMissRate)
 	c.MaxTextBytes = cmp.Or(c.MaxTextBytes, detector.DefaultMaxTextBytes)
 	c.MaxResults = cmp.Or(c.MaxResults, detector.DefaultMaxResults)
