@@ -155,10 +155,6 @@
 //   - [DefaultRows], [DefaultMissRate], [PlainSlack]: the index, ours;
 //     [Bands] derives the number of bands from the index threshold.
 //
-// Measured figures (F1 by threshold, index loss and cost, speed): see
-// docs/mrcosine.md in the repository, with the commands that regenerate
-// them.
-//
 // # Concurrency
 //
 // A [Detector] is safe for concurrent use by multiple goroutines. It is a
