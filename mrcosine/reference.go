@@ -343,12 +343,11 @@ func (r *Reference) Centered(texts []string) *Reference {
 // clone returns a Reference sharing r's immutable tables, with scratch of
 // its own.
 func (r *Reference) clone() *Reference {
-	c := &Reference{tc: r.tc, genes: r.genes, bounds: r.bounds, pnorm: r.pnorm, center: r.center,
-		has: r.has, table: r.table, starts: r.starts, entries: r.entries}
+	c := *r
 	if r.scratch != nil { // nil for the zero Reference
 		c.scratch = &engine.Pool[*sigScratch]{New: r.scratch.New}
 	}
-	return c
+	return &c
 }
 
 // Center returns a copy of the reference's center (see [Reference.Centered]),
@@ -514,9 +513,8 @@ func (r *Reference) UnmarshalBinary(data []byte) error {
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrFormat, err)
 	}
-	r.tc, r.genes, r.bounds, r.pnorm, r.center = nr.tc, nr.genes, nr.bounds, nr.pnorm, center
-	r.has, r.table, r.starts, r.entries = nr.has, nr.table, nr.starts, nr.entries
-	r.scratch = nr.scratch
+	nr.center = center
+	*r = *nr
 	return nil
 }
 
