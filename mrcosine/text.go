@@ -1,6 +1,7 @@
 package mrcosine
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -323,16 +324,7 @@ func makeProfile(tc TextConfig, text string, c *counter) profile {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int {
-		ka, kb := c.slots[c.used[a]].key, c.slots[c.used[b]].key
-		if ka < kb {
-			return -1
-		}
-		if ka > kb {
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(c.slots[c.used[a]].key, c.slots[c.used[b]].key) })
 	var ss float64
 	for i, k := range order {
 		s := c.used[k]
