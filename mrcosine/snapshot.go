@@ -185,35 +185,27 @@ func (a algorithm) DecodeSections(secs [][]byte, group func(*snapshot.Dec, *sig,
 	// over the IDs finds where they end).
 	rest := snapshot.NewDec(secs[1])
 	rest.IDs(0)
-	var byDig map[hashtab.Digest][]string
+	tail := rest.Done() != nil
+	byDig := map[hashtab.Digest][]string{}
 	var order []hashtab.Digest // the digests in the order of their first ID
-	if rest.Done() != nil {
-		byDig = map[hashtab.Digest][]string{}
-		for _, id := range ids {
-			if !dec.Bool() {
-				if bare(dec, id); dec.Err() != nil {
-					return dec.Err()
-				}
-				continue
-			}
-			dig := dec.Bytes16()
-			if dec.Err() != nil {
-				return dec.Err()
-			}
-			if _, ok := byDig[dig]; !ok {
-				order = append(order, dig)
-			}
-			byDig[dig] = append(byDig[dig], id)
-		}
-		if dec.Err() == nil && len(order) == 0 {
-			dec.Fail("a digest tail without a digest")
-		}
-	} else {
-		for _, id := range ids {
+	for _, id := range ids {
+		if !tail || !dec.Bool() {
 			if bare(dec, id); dec.Err() != nil {
 				return dec.Err()
 			}
+			continue
 		}
+		dig := dec.Bytes16()
+		if dec.Err() != nil {
+			return dec.Err()
+		}
+		if _, ok := byDig[dig]; !ok {
+			order = append(order, dig)
+		}
+		byDig[dig] = append(byDig[dig], id)
+	}
+	if tail && len(order) == 0 {
+		dec.Fail("a digest tail without a digest")
 	}
 	if err := dec.Done(); err != nil {
 		return err
