@@ -64,12 +64,16 @@ type index struct {
 	sumPeak, textPeak int
 }
 
+// buckets maps (band, key) to the groups holding that band key: an
+// engine.Postings per band.
+type buckets []engine.Postings
+
 // blockGroups is the number of groups of a block of the per-group vector
 // and band key arrays.
 const blockGroups = 256
 
 func (d *Detector) newIndex() *index {
-	ix := &index{d: d, text: map[hashtab.Digest]uint32{}}
+	ix := &index{d: d, text: map[hashtab.Digest]uint32{}, buckets: make(buckets, d.bands())}
 	if d.cfg.Exhaustive {
 		ix.bySum = map[uint64][]uint32{}
 	}
@@ -119,12 +123,12 @@ func (ix *index) Find(f *sig, _ *engine.Groups[sig]) (uint32, bool) {
 	var in []uint32
 	var one, inOne [1]uint32
 	for b, k := range f.s.keys {
-		l := ix.buckets.get(uint32(b), k, &one)
+		l := ix.buckets[b].Get(k, &one)
 		if len(l) == 0 {
 			return 0, false
 		}
 		if in == nil || len(l) < len(in) {
-			if len(l) == 1 { // l may be one, which the next band's get reuses
+			if len(l) == 1 { // l may be one, which the next band's Get reuses
 				inOne = one
 				l = inOne[:]
 			}
@@ -178,7 +182,7 @@ func (ix *index) Insert(g uint32, f *sig) {
 		copy(ix.sketch[g][:], s.pool[:sketchWords])
 		copy(ix.keysOf(g), s.keys)
 		for b, k := range s.keys {
-			ix.buckets.add(uint32(b), k, g)
+			ix.buckets[b].Add(k, g)
 		}
 	}
 }
@@ -197,7 +201,8 @@ func (ix *index) Delete(g uint32, f *sig) {
 	}
 	if ix.d.bands() > 0 {
 		for b, k := range ix.keysOf(g) {
-			ix.buckets.remove(uint32(b), k, g)
+			ix.buckets[b].Remove(k, g)
+			ix.buckets[b].Shrink()
 		}
 	}
 	ix.live[g] = false

@@ -142,7 +142,7 @@ type probe struct {
 	stamp []uint32 // by group: the epoch that visited it
 	epoch uint32
 	lists [][]uint32
-	ones  [][1]uint32 // the lists of one group, by band (buckets.get)
+	ones  [][1]uint32 // the lists of one group, by band (engine.Postings.Get)
 	pass  []uint32    // groups the sketch test keeps
 	far   []float64   // see sift
 }
@@ -253,7 +253,7 @@ func (ix *index) search(p *probe) {
 	lists, total := p.lists[:0], 0
 	p.ones = slices.Grow(p.ones[:0], len(p.keys))[:len(p.keys)]
 	for b, k := range p.keys {
-		l := ix.buckets.get(uint32(b), k, &p.ones[b])
+		l := ix.buckets[b].Get(k, &p.ones[b])
 		lists = append(lists, l)
 		total += len(l)
 	}
