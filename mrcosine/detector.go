@@ -65,11 +65,9 @@ type Detector struct {
 	parts  int
 	center []float32 // origin of the hashed vectors, or nil
 	hash   *hasher   // nil when Exhaustive
-	// sketchLo is the lowest hashed cosine a candidate can have, for
-	// Centered or a reference without center; NaN means per pair.
-	sketchLo float64
 	// sketchMax is the most differing sketch bits a candidate can have
-	// when sketchLo is not NaN (see maxBits); -1 means per pair.
+	// (see maxBits) for Centered or a reference without center, where the
+	// lowest hashed cosine a candidate can have is T2; -1 means per pair.
 	sketchMax int
 	// filters holds content filters for ContentMain.
 	filters engine.Pool[*textproc.ContentFilter]
@@ -103,9 +101,8 @@ func NewWithReference(cfg Config, ref *Reference) (*Detector, error) {
 	d := &Detector{cfg: cfg, ref: ref, refSum: ref.fingerprint(), parts: ref.Parts(), center: ref.center}
 	tag, _ := language.Parse(ref.tc.Language) // validated: a bad tag reads as neutral
 	d.filters.New = func() (*textproc.ContentFilter, error) { return textproc.NewContentFilter(tag), nil }
-	d.sketchLo, d.sketchMax = math.NaN(), -1
+	d.sketchMax = -1
 	if cfg.Centered || d.center == nil {
-		d.sketchLo = cfg.T2
 		d.sketchMax = maxBits(cfg.T2)
 	}
 	if !cfg.Exhaustive {

@@ -102,7 +102,8 @@ func (r *refIndex) matches(q refDoc, self string) []detector.Match {
 				}
 			}
 			h := hiCos()[hamming(q.sketch, o.sketch)]
-			if lo := r.d.sketchLo; math.IsNaN(lo) && (1-h)*float64(q.rnorm)*float64(o.rnorm) > 1-cfg.T2 || !math.IsNaN(lo) && lo > h {
+			// Per pair, or against T2 when the detector's bound is one bit count.
+			if perPair := r.d.sketchMax < 0; perPair && (1-h)*float64(q.rnorm)*float64(o.rnorm) > 1-cfg.T2 || !perPair && cfg.T2 > h {
 				continue
 			}
 		}
