@@ -61,7 +61,6 @@ func (c Class) String() string {
 type Detector struct {
 	cfg    Config
 	ref    *Reference
-	refSum uint64 // fingerprint of ref, for snapshots
 	parts  int
 	center []float32 // origin of the hashed vectors, or nil
 	hash   *hasher   // nil when Exhaustive
@@ -98,7 +97,7 @@ func NewWithReference(cfg Config, ref *Reference) (*Detector, error) {
 	if cfg.Centered && len(ref.center) == 0 {
 		return nil, fmt.Errorf("mrcosine: Centered needs a reference text with a center (Reference.Centered): %w", detector.ErrInvalidConfig)
 	}
-	d := &Detector{cfg: cfg, ref: ref, refSum: ref.fingerprint(), parts: ref.Parts(), center: ref.center}
+	d := &Detector{cfg: cfg, ref: ref, parts: ref.Parts(), center: ref.center}
 	tag, _ := language.Parse(ref.tc.Language) // validated: a bad tag reads as neutral
 	d.filters.New = func() (*textproc.ContentFilter, error) { return textproc.NewContentFilter(tag), nil }
 	d.sketchMax = -1
@@ -113,7 +112,7 @@ func NewWithReference(cfg Config, ref *Reference) (*Detector, error) {
 		Name:          snapshotKind,
 		Version:       snapshotVersion,
 		Config:        cfg,
-		Tables:        map[string]uint64{refTable: d.refSum},
+		Tables:        map[string]uint64{refTable: ref.fingerprint()},
 		NoGroup:       "zero",
 		MinGroupBytes: 4*d.parts + 3, // the vector, a count and one ID
 		MaxTextBytes:  cfg.MaxTextBytes,

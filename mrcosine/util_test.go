@@ -47,5 +47,5 @@ func (d *Detector) ix() *index {
 // header is the snapshot header the detector writes and expects.
 func (d *Detector) header() snapshot.Header {
 	return snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: d.cfg,
-		Tables: map[string]uint64{refTable: d.refSum}}
+		Tables: map[string]uint64{refTable: d.ref.fingerprint()}}
 }
