@@ -194,13 +194,6 @@ type signed struct {
 	textBuf []byte // scratch of readDigest
 }
 
-// probe returns s's probe, with s as its query.
-func (s *signed) probe() *probe {
-	p := &s.p
-	p.vec, p.rnorm, p.sk, p.keys = s.vec, s.rnorm, s.pool, s.keys
-	return p
-}
-
 // release puts s back in the pool, without references into an index.
 func (d *Detector) release(s *signed) {
 	p := &s.p

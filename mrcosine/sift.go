@@ -204,8 +204,9 @@ func (ix *index) find(dst []engine.Candidate, f *sig, rank int) []engine.Candida
 	}
 	s := f.s
 	var p *probe
-	if s != nil {
-		p = s.probe()
+	if s != nil { // an Add's or Query's features: the query is s
+		p = &s.p
+		p.vec, p.rnorm, p.sk, p.keys = s.vec, s.rnorm, s.pool, s.keys
 	} else { // a group's own features (Containers): scratch of the pool
 		s, _ = ix.d.scratch.Get() // New never fails
 		defer ix.d.release(s)
