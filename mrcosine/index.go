@@ -25,8 +25,7 @@ const sketchWords = 8
 type hasher struct {
 	dim   int       // padded length, a power of two ≥ Parts
 	rots  int       // rotations
-	signs []uint64  // rots·3·dim/64 words: bit set = −1 on the diagonal
-	signf []float32 // the same diagonals as ±1, rots·3·dim
+	signf []float32 // rots·3 random ±1 diagonals of dim each
 	pick  []uint32  // Bands·Rows indices into the sign pool
 	rows  int
 	bands int
@@ -49,14 +48,14 @@ func newHasher(parts, bands, rows int, seed uint64) *hasher {
 	h := &hasher{dim: dim, rows: rows, bands: bands}
 	h.rots = poolRotations(dim, bands, rows)
 	rng := rand.New(rand.NewPCG(seed, 0x6879706572706c61))
-	h.signs = make([]uint64, h.rots*3*dim/64)
-	for i := range h.signs {
-		h.signs[i] = rng.Uint64()
+	signs := make([]uint64, h.rots*3*dim/64) // bit set = −1 on the diagonal
+	for i := range signs {
+		signs[i] = rng.Uint64()
 	}
 	h.signf = make([]float32, h.rots*3*dim)
 	for i := range h.signf {
 		h.signf[i] = 1
-		if h.signs[i>>6]>>(i&63)&1 != 0 {
+		if signs[i>>6]>>(i&63)&1 != 0 {
 			h.signf[i] = -1
 		}
 	}
