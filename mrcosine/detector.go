@@ -109,15 +109,13 @@ func NewWithReference(cfg Config, ref *Reference) (*Detector, error) {
 	}
 	d.scratch.New = func() (*signed, error) { return d.newSigned(), nil }
 	d.e = engine.New(engine.Spec{
-		Name:          snapshotKind,
-		Version:       snapshotVersion,
-		Config:        cfg,
-		Tables:        map[string]uint64{refTable: ref.fingerprint()},
-		NoGroup:       "zero",
-		MinGroupBytes: 4*d.parts + 3, // the vector, a count and one ID
-		MaxTextBytes:  cfg.MaxTextBytes,
-		MaxResults:    cfg.MaxResults,
-		SearchFirst:   true, // the choice between buckets and pass counts the groups
+		Name:         snapshotKind,
+		Version:      snapshotVersion,
+		Config:       cfg,
+		Tables:       map[string]uint64{refTable: ref.fingerprint()},
+		MaxTextBytes: cfg.MaxTextBytes,
+		MaxResults:   cfg.MaxResults,
+		SearchFirst:  true, // the choice between buckets and pass counts the groups
 	}, engine.Algorithm[sig, copyKey](algorithm{d}))
 	return d, nil
 }
