@@ -121,11 +121,7 @@ func partBounds(n, p int) []int {
 func (r *Reference) build() {
 	parts := len(r.bounds) - 1
 	r.pnorm = make([]float64, parts)
-	type pc struct {
-		part  int
-		count float64
-	}
-	per := map[uint64][]pc{}
+	per := map[uint64][]entry{}
 	var order []uint64
 	for j := range parts {
 		cnt := map[uint64]float64{}
@@ -146,7 +142,7 @@ func (r *Reference) build() {
 			if _, ok := per[g]; !ok {
 				order = append(order, g)
 			}
-			per[g] = append(per[g], pc{j, c})
+			per[g] = append(per[g], entry{uint32(j), c})
 		}
 		r.pnorm[j] = math.Sqrt(ss)
 	}
@@ -159,9 +155,7 @@ func (r *Reference) build() {
 		r.has[h>>hasShift] |= 1 << (h >> (hasShift - 6) & 63)
 		r.table.Set(g, uint32(k))
 		r.starts = append(r.starts, uint32(len(r.entries)))
-		for _, e := range per[g] {
-			r.entries = append(r.entries, entry{uint32(e.part), e.count})
-		}
+		r.entries = append(r.entries, per[g]...)
 	}
 	r.starts = append(r.starts, uint32(len(r.entries)))
 	r.scratch = &engine.Pool[*sigScratch]{New: func() (*sigScratch, error) { return &sigScratch{dot: make([]float64, parts)}, nil }}
