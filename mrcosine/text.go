@@ -116,16 +116,8 @@ func trigramString(code uint64) string {
 
 // parseTrigram returns the code of a string of exactly three runes.
 func parseTrigram(s string) (uint64, bool) {
-	var r [3]rune
-	n := 0
-	for _, c := range s {
-		if n == 3 {
-			return 0, false
-		}
-		r[n] = c
-		n++
-	}
-	if n != 3 {
+	r := []rune(s)
+	if len(r) != 3 {
 		return 0, false
 	}
 	return pack(r[0], r[1], r[2]), true
