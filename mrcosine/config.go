@@ -131,16 +131,12 @@ func (c *Config) setDefaults(hasCenter bool) {
 		c.Content = DefaultContent
 	}
 	if c.Bands == 0 && !c.Exhaustive && c.validThresholds() == nil && c.Rows >= 1 && c.Rows <= MaxRows && c.MissRate > 0 && c.MissRate < 1 {
-		c.Bands = Bands(c.indexThreshold(hasCenter), c.Rows, c.MissRate)
+		t := c.T2 // the index threshold: the cosine of the hashed vectors the index is built for
+		if !c.Centered && hasCenter {
+			t = max(1-PlainSlack*(1-c.T2), -1)
+		}
+		c.Bands = Bands(t, c.Rows, c.MissRate)
 	}
-}
-
-// indexThreshold is the cosine of the hashed vectors the index is built for.
-func (c *Config) indexThreshold(hasCenter bool) float64 {
-	if c.Centered || !hasCenter {
-		return c.T2
-	}
-	return max(1-PlainSlack*(1-c.T2), -1)
 }
 
 func (c *Config) validThresholds() error {
