@@ -127,9 +127,7 @@ func (c *Config) setDefaults(hasCenter bool) {
 	c.MissRate = cmp.Or(c.MissRate, DefaultMissRate)
 	c.MaxTextBytes = cmp.Or(c.MaxTextBytes, detector.DefaultMaxTextBytes)
 	c.MaxResults = cmp.Or(c.MaxResults, detector.DefaultMaxResults)
-	if c.Content == textproc.ContentDefault {
-		c.Content = DefaultContent
-	}
+	c.Content = cmp.Or(c.Content, DefaultContent)
 	if c.Bands == 0 && !c.Exhaustive && c.validThresholds() == nil && c.Rows >= 1 && c.Rows <= MaxRows && c.MissRate > 0 && c.MissRate < 1 {
 		t := c.T2 // the index threshold: the cosine of the hashed vectors the index is built for
 		if !c.Centered && hasCenter {
