@@ -295,17 +295,12 @@ func (c *TrainConfig) setDefaults() {
 	c.Genes = cmp.Or(c.Genes, DefaultGenes)
 	c.Parts = cmp.Or(c.Parts, DefaultParts)
 	c.Population = cmp.Or(c.Population, DefaultPopulation)
-	c.Generations = cmp.Or(c.Generations, DefaultGenerations)
-	if c.Generations < 0 {
-		c.Generations = 0
-	}
+	c.Generations = max(cmp.Or(c.Generations, DefaultGenerations), 0) // negative: none
 	c.PoolSize = cmp.Or(c.PoolSize, DefaultPoolSize)
 	c.MutationRate = cmp.Or(c.MutationRate, DefaultMutationRate)
 	c.SampleDocs = cmp.Or(c.SampleDocs, DefaultSampleDocs)
 	c.Holdout = cmp.Or(c.Holdout, DefaultHoldout)
-	if c.Workers == 0 {
-		c.Workers = runtime.GOMAXPROCS(0)
-	}
+	c.Workers = cmp.Or(c.Workers, runtime.GOMAXPROCS(0))
 }
 
 // validate checks a TrainConfig after setDefaults.
