@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -171,9 +173,10 @@ func largeOptions(t *testing.T, name string) map[string]string {
 
 // eachNameInTurn runs fn for every registry name at its defaults, one at
 // a time (the reports measure the live heap, which parallel subtests
-// would share), but "reference", the quadratic baseline. With large, the
-// detectors accept documents of 64 MiB.
-func eachNameInTurn(t *testing.T, large bool, fn func(t *testing.T, build func() (testkit.Detector, error))) {
+// would share), but "reference", the quadratic baseline, on an empty
+// detector of the name. With large, the detectors accept documents of
+// 64 MiB.
+func eachNameInTurn(t *testing.T, large bool, fn func(t *testing.T, d testkit.Detector)) {
 	dataset.SkipSoak(t)
 	for _, name := range Names() {
 		if name == "reference" {
@@ -186,14 +189,7 @@ func eachNameInTurn(t *testing.T, large bool, fn func(t *testing.T, build func()
 					t.Skipf("%s has no MaxTextBytes option for documents of 20 MB", name)
 				}
 			}
-			fn(t, func() (testkit.Detector, error) {
-				d := suiteNew(t, name, opts)
-				td, ok := d.(testkit.Detector)
-				if !ok {
-					return nil, fmt.Errorf("%s has no Remove", name)
-				}
-				return td, nil
-			})
+			fn(t, suiteNew(t, name, opts))
 		})
 	}
 }
@@ -202,8 +198,27 @@ func eachNameInTurn(t *testing.T, large bool, fn func(t *testing.T, build func()
 // of 1.4M distinct tokens (20 MB each) to a detector holding 1000
 // ordinary ones, removes them, and logs the live heap before and after.
 func TestEveryNameHostileMemoryReport(t *testing.T) {
-	eachNameInTurn(t, true, func(t *testing.T, build func() (testkit.Detector, error)) {
-		testkit.HostileMemoryReport(t, build)
+	eachNameInTurn(t, true, func(t *testing.T, d testkit.Detector) {
+		for _, doc := range dataset.SynthDocs(1000, dataset.SynthConfig{Seed: 9}) {
+			if _, err := d.Add(doc); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := testkit.LiveHeap()
+		for i := range 3 {
+			id := fmt.Sprint("hostile", i)
+			if _, err := d.Add(detector.Doc{ID: id, Text: testkit.HostileText(strconv.Itoa(i), 1_400_000)}); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Remove(id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		after := testkit.LiveHeap()
+		t.Logf("live heap: %.1f MB before, %.1f MB after three hostile documents added and removed", float64(before)/1e6, float64(after)/1e6)
+		if _, err := d.Add(detector.Doc{ID: "last", Text: "still works"}); err != nil {
+			t.Fatal(err)
+		}
 	})
 }
 
@@ -218,13 +233,21 @@ var flatSoak = map[string]bool{"mrcosine": true, "mrcosine-centered": true}
 // of flatSoak run 100,000 Adds through a window of 1,000 and must keep it
 // flat.
 func TestEveryNameSoakReport(t *testing.T) {
-	eachNameInTurn(t, false, func(t *testing.T, build func() (testkit.Detector, error)) {
+	eachNameInTurn(t, false, func(t *testing.T, d testkit.Detector) {
 		name := strings.TrimPrefix(t.Name(), "TestEveryNameSoakReport/")
 		cfg := testkit.SoakConfig{Adds: 30_000, Window: 3_000, Every: 3_000}
 		if flatSoak[name] {
 			cfg = testkit.SoakConfig{Adds: 100_000, Window: 1_000, Every: 10_000}
 		}
-		s := testkit.SoakReport(t, build, cfg)
+		cfg.Adds = dataset.LongCount(cfg.Adds)
+		s, err := testkit.Soak(d, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range s {
+			t.Logf("soak: %7d Adds: live heap %.1f MB", x.Adds, float64(x.HeapBytes)/1e6)
+		}
+		t.Logf("soak growth: %.1f MB", float64(testkit.Growth(s))/1e6)
 		if flatSoak[name] && len(s) > 0 {
 			assert.Less(t, float64(testkit.Growth(s)), 0.1*float64(s[0].HeapBytes), "live heap stays flat")
 		}
@@ -236,7 +259,39 @@ func TestEveryNameSoakReport(t *testing.T) {
 // Len in a loop, and logs the longest of those calls: how long an Add
 // stalls the detector's readers.
 func TestEveryNameStallReport(t *testing.T) {
-	eachNameInTurn(t, true, func(t *testing.T, build func() (testkit.Detector, error)) {
-		testkit.StallReport(t, build)
+	eachNameInTurn(t, true, func(t *testing.T, d testkit.Detector) {
+		docs := dataset.SynthDocs(1000, dataset.SynthConfig{Seed: 9})
+		for _, doc := range docs {
+			if _, err := d.Add(doc); err != nil {
+				t.Fatal(err)
+			}
+		}
+		hostile := testkit.HostileText("s", 1_400_000)
+		done := make(chan time.Duration)
+		go func() {
+			start := time.Now()
+			_, err := d.Add(detector.Doc{ID: "hostile", Text: hostile})
+			if err != nil {
+				t.Error(err)
+			}
+			done <- time.Since(start)
+		}()
+		var worst time.Duration
+		calls := 0
+		for {
+			select {
+			case took := <-done:
+				t.Logf("stall: a 20 MB Add took %v; the longest of %d Containers+Len calls meanwhile took %v", took, calls, worst)
+				return
+			default:
+			}
+			start := time.Now()
+			if _, err := d.Containers(docs[calls%len(docs)].ID); err != nil {
+				t.Fatal(err)
+			}
+			d.Len()
+			worst = max(worst, time.Since(start))
+			calls++
+		}
 	})
 }

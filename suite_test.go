@@ -1,10 +1,12 @@
 package neardup
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"unicode"
 
@@ -236,9 +238,58 @@ func TestEveryNameConcurrentSameID(t *testing.T) {
 	if testing.Short() {
 		trials = 15
 	}
+	docs := dataset.SynthDocs(44, dataset.SynthConfig{Seed: 3, VariantRate: 1e-9})
 	everyName(t, func(t *testing.T, name string, opts map[string]string) {
-		testkit.ConcurrentSameID(t, trials, func() (testkit.Detector, error) {
-			return suiteNew(t, name, opts), nil
-		})
+		for trial := range trials {
+			d := suiteNew(t, name, opts)
+			for _, doc := range docs[:20] {
+				if _, err := d.Add(doc); err != nil {
+					t.Fatal(err)
+				}
+			}
+			const g = 4
+			var texts [g]string
+			for i := range texts {
+				texts[i] = docs[20+(trial*g+i)%24].Text
+			}
+			var errs [g]error
+			var wg sync.WaitGroup
+			start := make(chan struct{})
+			for i := range g {
+				wg.Go(func() {
+					<-start
+					_, errs[i] = d.Add(detector.Doc{ID: "same", Text: texts[i]})
+				})
+			}
+			close(start)
+			wg.Wait()
+			winner := -1
+			for i, err := range errs {
+				switch {
+				case err == nil && winner >= 0:
+					t.Fatalf("trial %d: two Adds of one new ID succeeded", trial)
+				case err == nil:
+					winner = i
+				case !errors.Is(err, detector.ErrDuplicateID):
+					t.Fatalf("trial %d: Add: %v, want an error wrapping ErrDuplicateID", trial, err)
+				}
+			}
+			if winner < 0 {
+				t.Fatalf("trial %d: no Add of the new ID succeeded", trial)
+			}
+			ms, err := d.Add(detector.Doc{ID: "copy", Text: texts[winner]})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(ms, detector.Match{ID: "same", Score: 1}) {
+				t.Errorf("trial %d: the exact copy of the winner's text found %v, want the winner with score 1", trial, ms)
+			}
+			if n := d.Len(); n != 22 {
+				t.Fatalf("trial %d: Len %d, want 22", trial, n)
+			}
+			if err := d.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
 	})
 }

@@ -1,24 +1,16 @@
-// The reliability checks, benchmarks and
-// reports that detectors with the same guarantees share: a Config sweep
-// ([Sweep]: New rejects what Add cannot survive), a windowed soak that
-// records the live heap ([Soak]),
-// concurrent Adds of one ID, Adds that analyse outside the lock, a
-// concurrent stream equal to its sequential replay, memory given back
-// after hostile documents, an online table under concurrent Adds and
-// Removes, and the opt-in soak and stall reports. The root package's
-// shared suite runs the sweep and the reports for every registry name;
-// detector packages call the checks of their own internals (test hooks,
-// online tables) with their constructors, so that a check is written
+// The reliability checks detectors with the same guarantees share:
+// a concurrent stream equal to its sequential replay, Adds that analyse
+// outside the lock, memory given back after hostile documents, and an
+// online table under concurrent Adds and Removes. Detector packages call
+// them with their constructors and test hooks, so that a check is written
 // once. It uses plain testing (no testify), as detector/detectortest
 // does.
 
 package testkit
 
 import (
-	"errors"
 	"math/rand/v2"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,70 +47,6 @@ func HostileText(tag string, n int) string {
 		b.WriteString("z ")
 	}
 	return b.String()
-}
-
-// ConcurrentSameID adds the same new ID from 4 goroutines at once, each
-// with another text, in each of trials fresh detectors holding 20
-// documents: exactly one Add succeeds, the others get ErrDuplicateID, and
-// the winner is fully indexed (an exact copy of its text added later
-// finds it, with Score 1).
-func ConcurrentSameID(t *testing.T, trials int, build func() (Detector, error)) {
-	t.Helper()
-	docs := dataset.SynthDocs(44, dataset.SynthConfig{Seed: 3, VariantRate: 1e-9})
-	for trial := range trials {
-		d, err := build()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, doc := range docs[:20] {
-			if _, err := d.Add(doc); err != nil {
-				t.Fatal(err)
-			}
-		}
-		const g = 4
-		var texts [g]string
-		for i := range texts {
-			texts[i] = docs[20+(trial*g+i)%24].Text
-		}
-		var errs [g]error
-		var wg sync.WaitGroup
-		start := make(chan struct{})
-		for i := range g {
-			wg.Go(func() {
-				<-start
-				_, errs[i] = d.Add(detector.Doc{ID: "same", Text: texts[i]})
-			})
-		}
-		close(start)
-		wg.Wait()
-		winner := -1
-		for i, err := range errs {
-			switch {
-			case err == nil && winner >= 0:
-				t.Fatalf("trial %d: two Adds of one new ID succeeded", trial)
-			case err == nil:
-				winner = i
-			case !errors.Is(err, detector.ErrDuplicateID):
-				t.Fatalf("trial %d: Add: %v, want an error wrapping ErrDuplicateID", trial, err)
-			}
-		}
-		if winner < 0 {
-			t.Fatalf("trial %d: no Add of the new ID succeeded", trial)
-		}
-		ms, err := d.Add(detector.Doc{ID: "copy", Text: texts[winner]})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Contains(ms, detector.Match{ID: "same", Score: 1}) {
-			t.Errorf("trial %d: the exact copy of the winner's text found %v, want the winner with score 1", trial, ms)
-		}
-		if n := d.Len(); n != 22 {
-			t.Fatalf("trial %d: Len %d, want 22", trial, n)
-		}
-		if err := d.Close(); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // Sequential describes a detector for [ConcurrentMatchesSequential].
