@@ -132,46 +132,6 @@ func inParallel(g, n int, do func(i int) bool) {
 	wg.Wait()
 }
 
-// HoldAdd runs d.Add(held) with *hook (a detector's test hook, run at the
-// point of Add under test) blocking its first call, and requires others
-// to complete meanwhile, within 10 seconds, without error; stalled is the
-// failure message when they do not. It returns after the held Add, which
-// must succeed, and resets *hook.
-func HoldAdd(t *testing.T, d detector.Detector, hook *func(), held detector.Doc, others func() error, stalled string) {
-	t.Helper()
-	entered, release := make(chan struct{}), make(chan struct{})
-	var first atomic.Bool
-	*hook = func() {
-		if first.CompareAndSwap(false, true) {
-			close(entered)
-			<-release
-		}
-	}
-	defer func() { *hook = nil }()
-	done := make(chan error)
-	go func() {
-		_, err := d.Add(held)
-		done <- err
-	}()
-	<-entered
-	otherDone := make(chan error)
-	go func() { otherDone <- others() }()
-	select {
-	case err := <-otherDone:
-		if err != nil {
-			close(release)
-			<-done
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal(stalled)
-	}
-	close(release)
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-}
-
 // AnalysesOutsideLock holds an Add of d (a fresh detector) at *hook, the
 // detector's test hook run just after the Add's analysis, and requires
 // that Containers, Len and another Add complete meanwhile: the text is
@@ -188,16 +148,49 @@ func AnalysesOutsideLock(t *testing.T, d Detector, hook *func()) {
 	})
 }
 
-// holdSecondAdd adds the first of n synthetic documents to d, holds the
-// Add of the second at *hook (see [HoldAdd]) while meanwhile runs with
-// the documents, and requires that d then holds n.
+// holdSecondAdd adds the first of n synthetic documents to d, then runs
+// the Add of the second with *hook (the detector's test hook, run at the
+// point of Add under test) blocking its first call, and requires
+// meanwhile, given the documents, to complete within 10 seconds without
+// error; msg is the failure message when it does not. The held Add must
+// then succeed and d hold n documents; *hook is reset.
 func holdSecondAdd(t *testing.T, d Detector, hook *func(), n int, msg string, meanwhile func(docs []detector.Doc) error) {
 	t.Helper()
 	docs := dataset.SynthDocs(n, dataset.SynthConfig{Seed: 1})
 	if _, err := d.Add(docs[0]); err != nil {
 		t.Fatal(err)
 	}
-	HoldAdd(t, d, hook, docs[1], func() error { return meanwhile(docs) }, msg)
+	entered, release := make(chan struct{}), make(chan struct{})
+	var first atomic.Bool
+	*hook = func() {
+		if first.CompareAndSwap(false, true) {
+			close(entered)
+			<-release
+		}
+	}
+	defer func() { *hook = nil }()
+	done := make(chan error)
+	go func() {
+		_, err := d.Add(docs[1])
+		done <- err
+	}()
+	<-entered
+	otherDone := make(chan error)
+	go func() { otherDone <- meanwhile(docs) }()
+	select {
+	case err := <-otherDone:
+		if err != nil {
+			close(release)
+			<-done
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal(msg)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
 	if got := d.Len(); got != n {
 		t.Errorf("Len %d, want %d", got, n)
 	}
