@@ -329,86 +329,62 @@ func (d *Detector) WriteTo(w io.Writer) (int64, error) {
 // wrap detector.ErrSnapshot (or detector.ErrClosed), and d is then left as
 // it was.
 func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
-	if err := d.checkEmpty(); err != nil {
-		return 0, err
-	}
-	sr, err := snapshot.NewReader(r, d.header())
-	if err != nil {
-		return 0, fmt.Errorf("naive: ReadFrom: %w", err)
-	}
-	p, err := sr.Section("docs")
-	if err != nil {
-		return 0, fmt.Errorf("naive: ReadFrom: %w", err)
-	}
-	dec := snapshot.NewDec(p)
-	n := dec.Len(2, 0)
-	ids := make([]string, 0, n)
-	sets := make([]map[uint64]struct{}, 0, n)
-	for i := range n {
-		id := dec.String()
-		switch {
-		case dec.Err() != nil:
-		case id == "":
-			dec.Fail("document %d has an empty ID", i)
-		case i > 0 && id <= ids[i-1]:
-			dec.Fail("document IDs out of order at %q", id)
-		}
-		k := dec.Len(1, 0)
-		set := make(map[uint64]struct{}, k)
-		var h uint64
-		for j := range k {
-			x := dec.Uvarint()
-			if j > 0 && x == 0 {
-				dec.Fail("repeated shingle in %q", id)
+	return snapshot.Load("naive", r, d.header(), []string{"docs"}, d.loadable, func(p [][]byte) (int, func() error, error) {
+		dec := snapshot.NewDec(p[0])
+		n := dec.Len(2, 0)
+		ids := make([]string, 0, n)
+		sets := make([]map[uint64]struct{}, 0, n)
+		for i := range n {
+			id := dec.String()
+			switch {
+			case dec.Err() != nil:
+			case id == "":
+				dec.Fail("document %d has an empty ID", i)
+			case i > 0 && id <= ids[i-1]:
+				dec.Fail("document IDs out of order at %q", id)
 			}
-			if j > 0 && h+x < h {
-				dec.Fail("shingle hashes of %q overflow", id)
+			k := dec.Len(1, 0)
+			set := make(map[uint64]struct{}, k)
+			var h uint64
+			for j := range k {
+				x := dec.Uvarint()
+				if j > 0 && x == 0 {
+					dec.Fail("repeated shingle in %q", id)
+				}
+				if j > 0 && h+x < h {
+					dec.Fail("shingle hashes of %q overflow", id)
+				}
+				h += x
+				set[h] = struct{}{}
 			}
-			h += x
-			set[h] = struct{}{}
+			ids = append(ids, id)
+			sets = append(sets, set)
 		}
-		ids = append(ids, id)
-		sets = append(sets, set)
-	}
-	if err := dec.Done(); err != nil {
-		return 0, fmt.Errorf("naive: ReadFrom: section docs: %w", err)
-	}
-	docs, read, err := sr.Finish()
-	if err != nil {
-		return read, fmt.Errorf("naive: ReadFrom: %w", err)
-	}
-	if docs != uint64(len(ids)) {
-		return read, fmt.Errorf("naive: ReadFrom: trailer counts %d documents, the section %d: %w", docs, len(ids), detector.ErrSnapshot)
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if err := d.emptyLocked(); err != nil {
-		return read, err
-	}
-	for i, id := range ids {
-		idx, err := d.docs.Add(detector.Doc{ID: id})
-		if err != nil { // unreachable: the IDs are distinct and the set is open
-			return read, err
+		if err := dec.Done(); err != nil {
+			return 0, nil, fmt.Errorf("section docs: %w", err)
 		}
-		d.sets[idx] = sets[i]
-	}
-	return read, nil
+		return len(ids), func() error {
+			d.mu.Lock()
+			defer d.mu.Unlock()
+			if err := d.docs.Loadable(); err != nil {
+				return err
+			}
+			for i, id := range ids {
+				idx, err := d.docs.Add(detector.Doc{ID: id})
+				if err != nil { // unreachable: the IDs are distinct and the set is open
+					return err
+				}
+				d.sets[idx] = sets[i]
+			}
+			return nil
+		}, nil
+	})
 }
 
-func (d *Detector) checkEmpty() error {
+// loadable returns the error of a ReadFrom into d unless d is open and
+// empty.
+func (d *Detector) loadable() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.emptyLocked()
-}
-
-// emptyLocked returns the error of a ReadFrom into d unless d is open and
-// empty. d.mu is held.
-func (d *Detector) emptyLocked() error {
-	switch {
-	case d.docs.Closed():
-		return fmt.Errorf("naive: ReadFrom: %w", detector.ErrClosed)
-	case d.docs.Len() > 0:
-		return fmt.Errorf("naive: ReadFrom: the detector holds %d documents: %w", d.docs.Len(), detector.ErrSnapshot)
-	}
-	return nil
+	return d.docs.Loadable()
 }
