@@ -1,14 +1,12 @@
-// Package configsweep checks that a detector's constructor rejects every
-// Config its detector cannot survive.
-//
-// [Sweep] sets each numeric field of a Config (fields of nested structs
-// included) in turn to 0, -1, 1, the largest and smallest values of its
-// kind, half the largest, and for floats NaN and ±Inf. A Config the
-// constructor accepts must then run a short workload (distinct documents,
-// an exact copy, a truncated copy, an empty text, Containers, Remove and
-// Close) without panicking, without returning a NaN or infinite score,
-// within a time limit. The rule it enforces: New rejects what Add cannot
-// survive.
+// The Config sweep: [Sweep] sets each numeric field of a Config (fields
+// of nested structs included) in turn to 0, -1, 1, the largest and
+// smallest values of its kind, half the largest, and for floats NaN and
+// ±Inf. A Config the constructor accepts must then run a short workload
+// (distinct documents, an exact copy, a truncated copy, an empty text,
+// Containers, Remove and Close) without panicking, without returning a
+// NaN or infinite score, within a time limit. The rule it enforces: New
+// rejects what Add cannot survive.
+
 package testkit
 
 import (
@@ -70,7 +68,7 @@ func Sweep[C any](t Reporter, base C, build func(C) (detector.Detector, error), 
 				continue
 			}
 			c.Accepted++
-			if err := runWithin(d, SweepTimeout); err != nil {
+			if err := Survives(d); err != nil {
 				t.Errorf("%s: accepted by the constructor, then %v", label, err)
 			}
 		}
@@ -144,10 +142,7 @@ func construct[C any](build func(C) (detector.Detector, error), cfg C) (d detect
 // Close) and returns an error if it panics, returns a NaN or infinite
 // score or runs over [SweepTimeout]; errors d returns on purpose are not
 // failures. It costs about fifteen Adds and Containers calls.
-func Survives(d detector.Detector) error { return runWithin(d, SweepTimeout) }
-
-// runWithin runs the workload on d, failing on panic or after limit.
-func runWithin(d detector.Detector, limit time.Duration) error {
+func Survives(d detector.Detector) error {
 	done := make(chan error, 1)
 	go func() {
 		defer func() {
@@ -160,8 +155,8 @@ func runWithin(d detector.Detector, limit time.Duration) error {
 	select {
 	case err := <-done:
 		return err
-	case <-time.After(limit):
-		return fmt.Errorf("workload still running after %v", limit)
+	case <-time.After(SweepTimeout):
+		return fmt.Errorf("workload still running after %v", SweepTimeout)
 	}
 }
 

@@ -1,10 +1,11 @@
-// Package soak runs a detector over an endless windowed stream and records
+// The soak runs a detector over an endless windowed stream and records
 // its live heap, to show that memory comes back when documents leave.
 //
 // Every document is an article from a fixed pool with three tokens no
 // other document has (the URLs, ids and numbers of real streams), so a
 // detector that interns or counts every term it ever saw grows without
 // bound, while one that forgets removed documents' terms stays flat.
+
 package testkit
 
 import (
