@@ -235,13 +235,13 @@ func NewReader(r io.Reader, want Header) (*Reader, error) {
 	return sr, nil
 }
 
-// callLimits are the Config fields that bound what a call accepts or
+// CallLimits are the Config fields that bound what a call accepts or
 // returns but not what a detector stores: a snapshot loads into a detector
 // whose limits differ, so that a service can change them across a restart.
-var callLimits = []string{"MaxResults", "MaxTextBytes"}
+var CallLimits = []string{"MaxResults", "MaxTextBytes"}
 
 // sameConfig compares the stored Config with the detector's, except for
-// callLimits, naming the first differing field.
+// CallLimits, naming the first differing field.
 func sameConfig(stored string, want any) error {
 	wb, err := json.Marshal(want)
 	if err != nil {
@@ -256,7 +256,7 @@ func sameConfig(stored string, want any) error {
 	if json.Unmarshal([]byte(stored), &a) != nil || json.Unmarshal(wb, &b) != nil {
 		return corrupt("Config differs: snapshot %s, detector %s", stored, wb)
 	}
-	for _, k := range callLimits {
+	for _, k := range CallLimits {
 		delete(a, k)
 		delete(b, k)
 	}

@@ -447,13 +447,9 @@ func Read[D Snapshotter](t testing.TB, d D, in []byte, empty func(d D)) error {
 	return nil
 }
 
-// callLimits are the Config fields a snapshot may hold other values of
-// than the detector that reads it.
-var callLimits = []string{"MaxResults", "MaxTextBytes"}
-
 // sameButLimits reports whether snapshots a and b differ only in the
-// call limits of their header's Config (and so in the header's and the
-// trailer's checksums).
+// call limits of their header's Config, [snapshot.CallLimits] (and so in
+// the header's and the trailer's checksums).
 func sameButLimits(a, b []byte) bool {
 	ca, ra, ok := splitHeader(a)
 	if !ok {
@@ -467,7 +463,7 @@ func sameButLimits(a, b []byte) bool {
 	if json.Unmarshal(ca, &ma) != nil || json.Unmarshal(cb, &mb) != nil {
 		return false
 	}
-	for _, k := range callLimits {
+	for _, k := range snapshot.CallLimits {
 		delete(ma, k)
 		delete(mb, k)
 	}
