@@ -58,16 +58,14 @@ func (d *Dec) Err() error { return d.err }
 // Done returns the first error, or an error if bytes remain unread.
 func (d *Dec) Done() error {
 	if d.err == nil && len(d.b) > 0 {
-		d.fail("%d bytes after the section's content", len(d.b))
+		d.Fail("%d bytes after the section's content", len(d.b))
 	}
 	return d.err
 }
 
-// Fail records a semantic error found by the caller (a value out of
-// range, lists out of order), unless an error is already recorded.
-func (d *Dec) Fail(format string, args ...any) { d.fail(format, args...) }
-
-func (d *Dec) fail(format string, args ...any) {
+// Fail records an error (a value out of range, lists out of order),
+// unless an error is already recorded.
+func (d *Dec) Fail(format string, args ...any) {
 	if d.err == nil {
 		d.err = corrupt(format, args...)
 		d.b = nil
@@ -82,13 +80,13 @@ func (d *Dec) Uvarint() uint64 {
 	x, n := binary.Uvarint(d.b)
 	switch {
 	case n == 0:
-		d.fail("truncated varint")
+		d.Fail("truncated varint")
 		return 0
 	case n < 0:
-		d.fail("varint overflows 64 bits")
+		d.Fail("varint overflows 64 bits")
 		return 0
 	case n > 1 && d.b[n-1] == 0:
-		d.fail("non-canonical varint")
+		d.Fail("non-canonical varint")
 		return 0
 	}
 	d.b = d.b[n:]
@@ -105,15 +103,15 @@ func (d *Dec) Len(minBytes, limit int) int {
 		return 0
 	}
 	if limit > 0 && x > uint64(limit) {
-		d.fail("count %d over the limit %d", x, limit)
+		d.Fail("count %d over the limit %d", x, limit)
 		return 0
 	}
 	if minBytes > 0 && x > uint64(len(d.b)/minBytes) {
-		d.fail("count %d needs more than the %d bytes left", x, len(d.b))
+		d.Fail("count %d needs more than the %d bytes left", x, len(d.b))
 		return 0
 	}
 	if x > math.MaxInt32 {
-		d.fail("count %d", x)
+		d.Fail("count %d", x)
 		return 0
 	}
 	return int(x)
@@ -151,7 +149,7 @@ func (d *Dec) U32() uint32 {
 func (d *Dec) F64() float64 {
 	x := math.Float64frombits(d.U64())
 	if math.IsNaN(x) || math.IsInf(x, 0) {
-		d.fail("non-finite number")
+		d.Fail("non-finite number")
 		return 0
 	}
 	return x
@@ -171,7 +169,7 @@ func (d *Dec) Bool() bool {
 		return false
 	}
 	if b[0] > 1 {
-		d.fail("boolean %d", b[0])
+		d.Fail("boolean %d", b[0])
 	}
 	return b[0] == 1
 }
@@ -181,7 +179,7 @@ func (d *Dec) take(n int) []byte {
 		return nil
 	}
 	if n > len(d.b) {
-		d.fail("truncated: %d bytes wanted, %d left", n, len(d.b))
+		d.Fail("truncated: %d bytes wanted, %d left", n, len(d.b))
 		return nil
 	}
 	b := d.b[:n:n]
@@ -219,7 +217,7 @@ func (d *Dec) AscU64s(n int, what string) []uint64 {
 	for k := range xs {
 		xs[k] = d.U64()
 		if k > 0 && xs[k] <= xs[k-1] && d.err == nil {
-			d.fail("%s out of order", what)
+			d.Fail("%s out of order", what)
 		}
 	}
 	return xs
@@ -239,7 +237,7 @@ func (d *Dec) Bytes16() [16]byte {
 func (d *Dec) Strings(min int, sorted bool, what string) []string {
 	n := d.Len(2, 0) // a length and at least one byte each
 	if d.err == nil && n < min {
-		d.fail("%d %s, want at least %d", n, what, min)
+		d.Fail("%d %s, want at least %d", n, what, min)
 	}
 	if d.err != nil {
 		return nil
@@ -254,11 +252,11 @@ func (d *Dec) Strings(min int, sorted bool, what string) []string {
 		switch {
 		case d.err != nil:
 		case s == "":
-			d.fail("an empty string in the %s", what)
+			d.Fail("an empty string in the %s", what)
 		case sorted && len(out) > 0 && s <= out[len(out)-1]:
-			d.fail("%s out of order", what)
+			d.Fail("%s out of order", what)
 		case !sorted && seen[s]:
-			d.fail("%q twice in the %s", s, what)
+			d.Fail("%q twice in the %s", s, what)
 		}
 		if d.err != nil {
 			return nil
