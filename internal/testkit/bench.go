@@ -25,31 +25,19 @@ func MustBuild(b *testing.B, name string, build func() (detector.Detector, error
 	}}
 }
 
-// AddParallelBuilds adds docs into a fresh detector per iteration from 1 and
-// from 2 goroutines, for each build, with the floor in the same run: the
-// ratio G1/G2 is the speed-up of concurrent Adds.
-func AddParallelBuilds(b *testing.B, docs []string, builds []Build) {
-	b.Run("Floor", func(b *testing.B) { Run(b, docs) })
+// AddParallelBuilds runs [AddParallel] over texts (IDs "0", "1", ...)
+// from 1 and from 2 goroutines, for each build, with the floor in the
+// same run: the ratio G1/G2 is the speed-up of concurrent Adds.
+func AddParallelBuilds(b *testing.B, texts []string, builds []Build) {
+	b.Run("Floor", func(b *testing.B) { Run(b, texts) })
+	docs := make([]detector.Doc, len(texts))
+	for i, t := range texts {
+		docs[i] = detector.Doc{ID: strconv.Itoa(i), Text: t}
+	}
 	for _, tc := range builds {
 		for _, g := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/G%d", tc.Name, g), func(b *testing.B) {
-				total := 0
-				for _, t := range docs {
-					total += len(t)
-				}
-				b.SetBytes(int64(total))
-				b.ReportAllocs()
-				for b.Loop() {
-					d := tc.New()
-					inParallel(g, len(docs), func(i int) bool {
-						if _, err := d.Add(detector.Doc{ID: strconv.Itoa(i), Text: docs[i]}); err != nil {
-							b.Error(err)
-							return false
-						}
-						return true
-					})
-				}
-				b.ReportMetric(float64(len(docs))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+				AddParallel(b, func() (detector.Detector, error) { return tc.New(), nil }, docs, g)
 			})
 		}
 	}
