@@ -10,7 +10,6 @@ package testkit
 
 import (
 	"math/rand/v2"
-	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -97,18 +96,23 @@ func ConcurrentMatchesSequential[D Detector](t *testing.T, docs []detector.Doc, 
 	}
 	for _, doc := range docs {
 		s.Same(t, d, seq, doc.ID)
-		ca, err := d.Containers(doc.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cb, err := seq.Containers(doc.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(cb, ca) {
-			t.Fatalf("%s: Containers %v, sequentially %v", doc.ID, ca, cb)
-		}
+		sameContainers(t, d, seq, doc.ID)
 	}
+}
+
+// sameContainers requires d and seq, the detector that added the same
+// documents one by one, to answer Containers(id) alike.
+func sameContainers(t testing.TB, d, seq detector.Detector, id string) {
+	t.Helper()
+	a, err := d.Containers(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := seq.Containers(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	equal(t, b, a, "Containers(%s) of the concurrent detector and the sequential one", id)
 }
 
 // inParallel calls do(i) for each i in [0, n) from g goroutines, each

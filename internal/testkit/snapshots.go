@@ -351,16 +351,7 @@ func ConcurrentQueryAdd[D Snapshotter](t *testing.T, d, seq D, texts []string, c
 	}
 	for g := range 2 {
 		for i := range texts {
-			id := fmt.Sprintf("g%d-%d", g, i)
-			a, err := d.Containers(id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := seq.Containers(id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			equal(t, b, a, "Containers(%s)", id)
+			sameContainers(t, d, seq, fmt.Sprintf("g%d-%d", g, i))
 		}
 	}
 }
