@@ -90,23 +90,6 @@ func TestGroups(t *testing.T) {
 	}
 }
 
-func TestRekey(t *testing.T) {
-	docs := docsOf(t, "b", "a", "c")
-	gs := NewCopyGroups(docs)
-	gs.Join(0, 0, 1)
-	gs.Join(0, 0, 2)
-	_, alone := gs.Leave(0, 0)
-	require.False(t, alone)
-	r := gs.Min(0, 0)
-	require.Equal(t, uint32(1), r)
-	gs.Rekey(0, r)
-	assert.Equal(t, 2, gs.Size(r))
-	assert.Equal(t, 1, gs.Size(0))
-	assert.Equal(t, []string{"a", "c"}, gs.IDs(r, r, none))
-	gs.Rekey(0, 9) // no group there: nothing moves
-	assert.Equal(t, 1, gs.Len())
-}
-
 func TestCollect(t *testing.T) {
 	ids := make([]string, 20)
 	for i := range ids {

@@ -104,16 +104,6 @@ func (s *CopyGroups) Min(g, first uint32) uint32 {
 	return first
 }
 
-// Rekey moves the members of group old, of two or more, to the key new,
-// which holds no group: for callers that key a group by a member that
-// has left it.
-func (s *CopyGroups) Rekey(old, new uint32) {
-	if h, ok := s.heaps[old]; ok {
-		delete(s.heaps, old)
-		s.heaps[new] = h
-	}
-}
-
 // Member returns the member at position i of the live group g in heap
 // order (the smallest ID at 0), or first for a group of one; i must be
 // below Size(g). It reads one member where AppendMembers copies them all.
