@@ -13,6 +13,16 @@ import (
 
 const none = ^uint32(0)
 
+// Member returns the member at position i of the live group g in heap
+// order (the smallest ID at 0), or first for a group of one; i must be
+// below Size(g). The tests check AppendMembers and Min against it.
+func (s *CopyGroups) Member(g, first uint32, i int) uint32 {
+	if h, ok := s.heaps[g]; ok {
+		return h[i]
+	}
+	return first
+}
+
 // docsOf registers ids in a fresh Set; document i has ids[i].
 func docsOf(t testing.TB, ids ...string) *Set {
 	docs := NewSet("copyheap", 0)

@@ -329,9 +329,6 @@ func (e *Engine[F, K]) newState() *state[F, K] {
 	return st
 }
 
-// Counting reports whether the Engine's index keeps online statistics.
-func (e *Engine[F, K]) Counting() bool { return e.counting }
-
 // Add indexes doc and returns its near-duplicates among the live documents,
 // the MaxResults strongest, ordered by [detector.SortMatches]. It returns
 // an error wrapping detector.ErrClosed, ErrEmptyID, ErrTooLarge or

@@ -430,7 +430,7 @@ func testRemoveGroups(t *testing.T, alg toy) {
 // counting, Remove uncounts, and ReadFrom recounts every document.
 func TestCounterTurns(t *testing.T) {
 	e := newToy(t, toy{counting: true}, 5)
-	assert.True(t, e.Counting())
+	assert.True(t, e.counting)
 	var wg sync.WaitGroup
 	for w := range 8 {
 		wg.Go(func() {
@@ -1035,7 +1035,7 @@ func TestFreePeek(t *testing.T) {
 	ix := &freeIndex{toyIndex: &toyIndex{post: map[string][]uint32{}}, hold: make(chan struct{}), in: make(chan struct{})}
 	e := New(Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5},
 		Algorithm[words, string](freeToy{ix: ix}))
-	require.True(t, e.Counting())
+	require.True(t, e.counting)
 	done := make(chan error)
 	go func() {
 		_, err := e.Add(detector.Doc{ID: "a", Text: "x y"})

@@ -104,16 +104,6 @@ func (s *CopyGroups) Min(g, first uint32) uint32 {
 	return first
 }
 
-// Member returns the member at position i of the live group g in heap
-// order (the smallest ID at 0), or first for a group of one; i must be
-// below Size(g). It reads one member where AppendMembers copies them all.
-func (s *CopyGroups) Member(g, first uint32, i int) uint32 {
-	if h, ok := s.heaps[g]; ok {
-		return h[i]
-	}
-	return first
-}
-
 // AppendMembers appends the members of the live group g to dst in heap
 // order (not sorted) and returns it.
 func (s *CopyGroups) AppendMembers(dst []uint32, g, first uint32) []uint32 {
