@@ -2,7 +2,6 @@ package engine
 
 import (
 	"cmp"
-	"maps"
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
@@ -71,7 +70,7 @@ func (s *CopyGroups) Leave(g, idx uint32) (rest uint32, alone bool) {
 	if len(h) == 1 {
 		delete(s.heaps, g)
 		s.held--
-		s.shrink()
+		s.heaps = ShrinkMap(s.heaps, &s.peak)
 		return h[0], true
 	}
 	if cap(h) > 64 && len(h) < cap(h)/4 {
@@ -79,20 +78,6 @@ func (s *CopyGroups) Leave(g, idx uint32) (rest uint32, alone bool) {
 	}
 	s.heaps[g] = h
 	return 0, false
-}
-
-// shrink rebuilds heaps at its size when it holds under a quarter of its
-// peak keys (a Go map keeps its buckets when keys are deleted): a rebuild
-// copies at most a third of the keys deleted since the last one, O(1)
-// amortised per deletion.
-func (s *CopyGroups) shrink() {
-	if s.peak < minShrink || len(s.heaps) >= s.peak/4 {
-		return
-	}
-	s.peak = len(s.heaps)
-	out := make(map[uint32][]uint32, len(s.heaps))
-	maps.Copy(out, s.heaps)
-	s.heaps = out
 }
 
 // Min returns the member of the live group g with the smallest ID (first
