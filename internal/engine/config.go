@@ -56,3 +56,83 @@ func (s Shared) CheckLimits(name string) error {
 	}
 	return nil
 }
+
+// Content resolves a detector Config's Content field: ContentDefault becomes
+// def, the detector's measured default; an undefined value is an error
+// naming the field (callers prefix their package and wrap
+// detector.ErrInvalidConfig).
+func Content(c, def textproc.Content) (textproc.Content, error) {
+	if !c.Valid() {
+		return c, fmt.Errorf("Content (%d) must be ContentDefault, ContentAll or ContentMain", c)
+	}
+	if c == textproc.ContentDefault {
+		return def, nil
+	}
+	return c, nil
+}
+
+// Pipeline returns the textproc.Config for lang (parsed by
+// textproc.ParseLanguage: "" is language-neutral), stopwords removed unless
+// keepStopwords, the stemmer st (textproc.StemDefault means def), and
+// prefixLen (0 means textproc.DefaultPrefixLen; the returned
+// Config.PrefixLen is filled in either way). Errors name the field and the
+// constraint and wrap detector.ErrInvalidConfig; callers prefix their
+// package name.
+func Pipeline(lang string, keepStopwords bool, st, def textproc.Stemmer, prefixLen int) (textproc.Config, error) {
+	var tc textproc.Config
+	tag, err := textproc.ParseLanguage(lang)
+	if err != nil {
+		return tc, err
+	}
+	st, err = st.Resolve(def)
+	if err != nil {
+		return tc, err
+	}
+	if prefixLen < 0 {
+		return tc, fmt.Errorf("PrefixLen (%d) must be ≥ 0: %w", prefixLen, detector.ErrInvalidConfig)
+	}
+	if prefixLen == 0 {
+		prefixLen = textproc.DefaultPrefixLen
+	}
+	return textproc.Config{Language: tag, RemoveStopwords: !keepStopwords, Stemmer: st, PrefixLen: prefixLen}, nil
+}
+
+// DefaultLimits fills in the zero values of the fields [Limits] checks:
+// ContentDefault becomes def, and a maxText of 0
+// detector.DefaultMaxTextBytes.
+func DefaultLimits(content *textproc.Content, def textproc.Content, maxText *int) {
+	if *content == textproc.ContentDefault {
+		*content = def
+	}
+	if *maxText == 0 {
+		*maxText = detector.DefaultMaxTextBytes
+	}
+}
+
+// Limits checks the fields a detector Config shares after its text
+// pipeline, maxText (MaxTextBytes, which must be ≥ 0) and content (see
+// [Content]), and sets tc.Content to content. Errors name the field
+// (callers prefix their package and wrap detector.ErrInvalidConfig).
+func Limits(tc *textproc.Config, content, def textproc.Content, maxText int) error {
+	if maxText < 0 {
+		return fmt.Errorf("MaxTextBytes (%d) must be ≥ 0", maxText)
+	}
+	if _, err := Content(content, def); err != nil {
+		return err
+	}
+	tc.Content = content
+	return nil
+}
+
+// Resolve returns c with its defaults filled in (setDefaults), checked
+// (validate), and the text pipeline validate selects: how a detector
+// resolves its Config. On error it returns c with its defaults and the
+// zero pipeline.
+func Resolve[C any](c C, setDefaults func(*C), validate func(C) (textproc.Config, error)) (C, textproc.Config, error) {
+	setDefaults(&c)
+	tc, err := validate(c)
+	if err != nil {
+		return c, textproc.Config{}, err
+	}
+	return c, tc, nil
+}
