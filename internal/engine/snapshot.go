@@ -133,9 +133,6 @@ func DecodeBare(sec []byte, bare func(d *snapshot.Dec, id string)) error {
 	return dec.Done()
 }
 
-// sectionNames returns the names of the snapshot's sections.
-func (e *Engine[F, K]) sectionNames() []string { return e.layout().Sections() }
-
 func (e *Engine[F, K]) header() snapshot.Header {
 	tables := e.spec.Tables
 	if e.spec.TablesNow != nil {
@@ -155,7 +152,7 @@ func (e *Engine[F, K]) WriteTo(w io.Writer) (int64, error) {
 		return 0, err
 	}
 	sw := snapshot.NewWriter(w, e.header())
-	for i, name := range e.sectionNames() {
+	for i, name := range e.layout().Sections() {
 		sw.Section(name, secs[i])
 	}
 	return sw.Finish(uint64(n))
@@ -193,7 +190,7 @@ func (e *Engine[F, K]) encode() (secs [][]byte, n int, err error) {
 // Config, a damaged or truncated stream, or sections that are not as
 // WriteTo writes them).
 func (e *Engine[F, K]) ReadFrom(r io.Reader) (int64, error) {
-	return snapshot.Load(e.spec.Name, r, e.header(), e.sectionNames(), e.loadable,
+	return snapshot.Load(e.spec.Name, r, e.header(), e.layout().Sections(), e.loadable,
 		func(secs [][]byte) (int, func() error, error) {
 			st, err := e.decode(secs)
 			if err != nil {
@@ -315,8 +312,8 @@ func (e *Engine[F, K]) SectionList() (secs [][]byte, n int, err error) { return 
 // ReadFrom does, without installing them, and returns the number of
 // documents they hold; its error wraps detector.ErrSnapshot.
 func (e *Engine[F, K]) DecodeSectionList(secs [][]byte) (int, error) {
-	if len(secs) != len(e.sectionNames()) {
-		return 0, fmt.Errorf("%s: %d sections, want %d: %w", e.spec.Name, len(secs), len(e.sectionNames()), detector.ErrSnapshot)
+	if len(secs) != len(e.layout().Sections()) {
+		return 0, fmt.Errorf("%s: %d sections, want %d: %w", e.spec.Name, len(secs), len(e.layout().Sections()), detector.ErrSnapshot)
 	}
 	st, err := e.decode(secs)
 	if err != nil {
