@@ -104,9 +104,7 @@ func (s *CopyGroups) IDs(g, first, skip uint32) []string {
 	if h, ok := s.heaps[g]; ok {
 		return SortedIDs(s.docs, h, skip)
 	}
-	var one [1]uint32
-	one[0] = first
-	return SortedIDs(s.docs, one[:], skip)
+	return SortedIDs(s.docs, []uint32{first}, skip)
 }
 
 // SortedIDs returns the IDs of the documents idxs other than skip, sorted
