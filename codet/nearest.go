@@ -54,7 +54,7 @@ func (d *Detector) nearestLocked(limit int) []detector.Match {
 		d.stats = stats
 	}
 	if !(scs > 0) {
-		return d.emitTop(runs, noGroup, limit)
+		return d.emit(runs, noGroup, limit)
 	}
 	slices.Sort(covered)
 	cands := d.rankRes[:0]
@@ -78,7 +78,7 @@ func (d *Detector) nearestLocked(limit int) []detector.Match {
 	if cap(d.ranked) > scratchCap || cap(d.rankRes) > scratchCap {
 		d.ranked, d.rankRes = nil, nil
 	}
-	return d.emitTop(runs, noGroup, limit)
+	return d.emit(runs, noGroup, limit)
 }
 
 // candidates appends to cands the groups of d.ranked with a positive SCS

@@ -34,7 +34,7 @@ func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
 		func() ([]detector.Match, error) { return d.queryCopy(doc, self()) },
 		func() []detector.Match {
 			runs, _, _ := d.queryRuns(nil)
-			return d.emit(runs, self())
+			return d.emit(runs, self(), d.s.MaxResults)
 		})
 }
 

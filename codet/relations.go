@@ -22,7 +22,7 @@ type run struct {
 // container group of its group, with that group's score, and the other
 // documents of its own group ([Detector.runsOf]).
 func (d *Detector) matches(idx uint32) []detector.Match {
-	return d.emit(d.runsOf(d.docGroup[idx], d.docNear[idx], nil), idx)
+	return d.emit(d.runsOf(d.docGroup[idx], d.docNear[idx], nil), idx, d.s.MaxResults)
 }
 
 // runsOf appends to runs those of a document of group g, of near content
@@ -56,15 +56,10 @@ func (d *Detector) containerRuns(es []edge, runs []run) []run {
 }
 
 // emit returns the documents of runs, less document self (noGroup: none),
-// in detector.SortMatches order, capped at Config.MaxResults: the heaps
-// of one score are merged by ID up to the cap, O(k·log k·lists), not
-// O(N) for a flood of N copies.
-func (d *Detector) emit(runs []run, self uint32) []detector.Match {
-	return d.emitTop(runs, self, d.s.MaxResults)
-}
-
-// emitTop is emit capped at limit matches.
-func (d *Detector) emitTop(runs []run, self uint32, limit int) []detector.Match {
+// in detector.SortMatches order, capped at limit: the heaps of one score
+// are merged by ID up to the cap, O(k·log k·lists), not O(N) for a flood
+// of N copies.
+func (d *Detector) emit(runs []run, self uint32, limit int) []detector.Match {
 	if len(runs) == 0 {
 		return []detector.Match{}
 	}
