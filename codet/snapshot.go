@@ -112,10 +112,7 @@ func (d *Detector) encodeLocked() (secs [len(sectionNames)][]byte, n int) {
 	}
 	secs[0], e = e.B, snapshot.Enc{}
 
-	e.Int(len(d.terms))
-	for _, t := range d.terms {
-		e.String(t)
-	}
+	e.Strings(d.terms)
 	if d.idf == nil {
 		e.Uvarint(uint64(d.nDocs))
 		for t := range d.terms {
@@ -248,7 +245,7 @@ func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
 			return fresh.docs.Len(), func() error {
 				d.mu.Lock()
 				defer d.mu.Unlock()
-				if err := d.emptyLocked(); err != nil {
+				if err := d.docs.Loadable(); err != nil {
 					return err
 				}
 				d.install(fresh)
@@ -261,10 +258,8 @@ func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
 func (d *Detector) readable() error {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	return d.emptyLocked()
+	return d.docs.Loadable()
 }
-
-func (d *Detector) emptyLocked() error { return d.docs.Loadable() }
 
 // install moves the index of f, freshly loaded, into d. The caller holds
 // d's lock; f is not used again.
