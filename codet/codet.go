@@ -184,7 +184,7 @@ func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
 	if err != nil {
 		return nil, err
 	}
-	tc := s.analyzerConfig()
+	tc := s.tc
 	if _, err := textproc.NewAnalyzer(tc); err != nil {
 		return nil, fmt.Errorf("codet: %v: %w", err, detector.ErrInvalidConfig)
 	}

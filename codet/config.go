@@ -196,7 +196,7 @@ type Config struct {
 // settings is a validated Config with defaults filled in.
 type settings struct {
 	Config
-	tc  textproc.Config
+	tc  textproc.Config // the analyzers' text pipeline
 	dt  int
 	dsp int
 	psc int
@@ -296,5 +296,3 @@ func (c Config) resolve() (settings, error) {
 	}
 	return s, nil
 }
-
-func (s settings) analyzerConfig() textproc.Config { return s.tc }

@@ -142,7 +142,7 @@ func Sequences(text string, cfg Config, idf func(term string) float64) ([]Sequen
 	if err != nil {
 		return nil, err
 	}
-	an, err := textproc.NewAnalyzer(s.analyzerConfig())
+	an, err := textproc.NewAnalyzer(s.tc)
 	if err != nil {
 		return nil, err
 	}
