@@ -285,7 +285,7 @@ func (d *Detector) viable(scs float64) {
 // without the scoring): missing nodes are created and g joins the visitor
 // list of every active node it visits. A node the probe did not find can
 // only have been created by this commit, so it is looked up in a small
-// table ([createdTable]). The new nodes are numbered first, in the order
+// table (Detector.created). The new nodes are numbered first, in the order
 // a node-by-node walk creates them, so that the slots they will write are
 // read ahead in one pass whose cache misses overlap; the result is that
 // walk's.
