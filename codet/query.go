@@ -65,36 +65,21 @@ func (d *Detector) lookup(name func() string, doc detector.Doc,
 	if d.docs.Closed() { // closed meanwhile
 		return nil, fmt.Errorf("codet: %s: %w", name(), detector.ErrClosed)
 	}
-	switch empty, compacts := d.windowLookup(); {
-	case empty:
-		return []detector.Match{}, nil
-	case compacts:
-		return onCopy()
+	if d.s.Window > 0 && d.docs.Len() >= d.s.Window {
+		// What a full window's Add would evict first is left out, in d.ev.
+		ev := d.evictees()
+		switch {
+		case len(ev.docs) == d.docs.Len():
+			return []detector.Match{}, nil // Add would find the detector empty
+		case ev.compacts:
+			return onCopy()
+		}
+		d.ev = ev
+		defer func() { d.ev = nil }()
 	}
-	defer func() { d.ev = nil }()
 	d.lookupTerms(w, ad)
 	defer d.endAdd(w)
 	return answer(), nil
-}
-
-// windowLookup readies a lookup (Query, Nearest) under the exclusive lock
-// for the documents a full window's Add would evict first. It reports
-// whether Add would find the detector empty, or would compact it (the
-// caller then answers on a copy); otherwise it sets d.ev, which the
-// caller clears when the lookup is done.
-func (d *Detector) windowLookup() (empty, compacts bool) {
-	if d.s.Window <= 0 || d.docs.Len() < d.s.Window {
-		return false, false
-	}
-	ev := d.evictees()
-	if len(ev.docs) == d.docs.Len() {
-		return true, false
-	}
-	if ev.compacts {
-		return false, true
-	}
-	d.ev = ev
-	return false, false
 }
 
 // lookupTerms puts the sequences of the analysed document ad into d.buf
