@@ -116,10 +116,7 @@ func (l *loader) docs(dec *snapshot.Dec) {
 			dec.Fail("document %q: %d sentence offsets, position %d", id, ns, ord)
 			return
 		}
-		var spans []uint32
-		if ns > 0 {
-			spans = make([]uint32, ns)
-		}
+		spans := make([]uint32, ns)
 		for i := range spans {
 			x := dec.Uvarint()
 			if x > math.MaxUint32 || i%2 == 1 && uint32(x) < spans[i-1] {
@@ -210,9 +207,7 @@ func (l *loader) nodes(dec *snapshot.Dec) {
 		}
 		nd := f.nodes.at(uint32(i))
 		nd.parent, nd.term, nd.active = uint32(p), uint32(t), active
-		if nv > 0 {
-			nd.vis = make([]visitor, nv)
-		}
+		nd.vis = make([]visitor, nv)
 		for k := range nd.vis {
 			x := dec.Uvarint()
 			if x >= math.MaxInt32 {
@@ -269,10 +264,7 @@ func (l *loader) members(dec *snapshot.Dec, what string) []uint32 {
 	if dec.Err() != nil {
 		return nil
 	}
-	var out []uint32
-	if k > 0 {
-		out = make([]uint32, 0, k)
-	}
+	out := make([]uint32, 0, k)
 	for range k {
 		x := dec.Uvarint()
 		if dec.Err() != nil {
@@ -352,9 +344,7 @@ func (l *loader) groups(dec *snapshot.Dec) {
 		if dec.Err() != nil {
 			return
 		}
-		if nc > 0 {
-			gr.containers = make([]edge, nc)
-		}
+		gr.containers = make([]edge, nc)
 		for k := range gr.containers {
 			c := dec.Uvarint()
 			score := dec.F64()
