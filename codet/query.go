@@ -295,6 +295,8 @@ func (d *Detector) evictees() *eviction {
 		}
 		return true
 	}
+	// kept: a near content some document outside ev.docs keeps.
+	kept := func(x uint32) bool { return !ev.nears[x] && !gone(d.nears[x].members) }
 	for idx := range ev.docs {
 		g, nr := d.docGroup[idx], d.docNear[idx]
 		if g == noGroup || ev.groups[g] {
@@ -304,21 +306,11 @@ func (d *Detector) evictees() *eviction {
 			ev.nears[nr] = true
 		}
 		gr := &d.groups[g]
-		if !gone(gr.members) {
-			continue
-		}
-		purged := true
-		for _, x := range gr.near {
-			if !ev.nears[x] {
-				if !gone(d.nears[x].members) {
-					purged = false
-					break
-				}
+		if gone(gr.members) && !slices.ContainsFunc(gr.near, kept) {
+			ev.groups[g] = true
+			for _, x := range gr.near {
 				ev.nears[x] = true
 			}
-		}
-		if purged {
-			ev.groups[g] = true
 		}
 	}
 	if len(ev.groups) == 0 {
