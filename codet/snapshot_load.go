@@ -139,50 +139,44 @@ func (l *loader) docs(dec *snapshot.Dec) {
 	l.taken = make([]bool, n)
 }
 
-// freeList reads a free list: distinct indexes, checked against the
-// array's length by [checkFree] once that is known.
-func freeList(dec *snapshot.Dec) []uint32 {
+// freeList reads a free list (distinct indexes, in its order) and the
+// count of live entries after it, each at least minBytes long. It returns
+// the list, the marks of the free entries of the array they make up (with
+// root, entry 0 first, which may not be free) and the array's length.
+func freeList(dec *snapshot.Dec, minBytes int, root bool) (list []uint32, free []bool, n int) {
 	k := dec.Len(1, 0)
-	if dec.Err() != nil || k == 0 {
-		return nil
-	}
-	list := make([]uint32, 0, k)
 	for range k {
 		x := dec.Uvarint()
 		if x >= math.MaxInt32 {
 			dec.Fail("free list entry %d", x)
 		}
 		if dec.Err() != nil {
-			return nil
+			return nil, nil, 0
 		}
 		list = append(list, uint32(x))
 	}
-	return list
-}
-
-// checkFree returns the marks of the free entries of an array of n, for
-// a free list read by freeList; entry 0 may not be free when root is set.
-func checkFree(dec *snapshot.Dec, list []uint32, n int, root bool) []bool {
-	free := make([]bool, n)
+	live := dec.Len(minBytes, 0)
+	if dec.Err() != nil {
+		return nil, nil, 0
+	}
+	n = len(list) + live
+	if root {
+		n++
+	}
+	free = make([]bool, n)
 	for _, x := range list {
 		if int(x) >= n || root && x == 0 || free[x] {
 			dec.Fail("free list entry %d of %d", x, n)
-			return nil
+			return nil, nil, 0
 		}
 		free[x] = true
 	}
-	return free
+	return list, free, n
 }
 
 func (l *loader) nodes(dec *snapshot.Dec) {
 	f := l.f
-	free := freeList(dec)
-	live := dec.Len(4, 0) // parent, term, active, count
-	if dec.Err() != nil {
-		return
-	}
-	n := 1 + len(free) + live
-	isFree := checkFree(dec, free, n, true)
+	free, isFree, n := freeList(dec, 4, true) // parent, term, active, count
 	if dec.Err() != nil {
 		return
 	}
@@ -190,7 +184,7 @@ func (l *loader) nodes(dec *snapshot.Dec) {
 	f.freeNodes = free
 	l.nodeLive = make([]bool, n)
 	l.nodeLive[0] = true
-	f.children = makeChildTable(live)
+	f.children = makeChildTable(n - 1 - len(free))
 	for i := 1; i < n; i++ {
 		if isFree[i] {
 			continue
@@ -300,14 +294,8 @@ func (l *loader) sentences(dec *snapshot.Dec, what string, members, sent []uint3
 
 func (l *loader) groups(dec *snapshot.Dec) {
 	f := l.f
-	free := freeList(dec)
 	// members, scs, signature, sequences, containers, near contents
-	live := dec.Len(1+8+16+1+1+1, 0)
-	if dec.Err() != nil {
-		return
-	}
-	n := len(free) + live
-	isFree := checkFree(dec, free, n, false)
+	free, isFree, n := freeList(dec, 1+8+16+1+1+1, false)
 	if dec.Err() != nil {
 		return
 	}
