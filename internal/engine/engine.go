@@ -49,7 +49,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
@@ -380,41 +379,36 @@ func (e *Engine[F, K]) add(doc detector.Doc, given *F) ([]detector.Match, error)
 	return ms, err
 }
 
-// spinFor is how long [lockSpinning] tries a lock between yields of its
-// processor before it blocks.
-const spinFor = time.Millisecond
+// spinTries is how many times [lockSpinning] tries a lock, yielding its
+// processor between tries, before it blocks: 55 µs of trying on the
+// 2-core test machine when nothing else is runnable. 1,024 and 16,384
+// tries and a millisecond's deadline measured alike (docs/notes/engine.md).
+const spinTries = 1024
 
 // lockSpinning takes l, which its holders keep for microseconds (an Add's
-// commit). Where l is taken, it tries again after each runtime.Gosched,
-// for up to spinFor, and only then blocks in Lock (for the engine's
-// RWMutex that also stops new readers, so Queries cannot hold an Add off
-// for longer). Blocking at once put sync.Mutex, with more Adds than
+// commit). It tries l up to spinTries times, calling runtime.Gosched
+// between tries, and only then blocks in Lock (for the engine's RWMutex
+// that also stops new readers, so Queries cannot hold an Add off for
+// longer). Blocking at once put sync.Mutex, with more Adds than
 // processors, into starvation mode, where each Unlock yields its
 // processor to the next waiter while the other processors have nothing
 // to run. Measured with BenchmarkServe (docs/notes/engine.md): Adds from
 // 8 goroutines on 2 processors 23-49% faster for ffp, dsc, spotsigs,
 // minhash, minhash-containment and both mrcosines, 11% for tweezer, the
 // rest and Adds from one goroutine unchanged. The cost: a waiting Add
-// keeps its processor busy (yielding it to anything runnable) for up to
-// spinFor.
+// keeps its processor busy while it tries, yielding it to anything
+// runnable.
 func lockSpinning(l interface {
 	TryLock() bool
 	Lock()
 }) {
-	if l.TryLock() {
-		return
-	}
-	deadline := time.Now().Add(spinFor)
-	for {
-		runtime.Gosched()
+	for range spinTries {
 		if l.TryLock() {
 			return
 		}
-		if time.Now().After(deadline) {
-			l.Lock()
-			return
-		}
+		runtime.Gosched()
 	}
+	l.Lock()
 }
 
 // release ends the work of the algorithm on the features f (Releaser).
