@@ -20,8 +20,9 @@
 // exact-copy key, the encoding of one group in a snapshot) and [Index] (the
 // searchable structure over the groups), with optional parts: [Counter]
 // for online statistics kept over the live documents, [Preparer] for a
-// step that reads the index before the commit, [Finder] for an index that finds a key's group itself, [Member] for
-// an index that counts the exact copies joining and leaving its groups,
+// step that reads the index before the commit, [Finder] for an index
+// that finds a key's group itself, [Member] for an index that counts the
+// exact copies joining and leaving its groups,
 // [Resolver] for a Counter's step before an Add's turn, [FreePeeker] for a
 // Counter whose Queries need no turn, [OwnSearcher] for an index that
 // searches for an Add's answer with the Add's own features, [Releaser] for
