@@ -223,9 +223,7 @@ func (c *Config) setDefaults() {
 	c.MinScore = cmp.Or(c.MinScore, DefaultMinScore)
 	c.NodeLimit = cmp.Or(c.NodeLimit, DefaultNodeLimit)
 	c.CollapseThreshold = cmp.Or(c.CollapseThreshold, DefaultCollapseThreshold)
-	c.MaxTextBytes = cmp.Or(c.MaxTextBytes, detector.DefaultMaxTextBytes)
-	c.MaxResults = cmp.Or(c.MaxResults, detector.DefaultMaxResults)
-	c.Content = cmp.Or(c.Content, DefaultContent)
+	engine.Defaults(&c.Content, DefaultContent, &c.MaxTextBytes, &c.MaxResults)
 	c.Stemmer = cmp.Or(c.Stemmer, textproc.StemPrefix)
 	c.PrefixLen = cmp.Or(c.PrefixLen, textproc.DefaultPrefixLen)
 }
@@ -236,7 +234,7 @@ func (c *Config) validate() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("codet: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
 	}
-	if _, err := engine.Content(c.Content, DefaultContent); err != nil {
+	if err := engine.CheckLimits(c.Content, c.MaxTextBytes, c.MaxResults); err != nil {
 		return bad("%v", err)
 	}
 	switch {
@@ -260,10 +258,6 @@ func (c *Config) validate() error {
 		return bad("IDF (%d) must be IDFReference (0) or IDFOnline (1)", c.IDF)
 	case c.Window < 0:
 		return bad("Window (%d) must be ≥ 0", c.Window)
-	case c.MaxResults < 0:
-		return bad("MaxResults (%d) must be ≥ 0 (0: the default)", c.MaxResults)
-	case c.MaxTextBytes < 0:
-		return bad("MaxTextBytes (%d) must be ≥ 0", c.MaxTextBytes)
 	case c.PrefixLen < 0 || c.PrefixLen > 1000:
 		return bad("PrefixLen (%d) must be in [0, 1000]", c.PrefixLen)
 	}

@@ -160,8 +160,7 @@ func (c *Config) setDefaults() {
 	c.BandHigh = cmp.Or(c.BandHigh, DefaultBandHigh)
 	c.MinTerms = cmp.Or(c.MinTerms, DefaultMinTerms)
 	c.LexiconKeep = cmp.Or(c.LexiconKeep, DefaultLexiconKeep)
-	engine.DefaultLimits(&c.Content, DefaultContent, &c.MaxTextBytes)
-	c.MaxResults = cmp.Or(c.MaxResults, detector.DefaultMaxResults)
+	engine.Defaults(&c.Content, DefaultContent, &c.MaxTextBytes, &c.MaxResults)
 }
 
 // validate checks a Config after setDefaults and returns the text pipeline
@@ -201,12 +200,10 @@ func (c Config) validate() (textproc.Config, error) {
 	if c.Encoding != EncodeLengthPrefixed && c.Encoding != EncodeConcat {
 		return bad("Encoding (%d) must be EncodeLengthPrefixed (0) or EncodeConcat (1)", c.Encoding)
 	}
-	if c.MaxResults < 0 {
-		return bad("MaxResults (%d) must be ≥ 0", c.MaxResults)
-	}
-	if err := engine.Limits(&tc, c.Content, DefaultContent, c.MaxTextBytes); err != nil {
+	if err := engine.CheckLimits(c.Content, c.MaxTextBytes, c.MaxResults); err != nil {
 		return bad("%v", err)
 	}
+	tc.Content = c.Content
 	return tc, nil
 }
 

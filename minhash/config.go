@@ -362,15 +362,13 @@ func (cfg Config) setDefaults() Config {
 	cfg.SupershingleMatches = cmp.Or(cfg.SupershingleMatches, DefaultSupershingleMatches)
 	cfg.Power = cmp.Or(cfg.Power, DefaultPower)
 	cfg.RarePercent = cmp.Or(cfg.RarePercent, DefaultRarePercent)
-	cfg.MaxTextBytes = cmp.Or(cfg.MaxTextBytes, detector.DefaultMaxTextBytes)
-	cfg.MaxResults = cmp.Or(cfg.MaxResults, detector.DefaultMaxResults)
+	engine.Defaults(&cfg.Content, DefaultContent, &cfg.MaxTextBytes, &cfg.MaxResults)
 	if cfg.MinOverlap == 0 {
 		cfg.MinOverlap = DefaultMinOverlap
 		if cfg.Mode == Weighted {
 			cfg.MinOverlap = DefaultWeightedMinOverlap
 		}
 	}
-	cfg.Content = cmp.Or(cfg.Content, DefaultContent)
 	return cfg
 }
 
@@ -438,16 +436,10 @@ func (cfg Config) validate() error {
 	if !(cfg.RarePercent > 0 && cfg.RarePercent <= 100) {
 		return bad("RarePercent (%v) must be in (0, 100]", cfg.RarePercent)
 	}
-	if cfg.MaxTextBytes < 0 {
-		return bad("MaxTextBytes (%d) must be ≥ 0", cfg.MaxTextBytes)
-	}
-	if cfg.MaxResults < 0 {
-		return bad("MaxResults (%d) must be ≥ 0", cfg.MaxResults)
-	}
 	if cfg.MinOverlap < 1 || cfg.MinOverlap > maxOverlap {
 		return bad("MinOverlap (%d) must be in [1, 2^20]", cfg.MinOverlap)
 	}
-	if _, err := engine.Content(cfg.Content, DefaultContent); err != nil {
+	if err := engine.CheckLimits(cfg.Content, cfg.MaxTextBytes, cfg.MaxResults); err != nil {
 		return bad("%v", err)
 	}
 	return nil

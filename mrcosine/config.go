@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -125,9 +126,7 @@ func (c *Config) setDefaults(hasCenter bool) {
 	}
 	c.Rows = cmp.Or(c.Rows, rows)
 	c.MissRate = cmp.Or(c.MissRate, DefaultMissRate)
-	c.MaxTextBytes = cmp.Or(c.MaxTextBytes, detector.DefaultMaxTextBytes)
-	c.MaxResults = cmp.Or(c.MaxResults, detector.DefaultMaxResults)
-	c.Content = cmp.Or(c.Content, DefaultContent)
+	engine.Defaults(&c.Content, DefaultContent, &c.MaxTextBytes, &c.MaxResults)
 	if c.Bands == 0 && !c.Exhaustive && c.validThresholds() == nil && c.Rows >= 1 && c.Rows <= MaxRows && c.MissRate > 0 && c.MissRate < 1 {
 		t := c.T2 // the index threshold: the cosine of the hashed vectors the index is built for
 		if !c.Centered && hasCenter {
@@ -159,12 +158,10 @@ func (c *Config) validate() error {
 		err = fmt.Errorf("mrcosine: MissRate (%g) must be in (0, 1)", c.MissRate)
 	case !c.Exhaustive && (c.Bands < 1 || c.Bands > MaxBands):
 		err = fmt.Errorf("mrcosine: Bands (%d) must be in [1, %d] (zero derives it from T2, Rows and MissRate)", c.Bands, MaxBands)
-	case c.MaxTextBytes < 1:
-		err = fmt.Errorf("mrcosine: MaxTextBytes (%d) must be ≥ 1", c.MaxTextBytes)
-	case c.MaxResults < 1:
-		err = fmt.Errorf("mrcosine: MaxResults (%d) must be ≥ 1 (zero means %d)", c.MaxResults, detector.DefaultMaxResults)
-	case !c.Content.Valid():
-		err = fmt.Errorf("mrcosine: Content (%d) must be ContentDefault, ContentAll or ContentMain", c.Content)
+	default:
+		if err = engine.CheckLimits(c.Content, c.MaxTextBytes, c.MaxResults); err != nil {
+			err = fmt.Errorf("mrcosine: %w", err)
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("%w: %w", err, detector.ErrInvalidConfig)

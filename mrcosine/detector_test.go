@@ -49,7 +49,7 @@ func TestNewInvalid(t *testing.T) {
 		{Config{Rows: -1}, "mrcosine: Rows (-1) must be in [1, 64]"},
 		{Config{MissRate: 1}, "mrcosine: MissRate (1) must be in (0, 1)"},
 		{Config{Bands: -3}, "mrcosine: Bands (-3) must be in [1, 4096]"},
-		{Config{MaxTextBytes: -1}, "mrcosine: MaxTextBytes (-1) must be ≥ 1"},
+		{Config{MaxTextBytes: -1}, "mrcosine: MaxTextBytes (-1) must be ≥ 0"},
 	} {
 		_, err := New(tc.cfg)
 		if assert.ErrorIs(t, err, detector.ErrInvalidConfig, "New(%+v)", tc.cfg) {

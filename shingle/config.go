@@ -291,13 +291,9 @@ func (c *Config) setDefaults() {
 		zero(&c.MinOverlap, DefaultMinOverlap)
 	}
 	c.Antecedents = cmp.Or(c.Antecedents, DefaultAntecedents)
-	c.MaxResults = cmp.Or(c.MaxResults, detector.DefaultMaxResults)
-	c.MaxTextBytes = cmp.Or(c.MaxTextBytes, detector.DefaultMaxTextBytes)
 	c.MinIDF = cmp.Or(c.MinIDF, DefaultMinIDF)
 	c.MaxIDF = cmp.Or(c.MaxIDF, DefaultMaxIDF)
-	if content, err := engine.Content(c.Content, DefaultContent); err == nil {
-		c.Content = content
-	}
+	engine.Defaults(&c.Content, DefaultContent, &c.MaxTextBytes, &c.MaxResults)
 }
 
 // validate checks a configuration whose defaults are set, returning an
@@ -353,12 +349,8 @@ func (c Config) validate() error {
 		return bad("MinIDF (%v) must be below MaxIDF (%v)", c.MinIDF, c.MaxIDF)
 	case c.MinOverlap < 1 || c.MinOverlap > 1<<20:
 		return bad("MinOverlap (%d) must be in [1, 2^20]", c.MinOverlap)
-	case c.MaxResults < 1:
-		return bad("MaxResults (%d) must be ≥ 0", c.MaxResults)
-	case c.MaxTextBytes < 0:
-		return bad("MaxTextBytes (%d) must be ≥ 0", c.MaxTextBytes)
 	}
-	if _, err := engine.Content(c.Content, DefaultContent); err != nil {
+	if err := engine.CheckLimits(c.Content, c.MaxTextBytes, c.MaxResults); err != nil {
 		return bad("%v", err)
 	}
 	return nil

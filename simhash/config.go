@@ -176,8 +176,7 @@ func (c *Config) setDefaults() {
 	if c.Blocks == 0 && c.K <= MaxK {
 		c.Blocks = defaultBlocks(c.k())
 	}
-	engine.DefaultLimits(&c.Content, DefaultContent, &c.MaxTextBytes)
-	c.MaxResults = cmp.Or(c.MaxResults, detector.DefaultMaxResults)
+	engine.Defaults(&c.Content, DefaultContent, &c.MaxTextBytes, &c.MaxResults)
 }
 
 // validate checks a Config after setDefaults and returns the text pipeline
@@ -212,12 +211,10 @@ func (c Config) validate() (textproc.Config, error) {
 	if _, err := indexLayout(c.k(), c.Blocks); err != nil {
 		return bad("%v", err)
 	}
-	if err := engine.Limits(&tc, c.Content, DefaultContent, c.MaxTextBytes); err != nil {
+	if err := engine.CheckLimits(c.Content, c.MaxTextBytes, c.MaxResults); err != nil {
 		return bad("%v", err)
 	}
-	if c.MaxResults < 1 {
-		return bad("MaxResults (%d) must be ≥ 0", c.MaxResults)
-	}
+	tc.Content = c.Content
 	return tc, nil
 }
 

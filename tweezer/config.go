@@ -145,14 +145,7 @@ func (cfg *Config) setDefaults() {
 		}
 	}
 	cfg.MinOverlap = cmp.Or(cfg.MinOverlap, DefaultMinOverlap)
-	sh := cfg.shared()
-	sh.SetDefaults(DefaultContent)
-	cfg.Content, cfg.MaxTextBytes, cfg.MaxResults = sh.Content, sh.MaxTextBytes, sh.MaxResults
-}
-
-// shared returns the fields of cfg that every detector has.
-func (cfg *Config) shared() engine.Shared {
-	return engine.Shared{Language: cfg.Language, Content: cfg.Content, MaxTextBytes: cfg.MaxTextBytes, MaxResults: cfg.MaxResults}
+	engine.Defaults(&cfg.Content, DefaultContent, &cfg.MaxTextBytes, &cfg.MaxResults)
 }
 
 // validate checks a Config whose defaults are filled in: its error wraps
@@ -161,8 +154,8 @@ func (cfg Config) validate() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("tweezer: "+format+": %w", append(args, detector.ErrInvalidConfig)...)
 	}
-	if err := cfg.shared().CheckLanguage("tweezer"); err != nil {
-		return err
+	if _, err := textproc.ParseLanguage(cfg.Language); err != nil {
+		return fmt.Errorf("tweezer: %w", err)
 	}
 	switch {
 	case cfg.Prefix < 0 || cfg.Prefix > MaxContext:
@@ -180,5 +173,8 @@ func (cfg Config) validate() error {
 	case cfg.MinOverlap < 1 || cfg.MinOverlap > MaxMinOverlap:
 		return bad("MinOverlap (%d) must be in [1, %d]", cfg.MinOverlap, MaxMinOverlap)
 	}
-	return cfg.shared().CheckLimits("tweezer")
+	if err := engine.CheckLimits(cfg.Content, cfg.MaxTextBytes, cfg.MaxResults); err != nil {
+		return bad("%v", err)
+	}
+	return nil
 }

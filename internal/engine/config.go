@@ -1,74 +1,37 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
-// Shared is the Config block every detector has; a detector copies its
-// Config's fields of these names into it to fill in their defaults and
-// check them.
-type Shared struct {
-	Language     string
-	Content      textproc.Content
-	MaxTextBytes int
-	MaxResults   int
+// Defaults fills in the zero values of the Config fields every detector
+// has besides Language: a content of ContentDefault becomes def (the
+// detector's measured default), maxText detector.DefaultMaxTextBytes and
+// maxResults detector.DefaultMaxResults.
+func Defaults(content *textproc.Content, def textproc.Content, maxText, maxResults *int) {
+	*content = cmp.Or(*content, def)
+	*maxText = cmp.Or(*maxText, detector.DefaultMaxTextBytes)
+	*maxResults = cmp.Or(*maxResults, detector.DefaultMaxResults)
 }
 
-// SetDefaults fills in the zero fields: Content becomes def (the
-// detector's measured default), MaxTextBytes
-// detector.DefaultMaxTextBytes, MaxResults detector.DefaultMaxResults.
-func (s *Shared) SetDefaults(def textproc.Content) {
-	DefaultLimits(&s.Content, def, &s.MaxTextBytes)
-	if s.MaxResults == 0 {
-		s.MaxResults = detector.DefaultMaxResults
-	}
-}
-
-// CheckLanguage returns an error naming the field and wrapping
-// detector.ErrInvalidConfig, prefixed with name, when Language is not a
-// BCP 47 tag (textproc.ParseLanguage; "" is language-neutral).
-func (s Shared) CheckLanguage(name string) error {
-	if _, err := textproc.ParseLanguage(s.Language); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return nil
-}
-
-// CheckLimits checks the fields of a Shared whose defaults are filled in:
-// MaxTextBytes and MaxResults positive, Content defined. Its error names
-// the first field out of range, is prefixed with name and wraps
+// CheckLimits checks the fields [Defaults] fills in, once filled in:
+// MaxTextBytes and MaxResults not negative, Content defined. Its error names
+// the first field out of range; callers prefix their package name and wrap
 // detector.ErrInvalidConfig.
-func (s Shared) CheckLimits(name string) error {
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%s: "+format+": %w", append([]any{name}, append(args, detector.ErrInvalidConfig)...)...)
-	}
+func CheckLimits(content textproc.Content, maxText, maxResults int) error {
 	switch {
-	case s.MaxTextBytes < 1:
-		return bad("MaxTextBytes (%d) must be ≥ 0", s.MaxTextBytes)
-	case s.MaxResults < 1:
-		return bad("MaxResults (%d) must be ≥ 0", s.MaxResults)
-	}
-	if _, err := Content(s.Content, s.Content); err != nil {
-		return bad("%v", err)
+	case maxText < 0:
+		return fmt.Errorf("MaxTextBytes (%d) must be ≥ 0", maxText)
+	case maxResults < 0:
+		return fmt.Errorf("MaxResults (%d) must be ≥ 0", maxResults)
+	case !content.Valid():
+		return fmt.Errorf("Content (%d) must be ContentDefault, ContentAll or ContentMain", content)
 	}
 	return nil
-}
-
-// Content resolves a detector Config's Content field: ContentDefault becomes
-// def, the detector's measured default; an undefined value is an error
-// naming the field (callers prefix their package and wrap
-// detector.ErrInvalidConfig).
-func Content(c, def textproc.Content) (textproc.Content, error) {
-	if !c.Valid() {
-		return c, fmt.Errorf("Content (%d) must be ContentDefault, ContentAll or ContentMain", c)
-	}
-	if c == textproc.ContentDefault {
-		return def, nil
-	}
-	return c, nil
 }
 
 // Pipeline returns the textproc.Config for lang (parsed by
@@ -95,33 +58,6 @@ func Pipeline(lang string, keepStopwords bool, st, def textproc.Stemmer, prefixL
 		prefixLen = textproc.DefaultPrefixLen
 	}
 	return textproc.Config{Language: tag, RemoveStopwords: !keepStopwords, Stemmer: st, PrefixLen: prefixLen}, nil
-}
-
-// DefaultLimits fills in the zero values of the fields [Limits] checks:
-// ContentDefault becomes def, and a maxText of 0
-// detector.DefaultMaxTextBytes.
-func DefaultLimits(content *textproc.Content, def textproc.Content, maxText *int) {
-	if *content == textproc.ContentDefault {
-		*content = def
-	}
-	if *maxText == 0 {
-		*maxText = detector.DefaultMaxTextBytes
-	}
-}
-
-// Limits checks the fields a detector Config shares after its text
-// pipeline, maxText (MaxTextBytes, which must be ≥ 0) and content (see
-// [Content]), and sets tc.Content to content. Errors name the field
-// (callers prefix their package and wrap detector.ErrInvalidConfig).
-func Limits(tc *textproc.Config, content, def textproc.Content, maxText int) error {
-	if maxText < 0 {
-		return fmt.Errorf("MaxTextBytes (%d) must be ≥ 0", maxText)
-	}
-	if _, err := Content(content, def); err != nil {
-		return err
-	}
-	tc.Content = content
-	return nil
 }
 
 // Resolve returns c with its defaults filled in (setDefaults), checked

@@ -3,10 +3,10 @@
 // handles, groups of exact copies (one entry in the algorithm's index per
 // group, members kept by ID), capped and sorted results, Add, Query,
 // Containers, Copies, Remove, Len and Close, the snapshot framing with its
-// shared sections, and the Config fields every detector has ([Shared];
-// [Pipeline], [Limits] and [Resolve] turn the text-pipeline fields of the
-// detectors' Configs into a textproc.Config, with one set of defaults and
-// error messages).
+// shared sections, and the Config fields every detector has ([Defaults]
+// and [CheckLimits]; [Pipeline] and [Resolve] turn the text-pipeline
+// fields of the detectors' Configs into a textproc.Config, with one set of
+// defaults and error messages).
 //
 // The parts of the shell are exported for the detectors that keep their
 // own shell (codet) and for the algorithms: [Set], the ID table

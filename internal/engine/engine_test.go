@@ -622,27 +622,25 @@ func testDecodeRefuses(t *testing.T, alg toy) {
 	}
 }
 
-func TestShared(t *testing.T) {
-	var s Shared
-	s.SetDefaults(textproc.ContentMain)
-	assert.Equal(t, Shared{Content: textproc.ContentMain, MaxTextBytes: detector.DefaultMaxTextBytes, MaxResults: detector.DefaultMaxResults}, s)
-	require.NoError(t, s.CheckLanguage("x"))
-	require.NoError(t, s.CheckLimits("x"))
+func TestDefaultsAndCheckLimits(t *testing.T) {
+	content, maxText, maxResults := textproc.ContentDefault, 0, 0
+	Defaults(&content, textproc.ContentMain, &maxText, &maxResults)
+	assert.Equal(t, []int{int(textproc.ContentMain), detector.DefaultMaxTextBytes, detector.DefaultMaxResults},
+		[]int{int(content), maxText, maxResults})
+	require.NoError(t, CheckLimits(content, maxText, maxResults))
+	content, maxText, maxResults = textproc.ContentAll, 7, 3
+	Defaults(&content, textproc.ContentMain, &maxText, &maxResults)
+	assert.Equal(t, []int{int(textproc.ContentAll), 7, 3}, []int{int(content), maxText, maxResults}, "set fields are kept")
 	for _, c := range []struct {
-		s   Shared
-		msg string
+		content            textproc.Content
+		maxText, maxResult int
+		msg                string
 	}{
-		{Shared{Language: "not a tag!", Content: textproc.ContentAll, MaxTextBytes: 1, MaxResults: 1}, `x: Language ("not a tag!")`},
-		{Shared{Content: textproc.ContentAll, MaxTextBytes: -1, MaxResults: 1}, "x: MaxTextBytes (-1) must be ≥ 0"},
-		{Shared{Content: textproc.ContentAll, MaxTextBytes: 1, MaxResults: -2}, "x: MaxResults (-2) must be ≥ 0"},
-		{Shared{Content: 9, MaxTextBytes: 1, MaxResults: 1}, "x: Content (9) must be"},
+		{textproc.ContentAll, -1, 1, "MaxTextBytes (-1) must be ≥ 0"},
+		{textproc.ContentAll, 1, -2, "MaxResults (-2) must be ≥ 0"},
+		{9, 1, 1, "Content (9) must be"},
 	} {
-		err := c.s.CheckLanguage("x")
-		if err == nil {
-			err = c.s.CheckLimits("x")
-		}
-		assert.ErrorIs(t, err, detector.ErrInvalidConfig, c.msg)
-		assert.ErrorContains(t, err, c.msg)
+		assert.ErrorContains(t, CheckLimits(c.content, c.maxText, c.maxResult), c.msg)
 	}
 }
 
