@@ -285,6 +285,8 @@ type Engine[F any, K comparable] struct {
 	counting  bool        // the index is a Counter
 	resolving bool        // the index is a Resolver
 
+	exclusive bool // the index is ExclusiveLookups
+
 	turn    sync.Mutex          // a Counter's turns; taken before mu
 	order   order               // a Counter's commits, in turn order
 	pending map[string]struct{} // IDs counted in a turn, not yet committed
@@ -305,7 +307,9 @@ type state[F any, K comparable] struct {
 	finder    Finder[F]  // ix as a Finder, or nil
 	counter   Counter[F] // ix as a Counter, or nil
 	member    Member[F]  // ix as a Member, or nil
-	handles   []int32    // with a Counter, by document: its handle there
+	life      Lifecycle[F]
+	screener  Screener[F]
+	handles   []int32 // with a Counter, by document: its handle there
 }
 
 // New returns an empty Engine for spec and alg.
@@ -316,6 +320,7 @@ func New[F any, K comparable](spec Spec, alg Algorithm[F, K]) *Engine[F, K] {
 	e.st = e.newState()
 	e.counting = e.st.counter != nil
 	_, e.resolving = e.st.ix.(Resolver[F])
+	_, e.exclusive = e.st.ix.(ExclusiveLookups)
 	e.pending = map[string]struct{}{}
 	return e
 }
@@ -326,8 +331,12 @@ func (e *Engine[F, K]) newState() *state[F, K] {
 	st.counter, _ = st.ix.(Counter[F])
 	st.finder, _ = st.ix.(Finder[F])
 	st.member, _ = st.ix.(Member[F])
+	st.screener, _ = st.ix.(Screener[F])
 	if st.finder == nil {
 		st.exact = map[K]uint32{}
+	}
+	if st.life, _ = st.ix.(Lifecycle[F]); st.life != nil {
+		st.life.Attach(view[F, K]{e, st})
 	}
 	return st
 }
@@ -440,6 +449,9 @@ func (e *Engine[F, K]) commit(prepared *state[F, K], doc detector.Doc, f *F, h i
 	if st.counter != nil {
 		st.setHandle(idx, h)
 	}
+	if st.life != nil {
+		st.life.Added(idx, f)
+	}
 	if e.spec.SearchFirst {
 		ms := []detector.Match{}
 		if _, ok := e.alg.CopyKey(f); ok {
@@ -501,8 +513,8 @@ func (e *Engine[F, K]) Query(doc detector.Doc) ([]detector.Match, error) {
 // query searches for the features f of doc under the read lock, peeking
 // with the Counter first when peek is set.
 func (e *Engine[F, K]) query(doc detector.Doc, f *F, peek bool) ([]detector.Match, error) {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
+	unlock := e.lookupLock()
+	defer unlock()
 	st := e.st
 	if st.docs.Closed() { // closed meanwhile
 		return nil, e.closed("Query", doc.ID)
@@ -520,6 +532,17 @@ func (e *Engine[F, K]) query(doc detector.Doc, f *F, peek bool) ([]detector.Matc
 		}
 	}
 	return st.matches(f, skip, e.spec.MaxResults), nil
+}
+
+// lookupLock takes the lock a lookup searches under (the read lock, or
+// the exclusive one for ExclusiveLookups) and returns its release.
+func (e *Engine[F, K]) lookupLock() func() {
+	if e.exclusive {
+		e.mu.Lock()
+		return e.mu.Unlock
+	}
+	e.mu.RLock()
+	return e.mu.RUnlock
 }
 
 func (e *Engine[F, K]) closed(op, id string) error {
@@ -642,6 +665,9 @@ func (e *Engine[F, K]) remove(id string) error {
 		e.spec.Trace(true, id)
 	}
 	st.remove(e.alg, idx)
+	if st.life != nil {
+		st.life.Removed(idx)
+	}
 	return nil
 }
 
@@ -658,7 +684,12 @@ func (e *Engine[F, K]) Close() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.st.docs.Close() {
-		e.st = &state[F, K]{docs: e.st.docs}
+		closed := &state[F, K]{docs: e.st.docs}
+		if c, ok := e.st.ix.(Closer); ok {
+			c.Close()
+			closed.ix = e.st.ix
+		}
+		e.st = closed
 	}
 	return nil
 }
@@ -667,6 +698,16 @@ func (e *Engine[F, K]) Close() error {
 // skip, the strongest limit by [detector.SortMatches].
 func (st *state[F, K]) matches(f *F, skip uint32, limit int) []detector.Match {
 	cands := st.ix.Search(nil, f, &st.groups)
+	return st.collect(cands, f, skip, limit)
+}
+
+// collect is Collect, leaving out what the Screener hides for f.
+func (st *state[F, K]) collect(cands []Candidate, f *F, skip uint32, limit int) []detector.Match {
+	if st.screener != nil {
+		if hide := st.screener.Screen(f); hide != nil {
+			return st.gs.CollectHiding(cands, st.first, skip, hide, limit)
+		}
+	}
 	return st.gs.Collect(cands, st.first, skip, limit)
 }
 
@@ -796,7 +837,8 @@ func (st *state[F, K]) groupOrder() (live []uint32, bare []string) {
 	return live, bare
 }
 
-// Inspect calls fn under the read lock with the index (nil after Close)
+// Inspect calls fn under the read lock with the index (nil after Close,
+// unless a [Closer])
 // and the length of the group table (live groups and free slots): for
 // tests that check the structure an algorithm builds.
 func (e *Engine[F, K]) Inspect(fn func(ix Index[F], groupSlots int)) {

@@ -125,16 +125,22 @@ func SortedIDs(docs *Set, idxs []uint32, skip uint32) []string {
 // place), in no particular order, and returns dst: O(n log n) ID comparisons, whatever the size
 // of the group.
 func (s *CopyGroups) Smallest(dst []detector.Match, g, first uint32, n int, skip uint32, score float64) []detector.Match {
+	return s.smallest(dst, g, first, n, skip, nil, score)
+}
+
+// smallest is Smallest, also leaving out the members hide reports (nil:
+// none), which take no place either.
+func (s *CopyGroups) smallest(dst []detector.Match, g, first uint32, n int, skip uint32, hide func(uint32) bool, score float64) []detector.Match {
 	h, ok := s.heaps[g]
 	if !ok {
-		if first != skip && n > 0 {
+		if first != skip && n > 0 && (hide == nil || !hide(first)) {
 			dst = append(dst, detector.Match{ID: s.docs.ID(first), Score: score})
 		}
 		return dst
 	}
 	if n >= len(h) {
 		for _, o := range h {
-			if o != skip {
+			if o != skip && (hide == nil || !hide(o)) {
 				dst = append(dst, detector.Match{ID: s.docs.ID(o), Score: score})
 			}
 		}
@@ -145,7 +151,7 @@ func (s *CopyGroups) Smallest(dst []detector.Match, g, first uint32, n int, skip
 	for taken := 0; taken < n && len(front) > 0; {
 		o := h[front[0]]
 		front = next(s.docs, h, front)
-		if o != skip {
+		if o != skip && (hide == nil || !hide(o)) {
 			dst = append(dst, detector.Match{ID: s.docs.ID(o), Score: score})
 			taken++
 		}
@@ -168,6 +174,14 @@ type Candidate struct {
 // remain, so a group of c exact copies costs O(limit log limit), not
 // O(c). limit must be positive.
 func (s *CopyGroups) Collect(cands []Candidate, first func(g uint32) uint32, skip uint32, limit int) []detector.Match {
+	return s.CollectHiding(cands, first, skip, nil, limit)
+}
+
+// CollectHiding is Collect, also leaving out the members hide reports
+// (nil: none), each group giving more of its members in their place: for
+// a lookup that screens single documents out ([Screener]). It costs
+// Collect's plus a call of hide per member read.
+func (s *CopyGroups) CollectHiding(cands []Candidate, first func(g uint32) uint32, skip uint32, hide func(uint32) bool, limit int) []detector.Match {
 	slices.SortFunc(cands, func(a, b Candidate) int { return cmp.Compare(b.Score, a.Score) })
 	var out []detector.Match
 	for i := 0; i < len(cands) && len(out) < limit; {
@@ -177,7 +191,7 @@ func (s *CopyGroups) Collect(cands []Candidate, first func(g uint32) uint32, ski
 		}
 		room := limit - len(out)
 		for _, c := range cands[i:j] {
-			out = s.Smallest(out, c.Group, first(c.Group), room, skip, c.Score)
+			out = s.smallest(out, c.Group, first(c.Group), room, skip, hide, c.Score)
 		}
 		i = j
 	}

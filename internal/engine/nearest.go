@@ -54,8 +54,8 @@ func (e *Engine[F, K]) Nearest(text string, k int) ([]detector.Match, error) {
 
 // nearest ranks for the features f under the read lock.
 func (e *Engine[F, K]) nearest(f *F, k int) ([]detector.Match, error) {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
+	unlock := e.lookupLock()
+	defer unlock()
 	st := e.st
 	if st.docs.Closed() { // closed meanwhile
 		return nil, e.closed("Nearest", "")
@@ -75,5 +75,5 @@ func (e *Engine[F, K]) nearest(f *F, k int) ([]detector.Match, error) {
 	}
 	limit := min(k, e.spec.MaxResults)
 	cands := r.Rank(nil, f, &st.groups, limit)
-	return st.gs.Collect(cands, st.first, NoDoc, limit), nil
+	return st.collect(cands, f, NoDoc, limit), nil
 }

@@ -64,6 +64,15 @@ type SnapshotGroup[F any] struct {
 // an Algorithm that has none.
 type sharedLayout[F any, K comparable] struct{ e *Engine[F, K] }
 
+// sections returns the names of the snapshot's sections: a Sectioner's,
+// or the Layout's.
+func (e *Engine[F, K]) sections() []string {
+	if s, ok := e.alg.(Sectioner); ok {
+		return s.Sections()
+	}
+	return e.layout().Sections()
+}
+
 // layout returns the Algorithm's Layout, or the shared one.
 func (e *Engine[F, K]) layout() Layout[F] {
 	if l, ok := e.alg.(Layout[F]); ok {
@@ -152,7 +161,7 @@ func (e *Engine[F, K]) WriteTo(w io.Writer) (int64, error) {
 		return 0, err
 	}
 	sw := snapshot.NewWriter(w, e.header())
-	for i, name := range e.layout().Sections() {
+	for i, name := range e.sections() {
 		sw.Section(name, secs[i])
 	}
 	return sw.Finish(uint64(n))
@@ -164,6 +173,9 @@ func (e *Engine[F, K]) encode() (secs [][]byte, n int, err error) {
 	st := e.st
 	if st.docs.Closed() {
 		return nil, 0, fmt.Errorf("%s: WriteTo: %w", e.spec.Name, detector.ErrClosed)
+	}
+	if il, ok := st.ix.(IndexLayout[F]); ok {
+		return il.EncodeSections(), st.docs.Len(), nil
 	}
 	live, ids := st.groupOrder()
 	mr, _ := st.counter.(MemberRecounter[F])
@@ -190,7 +202,7 @@ func (e *Engine[F, K]) encode() (secs [][]byte, n int, err error) {
 // Config, a damaged or truncated stream, or sections that are not as
 // WriteTo writes them).
 func (e *Engine[F, K]) ReadFrom(r io.Reader) (int64, error) {
-	return snapshot.Load(e.spec.Name, r, e.header(), e.layout().Sections(), e.loadable,
+	return snapshot.Load(e.spec.Name, r, e.header(), e.sections(), e.loadable,
 		func(secs [][]byte) (int, func() error, error) {
 			st, err := e.decode(secs)
 			if err != nil {
@@ -223,6 +235,12 @@ func (e *Engine[F, K]) loadable() error {
 // byte for byte.
 func (e *Engine[F, K]) decode(secs [][]byte) (*state[F, K], error) {
 	st := e.newState()
+	if il, ok := st.ix.(IndexLayout[F]); ok {
+		if err := il.DecodeSections(secs, loader[F, K]{e.alg, st}); err != nil {
+			return nil, err
+		}
+		return st, nil
+	}
 	add := func(dec *snapshot.Dec, id string) uint32 {
 		idx, err := st.docs.Add(detector.Doc{ID: id})
 		if err != nil {
@@ -312,8 +330,8 @@ func (e *Engine[F, K]) SectionList() (secs [][]byte, n int, err error) { return 
 // ReadFrom does, without installing them, and returns the number of
 // documents they hold; its error wraps detector.ErrSnapshot.
 func (e *Engine[F, K]) DecodeSectionList(secs [][]byte) (int, error) {
-	if len(secs) != len(e.layout().Sections()) {
-		return 0, fmt.Errorf("%s: %d sections, want %d: %w", e.spec.Name, len(secs), len(e.layout().Sections()), detector.ErrSnapshot)
+	if len(secs) != len(e.sections()) {
+		return 0, fmt.Errorf("%s: %d sections, want %d: %w", e.spec.Name, len(secs), len(e.sections()), detector.ErrSnapshot)
 	}
 	st, err := e.decode(secs)
 	if err != nil {
