@@ -99,18 +99,19 @@ func TestChildTableTree(t *testing.T) {
 			require.NoError(t, d.Remove(string(rune('a'+round%4))+string(rune('a'+round))))
 		}
 	}
+	x := d.ix()
 	live := 0
-	for i := 1; i < d.nodes.len(); i++ {
-		nd := d.nodes.at(uint32(i))
+	for i := 1; i < x.nodes.len(); i++ {
+		nd := x.nodes.at(uint32(i))
 		if nd.refs == 0 {
 			continue
 		}
 		live++
-		c, ok := d.children.get(nd.parent, nd.term)
+		c, ok := x.children.get(nd.parent, nd.term)
 		require.True(t, ok, "node %d", i)
 		require.Equal(t, uint32(i), c)
 	}
-	require.Equal(t, live, d.children.len())
+	require.Equal(t, live, x.children.len())
 }
 
 // TestWalkMatchesSequential checks the depth-by-depth walk of probe
@@ -125,6 +126,7 @@ func TestWalkMatchesSequential(t *testing.T) {
 		_, err := d.Add(doc)
 		require.NoError(t, err)
 	}
+	x := d.ix()
 	rng := rand.New(rand.NewPCG(3, 4))
 	for round := range 200 {
 		b := &seqBuf{}
@@ -132,14 +134,14 @@ func TestWalkMatchesSequential(t *testing.T) {
 		for range 1 + rng.IntN(60) {
 			// The path from the root to a random live node.
 			var path []uint32
-			if c := uint32(1 + rng.IntN(d.nodes.len()-1)); d.nodes.at(c).refs > 0 {
-				for ; c != 0; c = d.nodes.at(c).parent {
-					path = append([]uint32{d.nodes.at(c).term}, path...)
+			if c := uint32(1 + rng.IntN(x.nodes.len()-1)); x.nodes.at(c).refs > 0 {
+				for ; c != 0; c = x.nodes.at(c).parent {
+					path = append([]uint32{x.nodes.at(c).term}, path...)
 				}
 			}
 			switch r := rng.IntN(4); {
 			case r == 0 && len(path) > 0:
-				path[rng.IntN(len(path))] = uint32(rng.IntN(len(d.terms)))
+				path[rng.IntN(len(path))] = uint32(rng.IntN(len(x.terms)))
 			case r == 1 && len(path) > 1:
 				path = path[:1+rng.IntN(len(path)-1)]
 			}
@@ -147,15 +149,15 @@ func TestWalkMatchesSequential(t *testing.T) {
 			b.w = append(b.w, make([]float64, len(path))...)
 			b.off = append(b.off, int32(len(b.terms)))
 		}
-		d.buf = b
-		d.walk()
+		x.buf = b
+		x.walk()
 		var want []uint32
 		for k := range b.n() {
 			ids, _ := b.seq(k)
 			c := uint32(0)
 			for _, id := range ids {
 				if c != noGroup {
-					if ch, ok := d.children.get(c, id); ok {
+					if ch, ok := x.children.get(c, id); ok {
 						c = ch
 					} else {
 						c = noGroup
@@ -168,9 +170,9 @@ func TestWalkMatchesSequential(t *testing.T) {
 				}
 			}
 		}
-		require.Equal(t, want, append([]uint32(nil), d.visits...), "round %d", round)
+		require.Equal(t, want, append([]uint32(nil), x.visits...), "round %d", round)
 	}
-	d.buf = nil
+	x.buf = nil
 }
 
 // TestVocabTableMatchesMap interns random terms into the vocabulary table

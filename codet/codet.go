@@ -2,14 +2,15 @@ package codet
 
 import (
 	"fmt"
-	"sync"
 	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/internal/idftab"
+	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 	"github.com/seed-9ef9c1df/neardup/textproc"
+	"math"
 )
 
 // Stats describes the index. Counters accumulate over the detector's life;
@@ -46,20 +47,36 @@ type Stats struct {
 
 // Detector is a CoDet corpus tree over a stream of documents. It is safe
 // for concurrent use: concurrent Adds answer as sequential Adds in the
-// order they took the lock (see Concurrency in the package doc).
+// order they took the lock (see Concurrency in the package doc). Its shell
+// (IDs, locking, groups of exact copies, capped results, the snapshot
+// framing) is the shared detector engine; the tree is its index.
 type Detector struct {
-	mu   sync.RWMutex
+	s   settings
+	alg *algorithm
+	eng *engine.Engine[features, [2]uint64]
+}
+
+// index is the corpus tree with everything it keeps of the documents: the
+// engine's Index over codet's contents. One engine group is one content:
+// the exact members of a tree group, or one near content ([CollapseNear]),
+// or under [CollapseOff] one document. The engine calls its methods under
+// its lock.
+type index struct {
 	s    settings
-	docs *engine.Set
-	pool *workers
+	alg  *algorithm
+	v    engine.View[features]
+	docs *engine.Set // v's
+	// closed is set by Close: only the counters stay.
+	closed bool
 
 	// The detector's term IDs (the tree's labels): a vocabulary shared by
 	// every worker's analyzer.
 	vocab vocabTable
 	terms []string
-	// epoch counts vocabulary compactions: a worker whose epoch differs
+	// epoch names the vocabulary (unique among the indexes of one
+	// detector, renewed by every compaction): a worker whose epoch differs
 	// drops its cache of term IDs. termsAt is the vocabulary size from
-	// which the next removal compacts ([Detector.maybeCompact]).
+	// which the next removal compacts ([index.maybeCompact]).
 	epoch     uint64
 	termsAt   int
 	termsKept int // vocabulary size after the last compaction
@@ -69,13 +86,9 @@ type Detector struct {
 	// one kept in df/nDocs.
 	idf    *textproc.IDF
 	frozen bool
-	// callerIDF is the table given to NewWithIDF (nil for New), for the
-	// snapshot header; tableFP caches the fingerprint of a frozen table.
-	callerIDF *textproc.IDF
-	tableFP   atomic.Uint64
-	df        []int64 // online document frequencies by term ID
-	nDocs     int64
-	seen      []uint32 // per term ID: stamp of the last document counting it
+	df     []int64 // online document frequencies by term ID
+	nDocs  int64
+	seen   []uint32 // per term ID: stamp of the last document counting it
 
 	nodes     nodeStore
 	freeNodes []uint32
@@ -89,13 +102,8 @@ type Detector struct {
 	freeNears []uint32
 	nearBySig map[[2]uint64]uint32
 
-	docGroup []uint32   // per dense index: its group, or noGroup
-	docNear  []uint32   // per dense index: its near content, or noGroup
 	docSpans [][]uint32 // per dense index: sentence offsets (start, end pairs)
 	docOrd   []uint64   // per dense index: position of its Add
-	// per dense index: its position in its member heap, and with
-	// CollapseNear in its group's nearDocs heap (members.go)
-	docPos, docPos2 []uint32
 
 	// Arrival order for the time window: queue[head:] holds the positions
 	// of documents added, oldest first (entries of documents removed since
@@ -105,13 +113,13 @@ type Detector struct {
 	stale   int // entries of queue[head:] whose document was removed
 	nextOrd uint64
 
-	// onAnalyze, when set (by tests), is called by every analysis;
-	// onInsert, under the lock, by every Add whose ID was accepted.
-	onAnalyze func()
-	onInsert  func(id string)
 	// scanAll, when set (by tests), makes probe scan every visitor list
 	// (prune.go).
 	scanAll bool
+	// copyLookups, when set (by tests), makes every lookup answer from a
+	// private copy, as a full window's lookup does when its eviction
+	// would compact the index (query.go).
+	copyLookups bool
 	// rank, during a Nearest, makes probe keep in ranked every group it
 	// touched, before viable drops those no rule can relate; aside is the
 	// bound of the CS the active lists the last probe set aside can add to
@@ -163,7 +171,7 @@ type Detector struct {
 // added. New returns an error wrapping [detector.ErrInvalidConfig] if cfg
 // is invalid.
 func New(cfg Config) (*Detector, error) {
-	return newDetector(cfg, nil)
+	return newDetector(cfg, nil, 0)
 }
 
 // NewWithIDF returns a detector for cfg that weighs terms with idf, a
@@ -175,10 +183,12 @@ func NewWithIDF(cfg Config, idf *textproc.IDF) (*Detector, error) {
 	if idf == nil {
 		return nil, fmt.Errorf("codet: NewWithIDF: nil IDF table: %w", detector.ErrInvalidConfig)
 	}
-	return newDetector(cfg, idf)
+	return newDetector(cfg, idf, 0)
 }
 
-func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
+// newDetector builds a detector; extra raises its results' cap (for a
+// private copy that answers one more than asked).
+func newDetector(cfg Config, idf *textproc.IDF, extra int) (*Detector, error) {
 	caller := idf
 	s, err := cfg.resolve()
 	if err != nil {
@@ -191,21 +201,130 @@ func newDetector(cfg Config, idf *textproc.IDF) (*Detector, error) {
 	if idf == nil && s.IDF == IDFReference && idftab.Matches(tc) {
 		idf, _ = idftab.For(tc.Language)
 	}
-	d := &Detector{
+	a := &algorithm{
 		s:         s,
-		docs:      engine.NewSet("codet", s.MaxTextBytes),
 		pool:      newWorkers(tc),
-		vocab:     makeVocabTable(0),
-		termsAt:   compactSlack,
 		idf:       idf,
 		callerIDF: caller,
 		frozen:    idf != nil && idf.Frozen(),
+	}
+	maxRes := s.MaxResults
+	if extra > 0 && maxRes < math.MaxInt {
+		maxRes++
+	}
+	d := &Detector{s: s, alg: a}
+	d.eng = engine.New[features, [2]uint64](engine.Spec{
+		Name:         snapshotKind,
+		Version:      snapshotVersion,
+		Config:       s.Config,
+		MaxTextBytes: s.MaxTextBytes,
+		MaxResults:   maxRes,
+		TablesNow:    a.tables,
+	}, a)
+	return d, nil
+}
+
+// algorithm is how codet reads a text for the engine: the analysis
+// outside every lock, by a pooled worker (released after the commit or
+// the lookup), and a fresh corpus tree for every index.
+type algorithm struct {
+	s    settings
+	pool *workers
+	idf  *textproc.IDF
+	// callerIDF is the table given to NewWithIDF (nil for New), for the
+	// snapshot header; tableFP caches the fingerprint of a frozen table.
+	callerIDF *textproc.IDF
+	tableFP   atomic.Uint64
+	frozen    bool
+	// epochs numbers the vocabularies of the detector's indexes.
+	epochs atomic.Uint64
+	// onAnalyze, when set (by tests), is called by every analysis.
+	onAnalyze func()
+}
+
+// features is what the engine keeps of a document: during an Add or a
+// lookup the worker holding its analysis and sequences, and the content it
+// belongs to once known; a group's copy holds the content only.
+type features struct {
+	w    *worker
+	ad   *textproc.Document
+	text string // a lookup's, for a private copy (query.go)
+	sig  [2]uint64
+	// has: the text has a sequence (a sentence with a term).
+	has bool
+	// g, nr: the content, a tree group and (noGroup unless) its near
+	// content.
+	g, nr uint32
+	// ev, during a lookup on a full window, is what Add would evict
+	// first.
+	ev *eviction
+}
+
+// Features analyses text on a pooled worker and, with frozen weights,
+// builds its sequences there.
+func (a *algorithm) Features(text string) features {
+	w, err := a.pool.get()
+	if err != nil { // New built an analyzer with the same Config
+		panic(fmt.Sprintf("codet: no analyzer: %v", err))
+	}
+	if a.onAnalyze != nil {
+		a.onAnalyze()
+	}
+	w.resolved = false
+	ad := w.an.Analyze(text)
+	f := features{w: w, ad: ad, text: text, g: noGroup, nr: noGroup}
+	for _, sen := range ad.Sentences {
+		if len(sen.Tokens) > 0 {
+			f.has = true
+			break
+		}
+	}
+	if a.frozen {
+		a.s.build(&w.buf, ad, w.frozen(a.idf))
+		f.sig = w.buf.sig
+	}
+	return f
+}
+
+// CopyKey is the content signature: with online weights it is known only
+// after [index.Added].
+func (a *algorithm) CopyKey(f *features) ([2]uint64, bool) { return f.sig, f.has }
+
+// Release puts the worker back in the pool.
+func (a *algorithm) Release(f *features) {
+	if f.w != nil {
+		a.pool.put(f.w)
+		f.w, f.ad, f.text = nil, nil, ""
+	}
+}
+
+// Sections names the snapshot's sections (the index writes them).
+func (a *algorithm) Sections() []string { return sectionNames[:] }
+
+// EncodeGroup is unused: the index writes the whole snapshot.
+func (a *algorithm) EncodeGroup(*snapshot.Enc, *features) {}
+
+// DecodeGroup is unused: the index reads the whole snapshot.
+func (a *algorithm) DecodeGroup(d *snapshot.Dec) features {
+	d.Fail("codet: groups are read by the index")
+	return features{}
+}
+
+// NewIndex returns an empty corpus tree.
+func (a *algorithm) NewIndex() engine.Index[features] {
+	return &index{
+		s:         a.s,
+		alg:       a,
+		epoch:     a.epochs.Add(1),
+		vocab:     makeVocabTable(0),
+		termsAt:   compactSlack,
+		idf:       a.idf,
+		frozen:    a.frozen,
 		nodes:     makeNodeStore(1), // the virtual root
 		children:  makeChildTable(0),
 		bySig:     make(map[[2]uint64]uint32),
 		nearBySig: make(map[[2]uint64]uint32),
 	}
-	return d, nil
 }
 
 // Config returns the effective configuration: the one the detector was
@@ -218,9 +337,9 @@ func (d *Detector) Config() Config { return d.s.Config }
 // caller's table that is not frozen) or "online".
 func (d *Detector) Weights() string {
 	switch {
-	case d.idf == nil:
+	case d.alg.idf == nil:
 		return "online"
-	case d.frozen:
+	case d.alg.frozen:
 		return "reference"
 	}
 	return "table"
@@ -234,67 +353,68 @@ func (d *Detector) Weights() string {
 // [detector.ErrDuplicateID]. Add costs O(L + s·PSC·DT·NodeLimit) for a
 // text of L bytes with s sentences, and a copy of a live content
 // ([CollapseExact]) O(L + log N) for N copies, plus the output.
-func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) {
-	// The cheap checks (closed, empty ID, size, duplicate ID) come first,
-	// so a text that will be refused is never analysed; they are made
-	// again under the lock, where another Add may have won the ID.
-	d.mu.RLock()
-	err := d.docs.Check(doc)
-	d.mu.RUnlock()
-	if err != nil {
-		return nil, err
-	}
-	w, err := d.pool.get()
-	if err != nil {
-		return nil, fmt.Errorf("codet: Add(%q): %v: %w", doc.ID, err, detector.ErrInvalidConfig)
-	}
-	defer d.pool.put(w)
-	ad := d.prepare(w, doc)
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.addLocked(w, ad, doc)
-}
+func (d *Detector) Add(doc detector.Doc) ([]detector.Match, error) { return d.eng.Add(doc) }
 
-// prepare is the part of Add outside the exclusive lock: the analysis
-// and, with frozen weights, the sequences with their known terms
-// labelled, and spare nodes and visitor entries.
-func (d *Detector) prepare(w *worker, doc detector.Doc) *textproc.Document {
-	ad := d.analyze(w, doc)
-	if d.frozen {
-		w.spareVisitors()
-		d.mu.RLock()
-		if !d.docs.Closed() {
-			d.resolveTerms(w)
-			if w.chunk == nil && d.nodes.needsChunk(len(w.buf.terms)) {
-				w.chunk = newChunk()
-			}
+// locked calls fn with the index under the engine's exclusive lock (nil
+// after Close is never passed: fn is not called then, and locked reports
+// false).
+func (d *Detector) locked(fn func(x *index)) bool {
+	ran := false
+	d.eng.Locked(func(ix engine.Index[features]) {
+		if x, ok := ix.(*index); ok && !x.closed {
+			fn(x)
+			ran = true
 		}
-		d.mu.RUnlock()
-	}
-	return ad
+	})
+	return ran
 }
 
-// analyze is the part of Add outside the lock: the text analysis, and
-// with frozen weights the sequences, into the worker.
-func (d *Detector) analyze(w *worker, doc detector.Doc) *textproc.Document {
-	if d.onAnalyze != nil {
-		d.onAnalyze()
-	}
-	w.resolved = false
-	ad := w.an.Analyze(doc.Text)
-	if d.frozen {
-		d.s.build(&w.buf, ad, w.frozen(d.idf))
-	}
-	return ad
+// inspect calls fn with the index under the engine's read lock (after
+// Close, with the closed index, which keeps its counters).
+func (d *Detector) inspect(fn func(x *index)) {
+	d.eng.Inspect(func(ix engine.Index[features], _ int) {
+		if x, ok := ix.(*index); ok {
+			fn(x)
+		}
+	})
 }
 
-// addLocked is the part of Add under the lock.
-func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc) ([]detector.Match, error) {
-	if err := d.docs.Check(doc); err != nil {
-		return nil, err
+// Prepare is the part of an Add outside the exclusive lock that reads the
+// tree, under the shared lock, with frozen weights: the sequences' known
+// terms labelled, and spare nodes and visitor entries.
+func (d *index) Prepare(f *features) {
+	if !d.frozen || f.w == nil || f.w.resolved { // resolved: prepared before
+		return
 	}
+	w := f.w
+	w.spareVisitors()
+	d.resolveTerms(w)
+	if w.chunk == nil && d.nodes.needsChunk(len(w.buf.terms)) {
+		w.chunk = newChunk()
+	}
+}
+
+// Attach records the engine's view of the documents.
+func (d *index) Attach(v engine.View[features]) {
+	d.v, d.docs = v, v.Set()
+}
+
+// Added is the part of Add under the lock up to the group lookup, for
+// the document idx: the window's evictions, the sequences with the
+// detector's term IDs in d.buf, the arrival position and sentence
+// offsets, and the content an exact copy joins (f.g, f.nr). A document
+// that will not reach Insert (no sequence, or a copy of a content with
+// live members) ends its Add here.
+func (d *index) Added(idx uint32, f *features) {
+	w := f.w
+	d.stats.Added++
+	if int(idx) >= len(d.docOrd) {
+		d.docSpans = grow(d.docSpans, int(idx)+1)
+		d.docOrd = grow(d.docOrd, int(idx)+1)
+	}
+	d.docOrd[idx] = d.nextOrd // before evicting: the queue's entries of idx are stale
 	// Window: the oldest documents leave before the new one is scored.
-	for d.s.Window > 0 && d.docs.Len() >= d.s.Window && d.head < len(d.queue) {
+	for d.s.Window > 0 && d.docs.Len()-1 >= d.s.Window && d.head < len(d.queue) {
 		d.evictOldest()
 	}
 	d.nextGen()
@@ -309,9 +429,9 @@ func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc)
 	}
 	if !d.frozen {
 		if d.idf == nil {
-			d.countOnline(w, ad)
+			d.countOnline(w, f.ad)
 		}
-		d.s.build(&w.buf, ad, w.locked(d))
+		d.s.build(&w.buf, f.ad, w.locked(d))
 	}
 	d.globalize(w)
 	if w.chunk != nil && d.nodes.spare == nil {
@@ -319,8 +439,122 @@ func (d *Detector) addLocked(w *worker, ad *textproc.Document, doc detector.Doc)
 	}
 	d.buf = &w.buf
 	d.vis, d.visUsed = w.vis, 0
-	defer d.endAdd(w)
-	return d.insert(doc)
+	d.queue = append(d.queue, queued{ord: d.nextOrd, idx: idx})
+	d.nextOrd++
+	d.docSpans[idx] = append(d.docSpans[idx][:0], d.buf.spans...)
+	f.sig, f.g, f.nr = d.buf.sig, noGroup, noGroup
+	if d.buf.n() == 0 {
+		d.endAdd(w) // no indexable terms: matches nothing
+		return
+	}
+	if d.s.Collapse != CollapseOff {
+		if g, ok := d.bySig[f.sig]; ok {
+			d.stats.Collapsed++
+			f.g = g
+			if d.groups[g].eg != noGroup {
+				d.endAdd(w)
+			}
+			return
+		}
+		if nr, ok := d.nearBySig[f.sig]; ok {
+			d.stats.Collapsed++
+			d.stats.NearCollapsed++
+			f.g, f.nr = d.nears[nr].g, nr
+			d.endAdd(w)
+			return
+		}
+	}
+}
+
+// Removed drops what the index keeps of the removed document idx.
+func (d *index) Removed(idx uint32) {
+	d.docSpans[idx] = nil
+	d.stale++
+	d.compactQueue()
+}
+
+// Find returns the engine group of the content f joins.
+func (d *index) Find(f *features, _ *engine.Groups[features]) (uint32, bool) {
+	eg := uint32(noGroup)
+	switch {
+	case f.nr != noGroup:
+		eg = d.nears[f.nr].eg
+	case f.g != noGroup:
+		eg = d.groups[f.g].eg
+	}
+	return eg, eg != noGroup
+}
+
+// Insert is a content's first live member, the engine group eg of
+// features f: a snapshot's or an exact copy's content is known; a new one
+// is probed, and becomes a near content or a group of the tree.
+func (d *index) Insert(eg uint32, f *features) {
+	w := f.w
+	f.w, f.ad, f.text = nil, nil, ""
+	if w != nil {
+		defer d.endAdd(w)
+	}
+	switch {
+	case f.nr != noGroup:
+		d.nears[f.nr].eg = eg
+		return
+	case f.g != noGroup:
+		d.groups[f.g].eg = eg
+		return
+	}
+	sig := d.buf.sig
+	scs := d.probe()
+	if d.s.Collapse == CollapseNear {
+		if r, fwd, rev, ok := d.nearest(scs); ok {
+			d.stats.Collapsed++
+			d.stats.NearCollapsed++
+			f.g, f.nr = r, d.newNear(r, sig, fwd, rev)
+			d.nears[f.nr].eg = eg
+			return
+		}
+	}
+	g := d.newGroup()
+	gr := &d.groups[g]
+	gr.sig = sig
+	gr.scs = scs
+	gr.eg = eg
+	f.g = g
+	d.tally[g].scs = scs
+	d.tally[g].seqs = uint32(d.buf.n())
+	d.commit(g)
+	d.decide(g)
+	if d.s.Collapse != CollapseOff {
+		if _, taken := d.bySig[sig]; !taken {
+			d.bySig[sig] = g
+		}
+	}
+}
+
+// Delete is the last member of a content leaving: a near content goes,
+// and a tree group with neither members nor near contents left leaves
+// the tree.
+func (d *index) Delete(_ uint32, f *features) {
+	g := f.g
+	if nr := f.nr; nr != noGroup {
+		x := &d.nears[nr]
+		gr := &d.groups[g]
+		gr.near = deleteFirst(gr.near, nr)
+		if s, ok := d.nearBySig[x.sig]; ok && s == nr {
+			delete(d.nearBySig, x.sig)
+		}
+		d.nears[nr] = nearContent{}
+		d.freeNears = append(d.freeNears, nr)
+	} else {
+		d.groups[g].eg = noGroup
+	}
+	d.forget(g)
+}
+
+// Close drops the tree, keeping the counters (Stats).
+func (d *index) Close() {
+	stats := d.stats
+	*d = index{s: d.s, alg: d.alg, v: d.v, docs: d.docs, closed: true, stats: stats}
+	d.alg.pool.drop()
 }
 
 // scratchCap is the capacity above which per-Add scratch is dropped after
@@ -329,11 +563,11 @@ const scratchCap = 1 << 16
 
 // endAdd drops the document's sequences and outsized scratch, and takes
 // the visitor entries newChild used from w's spares.
-func (d *Detector) endAdd(w *worker) {
+func (d *index) endAdd(w *worker) {
 	d.buf = nil
 	w.vis = w.vis[d.visUsed:]
 	d.vis, d.visUsed = nil, 0
-	d.pool.vocab.Store(int64(len(d.terms)))
+	d.alg.pool.vocab.Store(int64(len(d.terms)))
 	if cap(d.visits) > scratchCap || cap(d.hits) > scratchCap || d.created.Slots() > 2*scratchCap {
 		d.visits, d.hits, d.created = nil, nil, hashtab.Map{}
 	}
@@ -349,7 +583,7 @@ func (d *Detector) endAdd(w *worker) {
 }
 
 // nextGen starts a new scratch generation for the document being added.
-func (d *Detector) nextGen() {
+func (d *index) nextGen() {
 	d.gen++
 	if d.gen == 0 { // wrapped: reset every stamp
 		for i := range d.tally {
@@ -360,120 +594,32 @@ func (d *Detector) nextGen() {
 	}
 }
 
-// insert is Add under the lock for the document whose sequences are in
-// d.buf, with detector term IDs.
-func (d *Detector) insert(doc detector.Doc) ([]detector.Match, error) {
-	idx, err := d.docs.Add(doc)
-	if err != nil {
-		return nil, err
-	}
-	if d.onInsert != nil {
-		d.onInsert(doc.ID)
-	}
-	d.stats.Added++
-	if int(idx) >= len(d.docGroup) {
-		d.docGroup = grow(d.docGroup, int(idx)+1)
-		d.docSpans = grow(d.docSpans, int(idx)+1)
-		d.docOrd = grow(d.docOrd, int(idx)+1)
-		d.docNear = grow(d.docNear, int(idx)+1)
-		d.docPos = grow(d.docPos, int(idx)+1)
-		if d.s.Collapse == CollapseNear {
-			d.docPos2 = grow(d.docPos2, int(idx)+1)
-		}
-	}
-	d.docOrd[idx] = d.nextOrd
-	d.queue = append(d.queue, queued{ord: d.nextOrd, idx: idx})
-	d.nextOrd++
-	d.docGroup[idx] = noGroup
-	d.docNear[idx] = noGroup
-	d.docSpans[idx] = append(d.docSpans[idx][:0], d.buf.spans...)
-	if d.buf.n() == 0 {
-		return []detector.Match{}, nil // no indexable terms: matches nothing
-	}
-	sig := d.buf.sig
-	if d.s.Collapse != CollapseOff {
-		if g, ok := d.bySig[sig]; ok {
-			d.stats.Collapsed++
-			d.join(g, idx)
-			return d.matches(idx), nil
-		}
-		if nr, ok := d.nearBySig[sig]; ok {
-			d.stats.Collapsed++
-			d.stats.NearCollapsed++
-			d.joinNear(nr, idx)
-			return d.matches(idx), nil
-		}
-	}
-	scs := d.probe()
-	if d.s.Collapse == CollapseNear {
-		if r, fwd, rev, ok := d.nearest(scs); ok {
-			d.stats.Collapsed++
-			d.stats.NearCollapsed++
-			nr := d.newNear(r, sig, fwd, rev)
-			d.joinNear(nr, idx)
-			return d.matches(idx), nil
-		}
-	}
-	g := d.newGroup()
-	gr := &d.groups[g]
-	gr.sig = sig
-	gr.scs = scs
-	d.tally[g].scs = scs
-	d.tally[g].seqs = uint32(d.buf.n())
-	d.join(g, idx)
-	d.commit(g)
-	d.decide(g)
-	if d.s.Collapse != CollapseOff {
-		if _, taken := d.bySig[sig]; !taken {
-			d.bySig[sig] = g
-		}
-	}
-	return d.matches(idx), nil
-}
-
 // Stats returns the index's counters and sizes. It is O(nodes). After
 // Close the sizes are zero and the counters are kept.
 func (d *Detector) Stats() Stats {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	st := d.stats
-	if d.docs.Closed() {
-		st.Edges = 0
-		return st // a closed detector holds nothing
-	}
-	st.Docs = d.docs.Len()
-	st.Groups = len(d.groups) - len(d.freeGroups)
-	st.Near = len(d.nears) - len(d.freeNears)
-	st.Nodes = d.nodes.len() - 1 - len(d.freeNodes)
-	st.Terms = len(d.terms)
-	for i := 1; i < d.nodes.len(); i++ {
-		st.Visitors += len(d.nodes.at(uint32(i)).vis)
-	}
+	var st Stats
+	d.inspect(func(x *index) {
+		st = x.stats
+		if x.closed {
+			st.Edges = 0
+			return // a closed detector holds nothing
+		}
+		st.Docs = x.docs.Len()
+		st.Groups = len(x.groups) - len(x.freeGroups)
+		st.Near = len(x.nears) - len(x.freeNears)
+		st.Nodes = x.nodes.len() - 1 - len(x.freeNodes)
+		st.Terms = len(x.terms)
+		for i := 1; i < x.nodes.len(); i++ {
+			st.Visitors += len(x.nodes.at(uint32(i)).vis)
+		}
+	})
 	return st
 }
 
 // Close releases the index. It is idempotent and returns nil; every later
 // call but Len, Stats and Close returns an error wrapping
 // [detector.ErrClosed].
-func (d *Detector) Close() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.docs.Close() {
-		d.nodes, d.freeNodes, d.children = nodeStore{}, nil, childTable{}
-		d.groups, d.freeGroups, d.bySig = nil, nil, nil
-		d.nears, d.freeNears, d.nearBySig, d.docNear = nil, nil, nil, nil
-		d.docGroup, d.docSpans, d.docOrd, d.queue = nil, nil, nil, nil
-		d.docPos, d.docPos2 = nil, nil
-		d.tally, d.touched, d.created, d.marks = nil, nil, hashtab.Map{}, nil
-		d.vocab, d.terms, d.df, d.seen = vocabTable{}, nil, nil, nil
-		d.pool.drop()
-	}
-	return nil
-}
+func (d *Detector) Close() error { return d.eng.Close() }
 
 // Len returns the number of live documents, 0 after Close.
-func (d *Detector) Len() int {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	return d.docs.Len()
-}
+func (d *Detector) Len() int { return d.eng.Len() }

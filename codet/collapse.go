@@ -6,37 +6,35 @@ package codet
 import (
 	"math"
 	"slices"
-
-	"github.com/seed-9ef9c1df/neardup/internal/engine"
 )
 
 // group is one distinct content in the tree: a document, plus the live
 // documents collapsed into it ([CollapseExact]). All members have the same
 // sequences, hence the same SCS and the same relations.
 type group struct {
-	members []uint32 // dense document indexes, a heap by ID (members.go)
-	ends    []uint32 // deepest node of each sequence, in sequence order
-	sent    []uint32 // sentence ordinal of each sequence
-	scs     float64
-	sig     [2]uint64
+	// eg is the engine group of the content's own live documents
+	// (noGroup: none, the group living on for its near contents).
+	eg   uint32
+	ends []uint32 // deepest node of each sequence, in sequence order
+	sent []uint32 // sentence ordinal of each sequence
+	scs  float64
+	sig  [2]uint64
 	// containers are the groups that contain this one (with CS/SCS of this
 	// group); contains are the groups this one contains.
 	containers []edge
 	contains   []uint32
 	// near are the near-duplicate contents this group represents
-	// ([CollapseNear]), indexes into Detector.nears. A group stays in the
+	// ([CollapseNear]), indexes into index.nears. A group stays in the
 	// tree while it has live members or near contents.
 	near []uint32
-	// nearDocs are the documents of all near contents, a heap by ID.
-	nearDocs []uint32
 }
 
 // nearContent is a content represented by a group it is a near-duplicate
 // of ([CollapseNear]): it is not in the tree. Its sequences are kept for
 // [Detector.Matched].
 type nearContent struct {
-	members []uint32 // dense document indexes, a heap by ID
-	g       uint32   // the representative group
+	eg uint32 // the engine group of its documents
+	g  uint32 // the representative group
 	// fwd is CS(R, d)/SCS(d) (the representative contains d), rev is
 	// CS(R, d)/SCS(R) (d contains the representative), both measured at
 	// the insertion of the first document of this content.
@@ -51,7 +49,7 @@ type nearContent struct {
 // near-duplicate of ([CollapseNear]): the touched group with the largest
 // min(CS/SCS(d), CS/SCS(R)), both above ETL and at least the collapse
 // threshold; ties go to the lowest group index (d.touched is sorted).
-func (d *Detector) nearest(scs float64) (r uint32, fwd, rev float64, ok bool) {
+func (d *index) nearest(scs float64) (r uint32, fwd, rev float64, ok bool) {
 	if scs <= 0 {
 		return 0, 0, 0, false
 	}
@@ -73,7 +71,7 @@ func (d *Detector) nearest(scs float64) (r uint32, fwd, rev float64, ok bool) {
 
 // newNear stores the document in d.buf as a near-duplicate content of
 // group r and returns its index.
-func (d *Detector) newNear(r uint32, sig [2]uint64, fwd, rev float64) uint32 {
+func (d *index) newNear(r uint32, sig [2]uint64, fwd, rev float64) uint32 {
 	var nr uint32
 	if n := len(d.freeNears); n > 0 {
 		nr = d.freeNears[n-1]
@@ -84,7 +82,7 @@ func (d *Detector) newNear(r uint32, sig [2]uint64, fwd, rev float64) uint32 {
 	}
 	b := d.buf
 	d.nears[nr] = nearContent{
-		g: r, fwd: fwd, rev: rev, sig: sig,
+		eg: noGroup, g: r, fwd: fwd, rev: rev, sig: sig,
 		terms: slices.Clone(b.terms),
 		off:   slices.Clone(b.off),
 		sent:  slices.Clone(b.sent),
@@ -95,31 +93,14 @@ func (d *Detector) newNear(r uint32, sig [2]uint64, fwd, rev float64) uint32 {
 	return nr
 }
 
-// joinNear adds document idx to near content nr.
-func (d *Detector) joinNear(nr, idx uint32) {
-	x := &d.nears[nr]
-	x.members = engine.Push(d.docs, x.members, idx, d.docPos)
-	d.docNear[idx] = nr
-	d.docGroup[idx] = x.g
-	gr := &d.groups[x.g]
-	gr.nearDocs = engine.Push(d.docs, gr.nearDocs, idx, d.docPos2)
-}
-
-func (d *Detector) newGroup() uint32 {
+func (d *index) newGroup() uint32 {
 	if n := len(d.freeGroups); n > 0 {
 		g := d.freeGroups[n-1]
 		d.freeGroups = d.freeGroups[:n-1]
 		return g
 	}
-	d.groups = append(d.groups, group{})
+	d.groups = append(d.groups, group{eg: noGroup})
 	g := uint32(len(d.groups) - 1)
 	d.tally = append(d.tally, tally{})
 	return g
-}
-
-// join adds document idx to group g.
-func (d *Detector) join(g, idx uint32) {
-	gr := &d.groups[g]
-	gr.members = engine.Push(d.docs, gr.members, idx, d.docPos)
-	d.docGroup[idx] = g
 }

@@ -13,7 +13,7 @@ import (
 // commitReference is the body of commit that creates and enters one node
 // after the other as it walks (the code before the nodes to create were
 // numbered and read ahead).
-func commitReference(d *Detector) func(g uint32) {
+func commitReference(d *index) func(g uint32) {
 	return func(g uint32) {
 		b := d.buf
 		gr := &d.groups[g]
@@ -64,7 +64,7 @@ func TestCommitMatchesReference(t *testing.T) {
 	} {
 		want, err := NewWithIDF(cfg, idf)
 		require.NoError(t, err)
-		want.refCommit = commitReference(want)
+		want.ix().refCommit = commitReference(want.ix())
 		got, err := NewWithIDF(cfg, idf)
 		require.NoError(t, err)
 		for i, doc := range docs {
@@ -80,7 +80,7 @@ func TestCommitMatchesReference(t *testing.T) {
 		}
 		sa, sb := want.Stats(), got.Stats()
 		require.Equal(t, sa, sb, "%+v", cfg)
-		require.Greater(t, got.work.inserts, 0)
+		require.Greater(t, got.ix().work.inserts, 0)
 		var x, y bytes.Buffer
 		_, err = want.WriteTo(&x)
 		require.NoError(t, err)
@@ -88,6 +88,6 @@ func TestCommitMatchesReference(t *testing.T) {
 		require.NoError(t, err)
 		assert.True(t, bytes.Equal(x.Bytes(), y.Bytes()), "%+v: snapshots differ", cfg)
 		t.Logf("Window %d NodeLimit %d Collapse %d Mode %d: %d nodes, %d free, %d deactivated",
-			cfg.Window, cfg.NodeLimit, cfg.Collapse, cfg.Mode, sb.Nodes, len(got.freeNodes), sb.Deactivated)
+			cfg.Window, cfg.NodeLimit, cfg.Collapse, cfg.Mode, sb.Nodes, len(got.ix().freeNodes), sb.Deactivated)
 	}
 }

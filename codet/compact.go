@@ -14,7 +14,7 @@ const compactSlack = 1 << 14
 // when the vocabulary grew by half (at least compactSlack terms) since the
 // last compaction, or when the last document left. The caller holds the
 // lock, and no node or term ID is held across the call.
-func (d *Detector) maybeCompact() {
+func (d *index) maybeCompact() {
 	live := d.nodes.len() - 1 - len(d.freeNodes)
 	empty := d.docs.Len() == 0 && (len(d.freeNodes) > 0 || len(d.terms) > d.termsKept)
 	if empty || len(d.freeNodes) > live+compactSlack || len(d.terms) > d.termsAt {
@@ -26,7 +26,7 @@ func (d *Detector) maybeCompact() {
 // near contents, and with online weights every term counted in more than
 // one document (a term counted once is forgotten, and counts from 1 when
 // seen again). Time O(nodes + terms + near contents' terms).
-func (d *Detector) compact() {
+func (d *index) compact() {
 	// Nodes: the root and every node a live group visits.
 	nodeMap := make([]uint32, d.nodes.len())
 	var nodes nodeStore
@@ -103,6 +103,6 @@ func (d *Detector) compact() {
 	}
 	d.termsAt = len(terms) + max(len(terms)/2, compactSlack)
 	d.termsKept = len(terms)
-	d.epoch++ // every worker's cache of term IDs is stale
-	d.pool.vocab.Store(int64(len(terms)))
+	d.epoch = d.alg.epochs.Add(1) // every worker's cache of term IDs is stale
+	d.alg.pool.vocab.Store(int64(len(terms)))
 }

@@ -66,10 +66,11 @@ func TestConcurrentAddsAreSequential(t *testing.T) {
 		got := addConcurrently(t, d, docs, 4)
 		// The order the Adds took the lock.
 		order := make([]int, len(docs))
+		x := d.ix()
 		for i, doc := range docs {
-			idx, err := d.docs.Lookup("test", doc.ID)
+			idx, err := x.docs.Lookup("test", doc.ID)
 			require.NoError(t, err)
-			order[d.docOrd[idx]] = i
+			order[x.docOrd[idx]] = i
 		}
 		seq, err := New(cfg)
 		require.NoError(t, err)
@@ -118,14 +119,20 @@ func TestConcurrentAddsCompacting(t *testing.T) {
 	require.NoError(t, err)
 	defer d.Close()
 	var order []string // under the lock
-	d.onInsert = func(id string) { order = append(order, id) }
+	d.eng.SetTrace(func(remove bool, id string) {
+		if !remove {
+			order = append(order, id)
+		}
+	})
 	answers := addConcurrently(t, d, docs, 4)
 	got := make(map[string][]detector.Match, len(docs))
 	for i, doc := range docs {
 		got[doc.ID] = answers[i]
 	}
-	require.GreaterOrEqual(t, d.epoch, uint64(2), "the vocabulary was not compacted twice")
-	t.Logf("%d compactions, %d Adds resolved before one", d.epoch, d.work.stale)
+	// The index's first vocabulary is epoch 1; each compaction takes the next.
+	compactions := d.ix().epoch - 1
+	require.GreaterOrEqual(t, compactions, uint64(2), "the vocabulary was not compacted twice")
+	t.Logf("%d compactions, %d Adds resolved before one", compactions, d.ix().work.stale)
 	byID := make(map[string]detector.Doc, len(docs))
 	for _, doc := range docs {
 		byID[doc.ID] = doc
@@ -194,16 +201,11 @@ func TestResolvedBeforeCompaction(t *testing.T) {
 	require.NoError(t, err)
 	defer seq.Close()
 	for i := 0; i+1 < len(docs); i += 2 {
-		w, err := d.pool.get()
-		require.NoError(t, err)
-		ad := d.prepare(w, docs[i+1])
+		f := d.prepare(docs[i+1])
 		a, err := d.Add(docs[i])
 		require.NoError(t, err)
-		d.mu.Lock()
-		b, err := d.addLocked(w, ad, docs[i+1])
-		d.mu.Unlock()
+		b, err := d.eng.AddFeatures(docs[i+1], f)
 		require.NoError(t, err)
-		d.pool.put(w)
 		want, err := seq.Add(docs[i])
 		require.NoError(t, err)
 		require.Equal(t, want, a, "Add(%s)", docs[i].ID)
@@ -211,7 +213,7 @@ func TestResolvedBeforeCompaction(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, want, b, "Add(%s)", docs[i+1].ID)
 	}
-	require.Positive(t, d.work.stale, "no Add was resolved before a compaction")
+	require.Positive(t, d.ix().work.stale, "no Add was resolved before a compaction")
 	assert.Equal(t, seq.Stats(), d.Stats())
 	requireSameBytes(t, seq, d)
 }
@@ -232,18 +234,11 @@ func BenchmarkAddPhases(b *testing.B) {
 		}
 		for _, doc := range docs {
 			t0 := time.Now()
-			w, err := d.pool.get()
-			if err != nil {
-				b.Fatal(err)
-			}
-			ad := d.prepare(w, doc)
+			f := d.prepare(doc)
 			t1 := time.Now()
-			d.mu.Lock()
-			if _, err := d.addLocked(w, ad, doc); err != nil {
+			if _, err := d.eng.AddFeatures(doc, f); err != nil {
 				b.Fatal(err)
 			}
-			d.mu.Unlock()
-			d.pool.put(w)
 			t2 := time.Now()
 			outside += t1.Sub(t0)
 			inside += t2.Sub(t1)
@@ -255,4 +250,13 @@ func BenchmarkAddPhases(b *testing.B) {
 	b.ReportMetric(float64(outside.Nanoseconds())/n, "ns-outside/doc")
 	b.ReportMetric(float64(inside.Nanoseconds())/n, "ns-locked/doc")
 	b.ReportMetric(1/(f+(1-f)/2), "max-speedup-2")
+}
+
+// prepare is the part of an Add of doc outside the exclusive lock: its
+// features, and with frozen weights its terms resolved under the read
+// lock (Prepare), as the engine's Add computes them before its commit.
+func (d *Detector) prepare(doc detector.Doc) features {
+	f := d.alg.Features(doc.Text)
+	d.inspect(func(x *index) { x.Prepare(&f) })
+	return f
 }

@@ -14,7 +14,7 @@ import "slices"
 // known). A relation the part-of-whole rule refused may become due; its
 // reverse is stored then, and it is added when that one is re-decided.
 // Time O(Σ relations of the visitors), once per node.
-func (d *Detector) retract(c uint32, vis []visitor) {
+func (d *index) retract(c uint32, vis []visitor) {
 	if !d.frozen || len(vis) < 2 {
 		return
 	}
@@ -72,7 +72,7 @@ type edgeKey struct{ container, contained uint32 }
 
 // addEdge stores container ⊇ contained with score unless it is stored,
 // and reports whether it added it.
-func (d *Detector) addEdge(container, contained uint32, score float64) bool {
+func (d *index) addEdge(container, contained uint32, score float64) bool {
 	o := &d.groups[contained]
 	if slices.ContainsFunc(o.containers, func(e edge) bool { return e.g == container }) {
 		return false

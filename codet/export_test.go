@@ -3,9 +3,8 @@ package codet
 // Work returns the work counters of d (work.go) by name, for the tests
 // and benchmarks of package codet_test.
 func Work(d *Detector) map[string]int {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	w := d.work
+	var w workCounters
+	d.inspect(func(x *index) { w = x.work })
 	return map[string]int{
 		"probes": w.probes, "visits": w.visits, "lookups": w.lookups,
 		"found": w.found, "distinct": w.distinct, "scanned": w.scanned, "samples": w.samples,
@@ -13,4 +12,12 @@ func Work(d *Detector) map[string]int {
 		"resolved": w.resolved, "walked": w.walked, "rescanned": w.rescanned,
 		"inserts": w.inserts, "enters": w.enters, "purged": w.purged,
 	}
+}
+
+// ix returns the detector's index (the engine's, replaced by ReadFrom),
+// for the tests that read or set it while no other call runs.
+func (d *Detector) ix() *index {
+	var x *index
+	d.inspect(func(i *index) { x = i })
+	return x
 }

@@ -30,9 +30,13 @@ type Span struct {
 // container ⊇ contained was decided. Matched time is O((|S_A| + |S_C|)·DT).
 // It returns an error wrapping [detector.ErrUnknownID] or
 // [detector.ErrClosed].
-func (d *Detector) Matched(container, contained string) ([]Span, error) {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
+func (d *Detector) Matched(container, contained string) (spans []Span, err error) {
+	d.inspect(func(x *index) { spans, err = x.matched(container, contained) })
+	return spans, err
+}
+
+// matched is Matched under the lock.
+func (d *index) matched(container, contained string) ([]Span, error) {
 	ci, err := d.docs.Lookup("Matched", container)
 	if err != nil {
 		return nil, err
@@ -41,7 +45,7 @@ func (d *Detector) Matched(container, contained string) ([]Span, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d.docGroup[ci] == noGroup || d.docGroup[ai] == noGroup || ci == ai {
+	if d.v.Group(ci) == noGroup || d.v.Group(ai) == noGroup || ci == ai {
 		return nil, nil
 	}
 	// The prefixes of the container's sequences, by hash: a sequence of A
@@ -99,8 +103,9 @@ func hashStep(h [2]uint64, x uint64) [2]uint64 {
 // sequencesOf returns the term sequences of live document idx and the
 // sentence ordinal of each: read up the tree from its group's sequence
 // ends, or from its near content.
-func (d *Detector) sequencesOf(idx uint32) ([][]uint32, []uint32) {
-	if nr := d.docNear[idx]; nr != noGroup {
+func (d *index) sequencesOf(idx uint32) ([][]uint32, []uint32) {
+	f := d.v.Features(d.v.Group(idx))
+	if nr := f.nr; nr != noGroup {
 		x := &d.nears[nr]
 		out := make([][]uint32, len(x.off)-1)
 		for k := range out {
@@ -108,7 +113,7 @@ func (d *Detector) sequencesOf(idx uint32) ([][]uint32, []uint32) {
 		}
 		return out, x.sent
 	}
-	gr := &d.groups[d.docGroup[idx]]
+	gr := &d.groups[f.g]
 	out := make([][]uint32, len(gr.ends))
 	for k, e := range gr.ends {
 		var seq []uint32

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 )
 
 // Nearest returns the min(k, Config.MaxResults) live documents most
@@ -28,33 +29,28 @@ func (d *Detector) Nearest(text string, k int) ([]detector.Match, error) {
 	if k <= 0 {
 		return nil, fmt.Errorf("codet: Nearest(k=%d): k must be at least 1: %w", k, detector.ErrInvalidConfig)
 	}
-	return d.lookup(func() string { return "Nearest" }, detector.Doc{Text: text},
-		func() ([]detector.Match, error) { return d.nearestCopy(text, k) },
-		func() []detector.Match {
-			d.rank = true
-			defer func() { d.rank = false }()
-			return d.nearestLocked(min(k, d.s.MaxResults))
-		})
+	return d.eng.Nearest(text, k)
 }
 
 // nearestLocked is Nearest under the lock for the document in d.buf: the
-// runs of Query, and a run for every other group the probe touched on an
-// active node. The lists the probe set aside are completed for the groups
-// that can still rank ([Detector.bound]) or, when one left out could,
-// read again ([Detector.rescanActive]): the scores are those of scanning
-// every list, to the last bit.
-func (d *Detector) nearestLocked(limit int) []detector.Match {
+// contents of Query's answer, and every other group the probe touched on
+// an active node, appended to cs. The lists the probe set aside are
+// completed for the groups that can still rank ([index.bound]) or, when
+// one left out could, read again ([index.rescanActive]): the scores are
+// those of scanning every list, to the last bit. limit is the engine's
+// cap, min(k, MaxResults).
+func (d *index) nearestLocked(cs []engine.Candidate, limit int) []engine.Candidate {
 	if d.buf.n() == 0 {
-		return []detector.Match{}
+		return cs
 	}
-	runs, covered, scs := d.queryRuns(nil)
+	cs, covered, scs := d.queryRuns(cs, nil)
 	if scs < 0 { // answered from stored relations: probe for the others
 		stats := d.stats
 		scs = d.probe()
 		d.stats = stats
 	}
 	if !(scs > 0) {
-		return d.emit(runs, noGroup, limit)
+		return cs
 	}
 	slices.Sort(covered)
 	cands := d.rankRes[:0]
@@ -70,20 +66,19 @@ func (d *Detector) nearestLocked(limit int) []detector.Match {
 	}
 	for _, j := range cands {
 		if t := &d.tally[j]; t.acc > 0 {
-			gr := &d.groups[j]
-			runs = append(runs, run{[][]uint32{gr.members, gr.nearDocs}, noGroup, t.acc / scs})
+			cs = d.all(cs, uint32(j), noGroup, t.acc/scs)
 		}
 	}
 	d.rankRes = cands
 	if cap(d.ranked) > scratchCap || cap(d.rankRes) > scratchCap {
 		d.ranked, d.rankRes = nil, nil
 	}
-	return d.emit(runs, noGroup, limit)
+	return cs
 }
 
 // candidates appends to cands the groups of d.ranked with a positive SCS
 // that are not in covered (sorted), and returns it.
-func (d *Detector) candidates(cands []int, covered []uint32) []int {
+func (d *index) candidates(cands []int, covered []uint32) []int {
 	for _, j := range d.ranked {
 		if d.groups[j].scs <= 0 {
 			continue
@@ -100,13 +95,12 @@ func (d *Detector) candidates(cands []int, covered []uint32) []int {
 // their CS completed, and true; or false, when a group the probe did not
 // touch could rank among them: the limit-th best CS so far, counted in
 // documents, is not above d.aside.
-func (d *Detector) bound(cands []int, covered []uint32, limit int) ([]int, bool) {
+func (d *index) bound(cands []int, covered []uint32, limit int) ([]int, bool) {
 	cands = d.candidates(cands, covered)
 	slices.SortFunc(cands, func(a, b int) int { return cmp.Compare(d.tally[b].acc, d.tally[a].acc) })
 	docs, floor := 0, 0.0
 	for _, j := range cands {
-		gr := &d.groups[j]
-		if docs += len(gr.members) + len(gr.nearDocs); docs >= limit {
+		if docs += d.size(uint32(j)); docs >= limit {
 			floor = d.tally[j].acc
 			break
 		}
@@ -133,7 +127,7 @@ func (d *Detector) bound(cands []int, covered []uint32, limit int) ([]int, bool)
 // rescanActive sets the CS on active nodes of every group visiting an
 // active node the document meets, from zero and in node order (the
 // scan's sum, to the last bit), adding the groups met first to d.ranked.
-func (d *Detector) rescanActive() {
+func (d *index) rescanActive() {
 	d.work.rankAll++
 	for _, j := range d.ranked {
 		d.tally[j].acc = 0
@@ -154,19 +148,4 @@ func (d *Detector) rescanActive() {
 			t.acc += imp * float64(min(n, v.n))
 		}
 	}
-}
-
-// nearestCopy answers Nearest from a private copy of the index when an
-// Add would first evict documents of a full window and compact the
-// vocabulary (see Query): the copy, made as a snapshot is, evicts them
-// and ranks. The caller holds the lock.
-func (d *Detector) nearestCopy(text string, k int) ([]detector.Match, error) {
-	c, err := d.privateCopy()
-	if err != nil {
-		return nil, fmt.Errorf("codet: Nearest: copying the index: %w", err)
-	}
-	for c.docs.Len() >= c.s.Window && c.head < len(c.queue) {
-		c.evictOldest()
-	}
-	return c.Nearest(text, k)
 }

@@ -26,13 +26,13 @@ func TestNearestCopy(t *testing.T) {
 				doc.Text = docs[i/2].Text
 			}
 			before := encode(t, d)
-			d.mu.Lock()
-			ms, err := d.nearestCopy(doc.Text, 50)
+			d.ix().copyLookups = true
+			ms, err := d.Nearest(doc.Text, 50)
 			require.NoError(t, err)
-			q, err := d.queryCopy(detector.Doc{Text: doc.Text}, noGroup)
+			q, err := d.Query(detector.Doc{Text: doc.Text})
 			require.NoError(t, err)
-			d.mu.Unlock()
-			require.Equal(t, before, encode(t, d), "nearestCopy changed the snapshot")
+			d.ix().copyLookups = false
+			require.Equal(t, before, encode(t, d), "the copy changed the snapshot")
 			score := map[string]float64{}
 			for _, m := range ms {
 				score[m.ID] = m.Score
@@ -64,21 +64,18 @@ func TestNearestSetAside(t *testing.T) {
 			for _, k := range []int{1, 5, 40} {
 				got, err := d.Nearest(doc.Text, k)
 				require.NoError(t, err)
-				d.mu.Lock()
-				d.scanAll = true
-				d.mu.Unlock()
+				d.locked(func(x *index) { x.scanAll = true })
 				want, err := d.Nearest(doc.Text, k)
 				require.NoError(t, err)
-				d.mu.Lock()
-				d.scanAll = false
-				d.mu.Unlock()
+				d.locked(func(x *index) { x.scanAll = false })
 				require.Equal(t, want, got, "Nearest(%s's text, %d)", doc.ID, k)
 			}
 		}
 		_, err := d.Add(doc)
 		require.NoError(t, err)
 	}
-	t.Logf("aside %d entries; Nearest calls bounded %d, rescanned %d", d.work.aside, d.work.rankBound, d.work.rankAll)
-	require.Positive(t, d.work.rankBound, "no Nearest left lists set aside")
-	require.Positive(t, d.work.rankAll, "no Nearest scanned every list again")
+	w := d.ix().work
+	t.Logf("aside %d entries; Nearest calls bounded %d, rescanned %d", w.aside, w.rankBound, w.rankAll)
+	require.Positive(t, w.rankBound, "no Nearest left lists set aside")
+	require.Positive(t, w.rankAll, "no Nearest scanned every list again")
 }

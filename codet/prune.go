@@ -73,7 +73,7 @@ func lowCode(scs float64) uint8 {
 // [Detector.needNear] with any content. Only with frozen weights in
 // ModeTree (where a node adds imp·min(n, m) ≤ imp·n) outside a Query's
 // eviction.
-func (d *Detector) deferLong(scs float64) (active, sample float64) {
+func (d *index) deferLong(scs float64) (active, sample float64) {
 	if !d.frozen || d.s.Mode != ModeTree || d.ev != nil || !(scs > 0) || d.scanAll {
 		return 0, 0
 	}
@@ -147,7 +147,7 @@ func (d *Detector) deferLong(scs float64) (active, sample float64) {
 // aside is counted (active and sample bound it); [Detector.resolveSat]
 // then does the same for the CS on samples. The other groups keep a CS
 // too low for any relation, which [Detector.viable] drops.
-func (d *Detector) resolve(scs, active, sample float64) {
+func (d *index) resolve(scs, active, sample float64) {
 	defer d.resolveSat(scs, active+sample)
 	if active == 0 {
 		return // no active list set aside: the CS on active nodes is whole
@@ -179,7 +179,7 @@ func (d *Detector) resolve(scs, active, sample float64) {
 // distinct nodes in node order (the scan's sum, to the last bit): by
 // walking each group's sequences up the tree, or, when that is dearer,
 // by scanning the active lists again for those groups.
-func (d *Detector) complete(res []int, steps int) {
+func (d *index) complete(res []int, steps int) {
 	scan := 0
 	for _, x := range d.distinct {
 		if !x.sample {
@@ -219,7 +219,7 @@ func cmpNode(x dnode, c uint32) int { return cmp.Compare(x.node, c) }
 // resolveScan is complete by scanning the active lists again for the
 // groups of res, marked in a bitmap that stays in the caches where their
 // tally records do not (most entries scanned are of other groups).
-func (d *Detector) resolveScan(res []int) {
+func (d *index) resolveScan(res []int) {
 	d.growMarks()
 	for _, j := range res {
 		d.tally[j].acc = 0
@@ -234,7 +234,7 @@ func (d *Detector) resolveScan(res []int) {
 // rescanMarked adds, in node order, what every active node (sample
 // false) or every sample (sample true) the document meets gives the
 // groups marked in d.marks to their acc or sat.
-func (d *Detector) rescanMarked(sample bool) {
+func (d *index) rescanMarked(sample bool) {
 	for _, x := range d.distinct {
 		if x.sample != sample {
 			continue
@@ -259,7 +259,7 @@ func (d *Detector) rescanMarked(sample bool) {
 
 // growMarks makes d.marks, the bitmap of resolveScan and resolveSat (all
 // zero between their calls), hold a bit per group.
-func (d *Detector) growMarks() {
+func (d *index) growMarks() {
 	if n := (len(d.tally) + 63) >> 6; len(d.marks) < n {
 		d.marks = append(d.marks, make([]uint64, n-len(d.marks))...)
 	}
@@ -270,7 +270,7 @@ func (d *Detector) growMarks() {
 // [Detector.nearest] relates a document of self-similarity scs to a
 // content of self-similarity o, lowered by a margin for rounding: both
 // need a share of the larger SCS.
-func (d *Detector) needNear(scs, o float64) float64 {
+func (d *index) needNear(scs, o float64) float64 {
 	r := max(partThreshold, d.s.etl)
 	if d.s.Collapse == CollapseNear {
 		r = min(r, max(d.s.etl, d.s.near))
@@ -281,7 +281,7 @@ func (d *Detector) needNear(scs, o float64) float64 {
 // resolveSat completes, by scanning the samples again in node order, the
 // CS on samples (sat) of the touched groups the rules reading samples
 // could relate once the share of the samples set aside (rest) is counted.
-func (d *Detector) resolveSat(scs, rest float64) {
+func (d *index) resolveSat(scs, rest float64) {
 	aside := false
 	for _, x := range d.distinct {
 		aside = aside || x.deferred && x.sample

@@ -32,7 +32,7 @@ func setAsidePair(t *testing.T, cfg Config, idf *textproc.IDF) (all, aside *Dete
 	t.Helper()
 	all, err := NewWithIDF(cfg, idf)
 	require.NoError(t, err)
-	all.scanAll = true
+	all.ix().scanAll = true
 	aside, err = NewWithIDF(cfg, idf)
 	require.NoError(t, err)
 	return all, aside
@@ -44,7 +44,7 @@ func setAsidePair(t *testing.T, cfg Config, idf *textproc.IDF) (all, aside *Dete
 func requireSameSnapshot(t *testing.T, cfg Config, all, aside *Detector) {
 	t.Helper()
 	sa := all.Stats()
-	aside.stats.Increments, aside.stats.Candidates = sa.Increments, sa.Candidates
+	aside.ix().stats.Increments, aside.ix().stats.Candidates = sa.Increments, sa.Candidates
 	var a, b bytes.Buffer
 	_, err := all.WriteTo(&a)
 	require.NoError(t, err)
@@ -94,9 +94,9 @@ func TestSetAsideExact(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, want, got, "%+v: Add(%s)", cfg, doc.ID)
 		}
-		samples += aside.work.asideSamp
+		samples += aside.ix().work.asideSamp
 		if aside.s.readSamples() {
-			read += aside.work.asideSamp
+			read += aside.ix().work.asideSamp
 		}
 		sa, sb := all.Stats(), aside.Stats()
 		assert.Less(t, sb.Increments, sa.Increments, "%+v: lists set aside", cfg)
@@ -146,7 +146,7 @@ func TestSetAsideExactStream(t *testing.T) {
 		}
 		sa, sb := all.Stats(), aside.Stats()
 		t.Logf("NodeLimit %d Collapse %d: increments %d → %d, deactivated %d, samples set aside %d",
-			cfg.NodeLimit, cfg.Collapse, sa.Increments, sb.Increments, sa.Deactivated, aside.work.asideSamp)
+			cfg.NodeLimit, cfg.Collapse, sa.Increments, sb.Increments, sa.Deactivated, aside.ix().work.asideSamp)
 		requireSameSnapshot(t, cfg, all, aside)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -21,65 +22,45 @@ import (
 // when that eviction would compact the index, answers from a private copy
 // at O(index size). It returns an error wrapping [detector.ErrTooLarge]
 // for a text over Config.MaxTextBytes, or [detector.ErrClosed].
-func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) {
-	self := func() uint32 { // the live document with doc's ID, if any
-		if doc.ID != "" {
-			if idx, err := d.docs.Lookup("Query", doc.ID); err == nil {
-				return idx
-			}
-		}
-		return noGroup
-	}
-	return d.lookup(func() string { return fmt.Sprintf("Query(%q)", doc.ID) }, doc,
-		func() ([]detector.Match, error) { return d.queryCopy(doc, self()) },
-		func() []detector.Match {
-			runs, _, _ := d.queryRuns(nil)
-			return d.emit(runs, self(), d.s.MaxResults)
-		})
-}
+func (d *Detector) Query(doc detector.Doc) ([]detector.Match, error) { return d.eng.Query(doc) }
 
-// lookup runs a lookup of doc (Query, Nearest; name names it in errors):
-// the size and closed checks and the analysis outside the lock, then
-// under the exclusive lock answer, with the document's sequences in
-// d.buf, or onCopy when a full window's eviction would compact the index.
-func (d *Detector) lookup(name func() string, doc detector.Doc,
-	onCopy func() ([]detector.Match, error), answer func() []detector.Match) ([]detector.Match, error) {
-	if len(doc.Text) > d.s.MaxTextBytes {
-		return nil, fmt.Errorf("codet: %s: %d bytes over the limit of %d: %w",
-			name(), len(doc.Text), d.s.MaxTextBytes, detector.ErrTooLarge)
-	}
-	d.mu.RLock()
-	closed := d.docs.Closed()
-	d.mu.RUnlock()
-	if closed {
-		return nil, fmt.Errorf("codet: %s: %w", name(), detector.ErrClosed)
-	}
-	w, err := d.pool.get()
-	if err != nil {
-		return nil, fmt.Errorf("codet: %s: %v: %w", name(), err, detector.ErrInvalidConfig)
-	}
-	defer d.pool.put(w)
-	ad := d.analyze(w, doc)
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.docs.Closed() { // closed meanwhile
-		return nil, fmt.Errorf("codet: %s: %w", name(), detector.ErrClosed)
-	}
+// lookup is Search (k = 0) or Rank (k > 0) for a lookup's features f,
+// analysed outside the lock, under the exclusive lock: the contents of
+// the answer, with the document's sequences in d.buf meanwhile. With a
+// full window what Add would evict first is left out (f.ev, for Screen),
+// and when that eviction would compact the index the answer comes from a
+// private copy.
+func (d *index) lookup(cs []engine.Candidate, f *features, k int) []engine.Candidate {
+	w := f.w
 	if d.s.Window > 0 && d.docs.Len() >= d.s.Window {
-		// What a full window's Add would evict first is left out, in d.ev.
+		// What a full window's Add would evict first is left out (f.ev,
+		// for Screen), and from the probe (d.ev).
 		ev := d.evictees()
-		switch {
-		case len(ev.docs) == d.docs.Len():
-			return []detector.Match{}, nil // Add would find the detector empty
-		case ev.compacts:
-			return onCopy()
+		if len(ev.docs) == d.docs.Len() {
+			return cs // Add would find the detector empty
+		}
+		f.ev = ev
+		if ev.compacts || d.copyLookups {
+			return d.copyRuns(cs, f.text, k)
 		}
 		d.ev = ev
 		defer func() { d.ev = nil }()
+	} else if d.copyLookups {
+		return d.copyRuns(cs, f.text, k)
 	}
-	d.lookupTerms(w, ad)
+	if w.resolved { // by Prepare (Nearest): the lookup's IDs are its own
+		w.resolved = false
+		copy(w.buf.terms, w.local)
+	}
+	d.lookupTerms(w, f.ad)
 	defer d.endAdd(w)
-	return answer(), nil
+	if k > 0 {
+		d.rank = true
+		defer func() { d.rank = false }()
+		return d.nearestLocked(cs, k)
+	}
+	cs, _, _ = d.queryRuns(cs, nil)
+	return cs
 }
 
 // lookupTerms puts the sequences of the analysed document ad into d.buf
@@ -87,7 +68,7 @@ func (d *Detector) lookup(name func() string, doc detector.Doc,
 // carrying the IDs Add would give them, without interning any: with
 // online weights the sequences are built here, from a copy of the
 // document frequencies counting ad. The caller calls d.endAdd(w) after.
-func (d *Detector) lookupTerms(w *worker, ad *textproc.Document) {
+func (d *index) lookupTerms(w *worker, ad *textproc.Document) {
 	d.nextGen()
 	if w.epoch != d.epoch { // the vocabulary was compacted
 		clear(w.gid)
@@ -107,25 +88,25 @@ func (d *Detector) lookupTerms(w *worker, ad *textproc.Document) {
 }
 
 // queryRuns is Query under the lock for the document in d.buf, whose
-// terms carry the IDs Add would give them: the runs of what
-// [Detector.insert] would return, computed as it computes it, without
-// inserting. It returns covered with the groups whose every document the
-// runs list appended, and the document's SCS if it probed the tree, or
-// -1 (an exact copy of a live content is answered from its stored
+// terms carry the IDs Add would give them: the contents of what an Add
+// would return, computed as it computes it, without inserting, appended
+// to cs. It returns covered with the groups whose every document the
+// contents cover appended, and the document's SCS if it probed the tree,
+// or -1 (an exact copy of a live content is answered from its stored
 // relations without a probe, and a document without sequences matches
 // nothing). Stats does not count the probe's increments.
-func (d *Detector) queryRuns(covered []uint32) ([]run, []uint32, float64) {
+func (d *index) queryRuns(cs []engine.Candidate, covered []uint32) ([]engine.Candidate, []uint32, float64) {
 	b := d.buf
 	if b.n() == 0 {
-		return nil, covered, -1
+		return cs, covered, -1
 	}
 	if d.s.Collapse != CollapseOff {
 		if g, ok := d.bySig[b.sig]; ok && (d.ev == nil || !d.ev.groups[g]) {
-			return d.runsOf(g, noGroup, nil), coveredBy(covered, g, d.groups[g].containers), -1
+			return d.runsOf(g, noGroup, cs), coveredBy(covered, g, d.groups[g].containers), -1
 		}
 		if nr, ok := d.nearBySig[b.sig]; ok && (d.ev == nil || !d.ev.nears[nr]) {
 			g := d.nears[nr].g
-			return d.runsOf(g, nr, nil), coveredBy(covered, g, d.groups[g].containers), -1
+			return d.runsOf(g, nr, cs), coveredBy(covered, g, d.groups[g].containers), -1
 		}
 	}
 	stats := d.stats
@@ -136,9 +117,9 @@ func (d *Detector) queryRuns(covered []uint32) ([]run, []uint32, float64) {
 			// A new near content of r: r's containers, r and the documents
 			// it represents with CS(R, d)/SCS(d).
 			gr := &d.groups[r]
-			runs := d.containerRuns(gr.containers, nil)
-			runs = append(runs, run{[][]uint32{gr.members, gr.nearDocs}, noGroup, fwd})
-			return runs, coveredBy(covered, r, gr.containers), scs
+			cs = d.containerRuns(gr.containers, cs)
+			cs = d.all(cs, r, noGroup, fwd)
+			return cs, coveredBy(covered, r, gr.containers), scs
 		}
 	}
 	var in []edge
@@ -147,7 +128,7 @@ func (d *Detector) queryRuns(covered []uint32) ([]run, []uint32, float64) {
 			in = append(in, e)
 		}
 	}
-	return d.containerRuns(in, nil), coveredBy(covered, noGroup, in), scs
+	return d.containerRuns(in, cs), coveredBy(covered, noGroup, in), scs
 }
 
 // coveredBy appends to covered group g (unless noGroup) and the groups of
@@ -167,7 +148,7 @@ func coveredBy(covered []uint32, g uint32, es []edge) []uint32 {
 // gets the next free ID in the order Add would intern it. With online
 // weights it also holds the document frequencies Add would count.
 type queryTerms struct {
-	d     *Detector
+	d     *index
 	w     *worker
 	fresh map[string]uint32 // terms not in the vocabulary: their IDs
 	// With online weights: the detector term IDs of the document's
@@ -217,49 +198,73 @@ func (q *queryTerms) weight(local uint32, term string) float64 {
 
 func (q *queryTerms) hash(id uint32, term string) uint64 { return q.w.hash(id, term) }
 
-// queryCopy answers Query from a private copy of the index when Add would
-// first evict documents of a full window: the copy, made as a snapshot
-// is, takes the Add (with an ID no live document has, and room for one
-// more result so that the live document self can be left out). The
-// caller holds the lock.
-func (d *Detector) queryCopy(doc detector.Doc, self uint32) ([]detector.Match, error) {
-	c, err := d.privateCopy()
+// copyRuns answers a lookup from a private copy of the index when Add
+// would first evict documents of a full window and compact the index:
+// the copy, made as a snapshot is, takes the Add (Query, with an ID no
+// live document has and room for one more result, so that the engine can
+// leave out the live document of the query's ID) or evicts and ranks
+// (Nearest, k > 0). Its answer is mapped back to the contents here, which
+// hold the same documents but those evicted (the engine then gives each
+// content's documents in its order, the evicted ones left out by Screen).
+// The caller holds the lock.
+func (d *index) copyRuns(cs []engine.Candidate, text string, k int) []engine.Candidate {
+	c, err := d.privateCopy(k == 0)
 	if err != nil {
-		return nil, fmt.Errorf("codet: Query(%q): copying the index: %w", doc.ID, err)
+		panic(fmt.Sprintf("codet: copying the index: %v", err)) // its own snapshot
 	}
-	if c.s.MaxResults < math.MaxInt {
-		c.s.MaxResults++
-	}
-	id := doc.ID
-	if id == "" || self != noGroup {
-		for k := 0; ; k++ {
-			id = "\x00query" + strconv.Itoa(k)
-			if _, err := c.docs.Lookup("Query", id); err != nil {
+	var ms []detector.Match
+	if k > 0 {
+		c.locked(func(x *index) {
+			for x.docs.Len() >= x.s.Window && x.head < len(x.queue) {
+				x.evictOldest()
+			}
+		})
+		ms, err = c.Nearest(text, k)
+	} else {
+		id := ""
+		for n := 0; ; n++ {
+			id = "\x00query" + strconv.Itoa(n)
+			if _, err := d.docs.Lookup("Query", id); err != nil {
 				break
 			}
 		}
+		ms, err = c.Add(detector.Doc{ID: id, Text: text})
 	}
-	ms, err := c.Add(detector.Doc{ID: id, Text: doc.Text})
 	if err != nil {
-		return nil, fmt.Errorf("codet: Query(%q): %w", doc.ID, err)
+		panic(fmt.Sprintf("codet: a lookup on the copy of the index: %v", err))
 	}
-	ms = slices.DeleteFunc(ms, func(m detector.Match) bool { return m.ID == doc.ID })
-	if len(ms) > d.s.MaxResults {
-		ms = ms[:d.s.MaxResults]
+	type run struct {
+		eg    uint32
+		score float64
 	}
-	return ms, nil
+	seen := map[run]bool{}
+	for _, m := range ms {
+		idx, err := d.docs.Lookup("Query", m.ID)
+		if err != nil {
+			continue
+		}
+		r := run{d.v.Group(idx), m.Score}
+		if r.eg != noGroup && !seen[r] {
+			seen[r] = true
+			cs = append(cs, engine.Candidate{Group: r.eg, Score: r.score})
+		}
+	}
+	return cs
 }
 
 // privateCopy returns a copy of the index, made as a snapshot is, for a
-// lookup on a full window whose eviction would compact the index. The
-// caller holds the lock.
-func (d *Detector) privateCopy() (*Detector, error) {
-	secs, _ := d.encodeLocked()
-	c, err := newDetector(d.s.Config, d.callerIDF)
+// lookup on a full window whose eviction would compact the index; extra
+// raises its results' cap by one. The caller holds the lock.
+func (d *index) privateCopy(extra bool) (*Detector, error) {
+	more := 0
+	if extra {
+		more = 1
+	}
+	c, err := newDetector(d.s.Config, d.alg.callerIDF, more)
 	if err != nil {
 		return nil, err
 	}
-	return c, c.load(secs)
+	return c, c.eng.LoadSections(d.EncodeSections())
 }
 
 // eviction is what Add would remove first from a full window: the
@@ -274,7 +279,7 @@ type eviction struct {
 }
 
 // evictees returns what Add would evict now. The caller holds the lock.
-func (d *Detector) evictees() *eviction {
+func (d *index) evictees() *eviction {
 	ev := &eviction{docs: map[uint32]bool{}, groups: map[uint32]bool{}, nears: map[uint32]bool{}}
 	n := d.docs.Len()
 	for _, q := range d.queue[d.head:] {
@@ -286,27 +291,32 @@ func (d *Detector) evictees() *eviction {
 			n--
 		}
 	}
-	// Near contents and groups left without a document.
-	gone := func(members []uint32) bool {
-		for _, m := range members {
-			if !ev.docs[m] {
-				return false
-			}
-		}
-		return true
-	}
-	// kept: a near content some document outside ev.docs keeps.
-	kept := func(x uint32) bool { return !ev.nears[x] && !gone(d.nears[x].members) }
+	// Near contents and groups left without a document: a content is
+	// gone when every one of its documents is evicted.
+	left := map[uint32]int{} // by engine group: its documents evicted
 	for idx := range ev.docs {
-		g, nr := d.docGroup[idx], d.docNear[idx]
-		if g == noGroup || ev.groups[g] {
+		if eg := d.v.Group(idx); eg != noGroup {
+			left[eg]++
+		}
+	}
+	gone := func(eg uint32) bool { return eg == noGroup || left[eg] == d.v.Size(eg) }
+	// kept: a near content some document outside ev.docs keeps.
+	kept := func(x uint32) bool { return !ev.nears[x] && !gone(d.nears[x].eg) }
+	for idx := range ev.docs {
+		eg := d.v.Group(idx)
+		if eg == noGroup {
 			continue
 		}
-		if nr != noGroup && !ev.nears[nr] && gone(d.nears[nr].members) {
+		f := d.v.Features(eg)
+		g, nr := f.g, f.nr
+		if ev.groups[g] {
+			continue
+		}
+		if nr != noGroup && !ev.nears[nr] && gone(d.nears[nr].eg) {
 			ev.nears[nr] = true
 		}
 		gr := &d.groups[g]
-		if gone(gr.members) && !slices.ContainsFunc(gr.near, kept) {
+		if gone(gr.eg) && !slices.ContainsFunc(gr.near, kept) {
 			ev.groups[g] = true
 			for _, x := range gr.near {
 				ev.nears[x] = true
@@ -318,17 +328,17 @@ func (d *Detector) evictees() *eviction {
 	}
 	// The nodes the purges free: those whose every visit is by a purged
 	// group.
-	left := map[uint32]uint32{}
+	refs := map[uint32]uint32{}
 	freed := 0
 	for g := range ev.groups {
 		for _, e := range d.groups[g].ends {
 			for c := e; c != 0; c = d.nodes.at(c).parent {
-				r, ok := left[c]
+				r, ok := refs[c]
 				if !ok {
 					r = d.nodes.at(c).refs
 				}
 				r--
-				left[c] = r
+				refs[c] = r
 				if r == 0 {
 					freed++
 				}
@@ -342,7 +352,7 @@ func (d *Detector) evictees() *eviction {
 
 // visitors returns the length of node nd's visitor list, less the
 // entries of groups a Query's eviction purges.
-func (d *Detector) visitors(nd *node) int {
+func (d *index) visitors(nd *node) int {
 	if d.ev == nil || len(d.ev.groups) == 0 {
 		return len(nd.vis)
 	}

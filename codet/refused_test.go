@@ -18,7 +18,7 @@ func TestRefusedAddDoesNoAnalysis(t *testing.T) {
 	d, err := New(Config{Language: "en", MaxTextBytes: len(text)})
 	require.NoError(t, err)
 	var n atomic.Int64
-	d.onAnalyze = func() { n.Add(1) }
+	d.alg.onAnalyze = func() { n.Add(1) }
 	_, err = d.Add(detector.Doc{ID: "a", Text: "A first document."})
 	require.NoError(t, err)
 	require.Equal(t, int64(1), n.Load())

@@ -1,117 +1,104 @@
 package codet
 
 // Reading the stored relations: the containers of a document, through
-// its content group.
+// its content group, as the engine's candidates (an engine group, one
+// content's documents, with the score they all get).
 
 import (
-	"cmp"
-	"slices"
-
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 )
 
-// run is documents with one score: the union of sorted member lists,
-// less the documents of near content skip (noGroup: none).
-type run struct {
-	lists [][]uint32
-	skip  uint32
-	score float64
+// Search appends to cs the contents related to f. For a group's features
+// (an Add's answer, Containers) those are its stored relations
+// ([index.runsOf]); for a lookup's (Query) the tree is scored as an Add
+// would score it, without changing it (query.go).
+func (d *index) Search(cs []engine.Candidate, f *features, _ *engine.Groups[features]) []engine.Candidate {
+	if f.w == nil {
+		return d.runsOf(f.g, f.nr, cs)
+	}
+	return d.lookup(cs, f, 0)
 }
 
-// matches returns the containers of document idx: the documents of every
-// container group of its group, with that group's score, and the other
-// documents of its own group ([Detector.runsOf]).
-func (d *Detector) matches(idx uint32) []detector.Match {
-	return d.emit(d.runsOf(d.docGroup[idx], d.docNear[idx], nil), idx, d.s.MaxResults)
+// Rank is Search for Nearest: the contents of Query's answer, and every
+// other one the probe touched on an active node (nearest.go).
+func (d *index) Rank(cs []engine.Candidate, f *features, _ *engine.Groups[features], k int) []engine.Candidate {
+	return d.lookup(cs, f, k)
 }
 
-// runsOf appends to runs those of a document of group g, of near content
+// LooksUpExclusively: a lookup scores on the index's scratch.
+func (d *index) LooksUpExclusively() {}
+
+// Screen leaves out of a lookup on a full window the documents Add would
+// evict first.
+func (d *index) Screen(f *features) func(idx uint32) bool {
+	if f.ev == nil {
+		return nil
+	}
+	docs := f.ev.docs
+	return func(idx uint32) bool { return docs[idx] }
+}
+
+// own appends the content of group g's own documents, if live, at score.
+func (d *index) own(cs []engine.Candidate, g uint32, score float64) []engine.Candidate {
+	if eg := d.groups[g].eg; eg != noGroup {
+		cs = append(cs, engine.Candidate{Group: eg, Score: score})
+	}
+	return cs
+}
+
+// all appends every content of group g (its own documents and its near
+// contents but skip) at score.
+func (d *index) all(cs []engine.Candidate, g, skip uint32, score float64) []engine.Candidate {
+	cs = d.own(cs, g, score)
+	for _, n := range d.groups[g].near {
+		if n != skip {
+			cs = append(cs, engine.Candidate{Group: d.nears[n].eg, Score: score})
+		}
+	}
+	return cs
+}
+
+// size returns the number of live documents of group g and its near
+// contents.
+func (d *index) size(g uint32) int {
+	n := 0
+	if eg := d.groups[g].eg; eg != noGroup {
+		n += d.v.Size(eg)
+	}
+	for _, x := range d.groups[g].near {
+		n += d.v.Size(d.nears[x].eg)
+	}
+	return n
+}
+
+// runsOf appends to cs those of a document of group g, of near content
 // nr of g unless noGroup: g's containers; for an exact member, g's
 // members (1) and near contents (each its CS(R, d)/SCS(R)); for a near
 // content x, x's documents (1) and g's others (x's CS(R, d)/SCS(d)).
-func (d *Detector) runsOf(g, nr uint32, runs []run) []run {
+func (d *index) runsOf(g, nr uint32, cs []engine.Candidate) []engine.Candidate {
 	gr := &d.groups[g]
-	runs = d.containerRuns(gr.containers, runs)
+	cs = d.containerRuns(gr.containers, cs)
 	if nr == noGroup {
 		if gr.scs > 0 {
-			runs = append(runs, run{[][]uint32{gr.members}, noGroup, 1})
+			cs = d.own(cs, g, 1)
 		}
 		for _, n := range gr.near {
-			runs = append(runs, run{[][]uint32{d.nears[n].members}, noGroup, d.nears[n].rev})
+			cs = append(cs, engine.Candidate{Group: d.nears[n].eg, Score: d.nears[n].rev})
 		}
-		return runs
+		return cs
 	}
 	x := &d.nears[nr]
-	return append(runs, run{[][]uint32{x.members}, noGroup, 1},
-		run{[][]uint32{gr.members, gr.nearDocs}, nr, x.fwd})
+	cs = append(cs, engine.Candidate{Group: x.eg, Score: 1})
+	return d.all(cs, g, nr, x.fwd)
 }
 
-// containerRuns appends the runs of the container groups of es.
-func (d *Detector) containerRuns(es []edge, runs []run) []run {
+// containerRuns appends the contents of the container groups of es.
+func (d *index) containerRuns(es []edge, cs []engine.Candidate) []engine.Candidate {
 	for _, e := range es {
-		o := &d.groups[e.g]
-		runs = append(runs, run{[][]uint32{o.members, o.nearDocs}, noGroup, e.score})
+		cs = d.all(cs, e.g, noGroup, e.score)
 	}
-	return runs
-}
-
-// emit returns the documents of runs, less document self (noGroup: none),
-// in detector.SortMatches order, capped at limit: the heaps of one score
-// are merged by ID up to the cap, O(k·log k·lists), not O(N) for a flood
-// of N copies.
-func (d *Detector) emit(runs []run, self uint32, limit int) []detector.Match {
-	if len(runs) == 0 {
-		return []detector.Match{}
-	}
-	slices.SortStableFunc(runs, func(a, b run) int { return cmp.Compare(b.score, a.score) })
-	n := 0
-	for _, r := range runs {
-		for _, l := range r.lists {
-			n += len(l)
-		}
-	}
-	out := make([]detector.Match, 0, min(n, limit))
-	var cur []heapCursor
-	for i := 0; i < len(runs) && len(out) < limit; {
-		j := i + 1
-		for j < len(runs) && runs[j].score == runs[i].score {
-			j++
-		}
-		k := 0
-		for _, r := range runs[i:j] {
-			for _, l := range r.lists {
-				if len(l) == 0 {
-					continue
-				}
-				if k == len(cur) {
-					cur = append(cur, heapCursor{})
-				}
-				cur[k].Reset(l)
-				cur[k].skip = r.skip
-				k++
-			}
-		}
-		// Merge the lists of the runs of this score by ID, up to the cap.
-		for len(out) < limit {
-			best, bm := -1, uint32(0)
-			for c := range cur[:k] {
-				if m, ok := cur[c].Peek(); ok && (best < 0 || d.docs.ID(m) < d.docs.ID(bm)) {
-					best, bm = c, m
-				}
-			}
-			if best < 0 {
-				break
-			}
-			cur[best].Next(d.docs)
-			if bm == self || cur[best].skip != noGroup && d.docNear[bm] == cur[best].skip ||
-				d.ev != nil && d.ev.docs[bm] {
-				continue
-			}
-			out = append(out, detector.Match{ID: d.docs.ID(bm), Score: runs[i].score})
-		}
-		i = j
-	}
-	return out
+	return cs
 }
 
 // Containers returns the live documents that contain the document id,
@@ -119,18 +106,7 @@ func (d *Detector) emit(runs []run, self uint32, limit int) []detector.Match {
 // can exceed 1. Containers time is O(output + containing groups · log).
 // It returns an error wrapping [detector.ErrUnknownID] or
 // [detector.ErrClosed].
-func (d *Detector) Containers(id string) ([]detector.Match, error) {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	idx, err := d.docs.Lookup("Containers", id)
-	if err != nil {
-		return nil, err
-	}
-	if d.docGroup[idx] == noGroup {
-		return []detector.Match{}, nil
-	}
-	return d.matches(idx), nil
-}
+func (d *Detector) Containers(id string) ([]detector.Match, error) { return d.eng.Containers(id) }
 
 // Copies returns, in ascending ID order and uncapped, the other live
 // documents whose content as the tree reads it (each sentence's terms) is
@@ -139,35 +115,35 @@ func (d *Detector) Containers(id string) ([]detector.Match, error) {
 // It returns an error wrapping [detector.ErrUnknownID] or
 // [detector.ErrClosed].
 func (d *Detector) Copies(id string) ([]string, error) {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	idx, err := d.docs.Lookup("Copies", id)
-	if err != nil {
-		return nil, err
+	if d.s.Collapse != CollapseOff {
+		return d.eng.Copies(id)
 	}
-	g, nr := d.docGroup[idx], d.docNear[idx]
-	out := []string{}
-	add := func(members []uint32) {
-		for _, m := range members {
-			if m != idx {
-				out = append(out, d.docs.ID(m))
+	var out []string
+	var err error
+	d.inspect(func(x *index) {
+		if x.closed {
+			return
+		}
+		var idx uint32
+		if idx, err = x.docs.Lookup("Copies", id); err != nil {
+			return
+		}
+		out = []string{}
+		eg := x.v.Group(idx)
+		if eg == noGroup {
+			return
+		}
+		sig := x.groups[x.v.Features(eg).g].sig
+		var ms []uint32
+		for k := range x.groups {
+			if o := &x.groups[k]; o.eg != noGroup && o.sig == sig {
+				ms = x.v.AppendMembers(ms, o.eg)
 			}
 		}
+		out = engine.SortedIDs(x.docs, ms, idx)
+	})
+	if out == nil && err == nil {
+		return d.eng.Copies(id) // closed: its error
 	}
-	switch {
-	case g == noGroup:
-	case nr != noGroup:
-		add(d.nears[nr].members)
-	case d.s.Collapse != CollapseOff:
-		add(d.groups[g].members)
-	default:
-		sig := d.groups[g].sig
-		for k := range d.groups {
-			if o := &d.groups[k]; len(o.members) > 0 && o.sig == sig {
-				add(o.members)
-			}
-		}
-	}
-	slices.Sort(out)
-	return out, nil
+	return out, err
 }

@@ -1,10 +1,8 @@
 package codet
 
 import (
-	"fmt"
 	"io"
 
-	"github.com/seed-9ef9c1df/neardup/detector"
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
@@ -55,26 +53,30 @@ const (
 	snapshotVersion = 1
 )
 
+// tables returns the fingerprint of the idf table the detector weighs
+// terms with, for the snapshot header (nil with online weights).
+func (a *algorithm) tables() map[string]uint64 {
+	if a.idf == nil {
+		return nil
+	}
+	name := "reference idf"
+	if a.callerIDF != nil {
+		name = "idf"
+	}
+	fp := a.tableFP.Load()
+	if fp == 0 || !a.frozen {
+		fp = a.idf.Fingerprint() | 1 // 0 marks "not computed"
+		if a.frozen {
+			a.tableFP.Store(fp)
+		}
+	}
+	return map[string]uint64{name: fp}
+}
+
 // header returns the snapshot header of d: its effective Config and the
 // fingerprint of its idf table.
 func (d *Detector) header() snapshot.Header {
-	h := snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: d.s.Config}
-	if d.idf == nil {
-		return h
-	}
-	name := "reference idf"
-	if d.callerIDF != nil {
-		name = "idf"
-	}
-	fp := d.tableFP.Load()
-	if fp == 0 || !d.frozen {
-		fp = d.idf.Fingerprint() | 1 // 0 marks "not computed"
-		if d.frozen {
-			d.tableFP.Store(fp)
-		}
-	}
-	h.Tables = map[string]uint64{name: fp}
-	return h
+	return snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: d.s.Config, Tables: d.alg.tables()}
 }
 
 // sectionNames are the sections of a snapshot, in order.
@@ -85,25 +87,12 @@ var sectionNames = [...]string{"state", "terms", "docs", "nodes", "groups"}
 // encodes under the read lock, so concurrent Adds and Removes are wholly
 // in it or not, and writes w after. It returns an error wrapping
 // detector.ErrClosed after Close, or the error of w.
-func (d *Detector) WriteTo(w io.Writer) (int64, error) {
-	d.mu.RLock()
-	if d.docs.Closed() {
-		d.mu.RUnlock()
-		return 0, fmt.Errorf("codet: WriteTo: %w", detector.ErrClosed)
-	}
-	secs, n := d.encodeLocked()
-	h := d.header()
-	d.mu.RUnlock()
-	sw := snapshot.NewWriter(w, h)
-	for i, name := range sectionNames {
-		sw.Section(name, secs[i])
-	}
-	return sw.Finish(uint64(n))
-}
+func (d *Detector) WriteTo(w io.Writer) (int64, error) { return d.eng.WriteTo(w) }
 
-// encodeLocked returns the payloads of the sections and the number of
-// live documents. The caller holds the lock.
-func (d *Detector) encodeLocked() (secs [len(sectionNames)][]byte, n int) {
+// EncodeSections returns the payloads of the sections. The caller holds
+// the lock.
+func (d *index) EncodeSections() [][]byte {
+	secs := make([][]byte, len(sectionNames))
 	var e snapshot.Enc
 	st := d.stats
 	for _, x := range []uint64{d.nextOrd, uint64(d.termsKept), uint64(st.Deactivated), uint64(st.Added),
@@ -159,7 +148,12 @@ func (d *Detector) encodeLocked() (secs [len(sectionNames)][]byte, n int) {
 	}
 	secs[3], e = e.B, snapshot.Enc{}
 
-	members := func(ms []uint32) {
+	var ms []uint32
+	members := func(eg uint32) {
+		ms = ms[:0]
+		if eg != noGroup {
+			ms = d.v.AppendMembers(ms, eg)
+		}
 		e.Int(len(ms))
 		for _, m := range engine.Sorted(d.docs, ms) {
 			e.Uvarint(uint64(pos[m]))
@@ -172,7 +166,7 @@ func (d *Detector) encodeLocked() (secs [len(sectionNames)][]byte, n int) {
 		if len(gr.ends) == 0 {
 			continue // free
 		}
-		members(gr.members)
+		members(gr.eg)
 		e.F64(gr.scs)
 		encSig(&e, gr.sig)
 		e.Int(len(gr.ends))
@@ -189,7 +183,7 @@ func (d *Detector) encodeLocked() (secs [len(sectionNames)][]byte, n int) {
 		e.Int(len(gr.near))
 		for _, nr := range gr.near {
 			x := &d.nears[nr]
-			members(x.members)
+			members(x.eg)
 			e.F64(x.fwd)
 			e.F64(x.rev)
 			encSig(&e, x.sig)
@@ -201,7 +195,7 @@ func (d *Detector) encodeLocked() (secs [len(sectionNames)][]byte, n int) {
 		}
 	}
 	secs[4] = e.B
-	return secs, d.docs.Len()
+	return secs
 }
 
 // encSig writes a 128-bit content signature, as two u64.
@@ -227,55 +221,4 @@ func encList(e *snapshot.Enc, xs []uint32) {
 // detector.ErrClosed after Close, or detector.ErrSnapshot for a d that
 // is not empty or input it cannot load (another layout, Config or idf
 // table, or a damaged stream).
-func (d *Detector) ReadFrom(r io.Reader) (int64, error) {
-	d.mu.RLock()
-	h := d.header()
-	d.mu.RUnlock()
-	return snapshot.Load("codet", r, h, sectionNames[:], d.readable,
-		func(all [][]byte) (int, func() error, error) {
-			var secs [len(sectionNames)][]byte
-			copy(secs[:], all)
-			fresh, err := newDetector(d.s.Config, d.callerIDF)
-			if err != nil {
-				return 0, nil, err
-			}
-			if err := fresh.load(secs); err != nil {
-				return 0, nil, err
-			}
-			return fresh.docs.Len(), func() error {
-				d.mu.Lock()
-				defer d.mu.Unlock()
-				if err := d.docs.Loadable(); err != nil {
-					return err
-				}
-				d.install(fresh)
-				return nil
-			}, nil
-		})
-}
-
-// readable returns the error ReadFrom gives a closed or non-empty d.
-func (d *Detector) readable() error {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	return d.docs.Loadable()
-}
-
-// install moves the index of f, freshly loaded, into d. The caller holds
-// d's lock; f is not used again.
-func (d *Detector) install(f *Detector) {
-	d.docs = f.docs
-	d.vocab, d.terms = f.vocab, f.terms
-	d.epoch++ // the workers' caches of term IDs are for the old vocabulary
-	d.termsAt, d.termsKept = f.termsAt, f.termsKept
-	d.df, d.nDocs, d.seen = f.df, f.nDocs, f.seen
-	d.nodes, d.freeNodes, d.children = f.nodes, f.freeNodes, f.children
-	d.groups, d.freeGroups, d.bySig = f.groups, f.freeGroups, f.bySig
-	d.nears, d.freeNears, d.nearBySig = f.nears, f.freeNears, f.nearBySig
-	d.docGroup, d.docNear, d.docSpans, d.docOrd = f.docGroup, f.docNear, f.docSpans, f.docOrd
-	d.docPos, d.docPos2 = f.docPos, f.docPos2
-	d.queue, d.head, d.stale, d.nextOrd = f.queue, f.head, f.stale, f.nextOrd
-	d.tally, d.gen = f.tally, f.gen
-	d.stats = f.stats
-	d.pool.vocab.Store(int64(len(d.terms)))
-}
+func (d *Detector) ReadFrom(r io.Reader) (int64, error) { return d.eng.ReadFrom(r) }

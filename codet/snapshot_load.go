@@ -1,12 +1,12 @@
 package codet
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
+	"github.com/seed-9ef9c1df/neardup/internal/engine"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 )
 
@@ -14,12 +14,13 @@ import (
 // checked to be canonical and consistent before ReadFrom installs it (the
 // layout is at the top of snapshot.go).
 
-// load fills f, a fresh detector, from the payloads of the sections,
-// checking that they are canonical (what it accepts, encodeLocked writes
-// back byte for byte) and consistent (no later call can fail or panic on
-// what it built).
-func (f *Detector) load(secs [len(sectionNames)][]byte) error {
-	l := loader{f: f}
+// DecodeSections fills f, a fresh index, from the payloads of the
+// sections, registering the documents and their contents with the engine
+// through el, checking that they are canonical (what it accepts,
+// EncodeSections writes back byte for byte) and consistent (no later call
+// can fail or panic on what it built).
+func (f *index) DecodeSections(secs [][]byte, el engine.Loader[features]) error {
+	l := loader{f: f, el: el}
 	steps := []func(*snapshot.Dec){l.state, l.terms, l.docs, l.nodes, l.groups}
 	for i, step := range steps {
 		dec := snapshot.NewDec(secs[i])
@@ -33,7 +34,10 @@ func (f *Detector) load(secs [len(sectionNames)][]byte) error {
 
 // loader is the state of one load.
 type loader struct {
-	f *Detector
+	f  *index
+	el engine.Loader[features]
+	// own and near are the members of each group and near content.
+	own, nearMembers [][]uint32
 	// nodeLive marks the nodes read (the root and the live ones).
 	nodeLive []bool
 	// taken marks the documents that are members of a content.
@@ -96,14 +100,8 @@ func (l *loader) docs(dec *snapshot.Dec) {
 	if dec.Err() == nil && f.s.Window > 0 && n > f.s.Window {
 		dec.Fail("%d documents in a window of %d", n, f.s.Window)
 	}
-	f.docGroup = make([]uint32, 0, n)
-	f.docNear = make([]uint32, 0, n)
 	f.docSpans = make([][]uint32, 0, n)
 	f.docOrd = make([]uint64, 0, n)
-	f.docPos = make([]uint32, n)
-	if f.s.Collapse == CollapseNear {
-		f.docPos2 = make([]uint32, n)
-	}
 	f.queue = make([]queued, 0, n)
 	for k := range n {
 		id := dec.String()
@@ -125,13 +123,11 @@ func (l *loader) docs(dec *snapshot.Dec) {
 			}
 			spans[i] = uint32(x)
 		}
-		idx, err := f.docs.Add(detector.Doc{ID: id})
+		idx, err := l.el.Add(id)
 		if err != nil || idx != uint32(k) {
 			dec.Fail("document %q: %v", id, err)
 			return
 		}
-		f.docGroup = append(f.docGroup, noGroup)
-		f.docNear = append(f.docNear, noGroup)
 		f.docSpans = append(f.docSpans, spans)
 		f.docOrd = append(f.docOrd, ord)
 		f.queue = append(f.queue, queued{ord: ord, idx: idx})
@@ -270,7 +266,6 @@ func (l *loader) members(dec *snapshot.Dec, what string) []uint32 {
 			return nil
 		}
 		l.taken[x] = true
-		f.docPos[x] = uint32(len(out)) // ascending by ID: a valid heap
 		out = append(out, uint32(x))
 	}
 	return out
@@ -300,6 +295,10 @@ func (l *loader) groups(dec *snapshot.Dec) {
 		return
 	}
 	f.groups = make([]group, n)
+	for g := range f.groups {
+		f.groups[g].eg = noGroup
+	}
+	l.own = make([][]uint32, n)
 	f.freeGroups = free
 	f.tally = make([]tally, n)
 	for g := range n {
@@ -308,7 +307,7 @@ func (l *loader) groups(dec *snapshot.Dec) {
 		}
 		what := fmt.Sprintf("group %d", g)
 		gr := &f.groups[g]
-		gr.members = l.members(dec, what)
+		l.own[g] = l.members(dec, what)
 		gr.scs = dec.F64()
 		f.tally[g].scs = gr.scs
 		gr.sig = [2]uint64{dec.U64(), dec.U64()}
@@ -327,7 +326,7 @@ func (l *loader) groups(dec *snapshot.Dec) {
 			}
 			gr.ends[k], gr.sent[k] = uint32(e), uint32(s)
 		}
-		l.sentences(dec, what, gr.members, gr.sent)
+		l.sentences(dec, what, l.own[g], gr.sent)
 		nc := dec.Len(10, 0)
 		if dec.Err() != nil {
 			return
@@ -347,7 +346,7 @@ func (l *loader) groups(dec *snapshot.Dec) {
 		if dec.Err() == nil && nn > 0 && f.s.Collapse != CollapseNear {
 			dec.Fail("%s: near contents with Collapse %d", what, f.s.Collapse)
 		}
-		if dec.Err() == nil && nn == 0 && len(gr.members) == 0 {
+		if dec.Err() == nil && nn == 0 && len(l.own[g]) == 0 {
 			dec.Fail("%s: no member and no near content", what)
 		}
 		for range nn {
@@ -359,9 +358,6 @@ func (l *loader) groups(dec *snapshot.Dec) {
 		if dec.Err() != nil {
 			return
 		}
-		for _, m := range gr.members {
-			f.docGroup[m] = uint32(g)
-		}
 	}
 }
 
@@ -370,13 +366,13 @@ func (l *loader) near(dec *snapshot.Dec, g uint32) {
 	f := l.f
 	nr := uint32(len(f.nears))
 	what := fmt.Sprintf("group %d: near content %d", g, nr)
-	x := nearContent{g: g}
-	x.members = l.members(dec, what)
+	x := nearContent{eg: noGroup, g: g}
+	members := l.members(dec, what)
 	x.fwd, x.rev = dec.F64(), dec.F64()
 	x.sig = [2]uint64{dec.U64(), dec.U64()}
 	ns := dec.Len(2, 0)
-	if dec.Err() == nil && (ns == 0 || len(x.members) == 0) {
-		dec.Fail("%s: %d members, %d sequences", what, len(x.members), ns)
+	if dec.Err() == nil && (ns == 0 || len(members) == 0) {
+		dec.Fail("%s: %d members, %d sequences", what, len(members), ns)
 	}
 	if dec.Err() != nil {
 		return
@@ -402,14 +398,11 @@ func (l *loader) near(dec *snapshot.Dec, g uint32) {
 		}
 		x.off = append(x.off, int32(len(x.terms)))
 	}
-	l.sentences(dec, what, x.members, x.sent)
+	l.sentences(dec, what, members, x.sent)
 	if dec.Err() != nil {
 		return
 	}
-	for _, m := range x.members {
-		f.docGroup[m] = g
-		f.docNear[m] = nr
-	}
+	l.nearMembers = append(l.nearMembers, members)
 	f.nears = append(f.nears, x)
 	gr := &f.groups[g]
 	gr.near = append(gr.near, nr)
@@ -479,15 +472,9 @@ func (l *loader) link() error {
 			o.contains = append(o.contains, uint32(g))
 			f.stats.Edges++
 		}
-		for _, nr := range gr.near {
-			gr.nearDocs = append(gr.nearDocs, f.nears[nr].members...)
-		}
-		slices.SortFunc(gr.nearDocs, func(a, b uint32) int { return cmp.Compare(f.docs.ID(a), f.docs.ID(b)) })
-		for k, m := range gr.nearDocs { // ascending by ID: a valid heap
-			f.docPos2[m] = uint32(k)
-		}
 	}
 	if f.s.Collapse == CollapseOff {
+		l.join()
 		return nil
 	}
 	for g := range f.groups {
@@ -508,5 +495,25 @@ func (l *loader) link() error {
 		}
 		f.nearBySig[x.sig] = uint32(nr)
 	}
+	l.join()
 	return nil
+}
+
+// join puts the documents in their contents, with the engine: a content
+// is one engine group.
+func (l *loader) join() {
+	f := l.f
+	for g, ms := range l.own {
+		gr := &f.groups[g]
+		for _, m := range ms {
+			l.el.Join(m, &features{sig: gr.sig, has: true, g: uint32(g), nr: noGroup})
+		}
+	}
+	for nr, ms := range l.nearMembers {
+		x := &f.nears[nr]
+		for _, m := range ms {
+			l.el.Join(m, &features{sig: x.sig, has: true, g: x.g, nr: uint32(nr)})
+		}
+	}
+	f.alg.pool.vocab.Store(int64(len(f.terms)))
 }

@@ -348,10 +348,11 @@ func idsOf(ms []detector.Match) []string {
 // Adds, Copies and Removes.
 func readPayloads(t *testing.T, cfg Config, secs [len(sectionNames)][]byte) {
 	fresh := build(t, cfg, nil)
-	if err := fresh.load(secs); err != nil {
+	n, err := fresh.eng.DecodeSectionList(secs[:])
+	if err != nil {
 		require.ErrorIs(t, err, detector.ErrSnapshot)
 	}
-	readAndUse(t, cfg, testkit.Frame(t, fresh.header(), sectionNames[:], secs[:], fresh.docs.Len()))
+	readAndUse(t, cfg, testkit.Frame(t, fresh.header(), sectionNames[:], secs[:], n))
 }
 
 func readAndUse(t *testing.T, cfg Config, in []byte) {
@@ -388,7 +389,7 @@ func readAndUse(t *testing.T, cfg Config, in []byte) {
 func TestSnapshotPayloadDamage(t *testing.T) {
 	cfg, snap := smallSnapshot(t)
 	d := load(t, cfg, nil, snap)
-	secs, _ := d.encodeLocked()
+	secs := sectionsOf(t, d)
 	masks := []byte{0x01, 0x02, 0x80, 0xff}
 	for i := range secs {
 		for k := range secs[i] {
@@ -413,7 +414,7 @@ func TestSnapshotPayloadDamage(t *testing.T) {
 func FuzzReadFrom(f *testing.F) {
 	cfg, snap := smallSnapshot(f)
 	d := load(f, cfg, nil, snap)
-	secs, _ := d.encodeLocked()
+	secs := sectionsOf(f, d)
 	f.Add(snap, secs[0], secs[1], secs[2], secs[3], secs[4])
 	f.Add([]byte("NEARDUP\x00"), []byte{0}, []byte{0}, []byte{0}, []byte{0, 0}, []byte{0, 0})
 	f.Fuzz(func(t *testing.T, raw, state, terms, docs, nodes, groups []byte) {
@@ -476,14 +477,15 @@ func TestQueryCopy(t *testing.T) {
 				doc.Text = docs[i/2].Text
 			}
 			before := encode(t, d)
-			d.mu.Lock()
+			x := d.ix()
 			self := noGroup
-			if i%5 == 0 && d.docs.Len() > 0 { // the ID of a live document
-				self = d.queue[len(d.queue)-1].idx
-				doc.ID = d.docs.ID(self)
+			if i%5 == 0 && x.docs.Len() > 0 { // the ID of a live document
+				self = x.queue[len(x.queue)-1].idx
+				doc.ID = x.docs.ID(self)
 			}
-			q, err := d.queryCopy(doc, self)
-			d.mu.Unlock()
+			x.copyLookups = true
+			q, err := d.Query(doc)
+			x.copyLookups = false
 			require.NoError(t, err)
 			require.Equal(t, before, encode(t, d))
 			if self != noGroup {
@@ -496,4 +498,12 @@ func TestQueryCopy(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sectionsOf returns the payloads of the sections of d's snapshot.
+func sectionsOf(t testing.TB, d *Detector) (secs [len(sectionNames)][]byte) {
+	list, _, err := d.eng.SectionList()
+	require.NoError(t, err)
+	copy(secs[:], list)
+	return secs
 }

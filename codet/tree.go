@@ -31,7 +31,7 @@ type node struct {
 
 // newChild creates the child of p labelled term, which must be absent
 // (Alg. 2 lines 20-22).
-func (d *Detector) newChild(p, term uint32) uint32 {
+func (d *index) newChild(p, term uint32) uint32 {
 	var c uint32
 	nd := node{parent: p, term: term, depth: d.nodes.at(p).depth + 1, active: true, low: lowNone}
 	if n := len(d.freeNodes); n > 0 {
@@ -58,7 +58,7 @@ func (d *Detector) newChild(p, term uint32) uint32 {
 // most recent visitors, where the pseudo-code frees the list: otherwise
 // a story becomes invisible once NodeLimit near-copies of it arrived,
 // since a new copy meets only silent nodes.
-func (d *Detector) enter(c, g uint32) {
+func (d *index) enter(c, g uint32) {
 	nd := d.nodes.at(c)
 	nd.refs++
 	// node.visitorDocuments ← node.visitorDocuments ∪ i. The current
@@ -86,7 +86,7 @@ func (d *Detector) enter(c, g uint32) {
 // purge removes group g from the tree: its visitor entries, and every node
 // no live group visits any more. ends are the deepest nodes of g's
 // sequences; walking up from each one visits exactly g's visits.
-func (d *Detector) purge(g uint32, ends []uint32) {
+func (d *index) purge(g uint32, ends []uint32) {
 	code := lowCode(d.groups[g].scs)
 	for _, e := range ends {
 		for c := e; c != 0; {
@@ -117,7 +117,7 @@ func (d *Detector) purge(g uint32, ends []uint32) {
 }
 
 // relow recomputes the lower bound of the SCS of nd's visitors.
-func (d *Detector) relow(nd *node) {
+func (d *index) relow(nd *node) {
 	nd.low = lowNone
 	for _, v := range nd.vis {
 		nd.low = min(nd.low, lowCode(d.groups[v.g].scs))

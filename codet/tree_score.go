@@ -49,7 +49,7 @@ type hit struct {
 // d.visits (0 past the existing nodes) and returns the document's SCS.
 // [Detector.commit] then inserts the document; the result is Alg. 2's,
 // since a document's own visits never score.
-func (d *Detector) probe() float64 {
+func (d *index) probe() float64 {
 	d.touched = d.touched[:0]
 	d.visits = d.visits[:0]
 	d.cur = Stats{}
@@ -157,7 +157,7 @@ func (d *Detector) probe() float64 {
 // walk sets d.visits to the existing node of every visit of the
 // document in d.buf, in the order of its sequences, 0 past the existing
 // nodes of a sequence ([descent.run]).
-func (d *Detector) walk() {
+func (d *index) walk() {
 	b := d.buf
 	total := int(b.off[b.n()])
 	d.visits = slices.Grow(d.visits[:0], total)[:total]
@@ -230,7 +230,7 @@ func (w *descent) run(t *childTable, b *seqBuf, found func(p int32, c uint32)) (
 // prefetchTally reads the tally record of every visitor of the lists the
 // probe is about to scan: independent reads, whose cache misses overlap
 // where the scan would wait for them one by one.
-func (d *Detector) prefetchTally() {
+func (d *index) prefetchTally() {
 	var sink uint32
 	for _, x := range d.distinct {
 		if x.deferred {
@@ -247,7 +247,7 @@ func (d *Detector) prefetchTally() {
 // which no rule relates a document of self-similarity scs to a content of
 // self-similarity o ([Detector.viable]), lowered by a margin for
 // rounding. It does not decrease when o grows.
-func (d *Detector) need(scs, o float64) float64 {
+func (d *index) need(scs, o float64) float64 {
 	m := min(scs, o)
 	need := (d.s.etl - 1e-9) * m
 	if d.s.minScore > 0 && d.s.Collapse != CollapseNear {
@@ -262,7 +262,7 @@ func (d *Detector) need(scs, o float64) float64 {
 // test, [Detector.need], is a necessary condition of every rule with a
 // margin for rounding, so the answers are those of judging every touched
 // group.
-func (d *Detector) viable(scs float64) {
+func (d *index) viable(scs float64) {
 	if scs <= 0 {
 		d.touched = d.touched[:0]
 		return
@@ -289,7 +289,7 @@ func (d *Detector) viable(scs float64) {
 // a node-by-node walk creates them, so that the slots they will write are
 // read ahead in one pass whose cache misses overlap; the result is that
 // walk's.
-func (d *Detector) commit(g uint32) {
+func (d *index) commit(g uint32) {
 	b := d.buf
 	gr := &d.groups[g]
 	gr.ends = gr.ends[:0]
@@ -360,7 +360,7 @@ type freshNode struct {
 // probe touched: both containment directions ([Detector.judge]). A
 // relation found through the samples of deactivated nodes is marked, and
 // [Detector.retract] leaves it alone.
-func (d *Detector) decide(g uint32) {
+func (d *index) decide(g uint32) {
 	gr := &d.groups[g]
 	for _, j := range d.touched {
 		in, out, inOK, outOK := d.judge(gr.scs, j)
@@ -386,7 +386,7 @@ func (d *Detector) decide(g uint32) {
 // out the document ⊇ j (its g left to the caller). Each is kept by
 // [settings.keep] on the CS of the active nodes, or else on the samples
 // too, by [settings.readSamples] or, both ways, [settings.nearPair].
-func (d *Detector) judge(scs float64, j uint32) (in, out edge, inOK, outOK bool) {
+func (d *index) judge(scs float64, j uint32) (in, out edge, inOK, outOK bool) {
 	t := &d.tally[j]
 	cs, all, sat := t.acc, t.acc+t.sat, t.sat
 	other := &d.groups[j]
@@ -477,7 +477,7 @@ func (s *settings) keep(rA, rC float64) bool {
 // sequences in d.buf, v(p) being how many sequences start with p: the
 // ModePairwise self-similarity (Eq. 3.3 truncated at DT). Sorted
 // lexicographically, the sequences sharing a prefix are contiguous.
-func (d *Detector) pairSelf() float64 {
+func (d *index) pairSelf() float64 {
 	b := d.buf
 	n := b.n()
 	d.order = d.order[:0]

@@ -69,7 +69,7 @@ func (w *worker) frozen(idf *textproc.IDF) *frozenWeights {
 }
 
 // locked returns the worker's weighter under the lock of d.
-func (w *worker) locked(d *Detector) *lockedWeights {
+func (w *worker) locked(d *index) *lockedWeights {
 	w.lw = lockedWeights{w, d}
 	return &w.lw
 }
@@ -167,7 +167,7 @@ func (f *frozenWeights) hash(id uint32, term string) uint64 { return f.w.hash(id
 // that is not frozen (read as it is now).
 type lockedWeights struct {
 	w *worker
-	d *Detector
+	d *index
 }
 
 func (l *lockedWeights) weight(id uint32, term string) float64 {
@@ -195,7 +195,7 @@ func growNaN(s []float64, n int) []float64 {
 
 // intern returns the detector's term ID of term, of hash h ([termHash]),
 // adding it to the vocabulary if new. The caller holds the lock.
-func (d *Detector) intern(term string, h uint64) uint32 {
+func (d *index) intern(term string, h uint64) uint32 {
 	id, added := d.vocab.intern(term, h, d.terms, uint32(len(d.terms)))
 	if added {
 		d.terms = append(d.terms, term)
@@ -205,7 +205,7 @@ func (d *Detector) intern(term string, h uint64) uint32 {
 
 // globalID returns the detector's term ID of the worker's local ID id,
 // through the worker's cache. The caller holds the lock.
-func (d *Detector) globalID(w *worker, id uint32) uint32 {
+func (d *index) globalID(w *worker, id uint32) uint32 {
 	if int(id) < len(w.gid) && w.gid[id] != 0 {
 		return w.gid[id] - 1
 	}
@@ -218,7 +218,7 @@ func (d *Detector) globalID(w *worker, id uint32) uint32 {
 // known returns the detector term ID of the worker's local ID id and true
 // when the vocabulary holds its term, through the worker's cache, and the
 // term when it was read; it interns nothing.
-func (d *Detector) known(w *worker, id uint32) (g uint32, term string, ok bool) {
+func (d *index) known(w *worker, id uint32) (g uint32, term string, ok bool) {
 	if int(id) < len(w.gid) && w.gid[id] != 0 {
 		return w.gid[id] - 1, "", true
 	}
@@ -243,7 +243,7 @@ func (w *worker) cache(id, g uint32) {
 // other positions in w.pending: only new terms are interned under the
 // exclusive lock ([Detector.globalize]), in lock order, so the IDs are
 // those of sequential Adds. It changes nothing of d.
-func (d *Detector) resolveTerms(w *worker) {
+func (d *index) resolveTerms(w *worker) {
 	if w.epoch != d.epoch { // the vocabulary was compacted
 		clear(w.gid)
 		w.epoch = d.epoch
@@ -271,7 +271,7 @@ const noTerm = ^uint32(0)
 // lists, so that the exclusive section finds them in the cache. It
 // changes nothing (the sum it keeps makes the reads happen). The caller
 // holds the shared lock.
-func (d *Detector) warm(w *worker) {
+func (d *index) warm(w *worker) {
 	var sink uint32
 	_, s := w.warmer.run(&d.children, &w.buf, func(_ int32, c uint32) {
 		nd := d.nodes.at(c)
@@ -287,7 +287,7 @@ func (d *Detector) warm(w *worker) {
 // IDs: after [Detector.resolveTerms], those of the positions pending (or all,
 // if the vocabulary was compacted since), interning the new terms. The
 // caller holds the lock and has checked w.epoch.
-func (d *Detector) globalize(w *worker) {
+func (d *index) globalize(w *worker) {
 	if w.resolved {
 		w.resolved = false
 		for _, i := range w.pending {
@@ -302,7 +302,7 @@ func (d *Detector) globalize(w *worker) {
 
 // countOnline counts doc in the online table (each distinct term once),
 // interning its terms. The caller holds the lock.
-func (d *Detector) countOnline(w *worker, doc *textproc.Document) {
+func (d *index) countOnline(w *worker, doc *textproc.Document) {
 	d.nDocs++
 	d.nextGen()
 	for _, t := range doc.Tokens {
@@ -322,7 +322,7 @@ func (d *Detector) countOnline(w *worker, doc *textproc.Document) {
 // onlineWeight is log(1 + N/df) of the online table for a detector term
 // ID; df ≥ 1 for every term of the document being added, which is counted
 // first.
-func (d *Detector) onlineWeight(id uint32) float64 {
+func (d *index) onlineWeight(id uint32) float64 {
 	if d.nDocs == 0 {
 		return 0
 	}
@@ -334,7 +334,7 @@ func (d *Detector) onlineWeight(id uint32) float64 {
 }
 
 // weightNow is idf(term) of a detector term ID as a reader sees it.
-func (d *Detector) weightNow(id uint32) float64 {
+func (d *index) weightNow(id uint32) float64 {
 	if d.idf == nil {
 		return d.onlineWeight(id)
 	}

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
-	"github.com/seed-9ef9c1df/neardup/internal/engine"
 )
 
 type queued struct {
@@ -21,22 +20,11 @@ type queued struct {
 // so memory follows the live set. Remove time is O(s·PSC·DT·NodeLimit +
 // relations) for s sentences. It returns an error wrapping
 // [detector.ErrUnknownID] or [detector.ErrClosed].
-func (d *Detector) Remove(id string) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	idx, err := d.docs.Remove(id)
-	if err != nil {
-		return err
-	}
-	d.forget(idx)
-	d.stale++
-	d.compactQueue()
-	return nil
-}
+func (d *Detector) Remove(id string) error { return d.eng.Remove(id) }
 
 // compactQueue drops the queue entries of removed documents once they
 // are more than half of the queue; amortised O(1) per Remove.
-func (d *Detector) compactQueue() {
+func (d *index) compactQueue() {
 	if d.stale < 1024 || 2*d.stale < len(d.queue)-d.head {
 		return
 	}
@@ -58,16 +46,15 @@ func (d *Detector) compactQueue() {
 // al. 2011 §3.3). It returns the number removed, or an error wrapping
 // [detector.ErrClosed]; it costs a Remove per document removed.
 func (d *Detector) Expire(pos uint64) (int, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.docs.Closed() {
-		return 0, fmt.Errorf("codet: Expire(%d): %w", pos, detector.ErrClosed)
-	}
 	n := 0
-	for d.head < len(d.queue) && d.queue[d.head].ord < pos {
-		if d.evictOldest() {
-			n++
+	if !d.locked(func(x *index) {
+		for x.head < len(x.queue) && x.queue[x.head].ord < pos {
+			if x.evictOldest() {
+				n++
+			}
 		}
+	}) {
+		return 0, fmt.Errorf("codet: Expire(%d): %w", pos, detector.ErrClosed)
 	}
 	return n, nil
 }
@@ -75,15 +62,15 @@ func (d *Detector) Expire(pos uint64) (int, error) {
 // Position returns the position the next successful Add will have (the
 // number of documents added so far), for [Detector.Expire].
 func (d *Detector) Position() uint64 {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	return d.nextOrd
+	var pos uint64
+	d.inspect(func(x *index) { pos = x.nextOrd })
+	return pos
 }
 
 // evictOldest pops the oldest queue entry and removes its document if it
 // is still the live document of that entry. It reports whether it removed
 // one.
-func (d *Detector) evictOldest() bool {
+func (d *index) evictOldest() bool {
 	q := d.queue[d.head]
 	d.head++
 	if d.head > 1024 && d.head*2 > len(d.queue) {
@@ -94,42 +81,16 @@ func (d *Detector) evictOldest() bool {
 		d.stale = max(d.stale-1, 0)
 		return false // removed by the caller since
 	}
-	if _, err := d.docs.Remove(d.docs.ID(q.idx)); err != nil {
-		return false
-	}
-	d.forget(q.idx)
+	d.v.Evict(q.idx)
+	d.docSpans[q.idx] = nil
 	return true
 }
 
-// forget drops document idx from its group (or near content), a near
-// content when it was its last document, and the group from the tree when
-// it has neither live documents nor near contents left.
-func (d *Detector) forget(idx uint32) {
-	g, nr := d.docGroup[idx], d.docNear[idx]
-	d.docGroup[idx] = noGroup
-	d.docNear[idx] = noGroup
-	d.docSpans[idx] = nil
-	if g == noGroup {
-		return
-	}
+// forget drops group g from the tree when it has neither live documents
+// nor near contents left.
+func (d *index) forget(g uint32) {
 	gr := &d.groups[g]
-	if nr != noGroup {
-		x := &d.nears[nr]
-		x.members = engine.Delete(d.docs, x.members, idx, d.docPos)
-		gr.nearDocs = engine.Delete(d.docs, gr.nearDocs, idx, d.docPos2)
-		if len(x.members) > 0 {
-			return
-		}
-		gr.near = deleteFirst(gr.near, nr)
-		if s, ok := d.nearBySig[x.sig]; ok && s == nr {
-			delete(d.nearBySig, x.sig)
-		}
-		d.nears[nr] = nearContent{}
-		d.freeNears = append(d.freeNears, nr)
-	} else {
-		gr.members = engine.Delete(d.docs, gr.members, idx, d.docPos)
-	}
-	if len(gr.members) > 0 || len(gr.near) > 0 {
+	if gr.eg != noGroup || len(gr.near) > 0 {
 		return // the content stays, for its members or near contents
 	}
 	d.purge(g, gr.ends)
@@ -145,7 +106,7 @@ func (d *Detector) forget(idx uint32) {
 	if s, ok := d.bySig[gr.sig]; ok && s == g {
 		delete(d.bySig, gr.sig)
 	}
-	d.groups[g] = group{}
+	d.groups[g] = group{eg: noGroup}
 	d.freeGroups = append(d.freeGroups, g)
 	d.maybeCompact()
 }

@@ -95,9 +95,9 @@ type Sectioner interface {
 // [IndexLayout] (not with a Counter).
 type Loader[F any] interface {
 	// Add registers the document id, in no group yet, and returns its
-	// dense index (0, 1, ... in the order of the calls), or false for an
-	// ID registered before.
-	Add(id string) (uint32, bool)
+	// dense index (0, 1, ... in the order of the calls), or the error of
+	// an Add of that ID (an ID registered before, an empty one).
+	Add(id string) (uint32, error)
 	// Join puts the registered document idx in the group of f's key, as
 	// an Add would (Find, or Insert of a new group).
 	Join(idx uint32, f *F)
@@ -143,16 +143,16 @@ type loader[F any, K comparable] struct {
 	st  *state[F, K]
 }
 
-func (l loader[F, K]) Add(id string) (uint32, bool) {
+func (l loader[F, K]) Add(id string) (uint32, error) {
 	idx, err := l.st.docs.Add(detector.Doc{ID: id})
 	if err != nil {
-		return 0, false
+		return 0, err
 	}
 	if int(idx) >= len(l.st.refs) {
 		l.st.refs = append(l.st.refs, make([]uint32, int(idx)+1-len(l.st.refs))...)
 	}
 	l.st.refs[idx] = NoGroup
-	return idx, true
+	return idx, nil
 }
 
 func (l loader[F, K]) Join(idx uint32, f *F) { l.st.insert(l.alg, idx, f) }
