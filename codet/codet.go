@@ -68,6 +68,9 @@ type index struct {
 	docs *engine.Set // v's
 	// closed is set by Close: only the counters stay.
 	closed bool
+	// adding is set while Added evicts: the engine has registered the
+	// document being added, which the index does not hold yet (live).
+	adding bool
 
 	// The detector's term IDs (the tree's labels): a vocabulary shared by
 	// every worker's analyzer.
@@ -414,9 +417,11 @@ func (d *index) Added(idx uint32, f *features) {
 	}
 	d.docOrd[idx] = d.nextOrd // before evicting: the queue's entries of idx are stale
 	// Window: the oldest documents leave before the new one is scored.
-	for d.s.Window > 0 && d.docs.Len()-1 >= d.s.Window && d.head < len(d.queue) {
+	d.adding = true
+	for d.s.Window > 0 && d.live() >= d.s.Window && d.head < len(d.queue) {
 		d.evictOldest()
 	}
+	d.adding = false
 	d.nextGen()
 	if w.epoch != d.epoch { // the vocabulary was compacted
 		clear(w.gid)
@@ -464,6 +469,15 @@ func (d *index) Added(idx uint32, f *features) {
 			return
 		}
 	}
+}
+
+// live returns the number of live documents the index holds: the
+// engine's, less one being added.
+func (d *index) live() int {
+	if d.adding {
+		return d.docs.Len() - 1
+	}
+	return d.docs.Len()
 }
 
 // Removed drops what the index keeps of the removed document idx.

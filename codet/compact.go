@@ -16,7 +16,7 @@ const compactSlack = 1 << 14
 // lock, and no node or term ID is held across the call.
 func (d *index) maybeCompact() {
 	live := d.nodes.len() - 1 - len(d.freeNodes)
-	empty := d.docs.Len() == 0 && (len(d.freeNodes) > 0 || len(d.terms) > d.termsKept)
+	empty := d.live() == 0 && (len(d.freeNodes) > 0 || len(d.terms) > d.termsKept)
 	if empty || len(d.freeNodes) > live+compactSlack || len(d.terms) > d.termsAt {
 		d.compact()
 	}

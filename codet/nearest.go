@@ -4,6 +4,7 @@ package codet
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -29,7 +30,11 @@ func (d *Detector) Nearest(text string, k int) ([]detector.Match, error) {
 	if k <= 0 {
 		return nil, fmt.Errorf("codet: Nearest(k=%d): k must be at least 1: %w", k, detector.ErrInvalidConfig)
 	}
-	return d.eng.Nearest(text, k)
+	ms, err := d.eng.Nearest(text, k)
+	if errors.Is(err, detector.ErrClosed) {
+		return nil, fmt.Errorf("codet: Nearest: %w", detector.ErrClosed)
+	}
+	return ms, err
 }
 
 // nearestLocked is Nearest under the lock for the document in d.buf: the
