@@ -8,9 +8,8 @@
 // fields of the detectors' Configs into a textproc.Config, with one set of
 // defaults and error messages).
 //
-// The parts of the shell are exported for the detectors that keep their
-// own shell (codet) and for the algorithms: [Set], the ID table
-// with document validation; the copy heaps ([CopyGroups], [Push],
+// The parts of the shell are exported for the algorithms: [Set], the ID
+// table with document validation; the copy heaps ([CopyGroups], [Push],
 // [Cursor]), which keep the members of exact-copy groups in O(log N) per
 // change; [DeletePosting]; and the per-call resources, [Pool] of workers
 // and the rules [Shrink] and [Vocab] by which buffers and vocabularies give
@@ -32,7 +31,13 @@
 // features of their newest member, [HeldToCommit] for features that hold
 // their resource until the commit, and [MemberRecounter] for a Counter
 // whose snapshot stores something per member (a Layout's EncodeSections
-// receives the Counter and the members' handles in it).
+// receives the Counter and the members' handles in it). An index that
+// keeps state of its own per document (codet's arrival order, time window
+// and sentence offsets) has [Lifecycle] with a [View] of the documents
+// and groups, [ExclusiveLookups] and [Screener] for lookups that score on
+// its scratch and leave single documents out, [Closer] for counters kept
+// after Close, [IndexLayout] for a snapshot it frames whole, and
+// [Engine.Locked] for its calls beyond the shell's.
 //
 // Every Add follows one protocol: the cheap checks (closed, ID, size,
 // duplicate ID) under the read lock; the features of the text outside
