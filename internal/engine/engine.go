@@ -518,8 +518,8 @@ func (e *Engine[F, K]) Query(doc detector.Doc) ([]detector.Match, error) {
 // query searches for the features f of doc under the read lock, peeking
 // with the Counter first when peek is set.
 func (e *Engine[F, K]) query(doc detector.Doc, f *F, peek bool) ([]detector.Match, error) {
-	unlock := e.lookupLock()
-	defer unlock()
+	e.lockLookup()
+	defer e.unlockLookup()
 	st := e.st
 	if st.docs.Closed() { // closed meanwhile
 		return nil, e.closed("Query", doc.ID)
@@ -539,15 +539,22 @@ func (e *Engine[F, K]) query(doc detector.Doc, f *F, peek bool) ([]detector.Matc
 	return st.matches(f, skip, e.spec.MaxResults), nil
 }
 
-// lookupLock takes the lock a lookup searches under (the read lock, or
-// the exclusive one for ExclusiveLookups) and returns its release.
-func (e *Engine[F, K]) lookupLock() func() {
+// lockLookup takes the lock a lookup searches under: the read lock, or
+// the exclusive one for ExclusiveLookups. unlockLookup releases it.
+func (e *Engine[F, K]) lockLookup() {
 	if e.exclusive {
 		e.mu.Lock()
-		return e.mu.Unlock
+	} else {
+		e.mu.RLock()
 	}
-	e.mu.RLock()
-	return e.mu.RUnlock
+}
+
+func (e *Engine[F, K]) unlockLookup() {
+	if e.exclusive {
+		e.mu.Unlock()
+	} else {
+		e.mu.RUnlock()
+	}
 }
 
 func (e *Engine[F, K]) closed(op, id string) error {

@@ -54,8 +54,8 @@ func (e *Engine[F, K]) Nearest(text string, k int) ([]detector.Match, error) {
 
 // nearest ranks for the features f under the read lock.
 func (e *Engine[F, K]) nearest(f *F, k int) ([]detector.Match, error) {
-	unlock := e.lookupLock()
-	defer unlock()
+	e.lockLookup()
+	defer e.unlockLookup()
 	st := e.st
 	if st.docs.Closed() { // closed meanwhile
 		return nil, e.closed("Nearest", "")
