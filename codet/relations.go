@@ -29,6 +29,10 @@ func (d *index) Rank(cs []engine.Candidate, f *features, _ *engine.Groups[featur
 // LooksUpExclusively: a lookup scores on the index's scratch.
 func (d *index) LooksUpExclusively() {}
 
+// CommitsLong: an Add's commit walks and scores the tree; waiting Adds
+// block rather than spin.
+func (d *index) CommitsLong() {}
+
 // Screen leaves out of a lookup on a full window the documents Add would
 // evict first.
 func (d *index) Screen(f *features) func(idx uint32) bool {

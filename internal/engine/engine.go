@@ -289,8 +289,8 @@ type Engine[F any, K comparable] struct {
 	late      bool        // rel is HeldToCommit
 	counting  bool        // the index is a Counter
 	resolving bool        // the index is a Resolver
-
-	exclusive bool // the index is ExclusiveLookups
+	exclusive bool        // the index is ExclusiveLookups
+	blocking  bool        // the index is LongCommits
 
 	turn    sync.Mutex          // a Counter's turns; taken before mu
 	order   order               // a Counter's commits, in turn order
@@ -326,6 +326,7 @@ func New[F any, K comparable](spec Spec, alg Algorithm[F, K]) *Engine[F, K] {
 	e.counting = e.st.counter != nil
 	_, e.resolving = e.st.ix.(Resolver[F])
 	_, e.exclusive = e.st.ix.(ExclusiveLookups)
+	_, e.blocking = e.st.ix.(LongCommits)
 	e.pending = map[string]struct{}{}
 	return e
 }
@@ -387,7 +388,7 @@ func (e *Engine[F, K]) add(doc detector.Doc, given *F) ([]detector.Match, error)
 	if e.counting {
 		return e.addCounted(doc, f)
 	}
-	lockSpinning(&e.mu)
+	e.lockCommit()
 	ms, err := e.commit(st, doc, &f, -1)
 	e.mu.Unlock()
 	e.release(&f)
@@ -424,6 +425,16 @@ func lockSpinning(l interface {
 		runtime.Gosched()
 	}
 	l.Lock()
+}
+
+// lockCommit takes the exclusive lock for a commit: by [lockSpinning],
+// or at once for an index with LongCommits.
+func (e *Engine[F, K]) lockCommit() {
+	if e.blocking {
+		e.mu.Lock()
+		return
+	}
+	lockSpinning(&e.mu)
 }
 
 // release ends the work of the algorithm on the features f (Releaser).

@@ -48,7 +48,7 @@ func (e *Engine[F, K]) addCounted(doc detector.Doc, f F) ([]detector.Match, erro
 	}
 
 	e.order.wait(tk)
-	lockSpinning(&e.mu)
+	e.lockCommit()
 	delete(e.pending, doc.ID)
 	ms, err := e.commit(st, doc, &f, h)
 	e.mu.Unlock()
