@@ -186,3 +186,26 @@ func TestSmallestAllocs(t *testing.T) {
 	})
 	assert.Zero(t, allocs, "a member leaving and joining again allocates nothing")
 }
+
+// TestCollectHiding checks that the members hide reports are left out of
+// a capped answer and that their groups give others in their place, as a
+// lookup that screens single documents out needs.
+func TestCollectHiding(t *testing.T) {
+	gs := NewCopyGroups(docsOf(t, "a", "b", "c", "d", "e", "f"))
+	// Group 0: a, c, e (a heap); group 1: b alone; group 2: d, f.
+	gs.Join(0, 0, 2)
+	gs.Join(0, 0, 4)
+	gs.Join(2, 3, 5)
+	first := func(g uint32) uint32 { return []uint32{0, 1, 3}[g] }
+	cands := func() []Candidate { return []Candidate{{0, 0.5}, {1, 0.9}, {2, 0.5}} }
+	ids := func(ms []detector.Match) (out []string) {
+		for _, m := range ms {
+			out = append(out, fmt.Sprintf("%s:%v", m.ID, m.Score))
+		}
+		return out
+	}
+	hide := func(idx uint32) bool { return idx == 0 || idx == 1 } // a and b
+	assert.Equal(t, []string{"c:0.5", "d:0.5", "e:0.5"}, ids(gs.CollectHiding(cands(), first, NoDoc, hide, 3)))
+	assert.Equal(t, []string{"b:0.9", "a:0.5", "c:0.5"}, ids(gs.Collect(cands(), first, NoDoc, 3)))
+	assert.Equal(t, ids(gs.Collect(cands(), first, 4, 10)), ids(gs.CollectHiding(cands(), first, 4, nil, 10)))
+}
