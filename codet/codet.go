@@ -2,6 +2,7 @@ package codet
 
 import (
 	"fmt"
+	"math"
 	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
@@ -10,7 +11,6 @@ import (
 	"github.com/seed-9ef9c1df/neardup/internal/idftab"
 	"github.com/seed-9ef9c1df/neardup/internal/snapshot"
 	"github.com/seed-9ef9c1df/neardup/textproc"
-	"math"
 )
 
 // Stats describes the index. Counters accumulate over the detector's life;
