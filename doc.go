@@ -78,6 +78,7 @@
 // read lock, features outside every lock, a turn for online statistics
 // where the algorithm keeps them, then one exclusive commit. A package
 // supplies its algorithm: how it reads a text, its exact-copy key, its
-// index and how it ranks. codet still carries a shell of its own
-// (docs/notes/codet.md in the repository says what moving it needs).
+// index and how it ranks; an index that keeps state per document (codet's
+// corpus tree: arrival order, a time window) does so through the engine's
+// optional hooks.
 package neardup
