@@ -16,7 +16,7 @@ const none = ^uint32(0)
 // Member returns the member at position i of the live group g in heap
 // order (the smallest ID at 0), or first for a group of one; i must be
 // below Size(g). The tests check AppendMembers and Min against it.
-func (s *CopyGroups) Member(g, first uint32, i int) uint32 {
+func (s *copyGroups) Member(g, first uint32, i int) uint32 {
 	if h, ok := s.heaps[g]; ok {
 		return h[i]
 	}
@@ -59,7 +59,7 @@ func TestGroups(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			docs := docsOf(t, ids...)
-			gs := NewCopyGroups(docs)
+			gs := newCopyGroups(docs)
 			const g = 7
 			first := uint32(0)
 			for _, idx := range tc.join {
@@ -106,7 +106,7 @@ func TestCollect(t *testing.T) {
 		ids[i] = fmt.Sprintf("d%02d", 19-i) // IDs descend with the index
 	}
 	docs := docsOf(t, ids...)
-	gs := NewCopyGroups(docs)
+	gs := newCopyGroups(docs)
 	for i := uint32(1); i < 10; i++ {
 		gs.Join(1, 0, i) // group 1: d19..d10
 	}
@@ -141,13 +141,13 @@ func TestPushDeleteCursor(t *testing.T) {
 	pos := make([]uint32, 5)
 	var h []uint32
 	for i := range uint32(5) {
-		h = Push(docs, h, i, pos)
+		h = push(docs, h, i, pos)
 	}
 	for i, o := range h {
 		require.Equal(t, uint32(i), pos[o])
 	}
 	order := func() []string {
-		var c Cursor
+		var c cursor
 		c.Reset(h)
 		var out []string
 		for m, ok := c.Peek(); ok; m, ok = c.Peek() {
@@ -161,7 +161,7 @@ func TestPushDeleteCursor(t *testing.T) {
 	h = Delete(docs, h, 3, pos)
 	assert.Equal(t, []string{"b", "c", "d", "e"}, order())
 	assert.Len(t, Delete(docs, h, 3, pos), 4, "a document not in the heap leaves it as it was")
-	var c Cursor
+	var c cursor
 	_, ok := c.Peek()
 	assert.False(t, ok, "the zero Cursor yields nothing")
 }
@@ -171,7 +171,7 @@ func TestSmallestAllocs(t *testing.T) {
 	for i := range ids {
 		ids[i] = fmt.Sprintf("d%03d", (i*37)%200)
 	}
-	gs := NewCopyGroups(docsOf(t, ids...))
+	gs := newCopyGroups(docsOf(t, ids...))
 	for i := uint32(1); i < 200; i++ {
 		gs.Join(0, 0, i)
 	}
@@ -191,7 +191,7 @@ func TestSmallestAllocs(t *testing.T) {
 // a capped answer and that their groups give others in their place, as a
 // lookup that screens single documents out needs.
 func TestCollectHiding(t *testing.T) {
-	gs := NewCopyGroups(docsOf(t, "a", "b", "c", "d", "e", "f"))
+	gs := newCopyGroups(docsOf(t, "a", "b", "c", "d", "e", "f"))
 	// Group 0: a, c, e (a heap); group 1: b alone; group 2: d, f.
 	gs.Join(0, 0, 2)
 	gs.Join(0, 0, 4)

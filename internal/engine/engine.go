@@ -9,9 +9,8 @@
 // defaults and error messages).
 //
 // The parts of the shell are exported for the algorithms: [Set], the ID
-// table with document validation; the copy heaps ([CopyGroups], [Push],
-// [Cursor]), which keep the members of exact-copy groups in O(log N) per
-// change; [DeletePosting]; and the per-call resources, [Pool] of workers
+// table with document validation; [DeletePosting]; and the per-call
+// resources, [Pool] of workers
 // and the rules [Shrink] and [Vocab] by which buffers and vocabularies give
 // back what one outlier made them grow.
 //
@@ -305,7 +304,7 @@ type state[F any, K comparable] struct {
 	refs      []uint32 // by document: its group, or NoGroup
 	groups    Groups[F]
 	free      []uint32 // free group numbers, reused first
-	gs        CopyGroups
+	gs        copyGroups
 	exact     map[K]uint32 // nil when ix is a Finder
 	exactPeak int          // the most keys exact has held since it was rebuilt
 	ix        Index[F]
@@ -333,7 +332,7 @@ func New[F any, K comparable](spec Spec, alg Algorithm[F, K]) *Engine[F, K] {
 
 func (e *Engine[F, K]) newState() *state[F, K] {
 	docs := NewSet(e.spec.Name, e.spec.MaxTextBytes)
-	st := &state[F, K]{docs: docs, gs: NewCopyGroups(docs), ix: e.alg.NewIndex()}
+	st := &state[F, K]{docs: docs, gs: newCopyGroups(docs), ix: e.alg.NewIndex()}
 	st.counter, _ = st.ix.(Counter[F])
 	st.finder, _ = st.ix.(Finder[F])
 	st.member, _ = st.ix.(Member[F])

@@ -21,7 +21,7 @@ func FuzzGroups(f *testing.F) {
 			ids[i] = fmt.Sprintf("%02x", (i*29+7)%nDocs)
 		}
 		docs := docsOf(t, ids...)
-		gs := NewCopyGroups(docs)
+		gs := newCopyGroups(docs)
 		var ref [nGroups][]string // sorted IDs by group
 		var first [nGroups]uint32 // the member of a group of one
 		in := make([]int, nDocs)  // group of each document, -1 none

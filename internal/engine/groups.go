@@ -13,7 +13,7 @@ import (
 // back in as first; CopyGroups holds the groups of two or more, each a heap by
 // ID, and the position of each of their members. Make one with
 // [NewCopyGroups].
-type CopyGroups struct {
+type copyGroups struct {
 	docs  *Set
 	heaps map[uint32][]uint32 // groups of two or more: members, a heap by ID
 	pos   []uint32            // by document: its position in its group's heap
@@ -23,13 +23,13 @@ type CopyGroups struct {
 
 // NewCopyGroups returns empty CopyGroups whose members are documents of
 // docs, ordered by their IDs there.
-func NewCopyGroups(docs *Set) CopyGroups {
-	return CopyGroups{docs: docs, heaps: map[uint32][]uint32{}}
+func newCopyGroups(docs *Set) copyGroups {
+	return copyGroups{docs: docs, heaps: map[uint32][]uint32{}}
 }
 
 // Size returns the number of members of the live group g: 1 unless g has
 // two or more.
-func (s *CopyGroups) Size(g uint32) int {
+func (s *copyGroups) Size(g uint32) int {
 	if h, ok := s.heaps[g]; ok {
 		return len(h)
 	}
@@ -37,14 +37,14 @@ func (s *CopyGroups) Size(g uint32) int {
 }
 
 // Len returns the number of groups of two or more members.
-func (s *CopyGroups) Len() int { return len(s.heaps) }
+func (s *copyGroups) Len() int { return len(s.heaps) }
 
 // Held returns the number of documents in groups of two or more members.
-func (s *CopyGroups) Held() int { return s.held }
+func (s *copyGroups) Held() int { return s.held }
 
 // Join adds the document idx to the live group g, whose only member is
 // first when it has one member: O(log c) for a group of c members.
-func (s *CopyGroups) Join(g, first, idx uint32) {
+func (s *copyGroups) Join(g, first, idx uint32) {
 	if n := int(max(first, idx)) + 1; n > len(s.pos) {
 		s.pos = append(s.pos, make([]uint32, n-len(s.pos))...)
 	}
@@ -54,7 +54,7 @@ func (s *CopyGroups) Join(g, first, idx uint32) {
 		s.pos[first] = 0
 		s.held++
 	}
-	s.heaps[g] = Push(s.docs, h, idx, s.pos)
+	s.heaps[g] = push(s.docs, h, idx, s.pos)
 	s.held++
 	s.peak = max(s.peak, len(s.heaps))
 }
@@ -64,7 +64,7 @@ func (s *CopyGroups) Join(g, first, idx uint32) {
 // When one member remains, Leave forgets the group and returns that
 // member and true: the caller keeps it as the group's first again.
 // The ID of idx is never read.
-func (s *CopyGroups) Leave(g, idx uint32) (rest uint32, alone bool) {
+func (s *copyGroups) Leave(g, idx uint32) (rest uint32, alone bool) {
 	h := Delete(s.docs, s.heaps[g], idx, s.pos)
 	s.held--
 	if len(h) == 1 {
@@ -82,7 +82,7 @@ func (s *CopyGroups) Leave(g, idx uint32) (rest uint32, alone bool) {
 
 // Min returns the member of the live group g with the smallest ID (first
 // for a group of one).
-func (s *CopyGroups) Min(g, first uint32) uint32 {
+func (s *copyGroups) Min(g, first uint32) uint32 {
 	if h, ok := s.heaps[g]; ok {
 		return h[0]
 	}
@@ -91,7 +91,7 @@ func (s *CopyGroups) Min(g, first uint32) uint32 {
 
 // AppendMembers appends the members of the live group g to dst in heap
 // order (not sorted) and returns it.
-func (s *CopyGroups) AppendMembers(dst []uint32, g, first uint32) []uint32 {
+func (s *copyGroups) AppendMembers(dst []uint32, g, first uint32) []uint32 {
 	if h, ok := s.heaps[g]; ok {
 		return append(dst, h...)
 	}
@@ -100,7 +100,7 @@ func (s *CopyGroups) AppendMembers(dst []uint32, g, first uint32) []uint32 {
 
 // IDs returns the IDs of the members of the live group g other than skip,
 // sorted ascending, in a new non-nil slice.
-func (s *CopyGroups) IDs(g, first, skip uint32) []string {
+func (s *copyGroups) IDs(g, first, skip uint32) []string {
 	if h, ok := s.heaps[g]; ok {
 		return SortedIDs(s.docs, h, skip)
 	}
@@ -124,13 +124,13 @@ func SortedIDs(docs *Set, idxs []uint32, skip uint32) []string {
 // the live group g with the smallest IDs, skip left out (it takes no
 // place), in no particular order, and returns dst: O(n log n) ID comparisons, whatever the size
 // of the group.
-func (s *CopyGroups) Smallest(dst []detector.Match, g, first uint32, n int, skip uint32, score float64) []detector.Match {
+func (s *copyGroups) Smallest(dst []detector.Match, g, first uint32, n int, skip uint32, score float64) []detector.Match {
 	return s.smallest(dst, g, first, n, skip, nil, score)
 }
 
 // smallest is Smallest, also leaving out the members hide reports (nil:
 // none), which take no place either.
-func (s *CopyGroups) smallest(dst []detector.Match, g, first uint32, n int, skip uint32, hide func(uint32) bool, score float64) []detector.Match {
+func (s *copyGroups) smallest(dst []detector.Match, g, first uint32, n int, skip uint32, hide func(uint32) bool, score float64) []detector.Match {
 	h, ok := s.heaps[g]
 	if !ok {
 		if first != skip && n > 0 && (hide == nil || !hide(first)) {
@@ -169,11 +169,11 @@ type Candidate struct {
 // Collect returns the members of the candidate groups other than skip,
 // the first limit of them by [detector.SortMatches], in a non-nil slice;
 // it sorts cands. first returns the member of a group of one (see
-// [CopyGroups]); it is called once per group read, not per comparison. Scores are taken from the highest down, and at each
+// [copyGroups]); it is called once per group read, not per comparison. Scores are taken from the highest down, and at each
 // score every group gives at most as many of its smallest IDs as places
 // remain, so a group of c exact copies costs O(limit log limit), not
 // O(c). limit must be positive.
-func (s *CopyGroups) Collect(cands []Candidate, first func(g uint32) uint32, skip uint32, limit int) []detector.Match {
+func (s *copyGroups) Collect(cands []Candidate, first func(g uint32) uint32, skip uint32, limit int) []detector.Match {
 	return s.CollectHiding(cands, first, skip, nil, limit)
 }
 
@@ -181,7 +181,7 @@ func (s *CopyGroups) Collect(cands []Candidate, first func(g uint32) uint32, ski
 // (nil: none), each group giving more of its members in their place: for
 // a lookup that screens single documents out ([Screener]). It costs
 // Collect's plus a call of hide per member read.
-func (s *CopyGroups) CollectHiding(cands []Candidate, first func(g uint32) uint32, skip uint32, hide func(uint32) bool, limit int) []detector.Match {
+func (s *copyGroups) CollectHiding(cands []Candidate, first func(g uint32) uint32, skip uint32, hide func(uint32) bool, limit int) []detector.Match {
 	slices.SortFunc(cands, func(a, b Candidate) int { return cmp.Compare(b.Score, a.Score) })
 	var out []detector.Match
 	for i := 0; i < len(cands) && len(out) < limit; {

@@ -10,9 +10,9 @@
 // always a child of one already taken, and a small frontier heap of those
 // children yields the members in ascending ID order at O(log k) a step.
 //
-// Two layers share that code. [Push], [Delete] and [Cursor] work on a heap
+// Two layers share that code. [push], [Delete] and [cursor] work on a heap
 // and a position array the caller owns (a document that sits in several
-// heaps at once keeps one position array per kind of heap). [CopyGroups] keeps
+// heaps at once keeps one position array per kind of heap). [copyGroups] keeps
 // numbered groups: a group of one, by far the most common, is its one
 // member, which the caller stores wherever it likes (and passes back in),
 // and costs nothing here; a larger group is a heap in a map.
@@ -35,7 +35,7 @@ func less(docs *Set, a, b uint32) bool { return docs.ID(a) < docs.ID(b) }
 // Push adds the document idx to the heap h and returns the heap. pos is
 // indexed by document and must have room for idx; Push records there the
 // position of every member it moves.
-func Push(docs *Set, h []uint32, idx uint32, pos []uint32) []uint32 {
+func push(docs *Set, h []uint32, idx uint32, pos []uint32) []uint32 {
 	h = append(h, idx)
 	up(docs, h, len(h)-1, pos)
 	return h
@@ -108,13 +108,13 @@ func down(docs *Set, h []uint32, i int, pos []uint32) {
 // sorting it or changing it. Its zero value yields nothing; Reset starts
 // it on a heap. A Cursor keeps its frontier between uses, so one reused
 // for many heaps allocates only while its frontier grows.
-type Cursor struct {
+type cursor struct {
 	h     []uint32
 	front []int32 // positions in h whose parents were yielded, a min-heap by ID
 }
 
 // Reset starts c at the smallest member of h.
-func (c *Cursor) Reset(h []uint32) {
+func (c *cursor) Reset(h []uint32) {
 	c.h, c.front = h, c.front[:0]
 	if len(h) > 0 {
 		c.front = append(c.front, 0)
@@ -123,7 +123,7 @@ func (c *Cursor) Reset(h []uint32) {
 
 // Peek returns the smallest member not yet yielded, or false when every
 // member was.
-func (c *Cursor) Peek() (uint32, bool) {
+func (c *cursor) Peek() (uint32, bool) {
 	if len(c.front) == 0 {
 		return 0, false
 	}
@@ -132,7 +132,7 @@ func (c *Cursor) Peek() (uint32, bool) {
 
 // Next drops the member Peek returns: O(log k) after k steps. It must not
 // be called when Peek reports false.
-func (c *Cursor) Next(docs *Set) {
+func (c *cursor) Next(docs *Set) {
 	c.front = next(docs, c.h, c.front)
 }
 
