@@ -10,9 +10,8 @@
 //
 // The parts of the shell are exported for the algorithms: [Set], the ID
 // table with document validation; [DeletePosting]; and the per-call
-// resources, [Pool] of workers
-// and the rules [Shrink] and [Vocab] by which buffers and vocabularies give
-// back what one outlier made them grow.
+// resources, [Pool] of workers and the rules [Shrink] and [Vocab] by which
+// buffers and vocabularies give back what one outlier made them grow.
 //
 // An algorithm plugs in through [Algorithm] (how a text is read, its
 // exact-copy key, the encoding of one group in a snapshot) and [Index] (the
