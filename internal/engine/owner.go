@@ -198,17 +198,5 @@ func (e *Engine[F, K]) LoadSections(secs [][]byte) error {
 	if err != nil {
 		return err
 	}
-	install := func() error {
-		e.mu.Lock()
-		defer e.mu.Unlock()
-		if err := e.st.docs.Loadable(); err != nil {
-			return err
-		}
-		e.st = st
-		return nil
-	}
-	if e.counting {
-		return e.inTurn(install)
-	}
-	return install()
+	return e.installer(st)()
 }

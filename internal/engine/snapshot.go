@@ -208,20 +208,27 @@ func (e *Engine[F, K]) ReadFrom(r io.Reader) (int64, error) {
 			if err != nil {
 				return 0, nil, err
 			}
-			install := func() error {
-				e.mu.Lock()
-				defer e.mu.Unlock()
-				if err := e.st.docs.Loadable(); err != nil {
-					return err
-				}
-				e.st = st
-				return nil
-			}
-			if e.counting {
-				return st.docs.Len(), func() error { return e.inTurn(install) }, nil
-			}
-			return st.docs.Len(), install, nil
+			return st.docs.Len(), e.installer(st), nil
 		})
+}
+
+// installer returns the step that installs the decoded state st, under
+// the exclusive lock (in a turn of its own with a Counter), unless the
+// Engine is no longer empty or closed.
+func (e *Engine[F, K]) installer(st *state[F, K]) func() error {
+	install := func() error {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if err := e.st.docs.Loadable(); err != nil {
+			return err
+		}
+		e.st = st
+		return nil
+	}
+	if e.counting {
+		return func() error { return e.inTurn(install) }
+	}
+	return install
 }
 
 func (e *Engine[F, K]) loadable() error {
