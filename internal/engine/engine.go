@@ -173,8 +173,9 @@ type FreePeeker interface {
 // Preparer is an Index with a step that reads the index before an Add's
 // commit: Prepare runs under the read lock after the features are
 // computed, and again under the exclusive lock when a ReadFrom replaced
-// the index meanwhile. A Query does not call it: its search runs under
-// one read lock, where the index reads what it needs itself.
+// the index meanwhile. Nearest calls it under its lookup's lock before
+// ranking. A Query does not call it: its search runs under one read lock,
+// where the index reads what it needs itself.
 type Preparer[F any] interface {
 	Prepare(f *F)
 }

@@ -52,7 +52,8 @@ func (e *Engine[F, K]) Nearest(text string, k int) ([]detector.Match, error) {
 	return e.nearest(&f, k)
 }
 
-// nearest ranks for the features f under the read lock.
+// nearest ranks for the features f under the lookup's lock (the read
+// lock, or the exclusive one for ExclusiveLookups).
 func (e *Engine[F, K]) nearest(f *F, k int) ([]detector.Match, error) {
 	e.lockLookup()
 	defer e.unlockLookup()
