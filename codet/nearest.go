@@ -4,8 +4,6 @@ package codet
 
 import (
 	"cmp"
-	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/seed-9ef9c1df/neardup/detector"
@@ -27,14 +25,7 @@ import (
 // for a text over Config.MaxTextBytes and [detector.ErrClosed] after
 // Close.
 func (d *Detector) Nearest(text string, k int) ([]detector.Match, error) {
-	if k <= 0 {
-		return nil, fmt.Errorf("codet: Nearest(k=%d): k must be at least 1: %w", k, detector.ErrInvalidConfig)
-	}
-	ms, err := d.eng.Nearest(text, k)
-	if errors.Is(err, detector.ErrClosed) {
-		return nil, fmt.Errorf("codet: Nearest: %w", detector.ErrClosed)
-	}
-	return ms, err
+	return d.eng.Nearest(text, k)
 }
 
 // nearestLocked is Nearest under the lock for the document in d.buf: the

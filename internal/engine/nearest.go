@@ -36,7 +36,7 @@ func (e *Engine[F, K]) Nearest(text string, k int) ([]detector.Match, error) {
 	closed := e.st.docs.Closed()
 	e.mu.RUnlock()
 	if closed {
-		return nil, e.closed("Nearest", "")
+		return nil, e.closedNearest()
 	}
 	f := e.alg.Features(text)
 	defer e.release(&f)
@@ -59,7 +59,7 @@ func (e *Engine[F, K]) nearest(f *F, k int) ([]detector.Match, error) {
 	defer e.unlockLookup()
 	st := e.st
 	if st.docs.Closed() { // closed meanwhile
-		return nil, e.closed("Nearest", "")
+		return nil, e.closedNearest()
 	}
 	r, ok := st.ix.(Ranker[F])
 	if !ok {
@@ -77,4 +77,9 @@ func (e *Engine[F, K]) nearest(f *F, k int) ([]detector.Match, error) {
 	limit := min(k, e.spec.MaxResults)
 	cands := r.Rank(nil, f, &st.groups, limit)
 	return st.collect(cands, f, NoDoc, limit), nil
+}
+
+// closedNearest is Nearest's error after Close (a Nearest has no ID).
+func (e *Engine[F, K]) closedNearest() error {
+	return fmt.Errorf("%s: Nearest: %w", e.spec.Name, detector.ErrClosed)
 }
