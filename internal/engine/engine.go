@@ -40,9 +40,9 @@
 // Every Add follows one protocol: the cheap checks (closed, ID, size,
 // duplicate ID) under the read lock; the features of the text outside
 // every lock; the Counter's turn where the index has one; the commit under
-// the exclusive lock (taken by [lockSpinning]), where the ID is checked
-// again so that of several concurrent Adds of one new ID exactly one
-// succeeds.
+// the exclusive lock (taken by [lockSpinning], or at once for an index
+// with [LongCommits]), where the ID is checked again so that of several
+// concurrent Adds of one new ID exactly one succeeds.
 package engine
 
 import (
