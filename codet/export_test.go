@@ -1,5 +1,7 @@
 package codet
 
+import "github.com/seed-9ef9c1df/neardup/internal/snapshot"
+
 // Work returns the work counters of d (work.go) by name, for the tests
 // and benchmarks of package codet_test.
 func Work(d *Detector) map[string]int {
@@ -20,4 +22,10 @@ func (d *Detector) ix() *index {
 	var x *index
 	d.inspect(func(i *index) { x = i })
 	return x
+}
+
+// header returns the snapshot header of d, as the engine writes it: its
+// effective Config and the fingerprint of its idf table.
+func (d *Detector) header() snapshot.Header {
+	return snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: d.s.Config, Tables: d.alg.tables()}
 }

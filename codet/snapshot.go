@@ -73,12 +73,6 @@ func (a *algorithm) tables() map[string]uint64 {
 	return map[string]uint64{name: fp}
 }
 
-// header returns the snapshot header of d: its effective Config and the
-// fingerprint of its idf table.
-func (d *Detector) header() snapshot.Header {
-	return snapshot.Header{Kind: snapshotKind, KindVersion: snapshotVersion, Config: d.s.Config, Tables: d.alg.tables()}
-}
-
 // sectionNames are the sections of a snapshot, in order.
 var sectionNames = [...]string{"state", "terms", "docs", "nodes", "groups"}
 
