@@ -7,11 +7,7 @@ package engine
 // checked once, when a state is made; an index without them pays a nil
 // check at most.
 
-import (
-	"fmt"
-
-	"github.com/seed-9ef9c1df/neardup/detector"
-)
+import "github.com/seed-9ef9c1df/neardup/detector"
 
 // View is an index's access to the engine's documents and groups of the
 // state it belongs to. Its methods may be called only from the index's own
@@ -191,10 +187,7 @@ func (e *Engine[F, K]) Locked(fn func(ix Index[F])) {
 // for a private copy of an index made from its own sections. Its error
 // wraps detector.ErrSnapshot.
 func (e *Engine[F, K]) LoadSections(secs [][]byte) error {
-	if len(secs) != len(e.sections()) {
-		return fmt.Errorf("%s: %d sections, want %d: %w", e.spec.Name, len(secs), len(e.sections()), detector.ErrSnapshot)
-	}
-	st, err := e.decode(secs)
+	st, err := e.decodeList(secs)
 	if err != nil {
 		return err
 	}

@@ -337,12 +337,18 @@ func (e *Engine[F, K]) SectionList() (secs [][]byte, n int, err error) { return 
 // ReadFrom does, without installing them, and returns the number of
 // documents they hold; its error wraps detector.ErrSnapshot.
 func (e *Engine[F, K]) DecodeSectionList(secs [][]byte) (int, error) {
-	if len(secs) != len(e.sections()) {
-		return 0, fmt.Errorf("%s: %d sections, want %d: %w", e.spec.Name, len(secs), len(e.sections()), detector.ErrSnapshot)
-	}
-	st, err := e.decode(secs)
+	st, err := e.decodeList(secs)
 	if err != nil {
 		return 0, err
 	}
 	return st.docs.Len(), nil
+}
+
+// decodeList is decode of a list of section payloads, which must be one
+// per section of the layout.
+func (e *Engine[F, K]) decodeList(secs [][]byte) (*state[F, K], error) {
+	if len(secs) != len(e.sections()) {
+		return nil, fmt.Errorf("%s: %d sections, want %d: %w", e.spec.Name, len(secs), len(e.sections()), detector.ErrSnapshot)
+	}
+	return e.decode(secs)
 }
