@@ -860,9 +860,10 @@ func (st *state[F, K]) groupOrder() (live []uint32, bare []string) {
 }
 
 // Inspect calls fn under the read lock with the index (nil after Close,
-// unless a [Closer])
-// and the length of the group table (live groups and free slots): for
-// tests that check the structure an algorithm builds.
+// unless a [Closer]) and the length of the group table (live groups and
+// free slots): for a detector's read-only calls beyond the shell's
+// (codet's Stats, Matched, Position) and for tests that check the
+// structure an algorithm builds.
 func (e *Engine[F, K]) Inspect(fn func(ix Index[F], groupSlots int)) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
