@@ -128,6 +128,11 @@ func NewWithStats(cfg Config, stats *Stats) (*Detector, error) {
 		MinGroupBytes: 3, // a size, a member count and one ID
 		MaxTextBytes:  cfg.MaxTextBytes,
 		MaxResults:    cfg.MaxResults,
+		// An Add's answer is the same searched before its insertion: a new
+		// group holds only the Add's document, and a search neither counts
+		// the query's own group in a band's probe cap nor scores it below 1
+		// (Weighted renews its signature after the search).
+		SearchFirst: true,
 	}
 	if stats != nil {
 		spec.TablesNow = func() map[string]uint64 { return map[string]uint64{"Stats": stats.fingerprint()} }
@@ -210,8 +215,8 @@ type keys struct {
 // O(K) per table, so that the commit and the search under the engine's
 // lock read them instead of hashing the signature again (up to four times
 // for the exact-copy key, twice for the band keys). It runs in the
-// features step, after the signature is drawn; the index searches for an
-// Add's answer with the Add's own sketch (engine.OwnSearcher) to read
+// features step, after the signature is drawn; an Add's answer is
+// searched with the Add's own sketch (engine.Spec.SearchFirst) to read
 // them.
 func (a *algorithm) prepare(f *sketch) {
 	sk := f.sk

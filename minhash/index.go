@@ -160,12 +160,6 @@ func (ix *index) dropClash(key uint64, g uint32) {
 	}
 }
 
-// SearchesOwn marks the index an engine.OwnSearcher: an Add's answer is
-// searched with the Add's sketch, equal to its group's in everything a
-// search reads once Insert, Join and Renew ran, so that the search reads
-// the keys prepared before the lock.
-func (ix *index) SearchesOwn() {}
-
 // Join and Leave count the members of the group g.
 func (ix *index) Join(g uint32, _ *sketch)  { ix.members[g]++ }
 func (ix *index) Leave(g uint32, _ *sketch) { ix.members[g]-- }

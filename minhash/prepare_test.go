@@ -5,8 +5,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/seed-9ef9c1df/neardup/internal/engine"
 )
 
 // TestPreparedKeys: the keys the features step prepares for the commit
@@ -55,17 +53,5 @@ func TestPreparedKeys(t *testing.T) {
 				d.a.Release(&f)
 			}
 		})
-	}
-}
-
-// TestSearchesOwn: in every mode the index the engine holds searches for
-// an Add's answer with the Add's own sketch (engine.OwnSearcher), which
-// carries the prepared keys; a group's copy does not.
-func TestSearchesOwn(t *testing.T) {
-	for _, cfg := range []Config{{}, {Mode: Containment}, {Mode: Weighted}} {
-		d, err := New(cfg)
-		require.NoError(t, err)
-		_, ok := d.a.NewIndex().(engine.OwnSearcher)
-		assert.True(t, ok, "Mode %d", cfg.Mode)
 	}
 }

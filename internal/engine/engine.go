@@ -19,11 +19,10 @@
 // for online statistics kept over the live documents, [Preparer] for a
 // step that reads the index before the commit, [Finder] for an index
 // that finds a key's group itself, [Member] for an index that counts the
-// exact copies joining and leaving its groups,
-// [Resolver] for a Counter's step before an Add's turn, [FreePeeker] for a
-// Counter whose Queries need no turn, [OwnSearcher] for an index that
-// searches for an Add's answer with the Add's own features, [Releaser] for
-// features that hold a pooled resource while they are computed,
+// exact copies joining and leaving its groups, [Resolver] for a Counter's
+// step before an Add's turn, [FreePeeker] for a Counter whose Queries need
+// no turn, [Releaser] for features that hold a pooled resource while they
+// are computed,
 // [Layout] for an algorithm that frames its snapshot sections itself (the
 // engine's shared layout is one too), [Renewer] for groups that take the
 // features of their newest member, [HeldToCommit] for features that hold
@@ -194,9 +193,9 @@ type Member[F any] interface {
 // Renewer is an Index whose groups take the features of their newest
 // member (features that drift with online statistics): Renew runs under
 // the exclusive lock when an Add's document of features f joins the live
-// group g, whose features are *group, before its answer is searched; it
-// may change *group (to f's values, re-indexing g). Neither a ReadFrom
-// nor an Add under Spec.SearchFirst calls it.
+// group g, whose features are *group: before its answer is searched, or
+// after under Spec.SearchFirst. It may change *group (to f's values,
+// re-indexing g). A ReadFrom does not call it.
 type Renewer[F any] interface {
 	Renew(g uint32, group, f *F)
 }
@@ -206,17 +205,6 @@ type Renewer[F any] interface {
 // failure of the Add) instead of after Complete.
 type HeldToCommit interface {
 	HeldToCommit()
-}
-
-// OwnSearcher is an Index whose Add's answer is searched with the Add's
-// own features rather than those of its group (without Spec.SearchFirst):
-// once Insert, Join and Renew ran, the two must be equal in everything
-// Search reads, and the Add's may carry what its features step prepared
-// for the search (keys hashed outside every lock), which the copy a group
-// keeps does not. The answer is the same; the exclusive section is
-// shorter.
-type OwnSearcher interface {
-	SearchesOwn()
 }
 
 // MemberRecounter is a Counter whose statistics count something of each
@@ -270,8 +258,10 @@ type Spec struct {
 	// SearchFirst makes an Add search for its own features before its
 	// commit inserts them: its answer is read from the index as the
 	// earlier commits left it, without a group the Add creates (for an
-	// index whose search reads counts of the whole index). Otherwise an
-	// Add searches for its group's features after the insertion.
+	// index whose search reads counts of the whole index), and the search
+	// reads what the features step prepared for it (keys hashed outside
+	// every lock), which the copy a group keeps need not hold. Otherwise
+	// an Add searches for its group's features after the insertion.
 	SearchFirst bool
 	// TablesNow, when set, is called for every snapshot header instead
 	// of reading Tables: for caller-owned tables that may change.
@@ -472,21 +462,23 @@ func (e *Engine[F, K]) commit(prepared *state[F, K], doc detector.Doc, f *F, h i
 		if _, ok := e.alg.CopyKey(f); ok {
 			ms = st.matches(f, NoDoc, e.spec.MaxResults)
 		}
-		st.insert(e.alg, idx, f)
+		st.renew(st.insert(e.alg, idx, f), f)
 		return ms, nil
 	}
 	g := st.insert(e.alg, idx, f)
 	if g == NoGroup {
 		return []detector.Match{}, nil
 	}
-	if r, ok := st.ix.(Renewer[F]); ok && st.gs.Size(g) > 1 {
+	st.renew(g, f)
+	return st.matches(st.groups.Features(g), idx, e.spec.MaxResults), nil
+}
+
+// renew gives the group g, which an Add's document of features f joined,
+// those features when the index is a Renewer.
+func (st *state[F, K]) renew(g uint32, f *F) {
+	if r, ok := st.ix.(Renewer[F]); ok && g != NoGroup && st.gs.Size(g) > 1 {
 		r.Renew(g, st.groups.Features(g), f)
 	}
-	sf := st.groups.Features(g)
-	if _, ok := st.ix.(OwnSearcher); ok {
-		sf = f
-	}
-	return st.matches(sf, idx, e.spec.MaxResults), nil
 }
 
 // Query returns what Add(doc) would return now, without indexing doc or

@@ -1354,32 +1354,35 @@ func (renewingToy) NewIndex() Index[words] {
 	return &renewingIndex{toyIndex: &toyIndex{post: map[string][]uint32{}}}
 }
 
-// TestRenewAndAddFeatures: an Add that joins a group renews it, a
-// ReadFrom does not; AddFeatures stores the features it is given.
+// TestRenewAndAddFeatures: an Add that joins a group renews it (after its
+// search under SearchFirst), a ReadFrom does not; AddFeatures stores the
+// features it is given.
 func TestRenewAndAddFeatures(t *testing.T) {
-	newRenewing := func() *Engine[words, string] {
-		return New(Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5},
-			Algorithm[words, string](renewingToy{}))
-	}
-	e := newRenewing()
-	for i, id := range []string{"a", "b", "c"} {
-		_, err := e.AddFeatures(detector.Doc{ID: id}, words{w: []string{"x", "y"}, n: i + 1})
-		require.NoError(t, err)
-	}
-	_, err := e.AddFeatures(detector.Doc{ID: "a"}, words{w: []string{"x"}})
-	require.ErrorIs(t, err, detector.ErrDuplicateID)
-	ix := e.st.ix.(*renewingIndex)
-	assert.Equal(t, []string{"0:1->2", "0:2->3"}, ix.renewed)
-	require.NoError(t, e.Group("test", "a", func(f *words) { assert.Equal(t, 3, f.n, "the newest member's features") }))
+	for _, first := range []bool{false, true} {
+		newRenewing := func() *Engine[words, string] {
+			return New(Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5, SearchFirst: first},
+				Algorithm[words, string](renewingToy{}))
+		}
+		e := newRenewing()
+		for i, id := range []string{"a", "b", "c"} {
+			_, err := e.AddFeatures(detector.Doc{ID: id}, words{w: []string{"x", "y"}, n: i + 1})
+			require.NoError(t, err)
+		}
+		_, err := e.AddFeatures(detector.Doc{ID: "a"}, words{w: []string{"x"}})
+		require.ErrorIs(t, err, detector.ErrDuplicateID)
+		ix := e.st.ix.(*renewingIndex)
+		assert.Equal(t, []string{"0:1->2", "0:2->3"}, ix.renewed, "SearchFirst=%v", first)
+		require.NoError(t, e.Group("test", "a", func(f *words) { assert.Equal(t, 3, f.n, "the newest member's features") }))
 
-	var buf bytes.Buffer
-	_, err = e.WriteTo(&buf)
-	require.NoError(t, err)
-	f := newRenewing()
-	_, err = f.ReadFrom(&buf)
-	require.NoError(t, err)
-	assert.Empty(t, f.st.ix.(*renewingIndex).renewed, "ReadFrom renews nothing")
-	require.NoError(t, f.Group("test", "c", func(f *words) { assert.Equal(t, 3, f.n) }))
+		var buf bytes.Buffer
+		_, err = e.WriteTo(&buf)
+		require.NoError(t, err)
+		f := newRenewing()
+		_, err = f.ReadFrom(&buf)
+		require.NoError(t, err)
+		assert.Empty(t, f.st.ix.(*renewingIndex).renewed, "ReadFrom renews nothing")
+		require.NoError(t, f.Group("test", "c", func(f *words) { assert.Equal(t, 3, f.n) }))
+	}
 }
 
 // memberCounting is a countingIndex that a snapshot stores per member,
@@ -1507,61 +1510,18 @@ func TestLayoutCounter(t *testing.T) {
 	assert.Equal(t, 4, f.st.ix.(*memberCounting).n, "every document recounted")
 }
 
-// ownIndex is a toyIndex that opts in to OwnSearcher; each Search records
-// whether it was given the features of a group (a pointer into the
-// group table) or a caller's own.
-type ownIndex struct {
-	*toyIndex
-	fromGroup []bool
-}
-
-func (x *ownIndex) SearchesOwn() {}
-
-func (x *ownIndex) Search(dst []Candidate, f *words, groups *Groups[words]) []Candidate {
-	in := false
-	for g := range groups.list {
-		in = in || &groups.list[g].f == f
+// TestSearchFirstConcurrent: concurrent Adds under SearchFirst, with
+// Removes between them, answer as the same calls made one by one in the
+// order they took effect (Spec.Trace), and leave the same Containers.
+func TestSearchFirstConcurrent(t *testing.T) {
+	type event struct {
+		remove bool
+		id     string
 	}
-	x.fromGroup = append(x.fromGroup, in)
-	return x.toyIndex.Search(dst, f, groups)
-}
-
-// owning is the toy algorithm over an ownIndex.
-type owning struct{ toy }
-
-func (owning) NewIndex() Index[words] {
-	return &ownIndex{toyIndex: &toyIndex{post: map[string][]uint32{}}}
-}
-
-// TestOwnSearcher: an OwnSearcher's Adds search with their own features,
-// not their group's (a new group's or the one an exact copy joins), and
-// answer as the toy does; Containers still searches with the group's.
-func TestOwnSearcher(t *testing.T) {
-	texts := [][2]string{{"a", "x y z"}, {"b", "z y x"}, {"c", "x y z w"}, {"d", "p q"}, {"blank", ""}, {"e", "x y z w"}}
-	spec := Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 5}
-	plain, own := New(spec, Algorithm[words, string](toy{})), New(spec, Algorithm[words, string](owning{}))
-	for _, d := range texts {
-		assert.Equal(t, add(t, plain, d[0], d[1]), add(t, own, d[0], d[1]), "Add(%s)", d[0])
-	}
-	want, err := plain.Containers("c")
-	require.NoError(t, err)
-	got, err := own.Containers("c")
-	require.NoError(t, err)
-	assert.Equal(t, want, got)
-	own.Inspect(func(ix Index[words], _ int) {
-		// Five Adds with words (blank searches nothing), then Containers.
-		assert.Equal(t, []bool{false, false, false, false, false, true}, ix.(*ownIndex).fromGroup)
-	})
-}
-
-// TestOwnSearcherConcurrent: concurrent Adds of an OwnSearcher answer as
-// the same Adds run one by one in their commit order (Spec.Trace).
-func TestOwnSearcherConcurrent(t *testing.T) {
-	var mu sync.Mutex
-	var order []string
-	spec := Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 50}
-	e := New(spec, Algorithm[words, string](owning{}))
-	e.SetTrace(func(_ bool, id string) { mu.Lock(); order = append(order, id); mu.Unlock() })
+	var log []event // appended under the exclusive lock
+	spec := Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 50, SearchFirst: true}
+	e := New(spec, Algorithm[words, string](toy{}))
+	e.SetTrace(func(remove bool, id string) { log = append(log, event{remove, id}) })
 	vocab := []string{"a", "b", "c", "d", "e"}
 	texts := map[string]string{}
 	for i := range 200 {
@@ -1573,6 +1533,7 @@ func TestOwnSearcherConcurrent(t *testing.T) {
 		}
 		texts[fmt.Sprint("d", i)] = strings.Join(w, " ")
 	}
+	var mu sync.Mutex
 	got := map[string][]detector.Match{}
 	var wg sync.WaitGroup
 	ids := slices.Sorted(maps.Keys(texts))
@@ -1584,13 +1545,29 @@ func TestOwnSearcherConcurrent(t *testing.T) {
 				mu.Lock()
 				got[ids[i]] = ms
 				mu.Unlock()
+				if i%5 == 2 {
+					assert.NoError(t, e.Remove(ids[i]))
+				}
 			}
 		})
 	}
 	wg.Wait()
 	seq := New(spec, Algorithm[words, string](toy{}))
-	require.Len(t, order, len(texts))
-	for _, id := range order {
-		assert.Equal(t, add(t, seq, id, texts[id]), got[id], "Add(%s) in commit order", id)
+	live := map[string]bool{}
+	for _, ev := range log {
+		if ev.remove {
+			require.NoError(t, seq.Remove(ev.id))
+			delete(live, ev.id)
+			continue
+		}
+		assert.Equal(t, add(t, seq, ev.id, texts[ev.id]), got[ev.id], "Add(%s) in commit order", ev.id)
+		live[ev.id] = true
+	}
+	for id := range live {
+		want, err := seq.Containers(id)
+		require.NoError(t, err)
+		ms, err := e.Containers(id)
+		require.NoError(t, err)
+		assert.Equal(t, want, ms, "Containers(%s)", id)
 	}
 }
