@@ -3,9 +3,12 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/seed-9ef9c1df/neardup/detector"
 )
 
 // FuzzGroups runs joins and leaves over a few groups against a reference
@@ -85,6 +88,72 @@ func FuzzGroups(f *testing.F) {
 				}
 			}
 			require.Equal(t, held, gs.Held())
+		}
+	})
+}
+
+// FuzzSearchOrder runs Adds, Removes and Queries of texts over a small
+// vocabulary on two engines that differ only in Spec.SearchFirst, for
+// indexes with and without Finder and Renewer, and checks that every
+// call answers the same and that Containers agree at the end: an index
+// whose Search is a pure function of the group features it compares may
+// search before or after the insertion.
+func FuzzSearchOrder(f *testing.F) {
+	f.Add([]byte{0x01, 0x01, 0x03, 0x81, 0xc1, 0x07, 0x41, 0x0f})
+	f.Add([]byte{0x05, 0x05, 0x05, 0x80, 0x05, 0x81, 0xc5, 0x0a})
+	algs := map[string]Algorithm[words, string]{
+		"toy": toy{}, "finding": toy{finding: true}, "renewing": renewingToy{},
+	}
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		vocab := []string{"a", "b", "c", "d", "e", "f"}
+		text := func(b byte) string {
+			var w []string
+			for i, v := range vocab {
+				if b>>i&1 == 1 || i == int(b)%len(vocab) {
+					w = append(w, v)
+				}
+			}
+			return strings.Join(w, " ")
+		}
+		for name, alg := range algs {
+			spec := Spec{Name: "toy", Version: 1, NoGroup: "empty", MinGroupBytes: 3, MaxTextBytes: 100, MaxResults: 3}
+			after := New(spec, alg)
+			spec.SearchFirst = true
+			first := New(spec, alg)
+			var ids []string
+			for step, op := range ops {
+				var got, want []detector.Match
+				var gerr, werr error
+				switch op >> 6 {
+				case 0, 1: // Add
+					id := fmt.Sprint("d", step)
+					ids = append(ids, id)
+					doc := detector.Doc{ID: id, Text: text(op)}
+					want, werr = after.Add(doc)
+					got, gerr = first.Add(doc)
+				case 2: // Remove
+					if len(ids) == 0 {
+						continue
+					}
+					i := int(op) % len(ids)
+					id := ids[i]
+					ids = slices.Delete(ids, i, i+1)
+					werr, gerr = after.Remove(id), first.Remove(id)
+				default: // Query
+					doc := detector.Doc{Text: text(op)}
+					want, werr = after.Query(doc)
+					got, gerr = first.Query(doc)
+				}
+				require.Equal(t, werr, gerr, "%s step %d", name, step)
+				require.Equal(t, want, got, "%s step %d (op %#x)", name, step, op)
+			}
+			for _, id := range ids {
+				want, err := after.Containers(id)
+				require.NoError(t, err)
+				got, err := first.Containers(id)
+				require.NoError(t, err)
+				require.Equal(t, want, got, "%s: Containers(%s)", name, id)
+			}
 		}
 	})
 }
