@@ -107,9 +107,7 @@ func TestRebuildDropsResolved(t *testing.T) {
 
 // size returns the number of cells in the map.
 func (t *Table) size() int {
-	n := 0
-	for i := range t.terms {
-		n += len(t.terms[i].m)
-	}
-	return n
+	t.termsMu.Lock()
+	defer t.termsMu.Unlock()
+	return len(t.terms)
 }

@@ -12,8 +12,8 @@
 // interned vocabulary) a term already seen costs one increment through a
 // pointer, no hashing; a term the caller sees for the first time is looked
 // up (and, new to the table, entered with a count of 0) before the serial
-// step, by [Table.Resolve], in one of several independently locked shards
-// of the term map, so that the serial step itself touches no map.
+// step, by [Table.Resolve], under the term map's own lock, so that the
+// serial step itself touches no map.
 //
 // Go maps do not shrink, so after a large share of the counted term
 // occurrences leave (a document of a million distinct tokens removed, say)
@@ -38,9 +38,6 @@ import (
 // table is never rebuilt (a variable so that tests can shrink it).
 var rebuildFloor = 1 << 16
 
-// shards is the number of independently locked parts of the term map.
-const shards = 16
-
 // cell is the document frequency of one term of the table. A cell leaves
 // the table when its frequency falls to 0 and is marked gone; it is never
 // counted again (a later document of the term gets a new cell), so a
@@ -53,12 +50,6 @@ type cell struct {
 	gone bool  // guarded by Table.mu
 }
 
-// shard is one part of the term map, by hash of the term.
-type shard struct {
-	mu sync.Mutex
-	m  map[string]*cell
-}
-
 // Table is an online IDF table over the live documents of a detector. Each
 // counted document has a handle, which the detector keeps to uncount it.
 // Count, AddPacked and Remove must not run concurrently with each other
@@ -68,19 +59,20 @@ type Table struct {
 	smooth bool
 
 	// mu guards the counts (n and every cell's df and gone): writers hold
-	// it while they change them, readers to read them. A shard's map is
-	// guarded by the shard's own lock, taken after mu when both are held.
-	mu     sync.RWMutex
-	n      int64         // documents counted
-	terms  [shards]shard // term → its cell
-	docs   []string      // per handle: the document's distinct terms, packed; "" when free
-	free   []int32       // free handles
-	live   int           // term occurrences counted (sum over live documents of their distinct terms)
-	peak   int           // the largest live since the last rebuild
-	unpack []string
-	ver    uint64        // changes with every count and uncount
-	view   *textproc.IDF // IDF's copy, of version viewV
-	viewV  uint64
+	// it while they change them, readers to read them. The term map is
+	// guarded by termsMu, taken after mu when both are held.
+	mu      sync.RWMutex
+	termsMu sync.Mutex
+	terms   map[string]*cell // term → its cell
+	n       int64            // documents counted
+	docs    []string         // per handle: the document's distinct terms, packed; "" when free
+	free    []int32          // free handles
+	live    int              // term occurrences counted (sum over live documents of their distinct terms)
+	peak    int              // the largest live since the last rebuild
+	unpack  []string
+	ver     uint64        // changes with every count and uncount
+	view    *textproc.IDF // IDF's copy, of version viewV
+	viewV   uint64
 }
 
 // Cache remembers the table's cell of each term a caller has counted or
@@ -116,16 +108,7 @@ type Terms struct {
 // New returns an empty table; smooth selects log(1 + N/df) for the table
 // [Table.IDF] returns (see textproc.NewIDF).
 func New(smooth bool) *Table {
-	t := &Table{smooth: smooth}
-	for i := range t.terms {
-		t.terms[i].m = map[string]*cell{}
-	}
-	return t
-}
-
-// shardOf returns the shard of term w.
-func (t *Table) shardOf(w string) *shard {
-	return &t.terms[hashtab.String64(w, 0)%shards]
+	return &Table{smooth: smooth, terms: map[string]*cell{}}
 }
 
 // Pack returns the form of a document's distinct terms that AddPacked
@@ -162,7 +145,7 @@ func (t *Table) AddPacked(terms []string, packed string) int32 {
 // Resolve fills ts.Cache with the cell of each of ts.Terms it does not
 // hold yet, entering a term new to the table with a count of 0, so that
 // the Count of the document that follows touches no map. It takes only
-// the locks of the shards it looks terms up in, so it runs in parallel
+// the term map's lock, for each term it looks up, so it runs in parallel
 // with Count and with other Resolves; call it outside the turn. It does
 // nothing without a Cache.
 func (t *Table) Resolve(ts Terms) {
@@ -222,37 +205,34 @@ func (t *Table) Count(ts Terms, packed string, df []int64) (int32, int64, []int6
 }
 
 // cellFor returns the cell of term w, a new one (frequency 0) if w has
-// none. It takes only w's shard lock.
+// none. It takes only the term map's lock.
 func (t *Table) cellFor(w string) *cell {
-	sh := t.shardOf(w)
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	c := sh.m[w]
+	t.termsMu.Lock()
+	defer t.termsMu.Unlock()
+	c := t.terms[w]
 	if c == nil {
 		c = &cell{}
-		sh.m[strings.Clone(w)] = c // no reference into the caller's text
+		t.terms[strings.Clone(w)] = c // no reference into the caller's text
 	}
 	return c
 }
 
 // lookup returns the cell of term w, or nil. t.mu is held (read or write).
 func (t *Table) lookup(w string) *cell {
-	sh := t.shardOf(w)
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	return sh.m[w]
+	t.termsMu.Lock()
+	defer t.termsMu.Unlock()
+	return t.terms[w]
 }
 
 // drop takes the cell c of term w out of the map and marks it gone. t.mu
 // is held for writing.
 func (t *Table) drop(w string, c *cell) {
 	c.gone = true
-	sh := t.shardOf(w)
-	sh.mu.Lock()
-	if sh.m[w] == c {
-		delete(sh.m, w)
+	t.termsMu.Lock()
+	if t.terms[w] == c {
+		delete(t.terms, w)
 	}
-	sh.mu.Unlock()
+	t.termsMu.Unlock()
 }
 
 // Forget takes out of the map the cells ts.Cache holds for ts.Terms that
@@ -353,16 +333,13 @@ func (t *Table) IDF() *textproc.IDF {
 		return v
 	}
 	counts := map[string]int64{}
-	for i := range t.terms {
-		sh := &t.terms[i]
-		sh.mu.Lock()
-		for w, c := range sh.m {
-			if c.df > 0 {
-				counts[w] = c.df
-			}
+	t.termsMu.Lock()
+	for w, c := range t.terms {
+		if c.df > 0 {
+			counts[w] = c.df
 		}
-		sh.mu.Unlock()
 	}
+	t.termsMu.Unlock()
 	n, ver := t.n, t.ver
 	t.mu.RUnlock()
 	v, err := textproc.NewIDFFromCounts(n, counts, t.smooth)
@@ -380,32 +357,29 @@ func (t *Table) IDF() *textproc.IDF {
 	return v
 }
 
-// rebuild replaces each shard's map by one of its live terms' size (Go
+// rebuild replaces the term map by one of its live terms' size (Go
 // maps never shrink), and renumbers nothing: handles and the cells of
 // live terms stay valid. Cells at a count of 0 (entered by a Resolve whose
 // document is not counted yet) are dropped: their Count looks them up
 // again. t.mu is held for writing.
 func (t *Table) rebuild() {
-	for i := range t.terms {
-		sh := &t.terms[i]
-		sh.mu.Lock()
-		n := 0
-		for _, c := range sh.m {
-			if c.df > 0 {
-				n++
-			}
+	t.termsMu.Lock()
+	live := 0
+	for _, c := range t.terms {
+		if c.df > 0 {
+			live++
 		}
-		fresh := make(map[string]*cell, n)
-		for w, c := range sh.m {
-			if c.df > 0 {
-				fresh[w] = c
-			} else {
-				c.gone = true
-			}
-		}
-		sh.m = fresh
-		sh.mu.Unlock()
 	}
+	fresh := make(map[string]*cell, live)
+	for w, c := range t.terms {
+		if c.df > 0 {
+			fresh[w] = c
+		} else {
+			c.gone = true
+		}
+	}
+	t.terms = fresh
+	t.termsMu.Unlock()
 	t.peak = t.live
 	t.unpack = nil
 	t.view = nil
