@@ -74,8 +74,8 @@ func (w *worker) locked(d *index) *lockedWeights {
 	return &w.lw
 }
 
-// workers keeps the idle workers (a [engine.Pool]: by processor, at
-// most 2·GOMAXPROCS) and drops those not worth keeping (see keep).
+// workers keeps the idle workers (an [engine.Pool]: at most
+// 4·GOMAXPROCS) and drops those not worth keeping (see keep).
 type workers struct {
 	pool engine.Pool[*worker]
 	cfg  textproc.Config

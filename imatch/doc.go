@@ -119,8 +119,7 @@
 //     peak (and the peak is over 65,536), the table is rebuilt from the
 //     live documents, so the space a huge removed document took is given
 //     back.
-//   - Each [Signer] (the Detector keeps at most GOMAXPROCS, and hands an
-//     idle one to the processor that used it last)
+//   - Each [Signer] (the Detector keeps at most 4·GOMAXPROCS idle ones)
 //     interns at most max(65,536, 2 × recurring terms) terms and analyses at
 //     most 16 times that many tokens before it starts a fresh vocabulary
 //     (see [Signer]); buffers grown by one huge document are let go after

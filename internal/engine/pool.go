@@ -7,14 +7,13 @@ import (
 )
 
 // Pool keeps idle workers (a detector's Signers, say) for reuse: up to
-// max(Max, 4·GOMAXPROCS) of them, in a buffered channel. Unlike a
-// [sync.Pool], it never drops an idle worker at a garbage collection: a
-// worker's warm caches (an analyser's vocabulary) cost a stream of
-// documents to rebuild. Set New, which makes a worker, and optionally
-// Tidy, which readies a used one for reuse, Keep, which says whether a
+// 4·GOMAXPROCS of them, in a buffered channel. Unlike a [sync.Pool], it
+// never drops an idle worker at a garbage collection: a worker's warm
+// caches (an analyser's vocabulary) cost a stream of documents to rebuild.
+// Before the first Get, set New, which makes a worker, and optionally
+// Tidy, which readies a used one for reuse, and Keep, which says whether a
 // worker is still worth keeping (asked when it is put back and when it is
-// taken idle), and Max, before the first Get. A Pool is safe for
-// concurrent use.
+// taken idle). A Pool is safe for concurrent use.
 //
 // Measured on BenchmarkServe (docs/notes/engine.md): as fast as a pool of
 // per-processor lists, and 1.31 times the Queries per second from 8
@@ -24,7 +23,6 @@ type Pool[W any] struct {
 	New  func() (W, error)
 	Tidy func(W)
 	Keep func(W) bool
-	Max  int
 
 	once   sync.Once
 	idle   chan W
@@ -32,7 +30,7 @@ type Pool[W any] struct {
 }
 
 func (p *Pool[W]) ch() chan W {
-	p.once.Do(func() { p.idle = make(chan W, max(p.Max, 4*runtime.GOMAXPROCS(0))) })
+	p.once.Do(func() { p.idle = make(chan W, 4*runtime.GOMAXPROCS(0)) })
 	return p.idle
 }
 

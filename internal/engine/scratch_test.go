@@ -58,18 +58,6 @@ func TestPool(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, ws, c, "a closed Pool hands out new workers")
 
-	big := Pool[*int]{New: p.New, Max: keeps + 5}
-	ws = ws[:0]
-	for range keeps + 5 {
-		w, err := big.Get()
-		require.NoError(t, err)
-		ws = append(ws, w)
-	}
-	for _, w := range ws {
-		big.Put(w)
-	}
-	assert.Len(t, big.Idle(), keeps+5, "Max raises the number kept")
-
 	bad := Pool[*int]{New: func() (*int, error) { return nil, errors.New("no") }}
 	_, err = bad.Get()
 	assert.Error(t, err)
@@ -195,7 +183,6 @@ func TestPoolKeepConcurrent(t *testing.T) {
 	p := Pool[*worker]{
 		New:  func() (*worker, error) { return &worker{}, nil },
 		Keep: func(w *worker) bool { return w.uses < 7 },
-		Max:  4,
 	}
 	var twice atomic.Int32
 	var wg sync.WaitGroup
