@@ -13,7 +13,7 @@ type childTable struct {
 	parts *[tableParts]hashtab.Map
 }
 
-// The parts of [childTable] and [vocabTable]: tableParts of them, chosen
+// The parts of [childTable]: tableParts of them, chosen
 // by the top tablePartBits bits of the hash, each at least tableMinSlots
 // long once it holds anything.
 const (

@@ -2,7 +2,6 @@ package codet
 
 import (
 	"math/rand/v2"
-	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -173,58 +172,6 @@ func TestWalkMatchesSequential(t *testing.T) {
 		require.Equal(t, want, append([]uint32(nil), x.visits...), "round %d", round)
 	}
 	x.buf = nil
-}
-
-// TestVocabTableMatchesMap interns random terms into the vocabulary table
-// and a Go map side by side, with hashes taken from a few values so that
-// tags collide (the strings must then be compared) and probe runs are
-// long, and with the real hash.
-func TestVocabTableMatchesMap(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		hash  func(string) uint64
-		sized int
-	}{
-		{"real", termHash, 0},
-		{"sized", termHash, 3000},
-		{"colliding", func(s string) uint64 { return uint64(len(s)%3)<<56 | uint64(len(s)%5)<<1 | 1 }, 0},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(2, 3))
-			tab := makeVocabTable(tc.sized)
-			ref := map[string]uint32{}
-			var terms []string
-			for range 20_000 {
-				term := strconv.Itoa(rng.IntN(6000))
-				if rng.IntN(3) == 0 {
-					got, ok := tab.get(term, tc.hash(term), terms)
-					want, wok := ref[term]
-					require.Equal(t, wok, ok, "get(%q)", term)
-					require.Equal(t, want, got, "get(%q)", term)
-					continue
-				}
-				id, added := tab.intern(term, tc.hash(term), terms, uint32(len(terms)))
-				want, had := ref[term]
-				require.Equal(t, !had, added, "intern(%q)", term)
-				if added {
-					want = uint32(len(terms))
-					ref[term] = want
-					terms = append(terms, term)
-				}
-				require.Equal(t, want, id, "intern(%q)", term)
-			}
-			for term, want := range ref {
-				got, ok := tab.get(term, tc.hash(term), terms)
-				require.True(t, ok, term)
-				require.Equal(t, want, got, term)
-			}
-			_, ok := tab.get("absent", tc.hash("absent"), terms)
-			require.False(t, ok)
-		})
-	}
-	var zero vocabTable
-	_, ok := zero.get("a", termHash("a"), nil)
-	require.False(t, ok)
 }
 
 // len returns the number of edges.

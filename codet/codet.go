@@ -74,7 +74,7 @@ type index struct {
 
 	// The detector's term IDs (the tree's labels): a vocabulary shared by
 	// every worker's analyzer.
-	vocab vocabTable
+	vocab map[string]uint32 // term → its ID
 	terms []string
 	// epoch names the vocabulary (unique among the indexes of one
 	// detector, renewed by every compaction): a worker whose epoch differs
@@ -319,7 +319,7 @@ func (a *algorithm) NewIndex() engine.Index[features] {
 		s:         a.s,
 		alg:       a,
 		epoch:     a.epochs.Add(1),
-		vocab:     makeVocabTable(0),
+		vocab:     map[string]uint32{},
 		termsAt:   compactSlack,
 		idf:       a.idf,
 		frozen:    a.frozen,

@@ -75,9 +75,9 @@ func (d *index) compact() {
 			}
 		}
 	}
-	vocab := makeVocabTable(len(terms))
+	vocab := make(map[string]uint32, len(terms))
 	for i, t := range terms {
-		vocab.intern(t, termHash(t), terms, uint32(i))
+		vocab[t] = uint32(i)
 	}
 	children := makeChildTable(nodes.len())
 	for i := 1; i < nodes.len(); i++ {

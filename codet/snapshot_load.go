@@ -66,16 +66,17 @@ func (l *loader) terms(dec *snapshot.Dec) {
 		dec.Fail("%d terms, fewer than the %d kept at the last compaction", n, f.termsKept)
 	}
 	f.terms = make([]string, 0, n)
-	f.vocab = makeVocabTable(n)
+	f.vocab = make(map[string]uint32, n)
 	for range n {
 		t := dec.String()
 		if dec.Err() != nil {
 			return
 		}
-		if _, added := f.vocab.intern(t, termHash(t), f.terms, uint32(len(f.terms))); !added {
+		if _, dup := f.vocab[t]; dup {
 			dec.Fail("term %q twice", t)
 			return
 		}
+		f.vocab[t] = uint32(len(f.terms))
 		f.terms = append(f.terms, t)
 	}
 	if f.idf != nil {

@@ -193,11 +193,13 @@ func growNaN(s []float64, n int) []float64 {
 	return s
 }
 
-// intern returns the detector's term ID of term, of hash h ([termHash]),
-// adding it to the vocabulary if new. The caller holds the lock.
-func (d *index) intern(term string, h uint64) uint32 {
-	id, added := d.vocab.intern(term, h, d.terms, uint32(len(d.terms)))
-	if added {
+// intern returns the detector's term ID of term, adding it to the
+// vocabulary if new. The caller holds the lock.
+func (d *index) intern(term string) uint32 {
+	id, ok := d.vocab[term]
+	if !ok {
+		id = uint32(len(d.terms))
+		d.vocab[term] = id
 		d.terms = append(d.terms, term)
 	}
 	return id
@@ -209,8 +211,7 @@ func (d *index) globalID(w *worker, id uint32) uint32 {
 	if int(id) < len(w.gid) && w.gid[id] != 0 {
 		return w.gid[id] - 1
 	}
-	term := w.an.TermOf(id)
-	g := d.intern(term, w.hash(id, term))
+	g := d.intern(w.an.TermOf(id))
 	w.cache(id, g)
 	return g
 }
@@ -223,7 +224,7 @@ func (d *index) known(w *worker, id uint32) (g uint32, term string, ok bool) {
 		return w.gid[id] - 1, "", true
 	}
 	term = w.an.TermOf(id)
-	if g, ok = d.vocab.get(term, w.hash(id, term), d.terms); ok {
+	if g, ok = d.vocab[term]; ok {
 		w.cache(id, g)
 	}
 	return g, term, ok
