@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/seed-9ef9c1df/neardup/internal/engine"
+	"github.com/seed-9ef9c1df/neardup/internal/hashtab"
 	"github.com/seed-9ef9c1df/neardup/textproc"
 )
 
@@ -125,6 +126,10 @@ func (p *workers) put(w *worker) {
 
 // drop forgets the idle workers, for good (the detector is closed).
 func (p *workers) drop() { p.pool.Close() }
+
+// termHash is the 64-bit hash of a term that content signatures are
+// made of. It is odd, so never 0, which [worker.hash] reads as not cached.
+func termHash(term string) uint64 { return hashtab.String64(term, 0x5bd1e995) | 1 }
 
 // hash is a 64-bit hash of a term, by local ID: the content signature
 // must not depend on which analyzer saw the text.
