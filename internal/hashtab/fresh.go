@@ -9,11 +9,11 @@ const pageBytes = 4096
 // FreshSlice returns make([]T, n), zeroed as ever, with one element in
 // every page of it written (with its zero value) before it is returned.
 // The module's open-addressing tables that are probed before they are
-// filled (this package's, minhash's band maps, mrcosine's buckets,
-// codet's child and vocabulary tables) take their slots from it: Linux
-// maps a fresh page that is first read to its shared zero page, and the
-// write that follows faults again and flushes the TLB of every core,
-// which held back concurrent Adds (docs/notes/hashtab.md).
+// filled ([Map], minhash's band maps, mrcosine's trigram counter) take
+// their slots from it: Linux maps a fresh page that is first read to its
+// shared zero page, and the write that follows faults again and flushes
+// the TLB of every core, which held back concurrent Adds
+// (docs/notes/hashtab.md).
 func FreshSlice[T any](n int) []T {
 	s := make([]T, n)
 	var zero T
