@@ -13,28 +13,12 @@ type childTable struct {
 	parts *[tableParts]hashtab.Map
 }
 
-// The parts of [childTable]: tableParts of them, chosen
-// by the top tablePartBits bits of the hash, each at least tableMinSlots
-// long once it holds anything.
+// The parts of [childTable]: tableParts of them, chosen by the top
+// tablePartBits bits of the hash.
 const (
 	tablePartBits = 8
 	tableParts    = 1 << tablePartBits
-	tableMinSlots = 16
 )
-
-// partSlots returns the slots a part needs for n entries spread over the
-// parts at a load of at most 3/4, or 0 when n leaves the parts empty.
-func partSlots(n int) int {
-	per := n / tableParts
-	if per == 0 {
-		return 0
-	}
-	size := tableMinSlots
-	for 3*size < 4*per {
-		size *= 2
-	}
-	return size
-}
 
 // makeChildTable returns an empty table sized for n edges.
 func makeChildTable(n int) childTable {
