@@ -66,7 +66,10 @@ func (l *loader) terms(dec *snapshot.Dec) {
 		dec.Fail("%d terms, fewer than the %d kept at the last compaction", n, f.termsKept)
 	}
 	f.terms = make([]string, 0, n)
-	f.vocab = make(map[string]uint32, n)
+	// Not sized by n: a map costs about 53 bytes per entry it is sized
+	// for, and n is the snapshot's claim, checked only against the bytes
+	// left (one per term).
+	f.vocab = map[string]uint32{}
 	for range n {
 		t := dec.String()
 		if dec.Err() != nil {
